@@ -1,0 +1,50 @@
+// Type tests on generated/schema.d.ts. `npm run typecheck` (tsc) checks them; vitest runs the file
+// so that the values below exist, but the assertions are about types.
+import { describe, expectTypeOf, it } from "vitest";
+import type { components, paths, CreateQuoteRequest, FiatRate, Quote, Transaction } from "../../generated/schema.js";
+
+type Schemas = components["schemas"];
+type CreateQuoteBody = NonNullable<paths["/trades/quote"]["post"]["requestBody"]>["content"]["application/json"];
+
+describe("generated types", () => {
+  it("types a quote's side as BUY | SELL", () => {
+    expectTypeOf<Quote["side"]>().toEqualTypeOf<"BUY" | "SELL">();
+  });
+
+  it("types a fiat rate's base as the constant USDT and its currency as the closed enum", () => {
+    expectTypeOf<FiatRate["base"]>().toEqualTypeOf<"USDT">();
+    expectTypeOf<FiatRate["currency"]>().toEqualTypeOf<"NGNX" | "GHS">();
+  });
+
+  it("types narration as string | null", () => {
+    expectTypeOf<Transaction["narration"]>().toEqualTypeOf<string | null>();
+  });
+
+  it("types the Create Quote body and rejects an unknown side", () => {
+    expectTypeOf<CreateQuoteBody>().toEqualTypeOf<CreateQuoteRequest>();
+    const valid: CreateQuoteBody = { sourceId: "USDT", targetId: "NGNX", amount: 100, side: "SELL" };
+    // @ts-expect-error HOLD is not a side
+    const invalid: CreateQuoteBody = { sourceId: "USDT", targetId: "NGNX", amount: 100, side: "HOLD" };
+    // @ts-expect-error amount is a number
+    const wrongAmount: CreateQuoteBody = { amount: "100" };
+    expectTypeOf(valid.side).toEqualTypeOf<"BUY" | "SELL" | undefined>();
+    void invalid;
+    void wrongAmount;
+  });
+
+  it("has no unknown path", () => {
+    expectTypeOf<paths>().toHaveProperty("/trades/quote");
+    // @ts-expect-error no such path in the contract
+    type Unknown = paths["/trades/quotes"];
+    expectTypeOf<keyof paths>().not.toEqualTypeOf<string>();
+  });
+
+  it("types open enums as string and the error body as unknown", () => {
+    expectTypeOf<Schemas["TransactionCategory"]>().toEqualTypeOf<string>();
+    expectTypeOf<Schemas["ErrorBody"]>().toEqualTypeOf<unknown>();
+  });
+
+  it("types the Get Active Networks data as an object keyed by currency code", () => {
+    expectTypeOf<Schemas["ActiveNetworksResponse"]["data"]>().toEqualTypeOf<Record<string, Schemas["ActiveNetworkEntry"]>>();
+  });
+});
