@@ -1,0 +1,319 @@
+// The docs page (generated/docs/index.html) as a person sees it: Debian's Chromium, driven by
+// playwright-core, with every request that leaves 127.0.0.1 or file:// aborted (the page must work
+// offline). Operations, examples and the not-shown register are read from generated/, never listed here.
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, readFile, rm, stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { chromium, type BrowserContext, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startDocsServer, type DocsServer } from "../../scripts/serve-docs.mjs";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const CHROMIUM = "/usr/bin/chromium";
+const CHROMIUM_FLAGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
+const PAGE_FILE = path.join(root, "generated", "docs", "index.html");
+const SCREENSHOTS = path.join(root, "test-output", "docs");
+// The heading under which scripts/build-steps/50-docs.mjs puts the not-shown register.
+const REGISTER_HEADING = "What the description leaves open";
+const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
+
+interface Operation {
+  method: string;
+  path: string;
+  summary: string;
+  operationId: string;
+  tag: string;
+  operation: Record<string, any>;
+}
+
+const spec: Record<string, any> = JSON.parse(await readFile(path.join(root, "generated", "openapi.json"), "utf8"));
+const register: { entries: { pointer: string; place: string; text: string }[] } = JSON.parse(
+  await readFile(path.join(root, "generated", "not-shown.json"), "utf8"),
+);
+
+const tagLabels = new Map<string, string>((spec.tags ?? []).map((t: any) => [t.name, t["x-displayName"] ?? t.name]));
+const operations: Operation[] = Object.entries(spec.paths as Record<string, Record<string, any>>).flatMap(([apiPath, item]) =>
+  METHODS.filter((m) => item[m]).map((m) => ({
+    method: m.toUpperCase(),
+    path: apiPath,
+    summary: item[m].summary,
+    operationId: item[m].operationId,
+    tag: item[m].tags[0],
+    operation: item[m],
+  })),
+);
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const plain = (markdown: string) => markdown.replace(/[`*_]/g, "").replace(/\s+/g, " ").trim();
+
+function resolveRef(value: any): any {
+  let current = value;
+  while (current && typeof current.$ref === "string") {
+    current = current.$ref
+      .slice(2)
+      .split("/")
+      .map((s: string) => s.replace(/~1/g, "/").replace(/~0/g, "~"))
+      .reduce((node: any, key: string) => node?.[key], spec);
+  }
+  return current;
+}
+
+/** Top-level property names of a schema, through $ref and allOf. */
+function propertyNames(schema: any): string[] {
+  const resolved = resolveRef(schema);
+  if (!resolved) return [];
+  return [...Object.keys(resolved.properties ?? {}), ...(resolved.allOf ?? []).flatMap(propertyNames)];
+}
+
+let docs: DocsServer;
+let context: BrowserContext;
+let page: Page;
+let userDataDir: string;
+const consoleErrors: string[] = [];
+const failedRequests: string[] = [];
+const externalRequests: string[] = [];
+
+function watch(target: Page, origin: string) {
+  target.on("console", (message) => {
+    if (message.type() === "error") consoleErrors.push(`${target.url()}: ${message.text()}`);
+  });
+  target.on("pageerror", (error) => consoleErrors.push(`${target.url()}: uncaught ${error.message}`));
+  const sameOrigin = (url: string) => url.startsWith(origin) || url.startsWith("file://");
+  target.on("requestfailed", (request) => {
+    if (sameOrigin(request.url())) failedRequests.push(`${request.url()}: ${request.failure()?.errorText}`);
+  });
+  target.on("response", (response) => {
+    if (sameOrigin(response.url()) && response.status() >= 400) failedRequests.push(`${response.url()}: HTTP ${response.status()}`);
+  });
+}
+
+const menuItems = () => page.locator('[data-component-name="Menu/MenuItem"]');
+
+function operationMenuItem(target: Page, op: Operation) {
+  const label = new RegExp(`^\\s*${escapeRegExp(op.summary)}\\s*${op.method}\\s*$`, "i");
+  return target
+    .locator('[data-component-name="Menu/MenuItem"].menu-item-type-operation')
+    .filter({ has: target.locator(":scope > a", { hasText: label }) });
+}
+
+function groupMenuItem(target: Page, tag: string) {
+  const label = new RegExp(`^\\s*${escapeRegExp(tagLabels.get(tag) ?? tag)}\\s*$`);
+  return target
+    .locator('[data-component-name="Menu/MenuItem"].menu-item-type-group')
+    .filter({ has: target.locator(":scope > a", { hasText: label }) });
+}
+
+/** Opens an operation from the menu (expanding its tag when collapsed); returns its section. */
+async function openFromMenu(target: Page, op: Operation) {
+  const item = operationMenuItem(target, op);
+  if (!(await item.first().isVisible())) await groupMenuItem(target, op.tag).first().locator(":scope > a").click();
+  await item.first().waitFor({ state: "visible" });
+  const link = item.first().locator(":scope > a");
+  const href = await link.getAttribute("href");
+  expect(href, `${op.operationId}: menu link`).toMatch(/^#\//);
+  await link.click();
+  await target.waitForFunction((hash) => location.hash === hash, href);
+  const section = target.locator(`[id="${href!.slice(2)}"]`);
+  await section.waitFor({ state: "visible" });
+  return section;
+}
+
+/** Pixel standard deviation of a screenshot, decoded by the browser itself (no image library). */
+async function pixelSpread(target: Page, png: Buffer): Promise<number> {
+  return target.evaluate(async (base64) => {
+    const image = new Image();
+    image.src = `data:image/png;base64,${base64}`;
+    await image.decode();
+    const canvas = document.createElement("canvas");
+    canvas.width = image.width;
+    canvas.height = image.height;
+    const ctx = canvas.getContext("2d")!;
+    ctx.drawImage(image, 0, 0);
+    const { data } = ctx.getImageData(0, 0, image.width, image.height);
+    let sum = 0;
+    let sumSq = 0;
+    const n = data.length / 4;
+    for (let i = 0; i < data.length; i += 4) {
+      const lum = 0.299 * data[i]! + 0.587 * data[i + 1]! + 0.114 * data[i + 2]!;
+      sum += lum;
+      sumSq += lum * lum;
+    }
+    return Math.sqrt(sumSq / n - (sum / n) ** 2);
+  }, png.toString("base64"));
+}
+
+describe("docs page in Chromium", () => {
+  beforeAll(async () => {
+    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (never \`playwright install\`)`);
+    if (!existsSync(PAGE_FILE)) throw new Error(`${PAGE_FILE} is missing: run \`npm run build\``);
+    await mkdir(SCREENSHOTS, { recursive: true });
+    docs = await startDocsServer({ host: "127.0.0.1", port: 0 });
+    userDataDir = await mkdtemp(path.join(tmpdir(), "docs-chromium-"));
+    context = await chromium.launchPersistentContext(userDataDir, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: CHROMIUM_FLAGS,
+      viewport: { width: 1280, height: 800 },
+    });
+    await context.route("**/*", (route) => {
+      const url = new URL(route.request().url());
+      if (url.protocol === "file:" || url.hostname === "127.0.0.1") return route.continue();
+      externalRequests.push(url.href);
+      return route.abort();
+    });
+    page = context.pages()[0] ?? (await context.newPage());
+    watch(page, docs.url);
+
+    const started = performance.now();
+    const response = await page.goto(docs.url, { waitUntil: "load" });
+    const loadedMs = performance.now() - started;
+    await menuItems().first().waitFor({ state: "visible" });
+    const interactiveMs = performance.now() - started;
+    const transferred = (await response!.body()).length;
+    const onDisk = (await stat(PAGE_FILE)).size;
+    console.log(
+      `docs page: ${(onDisk / 1024).toFixed(0)} KiB on disk, ${(transferred / 1024).toFixed(0)} KiB served; ` +
+        `load event ${loadedMs.toFixed(0)} ms, menu visible ${interactiveMs.toFixed(0)} ms (${docs.url})`,
+    );
+    expect(response!.status()).toBe(200);
+  });
+
+  afterAll(async () => {
+    await context?.close();
+    await docs?.close();
+    if (userDataDir) await rm(userDataDir, { recursive: true, force: true });
+  });
+
+  it("renders the introduction, not a blank page", async () => {
+    const title = page.locator('[data-component-name="Typography/H1"]').first();
+    await title.waitFor({ state: "visible" });
+    expect(await title.innerText()).toContain(spec.info.title);
+    // Each section heading of info.description is in the menu.
+    const headings = [...(spec.info.description as string).matchAll(/^## (.+)$/gm)].map((m) => m[1]!.trim());
+    expect(headings.length).toBeGreaterThan(0);
+    for (const heading of headings) {
+      await menuItems().filter({ hasText: heading }).first().waitFor({ state: "visible" });
+    }
+    const firstSentence = plain((spec.info.description as string).split(/\n\n/)[0]!).slice(0, 60);
+    expect(plain(await page.locator("body").innerText())).toContain(firstSentence);
+
+    const bodyText = await page.locator("body").innerText();
+    expect(bodyText.length).toBeGreaterThan(2000);
+    const png = await page.screenshot({ path: path.join(SCREENSHOTS, "landing.png") });
+    expect(await pixelSpread(page, png)).toBeGreaterThan(10);
+  });
+
+  it("reaches every operation from the menu, with its method, path, summary and code sample", async () => {
+    expect(operations.length).toBeGreaterThan(0);
+    // Tags start collapsed: the first operation is hidden until its tag is opened.
+    expect(await operationMenuItem(page, operations[0]!).first().isVisible()).toBe(false);
+    for (const op of operations) {
+      const section = await openFromMenu(page, op);
+      const text = await section.innerText();
+      expect(text, op.operationId).toContain(op.summary);
+      expect(text, op.operationId).toContain(op.method);
+      expect(text, op.operationId).toContain(op.path);
+      expect(text, `${op.operationId}: TypeScript sample`).toContain(`client.${op.method}(${JSON.stringify(op.path)}`);
+    }
+  });
+
+  it('finds "quote" with the search box and leads to Create Quote', async () => {
+    const createQuote = operations.find((op) => /^create quote$/i.test(op.summary));
+    expect(createQuote, "an operation summarised Create Quote").toBeDefined();
+    await page.getByText(/^Search/).first().click();
+    const input = page.locator('[data-component-name="Search/SearchInput"] input, input[type="search"], input').first();
+    await input.waitFor({ state: "visible" });
+    await input.fill("quote");
+    const results = page.locator('[data-component-name="Search/SearchItem"]');
+    await results.first().waitFor({ state: "visible" });
+    const texts = await results.allInnerTexts();
+    for (const op of operations.filter((o) => /quote/i.test(o.summary))) {
+      expect(texts.some((t) => t.includes(op.summary) && t.includes(op.path)), `search result for ${op.summary}`).toBe(true);
+    }
+    await results.filter({ hasText: createQuote!.summary }).filter({ hasText: createQuote!.path }).first().click();
+    const href = await operationMenuItem(page, createQuote!).first().locator(":scope > a").getAttribute("href");
+    await page.waitForFunction((hash) => location.hash === hash, href);
+    const section = page.locator(`[id="${href!.slice(2)}"]`);
+    await section.waitFor({ state: "visible" });
+    expect(await section.innerText()).toContain(createQuote!.summary);
+  });
+
+  it("shows an operation's response fields and example", async () => {
+    const op = operations.find((o) => /^create quote$/i.test(o.summary))!;
+    const section = await openFromMenu(page, op);
+    const ok = resolveRef(op.operation.responses["200"]);
+    const media = ok.content["application/json"];
+    const example = media.example ?? resolveRef(Object.values(media.examples ?? {})[0])?.value;
+    expect(example, "the 200 response has an example").toBeDefined();
+    const fields = propertyNames(media.schema);
+    expect(fields.length).toBeGreaterThan(0);
+    const text = await section.innerText();
+    for (const field of fields) expect(text).toMatch(new RegExp(`^${escapeRegExp(field)}$`, "m"));
+    // The example panel shows the example's values.
+    const responsePanel = section.locator(".panel-response-samples, [class*='response-samples']").first();
+    const panelText = (await responsePanel.count()) > 0 ? await responsePanel.innerText() : text;
+    for (const [key, value] of Object.entries(example as Record<string, unknown>)) {
+      expect(panelText).toContain(`"${key}"`);
+      if (typeof value === "string") expect(panelText).toContain(JSON.stringify(value));
+    }
+    for (const key of Object.keys((example as { data?: object }).data ?? {}).slice(0, 5)) expect(panelText).toContain(`"${key}"`);
+    await section.scrollIntoViewIfNeeded();
+    const png = await page.screenshot({ path: path.join(SCREENSHOTS, "operation.png") });
+    expect(await pixelSpread(page, png)).toBeGreaterThan(10);
+    await section.getByText("Responses", { exact: true }).first().evaluate((el) => el.scrollIntoView({ block: "start" }));
+    const responsePng = await page.screenshot({ path: path.join(SCREENSHOTS, "operation-response.png") });
+    expect(await pixelSpread(page, responsePng)).toBeGreaterThan(10);
+  });
+
+  it("has the not-shown register as its own section", async () => {
+    expect(register.entries.length).toBeGreaterThan(0);
+    const item = menuItems().filter({ hasText: REGISTER_HEADING }).first();
+    await item.locator(":scope > a").click();
+    const heading = page.locator('h2[id="section/what-the-description-leaves-open"]');
+    await heading.waitFor({ state: "visible" });
+    // The menu link scrolled the page to the section.
+    await expect.poll(async () => (await heading.boundingBox())?.y ?? -1).toBeGreaterThanOrEqual(0);
+    await expect.poll(async () => (await heading.boundingBox())?.y ?? Infinity).toBeLessThan(400);
+    await expect.poll(() => page.url()).toContain("#/section/what-the-description-leaves-open");
+    expect(await heading.innerText()).toContain(REGISTER_HEADING);
+    // The register is the first numbered list after the heading, one item per marker.
+    const list = heading.locator("xpath=following::ol[1]");
+    await list.waitFor({ state: "visible" });
+    const items = (await list.locator(":scope > li").allInnerTexts()).map(plain);
+    expect(items).toHaveLength(register.entries.length);
+    register.entries.forEach((entry, index) => {
+      expect(items[index]).toContain(plain(entry.place));
+      expect(items[index]).toContain(plain(entry.text));
+    });
+  });
+
+  it("works from file:// too", async () => {
+    const filePage = await context.newPage();
+    watch(filePage, "file://");
+    try {
+      await filePage.goto(pathToFileURL(PAGE_FILE).href, { waitUntil: "load" });
+      const op = operations[operations.length - 1]!;
+      await filePage.locator('[data-component-name="Menu/MenuItem"]').first().waitFor({ state: "visible" });
+      const section = await openFromMenu(filePage, op);
+      expect(await section.innerText()).toContain(op.path);
+    } finally {
+      await filePage.close();
+    }
+  });
+
+  it("logged no console error, failed no same-origin request and asked for nothing outside 127.0.0.1", () => {
+    expect(consoleErrors).toEqual([]);
+    expect(failedRequests).toEqual([]);
+    expect(externalRequests).toEqual([]);
+  });
+});
