@@ -12,7 +12,7 @@ export default async function types({ root, outDir }) {
     const out = path.join(tmp, "schema.d.ts");
     await runNode(
       binPath("openapi-typescript"),
-      [path.join(outDir, "openapi.json"), "-o", out, "--root-types", "--root-types-no-schema-prefix", "--empty-objects-unknown"],
+      [path.join(outDir, "openapi.json"), "-o", out, "--root-types", "--root-types-no-schema-prefix"],
       { cwd: root },
     );
     await writeFile(path.join(outDir, "schema.d.ts"), headerFor("schema.d.ts") + (await readFile(out, "utf8")));

@@ -39,9 +39,14 @@ describe("generated types", () => {
     expectTypeOf<keyof paths>().not.toEqualTypeOf<string>();
   });
 
-  it("types open enums as string and the error body as unknown", () => {
+  it("types open enums as string and the error body as any JSON value (its shape is not shown)", () => {
     expectTypeOf<Schemas["TransactionCategory"]>().toEqualTypeOf<string>();
-    expectTypeOf<Schemas["ErrorBody"]>().toEqualTypeOf<unknown>();
+    expectTypeOf<Schemas["ErrorBody"]>().toEqualTypeOf<{ [key: string]: unknown } | unknown[] | string | number | boolean | null>();
+  });
+
+  it("types the empty bodies as empty objects", () => {
+    expectTypeOf<Schemas["AcceptQuoteRequest"]>().toEqualTypeOf<Record<string, never>>();
+    expectTypeOf<Schemas["EmptyResponse"]["data"]>().toEqualTypeOf<Record<string, never>>();
   });
 
   it("types the Get Active Networks data as an object keyed by currency code", () => {
