@@ -1,0 +1,85 @@
+// Writes what the client needs at run time and as named types, derived from generated/openapi.json:
+//   generated/client-meta.ts     MOCK_BASE_URL (the local mock server), SPEC_VERSION, method+path → operationId
+//   generated/enums.ts           closed enums (component schemas with `enum`) as `as const` arrays
+//   generated/schema-aliases.ts  one named type per component schema (`export type Quote = components["schemas"]["Quote"]`)
+import { readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { headerFor } from "../lib/generated-header.mjs";
+
+const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+/** A JSDoc block from a schema description (first paragraph), or "". */
+function jsDoc(text, indent = "") {
+  if (typeof text !== "string" || !text.trim()) return "";
+  const paragraph = text.trim().split(/\n\s*\n/)[0].replace(/\*\//g, "*\\/");
+  return `${indent}/**\n${paragraph.split("\n").map((line) => `${indent} * ${line.trim()}`.trimEnd()).join("\n")}\n${indent} */\n`;
+}
+
+function mockServerUrl(doc) {
+  const local = (doc.servers ?? []).filter((s) => /^http:\/\/(127\.0\.0\.1|localhost)[:/]/.test(s.url ?? ""));
+  if (local.length !== 1) throw new Error(`40-client-artifacts: expected exactly one local mock server in servers, found ${local.length}`);
+  return local[0].url;
+}
+
+function operationIndex(doc) {
+  const entries = [];
+  for (const [route, item] of Object.entries(doc.paths ?? {})) {
+    for (const method of HTTP_METHODS) {
+      const op = item?.[method];
+      if (!op) continue;
+      if (typeof op.operationId !== "string") throw new Error(`40-client-artifacts: ${method.toUpperCase()} ${route} has no operationId`);
+      entries.push([`${method.toUpperCase()} ${route}`, op.operationId]);
+    }
+  }
+  return entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+function clientMeta(doc) {
+  const lines = [
+    headerFor("client-meta.ts").trimEnd(),
+    "",
+    "/** Base URL of the local mock (the spec's local server; `npm start`). */",
+    `export const MOCK_BASE_URL = ${JSON.stringify(mockServerUrl(doc))};`,
+    "",
+    "/** `info.version` of the contract this package was built from. */",
+    `export const SPEC_VERSION = ${JSON.stringify(doc.info?.version ?? "")};`,
+    "",
+    '/** operationId of each operation, keyed by `"METHOD /path/template"`. */',
+    "export const OPERATION_IDS: Readonly<Record<string, string>> = {",
+    ...operationIndex(doc).map(([key, id]) => `  ${JSON.stringify(key)}: ${JSON.stringify(id)},`),
+    "};",
+    "",
+  ];
+  return lines.join("\n");
+}
+
+function enums(doc) {
+  const lines = [headerFor("enums.ts").trimEnd(), "", "// Closed enums of the contract (schemas with `enum`). Open enums (`x-known-values`) accept any string and are not listed.", ""];
+  for (const [name, schema] of Object.entries(doc.components?.schemas ?? {}).sort(([a], [b]) => (a < b ? -1 : 1))) {
+    if (!Array.isArray(schema?.enum)) continue;
+    if (!IDENTIFIER.test(name)) throw new Error(`40-client-artifacts: schema name ${name} is not an identifier`);
+    lines.push(jsDoc(`Every value of \`${name}\`. ${schema.description ?? ""}`).trimEnd());
+    lines.push(`export const ${name}Values = ${JSON.stringify(schema.enum)} as const;`, "");
+  }
+  return lines.join("\n");
+}
+
+function schemaAliases(doc) {
+  const lines = [headerFor("schema-aliases.ts").trimEnd(), "", 'import type { components } from "./schema.js";', ""];
+  for (const [name, schema] of Object.entries(doc.components?.schemas ?? {}).sort(([a], [b]) => (a < b ? -1 : 1))) {
+    if (!IDENTIFIER.test(name)) throw new Error(`40-client-artifacts: schema name ${name} is not an identifier`);
+    const doc = jsDoc(schema?.description);
+    if (doc) lines.push(doc.trimEnd());
+    lines.push(`export type ${name} = components["schemas"][${JSON.stringify(name)}];`);
+  }
+  lines.push("");
+  return lines.join("\n");
+}
+
+export default async function clientArtifacts({ outDir }) {
+  const doc = JSON.parse(await readFile(path.join(outDir, "openapi.json"), "utf8"));
+  await writeFile(path.join(outDir, "client-meta.ts"), clientMeta(doc));
+  await writeFile(path.join(outDir, "enums.ts"), enums(doc));
+  await writeFile(path.join(outDir, "schema-aliases.ts"), schemaAliases(doc));
+}

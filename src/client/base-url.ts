@@ -1,0 +1,28 @@
+// Validation of the required base URL: absolute http(s), no credentials, query or fragment, path ending in /v1.
+
+const VERSION_SEGMENT = "/v1";
+
+/** The base URL without a trailing slash, or a TypeError that names what is wrong with it. */
+export function validateBaseUrl(value: unknown): string {
+  const problem = (what: string, shown = true) =>
+    new TypeError(`createClient: baseUrl ${what}${shown ? `; got ${JSON.stringify(value)}` : ""}. Example: "https://api.example.com/v1".`);
+  if (typeof value !== "string" || value.trim() === "") {
+    throw new TypeError(`createClient: baseUrl is required and must be a non-empty string; got ${value === "" ? '""' : typeof value}. Example: "https://api.example.com/v1".`);
+  }
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw problem("must be an absolute URL (with http:// or https://)");
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw problem(`must use http or https, not ${url.protocol.slice(0, -1)}`);
+  // Credentials in a URL end up in logs; the API key goes in a header (apiKey option).
+  if (url.username || url.password) throw problem("must not contain credentials (user:password@); pass the API key as apiKey", false);
+  if (url.search || value.includes("?")) throw problem("must not contain a query string");
+  if (url.hash || value.includes("#")) throw problem("must not contain a fragment (#…)");
+  const path = url.pathname.endsWith("/") ? url.pathname.slice(0, -1) : url.pathname;
+  if (!path.endsWith(VERSION_SEGMENT)) {
+    throw problem(`must end with the version segment "${VERSION_SEGMENT}" (its path is "${url.pathname}")`);
+  }
+  return `${url.origin}${path}`;
+}

@@ -1,0 +1,111 @@
+// Error classes of the client. None of them holds the API key, the request or its headers.
+import type { RateLimitState } from "./rate-limit.js";
+
+/** Where a failed call was going. `path` is the spec's path template, e.g. `/trades/quote/{quoteId}`. */
+export interface RequestInfo {
+  method: string;
+  path: string;
+  operationId: string | undefined;
+  /** The final URL including the query string. */
+  url: string;
+}
+
+function describe(info: RequestInfo): string {
+  return `${info.method} ${info.path}${info.operationId ? ` (${info.operationId})` : ""}`;
+}
+
+/** Base class of every error the client raises. */
+export class ClientError extends Error {
+  readonly method: string;
+  readonly path: string;
+  readonly operationId: string | undefined;
+  readonly url: string;
+
+  constructor(message: string, info: RequestInfo, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+    this.method = info.method;
+    this.path = info.path;
+    this.operationId = info.operationId;
+    this.url = info.url;
+  }
+
+  /** JSON of an error keeps its name and message (plain Error JSON drops both). */
+  toJSON(): Record<string, unknown> {
+    return { ...(this as object), name: this.name, message: this.message };
+  }
+}
+
+/** A non-2xx answer, raised by `unwrap()`. The non-throwing `{ data, error, response }` result carries the same facts. */
+export class ApiError<Body = unknown> extends ClientError {
+  readonly status: number;
+  readonly statusText: string;
+  /** The parsed error body (any JSON: the description does not show the error shape), or its text. */
+  readonly body: Body;
+  /** Rate-limit headers of this response. */
+  readonly rateLimit: RateLimitState | undefined;
+  /** The Response (not enumerable: kept out of logs and JSON). */
+  declare readonly response: Response;
+
+  constructor(info: RequestInfo, status: number, statusText: string, body: Body, rateLimit: RateLimitState | undefined, response: Response) {
+    super(`${describe(info)} failed with HTTP ${status}${statusText ? ` ${statusText}` : ""}`, info);
+    this.status = status;
+    this.statusText = statusText;
+    this.body = body;
+    this.rateLimit = rateLimit;
+    Object.defineProperty(this, "response", { value: response, enumerable: false });
+  }
+}
+
+/** No complete response within `timeoutMs` (per attempt). */
+export class TimeoutError extends ClientError {
+  readonly timeoutMs: number;
+  /** Number of attempts made, retries included. */
+  readonly attempts: number;
+
+  constructor(info: RequestInfo, timeoutMs: number, attempts: number) {
+    super(`${describe(info)} timed out after ${timeoutMs} ms${attempts > 1 ? ` (attempt ${attempts})` : ""}`, info);
+    this.timeoutMs = timeoutMs;
+    this.attempts = attempts;
+  }
+}
+
+/** The request could not be sent or its response not received (refused, reset, DNS…). `cause` has the details. */
+export class NetworkError extends ClientError {
+  readonly attempts: number;
+
+  constructor(info: RequestInfo, attempts: number, cause: unknown) {
+    const reason = networkReason(cause);
+    super(`${describe(info)} failed: network error${reason ? ` (${reason})` : ""}${attempts > 1 ? ` after ${attempts} attempts` : ""}`, info, { cause });
+    this.attempts = attempts;
+  }
+}
+
+/** A successful status whose body is not the JSON the operation documents. */
+export class InvalidResponseError extends ClientError {
+  readonly status: number;
+  readonly contentType: string | null;
+  /** `content-type`: the media type is not JSON; `invalid-json`: the body does not parse. */
+  readonly reason: "content-type" | "invalid-json";
+  /** The start of the body (at most 200 characters), when it could be read. */
+  readonly bodyPreview: string | undefined;
+
+  constructor(info: RequestInfo, status: number, contentType: string | null, reason: "content-type" | "invalid-json", bodyPreview: string | undefined, cause?: unknown) {
+    const what = reason === "content-type" ? `content-type ${contentType ?? "(none)"} instead of JSON` : "a body that is not valid JSON";
+    super(`${describe(info)} answered HTTP ${status} with ${what}`, info, cause === undefined ? undefined : { cause });
+    this.status = status;
+    this.contentType = contentType;
+    this.reason = reason;
+    this.bodyPreview = bodyPreview;
+  }
+}
+
+function networkReason(cause: unknown): string | undefined {
+  let current: unknown = cause;
+  for (let depth = 0; depth < 4 && current instanceof Error; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === "string") return code;
+    current = current.cause;
+  }
+  return cause instanceof Error ? cause.message : undefined;
+}

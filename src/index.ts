@@ -1,0 +1,36 @@
+// Public surface: the typed client, its errors and helpers, the closed enums, and every contract type.
+import type { paths } from "../generated/schema.js";
+import { OPERATION_IDS } from "../generated/client-meta.js";
+import { createTypedClient } from "./client/create-client.js";
+import type { ClientOptions, TypedClient } from "./client/types.js";
+
+/** The client of this API: an openapi-fetch client typed by the contract's `paths`. */
+export type ApiClient = TypedClient<paths>;
+
+/**
+ * Creates a client. `baseUrl` (absolute http(s), ending in `/v1`) is required; `apiKey` is sent as `x-api-key`.
+ * Defaults: 30 s timeout per attempt; GET retried twice on network errors, 429, 502, 503, 504; POST never retried.
+ */
+export function createClient(options: ClientOptions): ApiClient {
+  return createTypedClient<paths>(options, OPERATION_IDS);
+}
+
+export { MOCK_BASE_URL, SPEC_VERSION } from "../generated/client-meta.js";
+export * from "../generated/enums.js";
+export { DEFAULT_TIMEOUT_MS } from "./client/create-client.js";
+export { DEFAULT_RETRY, type RetryOptions } from "./client/retry.js";
+export { ClientError, ApiError, TimeoutError, NetworkError, InvalidResponseError, type RequestInfo } from "./client/errors.js";
+export type { RateLimitState } from "./client/rate-limit.js";
+export { unwrap, type FetchResult } from "./client/unwrap.js";
+export { isQuoteExpired, quoteTimeLeftMs, hasMorePages } from "./client/helpers.js";
+export type {
+  ClientOptions,
+  ClientHooks,
+  FetchLike,
+  RequestOverrides,
+  RequestEvent,
+  ResponseEvent,
+  RetryEvent,
+  RateLimitWaitEvent,
+} from "./client/types.js";
+export type * from "./types.js";

@@ -1,0 +1,160 @@
+// Client basics against real node:http servers: key header, base URL, timeouts, aborts.
+import { afterEach, describe, expect, it } from "vitest";
+import { createClient, MOCK_BASE_URL, TimeoutError, unwrap, DEFAULT_TIMEOUT_MS } from "../../src/index.js";
+import { sendJson, startServer, type TestServer } from "./support/server.js";
+import { spec, successExample } from "./support/spec.js";
+
+let server: TestServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+describe("API key", () => {
+  it("sends x-api-key on every request, GET and POST", async () => {
+    const rates = successExample("getFiatRates");
+    server = await startServer((_req, res) => sendJson(res, 200, rates));
+    const client = createClient({ baseUrl: server.baseUrl, apiKey: "key-123" });
+    await client.GET("/currencies/fiat-rates");
+    await client.POST("/transactions/resendWebhooks", { body: { ids: ["a"] } });
+    expect(server.requests.map((r) => r.headers["x-api-key"])).toEqual(["key-123", "key-123"]);
+    expect(server.requests[1]?.headers["content-type"]).toBe("application/json");
+  });
+
+  it("sends no x-api-key when none is configured", async () => {
+    server = await startServer((_req, res) => sendJson(res, 200, successExample("getFiatRates")));
+    const client = createClient({ baseUrl: server.baseUrl });
+    await client.GET("/currencies/fiat-rates");
+    expect(server.requests[0]?.headers["x-api-key"]).toBeUndefined();
+  });
+
+  it("rejects an unusable key without echoing it", () => {
+    expect(() => createClient({ baseUrl: MOCK_BASE_URL, apiKey: "abc\r\nx-evil: 1" })).toThrow(/apiKey must be a non-empty string without line breaks/);
+    try {
+      createClient({ baseUrl: MOCK_BASE_URL, apiKey: "secret\nvalue" });
+    } catch (error) {
+      expect(String((error as Error).message)).not.toContain("secret");
+    }
+  });
+});
+
+describe("baseUrl", () => {
+  it("is required and must be an absolute http(s) URL ending in /v1", () => {
+    const cases: Array<[unknown, RegExp]> = [
+      [undefined, /baseUrl is required/],
+      ["", /baseUrl is required/],
+      ["/v1", /must be an absolute URL/],
+      ["api.example.com/v1", /must be an absolute URL/],
+      ["ftp://api.example.com/v1", /must use http or https, not ftp/],
+      ["https://api.example.com", /must end with the version segment "\/v1" \(its path is "\/"\)/],
+      ["https://api.example.com/v2", /must end with the version segment "\/v1"/],
+      ["https://api.example.com/v1?x=1", /must not contain a query string/],
+      ["https://api.example.com/v1#top", /must not contain a fragment/],
+      ["https://user:pw@api.example.com/v1", /must not contain credentials/],
+    ];
+    for (const [baseUrl, message] of cases) {
+      expect(() => createClient({ baseUrl } as { baseUrl: string }), String(baseUrl)).toThrow(message);
+    }
+  });
+
+  it("names the offending value, except credentials", () => {
+    expect(() => createClient({ baseUrl: "https://api.example.com/v2" })).toThrow('got "https://api.example.com/v2"');
+    expect(() => createClient({ baseUrl: "https://user:pw@api.example.com/v1" })).not.toThrow(/pw/);
+  });
+
+  it("accepts a trailing slash and keeps the /v1 prefix in requests", async () => {
+    server = await startServer((_req, res) => sendJson(res, 200, successExample("getFiatRates")));
+    const client = createClient({ baseUrl: `${server.baseUrl}/` });
+    expect(client.baseUrl).toBe(server.baseUrl);
+    await client.GET("/currencies/fiat-rates");
+    expect(server.requests[0]?.url).toBe("/v1/currencies/fiat-rates");
+  });
+
+  it("exports the mock URL of the spec's local server", () => {
+    const urls = (spec.servers as Array<{ url: string }>).map((s) => s.url);
+    expect(urls).toContain(MOCK_BASE_URL);
+    expect(MOCK_BASE_URL).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+  });
+});
+
+describe("timeouts", () => {
+  it("defaults to 30 s", () => {
+    expect(DEFAULT_TIMEOUT_MS).toBe(30_000);
+  });
+
+  it("raises TimeoutError when the server never answers", async () => {
+    server = await startServer(() => {});
+    const client = createClient({ baseUrl: server.baseUrl, timeoutMs: 150, retry: false });
+    const started = Date.now();
+    const error = await client.GET("/currencies/fiat-rates").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(error).toMatchObject({ timeoutMs: 150, method: "GET", path: "/currencies/fiat-rates", operationId: "getFiatRates", attempts: 1 });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(140);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("takes a per-request override", async () => {
+    server = await startServer(() => {});
+    const client = createClient({ baseUrl: server.baseUrl, timeoutMs: 60_000, retry: false });
+    const error = await client.GET("/currencies/fiat-rates", { timeoutMs: 100 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect((error as TimeoutError).timeoutMs).toBe(100);
+  });
+
+  it("covers the body: headers sent, body never finished", async () => {
+    server = await startServer((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.write('{"message":"ok","data":[');
+    });
+    const client = createClient({ baseUrl: server.baseUrl, timeoutMs: 200, retry: false });
+    const error = await client.GET("/currencies/fiat-rates").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TimeoutError);
+  });
+
+  it("rejects invalid timeouts at construction and per request", async () => {
+    expect(() => createClient({ baseUrl: MOCK_BASE_URL, timeoutMs: 0 })).toThrow(/timeoutMs must be a positive number/);
+    expect(() => createClient({ baseUrl: MOCK_BASE_URL, timeoutMs: Number.NaN })).toThrow(/timeoutMs/);
+    const client = createClient({ baseUrl: MOCK_BASE_URL });
+    await expect(client.GET("/currencies/fiat-rates", { timeoutMs: -1 })).rejects.toThrow(/timeoutMs must be a positive number/);
+  });
+
+  it("lets the caller's own AbortSignal abort without turning it into a TimeoutError", async () => {
+    server = await startServer(() => {});
+    const client = createClient({ baseUrl: server.baseUrl });
+    const controller = new AbortController();
+    const pending = client.GET("/currencies/fiat-rates", { signal: controller.signal }).catch((e: unknown) => e);
+    setTimeout(() => controller.abort(), 50);
+    const error = await pending;
+    expect(error).not.toBeInstanceOf(TimeoutError);
+    expect((error as Error).name).toBe("AbortError");
+    expect(server.requests).toHaveLength(1);
+  });
+});
+
+describe("injectable fetch", () => {
+  it("calls the given fetch with a Request carrying the key and a timeout signal", async () => {
+    server = await startServer((_req, res) => sendJson(res, 200, successExample("getFiatRates")));
+    const seen: Request[] = [];
+    const client = createClient({
+      baseUrl: server.baseUrl,
+      apiKey: "k",
+      fetch: (request) => {
+        seen.push(request);
+        return fetch(request);
+      },
+    });
+    const data = await unwrap(client.GET("/currencies/fiat-rates"));
+    expect(data).toEqual(successExample("getFiatRates"));
+    expect(seen).toHaveLength(1);
+    expect(seen[0]?.headers.get("x-api-key")).toBe("k");
+    expect(seen[0]?.signal).toBeInstanceOf(AbortSignal);
+  });
+
+  it("applies the timeout through the Request's signal to a custom fetch", async () => {
+    server = await startServer(() => {});
+    const client = createClient({ baseUrl: server.baseUrl, timeoutMs: 100, retry: false, fetch: (request) => fetch(request) });
+    await expect(client.POST("/trades/quote", { body: { side: "BUY" } })).rejects.toBeInstanceOf(TimeoutError);
+    await expect(client.GET("/wallets/USDT")).rejects.toBeInstanceOf(TimeoutError);
+    expect(server.requests.map((r) => r.body)).toEqual(['{"side":"BUY"}', ""]);
+  });
+});

@@ -1,0 +1,219 @@
+// Error shapes in both styles, rate-limit state, non-JSON bodies, and the API key kept out of everything.
+import { inspect } from "node:util";
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  ApiError,
+  ClientError,
+  createClient,
+  InvalidResponseError,
+  NetworkError,
+  TimeoutError,
+  unwrap,
+  type RateLimitState,
+} from "../../src/index.js";
+import { parseIntegerHeader, parseRetryAfter, readRateLimit } from "../../src/client/rate-limit.js";
+import { sendJson, startServer, type TestServer } from "./support/server.js";
+import { successExample } from "./support/spec.js";
+
+let server: TestServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+const KEY = "sk_live_9f8e7d6c5b4a-SECRET";
+
+function exposures(value: unknown): string[] {
+  const out = [inspect(value, { depth: Infinity, showHidden: true }), JSON.stringify(value) ?? ""];
+  if (value instanceof Error) {
+    out.push(value.message, String(value.stack), String(value));
+    let cause: unknown = value.cause;
+    while (cause instanceof Error) {
+      out.push(cause.message, String(cause.stack));
+      cause = cause.cause;
+    }
+  }
+  return out;
+}
+
+describe("error styles", () => {
+  it("non-throwing: { data, error, response } with the parsed error body", async () => {
+    server = await startServer((_req, res) => sendJson(res, 404, { code: "not_found" }));
+    const client = createClient({ baseUrl: server.baseUrl, apiKey: KEY });
+    const result = await client.GET("/collections/customers/{id}", { params: { path: { id: "c1" } } });
+    expect(result.data).toBeUndefined();
+    expect(result.error).toEqual({ code: "not_found" });
+    expect(result.response.status).toBe(404);
+  });
+
+  it("unwrap: returns data on success and throws ApiError with status, method, path, operationId, body, rate limit", async () => {
+    const reset = Math.ceil(Date.now() / 1000) + 30;
+    server = await startServer((_req, res, _seen, i) =>
+      i === 0
+        ? sendJson(res, 200, successExample("acceptQuote"))
+        : sendJson(res, 400, { message: "quote expired" }, { "x-ratelimit-limit": "200", "x-ratelimit-remaining": "17", "x-ratelimit-reset": String(reset) }),
+    );
+    const client = createClient({ baseUrl: server.baseUrl, apiKey: KEY });
+    const call = () => client.POST("/trades/quote/{quoteId}", { params: { path: { quoteId: "qt_1" } }, body: {} });
+    expect(await unwrap(call())).toEqual(successExample("acceptQuote"));
+    const error = await unwrap(call()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toBeInstanceOf(ClientError);
+    expect(error).toMatchObject({
+      name: "ApiError",
+      status: 400,
+      method: "POST",
+      path: "/trades/quote/{quoteId}",
+      operationId: "acceptQuote",
+      url: `${server.baseUrl}/trades/quote/qt_1`,
+      body: { message: "quote expired" },
+      rateLimit: { limit: 200, remaining: 17, reset },
+    });
+    expect((error as ApiError).message).toBe("POST /trades/quote/{quoteId} (acceptQuote) failed with HTTP 400 Bad Request");
+    expect((error as ApiError).response.status).toBe(400);
+    expect(JSON.parse(JSON.stringify(error))).toMatchObject({ name: "ApiError", status: 400, operationId: "acceptQuote" });
+  });
+
+  it("a non-JSON error body (a proxy's HTML) is kept as text, not a crash", async () => {
+    server = await startServer((_req, res) => {
+      res.writeHead(500, { "content-type": "text/html" });
+      res.end("<html>Internal error</html>");
+    });
+    const client = createClient({ baseUrl: server.baseUrl });
+    const { error } = await client.GET("/wallets/USDT");
+    expect(error).toBe("<html>Internal error</html>");
+  });
+});
+
+describe("non-JSON success bodies", () => {
+  it("a non-JSON content type gives InvalidResponseError with a preview", async () => {
+    server = await startServer((_req, res) => {
+      res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+      res.end("<html>Captive portal</html>");
+    });
+    const client = createClient({ baseUrl: server.baseUrl, retry: false });
+    const error = await client.GET("/currencies/fiat-rates").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InvalidResponseError);
+    expect(error).toMatchObject({ reason: "content-type", status: 200, contentType: "text/html; charset=utf-8", bodyPreview: "<html>Captive portal</html>", operationId: "getFiatRates" });
+    expect((error as Error).message).toBe("GET /currencies/fiat-rates (getFiatRates) answered HTTP 200 with content-type text/html; charset=utf-8 instead of JSON");
+  });
+
+  it("invalid JSON under a JSON content type gives InvalidResponseError", async () => {
+    server = await startServer((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end("{not json");
+    });
+    const client = createClient({ baseUrl: server.baseUrl });
+    const error = await client.GET("/currencies/fiat-rates").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InvalidResponseError);
+    expect(error).toMatchObject({ reason: "invalid-json", status: 200 });
+    expect((error as Error).cause).toBeInstanceOf(SyntaxError);
+  });
+
+  it("parseAs: 'text' opts out of the JSON check", async () => {
+    server = await startServer((_req, res) => {
+      res.writeHead(200, { "content-type": "text/plain" });
+      res.end("plain");
+    });
+    const client = createClient({ baseUrl: server.baseUrl });
+    const { data } = await client.GET("/currencies/fiat-rates", { parseAs: "text" });
+    expect(data).toBe("plain");
+  });
+});
+
+describe("rate-limit state", () => {
+  it("is undefined before the first response and follows each response", async () => {
+    server = await startServer((_req, res, _seen, i) => sendJson(res, 200, successExample("getFiatRates"), { "x-ratelimit-remaining": String(199 - i), "x-ratelimit-reset": "1900000000" }));
+    const states: RateLimitState[] = [];
+    const client = createClient({ baseUrl: server.baseUrl, hooks: { onRateLimit: (s) => states.push(s) } });
+    expect(client.rateLimit).toBeUndefined();
+    await client.GET("/currencies/fiat-rates");
+    await client.GET("/currencies/fiat-rates");
+    expect(client.rateLimit).toMatchObject({ limit: 200, remaining: 198, reset: 1_900_000_000 });
+    expect(states.map((s) => s.remaining)).toEqual([199, 198]);
+  });
+
+  it("ignores malformed values instead of throwing", async () => {
+    server = await startServer((_req, res) => sendJson(res, 200, successExample("getFiatRates"), { "x-ratelimit-limit": "abc", "x-ratelimit-remaining": "-1", "x-ratelimit-reset": "1.5e9" }));
+    const client = createClient({ baseUrl: server.baseUrl });
+    const { response } = await client.GET("/currencies/fiat-rates");
+    expect(response.status).toBe(200);
+    expect(client.rateLimit).toBeUndefined();
+  });
+
+  it("keeps each valid field and drops each malformed one", () => {
+    const state = readRateLimit(new Headers({ "x-ratelimit-limit": " 200 ", "x-ratelimit-remaining": "twelve", "x-ratelimit-reset": "1900000000" }), 5);
+    expect(state).toEqual({ limit: 200, remaining: undefined, reset: 1_900_000_000, observedAt: 5 });
+    for (const bad of ["", " ", "-1", "1.5", "0x10", "1e3", "99999999999999999999", "NaN", "12abc"]) expect(parseIntegerHeader(bad), bad).toBeUndefined();
+    expect(parseIntegerHeader("0")).toBe(0);
+    expect(parseRetryAfter("2", 0)).toBe(2000);
+    expect(parseRetryAfter(new Date(10_000).toUTCString(), 4000)).toBe(6000);
+    expect(parseRetryAfter("soon", 0)).toBeUndefined();
+  });
+});
+
+describe("the API key never leaks", () => {
+  it("from the client object", async () => {
+    server = await startServer((_req, res) => sendJson(res, 200, successExample("getFiatRates")));
+    const client = createClient({ baseUrl: server.baseUrl, apiKey: KEY });
+    await client.GET("/currencies/fiat-rates");
+    for (const text of exposures(client)) expect(text).not.toContain(KEY);
+  });
+
+  it("from ApiError, even when the server echoes the key in its body", async () => {
+    server = await startServer((req, res) => sendJson(res, 401, { message: `invalid key ${req.headers["x-api-key"]}`, [String(req.headers["x-api-key"])]: true }));
+    const client = createClient({ baseUrl: server.baseUrl, apiKey: KEY });
+    const error = await unwrap(client.GET("/trades/summary/me")).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).body).toEqual({ message: "invalid key [REDACTED]", "[REDACTED]": true });
+    for (const text of exposures(error)) expect(text).not.toContain(KEY);
+  });
+
+  it("from TimeoutError, NetworkError and InvalidResponseError", async () => {
+    server = await startServer((req, res) => {
+      if (req.url?.includes("fiat-rates")) return; // never answers
+      if (req.url?.includes("wallets")) return req.socket.destroy();
+      res.writeHead(200, { "content-type": "text/plain" });
+      res.end(`your key is ${req.headers["x-api-key"]}`);
+    });
+    const client = createClient({ baseUrl: server.baseUrl, apiKey: KEY, timeoutMs: 100, retry: false });
+    const errors = await Promise.all([
+      client.GET("/currencies/fiat-rates").catch((e: unknown) => e),
+      client.GET("/wallets/USDT").catch((e: unknown) => e),
+      client.GET("/transactions/me").catch((e: unknown) => e),
+    ]);
+    expect(errors[0]).toBeInstanceOf(TimeoutError);
+    expect(errors[1]).toBeInstanceOf(NetworkError);
+    expect(errors[2]).toBeInstanceOf(InvalidResponseError);
+    expect((errors[2] as InvalidResponseError).bodyPreview).toBe("your key is [REDACTED]");
+    for (const error of errors) for (const text of exposures(error)) expect(text).not.toContain(KEY);
+  });
+
+  it("from a NetworkError whose cause mentions the key (custom fetch)", async () => {
+    const client = createClient({
+      baseUrl: "http://127.0.0.1:9/v1",
+      apiKey: KEY,
+      retry: false,
+      fetch: (request) => Promise.reject(new TypeError(`failed with headers ${request.headers.get("x-api-key")}`)),
+    });
+    const error = await client.GET("/currencies/fiat-rates").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(((error as NetworkError).cause as Error).message).toBe("failed with headers [REDACTED]");
+    for (const text of exposures(error)) expect(text).not.toContain(KEY);
+  });
+
+  it("from hook events", async () => {
+    server = await startServer((_req, res, _seen, i) => (i === 0 ? sendJson(res, 503, {}) : sendJson(res, 200, successExample("getFiatRates"))));
+    const events: unknown[] = [];
+    const record = (e: unknown) => events.push(e);
+    const client = createClient({
+      baseUrl: server.baseUrl,
+      apiKey: KEY,
+      retry: { baseDelayMs: 1 },
+      hooks: { onRequest: record, onResponse: record, onRetry: record, onRateLimit: record },
+    });
+    await client.GET("/currencies/fiat-rates");
+    expect(events.length).toBeGreaterThanOrEqual(6);
+    for (const text of exposures(events)) expect(text).not.toContain(KEY);
+  });
+});

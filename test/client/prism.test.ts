@@ -1,0 +1,58 @@
+// One typed call per operation through the client against the Prism mock, each response checked by the
+// contract validator (./contract) plugged in as middleware. Parameter values and bodies come from the spec's examples.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startMock, type StartedMock } from "../../scripts/lib/mock-server.mjs";
+import { contractMiddleware, createBundledContractValidator } from "../../src/contract/index.js";
+import { createClient, unwrap, type ApiClient, type CreateQuoteRequest, type ResendWebhooksRequest, type InvoiceStatus } from "../../src/index.js";
+import { resolveRef, spec, specOperations } from "./support/spec.js";
+
+const parameter = (name: string): string => String(spec.components.parameters[name].example);
+const requestExample = <T>(path: string): T => {
+  const media = spec.paths[path].post.requestBody.content["application/json"];
+  return resolveRef<{ value: T }>(Object.values<Record<string, unknown>>(media.examples)[0]!).value;
+};
+
+const calls: Record<string, (client: ApiClient) => Promise<unknown>> = {
+  getFiatRates: (c) => unwrap(c.GET("/currencies/fiat-rates")),
+  createQuote: (c) => unwrap(c.POST("/trades/quote", { body: requestExample<CreateQuoteRequest>("/trades/quote") })),
+  acceptQuote: (c) => unwrap(c.POST("/trades/quote/{quoteId}", { params: { path: { quoteId: parameter("QuoteId") } }, body: {} })),
+  resendWebhooks: (c) => unwrap(c.POST("/transactions/resendWebhooks", { body: requestExample<ResendWebhooksRequest>("/transactions/resendWebhooks") })),
+  listMyInvoices: (c) => unwrap(c.GET("/invoices/me", { params: { query: { status: parameter("InvoiceStatusFilter") as InvoiceStatus } } })),
+  getCollectionCustomers: (c) => unwrap(c.GET("/collections/customers/me")),
+  getCollectionCustomer: (c) => unwrap(c.GET("/collections/customers/{id}", { params: { path: { id: parameter("CustomerId") } } })),
+  getDepositAddresses: (c) => unwrap(c.GET("/addresses/me/broker")),
+  listDeposits: (c) => unwrap(c.GET("/transactions/deposits/me")),
+  listPayouts: (c) => unwrap(c.GET("/transactions/withdrawals/me")),
+  getWithdrawalCurrencyNetworks: (c) => unwrap(c.GET("/currencies/{id}/networks", { params: { path: { id: parameter("CurrencyId") } } })),
+  getTradesSummary: (c) => unwrap(c.GET("/trades/summary/me")),
+  getActiveNetworks: (c) => unwrap(c.GET("/currencies/networks/active")),
+  getTradePair: (c) =>
+    unwrap(c.GET("/trades/pairs/{sourceCode}/{targetCode}", { params: { path: { sourceCode: parameter("SourceCode"), targetCode: parameter("TargetCode") } } })),
+  getWalletBalance: (c) => unwrap(c.GET("/wallets/USDT")),
+  getUserTransactions: (c) => unwrap(c.GET("/transactions/me")),
+};
+
+let mock: StartedMock | undefined;
+beforeAll(async () => {
+  mock = await startMock({ host: "127.0.0.1", port: 0 });
+});
+afterAll(async () => {
+  await mock?.stop();
+});
+
+describe("client against the Prism mock", () => {
+  it("has one call per operation of the spec", () => {
+    expect(Object.keys(calls).sort()).toEqual(specOperations().map((o) => o.operationId).sort());
+  });
+
+  it("every operation answers 200 with a body that meets the contract", async () => {
+    const client = createClient({ baseUrl: mock!.baseUrl, apiKey: "test-key" });
+    client.use(contractMiddleware(createBundledContractValidator()));
+    for (const [operationId, call] of Object.entries(calls)) {
+      const body = (await call(client)) as { message?: unknown; data?: unknown };
+      expect(typeof body.message, operationId).toBe("string");
+      expect(body.data, operationId).toBeDefined();
+      expect(client.rateLimit, operationId).toMatchObject({ limit: expect.any(Number), remaining: expect.any(Number), reset: expect.any(Number) });
+    }
+  });
+});

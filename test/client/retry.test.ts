@@ -1,0 +1,204 @@
+// The retry matrix against real node:http servers.
+import { afterEach, describe, expect, it } from "vitest";
+import { ApiError, createClient, DEFAULT_RETRY, NetworkError, TimeoutError, unwrap, type RetryEvent } from "../../src/index.js";
+import { backoffDelay } from "../../src/client/retry.js";
+import { sendJson, startServer, type TestServer } from "./support/server.js";
+import { successExample } from "./support/spec.js";
+
+let server: TestServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+const fast = { baseDelayMs: 5, maxDelayMs: 20 };
+const quoteBody = { sourceId: "USDT", targetId: "NGNX", amount: 10, side: "SELL" as const };
+
+describe("defaults", () => {
+  it("retry GET only, twice, on 429/502/503/504", () => {
+    expect(DEFAULT_RETRY).toMatchObject({ retries: 2, methods: ["GET"], statuses: [429, 502, 503, 504] });
+  });
+});
+
+describe("GET", () => {
+  it("is retried on 503 and then succeeds", async () => {
+    const rates = successExample("getFiatRates");
+    server = await startServer((_req, res, _seen, i) => (i === 0 ? sendJson(res, 503, { error: "busy" }) : sendJson(res, 200, rates)));
+    const retries: RetryEvent[] = [];
+    const client = createClient({ baseUrl: server.baseUrl, retry: fast, hooks: { onRetry: (e) => retries.push(e) } });
+    const { data, error } = await client.GET("/currencies/fiat-rates");
+    expect(error).toBeUndefined();
+    expect(data).toEqual(rates);
+    expect(server.requests).toHaveLength(2);
+    expect(retries).toEqual([expect.objectContaining({ reason: "status", status: 503, attempt: 1, operationId: "getFiatRates" })]);
+  });
+
+  for (const status of [429, 502, 504]) {
+    it(`is retried on ${status}`, async () => {
+      server = await startServer((_req, res, _seen, i) => (i === 0 ? sendJson(res, status, {}, status === 429 ? { "x-ratelimit-reset": "0" } : {}) : sendJson(res, 200, successExample("getFiatRates"))));
+      const client = createClient({ baseUrl: server.baseUrl, retry: fast });
+      const { response } = await client.GET("/currencies/fiat-rates");
+      expect(response.status).toBe(200);
+      expect(server.requests).toHaveLength(2);
+    });
+  }
+
+  it("is not retried on other statuses (500, 400)", async () => {
+    for (const status of [500, 400]) {
+      server = await startServer((_req, res) => sendJson(res, status, { error: "no" }));
+      const client = createClient({ baseUrl: server.baseUrl, retry: fast });
+      const { error, response } = await client.GET("/currencies/fiat-rates");
+      expect(response.status).toBe(status);
+      expect(error).toEqual({ error: "no" });
+      expect(server.requests).toHaveLength(1);
+      await server.close();
+      server = undefined;
+    }
+  });
+
+  it("gives up after 2 retries with the last response", async () => {
+    server = await startServer((_req, res, _seen, i) => sendJson(res, 503, { attempt: i + 1 }));
+    const client = createClient({ baseUrl: server.baseUrl, retry: fast });
+    const { error, response } = await client.GET("/currencies/fiat-rates");
+    expect(server.requests).toHaveLength(3);
+    expect(response.status).toBe(503);
+    expect(error).toEqual({ attempt: 3 });
+    const thrown = await unwrap(client.GET("/currencies/fiat-rates")).catch((e: unknown) => e);
+    expect(thrown).toBeInstanceOf(ApiError);
+    expect((thrown as ApiError).body).toEqual({ attempt: 6 });
+  });
+
+  it("gives up after the cap on network errors with NetworkError", async () => {
+    server = await startServer((req) => req.socket.destroy());
+    const client = createClient({ baseUrl: server.baseUrl, retry: { ...fast, retries: 1 } });
+    const error = await client.GET("/currencies/fiat-rates").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NetworkError);
+    expect((error as NetworkError).attempts).toBe(2);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it("is retried after a timeout", async () => {
+    server = await startServer((_req, res, _seen, i) => (i === 0 ? undefined : sendJson(res, 200, successExample("getFiatRates"))));
+    const client = createClient({ baseUrl: server.baseUrl, timeoutMs: 100, retry: fast });
+    const { response } = await client.GET("/currencies/fiat-rates");
+    expect(response.status).toBe(200);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it("honours retry: false per request and at client level", async () => {
+    server = await startServer((_req, res) => sendJson(res, 503, {}));
+    await createClient({ baseUrl: server.baseUrl, retry: fast }).GET("/currencies/fiat-rates", { retry: false });
+    await createClient({ baseUrl: server.baseUrl, retry: false }).GET("/currencies/fiat-rates");
+    expect(server.requests).toHaveLength(2);
+  });
+});
+
+describe("POST is never retried by default", () => {
+  it("not on 503", async () => {
+    server = await startServer((_req, res) => sendJson(res, 503, {}));
+    const client = createClient({ baseUrl: server.baseUrl, retry: fast });
+    const { response } = await client.POST("/trades/quote", { body: quoteBody });
+    expect(response.status).toBe(503);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("not on 429", async () => {
+    server = await startServer((_req, res) => sendJson(res, 429, {}, { "x-ratelimit-remaining": "0", "x-ratelimit-reset": "0" }));
+    const client = createClient({ baseUrl: server.baseUrl, retry: fast });
+    const { response } = await client.POST("/trades/quote/{quoteId}", { params: { path: { quoteId: "q1" } }, body: {} });
+    expect(response.status).toBe(429);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("not on timeout", async () => {
+    server = await startServer(() => {});
+    const client = createClient({ baseUrl: server.baseUrl, timeoutMs: 100, retry: fast });
+    const error = await client.POST("/trades/quote", { body: quoteBody }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("not on a reset connection", async () => {
+    server = await startServer((req) => req.socket.destroy());
+    const client = createClient({ baseUrl: server.baseUrl, retry: fast });
+    const error = await client.POST("/transactions/resendWebhooks", { body: { ids: ["t1"] } }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NetworkError);
+    expect((error as NetworkError).attempts).toBe(1);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("unless the request opts in, and then the same body is sent again", async () => {
+    server = await startServer((_req, res, _seen, i) => (i < 2 ? sendJson(res, 503, {}) : sendJson(res, 200, successExample("createQuote"))));
+    const client = createClient({ baseUrl: server.baseUrl, retry: fast });
+    const { data } = await client.POST("/trades/quote", { body: quoteBody, retry: true });
+    expect(data).toEqual(successExample("createQuote"));
+    expect(server.requests.map((r) => r.body)).toEqual(Array(3).fill(JSON.stringify(quoteBody)));
+    expect(server.requests.every((r) => r.method === "POST")).toBe(true);
+  });
+});
+
+describe("rate-limit waits", () => {
+  it("429 waits until X-RateLimit-Reset before retrying", async () => {
+    const reset = Math.ceil(Date.now() / 1000) + 1;
+    server = await startServer((_req, res, _seen, i) =>
+      i === 0
+        ? sendJson(res, 429, {}, { "x-ratelimit-remaining": "0", "x-ratelimit-reset": String(reset) })
+        : sendJson(res, 200, successExample("getFiatRates")),
+    );
+    const client = createClient({ baseUrl: server.baseUrl, retry: fast });
+    const { response } = await client.GET("/currencies/fiat-rates");
+    expect(response.status).toBe(200);
+    expect(server.requests).toHaveLength(2);
+    expect(server.requests[1]!.at).toBeGreaterThanOrEqual(reset * 1000);
+  });
+
+  it("429 whose reset is beyond maxRateLimitWaitMs is returned, not waited for", async () => {
+    const reset = Math.ceil(Date.now() / 1000) + 3600;
+    server = await startServer((_req, res) => sendJson(res, 429, { error: "quota" }, { "x-ratelimit-remaining": "0", "x-ratelimit-reset": String(reset) }));
+    const client = createClient({ baseUrl: server.baseUrl, retry: fast });
+    const started = Date.now();
+    const error = await unwrap(client.GET("/currencies/fiat-rates")).catch((e: unknown) => e);
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(server.requests).toHaveLength(1);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).rateLimit).toMatchObject({ remaining: 0, reset });
+  });
+
+  it("Retry-After on 503 is honoured", async () => {
+    server = await startServer((_req, res, _seen, i) => (i === 0 ? sendJson(res, 503, {}, { "retry-after": "1" }) : sendJson(res, 200, successExample("getFiatRates"))));
+    const client = createClient({ baseUrl: server.baseUrl, retry: fast });
+    await client.GET("/currencies/fiat-rates");
+    expect(server.requests[1]!.at - server.requests[0]!.at).toBeGreaterThanOrEqual(990);
+  });
+
+  it("after Remaining: 0 the next request waits until the reset (POST included, no retry involved)", async () => {
+    const reset = Math.ceil(Date.now() / 1000) + 1;
+    server = await startServer((_req, res, _seen, i) =>
+      sendJson(res, 200, successExample("createQuote"), i === 0 ? { "x-ratelimit-remaining": "0", "x-ratelimit-reset": String(reset) } : {}),
+    );
+    const waits: number[] = [];
+    const client = createClient({ baseUrl: server.baseUrl, retry: fast, hooks: { onRateLimitWait: (e) => waits.push(e.delayMs) } });
+    await client.POST("/trades/quote", { body: quoteBody });
+    expect(client.rateLimit).toMatchObject({ remaining: 0, reset });
+    await client.POST("/trades/quote", { body: quoteBody });
+    expect(server.requests).toHaveLength(2);
+    expect(server.requests[1]!.at).toBeGreaterThanOrEqual(reset * 1000);
+    expect(waits).toHaveLength(1);
+  });
+});
+
+describe("backoff", () => {
+  it("is exponential with full jitter and capped", () => {
+    const options = { baseDelayMs: 100, maxDelayMs: 1000 };
+    expect([1, 2, 3, 4, 5, 6].map((n) => backoffDelay(n, options, () => 0.999999))).toEqual([99, 199, 399, 799, 999, 999]);
+    expect(backoffDelay(3, options, () => 0)).toBe(0);
+    const samples = Array.from({ length: 200 }, () => backoffDelay(2, options));
+    expect(Math.min(...samples)).toBeGreaterThanOrEqual(0);
+    expect(Math.max(...samples)).toBeLessThan(200);
+    expect(new Set(samples).size).toBeGreaterThan(10);
+  });
+
+  it("rejects invalid retry options", () => {
+    expect(() => createClient({ baseUrl: "http://127.0.0.1:1/v1", retry: { retries: -1 } })).toThrow(/retry.retries must be a finite number/);
+  });
+});

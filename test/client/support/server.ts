@@ -1,0 +1,60 @@
+// A scripted node:http server on 127.0.0.1 for client tests. Each test starts its own and closes it.
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+
+export interface SeenRequest {
+  method: string;
+  url: string;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+  /** Date.now() when the request arrived. */
+  at: number;
+}
+
+export type Handler = (req: http.IncomingMessage, res: http.ServerResponse, seen: SeenRequest, index: number) => void;
+
+export interface TestServer {
+  /** http://127.0.0.1:<port>/v1 */
+  baseUrl: string;
+  origin: string;
+  requests: SeenRequest[];
+  close(): Promise<void>;
+}
+
+export async function startServer(handler: Handler): Promise<TestServer> {
+  const requests: SeenRequest[] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    const at = Date.now();
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      const seen = { method: req.method ?? "", url: req.url ?? "", headers: req.headers, body: Buffer.concat(chunks).toString("utf8"), at };
+      requests.push(seen);
+      handler(req, res, seen, requests.length - 1);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    baseUrl: `${origin}/v1`,
+    origin,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** Sends JSON with the three rate-limit headers (overridable). */
+export function sendJson(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  res.writeHead(status, {
+    "content-type": "application/json",
+    "x-ratelimit-limit": "200",
+    "x-ratelimit-remaining": "199",
+    "x-ratelimit-reset": String(Math.ceil(Date.now() / 1000) + 60),
+    ...headers,
+  });
+  res.end(JSON.stringify(body));
+}
