@@ -1,0 +1,204 @@
+// Starts and stops the Prism mock of the bundled contract. Used by `npm start` (scripts/start-mock.mjs)
+// and by tests, which start a mock on a free port and stop it by its own process group.
+import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync, statSync, readdirSync } from "node:fs";
+import { mkdir, rename, writeFile } from "node:fs/promises";
+import net from "node:net";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { startMockProxy } from "./mock-proxy.mjs";
+import { deriveMockSpec } from "./mock-spec.mjs";
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
+export const bundledSpecPath = path.join(root, "generated", "openapi.json");
+const prismCli = path.join(root, "node_modules", "@stoplight", "prism-cli", "dist", "index.js");
+const cacheDir = path.join(root, "node_modules", ".cache", "mock");
+
+export { deriveMockSpec };
+
+/** The bundled contract (generated/openapi.json). */
+export function loadBundledSpec() {
+  return JSON.parse(readFileSync(bundledSpecPath, "utf8"));
+}
+
+function newestMtime(target) {
+  if (!existsSync(target)) return 0;
+  const stat = statSync(target);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = 0;
+  for (const entry of readdirSync(target)) newest = Math.max(newest, newestMtime(path.join(target, entry)));
+  return newest;
+}
+
+/**
+ * True when generated/openapi.json is missing or older than a source it is built from.
+ * A 2 s tolerance keeps a fresh clone (all files written within a moment) from counting as stale.
+ */
+export function isBundleStale() {
+  if (!existsSync(bundledSpecPath)) return true;
+  const built = statSync(bundledSpecPath).mtimeMs;
+  const sources = [path.join(root, "openapi"), path.join(root, "redocly.yaml"), path.join(root, "scripts", "build-steps")];
+  return Math.max(...sources.map(newestMtime)) > built + 2000;
+}
+
+/** Runs the build (scripts/build.mjs) when the bundle is stale. Returns whether it built. */
+export async function ensureBuilt({ log = console.log } = {}) {
+  if (!isBundleStale()) return false;
+  log("mock: generated/ is stale or missing; running the build …");
+  const { runBuild } = await import("../build.mjs");
+  await runBuild();
+  return true;
+}
+
+/** Writes the mock-only derived copy of a spec under node_modules/.cache/mock/ (content-addressed). */
+export async function writeMockSpec(spec) {
+  const derived = deriveMockSpec(spec);
+  const text = JSON.stringify(derived.spec, null, 2);
+  const hash = createHash("sha256").update(text).digest("hex").slice(0, 16);
+  await mkdir(cacheDir, { recursive: true });
+  const file = path.join(cacheDir, `openapi.mock.${hash}.json`);
+  if (!existsSync(file)) {
+    const temp = `${file}.${process.pid}.tmp`;
+    await writeFile(temp, text);
+    await rename(temp, file);
+  }
+  return { file, basePath: derived.basePath, fixes: derived.fixes, spec: derived.spec };
+}
+
+/** A port that was free a moment ago on host. */
+export function findFreePort(host = "127.0.0.1") {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on("error", reject);
+    server.listen(0, host, () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Rejects when something already listens on host:port. */
+export function assertPortFree(host, port) {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.once("error", (error) => reject(new Error(`mock: ${host}:${port} is not free (${error.code ?? error.message})`)));
+    server.listen(port, host, () => server.close(() => resolve()));
+  });
+}
+
+const delay = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function waitUntilAnswering(url, child, output, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`mock: Prism exited (${child.exitCode ?? child.signalCode}) before answering:\n${output.join("")}`);
+    }
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(1000) });
+      await response.arrayBuffer();
+      return;
+    } catch {
+      await delay(100);
+    }
+  }
+  throw new Error(`mock: Prism did not answer ${url} within ${timeoutMs} ms:\n${output.join("")}`);
+}
+
+function stopProcessGroup(child, timeoutMs = 5000) {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    const timer = setTimeout(() => {
+      try {
+        process.kill(-child.pid, "SIGKILL");
+      } catch {
+        // already gone
+      }
+    }, timeoutMs);
+    child.once("exit", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    try {
+      process.kill(-child.pid, "SIGTERM");
+    } catch {
+      clearTimeout(timer);
+      resolve();
+    }
+  });
+}
+
+/**
+ * Starts the mock: Prism on the derived mock spec (on an internal free port) behind a thin front
+ * (mock-proxy.mjs) listening on host:port. `port: 0` (the default) picks a free port.
+ * Returns `{ baseUrl, origin, host, port, pid, prismPort, specFile, fixes, stop() }`; `pid` is Prism's,
+ * and `stop()` closes the front and ends Prism's process group.
+ * @param {{ host?: string, port?: number, spec?: object, log?: (line: string) => void, verboseLevel?: string, timeoutMs?: number }} [options]
+ */
+export async function startMock(options = {}) {
+  const host = options.host ?? "127.0.0.1";
+  const inputSpec = options.spec ?? loadBundledSpec();
+  const { file, basePath, fixes, spec } = await writeMockSpec(inputSpec);
+  if (options.port) await assertPortFree(host, options.port);
+  let lastError;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const prismPort = await findFreePort("127.0.0.1");
+    const output = [];
+    const child = spawn(
+      process.execPath,
+      [prismCli, "mock", file, "-h", "127.0.0.1", "-p", String(prismPort), "-v", options.verboseLevel ?? (options.log ? "info" : "warn")],
+      { cwd: root, detached: true, stdio: ["ignore", "pipe", "pipe"] },
+    );
+    const collect = (chunk) => {
+      const text = chunk.toString();
+      output.push(text);
+      if (output.length > 200) output.shift();
+      options.log?.(text.replace(/\n$/, ""));
+    };
+    child.stdout.on("data", collect);
+    child.stderr.on("data", collect);
+    try {
+      await waitUntilAnswering(`http://127.0.0.1:${prismPort}/`, child, output, options.timeoutMs ?? 30_000);
+    } catch (error) {
+      lastError = error;
+      await stopProcessGroup(child);
+      continue;
+    }
+    let front;
+    try {
+      front = await startMockProxy({ host, port: options.port ?? 0, upstreamHost: "127.0.0.1", upstreamPort: prismPort, spec });
+    } catch (error) {
+      await stopProcessGroup(child);
+      throw error;
+    }
+    const exitListener = () => {
+      try {
+        process.kill(-child.pid, "SIGKILL");
+      } catch {
+        // already gone
+      }
+    };
+    process.once("exit", exitListener);
+    const origin = `http://${host.includes(":") ? `[${host}]` : host}:${front.port}`;
+    return {
+      baseUrl: `${origin}${basePath}`,
+      origin,
+      host,
+      port: front.port,
+      prismPort,
+      pid: child.pid,
+      specFile: file,
+      fixes: [...fixes, "a front on the public port answers malformed JSON bodies with the documented 4XX response and headers (Prism's own 400 carries no rate-limit headers)"],
+      child,
+      async stop() {
+        process.removeListener("exit", exitListener);
+        await front.close();
+        await stopProcessGroup(child);
+      },
+    };
+  }
+  throw lastError;
+}

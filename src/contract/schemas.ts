@@ -1,0 +1,131 @@
+// Compiles the document's schemas with ajv (draft 2020-12). Each component schema is registered
+// under its own id with `#/components/schemas/…` refs rewritten to that id; validators are
+// compiled once per schema and cached.
+import { Ajv2020 } from "ajv/dist/2020.js";
+import type { ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
+import addFormatsPkg from "ajv-formats";
+import { isObject, resolvePointer, type JsonObject } from "./document.js";
+import type { OpenApiDocument } from "./types.js";
+
+// ajv-formats is CommonJS: under NodeNext its default import is module.exports, whose `.default` is the plugin.
+const addFormats = addFormatsPkg.default;
+
+export const SCHEMA_ID_BASE = "https://contract.invalid/components/schemas/";
+const COMPONENT_SCHEMA_REF = "#/components/schemas/";
+
+export interface SchemaError {
+  pointer: string;
+  message: string;
+}
+
+/** Two validators per schema: a fast first pass (stops at the first error) and an all-errors pass. */
+interface CompiledPair {
+  fast: ValidateFunction;
+  full: ValidateFunction;
+}
+
+function createAjv(allErrors: boolean): Ajv2020 {
+  // strict: false because OpenAPI schemas carry keywords ajv does not know (example, x-*,
+  // discriminator, xml, externalDocs). Unknown formats are checked separately below.
+  const ajv = new Ajv2020({ allErrors, strict: false, validateFormats: true, logger: false });
+  addFormats(ajv); // also registers the OpenAPI formats int32, int64, float, double, byte, binary, password
+  return ajv;
+}
+
+/** Copies a schema, rewriting refs to component schemas and inlining any other local ref. */
+export function rewriteSchemaRefs(document: OpenApiDocument, schema: unknown, seen: string[] = []): unknown {
+  if (Array.isArray(schema)) return schema.map((item) => rewriteSchemaRefs(document, item, seen));
+  if (!isObject(schema)) return schema;
+  const copy: JsonObject = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === "$ref" && typeof value === "string") {
+      if (value.startsWith(COMPONENT_SCHEMA_REF)) {
+        const rest = value.slice(COMPONENT_SCHEMA_REF.length);
+        const slash = rest.indexOf("/");
+        copy.$ref = slash === -1 ? SCHEMA_ID_BASE + rest : `${SCHEMA_ID_BASE}${rest.slice(0, slash)}#${rest.slice(slash)}`;
+        continue;
+      }
+      if (value.startsWith("#")) {
+        if (seen.includes(value)) throw new Error(`contract: recursive non-component $ref ${value}`);
+        const target = resolvePointer(document, value);
+        if (target === undefined) throw new Error(`contract: unresolvable $ref ${value}`);
+        Object.assign(copy, rewriteSchemaRefs(document, target, [...seen, value]) as JsonObject);
+        continue;
+      }
+      throw new Error(`contract: external $ref ${value} (validate a bundled document)`);
+    }
+    copy[key] = isObject(value) || Array.isArray(value) ? rewriteSchemaRefs(document, value, seen) : value;
+  }
+  return copy;
+}
+
+/** Every `format` used anywhere in the document's schemas. */
+function collectFormats(value: unknown, out: Set<string>): void {
+  if (Array.isArray(value)) for (const item of value) collectFormats(item, out);
+  else if (isObject(value)) {
+    for (const [key, child] of Object.entries(value)) {
+      if (key === "format" && typeof child === "string") out.add(child);
+      else if (key !== "example" && key !== "examples") collectFormats(child, out);
+    }
+  }
+}
+
+export class SchemaCompiler {
+  private readonly fastAjv = createAjv(false);
+  private readonly fullAjv = createAjv(true);
+  private readonly cache = new Map<string, CompiledPair>();
+
+  constructor(private readonly document: OpenApiDocument) {
+    const schemas = document.components?.schemas ?? {};
+    for (const [name, schema] of Object.entries(schemas)) {
+      const rewritten: JsonObject = { ...(rewriteSchemaRefs(document, schema) as JsonObject), $id: SCHEMA_ID_BASE + name };
+      delete rewritten.$schema;
+      this.fastAjv.addSchema(rewritten);
+      this.fullAjv.addSchema(structuredClone(rewritten));
+    }
+    const formats = new Set<string>();
+    collectFormats(document.components ?? {}, formats);
+    collectFormats(document.paths ?? {}, formats);
+    const unknown = [...formats].filter((format) => !(format in this.fastAjv.formats));
+    if (unknown.length) throw new Error(`contract: unknown schema format(s): ${unknown.join(", ")}`);
+  }
+
+  /** Validates `data` against a schema found at `cacheKey`; compiles it on first use. */
+  validate(cacheKey: string, schema: unknown, data: unknown): SchemaError[] {
+    let pair = this.cache.get(cacheKey);
+    if (!pair) {
+      const rewritten = rewriteSchemaRefs(this.document, schema) as JsonObject;
+      pair = { fast: this.fastAjv.compile(rewritten), full: this.fullAjv.compile(structuredClone(rewritten)) };
+      this.cache.set(cacheKey, pair);
+    }
+    if (pair.fast(data)) return [];
+    pair.full(data);
+    return toSchemaErrors(pair.full.errors ?? []);
+  }
+}
+
+function toSchemaErrors(errors: ErrorObject[]): SchemaError[] {
+  const seen = new Set<string>();
+  const out: SchemaError[] = [];
+  for (const error of errors) {
+    let pointer = error.instancePath;
+    let message = error.message ?? "is invalid";
+    const params = error.params as Record<string, unknown>;
+    if (error.keyword === "required" && typeof params.missingProperty === "string") {
+      pointer = `${pointer}/${params.missingProperty.replace(/~/g, "~0").replace(/\//g, "~1")}`;
+      message = "is required but missing";
+    } else if (error.keyword === "enum" && Array.isArray(params.allowedValues)) {
+      message = `must be one of ${params.allowedValues.map((v) => JSON.stringify(v)).join(", ")}`;
+    } else if (error.keyword === "additionalProperties" && typeof params.additionalProperty === "string") {
+      pointer = `${pointer}/${params.additionalProperty.replace(/~/g, "~0").replace(/\//g, "~1")}`;
+      message = "is not allowed (additional property)";
+    } else if (error.keyword === "const") {
+      message = `must be ${JSON.stringify(params.allowedValue)}`;
+    }
+    const text = `${pointer || "(root)"} ${message}`;
+    if (seen.has(text)) continue;
+    seen.add(text);
+    out.push({ pointer, message: text });
+  }
+  return out;
+}

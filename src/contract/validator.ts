@@ -1,0 +1,261 @@
+// The contract validator: checks one HTTP response against the OpenAPI document.
+import {
+  deref,
+  isObject,
+  listOperations,
+  OperationMatcher,
+  serverBasePaths,
+  type JsonObject,
+  type OperationEntry,
+} from "./document.js";
+import { SchemaCompiler } from "./schemas.js";
+import type {
+  ContractResult,
+  ContractValidatorOptions,
+  ContractViolation,
+  ContractWarning,
+  HeadersLike,
+  OpenApiDocument,
+  OperationRef,
+  ResponseToValidate,
+} from "./types.js";
+import { findUndocumentedFields } from "./undocumented.js";
+
+export interface ContractValidator {
+  readonly document: OpenApiDocument;
+  /** Every operation of the document. */
+  readonly operations: OperationRef[];
+  /** The operation a method and path (templated, concrete or full URL) belong to. */
+  findOperation(method: string, path: string): OperationRef | undefined;
+  validateResponse(response: ResponseToValidate, options?: { strict?: boolean }): ContractResult;
+  /** Validates a request body against the operation's JSON request body schema. */
+  validateRequestBody(method: string, path: string, body: unknown): ContractViolation[];
+}
+
+interface ResolvedResponse {
+  key: string;
+  response: JsonObject;
+  headers: Array<{ name: string; required: boolean; schema: unknown; cacheKey: string }>;
+  content: Array<{ mediaType: string; schema: unknown; cacheKey: string }>;
+}
+
+/** Case-insensitive header lookup over a fetch Headers or a plain map, without copying it. */
+function headerReader(headers: HeadersLike | undefined): (name: string) => string | undefined {
+  if (!headers) return () => undefined;
+  if (typeof (headers as { get?: unknown }).get === "function" && typeof (headers as { forEach?: unknown }).forEach === "function") {
+    const fetchHeaders = headers as { get(name: string): string | null };
+    return (name) => fetchHeaders.get(name) ?? undefined;
+  }
+  const record = headers as Record<string, string | string[] | number | undefined>;
+  let lowered: Map<string, string | string[] | number | undefined> | undefined;
+  return (name) => {
+    let value = record[name];
+    if (value === undefined) {
+      lowered ??= new Map(Object.entries(record).map(([key, v]) => [key.toLowerCase(), v]));
+      value = lowered.get(name);
+    }
+    if (value === undefined) return undefined;
+    return Array.isArray(value) ? value.join(", ") : String(value);
+  };
+}
+
+function mediaTypeOf(contentType: string | undefined): string | undefined {
+  if (!contentType) return undefined;
+  return contentType.split(";")[0]!.trim().toLowerCase() || undefined;
+}
+
+export function isJsonMediaType(mediaType: string): boolean {
+  return mediaType === "application/json" || /^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+\+json$/.test(mediaType);
+}
+
+function matchContent<T extends { mediaType: string }>(content: T[], mediaType: string): T | undefined {
+  for (const entry of content) if (entry.mediaType.toLowerCase() === mediaType) return entry;
+  const wildcard = `${mediaType.split("/")[0]}/*`;
+  for (const entry of content) if (entry.mediaType.toLowerCase() === wildcard) return entry;
+  for (const entry of content) if (entry.mediaType === "*/*") return entry;
+  return undefined;
+}
+
+/** Header values are strings; converts one to the JSON type its schema declares. */
+function coerceHeaderValue(raw: string, schema: unknown): { value: unknown } | { error: string } {
+  const type = isObject(schema) ? schema.type : undefined;
+  const types = Array.isArray(type) ? type : type === undefined ? [] : [type];
+  const text = raw.trim();
+  if (types.includes("integer")) {
+    if (/^-?\d+$/.test(text)) return { value: Number(text) };
+    if (!types.includes("number") && !types.includes("string")) return { error: `must be an integer, got ${JSON.stringify(raw)}` };
+  }
+  if (types.includes("number")) {
+    if (text !== "" && Number.isFinite(Number(text))) return { value: Number(text) };
+    if (!types.includes("string")) return { error: `must be a number, got ${JSON.stringify(raw)}` };
+  }
+  if (types.includes("boolean") && (text === "true" || text === "false")) return { value: text === "true" };
+  return { value: raw };
+}
+
+export function createContractValidator(document: OpenApiDocument, options: ContractValidatorOptions = {}): ContractValidator {
+  if (!isObject(document) || typeof document.openapi !== "string" || !document.openapi.startsWith("3.1")) {
+    throw new Error("contract: expected an OpenAPI 3.1 document (a bundled one, e.g. generated/openapi.json)");
+  }
+  const operations = listOperations(document);
+  const matcher = new OperationMatcher(operations, options.basePaths ?? serverBasePaths(document));
+  const compiler = new SchemaCompiler(document);
+  const responseCache = new Map<string, ResolvedResponse | null>();
+
+  const refOf = (entry: OperationEntry): OperationRef => ({ operationId: entry.operationId, method: entry.method, path: entry.path });
+
+  function responseKeyFor(entry: OperationEntry, status: number): string | undefined {
+    const responses = isObject(entry.operation.responses) ? entry.operation.responses : {};
+    const exact = String(status);
+    if (exact in responses) return exact;
+    const range = `${exact[0]}XX`;
+    const rangeKey = Object.keys(responses).find((key) => key.toUpperCase() === range);
+    if (rangeKey) return rangeKey;
+    return "default" in responses ? "default" : undefined;
+  }
+
+  function resolveResponse(entry: OperationEntry, key: string): ResolvedResponse | null {
+    const cacheKey = `${entry.key} ${key}`;
+    const cached = responseCache.get(cacheKey);
+    if (cached !== undefined) return cached;
+    const responses = entry.operation.responses as JsonObject;
+    const response = deref(document, responses[key]);
+    let resolved: ResolvedResponse | null = null;
+    if (response) {
+      const headers = Object.entries(isObject(response.headers) ? response.headers : {}).flatMap(([name, raw]) => {
+        const header = deref(document, raw);
+        if (!header || name.toLowerCase() === "content-type") return [];
+        return [{ name: name.toLowerCase(), required: header.required === true, schema: header.schema, cacheKey: `${cacheKey} header ${name}` }];
+      });
+      const content = Object.entries(isObject(response.content) ? response.content : {}).map(([mediaType, media]) => ({
+        mediaType,
+        schema: isObject(media) ? media.schema : undefined,
+        cacheKey: `${cacheKey} ${mediaType}`,
+      }));
+      resolved = { key, response, headers, content };
+    }
+    responseCache.set(cacheKey, resolved);
+    return resolved;
+  }
+
+  function validateResponse(input: ResponseToValidate, callOptions: { strict?: boolean } = {}): ContractResult {
+    const strict = callOptions.strict ?? options.strict ?? false;
+    const violations: ContractViolation[] = [];
+    const warnings: ContractWarning[] = [];
+    const entry = matcher.find(input.method, input.path);
+    if (!entry) {
+      violations.push({
+        kind: "unknown-operation",
+        location: "operation",
+        pointer: "",
+        message: `${input.method.toUpperCase()} ${input.path} is not an operation of the spec`,
+      });
+      return { ok: false, operation: undefined, responseKey: undefined, violations, warnings };
+    }
+    const operation = refOf(entry);
+    const label = `${operation.method} ${operation.path}`;
+    if (input.expectSuccess && (input.status < 200 || input.status > 299)) {
+      violations.push({ kind: "unexpected-status", location: "status", pointer: "", message: `${label}: expected a 2xx status, got ${input.status}` });
+    }
+    const responseKey = responseKeyFor(entry, input.status);
+    const resolved = responseKey === undefined ? null : resolveResponse(entry, responseKey);
+    if (!resolved) {
+      violations.push({ kind: "undocumented-status", location: "status", pointer: "", message: `${label}: status ${input.status} is not documented` });
+      return { ok: false, operation, responseKey: undefined, violations, warnings };
+    }
+
+    const readHeader = headerReader(input.headers);
+    for (const header of resolved.headers) {
+      const raw = readHeader(header.name);
+      if (raw === undefined) {
+        if (header.required) {
+          violations.push({ kind: "missing-header", location: "headers", pointer: `/${header.name}`, message: `${label} ${input.status}: required header ${header.name} is missing` });
+        }
+        continue;
+      }
+      if (header.schema === undefined) continue;
+      const coerced = coerceHeaderValue(raw, header.schema);
+      if ("error" in coerced) {
+        violations.push({ kind: "invalid-header", location: "headers", pointer: `/${header.name}`, message: `${label} ${input.status}: header ${header.name} ${coerced.error}` });
+        continue;
+      }
+      for (const error of compiler.validate(header.cacheKey, header.schema, coerced.value)) {
+        violations.push({ kind: "invalid-header", location: "headers", pointer: `/${header.name}`, message: `${label} ${input.status}: header ${header.name} ${error.message.replace(/^\(root\) /, "")}` });
+      }
+    }
+
+    const hasBody = input.bodyText !== undefined ? input.bodyText.length > 0 : input.body !== undefined;
+    const mediaType = mediaTypeOf(readHeader("content-type"));
+    if (!resolved.content.length) {
+      if (hasBody) {
+        violations.push({ kind: "undocumented-content-type", location: "headers", pointer: "/content-type", message: `${label} ${input.status}: the spec documents no body, but the response has one` });
+      }
+    } else if (!mediaType) {
+      violations.push({ kind: "undocumented-content-type", location: "headers", pointer: "/content-type", message: `${label} ${input.status}: Content-Type is missing (documented: ${resolved.content.map((c) => c.mediaType).join(", ")})` });
+    } else {
+      const content = matchContent(resolved.content, mediaType);
+      if (!content) {
+        violations.push({ kind: "undocumented-content-type", location: "headers", pointer: "/content-type", message: `${label} ${input.status}: content type ${mediaType} is not documented (documented: ${resolved.content.map((c) => c.mediaType).join(", ")})` });
+      } else if (content.schema !== undefined) {
+        let body = input.body;
+        let parsed = true;
+        if (input.bodyText !== undefined) {
+          if (isJsonMediaType(mediaType)) {
+            try {
+              body = input.bodyText.length ? JSON.parse(input.bodyText) : undefined;
+            } catch (error) {
+              parsed = false;
+              violations.push({ kind: "invalid-json", location: "body", pointer: "", message: `${label} ${input.status}: body is not valid JSON (${(error as Error).message})` });
+            }
+          } else body = input.bodyText;
+        }
+        if (parsed) {
+          if (body === undefined) {
+            violations.push({ kind: "body-schema", location: "body", pointer: "", message: `${label} ${input.status}: body is empty, but the spec documents one` });
+          } else {
+            for (const error of compiler.validate(content.cacheKey, content.schema, body)) {
+              violations.push({ kind: "body-schema", location: "body", pointer: error.pointer, message: `${label} ${input.status}: ${error.message}` });
+            }
+            if (strict && violations.length === 0) findUndocumentedFields(document, content.schema, body, "", warnings);
+          }
+        }
+      }
+    }
+    return { ok: violations.length === 0, operation, responseKey, violations, warnings };
+  }
+
+  function validateRequestBody(method: string, path: string, body: unknown): ContractViolation[] {
+    const entry = matcher.find(method, path);
+    if (!entry) return [{ kind: "unknown-operation", location: "operation", pointer: "", message: `${method.toUpperCase()} ${path} is not an operation of the spec` }];
+    const requestBody = deref(document, entry.operation.requestBody);
+    const media = requestBody && isObject(requestBody.content) ? matchContent(
+      Object.entries(requestBody.content).map(([mediaType, value]) => ({ mediaType, value })),
+      "application/json",
+    ) : undefined;
+    if (!requestBody || !media) return [];
+    if (body === undefined) {
+      return requestBody.required === true
+        ? [{ kind: "body-schema", location: "body", pointer: "", message: "request body is required" }]
+        : [];
+    }
+    const schema = isObject(media.value) ? media.value.schema : undefined;
+    if (schema === undefined) return [];
+    return compiler.validate(`${entry.key} request ${media.mediaType}`, schema, body).map((error) => ({
+      kind: "body-schema" as const,
+      location: "body" as const,
+      pointer: error.pointer,
+      message: `request body: ${error.message}`,
+    }));
+  }
+
+  return {
+    document,
+    operations: operations.map(refOf),
+    findOperation: (method, path) => {
+      const entry = matcher.find(method, path);
+      return entry ? refOf(entry) : undefined;
+    },
+    validateResponse,
+    validateRequestBody,
+  };
+}

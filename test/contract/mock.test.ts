@@ -1,0 +1,159 @@
+// The mock itself: served under the base path, every documented example and status selectable with
+// Prefer headers, responses conforming to the contract, and `npm start` stopping all it started.
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { deriveMockSpec, findFreePort, startMock, type StartedMock } from "../../scripts/lib/mock-server.mjs";
+import {
+  apiKeyHeaderName,
+  buildSampleRequest,
+  jsonMedia,
+  listSpecOperations,
+  loadSpec,
+  mediaExamples,
+  repoRoot,
+  sharedValidator,
+} from "./helpers/spec.js";
+
+const spec = loadSpec();
+const validator = sharedValidator();
+const operations = listSpecOperations(spec);
+const keyHeader = apiKeyHeaderName(spec);
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function waitFor(predicate: () => boolean, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (predicate()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return predicate();
+}
+
+describe("the mock-only copy of the spec", () => {
+  it("prefixes every path (and refs into paths) with the local server's base path, leaving the input unchanged", () => {
+    const fixture = {
+      openapi: "3.1.0",
+      servers: [{ url: "https://{host}/api", variables: { host: { default: "example.invalid" } } }, { url: "http://127.0.0.1:9999/v9" }],
+      paths: { "/a/{id}": { get: { responses: {} } }, "/b": { get: { $ref: "#/paths/~1a~1{id}/get" } } },
+    };
+    const before = structuredClone(fixture);
+    const derived = deriveMockSpec(fixture);
+    expect(fixture).toEqual(before);
+    expect(derived.basePath).toBe("/v9");
+    expect(Object.keys(derived.spec.paths as object)).toEqual(["/v9/a/{id}", "/v9/b"]);
+    expect((derived.spec.paths as Record<string, { get: unknown }>)["/v9/b"]!.get).toEqual({ $ref: "#/paths/~1v9~1a~1{id}/get" });
+    expect(derived.fixes).toHaveLength(1);
+  });
+
+  it("serves the bundled contract's local server base path", () => {
+    const local = spec.servers?.find((s) => s.url.startsWith("http://127.0.0.1"));
+    expect(local).toBeDefined();
+    expect(deriveMockSpec(spec).basePath).toBe(new URL(local!.url).pathname.replace(/\/$/, ""));
+  });
+});
+
+describe("the Prism mock", () => {
+  let mock: StartedMock;
+  beforeAll(async () => {
+    mock = await startMock({ verboseLevel: "error" });
+  });
+  afterAll(async () => {
+    await mock?.stop();
+  });
+
+  async function call(op: (typeof operations)[number], extraHeaders: Record<string, string> = {}) {
+    const sample = buildSampleRequest(spec, op);
+    const response = await fetch(`${mock.baseUrl}${sample.path}`, {
+      method: op.method,
+      headers: { ...sample.headers, [keyHeader]: "any-value", ...extraHeaders },
+      body: sample.body,
+    });
+    const bodyText = await response.text();
+    return { response, bodyText, result: validator.validateResponse({ method: op.method, path: op.path, status: response.status, headers: response.headers, bodyText }) };
+  }
+
+  it("serves under the base path of the local server and nowhere else", async () => {
+    expect(mock.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+    const op = operations.find((o) => o.method === "GET" && !o.path.includes("{"))!;
+    expect((await fetch(`${mock.baseUrl}${op.path}`, { headers: { [keyHeader]: "k" } })).status).toBe(200);
+    const withoutBase = await fetch(`${mock.origin}${op.path}`, { headers: { [keyHeader]: "k" } });
+    await withoutBase.arrayBuffer();
+    expect(withoutBase.status).toBe(404);
+  });
+
+  it("answers every named example of every operation when asked with Prefer: example=…", async () => {
+    let selected = 0;
+    for (const op of operations) {
+      const success = Object.keys(op.responses).find((k) => /^2\d\d$/.test(k))!;
+      for (const example of mediaExamples(spec, jsonMedia(op.responses[success]))) {
+        const { response, bodyText, result } = await call(op, { prefer: `example=${example.name}` });
+        expect(response.status, `${op.operationId} ${example.name}`).toBe(Number(success));
+        expect(JSON.parse(bodyText)).toEqual(example.value);
+        expect(result.violations).toEqual([]);
+        selected++;
+      }
+    }
+    expect(selected).toBeGreaterThan(operations.length);
+  });
+
+  it("answers every documented status when asked with Prefer: code=…, with a conforming response", async () => {
+    for (const op of operations) {
+      for (const key of Object.keys(op.responses)) {
+        const code = /^\d{3}$/.test(key) ? Number(key) : /^[1-5]XX$/i.test(key) ? Number(`${key[0]}18`) : undefined;
+        if (code === undefined) continue;
+        const { response, result } = await call(op, { prefer: `code=${code}` });
+        expect(response.status, `${op.operationId} Prefer: code=${code}`).toBe(code);
+        expect(result.violations, `${op.operationId} ${code}`).toEqual([]);
+      }
+    }
+  });
+
+  it("stops its Prism process group", async () => {
+    const own = await startMock({ verboseLevel: "error" });
+    expect(isAlive(own.pid)).toBe(true);
+    await own.stop();
+    expect(await waitFor(() => !isAlive(own.pid), 5000)).toBe(true);
+    await expect(fetch(`${own.baseUrl}/`)).rejects.toThrow();
+  });
+});
+
+describe("npm start (scripts/start-mock.mjs)", () => {
+  it("serves on the given port, prints the URL and a curl, and stops Prism on SIGTERM", async () => {
+    const port = await findFreePort();
+    const child = spawn(process.execPath, [path.join(repoRoot, "scripts", "start-mock.mjs"), "--quiet", "--no-docs", "--no-build"], {
+      cwd: repoRoot,
+      env: { ...process.env, MOCK_PORT: String(port) },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+    try {
+      expect(await waitFor(() => output.includes("Ctrl-C"), 45_000), output).toBe(true);
+      const baseUrl = `http://127.0.0.1:${port}/v1`;
+      expect(output).toContain(baseUrl);
+      const curl = /curl -s( -H '[^']+')? (\S+)/.exec(output);
+      expect(curl?.[2]?.startsWith(baseUrl)).toBe(true);
+      const response = await fetch(curl![2]!, { headers: { [keyHeader]: "any" } });
+      expect(response.status).toBe(200);
+      await response.arrayBuffer();
+      const prismPid = Number(/Prism pid (\d+)/.exec(output)?.[1]);
+      expect(isAlive(prismPid)).toBe(true);
+      child.kill("SIGTERM");
+      expect(await exited).toBe(0);
+      expect(await waitFor(() => !isAlive(prismPid), 5000)).toBe(true);
+    } finally {
+      if (child.exitCode === null) child.kill("SIGKILL");
+    }
+  });
+});

@@ -1,0 +1,125 @@
+// The contract checks check themselves: a deviant server answers every operation with the spec's
+// example, then with mutants that each break one thing; the validator must pass the originals and
+// catch every mutant, for the right reason.
+import createClient from "openapi-fetch";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { paths } from "../../generated/schema.js";
+import { contractMiddleware, ContractViolationError, type ContractResult } from "../../src/contract/index.js";
+import { CANNED_HEADER, startDeviantServer, type DeviantServer } from "./helpers/deviant-server.js";
+import { buildMutants, type CannedResponse, type Mutant } from "./helpers/mutants.js";
+import { listSpecOperations, loadSpec, sharedValidator, type SampleRequest } from "./helpers/spec.js";
+
+const spec = loadSpec();
+const validator = sharedValidator();
+const { originals, mutants } = buildMutants(spec);
+const operations = listSpecOperations(spec);
+const basePath = new URL(spec.servers?.find((s) => s.url.startsWith("http://127.0.0.1"))?.url ?? "http://x/v1").pathname.replace(/\/$/, "");
+
+let server: DeviantServer;
+
+beforeAll(async () => {
+  const canned = new Map<string, CannedResponse>();
+  for (const entry of [...originals, ...mutants]) canned.set(entry.id, entry.response);
+  server = await startDeviantServer(canned);
+});
+
+afterAll(async () => {
+  await server?.close();
+});
+
+async function fetchCanned(id: string, request: SampleRequest): Promise<ContractResult> {
+  const response = await fetch(`${server.origin}${basePath}${request.path}`, {
+    method: request.method,
+    headers: { ...request.headers, [CANNED_HEADER]: id },
+    body: request.body,
+  });
+  const bodyText = await response.text();
+  return validator.validateResponse({
+    method: request.method,
+    path: new URL(response.url).pathname,
+    status: response.status,
+    headers: response.headers,
+    bodyText,
+    expectSuccess: true,
+  });
+}
+
+function caughtForTheRightReason(mutant: Mutant, result: ContractResult): boolean {
+  return result.violations.some(
+    (v) =>
+      v.kind === mutant.expected.kind &&
+      (mutant.expected.pointer === undefined || v.pointer === mutant.expected.pointer) &&
+      (mutant.expected.pointerPrefix === undefined || v.pointer.startsWith(mutant.expected.pointerPrefix)),
+  );
+}
+
+describe("mutation self-test of the contract validator", () => {
+  it("derives originals and mutants for every operation of the spec", () => {
+    expect(originals.map((o) => o.operation.operationId).sort()).toEqual(operations.map((o) => o.operationId).sort());
+    for (const op of operations) {
+      expect(mutants.filter((m) => m.operation.operationId === op.operationId).length, op.operationId).toBeGreaterThanOrEqual(8);
+    }
+    expect(new Set(mutants.map((m) => m.kind)).size).toBeGreaterThanOrEqual(12);
+  });
+
+  it("passes every unmutated example response", async () => {
+    for (const original of originals) {
+      const result = await fetchCanned(original.id, original.request);
+      expect(result.violations, `${original.id} (${original.exampleName})`).toEqual([]);
+      expect(result.operation?.operationId).toBe(original.operation.operationId);
+    }
+  });
+
+  it("catches every mutant, for the right reason", async () => {
+    const missed: string[] = [];
+    const perKind = new Map<string, { caught: number; total: number }>();
+    let caught = 0;
+    for (const mutant of mutants) {
+      const result = await fetchCanned(mutant.id, mutant.request);
+      const ok = !result.ok && caughtForTheRightReason(mutant, result);
+      const tally = perKind.get(mutant.kind) ?? { caught: 0, total: 0 };
+      tally.total++;
+      if (ok) {
+        tally.caught++;
+        caught++;
+      } else missed.push(`${mutant.id} (${mutant.description}): ${JSON.stringify(result.violations)}`);
+      perKind.set(mutant.kind, tally);
+    }
+    const kinds = [...perKind.entries()].map(([kind, t]) => `${kind} ${t.caught}/${t.total}`).join(", ");
+    console.log(`caught ${caught}/${mutants.length} mutants over ${operations.length} operations (${perKind.size} kinds: ${kinds})`);
+    expect(missed).toEqual([]);
+    expect(server.hits.size).toBe(originals.length + mutants.length);
+  });
+
+  it("makes an openapi-fetch client a contract test via the middleware", async () => {
+    const original = originals.find((o) => o.operation.method === "GET" && !o.operation.path.includes("{"));
+    const mutant = mutants.find((m) => m.operation === original?.operation && m.kind === "number-as-string");
+    expect(original && mutant).toBeTruthy();
+    const reported: ContractResult[] = [];
+    const client = createClient<paths>({ baseUrl: `${server.origin}${basePath}` });
+    client.use(contractMiddleware(validator, { mode: "throw", onViolation: (result) => reported.push(result) }));
+    const call = (id: string) =>
+      (client as unknown as { GET: (p: string, init: object) => Promise<{ data?: unknown; response: Response }> }).GET(original!.operation.path, {
+        headers: { [CANNED_HEADER]: id },
+      });
+
+    const good = await call(original!.id);
+    expect(good.response.status).toBe(200);
+    expect(good.data).toEqual(JSON.parse(original!.response.bodyText));
+    expect(reported).toEqual([]);
+
+    const error = await call(mutant!.id).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ContractViolationError);
+    expect((error as ContractViolationError).result.violations[0]?.pointer).toBe(mutant!.expected.pointer);
+    expect(reported).toHaveLength(1);
+
+    const reporting = createClient<paths>({ baseUrl: `${server.origin}${basePath}` });
+    const seen: ContractResult[] = [];
+    reporting.use(contractMiddleware(validator, { mode: "report", onViolation: (result) => seen.push(result) }));
+    const reported2 = await (reporting as unknown as { GET: (p: string, init: object) => Promise<{ data?: unknown }> }).GET(original!.operation.path, {
+      headers: { [CANNED_HEADER]: mutant!.id },
+    });
+    expect(reported2.data).toEqual(JSON.parse(mutant!.response.bodyText));
+    expect(seen.map((r) => r.ok)).toEqual([false]);
+  });
+});
