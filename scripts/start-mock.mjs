@@ -33,11 +33,13 @@ if (!Number.isInteger(port) || port < 1 || port > 65534) {
 
 if (!values["no-build"]) await ensureBuilt();
 const spec = loadBundledSpec();
+// Prism's start-up lines name its internal port and the readiness probe; show its request log only.
+let showPrismLog = false;
 const mock = await startMock({
   host: values.host,
   port,
   spec,
-  log: values.quiet ? undefined : (line) => console.log(line),
+  log: values.quiet ? undefined : (line) => showPrismLog && console.log(line),
 });
 
 let docs;
@@ -72,6 +74,7 @@ Mock of ${spec.info?.title ?? "the API"} ${spec.info?.version ?? ""} listening o
   other documented responses:  -H 'Prefer: code=429'   -H 'Prefer: example=<example name>'
 ${docs ? `Docs at ${docs.url}\n` : ""}Mock-only changes to the served spec: ${mock.fixes.join("; ")}.
 Ctrl-C to stop.`);
+showPrismLog = true;
 
 let stopping = false;
 async function shutdown(code) {
