@@ -21,9 +21,10 @@ let server: TestServer;
 
 beforeAll(async () => {
   work = await mkdtemp(path.join(tmpdir(), "api-contract-consumer-"));
-  // prepack builds dist/ with tsup.
-  const { stdout } = await run("npm", ["pack", "--json", "--pack-destination", work], { cwd: repoRoot, maxBuffer: 32 * 2 ** 20 });
-  tarball = path.join(work, (JSON.parse(stdout.slice(stdout.indexOf("["))) as Array<{ filename: string }>)[0]!.filename);
+  // Build dist/ first (what prepack does), then pack without scripts so stdout is only npm's JSON.
+  await run("npm", ["run", "-s", "build:dist"], { cwd: repoRoot, maxBuffer: 32 * 2 ** 20 });
+  const { stdout } = await run("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", work], { cwd: repoRoot, maxBuffer: 32 * 2 ** 20 });
+  tarball = path.join(work, (JSON.parse(stdout) as Array<{ filename: string }>)[0]!.filename);
   project = path.join(work, "consumer");
   await run("mkdir", ["-p", project]);
   await writeFile(path.join(project, "package.json"), JSON.stringify({ name: "consumer", version: "0.0.0", private: true }));
