@@ -137,15 +137,27 @@ export class OperationMatcher {
     }
   }
 
-  private readonly memo = new Map<string, OperationEntry | null>();
+  /** Lookups memoized per method, then per raw path (no key string built per call). */
+  private readonly memo = new Map<string, Map<string, OperationEntry | null>>();
+  private memoSize = 0;
 
   find(method: string, rawPath: string): OperationEntry | undefined {
-    const memoKey = `${method} ${rawPath}`;
-    const memoized = this.memo.get(memoKey);
+    let byPath = this.memo.get(method);
+    const memoized = byPath?.get(rawPath);
     if (memoized !== undefined) return memoized ?? undefined;
     const found = this.lookup(method, rawPath);
-    if (this.memo.size >= 2000) this.memo.clear(); // concrete paths vary by id: keep the memo bounded
-    this.memo.set(memoKey, found ?? null);
+    if (this.memoSize >= 2000) {
+      // concrete paths vary by id: keep the memo bounded
+      this.memo.clear();
+      this.memoSize = 0;
+      byPath = undefined;
+    }
+    if (!byPath) {
+      byPath = new Map();
+      this.memo.set(method, byPath);
+    }
+    byPath.set(rawPath, found ?? null);
+    this.memoSize++;
     return found;
   }
 

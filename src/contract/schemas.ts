@@ -2,7 +2,7 @@
 // under its own id with `#/components/schemas/…` refs rewritten to that id; validators are
 // compiled once per schema and cached.
 import { Ajv2020 } from "ajv/dist/2020.js";
-import type { ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
+import type { ErrorObject, FormatDefinition, ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsPkg from "ajv-formats";
 import { isObject, resolvePointer, type JsonObject } from "./document.js";
 import type { OpenApiDocument } from "./types.js";
@@ -19,9 +19,31 @@ export interface SchemaError {
 }
 
 /** Two validators per schema: a fast first pass (stops at the first error) and an all-errors pass. */
-interface CompiledPair {
+export interface CompiledPair {
   fast: ValidateFunction;
   full: ValidateFunction;
+}
+
+const twoDigits = (text: string, at: number): number => (text.charCodeAt(at) - 48) * 10 + (text.charCodeAt(at + 1) - 48);
+const DAYS_IN_MONTH = [0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+/** The canonical RFC 3339 shape, without captures (ASCII digits only, as in ajv-formats). */
+const CANONICAL_DATE_TIME = /^\d{4}-\d\d-\d\d[Tt]\d\d:\d\d:\d\d(?:\.\d+)?(?:[Zz]|[+-]\d\d:\d\d)$/;
+
+/**
+ * True only for a canonical RFC 3339 date-time (`YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)`, no
+ * leap second) that ajv-formats' "date-time" also accepts: a quick accept without regex captures
+ * or allocations. Anything else (including every string it would reject) is left to ajv-formats.
+ */
+export function isCanonicalDateTime(text: string): boolean {
+  if (!CANONICAL_DATE_TIME.test(text)) return false;
+  const last = text.charCodeAt(text.length - 1);
+  if (last !== 90 && last !== 122 && (twoDigits(text, text.length - 5) > 23 || twoDigits(text, text.length - 2) > 59)) return false; // offset ±HH:MM
+  const year = twoDigits(text, 0) * 100 + twoDigits(text, 2);
+  const month = twoDigits(text, 5);
+  const day = twoDigits(text, 8);
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  if (month < 1 || month > 12 || day < 1 || day > (month === 2 && leap ? 29 : DAYS_IN_MONTH[month]!)) return false;
+  return twoDigits(text, 11) <= 23 && twoDigits(text, 14) <= 59 && twoDigits(text, 17) <= 59;
 }
 
 function createAjv(allErrors: boolean): Ajv2020 {
@@ -29,6 +51,14 @@ function createAjv(allErrors: boolean): Ajv2020 {
   // discriminator, xml, externalDocs). Unknown formats are checked separately below.
   const ajv = new Ajv2020({ allErrors, strict: false, validateFormats: true, logger: false });
   addFormats(ajv); // also registers the OpenAPI formats int32, int64, float, double, byte, binary, password
+  // Same verdicts as ajv-formats' date-time (it decides every string the quick check does not accept),
+  // without its regex captures and allocations on the common canonical form.
+  const dateTime = ajv.formats["date-time"];
+  if (dateTime && typeof dateTime === "object" && "validate" in dateTime && typeof dateTime.validate === "function") {
+    const slow = dateTime.validate as (text: string) => boolean;
+    const quick: FormatDefinition<string> = { ...(dateTime as FormatDefinition<string>), validate: (text: string) => isCanonicalDateTime(text) || slow(text) };
+    ajv.addFormat("date-time", quick);
+  }
   return ajv;
 }
 
@@ -90,18 +120,28 @@ export class SchemaCompiler {
     if (unknown.length) throw new Error(`contract: unknown schema format(s): ${unknown.join(", ")}`);
   }
 
-  /** Validates `data` against a schema found at `cacheKey`; compiles it on first use. */
-  validate(cacheKey: string, schema: unknown, data: unknown): SchemaError[] {
+  /** The validators of a schema found at `cacheKey`, compiled on first use and cached. */
+  compile(cacheKey: string, schema: unknown): CompiledPair {
     let pair = this.cache.get(cacheKey);
     if (!pair) {
       const rewritten = rewriteSchemaRefs(this.document, schema) as JsonObject;
       pair = { fast: this.fastAjv.compile(rewritten), full: this.fullAjv.compile(structuredClone(rewritten)) };
       this.cache.set(cacheKey, pair);
     }
-    if (pair.fast(data)) return [];
-    pair.full(data);
-    return toSchemaErrors(pair.full.errors ?? []);
+    return pair;
   }
+
+  /** Validates `data` against a schema found at `cacheKey`; compiles it on first use. */
+  validate(cacheKey: string, schema: unknown, data: unknown): SchemaError[] {
+    const pair = this.compile(cacheKey, schema);
+    return pair.fast(data) ? [] : schemaErrors(pair, data);
+  }
+}
+
+/** Every error of `data` (the all-errors pass); call it after the fast pass failed. */
+export function schemaErrors(pair: CompiledPair, data: unknown): SchemaError[] {
+  pair.full(data);
+  return toSchemaErrors(pair.full.errors ?? []);
 }
 
 function toSchemaErrors(errors: ErrorObject[]): SchemaError[] {

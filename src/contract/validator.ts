@@ -8,7 +8,7 @@ import {
   type JsonObject,
   type OperationEntry,
 } from "./document.js";
-import { SchemaCompiler } from "./schemas.js";
+import { schemaErrors, SchemaCompiler, type CompiledPair } from "./schemas.js";
 import type {
   ContractResult,
   ContractValidatorOptions,
@@ -32,36 +32,80 @@ export interface ContractValidator {
   validateRequestBody(method: string, path: string, body: unknown): ContractViolation[];
 }
 
+interface ResolvedHeader {
+  name: string;
+  required: boolean;
+  schema: unknown;
+  cacheKey: string;
+  /** The JSON types the schema declares, for converting the header string (see coerceHeaderValue). */
+  integer: boolean;
+  number: boolean;
+  string: boolean;
+  boolean: boolean;
+  /** Compiled on first use. */
+  compiled?: CompiledPair;
+}
+
+interface ResolvedContent {
+  mediaType: string;
+  schema: unknown;
+  cacheKey: string;
+  compiled?: CompiledPair;
+}
+
 interface ResolvedResponse {
   key: string;
   response: JsonObject;
-  headers: Array<{ name: string; required: boolean; schema: unknown; cacheKey: string }>;
-  content: Array<{ mediaType: string; schema: unknown; cacheKey: string }>;
+  headers: ResolvedHeader[];
+  content: ResolvedContent[];
+  /** matchContent results per response media type (bounded). */
+  contentByMediaType: Map<string, ResolvedContent | null>;
 }
 
-/** Case-insensitive header lookup over a fetch Headers or a plain map, without copying it. */
-function headerReader(headers: HeadersLike | undefined): (name: string) => string | undefined {
-  if (!headers) return () => undefined;
-  if (typeof (headers as { get?: unknown }).get === "function" && typeof (headers as { forEach?: unknown }).forEach === "function") {
-    const fetchHeaders = headers as { get(name: string): string | null };
-    return (name) => fetchHeaders.get(name) ?? undefined;
-  }
-  const record = headers as Record<string, string | string[] | number | undefined>;
-  let lowered: Map<string, string | string[] | number | undefined> | undefined;
-  return (name) => {
-    let value = record[name];
-    if (value === undefined) {
-      lowered ??= new Map(Object.entries(record).map(([key, v]) => [key.toLowerCase(), v]));
-      value = lowered.get(name);
-    }
-    if (value === undefined) return undefined;
-    return Array.isArray(value) ? value.join(", ") : String(value);
-  };
+/** What a status of an operation resolves to (cached per operation and status). */
+interface StatusResolution {
+  responseKey: string | undefined;
+  resolved: ResolvedResponse | null;
 }
+
+const MEMO_LIMIT = 256;
+
+function isFetchHeaders(headers: HeadersLike): headers is { get(name: string): string | null; forEach(cb: (value: string, name: string) => void): void } {
+  return typeof (headers as { get?: unknown }).get === "function" && typeof (headers as { forEach?: unknown }).forEach === "function";
+}
+
+function headerText(value: string | string[] | number | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  return Array.isArray(value) ? value.join(", ") : String(value);
+}
+
+/**
+ * Case-insensitive header lookup over a fetch Headers or a plain map, without copying it.
+ * `name` is lower case. A plain map is read directly by the lower-case name first; otherwise the
+ * last key that matches case-insensitively wins.
+ */
+function readHeader(headers: HeadersLike | undefined, name: string): string | undefined {
+  if (!headers) return undefined;
+  if (isFetchHeaders(headers)) return headers.get(name) ?? undefined;
+  const record = headers as Record<string, string | string[] | number | undefined>;
+  let value = record[name];
+  if (value === undefined) {
+    for (const key in record) {
+      if (Object.prototype.hasOwnProperty.call(record, key) && key.toLowerCase() === name) value = record[key];
+    }
+  }
+  return headerText(value);
+}
+
+const mediaTypeMemo = new Map<string, string | undefined>();
 
 function mediaTypeOf(contentType: string | undefined): string | undefined {
   if (!contentType) return undefined;
-  return contentType.split(";")[0]!.trim().toLowerCase() || undefined;
+  if (mediaTypeMemo.has(contentType)) return mediaTypeMemo.get(contentType);
+  const mediaType = contentType.split(";")[0]!.trim().toLowerCase() || undefined;
+  if (mediaTypeMemo.size >= MEMO_LIMIT) mediaTypeMemo.clear();
+  mediaTypeMemo.set(contentType, mediaType);
+  return mediaType;
 }
 
 export function isJsonMediaType(mediaType: string): boolean {
@@ -76,21 +120,37 @@ function matchContent<T extends { mediaType: string }>(content: T[], mediaType: 
   return undefined;
 }
 
-/** Header values are strings; converts one to the JSON type its schema declares. */
-function coerceHeaderValue(raw: string, schema: unknown): { value: unknown } | { error: string } {
-  const type = isObject(schema) ? schema.type : undefined;
-  const types = Array.isArray(type) ? type : type === undefined ? [] : [type];
+const INTEGER_TEXT = /^-?\d+$/;
+const NOT_CONVERTIBLE: unique symbol = Symbol("not convertible");
+
+/**
+ * Header values are strings; converts one to the JSON type its schema declares (integer, then
+ * number, then boolean; otherwise the string itself). NOT_CONVERTIBLE when the schema allows
+ * only numbers and the text is not one (see conversionError for the message).
+ */
+function coerceHeaderValue(raw: string, header: ResolvedHeader): unknown {
+  if (!header.integer && !header.number && !header.boolean) return raw;
   const text = raw.trim();
-  if (types.includes("integer")) {
-    if (/^-?\d+$/.test(text)) return { value: Number(text) };
-    if (!types.includes("number") && !types.includes("string")) return { error: `must be an integer, got ${JSON.stringify(raw)}` };
+  if (header.integer) {
+    if (INTEGER_TEXT.test(text)) return Number(text);
+    if (!header.number && !header.string) return NOT_CONVERTIBLE;
   }
-  if (types.includes("number")) {
-    if (text !== "" && Number.isFinite(Number(text))) return { value: Number(text) };
-    if (!types.includes("string")) return { error: `must be a number, got ${JSON.stringify(raw)}` };
+  if (header.number) {
+    if (text !== "" && Number.isFinite(Number(text))) return Number(text);
+    if (!header.string) return NOT_CONVERTIBLE;
   }
-  if (types.includes("boolean") && (text === "true" || text === "false")) return { value: text === "true" };
-  return { value: raw };
+  if (header.boolean && (text === "true" || text === "false")) return text === "true";
+  return raw;
+}
+
+function conversionError(raw: string, header: ResolvedHeader): string {
+  return header.integer && !header.number && !header.string ? `must be an integer, got ${JSON.stringify(raw)}` : `must be a number, got ${JSON.stringify(raw)}`;
+}
+
+function declaredTypes(schema: unknown): Pick<ResolvedHeader, "integer" | "number" | "string" | "boolean"> {
+  const type = isObject(schema) ? schema.type : undefined;
+  const types: unknown[] = Array.isArray(type) ? type : type === undefined ? [] : [type];
+  return { integer: types.includes("integer"), number: types.includes("number"), string: types.includes("string"), boolean: types.includes("boolean") };
 }
 
 export function createContractValidator(document: OpenApiDocument, options: ContractValidatorOptions = {}): ContractValidator {
@@ -101,6 +161,7 @@ export function createContractValidator(document: OpenApiDocument, options: Cont
   const matcher = new OperationMatcher(operations, options.basePaths ?? serverBasePaths(document));
   const compiler = new SchemaCompiler(document);
   const responseCache = new Map<string, ResolvedResponse | null>();
+  const statusCache = new Map<OperationEntry, Map<number, StatusResolution>>();
 
   const refOf = (entry: OperationEntry): OperationRef => ({ operationId: entry.operationId, method: entry.method, path: entry.path });
 
@@ -122,20 +183,48 @@ export function createContractValidator(document: OpenApiDocument, options: Cont
     const response = deref(document, responses[key]);
     let resolved: ResolvedResponse | null = null;
     if (response) {
-      const headers = Object.entries(isObject(response.headers) ? response.headers : {}).flatMap(([name, raw]) => {
+      const headers = Object.entries(isObject(response.headers) ? response.headers : {}).flatMap(([name, raw]): ResolvedHeader[] => {
         const header = deref(document, raw);
         if (!header || name.toLowerCase() === "content-type") return [];
-        return [{ name: name.toLowerCase(), required: header.required === true, schema: header.schema, cacheKey: `${cacheKey} header ${name}` }];
+        return [{ name: name.toLowerCase(), required: header.required === true, schema: header.schema, cacheKey: `${cacheKey} header ${name}`, ...declaredTypes(header.schema) }];
       });
       const content = Object.entries(isObject(response.content) ? response.content : {}).map(([mediaType, media]) => ({
         mediaType,
         schema: isObject(media) ? media.schema : undefined,
         cacheKey: `${cacheKey} ${mediaType}`,
       }));
-      resolved = { key, response, headers, content };
+      resolved = { key, response, headers, content, contentByMediaType: new Map() };
     }
     responseCache.set(cacheKey, resolved);
     return resolved;
+  }
+
+  /** The documented response for a status of an operation, memoized per operation and status. */
+  function resolveStatus(entry: OperationEntry, status: number): StatusResolution {
+    let byStatus = statusCache.get(entry);
+    if (!byStatus) {
+      byStatus = new Map();
+      statusCache.set(entry, byStatus);
+    }
+    let resolution = byStatus.get(status);
+    if (!resolution) {
+      const responseKey = responseKeyFor(entry, status);
+      resolution = { responseKey, resolved: responseKey === undefined ? null : resolveResponse(entry, responseKey) };
+      if (byStatus.size >= MEMO_LIMIT) byStatus.clear();
+      byStatus.set(status, resolution);
+    }
+    return resolution;
+  }
+
+  function contentFor(resolved: ResolvedResponse, mediaType: string): ResolvedContent | undefined {
+    const memo = resolved.contentByMediaType;
+    let found = memo.get(mediaType);
+    if (found === undefined) {
+      found = matchContent(resolved.content, mediaType) ?? null;
+      if (memo.size >= MEMO_LIMIT) memo.clear();
+      memo.set(mediaType, found);
+    }
+    return found ?? undefined;
   }
 
   function validateResponse(input: ResponseToValidate, callOptions: { strict?: boolean } = {}): ContractResult {
@@ -153,49 +242,51 @@ export function createContractValidator(document: OpenApiDocument, options: Cont
       return { ok: false, operation: undefined, responseKey: undefined, violations, warnings };
     }
     const operation = refOf(entry);
-    const label = `${operation.method} ${operation.path}`;
+    // Messages are built only when something is wrong.
+    const label = (): string => `${operation.method} ${operation.path}`;
     if (input.expectSuccess && (input.status < 200 || input.status > 299)) {
-      violations.push({ kind: "unexpected-status", location: "status", pointer: "", message: `${label}: expected a 2xx status, got ${input.status}` });
+      violations.push({ kind: "unexpected-status", location: "status", pointer: "", message: `${label()}: expected a 2xx status, got ${input.status}` });
     }
-    const responseKey = responseKeyFor(entry, input.status);
-    const resolved = responseKey === undefined ? null : resolveResponse(entry, responseKey);
+    const { responseKey, resolved } = resolveStatus(entry, input.status);
     if (!resolved) {
-      violations.push({ kind: "undocumented-status", location: "status", pointer: "", message: `${label}: status ${input.status} is not documented` });
+      violations.push({ kind: "undocumented-status", location: "status", pointer: "", message: `${label()}: status ${input.status} is not documented` });
       return { ok: false, operation, responseKey: undefined, violations, warnings };
     }
 
-    const readHeader = headerReader(input.headers);
+    const headers = input.headers;
     for (const header of resolved.headers) {
-      const raw = readHeader(header.name);
+      const raw = readHeader(headers, header.name);
       if (raw === undefined) {
         if (header.required) {
-          violations.push({ kind: "missing-header", location: "headers", pointer: `/${header.name}`, message: `${label} ${input.status}: required header ${header.name} is missing` });
+          violations.push({ kind: "missing-header", location: "headers", pointer: `/${header.name}`, message: `${label()} ${input.status}: required header ${header.name} is missing` });
         }
         continue;
       }
       if (header.schema === undefined) continue;
-      const coerced = coerceHeaderValue(raw, header.schema);
-      if ("error" in coerced) {
-        violations.push({ kind: "invalid-header", location: "headers", pointer: `/${header.name}`, message: `${label} ${input.status}: header ${header.name} ${coerced.error}` });
+      const value = coerceHeaderValue(raw, header);
+      if (value === NOT_CONVERTIBLE) {
+        violations.push({ kind: "invalid-header", location: "headers", pointer: `/${header.name}`, message: `${label()} ${input.status}: header ${header.name} ${conversionError(raw, header)}` });
         continue;
       }
-      for (const error of compiler.validate(header.cacheKey, header.schema, coerced.value)) {
-        violations.push({ kind: "invalid-header", location: "headers", pointer: `/${header.name}`, message: `${label} ${input.status}: header ${header.name} ${error.message.replace(/^\(root\) /, "")}` });
+      const compiled = (header.compiled ??= compiler.compile(header.cacheKey, header.schema));
+      if (compiled.fast(value)) continue;
+      for (const error of schemaErrors(compiled, value)) {
+        violations.push({ kind: "invalid-header", location: "headers", pointer: `/${header.name}`, message: `${label()} ${input.status}: header ${header.name} ${error.message.replace(/^\(root\) /, "")}` });
       }
     }
 
     const hasBody = input.bodyText !== undefined ? input.bodyText.length > 0 : input.body !== undefined;
-    const mediaType = mediaTypeOf(readHeader("content-type"));
+    const mediaType = mediaTypeOf(readHeader(headers, "content-type"));
     if (!resolved.content.length) {
       if (hasBody) {
-        violations.push({ kind: "undocumented-content-type", location: "headers", pointer: "/content-type", message: `${label} ${input.status}: the spec documents no body, but the response has one` });
+        violations.push({ kind: "undocumented-content-type", location: "headers", pointer: "/content-type", message: `${label()} ${input.status}: the spec documents no body, but the response has one` });
       }
     } else if (!mediaType) {
-      violations.push({ kind: "undocumented-content-type", location: "headers", pointer: "/content-type", message: `${label} ${input.status}: Content-Type is missing (documented: ${resolved.content.map((c) => c.mediaType).join(", ")})` });
+      violations.push({ kind: "undocumented-content-type", location: "headers", pointer: "/content-type", message: `${label()} ${input.status}: Content-Type is missing (documented: ${resolved.content.map((c) => c.mediaType).join(", ")})` });
     } else {
-      const content = matchContent(resolved.content, mediaType);
+      const content = contentFor(resolved, mediaType);
       if (!content) {
-        violations.push({ kind: "undocumented-content-type", location: "headers", pointer: "/content-type", message: `${label} ${input.status}: content type ${mediaType} is not documented (documented: ${resolved.content.map((c) => c.mediaType).join(", ")})` });
+        violations.push({ kind: "undocumented-content-type", location: "headers", pointer: "/content-type", message: `${label()} ${input.status}: content type ${mediaType} is not documented (documented: ${resolved.content.map((c) => c.mediaType).join(", ")})` });
       } else if (content.schema !== undefined) {
         let body = input.body;
         let parsed = true;
@@ -205,16 +296,19 @@ export function createContractValidator(document: OpenApiDocument, options: Cont
               body = input.bodyText.length ? JSON.parse(input.bodyText) : undefined;
             } catch (error) {
               parsed = false;
-              violations.push({ kind: "invalid-json", location: "body", pointer: "", message: `${label} ${input.status}: body is not valid JSON (${(error as Error).message})` });
+              violations.push({ kind: "invalid-json", location: "body", pointer: "", message: `${label()} ${input.status}: body is not valid JSON (${(error as Error).message})` });
             }
           } else body = input.bodyText;
         }
         if (parsed) {
           if (body === undefined) {
-            violations.push({ kind: "body-schema", location: "body", pointer: "", message: `${label} ${input.status}: body is empty, but the spec documents one` });
+            violations.push({ kind: "body-schema", location: "body", pointer: "", message: `${label()} ${input.status}: body is empty, but the spec documents one` });
           } else {
-            for (const error of compiler.validate(content.cacheKey, content.schema, body)) {
-              violations.push({ kind: "body-schema", location: "body", pointer: error.pointer, message: `${label} ${input.status}: ${error.message}` });
+            const compiled = (content.compiled ??= compiler.compile(content.cacheKey, content.schema));
+            if (!compiled.fast(body)) {
+              for (const error of schemaErrors(compiled, body)) {
+                violations.push({ kind: "body-schema", location: "body", pointer: error.pointer, message: `${label()} ${input.status}: ${error.message}` });
+              }
             }
             if (strict && violations.length === 0) findUndocumentedFields(document, content.schema, body, "", warnings);
           }
