@@ -1,10 +1,7 @@
 // The docs' TypeScript code samples: generated from the spec for every operation, and compiling
 // against this package's client (a sample that stops compiling fails here).
-import { execFile } from "node:child_process";
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   PACKAGE_NAME,
@@ -14,9 +11,8 @@ import {
   toTsLiteral,
   withCodeSamples,
 } from "../../scripts/lib/code-samples.mjs";
+import { repoRoot as root, scratchDir, tscErrors } from "../support/tsc.js";
 
-const run = promisify(execFile);
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 let spec: Record<string, any>;
 
 beforeAll(async () => {
@@ -68,52 +64,24 @@ describe("code samples", () => {
   });
 
   describe("type-check", () => {
-    let dir: string;
+    let scratch: Awaited<ReturnType<typeof scratchDir>>;
     beforeAll(async () => {
-      await mkdir(path.join(root, "test-output", "docs"), { recursive: true });
-      // Inside the repo (git-ignored): package.json's "type": "module" and node_modules apply.
-      dir = await mkdtemp(path.join(root, "test-output", "docs", "samples-"));
+      scratch = await scratchDir("samples-");
     });
-    afterAll(async () => {
-      await rm(dir, { recursive: true, force: true });
-    });
+    afterAll(() => scratch.remove());
 
     it("compiles every sample with tsc against src/index.ts, and catches a broken one", async () => {
       const samples = generateCodeSamples(spec);
-      const files: string[] = [];
-      for (const sample of samples) {
-        const file = `sample-${sample.operationId ?? files.length}.ts`;
-        await writeFile(path.join(dir, file), sample.source);
-        files.push(file);
-      }
+      const files: Record<string, string> = {};
+      for (const sample of samples) files[`sample-${sample.operationId ?? Object.keys(files).length}.ts`] = sample.source;
       // Control: a sample calling a path the spec does not have must not compile.
       const badPath = "/no-such-path";
       expect(spec.paths[badPath]).toBeUndefined();
       const control = samples[0]!.source.replace(JSON.stringify(samples[0]!.path), JSON.stringify(badPath));
       expect(control).toContain(badPath);
-      await writeFile(path.join(dir, "control-broken.ts"), control);
+      files["control-broken.ts"] = control;
 
-      const tsconfig = {
-        compilerOptions: {
-          target: "ES2022",
-          module: "NodeNext",
-          moduleResolution: "NodeNext",
-          lib: ["ES2022", "DOM"],
-          strict: true,
-          noUncheckedIndexedAccess: true,
-          skipLibCheck: true,
-          noEmit: true,
-          types: ["node"],
-          paths: { [PACKAGE_NAME]: [path.join(root, "src", "index.ts")] },
-        },
-        files: [...files, "control-broken.ts"],
-      };
-      await writeFile(path.join(dir, "tsconfig.json"), JSON.stringify(tsconfig, null, 2));
-      const tsc = path.join(root, "node_modules", "typescript", "bin", "tsc");
-      const output = await run(process.execPath, [tsc, "-p", path.join(dir, "tsconfig.json"), "--pretty", "false"], { cwd: dir })
-        .then(({ stdout }) => stdout)
-        .catch((err: { stdout?: string }) => err.stdout ?? String(err));
-      const errorLines = output.split("\n").filter((line) => /error TS\d+/.test(line));
+      const { errors: errorLines, output } = await tscErrors(scratch.dir, files, { noUncheckedIndexedAccess: true });
       const sampleErrors = errorLines.filter((line) => !line.startsWith("control-broken.ts"));
       expect(sampleErrors, `samples that do not compile:\n${sampleErrors.join("\n")}`).toEqual([]);
       const controlErrors = errorLines.filter((line) => line.startsWith("control-broken.ts"));

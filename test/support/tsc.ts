@@ -1,0 +1,47 @@
+// Type-checks TypeScript sources with the repo's tsc, mapping this package's name to src/, so
+// examples written for users (docs samples, README) are compiled as a consumer would write them.
+import { execFile } from "node:child_process";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { PACKAGE_NAME } from "../../scripts/lib/code-samples.mjs";
+
+const run = promisify(execFile);
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+
+/** A scratch folder inside the repo (git-ignored test-output/), so package.json's "type": "module" and node_modules apply. */
+export async function scratchDir(prefix: string): Promise<{ dir: string; remove: () => Promise<void> }> {
+  await mkdir(path.join(repoRoot, "test-output", "docs"), { recursive: true });
+  const dir = await mkdtemp(path.join(repoRoot, "test-output", "docs", prefix));
+  return { dir, remove: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/** Writes the files into `dir`, runs tsc (strict, NodeNext) on them and returns its error lines. */
+export async function tscErrors(dir: string, files: Record<string, string>, compilerOptions: Record<string, unknown> = {}): Promise<{ errors: string[]; output: string }> {
+  for (const [name, source] of Object.entries(files)) await writeFile(path.join(dir, name), source);
+  const tsconfig = {
+    compilerOptions: {
+      target: "ES2022",
+      module: "NodeNext",
+      moduleResolution: "NodeNext",
+      lib: ["ES2022", "DOM"],
+      strict: true,
+      skipLibCheck: true,
+      noEmit: true,
+      types: ["node"],
+      paths: {
+        [PACKAGE_NAME]: [path.join(repoRoot, "src", "index.ts")],
+        [`${PACKAGE_NAME}/contract`]: [path.join(repoRoot, "src", "contract", "index.ts")],
+      },
+      ...compilerOptions,
+    },
+    files: Object.keys(files),
+  };
+  await writeFile(path.join(dir, "tsconfig.json"), JSON.stringify(tsconfig, null, 2));
+  const tsc = path.join(repoRoot, "node_modules", "typescript", "bin", "tsc");
+  const output = await run(process.execPath, [tsc, "-p", path.join(dir, "tsconfig.json"), "--pretty", "false"], { cwd: dir })
+    .then(({ stdout }) => stdout)
+    .catch((err: { stdout?: string }) => err.stdout ?? String(err));
+  return { errors: output.split("\n").filter((line) => /error TS\d+/.test(line)), output };
+}
