@@ -17,7 +17,7 @@ import autocannon from "autocannon";
 import { build } from "tsup";
 import { fullFormats } from "ajv-formats/dist/formats.js";
 import ResponseValidatorPkg from "openapi-response-validator";
-import { findFreePort } from "../../scripts/lib/mock-server.mjs";
+import { findFreePort, stopProcessGroup } from "../../scripts/lib/mock-server.mjs";
 
 const OpenAPIResponseValidator = ResponseValidatorPkg.default ?? ResponseValidatorPkg;
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -155,30 +155,6 @@ async function startUpstream(routes) {
         server.close(() => resolve());
       }),
   };
-}
-
-/** Ends a process group started with `detached: true` (SIGTERM, then SIGKILL after timeoutMs). */
-function stopProcessGroup(child, timeoutMs = 5000) {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    const timer = setTimeout(() => {
-      try {
-        process.kill(-child.pid, "SIGKILL");
-      } catch {
-        // already gone
-      }
-    }, timeoutMs);
-    child.once("exit", () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    try {
-      process.kill(-child.pid, "SIGTERM");
-    } catch {
-      clearTimeout(timer);
-      resolve();
-    }
-  });
 }
 
 /**

@@ -108,7 +108,8 @@ async function waitUntilAnswering(url, child, output, timeoutMs) {
   throw new Error(`mock: Prism did not answer ${url} within ${timeoutMs} ms:\n${output.join("")}`);
 }
 
-function stopProcessGroup(child, timeoutMs = 5000) {
+/** Ends a process group started with `detached: true` (SIGTERM, then SIGKILL after timeoutMs). */
+export function stopProcessGroup(child, timeoutMs = 5000) {
   return new Promise((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) return resolve();
     const timer = setTimeout(() => {
