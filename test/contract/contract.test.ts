@@ -17,7 +17,7 @@ import {
   sharedValidator,
   successKey,
   type SpecOperation,
-} from "./helpers/spec.js";
+} from "../support/spec.js";
 import { createSender, openTarget, redactHeaders, type Target } from "./helpers/target.js";
 
 const spec = loadSpec();

@@ -6,7 +6,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startMock, type StartedMock } from "../../scripts/lib/mock-server.mjs";
 import { requestsFor, type FuzzRequest } from "./helpers/arbitraries.js";
-import { apiKeyHeaderName, listSpecOperations, loadSpec, sharedValidator } from "./helpers/spec.js";
+import { apiKeyHeaderName, listSpecOperations, loadSpec, sharedValidator } from "../support/spec.js";
 
 const spec = loadSpec();
 const validator = sharedValidator();

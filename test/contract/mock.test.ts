@@ -13,7 +13,7 @@ import {
   mediaExamples,
   repoRoot,
   sharedValidator,
-} from "./helpers/spec.js";
+} from "../support/spec.js";
 
 const spec = loadSpec();
 const validator = sharedValidator();

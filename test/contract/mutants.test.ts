@@ -7,7 +7,7 @@ import type { paths } from "../../generated/schema.js";
 import { contractMiddleware, ContractViolationError, type ContractResult } from "../../src/contract/index.js";
 import { CANNED_HEADER, startDeviantServer, type DeviantServer } from "./helpers/deviant-server.js";
 import { buildMutants, type CannedResponse, type Mutant } from "./helpers/mutants.js";
-import { listSpecOperations, loadSpec, sharedValidator, type SampleRequest } from "./helpers/spec.js";
+import { listSpecOperations, loadSpec, sharedValidator, type SampleRequest } from "../support/spec.js";
 
 const spec = loadSpec();
 const validator = sharedValidator();

@@ -20,7 +20,7 @@ import {
   successKey,
   type JsonObject,
   type SpecOperation,
-} from "./helpers/spec.js";
+} from "../support/spec.js";
 
 const spec = loadSpec();
 const validator = sharedValidator();

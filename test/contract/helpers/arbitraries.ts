@@ -6,7 +6,7 @@
 import fc from "fast-check";
 import type { OpenApiDocument } from "../../../src/contract/index.js";
 import { flatten } from "./schema-walk.js";
-import { isObject, requestBodySchema, type JsonObject, type SpecOperation } from "./spec.js";
+import { isObject, requestBodySchema, type JsonObject, type SpecOperation } from "../../support/spec.js";
 
 const HANDLED = new Set([
   "type", "properties", "required", "additionalProperties", "items", "enum", "const", "minLength", "maxLength",

@@ -13,7 +13,7 @@ import {
   type JsonObject,
   type SampleRequest,
   type SpecOperation,
-} from "./spec.js";
+} from "../../support/spec.js";
 
 export interface CannedResponse {
   status: number;

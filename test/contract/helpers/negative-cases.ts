@@ -1,7 +1,7 @@
 // Invalid requests derived from the spec's request body schemas and security: each breaks one rule.
 import type { OpenApiDocument } from "../../../src/contract/index.js";
 import { factsOf, flatten, objectShape } from "./schema-walk.js";
-import { buildSampleRequest, requestBodySchema, type JsonObject, type SampleRequest, type SpecOperation } from "./spec.js";
+import { buildSampleRequest, requestBodySchema, type JsonObject, type SampleRequest, type SpecOperation } from "../../support/spec.js";
 
 export interface NegativeCase {
   name: string;

@@ -2,7 +2,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { ContractViolation, ContractWarning } from "../../../src/contract/index.js";
-import { repoRoot } from "./spec.js";
+import { repoRoot } from "../../support/spec.js";
 
 export interface ReportEntry {
   case: string;

@@ -1,7 +1,7 @@
 // Walks a JSON value together with its schema, so tests can find (rather than hard-code) a
 // required field, a number, a non-nullable field, a closed enum, a date-time … in any example.
 import type { OpenApiDocument } from "../../../src/contract/index.js";
-import { deref, isObject, type JsonObject } from "./spec.js";
+import { deref, isObject, type JsonObject } from "../../support/spec.js";
 
 /** The schemas whose constraints all apply to one value: $refs followed, allOf flattened. */
 export function flatten(spec: OpenApiDocument, schema: unknown, out: JsonObject[] = [], depth = 0): JsonObject[] {

@@ -1,11 +1,11 @@
-// Reads generated/openapi.json for the contract tests: operations, examples, parameters, schemas.
+// Reads generated/openapi.json for the tests: operations, examples, parameters, schemas.
 // Nothing here repeats a value of the spec: everything is looked up.
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { createContractValidator, type ContractValidator, type OpenApiDocument } from "../../../src/contract/index.js";
+import { createContractValidator, type ContractValidator, type OpenApiDocument } from "../../src/contract/index.js";
 
-export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = Record<string, unknown>;
