@@ -366,3 +366,57 @@ describe.each(ENDPOINTS.map((endpoint) => [`${endpoint.n} ${endpoint.method.toUp
     });
   },
 );
+
+// ---------------------------------------------------------------- closed enums, exactly
+
+/** Every closed enum the description gives (as sorted value lists), from the expectations. */
+function describedClosedEnums(): Set<string> {
+  const found = new Set<string>();
+  const walk = (shape: Shape): void => {
+    if (shape.kind === "enum" && !shape.open) found.add(JSON.stringify([...shape.values].sort()));
+    if (shape.kind === "object") Object.values(shape.fields).forEach(walk);
+    if (shape.kind === "array") walk(shape.items);
+    if (shape.kind === "map") walk(shape.values);
+  };
+  for (const endpoint of ENDPOINTS) {
+    walk(endpoint.data);
+    endpoint.parameters.forEach((parameter) => walk(parameter.shape));
+    if (endpoint.requestBody?.kind === "fields") Object.values(endpoint.requestBody.fields).forEach(walk);
+  }
+  return found;
+}
+
+/** Every `enum` keyword in the spec, with where it is. */
+function specEnums(): Array<{ where: string; values: string }> {
+  const found: Array<{ where: string; values: string }> = [];
+  const walk = (node: unknown, where: string[]): void => {
+    if (Array.isArray(node)) return node.forEach((item, i) => walk(item, [...where, String(i)]));
+    if (!node || typeof node !== "object") return;
+    for (const [key, value] of Object.entries(node)) {
+      if (key === "example" || key === "examples") continue;
+      if (key === "enum" && Array.isArray(value)) found.push({ where: where.join("/"), values: JSON.stringify([...value].sort()) });
+      else walk(value, [...where, key]);
+    }
+  };
+  walk(spec, []);
+  return found;
+}
+
+describe("closed enums", () => {
+  const described = describedClosedEnums();
+  const inSpec = specEnums();
+
+  it("finds the closed enums of the description", () => {
+    expect(described.size).toBeGreaterThanOrEqual(5);
+  });
+
+  // A probe cannot show that a closed enum has no extra value; comparing the value lists can.
+  it.each(inSpec.map((e) => [e.where, e] as const))("%s lists exactly a value set the description gives", (_, e) => {
+    expect([...described]).toContain(e.values);
+  });
+
+  it("declares every closed enum of the description", () => {
+    const declared = new Set(inSpec.map((e) => e.values));
+    expect([...described].filter((values) => !declared.has(values))).toEqual([]);
+  });
+});
