@@ -6,6 +6,15 @@ export const MOCK_BASE_URL = "http://127.0.0.1:4010/v1";
 /** `info.version` of the contract this package was built from. */
 export const SPEC_VERSION = "1.0.0";
 
+/** Path every server's URL ends with: the version segment a base URL must end with. */
+export const BASE_PATH = "/v1";
+
+/** Header carrying the API key (the apiKey security scheme), lower-cased. */
+export const API_KEY_HEADER = "x-api-key";
+
+/** Rate-limit response headers (components.headers), lower-cased. */
+export const RATE_LIMIT_HEADERS = {"limit":"x-ratelimit-limit","remaining":"x-ratelimit-remaining","reset":"x-ratelimit-reset"} as const;
+
 /** operationId of each operation, keyed by `"METHOD /path/template"`. */
 export const OPERATION_IDS: Readonly<Record<string, string>> = {
   "GET /addresses/me/broker": "getDepositAddresses",

@@ -1,5 +1,6 @@
 // Writes what the client needs at run time and as named types, derived from generated/openapi.json:
-//   generated/client-meta.ts     MOCK_BASE_URL (the local mock server), SPEC_VERSION, method+path → operationId
+//   generated/client-meta.ts     MOCK_BASE_URL (the local mock server), SPEC_VERSION, BASE_PATH (the servers' common path),
+//                                API_KEY_HEADER, RATE_LIMIT_HEADERS, method+path → operationId
 //   generated/enums.ts           closed enums (component schemas with `enum`) as `as const` arrays
 //   generated/schema-aliases.ts  one named type per component schema (`export type Quote = components["schemas"]["Quote"]`)
 import { readFile, writeFile } from "node:fs/promises";
@@ -20,6 +21,32 @@ function mockServerUrl(doc) {
   const local = (doc.servers ?? []).filter((s) => /^http:\/\/(127\.0\.0\.1|localhost)[:/]/.test(s.url ?? ""));
   if (local.length !== 1) throw new Error(`40-client-artifacts: expected exactly one local mock server in servers, found ${local.length}`);
   return local[0].url;
+}
+
+/** The path every server URL ends with (e.g. "/v1"); the client requires it at the end of its baseUrl. */
+function basePath(doc) {
+  const paths = new Set((doc.servers ?? []).map((s) => (s.url ?? "").replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, "").replace(/\/$/, "")));
+  const [only] = paths;
+  if (paths.size !== 1 || !only) throw new Error(`40-client-artifacts: servers must share one non-empty base path, found ${JSON.stringify([...paths])}`);
+  return only;
+}
+
+/** Name of the header of the one apiKey-in-header security scheme. */
+function apiKeyHeader(doc) {
+  const schemes = Object.values(doc.components?.securitySchemes ?? {}).filter((s) => s?.type === "apiKey" && s.in === "header");
+  if (schemes.length !== 1) throw new Error(`40-client-artifacts: expected exactly one apiKey header security scheme, found ${schemes.length}`);
+  return schemes[0].name.toLowerCase();
+}
+
+/** The rate-limit header names of components.headers (…-Limit, …-Remaining, …-Reset), lower-cased. */
+function rateLimitHeaders(doc) {
+  const names = Object.keys(doc.components?.headers ?? {}).map((name) => name.toLowerCase());
+  const pick = (suffix) => {
+    const found = names.filter((name) => name.includes("ratelimit") && name.endsWith(`-${suffix}`));
+    if (found.length !== 1) throw new Error(`40-client-artifacts: expected one rate-limit …-${suffix} header in components.headers, found ${JSON.stringify(found)}`);
+    return found[0];
+  };
+  return { limit: pick("limit"), remaining: pick("remaining"), reset: pick("reset") };
 }
 
 function operationIndex(doc) {
@@ -44,6 +71,15 @@ function clientMeta(doc) {
     "",
     "/** `info.version` of the contract this package was built from. */",
     `export const SPEC_VERSION = ${JSON.stringify(doc.info?.version ?? "")};`,
+    "",
+    "/** Path every server's URL ends with: the version segment a base URL must end with. */",
+    `export const BASE_PATH = ${JSON.stringify(basePath(doc))};`,
+    "",
+    "/** Header carrying the API key (the apiKey security scheme), lower-cased. */",
+    `export const API_KEY_HEADER = ${JSON.stringify(apiKeyHeader(doc))};`,
+    "",
+    "/** Rate-limit response headers (components.headers), lower-cased. */",
+    `export const RATE_LIMIT_HEADERS = ${JSON.stringify(rateLimitHeaders(doc))} as const;`,
     "",
     '/** operationId of each operation, keyed by `"METHOD /path/template"`. */',
     "export const OPERATION_IDS: Readonly<Record<string, string>> = {",

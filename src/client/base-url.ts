@@ -1,13 +1,13 @@
-// Validation of the required base URL: absolute http(s), no credentials, query or fragment, path ending in /v1.
-
-const VERSION_SEGMENT = "/v1";
+// Validation of the required base URL: absolute http(s), no credentials, query or fragment, path ending in the
+// servers' base path (the version segment, from the spec).
+import { BASE_PATH } from "../../generated/client-meta.js";
 
 /** The base URL without a trailing slash, or a TypeError that names what is wrong with it. */
 export function validateBaseUrl(value: unknown): string {
   const problem = (what: string, shown = true) =>
-    new TypeError(`createClient: baseUrl ${what}${shown ? `; got ${JSON.stringify(value)}` : ""}. Example: "https://api.example.com/v1".`);
+    new TypeError(`createClient: baseUrl ${what}${shown ? `; got ${JSON.stringify(value)}` : ""}. Example: "https://api.example.com${BASE_PATH}".`);
   if (typeof value !== "string" || value.trim() === "") {
-    throw new TypeError(`createClient: baseUrl is required and must be a non-empty string; got ${value === "" ? '""' : typeof value}. Example: "https://api.example.com/v1".`);
+    throw new TypeError(`createClient: baseUrl is required and must be a non-empty string; got ${value === "" ? '""' : typeof value}. Example: "https://api.example.com${BASE_PATH}".`);
   }
   let url: URL;
   try {
@@ -21,8 +21,8 @@ export function validateBaseUrl(value: unknown): string {
   if (url.search || value.includes("?")) throw problem("must not contain a query string");
   if (url.hash || value.includes("#")) throw problem("must not contain a fragment (#…)");
   const path = url.pathname.endsWith("/") ? url.pathname.slice(0, -1) : url.pathname;
-  if (!path.endsWith(VERSION_SEGMENT)) {
-    throw problem(`must end with the version segment "${VERSION_SEGMENT}" (its path is "${url.pathname}")`);
+  if (!path.endsWith(BASE_PATH)) {
+    throw problem(`must end with the version segment "${BASE_PATH}" (its path is "${url.pathname}")`);
   }
   return `${url.origin}${path}`;
 }

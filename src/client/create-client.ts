@@ -2,6 +2,7 @@
 // the rate-limit headers, rate-limit state and typed errors. Everything happens in the fetch function that
 // openapi-fetch calls, so middleware registered with `use()` sees one request and its final response.
 import createOpenApiClient, { defaultBodySerializer } from "openapi-fetch";
+import { API_KEY_HEADER } from "../../generated/client-meta.js";
 import { validateBaseUrl } from "./base-url.js";
 import { ClientError, InvalidResponseError, NetworkError, TimeoutError, type RequestInfo } from "./errors.js";
 import { readRateLimit, msUntilReset, parseRetryAfter, type RateLimitState } from "./rate-limit.js";
@@ -252,7 +253,7 @@ export function createTypedClient<Paths extends Record<string, any>>(
 
   const client = createOpenApiClient<Paths>({
     baseUrl,
-    headers: { ...options.headers, ...(apiKey === undefined ? {} : { "x-api-key": apiKey }) },
+    headers: { ...options.headers, ...(apiKey === undefined ? {} : { [API_KEY_HEADER]: apiKey }) },
     fetch: (request) => policyFetch(request, baseFetch),
   });
 

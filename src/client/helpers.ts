@@ -21,11 +21,19 @@ export function isQuoteExpired(quote: Pick<Quote, "expiryDate">, now: Date | num
 
 /**
  * Whether a later page exists, for both meta shapes: A (`page`, `pageSize`, `total`; invoices) and
- * B (`perPage`, `currentPage`, `totalPages`, `count`, `total`). Page numbers are taken as 1-based (an assumption:
- * the description does not show it). It does not fetch the next page: the pagination parameters are not shown.
+ * B (`perPage`, `currentPage`, `totalPages`, `count`, `total`). Whether page numbers start at 0 or 1 is not shown:
+ * the result is `true` or `false` only when both numberings agree, and `undefined` when the answer depends on it.
+ * It does not fetch the next page: the pagination parameters are not shown.
  */
-export function hasMorePages(meta: PageMetaA | PageMetaB): boolean {
-  if ("currentPage" in meta) return meta.currentPage < meta.totalPages;
-  if (meta.pageSize <= 0) return false;
-  return meta.page * meta.pageSize < meta.total;
+export function hasMorePages(meta: PageMetaA | PageMetaB): boolean | undefined {
+  if ("currentPage" in meta) {
+    const { currentPage, totalPages } = meta;
+    if (totalPages <= 1 || currentPage >= totalPages) return false;
+    return currentPage + 1 < totalPages ? true : undefined;
+  }
+  const { page, pageSize, total } = meta;
+  if (total <= 0) return false;
+  if (pageSize <= 0) return undefined;
+  if (total <= pageSize || page * pageSize >= total) return false;
+  return (page + 1) * pageSize < total ? true : undefined;
 }

@@ -1,4 +1,5 @@
 // Rate-limit state from the X-RateLimit-* response headers (the description: every response carries them).
+import { RATE_LIMIT_HEADERS } from "../../generated/client-meta.js";
 
 /** What the last response said about the rate limit. A field is undefined when its header was absent or malformed. */
 export interface RateLimitState {
@@ -25,9 +26,9 @@ export function parseIntegerHeader(value: string | null | undefined): number | u
 
 /** The rate-limit state a response's headers describe, or undefined when none of the three headers is usable. */
 export function readRateLimit(headers: Headers, now: number = Date.now()): RateLimitState | undefined {
-  const limit = parseIntegerHeader(headers.get("x-ratelimit-limit"));
-  const remaining = parseIntegerHeader(headers.get("x-ratelimit-remaining"));
-  const reset = parseIntegerHeader(headers.get("x-ratelimit-reset"));
+  const limit = parseIntegerHeader(headers.get(RATE_LIMIT_HEADERS.limit));
+  const remaining = parseIntegerHeader(headers.get(RATE_LIMIT_HEADERS.remaining));
+  const reset = parseIntegerHeader(headers.get(RATE_LIMIT_HEADERS.reset));
   if (limit === undefined && remaining === undefined && reset === undefined) return undefined;
   return Object.freeze({ limit, remaining, reset, observedAt: now });
 }

@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createClient, MOCK_BASE_URL, TimeoutError, unwrap, DEFAULT_TIMEOUT_MS } from "../../src/index.js";
 import { sendJson, startServer, type TestServer } from "./support/server.js";
-import { spec, successExample } from "./support/spec.js";
+import { apiKeyHeader, basePath, operationIdOf, spec, successExample } from "./support/spec.js";
 
 let server: TestServer | undefined;
 afterEach(async () => {
@@ -11,69 +11,76 @@ afterEach(async () => {
 });
 
 describe("API key", () => {
-  it("sends x-api-key on every request, GET and POST", async () => {
+  it("sends the API key header on every request, GET and POST", async () => {
     const rates = successExample("getFiatRates");
     server = await startServer((_req, res) => sendJson(res, 200, rates));
     const client = createClient({ baseUrl: server.baseUrl, apiKey: "key-123" });
     await client.GET("/currencies/fiat-rates");
     await client.POST("/transactions/resendWebhooks", { body: { ids: ["a"] } });
-    expect(server.requests.map((r) => r.headers["x-api-key"])).toEqual(["key-123", "key-123"]);
+    expect(server.requests.map((r) => r.headers[apiKeyHeader])).toEqual(["key-123", "key-123"]);
     expect(server.requests[1]?.headers["content-type"]).toBe("application/json");
   });
 
-  it("sends no x-api-key when none is configured", async () => {
+  it("sends no API key header when none is configured", async () => {
     server = await startServer((_req, res) => sendJson(res, 200, successExample("getFiatRates")));
     const client = createClient({ baseUrl: server.baseUrl });
     await client.GET("/currencies/fiat-rates");
-    expect(server.requests[0]?.headers["x-api-key"]).toBeUndefined();
+    expect(server.requests[0]?.headers[apiKeyHeader]).toBeUndefined();
   });
 
   it("rejects an unusable key without echoing it", () => {
     expect(() => createClient({ baseUrl: MOCK_BASE_URL, apiKey: "abc\r\nx-evil: 1" })).toThrow(/apiKey must be a non-empty string without line breaks/);
+    let error: unknown;
     try {
       createClient({ baseUrl: MOCK_BASE_URL, apiKey: "secret\nvalue" });
-    } catch (error) {
-      expect(String((error as Error).message)).not.toContain("secret");
+    } catch (caught) {
+      error = caught;
     }
+    expect(error).toBeInstanceOf(TypeError);
+    expect((error as Error).message).not.toContain("secret");
   });
 });
 
 describe("baseUrl", () => {
-  it("is required and must be an absolute http(s) URL ending in /v1", () => {
-    const cases: Array<[unknown, RegExp]> = [
+  it("is required and must be an absolute http(s) URL ending in the spec's base path", () => {
+    const segment = `must end with the version segment "${basePath}"`;
+    const cases: Array<[unknown, string | RegExp]> = [
       [undefined, /baseUrl is required/],
       ["", /baseUrl is required/],
-      ["/v1", /must be an absolute URL/],
-      ["api.example.com/v1", /must be an absolute URL/],
-      ["ftp://api.example.com/v1", /must use http or https, not ftp/],
-      ["https://api.example.com", /must end with the version segment "\/v1" \(its path is "\/"\)/],
-      ["https://api.example.com/v2", /must end with the version segment "\/v1"/],
-      ["https://api.example.com/v1?x=1", /must not contain a query string/],
-      ["https://api.example.com/v1#top", /must not contain a fragment/],
-      ["https://user:pw@api.example.com/v1", /must not contain credentials/],
+      [basePath, /must be an absolute URL/],
+      [`api.example.com${basePath}`, /must be an absolute URL/],
+      [`ftp://api.example.com${basePath}`, /must use http or https, not ftp/],
+      ["https://api.example.com", `${segment} (its path is "/")`],
+      [`https://api.example.com${basePath}/other`, segment],
+      [`https://api.example.com${basePath}?x=1`, /must not contain a query string/],
+      [`https://api.example.com${basePath}#top`, /must not contain a fragment/],
+      [`https://user:pw@api.example.com${basePath}`, /must not contain credentials/],
     ];
     for (const [baseUrl, message] of cases) {
       expect(() => createClient({ baseUrl } as { baseUrl: string }), String(baseUrl)).toThrow(message);
     }
+    expect(() => createClient({ baseUrl: `https://api.example.com/prefix${basePath}` })).not.toThrow();
   });
 
   it("names the offending value, except credentials", () => {
-    expect(() => createClient({ baseUrl: "https://api.example.com/v2" })).toThrow('got "https://api.example.com/v2"');
-    expect(() => createClient({ baseUrl: "https://user:pw@api.example.com/v1" })).not.toThrow(/pw/);
+    expect(() => createClient({ baseUrl: "https://api.example.com/elsewhere" })).toThrow('got "https://api.example.com/elsewhere"');
+    expect(() => createClient({ baseUrl: `https://user:pw@api.example.com${basePath}` })).toThrow(/credentials/);
+    expect(() => createClient({ baseUrl: `https://user:pw@api.example.com${basePath}` })).not.toThrow(/pw/);
   });
 
-  it("accepts a trailing slash and keeps the /v1 prefix in requests", async () => {
+  it("accepts a trailing slash and keeps the base path in requests", async () => {
     server = await startServer((_req, res) => sendJson(res, 200, successExample("getFiatRates")));
     const client = createClient({ baseUrl: `${server.baseUrl}/` });
     expect(client.baseUrl).toBe(server.baseUrl);
     await client.GET("/currencies/fiat-rates");
-    expect(server.requests[0]?.url).toBe("/v1/currencies/fiat-rates");
+    expect(server.requests[0]?.url).toBe(`${basePath}/currencies/fiat-rates`);
   });
 
   it("exports the mock URL of the spec's local server", () => {
     const urls = (spec.servers as Array<{ url: string }>).map((s) => s.url);
     expect(urls).toContain(MOCK_BASE_URL);
-    expect(MOCK_BASE_URL).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+    expect(MOCK_BASE_URL).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//);
+    expect(new URL(MOCK_BASE_URL).pathname).toBe(basePath);
   });
 });
 
@@ -88,7 +95,7 @@ describe("timeouts", () => {
     const started = Date.now();
     const error = await client.GET("/currencies/fiat-rates").catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TimeoutError);
-    expect(error).toMatchObject({ timeoutMs: 150, method: "GET", path: "/currencies/fiat-rates", operationId: "getFiatRates", attempts: 1 });
+    expect(error).toMatchObject({ timeoutMs: 150, method: "GET", path: "/currencies/fiat-rates", operationId: operationIdOf("GET", "/currencies/fiat-rates"), attempts: 1 });
     expect(Date.now() - started).toBeGreaterThanOrEqual(140);
     expect(server.requests).toHaveLength(1);
   });
@@ -146,7 +153,7 @@ describe("injectable fetch", () => {
     const data = await unwrap(client.GET("/currencies/fiat-rates"));
     expect(data).toEqual(successExample("getFiatRates"));
     expect(seen).toHaveLength(1);
-    expect(seen[0]?.headers.get("x-api-key")).toBe("k");
+    expect(seen[0]?.headers.get(apiKeyHeader)).toBe("k");
     expect(seen[0]?.signal).toBeInstanceOf(AbortSignal);
   });
 

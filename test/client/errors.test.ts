@@ -13,7 +13,7 @@ import {
 } from "../../src/index.js";
 import { parseIntegerHeader, parseRetryAfter, readRateLimit } from "../../src/client/rate-limit.js";
 import { sendJson, startServer, type TestServer } from "./support/server.js";
-import { successExample } from "./support/spec.js";
+import { apiKeyHeader, operationIdOf, rateLimitHeaders as RL, successExample } from "./support/spec.js";
 
 let server: TestServer | undefined;
 afterEach(async () => {
@@ -47,11 +47,12 @@ describe("error styles", () => {
   });
 
   it("unwrap: returns data on success and throws ApiError with status, method, path, operationId, body, rate limit", async () => {
+    const operationId = operationIdOf("POST", "/trades/quote/{quoteId}");
     const reset = Math.ceil(Date.now() / 1000) + 30;
     server = await startServer((_req, res, _seen, i) =>
       i === 0
         ? sendJson(res, 200, successExample("acceptQuote"))
-        : sendJson(res, 400, { message: "quote expired" }, { "x-ratelimit-limit": "200", "x-ratelimit-remaining": "17", "x-ratelimit-reset": String(reset) }),
+        : sendJson(res, 400, { message: "quote expired" }, { [RL.limit.name]: "200", [RL.remaining.name]: "17", [RL.reset.name]: String(reset) }),
     );
     const client = createClient({ baseUrl: server.baseUrl, apiKey: KEY });
     const call = () => client.POST("/trades/quote/{quoteId}", { params: { path: { quoteId: "qt_1" } }, body: {} });
@@ -64,14 +65,14 @@ describe("error styles", () => {
       status: 400,
       method: "POST",
       path: "/trades/quote/{quoteId}",
-      operationId: "acceptQuote",
+      operationId,
       url: `${server.baseUrl}/trades/quote/qt_1`,
       body: { message: "quote expired" },
       rateLimit: { limit: 200, remaining: 17, reset },
     });
-    expect((error as ApiError).message).toBe("POST /trades/quote/{quoteId} (acceptQuote) failed with HTTP 400 Bad Request");
+    expect((error as ApiError).message).toBe(`POST /trades/quote/{quoteId} (${operationId}) failed with HTTP 400 Bad Request`);
     expect((error as ApiError).response.status).toBe(400);
-    expect(JSON.parse(JSON.stringify(error))).toMatchObject({ name: "ApiError", status: 400, operationId: "acceptQuote" });
+    expect(JSON.parse(JSON.stringify(error))).toMatchObject({ name: "ApiError", status: 400, operationId });
   });
 
   it("a non-JSON error body (a proxy's HTML) is kept as text, not a crash", async () => {
@@ -87,6 +88,7 @@ describe("error styles", () => {
 
 describe("non-JSON success bodies", () => {
   it("a non-JSON content type gives InvalidResponseError with a preview", async () => {
+    const operationId = operationIdOf("GET", "/currencies/fiat-rates");
     server = await startServer((_req, res) => {
       res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
       res.end("<html>Captive portal</html>");
@@ -94,8 +96,8 @@ describe("non-JSON success bodies", () => {
     const client = createClient({ baseUrl: server.baseUrl, retry: false });
     const error = await client.GET("/currencies/fiat-rates").catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InvalidResponseError);
-    expect(error).toMatchObject({ reason: "content-type", status: 200, contentType: "text/html; charset=utf-8", bodyPreview: "<html>Captive portal</html>", operationId: "getFiatRates" });
-    expect((error as Error).message).toBe("GET /currencies/fiat-rates (getFiatRates) answered HTTP 200 with content-type text/html; charset=utf-8 instead of JSON");
+    expect(error).toMatchObject({ reason: "content-type", status: 200, contentType: "text/html; charset=utf-8", bodyPreview: "<html>Captive portal</html>", operationId });
+    expect((error as Error).message).toBe(`GET /currencies/fiat-rates (${operationId}) answered HTTP 200 with content-type text/html; charset=utf-8 instead of JSON`);
   });
 
   it("invalid JSON under a JSON content type gives InvalidResponseError", async () => {
@@ -123,18 +125,18 @@ describe("non-JSON success bodies", () => {
 
 describe("rate-limit state", () => {
   it("is undefined before the first response and follows each response", async () => {
-    server = await startServer((_req, res, _seen, i) => sendJson(res, 200, successExample("getFiatRates"), { "x-ratelimit-remaining": String(199 - i), "x-ratelimit-reset": "1900000000" }));
+    server = await startServer((_req, res, _seen, i) => sendJson(res, 200, successExample("getFiatRates"), { [RL.remaining.name]: String(199 - i), [RL.reset.name]: "1900000000" }));
     const states: RateLimitState[] = [];
     const client = createClient({ baseUrl: server.baseUrl, hooks: { onRateLimit: (s) => states.push(s) } });
     expect(client.rateLimit).toBeUndefined();
     await client.GET("/currencies/fiat-rates");
     await client.GET("/currencies/fiat-rates");
-    expect(client.rateLimit).toMatchObject({ limit: 200, remaining: 198, reset: 1_900_000_000 });
+    expect(client.rateLimit).toMatchObject({ limit: RL.limit.example, remaining: 198, reset: 1_900_000_000 });
     expect(states.map((s) => s.remaining)).toEqual([199, 198]);
   });
 
   it("ignores malformed values instead of throwing", async () => {
-    server = await startServer((_req, res) => sendJson(res, 200, successExample("getFiatRates"), { "x-ratelimit-limit": "abc", "x-ratelimit-remaining": "-1", "x-ratelimit-reset": "1.5e9" }));
+    server = await startServer((_req, res) => sendJson(res, 200, successExample("getFiatRates"), { [RL.limit.name]: "abc", [RL.remaining.name]: "-1", [RL.reset.name]: "1.5e9" }));
     const client = createClient({ baseUrl: server.baseUrl });
     const { response } = await client.GET("/currencies/fiat-rates");
     expect(response.status).toBe(200);
@@ -142,7 +144,7 @@ describe("rate-limit state", () => {
   });
 
   it("keeps each valid field and drops each malformed one", () => {
-    const state = readRateLimit(new Headers({ "x-ratelimit-limit": " 200 ", "x-ratelimit-remaining": "twelve", "x-ratelimit-reset": "1900000000" }), 5);
+    const state = readRateLimit(new Headers({ [RL.limit.name]: " 200 ", [RL.remaining.name]: "twelve", [RL.reset.name]: "1900000000" }), 5);
     expect(state).toEqual({ limit: 200, remaining: undefined, reset: 1_900_000_000, observedAt: 5 });
     for (const bad of ["", " ", "-1", "1.5", "0x10", "1e3", "99999999999999999999", "NaN", "12abc"]) expect(parseIntegerHeader(bad), bad).toBeUndefined();
     expect(parseIntegerHeader("0")).toBe(0);
@@ -161,7 +163,7 @@ describe("the API key never leaks", () => {
   });
 
   it("from ApiError, even when the server echoes the key in its body", async () => {
-    server = await startServer((req, res) => sendJson(res, 401, { message: `invalid key ${req.headers["x-api-key"]}`, [String(req.headers["x-api-key"])]: true }));
+    server = await startServer((req, res) => sendJson(res, 401, { message: `invalid key ${req.headers[apiKeyHeader]}`, [String(req.headers[apiKeyHeader])]: true }));
     const client = createClient({ baseUrl: server.baseUrl, apiKey: KEY });
     const error = await unwrap(client.GET("/trades/summary/me")).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
@@ -174,7 +176,7 @@ describe("the API key never leaks", () => {
       if (req.url?.includes("fiat-rates")) return; // never answers
       if (req.url?.includes("wallets")) return req.socket.destroy();
       res.writeHead(200, { "content-type": "text/plain" });
-      res.end(`your key is ${req.headers["x-api-key"]}`);
+      res.end(`your key is ${req.headers[apiKeyHeader]}`);
     });
     const client = createClient({ baseUrl: server.baseUrl, apiKey: KEY, timeoutMs: 100, retry: false });
     const errors = await Promise.all([
@@ -194,7 +196,7 @@ describe("the API key never leaks", () => {
       baseUrl: "http://127.0.0.1:9/v1",
       apiKey: KEY,
       retry: false,
-      fetch: (request) => Promise.reject(new TypeError(`failed with headers ${request.headers.get("x-api-key")}`)),
+      fetch: (request) => Promise.reject(new TypeError(`failed with headers ${request.headers.get(apiKeyHeader)}`)),
     });
     const error = await client.GET("/currencies/fiat-rates").catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NetworkError);

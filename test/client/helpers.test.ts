@@ -39,15 +39,20 @@ describe("hasMorePages", () => {
     for (const meta of metas) expect(hasMorePages(meta), JSON.stringify(meta)).toBe(false);
   });
 
-  it("shape A: page × pageSize < total", () => {
-    expect(hasMorePages({ page: 1, pageSize: 20, total: 21 })).toBe(true);
+  it("shape A: answers only where 0-based and 1-based page numbers agree", () => {
+    expect(hasMorePages({ page: 1, pageSize: 20, total: 41 })).toBe(true); // a third page either way
+    expect(hasMorePages({ page: 1, pageSize: 20, total: 21 })).toBeUndefined(); // 1-based: page 2 follows; 0-based: last page
     expect(hasMorePages({ page: 2, pageSize: 20, total: 40 })).toBe(false);
-    expect(hasMorePages({ page: 1, pageSize: 0, total: 5 })).toBe(false);
+    expect(hasMorePages({ page: 0, pageSize: 20, total: 20 })).toBe(false); // everything fits on one page
+    expect(hasMorePages({ page: 1, pageSize: 20, total: 0 })).toBe(false);
+    expect(hasMorePages({ page: 1, pageSize: 0, total: 5 })).toBeUndefined();
   });
 
-  it("shape B: currentPage < totalPages", () => {
-    expect(hasMorePages({ perPage: 20, currentPage: 1, totalPages: 2, count: 20, total: 35 })).toBe(true);
+  it("shape B: answers only where 0-based and 1-based page numbers agree", () => {
+    expect(hasMorePages({ perPage: 20, currentPage: 1, totalPages: 3, count: 20, total: 55 })).toBe(true);
+    expect(hasMorePages({ perPage: 20, currentPage: 1, totalPages: 2, count: 20, total: 35 })).toBeUndefined();
     expect(hasMorePages({ perPage: 20, currentPage: 2, totalPages: 2, count: 15, total: 35 })).toBe(false);
+    expect(hasMorePages({ perPage: 20, currentPage: 0, totalPages: 1, count: 15, total: 15 })).toBe(false);
   });
 });
 

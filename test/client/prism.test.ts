@@ -4,19 +4,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startMock, type StartedMock } from "../../scripts/lib/mock-server.mjs";
 import { contractMiddleware, createBundledContractValidator } from "../../src/contract/index.js";
 import { createClient, unwrap, type ApiClient, type CreateQuoteRequest, type ResendWebhooksRequest, type InvoiceStatus } from "../../src/index.js";
-import { resolveRef, spec, specOperations } from "./support/spec.js";
+import { requestExample, spec, specOperations } from "./support/spec.js";
 
 const parameter = (name: string): string => String(spec.components.parameters[name].example);
-const requestExample = <T>(path: string): T => {
-  const media = spec.paths[path].post.requestBody.content["application/json"];
-  return resolveRef<{ value: T }>(Object.values<Record<string, unknown>>(media.examples)[0]!).value;
-};
 
 const calls: Record<string, (client: ApiClient) => Promise<unknown>> = {
   getFiatRates: (c) => unwrap(c.GET("/currencies/fiat-rates")),
-  createQuote: (c) => unwrap(c.POST("/trades/quote", { body: requestExample<CreateQuoteRequest>("/trades/quote") })),
+  createQuote: (c) => unwrap(c.POST("/trades/quote", { body: requestExample<CreateQuoteRequest>("createQuote") })),
   acceptQuote: (c) => unwrap(c.POST("/trades/quote/{quoteId}", { params: { path: { quoteId: parameter("QuoteId") } }, body: {} })),
-  resendWebhooks: (c) => unwrap(c.POST("/transactions/resendWebhooks", { body: requestExample<ResendWebhooksRequest>("/transactions/resendWebhooks") })),
+  resendWebhooks: (c) => unwrap(c.POST("/transactions/resendWebhooks", { body: requestExample<ResendWebhooksRequest>("resendWebhooks") })),
   listMyInvoices: (c) => unwrap(c.GET("/invoices/me", { params: { query: { status: parameter("InvoiceStatusFilter") as InvoiceStatus } } })),
   getCollectionCustomers: (c) => unwrap(c.GET("/collections/customers/me")),
   getCollectionCustomer: (c) => unwrap(c.GET("/collections/customers/{id}", { params: { path: { id: parameter("CustomerId") } } })),

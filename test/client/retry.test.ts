@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { ApiError, createClient, DEFAULT_RETRY, NetworkError, TimeoutError, unwrap, type RetryEvent } from "../../src/index.js";
 import { backoffDelay } from "../../src/client/retry.js";
 import { sendJson, startServer, type TestServer } from "./support/server.js";
-import { successExample } from "./support/spec.js";
+import { operationIdOf, rateLimitHeaders as RL, successExample } from "./support/spec.js";
 
 let server: TestServer | undefined;
 afterEach(async () => {
@@ -30,12 +30,12 @@ describe("GET", () => {
     expect(error).toBeUndefined();
     expect(data).toEqual(rates);
     expect(server.requests).toHaveLength(2);
-    expect(retries).toEqual([expect.objectContaining({ reason: "status", status: 503, attempt: 1, operationId: "getFiatRates" })]);
+    expect(retries).toEqual([expect.objectContaining({ reason: "status", status: 503, attempt: 1, operationId: operationIdOf("GET", "/currencies/fiat-rates") })]);
   });
 
   for (const status of [429, 502, 504]) {
     it(`is retried on ${status}`, async () => {
-      server = await startServer((_req, res, _seen, i) => (i === 0 ? sendJson(res, status, {}, status === 429 ? { "x-ratelimit-reset": "0" } : {}) : sendJson(res, 200, successExample("getFiatRates"))));
+      server = await startServer((_req, res, _seen, i) => (i === 0 ? sendJson(res, status, {}, status === 429 ? { [RL.reset.name]: "0" } : {}) : sendJson(res, 200, successExample("getFiatRates"))));
       const client = createClient({ baseUrl: server.baseUrl, retry: fast });
       const { response } = await client.GET("/currencies/fiat-rates");
       expect(response.status).toBe(200);
@@ -103,7 +103,7 @@ describe("POST is never retried by default", () => {
   });
 
   it("not on 429", async () => {
-    server = await startServer((_req, res) => sendJson(res, 429, {}, { "x-ratelimit-remaining": "0", "x-ratelimit-reset": "0" }));
+    server = await startServer((_req, res) => sendJson(res, 429, {}, { [RL.remaining.name]: "0", [RL.reset.name]: "0" }));
     const client = createClient({ baseUrl: server.baseUrl, retry: fast });
     const { response } = await client.POST("/trades/quote/{quoteId}", { params: { path: { quoteId: "q1" } }, body: {} });
     expect(response.status).toBe(429);
@@ -142,7 +142,7 @@ describe("rate-limit waits", () => {
     const reset = Math.ceil(Date.now() / 1000) + 1;
     server = await startServer((_req, res, _seen, i) =>
       i === 0
-        ? sendJson(res, 429, {}, { "x-ratelimit-remaining": "0", "x-ratelimit-reset": String(reset) })
+        ? sendJson(res, 429, {}, { [RL.remaining.name]: "0", [RL.reset.name]: String(reset) })
         : sendJson(res, 200, successExample("getFiatRates")),
     );
     const client = createClient({ baseUrl: server.baseUrl, retry: fast });
@@ -154,7 +154,7 @@ describe("rate-limit waits", () => {
 
   it("429 whose reset is beyond maxRateLimitWaitMs is returned, not waited for", async () => {
     const reset = Math.ceil(Date.now() / 1000) + 3600;
-    server = await startServer((_req, res) => sendJson(res, 429, { error: "quota" }, { "x-ratelimit-remaining": "0", "x-ratelimit-reset": String(reset) }));
+    server = await startServer((_req, res) => sendJson(res, 429, { error: "quota" }, { [RL.remaining.name]: "0", [RL.reset.name]: String(reset) }));
     const client = createClient({ baseUrl: server.baseUrl, retry: fast });
     const started = Date.now();
     const error = await unwrap(client.GET("/currencies/fiat-rates")).catch((e: unknown) => e);
@@ -174,7 +174,7 @@ describe("rate-limit waits", () => {
   it("after Remaining: 0 the next request waits until the reset (POST included, no retry involved)", async () => {
     const reset = Math.ceil(Date.now() / 1000) + 1;
     server = await startServer((_req, res, _seen, i) =>
-      sendJson(res, 200, successExample("createQuote"), i === 0 ? { "x-ratelimit-remaining": "0", "x-ratelimit-reset": String(reset) } : {}),
+      sendJson(res, 200, successExample("createQuote"), i === 0 ? { [RL.remaining.name]: "0", [RL.reset.name]: String(reset) } : {}),
     );
     const waits: number[] = [];
     const client = createClient({ baseUrl: server.baseUrl, retry: fast, hooks: { onRateLimitWait: (e) => waits.push(e.delayMs) } });

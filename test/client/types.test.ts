@@ -3,7 +3,7 @@ import { afterEach, describe, expect, expectTypeOf, it } from "vitest";
 import { createClient, unwrap, type ApiClient, type Invoice, type Quote, type Side, type Trade, type TradesSummaryResponse, SideValues } from "../../src/index.js";
 import type { components, operations, paths } from "../../src/types.js";
 import { sendJson, startServer, type TestServer } from "./support/server.js";
-import { successExample } from "./support/spec.js";
+import { basePath, successExample } from "./support/spec.js";
 
 let server: TestServer | undefined;
 afterEach(async () => {
@@ -42,9 +42,9 @@ function compileOnly(client: ApiClient): void {
 describe("typed calls", () => {
   it("narrow data after checking error, per operation", async () => {
     server = await startServer((req, res) => {
-      if (req.url?.startsWith("/v1/trades/quote/")) return sendJson(res, 200, successExample("acceptQuote"));
-      if (req.url === "/v1/trades/quote") return sendJson(res, 200, successExample("createQuote"));
-      if (req.url === "/v1/trades/summary/me") return sendJson(res, 200, successExample("getTradesSummary"));
+      if (req.url?.startsWith(`${basePath}/trades/quote/`)) return sendJson(res, 200, successExample("acceptQuote"));
+      if (req.url === `${basePath}/trades/quote`) return sendJson(res, 200, successExample("createQuote"));
+      if (req.url === `${basePath}/trades/summary/me`) return sendJson(res, 200, successExample("getTradesSummary"));
       return sendJson(res, 200, successExample("listMyInvoices"));
     });
     const client = createClient({ baseUrl: server.baseUrl, apiKey: "k" });
@@ -76,7 +76,9 @@ describe("typed calls", () => {
     expectTypeOf(invoices.data).toEqualTypeOf<Invoice[]>();
     expectTypeOf(invoices.meta).toEqualTypeOf<components["schemas"]["PageMetaA"]>();
     expect(Array.isArray(invoices.data)).toBe(true);
-    expect(server.requests.map((r) => r.url)).toEqual(["/v1/trades/quote", "/v1/trades/summary/me", `/v1/trades/quote/${created.data.data.id}`, "/v1/invoices/me?status=PENDING"]);
+    expect(server.requests.map((r) => r.url)).toEqual(
+      ["/trades/quote", "/trades/summary/me", `/trades/quote/${created.data.data.id}`, "/invoices/me?status=PENDING"].map((p) => `${basePath}${p}`),
+    );
   });
 
   it("exposes the generated types from the ./types entry", () => {

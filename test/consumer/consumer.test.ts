@@ -8,7 +8,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sendJson, startServer, type TestServer } from "../client/support/server.js";
-import { repoRoot, successExample } from "../client/support/spec.js";
+import { basePath, rateLimitHeaders, repoRoot, requestExample, spec, successExample } from "../client/support/spec.js";
 
 const run = promisify(execFile);
 const bin = (name: string) => path.join(repoRoot, "node_modules", ".bin", name);
@@ -30,8 +30,8 @@ beforeAll(async () => {
   await writeFile(path.join(project, "package.json"), JSON.stringify({ name: "consumer", version: "0.0.0", private: true }));
   await run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts", tarball], { cwd: project });
   server = await startServer((req, res) => {
-    if (req.url === "/v1/trades/quote") return sendJson(res, 200, successExample("createQuote"));
-    if (req.url === "/v1/wallets/USDT") return sendJson(res, 503, { error: "busy" });
+    if (req.url === `${basePath}/trades/quote`) return sendJson(res, 200, successExample("createQuote"));
+    if (req.url === `${basePath}/wallets/USDT`) return sendJson(res, 503, { error: "busy" });
     return sendJson(res, 200, successExample("getFiatRates"));
   });
 }, 120_000);
@@ -66,7 +66,7 @@ const runtimeCode = (importLine: string) => `${importLine}
 (async () => {
   const client = createClient({ baseUrl: process.env.BASE_URL, apiKey: "consumer-key", retry: false });
   client.use(contractMiddleware(createBundledContractValidator()));
-  const quote = await unwrap(client.POST("/trades/quote", { body: { sourceId: "USDT", targetId: "NGNX", amount: 10, side: "SELL" } }));
+  const quote = await unwrap(client.POST("/trades/quote", { body: ${JSON.stringify(requestExample("createQuote"))} }));
   const rates = await unwrap(client.GET("/currencies/fiat-rates"));
   let status = 0;
   try { await unwrap(client.GET("/wallets/USDT")); } catch (e) { status = e instanceof ApiError ? e.status : -1; }
@@ -121,7 +121,13 @@ describe("consumer of the packed package", () => {
     it(`runs as ${format} against a local server`, async () => {
       await writeFile(path.join(project, file), runtimeCode(importLine));
       const { stdout } = await run(process.execPath, [file], { cwd: project, env: { ...process.env, BASE_URL: server.baseUrl }, timeout: 30_000 });
-      expect(JSON.parse(stdout)).toEqual({ expired: false, rates: 2, status: 503, sides: ["BUY", "SELL"], remaining: 199 });
+      expect(JSON.parse(stdout)).toEqual({
+        expired: false,
+        rates: (successExample("getFiatRates").data as unknown[]).length,
+        status: 503,
+        sides: spec.components.schemas.Side.enum,
+        remaining: rateLimitHeaders.remaining.example,
+      });
       expect(await readdir(path.join(project, "node_modules", ...PACKAGE.split("/"), "dist"))).toContain(file.endsWith(".cjs") ? "index.cjs" : "index.js");
     });
   }

@@ -1,6 +1,7 @@
 // A scripted node:http server on 127.0.0.1 for client tests. Each test starts its own and closes it.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { basePath, rateLimitHeaders } from "./spec.js";
 
 export interface SeenRequest {
   method: string;
@@ -14,7 +15,7 @@ export interface SeenRequest {
 export type Handler = (req: http.IncomingMessage, res: http.ServerResponse, seen: SeenRequest, index: number) => void;
 
 export interface TestServer {
-  /** http://127.0.0.1:<port>/v1 */
+  /** http://127.0.0.1:<port> plus the spec's base path (/v1) */
   baseUrl: string;
   origin: string;
   requests: SeenRequest[];
@@ -36,7 +37,7 @@ export async function startServer(handler: Handler): Promise<TestServer> {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
-    baseUrl: `${origin}/v1`,
+    baseUrl: `${origin}${basePath}`,
     origin,
     requests,
     close: () =>
@@ -47,13 +48,13 @@ export async function startServer(handler: Handler): Promise<TestServer> {
   };
 }
 
-/** Sends JSON with the three rate-limit headers (overridable). */
+/** Sends JSON with the three rate-limit headers (overridable): the spec's examples for limit and remaining, reset in 60 s. */
 export function sendJson(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   res.writeHead(status, {
     "content-type": "application/json",
-    "x-ratelimit-limit": "200",
-    "x-ratelimit-remaining": "199",
-    "x-ratelimit-reset": String(Math.ceil(Date.now() / 1000) + 60),
+    [rateLimitHeaders.limit.name]: String(rateLimitHeaders.limit.example),
+    [rateLimitHeaders.remaining.name]: String(rateLimitHeaders.remaining.example),
+    [rateLimitHeaders.reset.name]: String(Math.ceil(Date.now() / 1000) + 60),
     ...headers,
   });
   res.end(JSON.stringify(body));
