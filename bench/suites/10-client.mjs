@@ -42,7 +42,7 @@ const SERVER = `
 import http from "node:http";
 const rates = ${"${RATES}"};
 const quote = ${"${QUOTE}"};
-const headers = { "content-type": "application/json", "x-ratelimit-limit": "200", "x-ratelimit-remaining": "199", "x-ratelimit-reset": "1900000000" };
+const headers = { "content-type": "application/json", ...${"${HEADERS}"} };
 const server = http.createServer((req, res) => {
   const chunks = [];
   req.on("data", (c) => chunks.push(c));
@@ -56,13 +56,18 @@ async function startServer() {
   const spec = JSON.parse(await readFile(path.join(root, "generated", "openapi.json"), "utf8"));
   const example = (name) => JSON.stringify(JSON.stringify(spec.components.examples[name].value));
   const file = path.join(root, "node_modules", ".cache", "bench", "client-server.mjs");
-  await writeFile(file, SERVER.replace("${RATES}", example("FiatRates")).replace("${QUOTE}", example("Quote")));
+  // The documented header examples (the rate-limit headers) on every answer.
+  const headers = Object.fromEntries(Object.entries(spec.components.headers).map(([name, header]) => [name.toLowerCase(), String(header.example)]));
+  await writeFile(file, SERVER.replace("${RATES}", example("FiatRates")).replace("${QUOTE}", example("Quote")).replace("${HEADERS}", JSON.stringify(headers)));
   const child = fork(file, { stdio: ["ignore", "inherit", "inherit", "ipc"] });
   const port = await new Promise((resolve, reject) => {
     child.once("message", resolve);
     child.once("error", reject);
   });
-  return { baseUrl: `http://127.0.0.1:${port}/v1`, stop: () => child.kill() };
+  const basePath = new URL(spec.servers[0].url.replace(/\{[^}]+\}/g, "host")).pathname.replace(/\/$/, "");
+  const keyHeader = Object.values(spec.components.securitySchemes).find((s) => s.type === "apiKey" && s.in === "header").name;
+  const body = spec.components.examples.CreateQuoteSellUsdt.value;
+  return { baseUrl: `http://127.0.0.1:${port}${basePath}`, keyHeader, body, stop: () => child.kill() };
 }
 
 async function measure(fn, ms) {
@@ -87,18 +92,18 @@ export default async function clientSuite() {
   const server = await startServer();
   try {
     const key = "bench-key";
-    const body = { sourceId: "USDT", targetId: "NGNX", amount: 10, side: "SELL" };
+    const { body, keyHeader } = server;
     const client = createClient({ baseUrl: server.baseUrl, apiKey: key });
-    const instance = axios.create({ baseURL: server.baseUrl, headers: { "x-api-key": key }, timeout: 30_000 });
+    const instance = axios.create({ baseURL: server.baseUrl, headers: { [keyHeader]: key }, timeout: 30_000 });
     const contestants = {
       GET: {
-        "raw fetch": () => fetch(`${server.baseUrl}/currencies/fiat-rates`, { headers: { "x-api-key": key } }).then((r) => r.json()),
+        "raw fetch": () => fetch(`${server.baseUrl}/currencies/fiat-rates`, { headers: { [keyHeader]: key } }).then((r) => r.json()),
         client: () => client.GET("/currencies/fiat-rates"),
         axios: () => instance.get("/currencies/fiat-rates"),
       },
       POST: {
         "raw fetch": () =>
-          fetch(`${server.baseUrl}/trades/quote`, { method: "POST", headers: { "x-api-key": key, "content-type": "application/json" }, body: JSON.stringify(body) }).then((r) => r.json()),
+          fetch(`${server.baseUrl}/trades/quote`, { method: "POST", headers: { [keyHeader]: key, "content-type": "application/json" }, body: JSON.stringify(body) }).then((r) => r.json()),
         client: () => client.POST("/trades/quote", { body }),
         axios: () => instance.post("/trades/quote", body),
       },
