@@ -2,8 +2,11 @@
 // Nothing here is written per operation: method, path, path/query parameters and body all come
 // from the spec (parameter examples, the request body's example). A value the spec does not give
 // for a required input is an error, so a sample can never show an invented value.
+import { readFileSync } from "node:fs";
+import { mockBasePath } from "./mock-spec.mjs";
 
-export const PACKAGE_NAME = "@trading-wallet-settlement/api-contract";
+/** The name users import the client from: package.json's `name`. */
+export const PACKAGE_NAME = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")).name;
 export const SAMPLE_LANG = "TypeScript";
 
 const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
@@ -21,7 +24,7 @@ export function resolveRef(doc, value) {
     current = ref
       .slice(2)
       .split("/")
-      .map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"))
+      .map((s) => decodeURIComponent(s).replace(/~1/g, "/").replace(/~0/g, "~"))
       .reduce((node, key) => (node == null ? undefined : node[key]), doc);
     if (current === undefined) throw new Error(`code samples: unresolved $ref ${ref}`);
   }
@@ -156,10 +159,11 @@ export function codeSampleFor(doc, entry) {
   const head = `const { data, error } = await client.${method.toUpperCase()}(${JSON.stringify(path)}`;
   const call = init ? `${head}, ${toTsLiteral(init, "", MAX_LINE)});` : `${head});`;
   const printed = declaresProperty(doc, successSchema(doc, operation), "data") ? "data.data" : "data";
+  const basePath = mockBasePath(doc);
   return [
     `import { createClient, MOCK_BASE_URL } from "${PACKAGE_NAME}";`,
     "",
-    "// The local mock (npm start); elsewhere, a base URL ending in /v1.",
+    `// The local mock (npm start); elsewhere, a base URL${basePath ? ` ending in ${basePath}` : ""}.`,
     "const client = createClient({",
     "  baseUrl: MOCK_BASE_URL,",
     '  apiKey: "YOUR_API_KEY",',

@@ -1,7 +1,5 @@
 // The docs' TypeScript code samples: generated from the spec for every operation, and compiling
 // against this package's client (a sample that stops compiling fails here).
-import { readFile } from "node:fs/promises";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   PACKAGE_NAME,
@@ -11,13 +9,10 @@ import {
   toTsLiteral,
   withCodeSamples,
 } from "../../scripts/lib/code-samples.mjs";
-import { repoRoot as root, scratchDir, tscErrors } from "../support/tsc.js";
+import { deref, jsonMedia, listSpecOperations, loadSpec, mediaExamples, parameterExample, type JsonObject } from "../support/spec.js";
+import { scratchDir, tscErrors } from "../support/tsc.js";
 
-let spec: Record<string, any>;
-
-beforeAll(async () => {
-  spec = JSON.parse(await readFile(path.join(root, "generated", "openapi.json"), "utf8"));
-});
+const spec = loadSpec();
 
 describe("code samples", () => {
   it("gives every operation one sample that calls its method and path through the package", () => {
@@ -34,13 +29,27 @@ describe("code samples", () => {
   });
 
   it("takes parameters and bodies from the spec's examples, and prints them as equal literals", () => {
+    let bodies = 0;
     for (const entry of listOperations(spec)) {
       const init = requestInitOf(spec, entry);
+      const label = `${entry.method.toUpperCase()} ${entry.path}`;
+      const params = listSpecOperations(spec).find((op) => op.method === entry.method.toUpperCase() && op.path === entry.path)!.parameters;
       for (const name of entry.path.match(/\{([^}]+)\}/g)?.map((p) => p.slice(1, -1)) ?? []) {
-        expect(init?.params?.path?.[name], `${entry.path}: path parameter ${name}`).toBeDefined();
+        const param = params.find((p) => p.in === "path" && p.name === name);
+        expect(param, `${label}: path parameter ${name} is declared`).toBeDefined();
+        expect(init?.params?.path?.[name], `${label}: path parameter ${name}`).toEqual(parameterExample(spec, param!));
       }
-      const media = entry.operation.requestBody?.content?.["application/json"];
-      if (media?.example !== undefined) expect(init?.body).toEqual(media.example);
+      for (const [name, value] of Object.entries(init?.params?.query ?? {})) {
+        const param = params.find((p) => p.in === "query" && p.name === name);
+        expect(value, `${label}: query parameter ${name}`).toEqual(parameterExample(spec, param!));
+      }
+      const media = jsonMedia(deref(spec, entry.operation.requestBody) as JsonObject | undefined);
+      if (media) {
+        bodies += 1;
+        const examples = mediaExamples(spec, media).map((e) => e.value);
+        expect(examples.length, `${label}: the request body has an example`).toBeGreaterThan(0);
+        expect(examples, `${label}: the sample's body is one of the spec's examples`).toContainEqual(init?.body);
+      }
       if (init) {
         const literal = toTsLiteral(init);
         expect(new Function(`return (${literal});`)()).toEqual(init);
@@ -51,6 +60,7 @@ describe("code samples", () => {
       openapi: "3.1.0",
       paths: { "/things/{id}": { get: { operationId: "getThing", parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }], responses: {} } } },
     };
+    expect(bodies, "operations with a request body").toBeGreaterThan(0);
     expect(() => generateCodeSamples(noExample)).toThrow(/getThing: required path parameter "id" has no example/);
   });
 
@@ -76,7 +86,7 @@ describe("code samples", () => {
       for (const sample of samples) files[`sample-${sample.operationId ?? Object.keys(files).length}.ts`] = sample.source;
       // Control: a sample calling a path the spec does not have must not compile.
       const badPath = "/no-such-path";
-      expect(spec.paths[badPath]).toBeUndefined();
+      expect(spec.paths?.[badPath]).toBeUndefined();
       const control = samples[0]!.source.replace(JSON.stringify(samples[0]!.path), JSON.stringify(badPath));
       expect(control).toContain(badPath);
       files["control-broken.ts"] = control;

@@ -9,6 +9,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startDocsServer, type DocsServer } from "../../scripts/serve-docs.mjs";
+import { deref, jsonMedia, listSpecOperations, loadSpec, mediaExamples, successKey, type SpecOperation } from "../support/spec.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const CHROMIUM = "/usr/bin/chromium";
@@ -25,7 +26,8 @@ const PAGE_FILE = path.join(root, "generated", "docs", "index.html");
 const SCREENSHOTS = path.join(root, "test-output", "docs");
 // The heading under which scripts/build-steps/50-docs.mjs puts the not-shown register.
 const REGISTER_HEADING = "What the description leaves open";
-const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
+// Redoc's route (and heading id) for that section.
+const REGISTER_ROUTE = `section/${REGISTER_HEADING.toLowerCase().replace(/\s+/g, "-")}`;
 
 interface Operation {
   method: string;
@@ -33,44 +35,31 @@ interface Operation {
   summary: string;
   operationId: string;
   tag: string;
-  operation: Record<string, any>;
+  spec: SpecOperation;
 }
 
-const spec: Record<string, any> = JSON.parse(await readFile(path.join(root, "generated", "openapi.json"), "utf8"));
+const spec = loadSpec();
+const info = spec.info as { title: string; description: string };
 const register: { entries: { pointer: string; place: string; text: string }[] } = JSON.parse(
   await readFile(path.join(root, "generated", "not-shown.json"), "utf8"),
 );
 
-const tagLabels = new Map<string, string>((spec.tags ?? []).map((t: any) => [t.name, t["x-displayName"] ?? t.name]));
-const operations: Operation[] = Object.entries(spec.paths as Record<string, Record<string, any>>).flatMap(([apiPath, item]) =>
-  METHODS.filter((m) => item[m]).map((m) => ({
-    method: m.toUpperCase(),
-    path: apiPath,
-    summary: item[m].summary,
-    operationId: item[m].operationId,
-    tag: item[m].tags[0],
-    operation: item[m],
-  })),
-);
+const tagLabels = new Map<string, string>(((spec.tags ?? []) as any[]).map((t: any) => [t.name, t["x-displayName"] ?? t.name]));
+const operations: Operation[] = listSpecOperations().map((op) => ({
+  method: op.method,
+  path: op.path,
+  summary: String(op.operation.summary),
+  operationId: op.operationId,
+  tag: String((op.operation.tags as string[])[0]),
+  spec: op,
+}));
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 const plain = (markdown: string) => markdown.replace(/[`*_]/g, "").replace(/\s+/g, " ").trim();
 
-function resolveRef(value: any): any {
-  let current = value;
-  while (current && typeof current.$ref === "string") {
-    current = current.$ref
-      .slice(2)
-      .split("/")
-      .map((s: string) => s.replace(/~1/g, "/").replace(/~0/g, "~"))
-      .reduce((node: any, key: string) => node?.[key], spec);
-  }
-  return current;
-}
-
 /** Top-level property names of a schema, through $ref and allOf. */
-function propertyNames(schema: any): string[] {
-  const resolved = resolveRef(schema);
+function propertyNames(schema: unknown): string[] {
+  const resolved = deref(spec, schema) as Record<string, any> | undefined;
   if (!resolved) return [];
   return [...Object.keys(resolved.properties ?? {}), ...(resolved.allOf ?? []).flatMap(propertyNames)];
 }
@@ -188,23 +177,30 @@ describe("docs page in Chromium", () => {
     expect(response!.status()).toBe(200);
   });
 
+  // Each step runs even when an earlier one throws: the browser, the server and the profile folder.
   afterAll(async () => {
-    await context?.close();
-    await docs?.close();
-    if (userDataDir) await rm(userDataDir, { recursive: true, force: true });
+    try {
+      await context?.close();
+    } finally {
+      try {
+        await docs?.close();
+      } finally {
+        if (userDataDir) await rm(userDataDir, { recursive: true, force: true });
+      }
+    }
   });
 
   it("renders the introduction, not a blank page", async () => {
     const title = page.locator('[data-component-name="Typography/H1"]').first();
     await title.waitFor({ state: "visible" });
-    expect(await title.innerText()).toContain(spec.info.title);
+    expect(await title.innerText()).toContain(info.title);
     // Each section heading of info.description is in the menu.
-    const headings = [...(spec.info.description as string).matchAll(/^## (.+)$/gm)].map((m) => m[1]!.trim());
+    const headings = [...info.description.matchAll(/^## (.+)$/gm)].map((m) => m[1]!.trim());
     expect(headings.length).toBeGreaterThan(0);
     for (const heading of headings) {
       await menuItems().filter({ hasText: heading }).first().waitFor({ state: "visible" });
     }
-    const firstSentence = plain((spec.info.description as string).split(/\n\n/)[0]!).slice(0, 60);
+    const firstSentence = plain(info.description.split(/\n\n/)[0]!).slice(0, 60);
     expect(plain(await page.locator("body").innerText())).toContain(firstSentence);
 
     const bodyText = await page.locator("body").innerText();
@@ -251,17 +247,18 @@ describe("docs page in Chromium", () => {
   it("shows an operation's response fields and example", async () => {
     const op = operations.find((o) => /^create quote$/i.test(o.summary))!;
     const section = await openFromMenu(page, op);
-    const ok = resolveRef(op.operation.responses["200"]);
-    const media = ok.content["application/json"];
-    const example = media.example ?? resolveRef(Object.values(media.examples ?? {})[0])?.value;
-    expect(example, "the 200 response has an example").toBeDefined();
-    const fields = propertyNames(media.schema);
+    const status = successKey(op.spec);
+    const media = jsonMedia(op.spec.responses[status]);
+    const example = mediaExamples(spec, media)[0]?.value;
+    expect(example, `the ${status} response has an example`).toBeDefined();
+    const fields = propertyNames(media!.schema);
     expect(fields.length).toBeGreaterThan(0);
     const text = await section.innerText();
     for (const field of fields) expect(text).toMatch(new RegExp(`^${escapeRegExp(field)}$`, "m"));
     // The example panel shows the example's values.
     const responsePanel = section.locator(".panel-response-samples, [class*='response-samples']").first();
-    const panelText = (await responsePanel.count()) > 0 ? await responsePanel.innerText() : text;
+    await responsePanel.waitFor({ state: "visible" });
+    const panelText = await responsePanel.innerText();
     for (const [key, value] of Object.entries(example as Record<string, unknown>)) {
       expect(panelText).toContain(`"${key}"`);
       if (typeof value === "string") expect(panelText).toContain(JSON.stringify(value));
@@ -279,12 +276,12 @@ describe("docs page in Chromium", () => {
     expect(register.entries.length).toBeGreaterThan(0);
     const item = menuItems().filter({ hasText: REGISTER_HEADING }).first();
     await item.locator(":scope > a").click();
-    const heading = page.locator('h2[id="section/what-the-description-leaves-open"]');
+    const heading = page.locator(`h2[id="${REGISTER_ROUTE}"]`);
     await heading.waitFor({ state: "visible" });
     // The menu link scrolled the page to the section.
     await expect.poll(async () => (await heading.boundingBox())?.y ?? -1).toBeGreaterThanOrEqual(0);
     await expect.poll(async () => (await heading.boundingBox())?.y ?? Infinity).toBeLessThan(400);
-    await expect.poll(() => page.url()).toContain("#/section/what-the-description-leaves-open");
+    await expect.poll(() => page.url()).toContain(`#/${REGISTER_ROUTE}`);
     expect(await heading.innerText()).toContain(REGISTER_HEADING);
     // The register is the first numbered list after the heading, one item per marker.
     const list = heading.locator("xpath=following::ol[1]");
