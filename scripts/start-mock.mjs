@@ -6,7 +6,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { ensureBuilt, loadBundledSpec, root, startMock } from "./lib/mock-server.mjs";
+import { apiKeyHeaderName, ensureBuilt, loadBundledSpec, root, startMock } from "./lib/mock-server.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -33,6 +33,7 @@ if (!Number.isInteger(port) || port < 1 || port > 65534) {
 
 if (!values["no-build"]) await ensureBuilt();
 const spec = loadBundledSpec();
+const keyHeader = apiKeyHeaderName(spec);
 // Prism's start-up lines name its internal port and the readiness probe; show its request log only.
 let showPrismLog = false;
 const mock = await startMock({
@@ -60,8 +61,7 @@ function exampleCurl() {
     if (!op || p.includes("{")) continue;
     const requirements = op.security ?? spec.security ?? [];
     const keyed = requirements.length > 0 && requirements.every((requirement) => Object.keys(requirement).length > 0);
-    const scheme = Object.values(spec.components?.securitySchemes ?? {}).find((s) => s.type === "apiKey" && s.in === "header");
-    const header = keyed && scheme ? ` -H '${scheme.name}: any-value'` : "";
+    const header = keyed && keyHeader ? ` -H '${keyHeader}: any-value'` : "";
     return `curl -s${header} ${mock.baseUrl}${p}`;
   }
   return `curl -s ${mock.baseUrl}/`;
@@ -69,7 +69,7 @@ function exampleCurl() {
 
 console.log(`
 Mock of ${spec.info?.title ?? "the API"} ${spec.info?.version ?? ""} listening on ${mock.baseUrl}
-  (Prism pid ${mock.pid} on internal port ${mock.prismPort}; stateless; answers with the documented examples; any x-api-key value is accepted)
+  (Prism pid ${mock.pid} on internal port ${mock.prismPort}; stateless; answers with the documented examples${keyHeader ? `; any ${keyHeader} value is accepted` : ""})
   try:   ${exampleCurl()}
   other documented responses:  -H 'Prefer: code=429'   -H 'Prefer: example=<example name>'
 ${docs ? `Docs at ${docs.url}\n` : ""}Mock-only changes to the served spec: ${mock.fixes.join("; ")}.

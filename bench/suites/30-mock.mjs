@@ -6,7 +6,7 @@ import { spawn } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
-import { findFreePort, loadBundledSpec } from "../../scripts/lib/mock-server.mjs";
+import { apiKeyHeaderName, findFreePort, loadBundledSpec, mockBasePath } from "../../scripts/lib/mock-server.mjs";
 
 export const title = "Mock: latency and throughput (autocannon)";
 
@@ -38,7 +38,9 @@ async function startNpmStart(port) {
 
 export default async function run() {
   const spec = loadBundledSpec();
-  const basePath = new URL(spec.servers.find((s) => s.url.startsWith("http://127.0.0.1")).url).pathname.replace(/\/$/, "");
+  const basePath = mockBasePath(spec);
+  const keyHeader = apiKeyHeaderName(spec);
+  if (!keyHeader) throw new Error("bench: no apiKey header security scheme in the spec");
   // A representative read: the first GET without path parameters.
   const [relative] = Object.entries(spec.paths).find(([p, item]) => item.get && !p.includes("{"));
   const port = await findFreePort();
@@ -48,7 +50,7 @@ export default async function run() {
       { name: "`npm start` (front + Prism)", url: `http://127.0.0.1:${port}${basePath}${relative}` },
       { name: "Prism directly (baseline)", url: `http://127.0.0.1:${mock.prismPort}${basePath}${relative}` },
     ];
-    const headers = { "x-api-key": "bench", accept: "application/json" };
+    const headers = { [keyHeader]: "bench", accept: "application/json" };
     const rows = [];
     for (const connections of [1, 16]) {
       const results = [];

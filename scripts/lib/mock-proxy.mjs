@@ -4,49 +4,35 @@
 // operation's documented 400 (or 4XX, or default) response, with its example body and the
 // examples of its headers. Every other request is passed to Prism unchanged.
 import http from "node:http";
-
-const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
-
-function resolveRef(spec, value, depth = 0) {
-  if (!value || typeof value !== "object" || typeof value.$ref !== "string") return value;
-  if (depth > 32) throw new Error(`mock: $ref chain too deep at ${value.$ref}`);
-  const target = value.$ref
-    .slice(2)
-    .split("/")
-    .map((t) => decodeURIComponent(t).replace(/~1/g, "/").replace(/~0/g, "~"))
-    .reduce((node, key) => (node == null ? undefined : node[key]), spec);
-  return resolveRef(spec, target, depth + 1);
-}
+import { listOperations, resolveRef } from "./code-samples.mjs";
 
 /** The documented answer to a malformed body, per operation of the mock spec (paths include the base path). */
 export function invalidJsonResponses(spec) {
   const routes = [];
-  for (const [template, rawItem] of Object.entries(spec.paths ?? {})) {
-    const item = resolveRef(spec, rawItem);
+  for (const { path: template, method, operation: rawOperation } of listOperations(spec)) {
     const pattern = new RegExp(`^${template.split(/\{[^}]+\}/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("[^/]+")}$`);
     const literalCount = template.split("/").filter((segment) => segment && !segment.startsWith("{")).length;
-    for (const method of METHODS) {
-      const operation = resolveRef(spec, item?.[method]);
-      if (!operation) continue;
-      const responses = operation.responses ?? {};
-      const key = ["400", "4XX", "4xx", "default"].find((k) => k in responses);
-      if (!key) continue;
-      const response = resolveRef(spec, responses[key]);
-      const headers = {};
-      for (const [name, rawHeader] of Object.entries(response.headers ?? {})) {
-        const header = resolveRef(spec, rawHeader);
-        const example = header?.example ?? header?.schema?.example ?? header?.schema?.examples?.[0];
-        if (example !== undefined) headers[name.toLowerCase()] = String(example);
-      }
-      const [mediaType, media] = Object.entries(response.content ?? {})[0] ?? [];
-      let body;
-      if (media) {
-        const firstExample = media.examples ? resolveRef(spec, Object.values(media.examples)[0]) : undefined;
-        body = firstExample?.value ?? media.example ?? media.schema?.example ?? {};
-        headers["content-type"] = mediaType;
-      }
-      routes.push({ method: method.toUpperCase(), pattern, literalCount, status: 400, headers, body });
+    const operation = resolveRef(spec, rawOperation);
+    const responses = operation.responses ?? {};
+    const key = ["400", "4XX", "4xx", "default"].find((k) => k in responses);
+    if (!key) continue;
+    const response = resolveRef(spec, responses[key]);
+    const headers = {};
+    for (const [name, rawHeader] of Object.entries(response.headers ?? {})) {
+      const header = resolveRef(spec, rawHeader);
+      const example = header?.example ?? header?.schema?.example ?? header?.schema?.examples?.[0];
+      if (example !== undefined) headers[name.toLowerCase()] = String(example);
     }
+    const [mediaType, media] = Object.entries(response.content ?? {})[0] ?? [];
+    let body;
+    if (media) {
+      const firstExample = media.examples ? resolveRef(spec, Object.values(media.examples)[0]) : undefined;
+      body = firstExample?.value ?? media.example ?? media.schema?.example;
+      // No documented example: leave the request to Prism rather than invent a body.
+      if (body === undefined) continue;
+      headers["content-type"] = mediaType;
+    }
+    routes.push({ method: method.toUpperCase(), pattern, literalCount, status: 400, headers, body });
   }
   // Literal segments first, so /a/me wins over /a/{id}.
   return routes.sort((a, b) => b.literalCount - a.literalCount);

@@ -8,14 +8,19 @@ import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { startMockProxy } from "./mock-proxy.mjs";
-import { deriveMockSpec } from "./mock-spec.mjs";
+import { deriveMockSpec, mockBasePath } from "./mock-spec.mjs";
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 export const bundledSpecPath = path.join(root, "generated", "openapi.json");
 const prismCli = path.join(root, "node_modules", "@stoplight", "prism-cli", "dist", "index.js");
 const cacheDir = path.join(root, "node_modules", ".cache", "mock");
 
-export { deriveMockSpec };
+export { deriveMockSpec, mockBasePath };
+
+/** The header name of the spec's apiKey-in-header security scheme (undefined when it has none). */
+export function apiKeyHeaderName(spec) {
+  return Object.values(spec.components?.securitySchemes ?? {}).find((s) => s?.type === "apiKey" && s.in === "header")?.name;
+}
 
 /** The bundled contract (generated/openapi.json). */
 export function loadBundledSpec() {
@@ -91,23 +96,6 @@ export function assertPortFree(host, port) {
 
 const delay = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function waitUntilAnswering(url, child, output, timeoutMs) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null || child.signalCode !== null) {
-      throw new Error(`mock: Prism exited (${child.exitCode ?? child.signalCode}) before answering:\n${output.join("")}`);
-    }
-    try {
-      const response = await fetch(url, { signal: AbortSignal.timeout(1000) });
-      await response.arrayBuffer();
-      return;
-    } catch {
-      await delay(100);
-    }
-  }
-  throw new Error(`mock: Prism did not answer ${url} within ${timeoutMs} ms:\n${output.join("")}`);
-}
-
 /** Ends a process group started with `detached: true` (SIGTERM, then SIGKILL after timeoutMs). */
 export function stopProcessGroup(child, timeoutMs = 5000) {
   return new Promise((resolve) => {
@@ -132,6 +120,66 @@ export function stopProcessGroup(child, timeoutMs = 5000) {
   });
 }
 
+async function waitUntilAnswering(url, child, output, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`Prism exited (${child.exitCode ?? child.signalCode}) before answering:\n${output.join("")}`);
+    }
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(1000) });
+      await response.arrayBuffer();
+      return;
+    } catch {
+      await delay(100);
+    }
+  }
+  throw new Error(`Prism did not answer ${url} within ${timeoutMs} ms:\n${output.join("")}`);
+}
+
+/**
+ * Spawns the Prism CLI in its own process group on a free 127.0.0.1 port and waits until it answers
+ * (three attempts, each on a new port). `args(port)` gives the CLI arguments (`mock …` or `proxy …`).
+ * The group is killed if this process exits first. Returns `{ child, pid, port, stop() }`.
+ * @param {{ args: (port: number) => string[], log?: (line: string) => void, timeoutMs?: number }} options
+ */
+export async function startPrism({ args, log, timeoutMs = 30_000 }) {
+  let lastError;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const port = await findFreePort("127.0.0.1");
+    const output = [];
+    const child = spawn(process.execPath, [prismCli, ...args(port)], { cwd: root, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    const collect = (chunk) => {
+      const text = chunk.toString();
+      output.push(text);
+      if (output.length > 200) output.shift();
+      log?.(text.replace(/\n$/, ""));
+    };
+    child.stdout.on("data", collect);
+    child.stderr.on("data", collect);
+    const killOnExit = () => {
+      try {
+        process.kill(-child.pid, "SIGKILL");
+      } catch {
+        // already gone
+      }
+    };
+    process.once("exit", killOnExit);
+    const stop = async () => {
+      process.removeListener("exit", killOnExit);
+      await stopProcessGroup(child);
+    };
+    try {
+      await waitUntilAnswering(`http://127.0.0.1:${port}/`, child, output, timeoutMs);
+      return { child, pid: child.pid, port, stop };
+    } catch (error) {
+      lastError = new Error(`mock: ${error.message} (attempt ${attempt + 1})`);
+      await stop();
+    }
+  }
+  throw lastError;
+}
+
 /**
  * Starts the mock: Prism on the derived mock spec (on an internal free port) behind a thin front
  * (mock-proxy.mjs) listening on host:port. `port: 0` (the default) picks a free port.
@@ -144,62 +192,32 @@ export async function startMock(options = {}) {
   const inputSpec = options.spec ?? loadBundledSpec();
   const { file, basePath, fixes, spec } = await writeMockSpec(inputSpec);
   if (options.port) await assertPortFree(host, options.port);
-  let lastError;
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const prismPort = await findFreePort("127.0.0.1");
-    const output = [];
-    const child = spawn(
-      process.execPath,
-      [prismCli, "mock", file, "-h", "127.0.0.1", "-p", String(prismPort), "-v", options.verboseLevel ?? (options.log ? "info" : "warn")],
-      { cwd: root, detached: true, stdio: ["ignore", "pipe", "pipe"] },
-    );
-    const collect = (chunk) => {
-      const text = chunk.toString();
-      output.push(text);
-      if (output.length > 200) output.shift();
-      options.log?.(text.replace(/\n$/, ""));
-    };
-    child.stdout.on("data", collect);
-    child.stderr.on("data", collect);
-    try {
-      await waitUntilAnswering(`http://127.0.0.1:${prismPort}/`, child, output, options.timeoutMs ?? 30_000);
-    } catch (error) {
-      lastError = error;
-      await stopProcessGroup(child);
-      continue;
-    }
-    let front;
-    try {
-      front = await startMockProxy({ host, port: options.port ?? 0, upstreamHost: "127.0.0.1", upstreamPort: prismPort, spec });
-    } catch (error) {
-      await stopProcessGroup(child);
-      throw error;
-    }
-    const exitListener = () => {
-      try {
-        process.kill(-child.pid, "SIGKILL");
-      } catch {
-        // already gone
-      }
-    };
-    process.once("exit", exitListener);
-    const origin = `http://${host.includes(":") ? `[${host}]` : host}:${front.port}`;
-    return {
-      baseUrl: `${origin}${basePath}`,
-      origin,
-      host,
-      port: front.port,
-      prismPort,
-      pid: child.pid,
-      specFile: file,
-      fixes: [...fixes, "a front on the public port answers malformed JSON bodies with the documented 4XX response and headers (Prism's own 400 carries no rate-limit headers)"],
-      child,
-      async stop() {
-        process.removeListener("exit", exitListener);
-        await front.close();
-        await stopProcessGroup(child);
-      },
-    };
+  const prism = await startPrism({
+    args: (port) => ["mock", file, "-h", "127.0.0.1", "-p", String(port), "-v", options.verboseLevel ?? (options.log ? "info" : "warn")],
+    log: options.log,
+    timeoutMs: options.timeoutMs,
+  });
+  let front;
+  try {
+    front = await startMockProxy({ host, port: options.port ?? 0, upstreamHost: "127.0.0.1", upstreamPort: prism.port, spec });
+  } catch (error) {
+    await prism.stop();
+    throw error;
   }
-  throw lastError;
+  const origin = `http://${host.includes(":") ? `[${host}]` : host}:${front.port}`;
+  return {
+    baseUrl: `${origin}${basePath}`,
+    origin,
+    host,
+    port: front.port,
+    prismPort: prism.port,
+    pid: prism.pid,
+    specFile: file,
+    fixes: [...fixes, "a front on the public port answers malformed JSON bodies with the documented 4XX response and headers (Prism's own 400 carries no rate-limit headers)"],
+    child: prism.child,
+    async stop() {
+      await front.close();
+      await prism.stop();
+    },
+  };
 }

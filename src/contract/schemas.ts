@@ -4,7 +4,7 @@
 import { Ajv2020 } from "ajv/dist/2020.js";
 import type { ErrorObject, FormatDefinition, ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsPkg from "ajv-formats";
-import { isObject, resolvePointer, type JsonObject } from "./document.js";
+import { escapePointerToken, isObject, resolvePointer, type JsonObject } from "./document.js";
 import type { OpenApiDocument } from "./types.js";
 
 // ajv-formats is CommonJS: under NodeNext its default import is module.exports, whose `.default` is the plugin.
@@ -152,12 +152,12 @@ function toSchemaErrors(errors: ErrorObject[]): SchemaError[] {
     let message = error.message ?? "is invalid";
     const params = error.params as Record<string, unknown>;
     if (error.keyword === "required" && typeof params.missingProperty === "string") {
-      pointer = `${pointer}/${params.missingProperty.replace(/~/g, "~0").replace(/\//g, "~1")}`;
+      pointer = `${pointer}/${escapePointerToken(params.missingProperty)}`;
       message = "is required but missing";
     } else if (error.keyword === "enum" && Array.isArray(params.allowedValues)) {
       message = `must be one of ${params.allowedValues.map((v) => JSON.stringify(v)).join(", ")}`;
     } else if (error.keyword === "additionalProperties" && typeof params.additionalProperty === "string") {
-      pointer = `${pointer}/${params.additionalProperty.replace(/~/g, "~0").replace(/\//g, "~1")}`;
+      pointer = `${pointer}/${escapePointerToken(params.additionalProperty)}`;
       message = "is not allowed (additional property)";
     } else if (error.keyword === "const") {
       message = `must be ${JSON.stringify(params.allowedValue)}`;

@@ -3,7 +3,7 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { deriveMockSpec, findFreePort, startMock, type StartedMock } from "../../scripts/lib/mock-server.mjs";
+import { deriveMockSpec, findFreePort, mockBasePath, startMock, type StartedMock } from "../../scripts/lib/mock-server.mjs";
 import {
   apiKeyHeaderName,
   buildSampleRequest,
@@ -13,12 +13,15 @@ import {
   mediaExamples,
   repoRoot,
   sharedValidator,
+  successKey,
 } from "../support/spec.js";
 
 const spec = loadSpec();
 const validator = sharedValidator();
 const operations = listSpecOperations(spec);
 const keyHeader = apiKeyHeaderName(spec);
+/** The local server's base path, as the spec gives it (checked against the servers list below). */
+const basePath = mockBasePath(spec);
 
 function isAlive(pid: number): boolean {
   try {
@@ -82,9 +85,11 @@ describe("the Prism mock", () => {
   }
 
   it("serves under the base path of the local server and nowhere else", async () => {
-    expect(mock.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+    expect(basePath).not.toBe("");
+    expect(mock.baseUrl).toBe(`${mock.origin}${basePath}`);
+    expect(mock.origin).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     const op = operations.find((o) => o.method === "GET" && !o.path.includes("{"))!;
-    expect((await fetch(`${mock.baseUrl}${op.path}`, { headers: { [keyHeader]: "k" } })).status).toBe(200);
+    expect((await fetch(`${mock.baseUrl}${op.path}`, { headers: { [keyHeader]: "k" } })).status).toBe(Number(successKey(op)));
     const withoutBase = await fetch(`${mock.origin}${op.path}`, { headers: { [keyHeader]: "k" } });
     await withoutBase.arrayBuffer();
     expect(withoutBase.status).toBe(404);
@@ -93,7 +98,7 @@ describe("the Prism mock", () => {
   it("answers every named example of every operation when asked with Prefer: example=…", async () => {
     let selected = 0;
     for (const op of operations) {
-      const success = Object.keys(op.responses).find((k) => /^2\d\d$/.test(k))!;
+      const success = successKey(op);
       for (const example of mediaExamples(spec, jsonMedia(op.responses[success]))) {
         const { response, bodyText, result } = await call(op, { prefer: `example=${example.name}` });
         expect(response.status, `${op.operationId} ${example.name}`).toBe(Number(success));
@@ -140,12 +145,14 @@ describe("npm start (scripts/start-mock.mjs)", () => {
     const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
     try {
       expect(await waitFor(() => output.includes("Ctrl-C"), 45_000), output).toBe(true);
-      const baseUrl = `http://127.0.0.1:${port}/v1`;
+      const baseUrl = `http://127.0.0.1:${port}${basePath}`;
       expect(output).toContain(baseUrl);
       const curl = /curl -s( -H '[^']+')? (\S+)/.exec(output);
       expect(curl?.[2]?.startsWith(baseUrl)).toBe(true);
+      const curlOp = operations.find((o) => o.method === "GET" && curl![2] === `${baseUrl}${o.path}`);
+      expect(curlOp, curl![2]).toBeDefined();
       const response = await fetch(curl![2]!, { headers: { [keyHeader]: "any" } });
-      expect(response.status).toBe(200);
+      expect(response.status).toBe(Number(successKey(curlOp!)));
       await response.arrayBuffer();
       const prismPid = Number(/Prism pid (\d+)/.exec(output)?.[1]);
       expect(isAlive(prismPid)).toBe(true);

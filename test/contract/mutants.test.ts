@@ -7,13 +7,16 @@ import type { paths } from "../../generated/schema.js";
 import { contractMiddleware, ContractViolationError, type ContractResult } from "../../src/contract/index.js";
 import { CANNED_HEADER, startDeviantServer, type DeviantServer } from "./helpers/deviant-server.js";
 import { buildMutants, type CannedResponse, type Mutant } from "./helpers/mutants.js";
+import { valueAt } from "./helpers/schema-walk.js";
 import { listSpecOperations, loadSpec, sharedValidator, type SampleRequest } from "../support/spec.js";
+import { mockBasePath } from "../../scripts/lib/mock-server.mjs";
 
 const spec = loadSpec();
 const validator = sharedValidator();
 const { originals, mutants } = buildMutants(spec);
 const operations = listSpecOperations(spec);
-const basePath = new URL(spec.servers?.find((s) => s.url.startsWith("http://127.0.0.1"))?.url ?? "http://x/v1").pathname.replace(/\/$/, "");
+// The deviant server stands for a deployment: it is reached under the spec's base path.
+const basePath = mockBasePath(spec);
 
 let server: DeviantServer;
 
@@ -60,6 +63,35 @@ describe("mutation self-test of the contract validator", () => {
       expect(mutants.filter((m) => m.operation.operationId === op.operationId).length, op.operationId).toBeGreaterThanOrEqual(8);
     }
     expect(new Set(mutants.map((m) => m.kind)).size).toBeGreaterThanOrEqual(12);
+  });
+
+  it("applies every mutation to the part of the response it claims to break", () => {
+    for (const mutant of mutants) {
+      const original = originals.find((o) => o.operation === mutant.operation)!.response;
+      const changed = mutant.response;
+      const { kind, pointer } = mutant.expected;
+      const label = `${mutant.id} (${mutant.description})`;
+      if (kind === "missing-header" || kind === "invalid-header") {
+        const name = pointer!.slice(1);
+        expect(original.headers[name], label).toBeDefined();
+        if (kind === "missing-header") expect(Object.keys(changed.headers), label).not.toContain(name);
+        else expect(changed.headers[name], label).not.toBe(original.headers[name]);
+        expect({ status: changed.status, bodyText: changed.bodyText }, label).toEqual({ status: original.status, bodyText: original.bodyText });
+      } else if (kind === "undocumented-content-type") {
+        expect(changed.headers["content-type"], label).not.toBe(original.headers["content-type"]);
+      } else if (kind === "undocumented-status" || kind === "unexpected-status") {
+        expect(changed.status, label).not.toBe(original.status);
+      } else {
+        expect(kind, label).toBe("body-schema");
+        expect(changed.status, label).toBe(original.status);
+        expect(changed.bodyText, label).not.toBe(original.bodyText);
+        const [before, after] = [JSON.parse(original.bodyText) as unknown, JSON.parse(changed.bodyText) as unknown];
+        if (pointer !== undefined) expect(valueAt(after, pointer), label).not.toEqual(valueAt(before, pointer));
+        if (mutant.expected.pointerPrefix !== undefined) {
+          expect(valueAt(after, mutant.expected.pointerPrefix), label).not.toEqual(valueAt(before, mutant.expected.pointerPrefix));
+        }
+      }
+    }
   });
 
   it("passes every unmutated example response", async () => {

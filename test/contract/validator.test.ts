@@ -21,11 +21,12 @@ import {
   type JsonObject,
   type SpecOperation,
 } from "../support/spec.js";
+import { mockBasePath } from "../../scripts/lib/mock-server.mjs";
 
 const spec = loadSpec();
 const validator = sharedValidator();
 const operations = listSpecOperations(spec);
-const basePath = new URL(spec.servers!.find((s) => s.url.startsWith("http://127.0.0.1"))!.url).pathname.replace(/\/$/, "");
+const basePath = mockBasePath(spec);
 
 function successOf(op: SpecOperation) {
   const key = successKey(op);

@@ -108,6 +108,17 @@ function tokens(pointer: string): string[] {
   return pointer === "" ? [] : pointer.slice(1).split("/").map((t) => t.replace(/~1/g, "/").replace(/~0/g, "~"));
 }
 
+/** The value at `pointer` in `data`, or undefined when there is none. */
+export function valueAt(data: unknown, pointer: string): unknown {
+  let current = data;
+  for (const token of tokens(pointer)) {
+    if (Array.isArray(current)) current = current[Number(token)];
+    else if (isObject(current) && Object.prototype.hasOwnProperty.call(current, token)) current = current[token];
+    else return undefined;
+  }
+  return current;
+}
+
 /** Returns a copy of `data` with the value at `pointer` replaced (or removed when `remove`). */
 export function setAt(data: unknown, pointer: string, value: unknown, remove = false): unknown {
   const copy = structuredClone(data);
