@@ -16,7 +16,7 @@ import autocannon from "autocannon";
 import { build } from "tsup";
 import { fullFormats } from "ajv-formats/dist/formats.js";
 import ResponseValidatorPkg from "openapi-response-validator";
-import { resolveRef as deref } from "../../scripts/lib/code-samples.mjs";
+import { resolveRef as deref } from "../../scripts/lib/openapi-walk.mjs";
 import { apiKeyHeaderName, mockBasePath, startPrism } from "../../scripts/lib/mock-server.mjs";
 
 const OpenAPIResponseValidator = ResponseValidatorPkg.default ?? ResponseValidatorPkg;

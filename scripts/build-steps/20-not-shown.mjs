@@ -3,13 +3,13 @@
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { GENERATED_NOTICE, headerFor } from "../lib/generated-header.mjs";
-import { collectNotShown } from "../lib/not-shown.mjs";
+import { collectNotShown, NOT_SHOWN_HEADING } from "../lib/not-shown.mjs";
 
 export default async function notShownRegister({ outDir }) {
   const spec = JSON.parse(await readFile(path.join(outDir, "openapi.json"), "utf8"));
   const entries = collectNotShown(spec);
   const lines = [
-    "# What the description leaves open",
+    `# ${NOT_SHOWN_HEADING}`,
     "",
     "Every place where the service's description says \"not shown\", and every conventional assumption the",
     "contract makes in its place (marked \"Assumed\"), as marked by `x-not-shown` in the spec.",

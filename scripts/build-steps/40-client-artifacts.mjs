@@ -6,8 +6,8 @@
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { headerFor } from "../lib/generated-header.mjs";
+import { listOperations } from "../lib/openapi-walk.mjs";
 
-const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
 /** A JSDoc block from a schema description (first paragraph), or "". */
@@ -50,15 +50,10 @@ function rateLimitHeaders(doc) {
 }
 
 function operationIndex(doc) {
-  const entries = [];
-  for (const [route, item] of Object.entries(doc.paths ?? {})) {
-    for (const method of HTTP_METHODS) {
-      const op = item?.[method];
-      if (!op) continue;
-      if (typeof op.operationId !== "string") throw new Error(`40-client-artifacts: ${method.toUpperCase()} ${route} has no operationId`);
-      entries.push([`${method.toUpperCase()} ${route}`, op.operationId]);
-    }
-  }
+  const entries = listOperations(doc).map(({ path: route, method, operation }) => {
+    if (typeof operation.operationId !== "string") throw new Error(`40-client-artifacts: ${method.toUpperCase()} ${route} has no operationId`);
+    return [`${method.toUpperCase()} ${route}`, operation.operationId];
+  });
   return entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }
 

@@ -9,10 +9,8 @@ import path from "node:path";
 import { parse } from "yaml";
 import { withCodeSamples } from "../lib/code-samples.mjs";
 import { headerFor } from "../lib/generated-header.mjs";
-import { collectNotShown } from "../lib/not-shown.mjs";
+import { collectNotShown, NOT_SHOWN_HEADING } from "../lib/not-shown.mjs";
 import { binPath, runNode } from "../lib/run.mjs";
-
-export const NOT_SHOWN_HEADING = "What the description leaves open";
 
 // Redoc's attribution badge loads its logo from a CDN, which fails (and logs a console error)
 // offline. The step swaps it for an inline image; the link to Redoc stays. (The browser test

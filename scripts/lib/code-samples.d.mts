@@ -1,11 +1,8 @@
 // Types of scripts/lib/code-samples.mjs, for the TypeScript tests.
+import type { OperationEntry } from "./openapi-walk.mjs";
+export type { OperationEntry } from "./openapi-walk.mjs";
+export { listOperations, resolveRef } from "./openapi-walk.mjs";
 type Doc = Record<string, any>;
-export interface OperationEntry {
-  path: string;
-  method: string;
-  operation: Record<string, any>;
-  pathItem: Record<string, any>;
-}
 export interface CodeSample {
   operationId: string | undefined;
   method: string;
@@ -14,8 +11,6 @@ export interface CodeSample {
 }
 export declare const PACKAGE_NAME: string;
 export declare const SAMPLE_LANG: string;
-export declare function resolveRef(doc: Doc, value: unknown): any;
-export declare function listOperations(doc: Doc): OperationEntry[];
 export declare function toTsLiteral(value: unknown, indent?: string): string;
 export declare function requestInitOf(doc: Doc, entry: OperationEntry): Record<string, any> | undefined;
 export declare function codeSampleFor(doc: Doc, entry: OperationEntry): string;

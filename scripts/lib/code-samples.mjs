@@ -4,45 +4,15 @@
 // for a required input is an error, so a sample can never show an invented value.
 import { readFileSync } from "node:fs";
 import { mockBasePath } from "./mock-spec.mjs";
+import { listOperations, resolveRef } from "./openapi-walk.mjs";
+
+export { listOperations, resolveRef };
 
 /** The name users import the client from: package.json's `name`. */
 export const PACKAGE_NAME = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")).name;
 export const SAMPLE_LANG = "TypeScript";
 
-const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
 const PARAM_LOCATIONS = ["path", "query", "header"];
-
-/** Resolves a local `#/...` reference (repeatedly); other values are returned as they are. */
-export function resolveRef(doc, value) {
-  let current = value;
-  const seen = new Set();
-  while (current && typeof current === "object" && typeof current.$ref === "string") {
-    const ref = current.$ref;
-    if (!ref.startsWith("#/")) throw new Error(`code samples: only local $refs are supported, got ${ref}`);
-    if (seen.has(ref)) throw new Error(`code samples: circular $ref ${ref}`);
-    seen.add(ref);
-    current = ref
-      .slice(2)
-      .split("/")
-      .map((s) => decodeURIComponent(s).replace(/~1/g, "/").replace(/~0/g, "~"))
-      .reduce((node, key) => (node == null ? undefined : node[key]), doc);
-    if (current === undefined) throw new Error(`code samples: unresolved $ref ${ref}`);
-  }
-  return current;
-}
-
-/** Every operation of the document, in document order. */
-export function listOperations(doc) {
-  const operations = [];
-  for (const [path, rawItem] of Object.entries(doc.paths ?? {})) {
-    const pathItem = resolveRef(doc, rawItem);
-    for (const method of HTTP_METHODS) {
-      const operation = pathItem?.[method];
-      if (operation) operations.push({ path, method, operation, pathItem });
-    }
-  }
-  return operations;
-}
 
 /** The first example a parameter or media type gives: `example`, then `examples`, then its schema's. */
 function exampleOf(doc, holder) {

@@ -4,7 +4,7 @@
 // operation's documented 400 (or 4XX, or default) response, with its example body and the
 // examples of its headers. Every other request is passed to Prism unchanged.
 import http from "node:http";
-import { listOperations, resolveRef } from "./code-samples.mjs";
+import { listOperations, resolveRef } from "./openapi-walk.mjs";
 
 /** The documented answer to a malformed body, per operation of the mock spec (paths include the base path). */
 export function invalidJsonResponses(spec) {

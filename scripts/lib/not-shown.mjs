@@ -1,4 +1,7 @@
 // Finds every `x-not-shown` marker in a bundled OpenAPI document and names its place for a reader.
+/** The heading of the register, in generated/not-shown.md and in the docs page's introduction. */
+export const NOT_SHOWN_HEADING = "What the description leaves open";
+
 const METHODS = new Set(["get", "put", "post", "delete", "patch", "head", "options", "trace"]);
 
 const escapePointer = (key) => String(key).replace(/~/g, "~0").replace(/\//g, "~1");

@@ -9,6 +9,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startDocsServer, type DocsServer } from "../../scripts/serve-docs.mjs";
+import { NOT_SHOWN_HEADING } from "../../scripts/lib/not-shown.mjs";
 import { deref, jsonMedia, listSpecOperations, loadSpec, mediaExamples, successKey, type SpecOperation } from "../support/spec.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -25,7 +26,7 @@ const CHROMIUM_FLAGS = [
 const PAGE_FILE = path.join(root, "generated", "docs", "index.html");
 const SCREENSHOTS = path.join(root, "test-output", "docs");
 // The heading under which scripts/build-steps/50-docs.mjs puts the not-shown register.
-const REGISTER_HEADING = "What the description leaves open";
+const REGISTER_HEADING = NOT_SHOWN_HEADING;
 // Redoc's route (and heading id) for that section.
 const REGISTER_ROUTE = `section/${REGISTER_HEADING.toLowerCase().replace(/\s+/g, "-")}`;
 
