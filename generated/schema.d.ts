@@ -219,8 +219,8 @@ export interface paths {
         };
         /**
          * Get Deposit Addresses
-         * @description Returns the caller's crypto deposit addresses across networks. `network` is a network code; send
-         *     deposits on that network only, with the `memo` when it is not null.
+         * @description Returns the caller's crypto deposit addresses across networks. `network` is a network code (a
+         *     `networkCode` of Get Active Networks); `memo` is the address's memo, or null.
          *
          *     Create Deposit Address, which the service refers to, is not described: its path and payload are not
          *     shown. Before generating an address, check `isReceivable` in Get Active Networks: for a
@@ -666,7 +666,7 @@ export interface components {
             reference: string;
             /** @description Network code (a `networkCode` of Get Active Networks). */
             network: string;
-            /** @description Memo (or tag) to send with deposits, on networks that use one. */
+            /** @description Memo of the address, or null. */
             memo: string | null;
             /** @description Unique identifier of the user the address belongs to. */
             uniqueUserIdentifier: string;
@@ -1202,7 +1202,9 @@ export interface components {
          */
         "X-RateLimit-Remaining": number;
         /**
-         * @description Unix timestamp (seconds) when the current window resets. Header names are case-insensitive; the service sends `x-ratelimit-reset`.
+         * @description Unix timestamp when the current window resets, taken to be in seconds as Unix timestamps
+         *     conventionally are (the description does not state the unit). Header names are
+         *     case-insensitive; the service sends `x-ratelimit-reset`.
          * @example 1795341660
          */
         "X-RateLimit-Reset": number;
