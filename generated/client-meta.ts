@@ -15,6 +15,9 @@ export const API_KEY_HEADER = "x-api-key";
 /** Rate-limit response headers (components.headers), lower-cased. */
 export const RATE_LIMIT_HEADERS = {"limit":"x-ratelimit-limit","remaining":"x-ratelimit-remaining","reset":"x-ratelimit-reset"} as const;
 
+/** Request-signing headers (header parameters marked `x-signing`; observed in a real client), lower-cased. */
+export const SIGNING_HEADERS = {"timestamp":"x-api-timestamp","signature":"x-api-signature"} as const;
+
 /** operationId of each operation, keyed by `"METHOD /path/template"`. */
 export const OPERATION_IDS: Readonly<Record<string, string>> = {
   "GET /addresses/me/broker": "getDepositAddresses",
@@ -30,6 +33,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   "GET /transactions/me": "getUserTransactions",
   "GET /transactions/withdrawals/me": "listPayouts",
   "GET /wallets/USDT": "getWalletBalance",
+  "GET /wallets/{currencyCode}": "getWalletBalanceByCode",
   "POST /trades/quote": "createQuote",
   "POST /trades/quote/{quoteId}": "acceptQuote",
   "POST /transactions/resendWebhooks": "resendWebhooks",

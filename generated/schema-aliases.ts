@@ -40,8 +40,10 @@ export type CollectionCustomerListResponse = components["schemas"]["CollectionCu
  */
 export type CollectionCustomerResponse = components["schemas"]["CollectionCustomerResponse"];
 /**
- * Body of Create Quote. `sourceId` and `targetId` carry currency **codes** (not identifiers, not
- * names). Which fields are required is not shown, so none is required here; send all four.
+ * Body of Create Quote. The description says `sourceId` and `targetId` carry currency **codes**
+ * (not names). A real client was observed sending currency **identifiers** there instead; both are
+ * strings, so the contract accepts either and cannot settle which the service expects. Which fields
+ * are required is not shown, so none is required here; send all four.
  */
 export type CreateQuoteRequest = components["schemas"]["CreateQuoteRequest"];
 /**
@@ -180,6 +182,12 @@ export type ResendWebhooksRequest = components["schemas"]["ResendWebhooksRequest
  * Side of a quote or trade.
  */
 export type Side = components["schemas"]["Side"];
+/**
+ * A timestamp as the description's conventions give it: ISO 8601 in UTC with milliseconds,
+ * `YYYY-MM-DDTHH:MM:SS.mmmZ` (for example `2026-11-22T10:00:12.504Z`). An offset such as
+ * `+01:00`, a missing millisecond part or a space instead of `T` is not this convention.
+ */
+export type Timestamp = components["schemas"]["Timestamp"];
 /**
  * An executed trade, the result of Accept Quote. Its `id` differs from the `id` of the quote it
  * was made from.

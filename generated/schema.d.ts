@@ -49,7 +49,9 @@ export interface paths {
          * Create Quote
          * @description Creates a time-limited quote for a trade between a source and a target currency.
          *
-         *     Send currency **codes** in `sourceId` and `targetId` (for example `USDT` and `NGNX`). The returned
+         *     The description says to send currency **codes** in `sourceId` and `targetId` (for example `USDT`
+         *     and `NGNX`); a real client was observed sending currency **identifiers** there instead. Both are
+         *     strings: the contract accepts either and cannot settle which the service expects. The returned
          *     quote carries currency **identifiers** in `sourceId`/`targetId` and the codes in
          *     `sourceCode`/`targetCode`. `side` is `SELL` or `BUY`.
          *
@@ -84,7 +86,10 @@ export interface paths {
          * @description Accepts the quote identified by `quoteId` and returns the executed trade. **This executes the
          *     trade** (in production, with real funds): do not retry it blindly.
          *
-         *     The body is an empty JSON object. The trade's `id` differs from the quote's `id`; keep the trade's
+         *     The description's sample sends an empty JSON object as the body. A real client was observed
+         *     sending no body at all (`content-length: 0`, with its HTTP library's default
+         *     `content-type: application/x-www-form-urlencoded`), so the body is optional here: send `{}` or
+         *     nothing. Any other body is refused. The trade's `id` differs from the quote's `id`; keep the trade's
          *     `id` and `reference`. A quote is valid only until its `expiryDate`.
          *
          *     Requires the `x-api-key` header.
@@ -412,13 +417,46 @@ export interface paths {
          * @description Returns the caller's USDT wallet with its balances and its currency.
          *
          *     The endpoint is documented with the path segment `USDT`; whether other currency codes are accepted in
-         *     that segment is not shown, so only `/wallets/USDT` is declared.
+         *     that segment is not shown. A real client was observed calling it with other codes: that template is
+         *     declared separately as Get Wallet Balance (other currency codes), `/wallets/{currencyCode}`, and this
+         *     literal path wins over it for `USDT`.
          *
          *     The description's sample carries no `x-api-key` header and whether a key is required is not shown: send your key anyway.
          *
          *     Limits: 200 requests per minute per API key (the general limit).
          */
         get: operations["getWalletBalance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/wallets/{currencyCode}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Wallet Balance (other currency codes)
+         * @description **Observed in a real client, not in the description.** Returns the caller's wallet of the
+         *     currency whose code is in the path, for example `/wallets/NGNX`.
+         *
+         *     The description documents Get Wallet Balance only with the path segment `USDT` and does not show
+         *     whether other codes are accepted. A real client was observed calling this path with other codes
+         *     such as `NGNX`, so the template is declared. For `USDT` the documented `/wallets/USDT` applies
+         *     (a literal path wins over this template). The answer to another code was not shown or observed:
+         *     this contract assumes the same envelope and wallet-with-currency as Get Wallet Balance.
+         *
+         *     Whether a key is required is not shown (as for Get Wallet Balance): send your key anyway.
+         *
+         *     Limits: 200 requests per minute per API key (the general limit).
+         */
+        get: operations["getWalletBalanceByCode"];
         put?: never;
         post?: never;
         delete?: never;
@@ -438,8 +476,11 @@ export interface paths {
          * Get User Transactions
          * @description Lists the caller's transactions (deposits, withdrawals, swaps, ...), each with its `wallet`.
          *
-         *     The listing takes query parameters whose names are not shown, so none is declared here. The full list
-         *     of transaction categories is not shown: handle unknown `category` values.
+         *     The description says the listing takes query parameters and does not show them. A real client was
+         *     observed sending `page`, `pageSize` (integers; its defaults 1 and 30) and `category` (a transaction
+         *     category such as `DEPOSIT`): they are declared, optional and marked as observed. Whether the service
+         *     takes further parameters, its default and maximum page size, and whether pages count from 0 or 1
+         *     are not shown. The full list of transaction categories is not shown: handle unknown `category` values.
          *
          *     The description's sample carries no `x-api-key` header and whether a key is required is not shown: send your key anyway.
          *
@@ -518,16 +559,10 @@ export interface components {
         BaseFields: {
             /** @description Identifier of the record. */
             id: string;
-            /**
-             * Format: date-time
-             * @description When the record was created (ISO 8601 UTC with milliseconds).
-             */
-            createdAt: string;
-            /**
-             * Format: date-time
-             * @description When the record was last updated (ISO 8601 UTC with milliseconds).
-             */
-            updatedAt: string;
+            /** @description When the record was created (ISO 8601 UTC with milliseconds). */
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description When the record was last updated (ISO 8601 UTC with milliseconds). */
+            updatedAt: components["schemas"]["Timestamp"];
             /** @description Whether the record is active. */
             active: boolean;
         };
@@ -557,13 +592,15 @@ export interface components {
             data: components["schemas"]["CollectionCustomer"];
         };
         /**
-         * @description Body of Create Quote. `sourceId` and `targetId` carry currency **codes** (not identifiers, not
-         *     names). Which fields are required is not shown, so none is required here; send all four.
+         * @description Body of Create Quote. The description says `sourceId` and `targetId` carry currency **codes**
+         *     (not names). A real client was observed sending currency **identifiers** there instead; both are
+         *     strings, so the contract accepts either and cannot settle which the service expects. Which fields
+         *     are required is not shown, so none is required here; send all four.
          */
         CreateQuoteRequest: {
-            /** @description Code of the source currency (for example `USDT`). */
+            /** @description Code of the source currency (for example `USDT`), as the description says. A real client was observed sending a currency identifier instead. */
             sourceId?: string;
-            /** @description Code of the target currency (for example `NGNX`). */
+            /** @description Code of the target currency (for example `NGNX`), as the description says. A real client was observed sending a currency identifier instead. */
             targetId?: string;
             /** @description Amount to trade. */
             amount?: number;
@@ -674,11 +711,8 @@ export interface components {
             userId: string;
             /** @description Whether this is a master address. */
             isMaster: boolean;
-            /**
-             * Format: date-time
-             * @description When the address was deleted, or null.
-             */
-            deletedAt: string | null;
+            /** @description When the address was deleted, or null. */
+            deletedAt: components["schemas"]["Timestamp"] | null;
         };
         /** @description Envelope of Get Deposit Addresses: the caller's addresses across networks. */
         DepositAddressListResponse: components["schemas"]["Envelope"] & {
@@ -751,16 +785,10 @@ export interface components {
         Invoice: {
             /** @description Identifier of the invoice. */
             id: string;
-            /**
-             * Format: date-time
-             * @description When the invoice was created.
-             */
-            createdAt: string;
-            /**
-             * Format: date-time
-             * @description When the invoice was last updated.
-             */
-            updatedAt: string;
+            /** @description When the invoice was created. */
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description When the invoice was last updated. */
+            updatedAt: components["schemas"]["Timestamp"];
             status: components["schemas"]["InvoiceStatus"];
             /** @description Code of the currency paid in. */
             sourceCurrency: string;
@@ -782,11 +810,8 @@ export interface components {
             virtualBankName: string;
             /** @description Reference of the virtual account. */
             virtualAccountReference: string;
-            /**
-             * Format: date-time
-             * @description When the virtual account expires.
-             */
-            accountExpiresAt: string;
+            /** @description When the virtual account expires. */
+            accountExpiresAt: components["schemas"]["Timestamp"];
             /** @description Tracking identifier of the invoice. */
             trackingId: string;
             /** @description Account number of the beneficiary. */
@@ -913,11 +938,8 @@ export interface components {
             sourceDollarRate: number;
             /** @description Dollar rate of the target currency. */
             targetDollarRate: number;
-            /**
-             * Format: date-time
-             * @description When the quote stops being valid.
-             */
-            expiryDate: string;
+            /** @description When the quote stops being valid. */
+            expiryDate: components["schemas"]["Timestamp"];
             /** @description Source currency code. */
             sourceCode: string;
             /** @description Target currency code. */
@@ -944,6 +966,14 @@ export interface components {
          * @enum {string}
          */
         Side: "BUY" | "SELL";
+        /**
+         * Format: date-time
+         * @description A timestamp as the description's conventions give it: ISO 8601 in UTC with milliseconds,
+         *     `YYYY-MM-DDTHH:MM:SS.mmmZ` (for example `2026-11-22T10:00:12.504Z`). An offset such as
+         *     `+01:00`, a missing millisecond part or a space instead of `T` is not this convention.
+         * @example 2026-11-22T10:00:12.504Z
+         */
+        Timestamp: string;
         /**
          * @description An executed trade, the result of Accept Quote. Its `id` differs from the `id` of the quote it
          *     was made from.
@@ -1159,6 +1189,23 @@ export interface components {
     };
     parameters: {
         /**
+         * @description **Observed in a real client, not in the description.** Lowercase hex of HMAC-SHA256, keyed with
+         *     the account's API secret, over `METHOD + PATH + TIMESTAMP`: the upper-case method, the request's
+         *     path including the `/v1` prefix and the query string exactly as sent
+         *     (`/v1/transactions/me?page=1&pageSize=30`), and the value of `x-api-timestamp`. Whether the
+         *     service rejects unsigned requests is not known.
+         * @example ece0ab4cc6577304fa2104f6c84454050b3b5ead1ede4e961ed1f4dcea9830ae
+         */
+        ApiSignature: string;
+        /**
+         * @description **Observed in a real client, not in the description.** The time the request was signed, in
+         *     milliseconds since the Unix epoch, as a decimal string (`1700000000000`). Sent together with
+         *     `x-api-signature`; see "Request signing" in the introduction. Whether the service requires it is
+         *     not known.
+         * @example 1700000000000
+         */
+        ApiTimestamp: string;
+        /**
          * @description Identifier of the currency (its `id`, as in a Currency record or a quote's `sourceId`/`targetId`).
          * @example 1d9f6a7e-3c2b-4f8a-9e51-0b7c2d4e6f81
          */
@@ -1188,6 +1235,32 @@ export interface components {
          * @example NGNX
          */
         TargetCode: string;
+        /**
+         * @description **Observed in a real client, not in the description.** Return only transactions of this category
+         *     (for example `DEPOSIT`). It takes the same open set of values as a transaction's `category`.
+         * @example DEPOSIT
+         */
+        TransactionCategoryFilter: components["schemas"]["TransactionCategory"];
+        /**
+         * @description **Observed in a real client, not in the description.** Page number of the listing. The observed
+         *     client sends `1` unless told otherwise; whether pages count from 0 or 1, and the service's
+         *     default, are not shown.
+         * @example 1
+         */
+        TransactionsPage: number;
+        /**
+         * @description **Observed in a real client, not in the description.** Number of transactions per page. The
+         *     observed client sends `30` unless told otherwise; the service's default and maximum page size are
+         *     not shown.
+         * @example 30
+         */
+        TransactionsPageSize: number;
+        /**
+         * @description **Observed in a real client, not in the description.** Code of the wallet's currency (for
+         *     example `NGNX`). For `USDT`, the documented Get Wallet Balance (`/wallets/USDT`) applies.
+         * @example NGNX
+         */
+        WalletCurrencyCode: string;
     };
     requestBodies: never;
     headers: {
@@ -1251,6 +1324,7 @@ export type Quote = components['schemas']['Quote'];
 export type QuoteResponse = components['schemas']['QuoteResponse'];
 export type ResendWebhooksRequest = components['schemas']['ResendWebhooksRequest'];
 export type Side = components['schemas']['Side'];
+export type Timestamp = components['schemas']['Timestamp'];
 export type Trade = components['schemas']['Trade'];
 export type TradePair = components['schemas']['TradePair'];
 export type TradeResponse = components['schemas']['TradeResponse'];
@@ -1272,12 +1346,18 @@ export type ResponseClientError = components['responses']['ClientError'];
 export type ResponseServerError = components['responses']['ServerError'];
 export type ResponseTooManyRequests = components['responses']['TooManyRequests'];
 export type ResponseUnauthorized = components['responses']['Unauthorized'];
+export type ParameterApiSignature = components['parameters']['ApiSignature'];
+export type ParameterApiTimestamp = components['parameters']['ApiTimestamp'];
 export type ParameterCurrencyId = components['parameters']['CurrencyId'];
 export type ParameterCustomerId = components['parameters']['CustomerId'];
 export type ParameterInvoiceStatusFilter = components['parameters']['InvoiceStatusFilter'];
 export type ParameterQuoteId = components['parameters']['QuoteId'];
 export type ParameterSourceCode = components['parameters']['SourceCode'];
 export type ParameterTargetCode = components['parameters']['TargetCode'];
+export type ParameterTransactionCategoryFilter = components['parameters']['TransactionCategoryFilter'];
+export type ParameterTransactionsPage = components['parameters']['TransactionsPage'];
+export type ParameterTransactionsPageSize = components['parameters']['TransactionsPageSize'];
+export type ParameterWalletCurrencyCode = components['parameters']['WalletCurrencyCode'];
 export type HeaderXRateLimitLimit = components['headers']['X-RateLimit-Limit'];
 export type HeaderXRateLimitRemaining = components['headers']['X-RateLimit-Remaining'];
 export type HeaderXRateLimitReset = components['headers']['X-RateLimit-Reset'];
@@ -1286,7 +1366,25 @@ export interface operations {
     getFiatRates: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description **Observed in a real client, not in the description.** The time the request was signed, in
+                 *     milliseconds since the Unix epoch, as a decimal string (`1700000000000`). Sent together with
+                 *     `x-api-signature`; see "Request signing" in the introduction. Whether the service requires it is
+                 *     not known.
+                 * @example 1700000000000
+                 */
+                "x-api-timestamp"?: components["parameters"]["ApiTimestamp"];
+                /**
+                 * @description **Observed in a real client, not in the description.** Lowercase hex of HMAC-SHA256, keyed with
+                 *     the account's API secret, over `METHOD + PATH + TIMESTAMP`: the upper-case method, the request's
+                 *     path including the `/v1` prefix and the query string exactly as sent
+                 *     (`/v1/transactions/me?page=1&pageSize=30`), and the value of `x-api-timestamp`. Whether the
+                 *     service rejects unsigned requests is not known.
+                 * @example ece0ab4cc6577304fa2104f6c84454050b3b5ead1ede4e961ed1f4dcea9830ae
+                 */
+                "x-api-signature"?: components["parameters"]["ApiSignature"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1313,7 +1411,25 @@ export interface operations {
     createQuote: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description **Observed in a real client, not in the description.** The time the request was signed, in
+                 *     milliseconds since the Unix epoch, as a decimal string (`1700000000000`). Sent together with
+                 *     `x-api-signature`; see "Request signing" in the introduction. Whether the service requires it is
+                 *     not known.
+                 * @example 1700000000000
+                 */
+                "x-api-timestamp"?: components["parameters"]["ApiTimestamp"];
+                /**
+                 * @description **Observed in a real client, not in the description.** Lowercase hex of HMAC-SHA256, keyed with
+                 *     the account's API secret, over `METHOD + PATH + TIMESTAMP`: the upper-case method, the request's
+                 *     path including the `/v1` prefix and the query string exactly as sent
+                 *     (`/v1/transactions/me?page=1&pageSize=30`), and the value of `x-api-timestamp`. Whether the
+                 *     service rejects unsigned requests is not known.
+                 * @example ece0ab4cc6577304fa2104f6c84454050b3b5ead1ede4e961ed1f4dcea9830ae
+                 */
+                "x-api-signature"?: components["parameters"]["ApiSignature"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1344,7 +1460,25 @@ export interface operations {
     acceptQuote: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description **Observed in a real client, not in the description.** The time the request was signed, in
+                 *     milliseconds since the Unix epoch, as a decimal string (`1700000000000`). Sent together with
+                 *     `x-api-signature`; see "Request signing" in the introduction. Whether the service requires it is
+                 *     not known.
+                 * @example 1700000000000
+                 */
+                "x-api-timestamp"?: components["parameters"]["ApiTimestamp"];
+                /**
+                 * @description **Observed in a real client, not in the description.** Lowercase hex of HMAC-SHA256, keyed with
+                 *     the account's API secret, over `METHOD + PATH + TIMESTAMP`: the upper-case method, the request's
+                 *     path including the `/v1` prefix and the query string exactly as sent
+                 *     (`/v1/transactions/me?page=1&pageSize=30`), and the value of `x-api-timestamp`. Whether the
+                 *     service rejects unsigned requests is not known.
+                 * @example ece0ab4cc6577304fa2104f6c84454050b3b5ead1ede4e961ed1f4dcea9830ae
+                 */
+                "x-api-signature"?: components["parameters"]["ApiSignature"];
+            };
             path: {
                 /**
                  * @description The `id` of the quote to accept, as Create Quote returned it (an opaque string, not a UUID).
@@ -1354,7 +1488,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description An empty JSON object, or no body at all (observed: a real client sends none). Any other body is refused. */
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["AcceptQuoteRequest"];
             };
@@ -1381,7 +1516,25 @@ export interface operations {
     resendWebhooks: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description **Observed in a real client, not in the description.** The time the request was signed, in
+                 *     milliseconds since the Unix epoch, as a decimal string (`1700000000000`). Sent together with
+                 *     `x-api-signature`; see "Request signing" in the introduction. Whether the service requires it is
+                 *     not known.
+                 * @example 1700000000000
+                 */
+                "x-api-timestamp"?: components["parameters"]["ApiTimestamp"];
+                /**
+                 * @description **Observed in a real client, not in the description.** Lowercase hex of HMAC-SHA256, keyed with
+                 *     the account's API secret, over `METHOD + PATH + TIMESTAMP`: the upper-case method, the request's
+                 *     path including the `/v1` prefix and the query string exactly as sent
+                 *     (`/v1/transactions/me?page=1&pageSize=30`), and the value of `x-api-timestamp`. Whether the
+                 *     service rejects unsigned requests is not known.
+                 * @example ece0ab4cc6577304fa2104f6c84454050b3b5ead1ede4e961ed1f4dcea9830ae
+                 */
+                "x-api-signature"?: components["parameters"]["ApiSignature"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1418,7 +1571,25 @@ export interface operations {
                  */
                 status?: components["parameters"]["InvoiceStatusFilter"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description **Observed in a real client, not in the description.** The time the request was signed, in
+                 *     milliseconds since the Unix epoch, as a decimal string (`1700000000000`). Sent together with
+                 *     `x-api-signature`; see "Request signing" in the introduction. Whether the service requires it is
+                 *     not known.
+                 * @example 1700000000000
+                 */
+                "x-api-timestamp"?: components["parameters"]["ApiTimestamp"];
+                /**
+                 * @description **Observed in a real client, not in the description.** Lowercase hex of HMAC-SHA256, keyed with
+                 *     the account's API secret, over `METHOD + PATH + TIMESTAMP`: the upper-case method, the request's
+                 *     path including the `/v1` prefix and the query string exactly as sent
+                 *     (`/v1/transactions/me?page=1&pageSize=30`), and the value of `x-api-timestamp`. Whether the
+                 *     service rejects unsigned requests is not known.
+                 * @example ece0ab4cc6577304fa2104f6c84454050b3b5ead1ede4e961ed1f4dcea9830ae
+                 */
+                "x-api-signature"?: components["parameters"]["ApiSignature"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1445,7 +1616,25 @@ export interface operations {
     getCollectionCustomers: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description **Observed in a real client, not in the description.** The time the request was signed, in
+                 *     milliseconds since the Unix epoch, as a decimal string (`1700000000000`). Sent together with
+                 *     `x-api-signature`; see "Request signing" in the introduction. Whether the service requires it is
+                 *     not known.
+                 * @example 1700000000000
+                 */
+                "x-api-timestamp"?: components["parameters"]["ApiTimestamp"];
+                /**
+                 * @description **Observed in a real client, not in the description.** Lowercase hex of HMAC-SHA256, keyed with
+                 *     the account's API secret, over `METHOD + PATH + TIMESTAMP`: the upper-case method, the request's
+                 *     path including the `/v1` prefix and the query string exactly as sent
+                 *     (`/v1/transactions/me?page=1&pageSize=30`), and the value of `x-api-timestamp`. Whether the
+                 *     service rejects unsigned requests is not known.
+                 * @example ece0ab4cc6577304fa2104f6c84454050b3b5ead1ede4e961ed1f4dcea9830ae
+                 */
+                "x-api-signature"?: components["parameters"]["ApiSignature"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1472,7 +1661,25 @@ export interface operations {
     getCollectionCustomer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description **Observed in a real client, not in the description.** The time the request was signed, in
+                 *     milliseconds since the Unix epoch, as a decimal string (`1700000000000`). Sent together with
+                 *     `x-api-signature`; see "Request signing" in the introduction. Whether the service requires it is
+                 *     not known.
+                 * @example 1700000000000
+                 */
+                "x-api-timestamp"?: components["parameters"]["ApiTimestamp"];
+                /**
+                 * @description **Observed in a real client, not in the description.** Lowercase hex of HMAC-SHA256, keyed with
+                 *     the account's API secret, over `METHOD + PATH + TIMESTAMP`: the upper-case method, the request's
+                 *     path including the `/v1` prefix and the query string exactly as sent
+                 *     (`/v1/transactions/me?page=1&pageSize=30`), and the value of `x-api-timestamp`. Whether the
+                 *     service rejects unsigned requests is not known.
+                 * @example ece0ab4cc6577304fa2104f6c84454050b3b5ead1ede4e961ed1f4dcea9830ae
+                 */
+                "x-api-signature"?: components["parameters"]["ApiSignature"];
+            };
             path: {
                 /**
                  * @description Identifier of the collection customer.
@@ -1505,7 +1712,25 @@ export interface operations {
     getDepositAddresses: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description **Observed in a real client, not in the description.** The time the request was signed, in
+                 *     milliseconds since the Unix epoch, as a decimal string (`1700000000000`). Sent together with
+                 *     `x-api-signature`; see "Request signing" in the introduction. Whether the service requires it is
+                 *     not known.
+                 * @example 1700000000000
+                 */
+                "x-api-timestamp"?: components["parameters"]["ApiTimestamp"];
+                /**
+                 * @description **Observed in a real client, not in the description.** Lowercase hex of HMAC-SHA256, keyed with
+                 *     the account's API secret, over `METHOD + PATH + TIMESTAMP`: the upper-case method, the request's
+                 *     path including the `/v1` prefix and the query string exactly as sent
+                 *     (`/v1/transactions/me?page=1&pageSize=30`), and the value of `x-api-timestamp`. Whether the
+                 *     service rejects unsigned requests is not known.
+                 * @example ece0ab4cc6577304fa2104f6c84454050b3b5ead1ede4e961ed1f4dcea9830ae
+                 */
+                "x-api-signature"?: components["parameters"]["ApiSignature"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1532,7 +1757,25 @@ export interface operations {
     listDeposits: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description **Observed in a real client, not in the description.** The time the request was signed, in
+                 *     milliseconds since the Unix epoch, as a decimal string (`1700000000000`). Sent together with
+                 *     `x-api-signature`; see "Request signing" in the introduction. Whether the service requires it is
+                 *     not known.
+                 * @example 1700000000000
+                 */
+                "x-api-timestamp"?: components["parameters"]["ApiTimestamp"];
+                /**
+                 * @description **Observed in a real client, not in the description.** Lowercase hex of HMAC-SHA256, keyed with
+                 *     the account's API secret, over `METHOD + PATH + TIMESTAMP`: the upper-case method, the request's
+                 *     path including the `/v1` prefix and the query string exactly as sent
+                 *     (`/v1/transactions/me?page=1&pageSize=30`), and the value of `x-api-timestamp`. Whether the
+                 *     service rejects unsigned requests is not known.
+                 * @example ece0ab4cc6577304fa2104f6c84454050b3b5ead1ede4e961ed1f4dcea9830ae
+                 */
+                "x-api-signature"?: components["parameters"]["ApiSignature"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1559,7 +1802,25 @@ export interface operations {
     listPayouts: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description **Observed in a real client, not in the description.** The time the request was signed, in
+                 *     milliseconds since the Unix epoch, as a decimal string (`1700000000000`). Sent together with
+                 *     `x-api-signature`; see "Request signing" in the introduction. Whether the service requires it is
+                 *     not known.
+                 * @example 1700000000000
+                 */
+                "x-api-timestamp"?: components["parameters"]["ApiTimestamp"];
+                /**
+                 * @description **Observed in a real client, not in the description.** Lowercase hex of HMAC-SHA256, keyed with
+                 *     the account's API secret, over `METHOD + PATH + TIMESTAMP`: the upper-case method, the request's
+                 *     path including the `/v1` prefix and the query string exactly as sent
+                 *     (`/v1/transactions/me?page=1&pageSize=30`), and the value of `x-api-timestamp`. Whether the
+                 *     service rejects unsigned requests is not known.
+                 * @example ece0ab4cc6577304fa2104f6c84454050b3b5ead1ede4e961ed1f4dcea9830ae
+                 */
+                "x-api-signature"?: components["parameters"]["ApiSignature"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1586,7 +1847,25 @@ export interface operations {
     getWithdrawalCurrencyNetworks: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description **Observed in a real client, not in the description.** The time the request was signed, in
+                 *     milliseconds since the Unix epoch, as a decimal string (`1700000000000`). Sent together with
+                 *     `x-api-signature`; see "Request signing" in the introduction. Whether the service requires it is
+                 *     not known.
+                 * @example 1700000000000
+                 */
+                "x-api-timestamp"?: components["parameters"]["ApiTimestamp"];
+                /**
+                 * @description **Observed in a real client, not in the description.** Lowercase hex of HMAC-SHA256, keyed with
+                 *     the account's API secret, over `METHOD + PATH + TIMESTAMP`: the upper-case method, the request's
+                 *     path including the `/v1` prefix and the query string exactly as sent
+                 *     (`/v1/transactions/me?page=1&pageSize=30`), and the value of `x-api-timestamp`. Whether the
+                 *     service rejects unsigned requests is not known.
+                 * @example ece0ab4cc6577304fa2104f6c84454050b3b5ead1ede4e961ed1f4dcea9830ae
+                 */
+                "x-api-signature"?: components["parameters"]["ApiSignature"];
+            };
             path: {
                 /**
                  * @description Identifier of the currency (its `id`, as in a Currency record or a quote's `sourceId`/`targetId`).
@@ -1619,7 +1898,25 @@ export interface operations {
     getTradesSummary: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description **Observed in a real client, not in the description.** The time the request was signed, in
+                 *     milliseconds since the Unix epoch, as a decimal string (`1700000000000`). Sent together with
+                 *     `x-api-signature`; see "Request signing" in the introduction. Whether the service requires it is
+                 *     not known.
+                 * @example 1700000000000
+                 */
+                "x-api-timestamp"?: components["parameters"]["ApiTimestamp"];
+                /**
+                 * @description **Observed in a real client, not in the description.** Lowercase hex of HMAC-SHA256, keyed with
+                 *     the account's API secret, over `METHOD + PATH + TIMESTAMP`: the upper-case method, the request's
+                 *     path including the `/v1` prefix and the query string exactly as sent
+                 *     (`/v1/transactions/me?page=1&pageSize=30`), and the value of `x-api-timestamp`. Whether the
+                 *     service rejects unsigned requests is not known.
+                 * @example ece0ab4cc6577304fa2104f6c84454050b3b5ead1ede4e961ed1f4dcea9830ae
+                 */
+                "x-api-signature"?: components["parameters"]["ApiSignature"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1646,7 +1943,25 @@ export interface operations {
     getActiveNetworks: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description **Observed in a real client, not in the description.** The time the request was signed, in
+                 *     milliseconds since the Unix epoch, as a decimal string (`1700000000000`). Sent together with
+                 *     `x-api-signature`; see "Request signing" in the introduction. Whether the service requires it is
+                 *     not known.
+                 * @example 1700000000000
+                 */
+                "x-api-timestamp"?: components["parameters"]["ApiTimestamp"];
+                /**
+                 * @description **Observed in a real client, not in the description.** Lowercase hex of HMAC-SHA256, keyed with
+                 *     the account's API secret, over `METHOD + PATH + TIMESTAMP`: the upper-case method, the request's
+                 *     path including the `/v1` prefix and the query string exactly as sent
+                 *     (`/v1/transactions/me?page=1&pageSize=30`), and the value of `x-api-timestamp`. Whether the
+                 *     service rejects unsigned requests is not known.
+                 * @example ece0ab4cc6577304fa2104f6c84454050b3b5ead1ede4e961ed1f4dcea9830ae
+                 */
+                "x-api-signature"?: components["parameters"]["ApiSignature"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1673,7 +1988,25 @@ export interface operations {
     getTradePair: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description **Observed in a real client, not in the description.** The time the request was signed, in
+                 *     milliseconds since the Unix epoch, as a decimal string (`1700000000000`). Sent together with
+                 *     `x-api-signature`; see "Request signing" in the introduction. Whether the service requires it is
+                 *     not known.
+                 * @example 1700000000000
+                 */
+                "x-api-timestamp"?: components["parameters"]["ApiTimestamp"];
+                /**
+                 * @description **Observed in a real client, not in the description.** Lowercase hex of HMAC-SHA256, keyed with
+                 *     the account's API secret, over `METHOD + PATH + TIMESTAMP`: the upper-case method, the request's
+                 *     path including the `/v1` prefix and the query string exactly as sent
+                 *     (`/v1/transactions/me?page=1&pageSize=30`), and the value of `x-api-timestamp`. Whether the
+                 *     service rejects unsigned requests is not known.
+                 * @example ece0ab4cc6577304fa2104f6c84454050b3b5ead1ede4e961ed1f4dcea9830ae
+                 */
+                "x-api-signature"?: components["parameters"]["ApiSignature"];
+            };
             path: {
                 /**
                  * @description Code of the source currency (a code, not a name).
@@ -1711,7 +2044,25 @@ export interface operations {
     getWalletBalance: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description **Observed in a real client, not in the description.** The time the request was signed, in
+                 *     milliseconds since the Unix epoch, as a decimal string (`1700000000000`). Sent together with
+                 *     `x-api-signature`; see "Request signing" in the introduction. Whether the service requires it is
+                 *     not known.
+                 * @example 1700000000000
+                 */
+                "x-api-timestamp"?: components["parameters"]["ApiTimestamp"];
+                /**
+                 * @description **Observed in a real client, not in the description.** Lowercase hex of HMAC-SHA256, keyed with
+                 *     the account's API secret, over `METHOD + PATH + TIMESTAMP`: the upper-case method, the request's
+                 *     path including the `/v1` prefix and the query string exactly as sent
+                 *     (`/v1/transactions/me?page=1&pageSize=30`), and the value of `x-api-timestamp`. Whether the
+                 *     service rejects unsigned requests is not known.
+                 * @example ece0ab4cc6577304fa2104f6c84454050b3b5ead1ede4e961ed1f4dcea9830ae
+                 */
+                "x-api-signature"?: components["parameters"]["ApiSignature"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1735,10 +2086,101 @@ export interface operations {
             "5XX": components["responses"]["ServerError"];
         };
     };
-    getUserTransactions: {
+    getWalletBalanceByCode: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description **Observed in a real client, not in the description.** The time the request was signed, in
+                 *     milliseconds since the Unix epoch, as a decimal string (`1700000000000`). Sent together with
+                 *     `x-api-signature`; see "Request signing" in the introduction. Whether the service requires it is
+                 *     not known.
+                 * @example 1700000000000
+                 */
+                "x-api-timestamp"?: components["parameters"]["ApiTimestamp"];
+                /**
+                 * @description **Observed in a real client, not in the description.** Lowercase hex of HMAC-SHA256, keyed with
+                 *     the account's API secret, over `METHOD + PATH + TIMESTAMP`: the upper-case method, the request's
+                 *     path including the `/v1` prefix and the query string exactly as sent
+                 *     (`/v1/transactions/me?page=1&pageSize=30`), and the value of `x-api-timestamp`. Whether the
+                 *     service rejects unsigned requests is not known.
+                 * @example ece0ab4cc6577304fa2104f6c84454050b3b5ead1ede4e961ed1f4dcea9830ae
+                 */
+                "x-api-signature"?: components["parameters"]["ApiSignature"];
+            };
+            path: {
+                /**
+                 * @description **Observed in a real client, not in the description.** Code of the wallet's currency (for
+                 *     example `NGNX`). For `USDT`, the documented Get Wallet Balance (`/wallets/USDT`) applies.
+                 * @example NGNX
+                 */
+                currencyCode: components["parameters"]["WalletCurrencyCode"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The wallet of that currency, with its currency. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WalletResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            "4XX": components["responses"]["ClientError"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    getUserTransactions: {
+        parameters: {
+            query?: {
+                /**
+                 * @description **Observed in a real client, not in the description.** Page number of the listing. The observed
+                 *     client sends `1` unless told otherwise; whether pages count from 0 or 1, and the service's
+                 *     default, are not shown.
+                 * @example 1
+                 */
+                page?: components["parameters"]["TransactionsPage"];
+                /**
+                 * @description **Observed in a real client, not in the description.** Number of transactions per page. The
+                 *     observed client sends `30` unless told otherwise; the service's default and maximum page size are
+                 *     not shown.
+                 * @example 30
+                 */
+                pageSize?: components["parameters"]["TransactionsPageSize"];
+                /**
+                 * @description **Observed in a real client, not in the description.** Return only transactions of this category
+                 *     (for example `DEPOSIT`). It takes the same open set of values as a transaction's `category`.
+                 * @example DEPOSIT
+                 */
+                category?: components["parameters"]["TransactionCategoryFilter"];
+            };
+            header?: {
+                /**
+                 * @description **Observed in a real client, not in the description.** The time the request was signed, in
+                 *     milliseconds since the Unix epoch, as a decimal string (`1700000000000`). Sent together with
+                 *     `x-api-signature`; see "Request signing" in the introduction. Whether the service requires it is
+                 *     not known.
+                 * @example 1700000000000
+                 */
+                "x-api-timestamp"?: components["parameters"]["ApiTimestamp"];
+                /**
+                 * @description **Observed in a real client, not in the description.** Lowercase hex of HMAC-SHA256, keyed with
+                 *     the account's API secret, over `METHOD + PATH + TIMESTAMP`: the upper-case method, the request's
+                 *     path including the `/v1` prefix and the query string exactly as sent
+                 *     (`/v1/transactions/me?page=1&pageSize=30`), and the value of `x-api-timestamp`. Whether the
+                 *     service rejects unsigned requests is not known.
+                 * @example ece0ab4cc6577304fa2104f6c84454050b3b5ead1ede4e961ed1f4dcea9830ae
+                 */
+                "x-api-signature"?: components["parameters"]["ApiSignature"];
+            };
             path?: never;
             cookie?: never;
         };

@@ -1,6 +1,6 @@
 // Writes what the client needs at run time and as named types, derived from generated/openapi.json:
 //   generated/client-meta.ts     MOCK_BASE_URL (the local mock server), SPEC_VERSION, BASE_PATH (the servers' common path),
-//                                API_KEY_HEADER, RATE_LIMIT_HEADERS, method+path → operationId
+//                                API_KEY_HEADER, RATE_LIMIT_HEADERS, SIGNING_HEADERS, method+path → operationId
 //   generated/enums.ts           closed enums (component schemas with `enum`) as `as const` arrays
 //   generated/schema-aliases.ts  one named type per component schema (`export type Quote = components["schemas"]["Quote"]`)
 import { readFile, writeFile } from "node:fs/promises";
@@ -49,6 +49,17 @@ function rateLimitHeaders(doc) {
   return { limit: pick("limit"), remaining: pick("remaining"), reset: pick("reset") };
 }
 
+/** The request-signing headers: the header parameters of components.parameters marked `x-signing`, lower-cased. */
+function signingHeaders(doc) {
+  const marked = Object.values(doc.components?.parameters ?? {}).filter((p) => p?.in === "header" && typeof p["x-signing"] === "string");
+  const pick = (role) => {
+    const found = marked.filter((p) => p["x-signing"] === role);
+    if (found.length !== 1) throw new Error(`40-client-artifacts: expected one header parameter with x-signing: ${role}, found ${found.length}`);
+    return found[0].name.toLowerCase();
+  };
+  return { timestamp: pick("timestamp"), signature: pick("signature") };
+}
+
 function operationIndex(doc) {
   const entries = listOperations(doc).map(({ path: route, method, operation }) => {
     if (typeof operation.operationId !== "string") throw new Error(`40-client-artifacts: ${method.toUpperCase()} ${route} has no operationId`);
@@ -75,6 +86,9 @@ function clientMeta(doc) {
     "",
     "/** Rate-limit response headers (components.headers), lower-cased. */",
     `export const RATE_LIMIT_HEADERS = ${JSON.stringify(rateLimitHeaders(doc))} as const;`,
+    "",
+    "/** Request-signing headers (header parameters marked `x-signing`; observed in a real client), lower-cased. */",
+    `export const SIGNING_HEADERS = ${JSON.stringify(signingHeaders(doc))} as const;`,
     "",
     '/** operationId of each operation, keyed by `"METHOD /path/template"`. */',
     "export const OPERATION_IDS: Readonly<Record<string, string>> = {",

@@ -1,7 +1,8 @@
 // Build step: the docs page, <outDir>/docs/index.html, from <outDir>/openapi.yaml.
 // Redocly renders a docs-only derived copy of the bundle (in a temporary folder) that adds, without
-// touching the contract: a TypeScript code sample per operation (x-codeSamples) and, at the end of
-// the introduction, the not-shown register. `--inlineBundle` embeds Redoc: the page works from file://.
+// touching the contract: a TypeScript code sample per operation (x-codeSamples) and, in the
+// introduction, the provenance register (observed, not shown, conventions), each kind in its own
+// section. `--inlineBundle` embeds Redoc: the page works from file://.
 // Theme and Redoc options: the `openapi:` section of redocly.yaml (template: scripts/lib/docs-template.hbs).
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -9,7 +10,7 @@ import path from "node:path";
 import { parse } from "yaml";
 import { withCodeSamples } from "../lib/code-samples.mjs";
 import { headerFor } from "../lib/generated-header.mjs";
-import { collectNotShown, NOT_SHOWN_HEADING } from "../lib/not-shown.mjs";
+import { collectProvenance } from "../lib/provenance.mjs";
 import { binPath, runNode } from "../lib/run.mjs";
 
 // Redoc's attribution badge loads its logo from a CDN, which fails (and logs a console error)
@@ -25,38 +26,41 @@ function oneLine(text) {
   return String(text).replace(/\s*\r?\n\s*/g, " ").trim();
 }
 
-/** The register as Markdown (entries of scripts/lib/not-shown.mjs): a lead-in and a numbered list. */
-export function notShownRegister(entries) {
+/** One kind of the register as Markdown (scripts/lib/provenance.mjs): a lead-in and a numbered list. */
+export function registerList(kind) {
+  const { entries } = kind;
   const count = `${entries.length} marker${entries.length === 1 ? "" : "s"}`;
-  const lines = [
-    `The register, in document order (${count}; an entry marked "Assumed" is a conventional assumption ` +
-      "that the description does not state):",
-    "",
-  ];
-  if (entries.length === 0) return [...lines, "The description leaves nothing open."].join("\n");
+  const lines = [`The register of \`${kind.key}\`, in document order (${count}):`, ""];
+  if (entries.length === 0) return [...lines, "None."].join("\n");
   entries.forEach((entry, index) => lines.push(`${index + 1}. **${oneLine(entry.place)}**: ${oneLine(entry.text)}`));
   return lines.join("\n");
 }
 
 /**
- * The introduction with the register in its "What the description leaves open" section: at the end
- * of that section when the spec's introduction has one, else as a new last section.
+ * The introduction with each kind's register at the end of the section headed by the kind's heading
+ * (a new last section when the introduction has none).
  */
-export function withNotShownRegister(description, entries) {
-  const text = (description ?? "").trimEnd();
-  const register = notShownRegister(entries);
-  const heading = new RegExp(`^## ${NOT_SHOWN_HEADING}[ \\t]*$`, "m").exec(text);
-  if (!heading) return `${text}\n\n## ${NOT_SHOWN_HEADING}\n\n${register}\n`;
-  const afterHeading = heading.index + heading[0].length;
-  const next = /^## /m.exec(text.slice(afterHeading));
-  const end = next ? afterHeading + next.index : text.length;
-  return `${text.slice(0, end).trimEnd()}\n\n${register}\n${next ? `\n${text.slice(end)}\n` : ""}`;
+export function withRegisters(description, kinds) {
+  let text = (description ?? "").trimEnd();
+  for (const kind of kinds) {
+    const register = registerList(kind);
+    const heading = new RegExp(`^## ${kind.heading.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}[ \\t]*$`, "m").exec(text);
+    if (!heading) {
+      text = `${text}\n\n## ${kind.heading}\n\n${register}`;
+      continue;
+    }
+    const afterHeading = heading.index + heading[0].length;
+    const next = /^## /m.exec(text.slice(afterHeading));
+    const end = next ? afterHeading + next.index : text.length;
+    text = `${text.slice(0, end).trimEnd()}\n\n${register}${next ? `\n\n${text.slice(end)}` : ""}`;
+  }
+  return `${text}\n`;
 }
 
-/** The docs-only derived document: code samples on every operation, the register in the introduction. */
+/** The docs-only derived document: code samples on every operation, the registers in the introduction. */
 export function docsDocument(bundle) {
   const doc = withCodeSamples(bundle);
-  doc.info = { ...doc.info, description: withNotShownRegister(doc.info?.description, collectNotShown(bundle)) };
+  doc.info = { ...doc.info, description: withRegisters(doc.info?.description, collectProvenance(bundle)) };
   return doc;
 }
 

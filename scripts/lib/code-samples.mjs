@@ -98,7 +98,8 @@ export function requestInitOf(doc, { path, method, operation, pathItem }) {
   const label = operationLabel(method, path, operation);
   const params = {};
   for (const param of parametersOf(doc, pathItem, operation)) {
-    if (!PARAM_LOCATIONS.includes(param.in)) continue;
+    // The signing headers are the client's job (its apiSecret option), never passed by hand.
+    if (!PARAM_LOCATIONS.includes(param.in) || param["x-signing"] !== undefined) continue;
     const required = param.in === "path" || param.required === true;
     const example = exampleOf(doc, param);
     if (!example.found) {
@@ -122,6 +123,11 @@ export function requestInitOf(doc, { path, method, operation, pathItem }) {
   return Object.keys(init).length > 0 ? init : undefined;
 }
 
+/** Whether the spec declares request-signing headers (parameters marked `x-signing`). */
+function signsRequests(doc) {
+  return Object.values(doc.components?.parameters ?? {}).some((param) => param?.["x-signing"] !== undefined);
+}
+
 /** The TypeScript source of one operation's sample. */
 export function codeSampleFor(doc, entry) {
   const { path, method, operation } = entry;
@@ -137,6 +143,7 @@ export function codeSampleFor(doc, entry) {
     "const client = createClient({",
     "  baseUrl: MOCK_BASE_URL,",
     '  apiKey: "YOUR_API_KEY",',
+    ...(signsRequests(doc) ? ['  // apiSecret: "YOUR_API_SECRET", // signs every request (observed in a real client); server side only'] : []),
     "});",
     "",
     call,

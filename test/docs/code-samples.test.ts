@@ -64,6 +64,15 @@ describe("code samples", () => {
     expect(() => generateCodeSamples(noExample)).toThrow(/getThing: required path parameter "id" has no example/);
   });
 
+  it("leaves the signing headers to the client's apiSecret option, never passing them by hand", () => {
+    const signing = Object.values((spec.components?.parameters ?? {}) as Record<string, JsonObject>).filter((p) => p["x-signing"] !== undefined);
+    expect(signing.length).toBeGreaterThan(0);
+    for (const sample of generateCodeSamples(spec)) {
+      for (const parameter of signing) expect(sample.source, sample.operationId).not.toContain(String(parameter.name));
+      expect(sample.source).toContain("// apiSecret:");
+    }
+  });
+
   it("adds x-codeSamples to a copy, leaving the contract unchanged", () => {
     const before = JSON.stringify(spec);
     const copy = withCodeSamples(spec);

@@ -1,6 +1,6 @@
 // The docs page (generated/docs/index.html) as a person sees it: Debian's Chromium, driven by
 // playwright-core, with every request that leaves 127.0.0.1 or file:// aborted (the page must work
-// offline). Operations, examples and the not-shown register are read from generated/, never listed here.
+// offline). Operations, examples and the provenance register are read from generated/, never listed here.
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -9,7 +9,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startDocsServer, type DocsServer } from "../../scripts/serve-docs.mjs";
-import { NOT_SHOWN_HEADING } from "../../scripts/lib/not-shown.mjs";
+import { PROVENANCE_KINDS, type ProvenanceEntry } from "../../scripts/lib/provenance.mjs";
 import { deref, jsonMedia, listSpecOperations, loadSpec, mediaExamples, successKey, type SpecOperation } from "../support/spec.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -25,10 +25,8 @@ const CHROMIUM_FLAGS = [
 ];
 const PAGE_FILE = path.join(root, "generated", "docs", "index.html");
 const SCREENSHOTS = path.join(root, "test-output", "docs");
-// The heading under which scripts/build-steps/50-docs.mjs puts the not-shown register.
-const REGISTER_HEADING = NOT_SHOWN_HEADING;
-// Redoc's route (and heading id) for that section.
-const REGISTER_ROUTE = `section/${REGISTER_HEADING.toLowerCase().replace(/\s+/g, "-")}`;
+// Redoc's route (and heading id) for an introduction section.
+const sectionRoute = (heading: string) => `section/${heading.toLowerCase().replace(/\s+/g, "-")}`;
 
 interface Operation {
   method: string;
@@ -41,8 +39,8 @@ interface Operation {
 
 const spec = loadSpec();
 const info = spec.info as { title: string; description: string };
-const register: { entries: { pointer: string; place: string; text: string }[] } = JSON.parse(
-  await readFile(path.join(root, "generated", "not-shown.json"), "utf8"),
+const register: { kinds: { key: string; heading: string; entries: ProvenanceEntry[] }[] } = JSON.parse(
+  await readFile(path.join(root, "generated", "provenance.json"), "utf8"),
 );
 
 const tagLabels = new Map<string, string>(((spec.tags ?? []) as any[]).map((t: any) => [t.name, t["x-displayName"] ?? t.name]));
@@ -55,6 +53,9 @@ const operations: Operation[] = listSpecOperations().map((op) => ({
   spec: op,
 }));
 
+/** Whether the path template (with `{…}` segments) matches the concrete path. */
+const templateMatches = (template: string, concrete: string) =>
+  template.includes("{") && new RegExp(`^${template.split(/\{[^}]+\}/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("[^/]+")}$`).test(concrete);
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 const plain = (markdown: string) => markdown.replace(/[`*_]/g, "").replace(/\s+/g, " ").trim();
 
@@ -273,26 +274,45 @@ describe("docs page in Chromium", () => {
     expect(await pixelSpread(page, responsePng)).toBeGreaterThan(10);
   });
 
-  it("has the not-shown register as its own section", async () => {
-    expect(register.entries.length).toBeGreaterThan(0);
-    const item = menuItems().filter({ hasText: REGISTER_HEADING }).first();
+  // One section per kind of provenance marker (observed, not shown, conventions), each listing its markers.
+  it.each(PROVENANCE_KINDS.map((kind) => [kind.heading, kind] as const))("has the register section %s", async (heading, kind) => {
+    const entries = register.kinds.find((k) => k.key === kind.key)?.entries ?? [];
+    expect(entries.length, `${kind.key} markers in generated/provenance.json`).toBeGreaterThan(0);
+    const route = sectionRoute(heading);
+    const item = menuItems().filter({ hasText: new RegExp(`^\\s*${escapeRegExp(heading)}\\s*$`) }).first();
     await item.locator(":scope > a").click();
-    const heading = page.locator(`h2[id="${REGISTER_ROUTE}"]`);
-    await heading.waitFor({ state: "visible" });
+    const title = page.locator(`h2[id="${route}"]`);
+    await title.waitFor({ state: "visible" });
     // The menu link scrolled the page to the section.
-    await expect.poll(async () => (await heading.boundingBox())?.y ?? -1).toBeGreaterThanOrEqual(0);
-    await expect.poll(async () => (await heading.boundingBox())?.y ?? Infinity).toBeLessThan(400);
-    await expect.poll(() => page.url()).toContain(`#/${REGISTER_ROUTE}`);
-    expect(await heading.innerText()).toContain(REGISTER_HEADING);
+    await expect.poll(async () => (await title.boundingBox())?.y ?? -1).toBeGreaterThanOrEqual(0);
+    await expect.poll(async () => (await title.boundingBox())?.y ?? Infinity).toBeLessThan(400);
+    await expect.poll(() => page.url()).toContain(`#/${route}`);
+    expect(await title.innerText()).toContain(heading);
     // The register is the first numbered list after the heading, one item per marker.
-    const list = heading.locator("xpath=following::ol[1]");
+    const list = title.locator("xpath=following::ol[1]");
     await list.waitFor({ state: "visible" });
     const items = (await list.locator(":scope > li").allInnerTexts()).map(plain);
-    expect(items).toHaveLength(register.entries.length);
-    register.entries.forEach((entry, index) => {
+    expect(items).toHaveLength(entries.length);
+    entries.forEach((entry, index) => {
       expect(items[index]).toContain(plain(entry.place));
       expect(items[index]).toContain(plain(entry.text));
     });
+  });
+
+  it("lists a literal path before the template it wins over (Get Wallet Balance, then other codes)", async () => {
+    const literal = operations.find((op) => op.method === "GET" && !op.path.includes("{") && operations.some((other) => templateMatches(other.path, op.path) && other !== op));
+    expect(literal, "a literal path that a template also matches").toBeDefined();
+    const template = operations.find((op) => op !== literal && templateMatches(op.path, literal!.path))!;
+    const literalSection = await openFromMenu(page, literal!);
+    const templateSection = await openFromMenu(page, template);
+    const templateHandle = await templateSection.elementHandle();
+    const templateFollows = await literalSection.evaluate((node, other) => Boolean(node.compareDocumentPosition(other!) & Node.DOCUMENT_POSITION_FOLLOWING), templateHandle);
+    expect(templateFollows, "the template's section comes after the literal path's").toBe(true);
+    // The template's sample calls it with another value than the literal segment.
+    const sample = await templateSection.innerText();
+    expect(sample).toContain(`client.GET(${JSON.stringify(template.path)}`);
+    const literalSegment = literal!.path.split("/").at(-1)!;
+    expect(sample).not.toMatch(new RegExp(`: ${JSON.stringify(literalSegment)}`));
   });
 
   it("works from file:// too", async () => {

@@ -1,8 +1,9 @@
 // Description conformance: checks generated/openapi.json against expectations written by hand from
-// api-description.md (test/spec/description.ts). Probe values are validated with ajv against the
-// operations' real schemas: a valid value built from the description must pass, and each single
-// deviation from it (wrong type, null, absent field, undocumented enum value, ...) must be judged
-// exactly as the description says.
+// api-description.md (test/spec/description.ts) and from the facts observed in a real client's
+// traffic (test/spec/observed.ts). Probe values are validated with ajv against the operations' real
+// schemas: a valid value built from the description must pass, and each single deviation from it
+// (wrong type, null, absent field, undocumented enum value, ...) must be judged exactly as the
+// description says. Everything observed must be declared and marked `x-observed` where it is.
 import { describe, expect, it } from "vitest";
 import {
   API_KEY_HEADER,
@@ -12,8 +13,10 @@ import {
   SAMPLE_TIME,
   type EndpointExpectation,
   type Field,
+  type ParameterExpectation,
   type Shape,
 } from "./description.js";
+import { MALFORMED_SIGNING_HEADERS, OBSERVED_ENDPOINTS, OBSERVED_FIELDS, OBSERVED_PARAMETERS, OPTIONAL_BODIES, SIGNING_HEADERS } from "./observed.js";
 import {
   at,
   formatErrors,
@@ -127,6 +130,15 @@ function valueProbes(root: unknown, path: Path, shape: Shape, nullable: boolean)
       break;
     case "dateTime":
       probe('non-date string "yesterday"', "yesterday", false);
+      // Conventions 4: ISO 8601 UTC strings with milliseconds, and nothing else.
+      probe('an offset "2025-05-17T10:39:37+01:00"', "2025-05-17T10:39:37+01:00", false);
+      probe('an offset with milliseconds "2025-05-17T10:39:37.553+01:00"', "2025-05-17T10:39:37.553+01:00", false);
+      probe('no milliseconds "2025-05-17T10:39:37Z"', "2025-05-17T10:39:37Z", false);
+      probe('a space separator "2025-05-17 10:39:37.553Z"', "2025-05-17 10:39:37.553Z", false);
+      probe('two fraction digits "2025-05-17T10:39:37.55Z"', "2025-05-17T10:39:37.55Z", false);
+      probe('microseconds "2025-05-17T10:39:37.553123Z"', "2025-05-17T10:39:37.553123Z", false);
+      probe('an impossible date "2025-02-30T10:39:37.553Z"', "2025-02-30T10:39:37.553Z", false);
+      probe('the convention\'s example "2025-05-17T10:39:37.553Z"', "2025-05-17T10:39:37.553Z", true);
       break;
     case "const":
       probe(`other value "NOT_${shape.value}"`, `NOT_${shape.value}`, false);
@@ -249,6 +261,15 @@ function isApiKeyScheme(name: string): boolean {
 const requiresApiKey = (requirement: SecurityRequirement): boolean =>
   Object.keys(requirement).length > 0 && Object.keys(requirement).every(isApiKeyScheme);
 
+/** Observed elements declared on an operation: the signing headers everywhere, plus its own observed parameters. */
+const observedParametersOf = (endpoint: EndpointExpectation): ParameterExpectation[] => [
+  ...(OBSERVED_PARAMETERS[`${endpoint.method} ${endpoint.path}`] ?? []),
+  ...SIGNING_HEADERS,
+];
+
+const isOptionalBody = (endpoint: EndpointExpectation): boolean =>
+  OPTIONAL_BODIES.some((body) => body.method === endpoint.method && body.path === endpoint.path);
+
 const isNonEmptyMark = (value: unknown): boolean =>
   (typeof value === "string" && value.trim().length > 0) ||
   (Array.isArray(value) && value.length > 0 && value.every((item) => typeof item === "string" && item.trim().length > 0));
@@ -256,7 +277,7 @@ const isNonEmptyMark = (value: unknown): boolean =>
 // ---------------------------------------------------------------- tests
 
 describe("the document as a whole", () => {
-  it("declares exactly the 16 operations of the description (nothing not shown is invented)", () => {
+  it("declares exactly the 16 operations of the description and the observed ones (nothing else is invented)", () => {
     const declared = Object.entries(spec.paths)
       .flatMap(([path, item]) =>
         Object.keys(item)
@@ -264,8 +285,22 @@ describe("the document as a whole", () => {
           .map((method) => `${method.toUpperCase()} ${path}`),
       )
       .sort();
-    const expected = ENDPOINTS.map((endpoint) => `${endpoint.method.toUpperCase()} ${endpoint.path}`).sort();
+    const expected = [...ENDPOINTS, ...OBSERVED_ENDPOINTS].map((endpoint) => `${endpoint.method.toUpperCase()} ${endpoint.path}`).sort();
+    expect(ENDPOINTS).toHaveLength(16);
     expect(declared).toEqual(expected);
+  });
+
+  it("marks every observed operation x-observed and no described one", () => {
+    for (const endpoint of OBSERVED_ENDPOINTS) expect(isNonEmptyMark(operation(endpoint.method, endpoint.path)["x-observed"]), endpoint.path).toBe(true);
+    for (const endpoint of ENDPOINTS) expect(operation(endpoint.method, endpoint.path)["x-observed"], endpoint.path).toBeUndefined();
+  });
+
+  it("marks Create Quote's sourceId and targetId x-observed (identifiers sent) and keeps them plain strings", () => {
+    for (const { schema, property } of OBSERVED_FIELDS) {
+      const declared = resolveRef(at(`#/components/schemas/${schema}/properties/${property}`));
+      expect(isNonEmptyMark(declared["x-observed"]), `${schema}.${property}`).toBe(true);
+      expect(declared.type, `${schema}.${property}`).toBe("string");
+    }
   });
 
   it("carries the version in the base path (every server URL ends with /v1) and is labelled 1.0.0", () => {
@@ -276,7 +311,11 @@ describe("the document as a whole", () => {
   });
 });
 
-describe.each(ENDPOINTS.map((endpoint) => [`${endpoint.n} ${endpoint.method.toUpperCase()} ${endpoint.path} (${endpoint.name})`, endpoint] as const))(
+describe.each(
+  [...ENDPOINTS, ...OBSERVED_ENDPOINTS].map(
+    (endpoint) => [`${endpoint.n || "observed"} ${endpoint.method.toUpperCase()} ${endpoint.path} (${endpoint.name})`, endpoint] as const,
+  ),
+)(
   "%s",
   (_, endpoint) => {
     const { method, path } = endpoint;
@@ -302,14 +341,27 @@ describe.each(ENDPOINTS.map((endpoint) => [`${endpoint.n} ${endpoint.method.toUp
         });
       }
 
-      it(`declares exactly the parameters ${JSON.stringify(endpoint.parameters.map((p) => `${p.in}:${p.name}`))}`, () => {
+      const allParameters = [...endpoint.parameters, ...observedParametersOf(endpoint)];
+      it(`declares exactly the parameters ${JSON.stringify(allParameters.map((p) => `${p.in}:${p.name}`))}`, () => {
         const declared = parametersOf(method, path)
           .map((parameter) => `${parameter.in}:${parameter.name}`)
           .sort();
-        expect(declared).toEqual(endpoint.parameters.map((parameter) => `${parameter.in}:${parameter.name}`).sort());
-        for (const expected of endpoint.parameters) {
+        expect(declared).toEqual(allParameters.map((parameter) => `${parameter.in}:${parameter.name}`).sort());
+        for (const expected of allParameters) {
           const declaredParameter = parametersOf(method, path).find((p) => p.in === expected.in && p.name === expected.name);
           expect(declaredParameter?.required === true, `${expected.name} required`).toBe(expected.required);
+        }
+      });
+
+      it("marks each observed parameter x-observed (or its observed operation) and no described one", () => {
+        const observedOperation = OBSERVED_ENDPOINTS.includes(endpoint);
+        for (const expected of observedParametersOf(endpoint)) {
+          const declared = parametersOf(method, path).find((p) => p.in === expected.in && p.name === expected.name) as Record<string, unknown> | undefined;
+          expect(isNonEmptyMark(declared?.["x-observed"]), `${expected.in}:${expected.name}`).toBe(true);
+        }
+        for (const expected of endpoint.parameters) {
+          const declared = parametersOf(method, path).find((p) => p.in === expected.in && p.name === expected.name) as Record<string, unknown> | undefined;
+          if (!observedOperation) expect(declared?.["x-observed"], `${expected.in}:${expected.name}`).toBeUndefined();
         }
       });
 
@@ -319,6 +371,15 @@ describe.each(ENDPOINTS.map((endpoint) => [`${endpoint.n} ${endpoint.method.toUp
         const headers = Object.keys((response.headers ?? {}) as object).map((name) => name.toLowerCase());
         for (const header of RATE_LIMIT_HEADERS) expect(headers, header).toContain(header);
       });
+
+      if (endpoint.requestBody) {
+        const optionalBody = isOptionalBody(endpoint);
+        it(optionalBody ? "takes its body or none (observed), and marks that x-observed" : "requires its body", () => {
+          const requestBody = resolveRef(operation(method, path).requestBody);
+          expect(requestBody.required === true).toBe(!optionalBody);
+          expect(isNonEmptyMark(requestBody["x-observed"])).toBe(optionalBody);
+        });
+      }
 
       if (endpoint.requestBody?.kind === "fields") {
         const { fields } = endpoint.requestBody;
@@ -335,7 +396,7 @@ describe.each(ENDPOINTS.map((endpoint) => [`${endpoint.n} ${endpoint.method.toUp
       }
     });
 
-    for (const parameter of endpoint.parameters) {
+    for (const parameter of [...endpoint.parameters, ...observedParametersOf(endpoint)]) {
       describe(`parameter ${parameter.in}:${parameter.name}`, () => {
         const probes = [
           { name: `sample ${JSON.stringify(sampleOf(parameter.shape))} passes`, value: sampleOf(parameter.shape), valid: true },
@@ -344,6 +405,7 @@ describe.each(ENDPOINTS.map((endpoint) => [`${endpoint.n} ${endpoint.method.toUp
             name: probe.name.replace(/^value: /, ""),
             value: (probe.value as { value: unknown }).value,
           })),
+          ...(MALFORMED_SIGNING_HEADERS[parameter.name] ?? []).map((value) => ({ name: `malformed ${JSON.stringify(value)} fails`, value, valid: false })),
         ];
         it.each(named(probes))("%s", (_, probe) => {
           expectJudged(parameterSchemaPointer(method, path, parameter.in, parameter.name), probe);
@@ -366,6 +428,26 @@ describe.each(ENDPOINTS.map((endpoint) => [`${endpoint.n} ${endpoint.method.toUp
     });
   },
 );
+
+// ---------------------------------------------------------------- rate-limit headers
+
+describe("rate-limit headers", () => {
+  const declared = Object.keys(spec.components?.headers ?? {});
+  // "Maximum requests per minute" and "Requests remaining": counts, never negative.
+  for (const [header, counts] of [[RATE_LIMIT_HEADERS[0], true], [RATE_LIMIT_HEADERS[1], true], [RATE_LIMIT_HEADERS[2], false]] as const) {
+    const name = declared.find((candidate) => candidate.toLowerCase() === header);
+    const probes: Probe[] = [
+      { name: "0 passes", value: 0, valid: true },
+      { name: "200 passes", value: 200, valid: true },
+      { name: "1.5 fails", value: 1.5, valid: false },
+      ...(counts ? [{ name: "-1 fails (a count)", value: -1, valid: false }] : []),
+    ];
+    it.each(named(probes))(`${header}: %s`, (_, probe) => {
+      expect(name, `components.headers declares ${header}`).toBeDefined();
+      expectJudged(`#/components/headers/${name}/schema`, probe);
+    });
+  }
+});
 
 // ---------------------------------------------------------------- closed enums, exactly
 

@@ -1,4 +1,5 @@
-// Expectations written BY HAND from /work/shared/api-description.md, on purpose NOT read from the spec:
+// Expectations written BY HAND from the service's description (../shared/api-description.md beside the
+// repository), on purpose NOT read from the spec:
 // test/spec/conformance.test.ts checks generated/openapi.json against them.
 // Section names in comments refer to the description.
 
@@ -28,18 +29,18 @@ export type Field = Shape & {
 
 export type Fields = Record<string, Field>;
 
-const str = (sample: string): Field => ({ kind: "string", sample });
-const dateTime = (): Field => ({ kind: "dateTime" });
-const num = (): Field => ({ kind: "number" });
-const int = (): Field => ({ kind: "integer" });
-const bool = (): Field => ({ kind: "boolean" });
-const closedEnum = (...values: string[]): Field => ({ kind: "enum", values, open: false });
-const openEnum = (...values: string[]): Field => ({ kind: "enum", values, open: true });
-const constant = (value: string): Field => ({ kind: "const", value });
-const obj = (name: string, fields: Fields): Field => ({ kind: "object", name, fields });
-const arrayOf = (items: Shape): Field => ({ kind: "array", items });
-const orNull = (field: Field): Field => ({ ...field, nullable: true });
-const optional = (field: Field): Field => ({ ...field, optional: true });
+export const str = (sample: string): Field => ({ kind: "string", sample });
+export const dateTime = (): Field => ({ kind: "dateTime" });
+export const num = (): Field => ({ kind: "number" });
+export const int = (): Field => ({ kind: "integer" });
+export const bool = (): Field => ({ kind: "boolean" });
+export const closedEnum = (...values: string[]): Field => ({ kind: "enum", values, open: false });
+export const openEnum = (...values: string[]): Field => ({ kind: "enum", values, open: true });
+export const constant = (value: string): Field => ({ kind: "const", value });
+export const obj = (name: string, fields: Fields): Field => ({ kind: "object", name, fields });
+export const arrayOf = (items: Shape): Field => ({ kind: "array", items });
+export const orNull = (field: Field): Field => ({ ...field, nullable: true });
+export const optional = (field: Field): Field => ({ ...field, optional: true });
 
 /** Marks every field optional. */
 const allOptional = (fields: Fields): Fields =>
@@ -343,7 +344,7 @@ export const META: Record<"A" | "B", Fields> = {
 
 export interface ParameterExpectation {
   name: string;
-  in: "path" | "query";
+  in: "path" | "query" | "header";
   required: boolean;
   shape: Field;
 }
@@ -358,11 +359,13 @@ export interface EndpointExpectation {
   parameters: ParameterExpectation[];
   /** Request body fields (closed object), or an empty JSON object. Absent: no body. */
   requestBody?: { kind: "fields"; fields: Fields; required: string[] } | { kind: "emptyObject" };
+  /** The body may be left out entirely (an observed fact, see observed.ts); default: a body is required. */
+  bodyOptional?: boolean;
   data: Shape;
   meta?: "A" | "B";
 }
 
-const pathParam = (name: string, sample: string): ParameterExpectation => ({
+export const pathParam = (name: string, sample: string): ParameterExpectation => ({
   name,
   in: "path",
   required: true,
