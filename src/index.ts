@@ -8,14 +8,16 @@ import type { ClientOptions, TypedClient } from "./client/types.js";
 export type ApiClient = TypedClient<paths>;
 
 /**
- * Creates a client. `baseUrl` (absolute http(s), ending in `/v1`) is required; `apiKey` is sent as `x-api-key`.
+ * Creates a client. `baseUrl` (absolute http(s), ending in `/v1`) is required; `apiKey` is sent as `x-api-key`;
+ * with `apiSecret`, every attempt is signed (`x-api-timestamp`, `x-api-signature`; observed, not in the description).
  * Defaults: 30 s timeout per attempt; GET retried twice on network errors, 429, 502, 503, 504; POST never retried.
  */
 export function createClient(options: ClientOptions): ApiClient {
   return createTypedClient<paths>(options, OPERATION_IDS);
 }
 
-export { MOCK_BASE_URL, SPEC_VERSION } from "../generated/client-meta.js";
+export { MOCK_BASE_URL, SPEC_VERSION, SIGNING_HEADERS } from "../generated/client-meta.js";
+export { createSigner, signingString, type Signer, type Signature } from "./client/signing.js";
 export * from "../generated/enums.js";
 export { DEFAULT_TIMEOUT_MS } from "./client/create-client.js";
 export { DEFAULT_RETRY, type RetryOptions } from "./client/retry.js";

@@ -1,5 +1,5 @@
-// The client: openapi-fetch plus the API key header, per-attempt timeouts, retries with backoff that honour
-// the rate-limit headers, rate-limit state and typed errors. Everything happens in the fetch function that
+// The client: openapi-fetch plus the API key header, request signing (opt-in), per-attempt timeouts, retries
+// with backoff that honour the rate-limit headers, rate-limit state and typed errors. Everything happens in the fetch function that
 // openapi-fetch calls, so middleware registered with `use()` sees one request and its final response.
 import createOpenApiClient, { defaultBodySerializer } from "openapi-fetch";
 import { API_KEY_HEADER } from "../../generated/client-meta.js";
@@ -8,6 +8,7 @@ import { ClientError, InvalidResponseError, NetworkError, TimeoutError, type Req
 import { readRateLimit, msUntilReset, parseRetryAfter, type RateLimitState } from "./rate-limit.js";
 import { createRedactor, redactError, type Redactor } from "./redact.js";
 import { backoffDelay, DEFAULT_RETRY, resolveRetryOptions, sleep, type RetryOptions } from "./retry.js";
+import { createSigner, SIGNING_HEADERS, type Signer } from "./signing.js";
 import type { ClientHooks, ClientOptions, FetchLike, HttpMethod, RequestEvent, RequestOverrides, TypedClient } from "./types.js";
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -22,6 +23,32 @@ export interface CallRecord extends RequestInfo {
   redact: Redactor;
 }
 export const callRecords = new WeakMap<Response, CallRecord>();
+
+/** A header value fetch sends unchanged: printable ASCII, no surrounding spaces (so no line breaks or control characters). */
+const HEADER_SAFE = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
+/** A secret that is never sent: no control characters (a stray newline from a file) and no surrounding spaces. */
+const SECRET_SAFE = /^[^\s\x00-\x1f\x7f](?:[^\x00-\x1f\x7f]*[^\s\x00-\x1f\x7f])?$/;
+
+/** Checks apiKey and apiSecret; the messages never echo the values. */
+function validateCredentials(apiKey: unknown, apiSecret: unknown): void {
+  if (apiKey !== undefined && (typeof apiKey !== "string" || !HEADER_SAFE.test(apiKey))) {
+    throw new TypeError("createClient: apiKey must be a non-empty string of printable ASCII characters (no line breaks, control characters or surrounding spaces)");
+  }
+  if (apiSecret === undefined) return;
+  if (typeof apiSecret !== "string" || !SECRET_SAFE.test(apiSecret)) {
+    throw new TypeError("createClient: apiSecret must be a non-empty string without line breaks, control characters or surrounding spaces");
+  }
+  if (apiKey === undefined) throw new TypeError("createClient: apiSecret signs the requests of an API key; give apiKey too");
+}
+
+/** The concrete path of a call (path parameters filled in), to let a literal path win over a template. */
+function concretePath(template: string, pathParams: unknown): string {
+  if (!template.includes("{") || pathParams === null || typeof pathParams !== "object") return template;
+  return template.replace(/\{([^}]+)\}/g, (whole, name: string) => {
+    const value = (pathParams as Record<string, unknown>)[name];
+    return value === undefined ? whole : String(value);
+  });
+}
 
 function validateTimeout(value: unknown, where: string): number {
   if (typeof value !== "number" || Number.isNaN(value) || value <= 0) {
@@ -100,12 +127,11 @@ export function createTypedClient<Paths extends Record<string, any>>(
 ): TypedClient<Paths> {
   if (options === null || typeof options !== "object") throw new TypeError("createClient: options object with baseUrl is required");
   const baseUrl = validateBaseUrl(options.baseUrl);
-  const { apiKey } = options;
-  if (apiKey !== undefined && (typeof apiKey !== "string" || apiKey === "" || /[\r\n\0]/.test(apiKey))) {
-    // The value is never echoed.
-    throw new TypeError("createClient: apiKey must be a non-empty string without line breaks");
-  }
-  const redact = createRedactor(apiKey);
+  const { apiKey, apiSecret } = options;
+  validateCredentials(apiKey, apiSecret);
+  const redact = createRedactor(apiKey, apiSecret);
+  // The secret lives on only inside the signer, as a non-extractable key.
+  const signer: Signer | undefined = apiSecret === undefined ? undefined : createSigner(apiSecret);
   const defaultTimeoutMs = options.timeoutMs === undefined ? DEFAULT_TIMEOUT_MS : validateTimeout(options.timeoutMs, "createClient: timeoutMs");
   const retryDefaults = options.retry === false
     ? resolveRetryOptions(DEFAULT_RETRY, { retries: 0 })
@@ -184,17 +210,26 @@ export function createTypedClient<Paths extends Record<string, any>>(
     const { options: policy, allowed } = policyFor(call, method);
     const maxAttempts = allowed ? policy.retries + 1 : 1;
     // A body stream can be sent once: send the serialized body captured by the call (or a copy) instead.
-    const body = call.body ?? (maxAttempts > 1 && request.body !== null ? await request.arrayBuffer() : undefined);
+    const rebuilt = maxAttempts > 1 || signer !== undefined;
+    const body = call.body ?? (rebuilt && request.body !== null ? await request.arrayBuffer() : undefined);
     const first = detached && body === undefined ? new Request(request, { signal: call.controller.signal }) : request;
 
     await waitIfExhausted(call, policy);
     for (let attempt = 1; ; attempt++) {
       const signal = attempt === 1 ? call.controller.signal : call.nextAttemptSignal();
+      // Every attempt is signed anew: a retry gets a fresh timestamp and signature.
+      let headers = request.headers;
+      if (signer) {
+        const signed = await signer(method, request.url);
+        headers = new Headers(request.headers);
+        headers.set(SIGNING_HEADERS.timestamp, signed.timestamp);
+        headers.set(SIGNING_HEADERS.signature, signed.signature);
+      }
       // fetch(url, init) with a string body avoids undici piping a Request's body stream through a TransformStream.
       // With the global fetch, always: fetch(Request) would copy the Request once more.
-      const init = body === undefined && attempt === 1 && fetchImpl
+      const init = body === undefined && attempt === 1 && fetchImpl && !signer
         ? undefined
-        : { method: request.method, headers: request.headers, body, redirect: request.redirect, signal };
+        : { method: request.method, headers, body, redirect: request.redirect, signal };
       const canRetry = attempt < maxAttempts;
       call.startTimer();
       if (observed) notify("onRequest", event(call, attempt));
@@ -260,12 +295,15 @@ export function createTypedClient<Paths extends Record<string, any>>(
   function call(method: string, path: string, init: Record<string, unknown> | undefined): Promise<unknown> {
     const { timeoutMs, retry, signal, fetch: callFetch, ...rest } = init ?? {};
     const upper = method.toUpperCase();
+    // A literal path of the spec wins over a template that also matches (`/wallets/USDT` over `/wallets/{currencyCode}`).
+    const concrete = concretePath(path, (rest.params as { path?: unknown } | undefined)?.path);
+    const literalWins = concrete !== path && operationIds[`${upper} ${concrete}`] !== undefined;
     let ctx: Call;
     try {
       ctx = new Call(
         upper,
-        path,
-        operationIds[`${upper} ${path}`],
+        literalWins ? concrete : path,
+        operationIds[`${upper} ${literalWins ? concrete : path}`],
         timeoutMs === undefined ? defaultTimeoutMs : validateTimeout(timeoutMs, "timeoutMs"),
         retry as RequestOverrides["retry"],
         rest.parseAs === undefined || rest.parseAs === "json",

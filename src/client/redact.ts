@@ -1,4 +1,4 @@
-// Keeps the API key out of anything an error or a hook exposes.
+// Keeps the API key and the API secret out of anything an error or a hook exposes.
 
 export const REDACTED = "[REDACTED]";
 
@@ -6,10 +6,16 @@ export type Redactor = (text: string) => string;
 
 export const noRedaction: Redactor = (text) => text;
 
-/** A function that replaces every occurrence of `secret` in a string. */
-export function createRedactor(secret: string | undefined): Redactor {
-  if (!secret) return noRedaction;
-  return (text) => (text.includes(secret) ? text.split(secret).join(REDACTED) : text);
+/** A function that replaces every occurrence of each secret (the API key, the API secret) in a string. */
+export function createRedactor(...secrets: Array<string | undefined>): Redactor {
+  // Longest first, so a secret containing another is replaced whole.
+  const present = secrets.filter((secret): secret is string => Boolean(secret)).sort((a, b) => b.length - a.length);
+  if (present.length === 0) return noRedaction;
+  return (text) => {
+    let out = text;
+    for (const secret of present) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+    return out;
+  };
 }
 
 /** Deep copy of a JSON-like value with the secret removed from every string (keys included). */

@@ -54,6 +54,12 @@ export interface ClientOptions {
   baseUrl: string;
   /** Sent as `x-api-key` on every request. Never appears in errors, hooks or logs of the client. */
   apiKey?: string;
+  /**
+   * The account's API secret: when given, every attempt of every request is signed with `x-api-timestamp` and
+   * `x-api-signature` (HMAC-SHA256 of METHOD + PATH + TIMESTAMP; observed in a real client, not in the description).
+   * Needs `apiKey`. Never sent, never in errors, hooks or logs. Never ship it to a browser.
+   */
+  apiSecret?: string;
   /** Replaces `globalThis.fetch`. */
   fetch?: FetchLike;
   /** Per-attempt time limit for the response, body included. Default 30000 ms; `Infinity` disables. */

@@ -30,16 +30,31 @@ export interface ContractMiddlewareOptions {
   strict?: boolean;
 }
 
+/** The path of `url` below `baseUrl` (`/wallets/USDT`), or undefined when `url` is not under it. */
+function pathBelow(url: string, baseUrl: string | undefined): string | undefined {
+  if (!baseUrl) return undefined;
+  try {
+    const base = new URL(baseUrl);
+    const target = new URL(url);
+    const prefix = base.pathname.replace(/\/+$/, "");
+    if (target.origin !== base.origin || !target.pathname.startsWith(`${prefix}/`)) return undefined;
+    return target.pathname.slice(prefix.length);
+  } catch {
+    return undefined;
+  }
+}
+
 export function contractMiddleware(validator: ContractValidator, options: ContractMiddlewareOptions = {}): Middleware {
   const mode = options.mode ?? "throw";
   return {
-    async onResponse({ request, response, schemaPath }) {
+    async onResponse({ request, response, schemaPath, options: clientOptions }) {
       const bodyText = await response.clone().text();
       const result = validator.validateResponse(
         {
           method: request.method,
-          // schemaPath is the templated path the client was called with; the URL is the fallback.
-          path: schemaPath || request.url,
+          // The concrete path below the client's base URL, so a literal path of the spec wins over a template
+          // the call named (`/wallets/USDT` over `/wallets/{currencyCode}`); else the template, else the URL.
+          path: pathBelow(request.url, clientOptions?.baseUrl) ?? (schemaPath || request.url),
           status: response.status,
           headers: response.headers,
           bodyText,

@@ -29,7 +29,13 @@ describe("API key", () => {
   });
 
   it("rejects an unusable key without echoing it", () => {
-    expect(() => createClient({ baseUrl: MOCK_BASE_URL, apiKey: "abc\r\nx-evil: 1" })).toThrow(/apiKey must be a non-empty string without line breaks/);
+    // Line breaks (header injection), control characters (every call would fail as a network error),
+    // surrounding spaces (fetch would trim them) and characters a header cannot carry.
+    for (const apiKey of ["", "abc\r\nx-evil: 1", "bell\u0007", " padded", "padded ", "kéy", "key\u2028"]) {
+      expect(() => createClient({ baseUrl: MOCK_BASE_URL, apiKey }), JSON.stringify(apiKey)).toThrow(
+        /apiKey must be a non-empty string of printable ASCII characters \(no line breaks, control characters or surrounding spaces\)/,
+      );
+    }
     let error: unknown;
     try {
       createClient({ baseUrl: MOCK_BASE_URL, apiKey: "secret\nvalue" });

@@ -154,21 +154,29 @@ describe("rate-limit state", () => {
   });
 });
 
-describe("the API key never leaks", () => {
+// The key is sent; the secret never is (it only signs). Both get the same protection: each case runs for both,
+// and a server that knows the credential echoes it back wherever it can.
+const SECRET = "whsec_4b3a29f1e8d7-PRIVATE";
+describe.each([
+  ["API key", KEY],
+  ["API secret", SECRET],
+] as const)("the %s never leaks", (_, credential) => {
+  const options = { apiKey: KEY, apiSecret: SECRET };
+
   it("from the client object", async () => {
     server = await startServer((_req, res) => sendJson(res, 200, successExample("getFiatRates")));
-    const client = createClient({ baseUrl: server.baseUrl, apiKey: KEY });
+    const client = createClient({ baseUrl: server.baseUrl, ...options });
     await client.GET("/currencies/fiat-rates");
-    for (const text of exposures(client)) expect(text).not.toContain(KEY);
+    for (const text of exposures(client)) expect(text).not.toContain(credential);
   });
 
-  it("from ApiError, even when the server echoes the key in its body", async () => {
-    server = await startServer((req, res) => sendJson(res, 401, { message: `invalid key ${req.headers[apiKeyHeader]}`, [String(req.headers[apiKeyHeader])]: true }));
-    const client = createClient({ baseUrl: server.baseUrl, apiKey: KEY });
+  it("from ApiError, even when the server echoes it in its body", async () => {
+    server = await startServer((_req, res) => sendJson(res, 401, { message: `invalid credential ${credential}`, [credential]: true }));
+    const client = createClient({ baseUrl: server.baseUrl, ...options });
     const error = await unwrap(client.GET("/trades/summary/me")).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
-    expect((error as ApiError).body).toEqual({ message: "invalid key [REDACTED]", "[REDACTED]": true });
-    for (const text of exposures(error)) expect(text).not.toContain(KEY);
+    expect((error as ApiError).body).toEqual({ message: "invalid credential [REDACTED]", "[REDACTED]": true });
+    for (const text of exposures(error)) expect(text).not.toContain(credential);
   });
 
   it("from TimeoutError, NetworkError and InvalidResponseError", async () => {
@@ -176,9 +184,9 @@ describe("the API key never leaks", () => {
       if (req.url?.includes("fiat-rates")) return; // never answers
       if (req.url?.includes("wallets")) return req.socket.destroy();
       res.writeHead(200, { "content-type": "text/plain" });
-      res.end(`your key is ${req.headers[apiKeyHeader]}`);
+      res.end(`your credential is ${credential}`);
     });
-    const client = createClient({ baseUrl: server.baseUrl, apiKey: KEY, timeoutMs: 100, retry: false });
+    const client = createClient({ baseUrl: server.baseUrl, ...options, timeoutMs: 100, retry: false });
     const errors = await Promise.all([
       client.GET("/currencies/fiat-rates").catch((e: unknown) => e),
       client.GET("/wallets/USDT").catch((e: unknown) => e),
@@ -187,21 +195,21 @@ describe("the API key never leaks", () => {
     expect(errors[0]).toBeInstanceOf(TimeoutError);
     expect(errors[1]).toBeInstanceOf(NetworkError);
     expect(errors[2]).toBeInstanceOf(InvalidResponseError);
-    expect((errors[2] as InvalidResponseError).bodyPreview).toBe("your key is [REDACTED]");
-    for (const error of errors) for (const text of exposures(error)) expect(text).not.toContain(KEY);
+    expect((errors[2] as InvalidResponseError).bodyPreview).toBe("your credential is [REDACTED]");
+    for (const error of errors) for (const text of exposures(error)) expect(text).not.toContain(credential);
   });
 
-  it("from a NetworkError whose cause mentions the key (custom fetch)", async () => {
+  it("from a NetworkError whose cause mentions it (custom fetch)", async () => {
     const client = createClient({
       baseUrl: "http://127.0.0.1:9/v1",
-      apiKey: KEY,
+      ...options,
       retry: false,
-      fetch: (request) => Promise.reject(new TypeError(`failed with headers ${request.headers.get(apiKeyHeader)}`)),
+      fetch: () => Promise.reject(new TypeError(`failed with ${credential}`)),
     });
     const error = await client.GET("/currencies/fiat-rates").catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NetworkError);
-    expect(((error as NetworkError).cause as Error).message).toBe("failed with headers [REDACTED]");
-    for (const text of exposures(error)) expect(text).not.toContain(KEY);
+    expect(((error as NetworkError).cause as Error).message).toBe("failed with [REDACTED]");
+    for (const text of exposures(error)) expect(text).not.toContain(credential);
   });
 
   it("from hook events", async () => {
@@ -210,12 +218,12 @@ describe("the API key never leaks", () => {
     const record = (e: unknown) => events.push(e);
     const client = createClient({
       baseUrl: server.baseUrl,
-      apiKey: KEY,
+      ...options,
       retry: { baseDelayMs: 1 },
       hooks: { onRequest: record, onResponse: record, onRetry: record, onRateLimit: record },
     });
     await client.GET("/currencies/fiat-rates");
     expect(events.length).toBeGreaterThanOrEqual(6);
-    for (const text of exposures(events)) expect(text).not.toContain(KEY);
+    for (const text of exposures(events)) expect(text).not.toContain(credential);
   });
 });

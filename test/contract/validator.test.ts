@@ -144,6 +144,19 @@ describe("violations", () => {
     ]);
   });
 
+  it("reports a negative rate-limit count (limit and remaining declare minimum 0)", () => {
+    const response = plainGet.responses[String(success.status)]!;
+    const counts = Object.entries(response.headers as Record<string, unknown>)
+      .filter(([, header]) => typeof (deref(spec, (deref(spec, header) as JsonObject).schema) as JsonObject).minimum === "number")
+      .map(([name]) => name.toLowerCase());
+    expect(counts.length).toBe(2);
+    for (const name of counts) {
+      const result = validator.validateResponse({ ...base, headers: { ...success.headers, [name]: "-1" } });
+      expect(result.violations.map((v) => [v.kind, v.pointer]), name).toEqual([["invalid-header", `/${name}`]]);
+      expect(validator.validateResponse({ ...base, headers: { ...success.headers, [name]: "0" } }).ok, name).toBe(true);
+    }
+  });
+
   it("reports an undocumented or missing content type", () => {
     const html = validator.validateResponse({ ...base, headers: { ...success.headers, "content-type": "text/html" } });
     expect(html.violations.map((v) => v.kind)).toEqual(["undocumented-content-type"]);

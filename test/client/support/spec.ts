@@ -55,3 +55,12 @@ export function requestExample<T = Json>(operationId: string): T {
   if (!first) throw new Error(`no request example for ${operationId}`);
   return first.value as T;
 }
+
+/** The request-signing header names: header parameters of components.parameters marked `x-signing` (lower-cased). */
+export const signingHeaders = Object.fromEntries(
+  (["timestamp", "signature"] as const).map((role) => {
+    const found = Object.values(spec.components.parameters as Record<string, Json>).filter((p) => p.in === "header" && p["x-signing"] === role);
+    if (found.length !== 1) throw new Error(`expected one header parameter with x-signing: ${role}`);
+    return [role, String(found[0]!.name).toLowerCase()];
+  }),
+) as Record<"timestamp" | "signature", string>;

@@ -1,0 +1,116 @@
+// Request signing (observed in a real client): the exact signed string and signature against a vector
+// computed independently, and on real sockets what the server receives, including a query and a retry.
+import { createHmac } from "node:crypto";
+import { afterEach, describe, expect, it } from "vitest";
+import { createClient, createSigner, MOCK_BASE_URL, SIGNING_HEADERS, signingString } from "../../src/index.js";
+import { sendJson, startServer, type SeenRequest, type TestServer } from "./support/server.js";
+import { apiKeyHeader, signingHeaders, successExample } from "./support/spec.js";
+
+let server: TestServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+const SECRET = "s3cret";
+
+// Computed with OpenSSL, not with the code under test:
+//   printf '%s' 'GET/v1/currencies/fiat-rates1700000000000' | openssl dgst -sha256 -hmac s3cret
+//   printf '%s' 'GET/v1/transactions/me?page=1&pageSize=30&category=DEPOSIT1700000000000' | openssl dgst -sha256 -hmac s3cret
+const VECTORS = [
+  {
+    method: "GET",
+    url: "https://api.example.com/v1/currencies/fiat-rates",
+    signed: "GET/v1/currencies/fiat-rates1700000000000",
+    signature: "ece0ab4cc6577304fa2104f6c84454050b3b5ead1ede4e961ed1f4dcea9830ae",
+  },
+  {
+    method: "get",
+    url: "https://api.example.com/v1/transactions/me?page=1&pageSize=30&category=DEPOSIT",
+    signed: "GET/v1/transactions/me?page=1&pageSize=30&category=DEPOSIT1700000000000",
+    signature: "d7afb1938a19a2d6d8f6ccba38ccefc7d9883abebf4ad2d6cf7a5e1afc123cdc",
+  },
+];
+
+/** What the server can check on its own: the signature of what it received, with node:crypto (not Web Crypto). */
+function expectSigned(seen: SeenRequest): string {
+  const timestamp = seen.headers[signingHeaders.timestamp];
+  const signature = seen.headers[signingHeaders.signature];
+  expect(timestamp).toMatch(/^[0-9]+$/);
+  expect(signature).toMatch(/^[0-9a-f]{64}$/);
+  expect(signature).toBe(createHmac("sha256", SECRET).update(`${seen.method}${seen.url}${timestamp}`).digest("hex"));
+  return String(timestamp);
+}
+
+describe("signing", () => {
+  it("uses the header names the spec marks x-signing", () => {
+    expect(SIGNING_HEADERS).toEqual(signingHeaders);
+  });
+
+  it.each(VECTORS)("signs METHOD + PATH + TIMESTAMP exactly: $signed", async ({ method, url, signed, signature }) => {
+    const pathWithQuery = url.slice("https://api.example.com".length);
+    expect(signingString(method, pathWithQuery, "1700000000000")).toBe(signed);
+    expect(await createSigner(SECRET, () => 1_700_000_000_000)(method, url)).toEqual({ timestamp: "1700000000000", signature });
+  });
+
+  it("sends a valid timestamp and signature with the key, for a GET with a query and a POST with a body", async () => {
+    server = await startServer((req, res) => sendJson(res, 200, successExample(req.method === "GET" ? "getUserTransactions" : "resendWebhooks")));
+    const client = createClient({ baseUrl: server.baseUrl, apiKey: "key-1", apiSecret: SECRET });
+    const before = Date.now();
+    await client.GET("/transactions/me", { params: { query: { page: 1, pageSize: 30, category: "DEPOSIT" } } });
+    await client.POST("/transactions/resendWebhooks", { body: { ids: ["txn-1"] } });
+    const after = Date.now();
+    expect(server.requests.map((r) => r.url)).toEqual(["/v1/transactions/me?page=1&pageSize=30&category=DEPOSIT", "/v1/transactions/resendWebhooks"]);
+    for (const seen of server.requests) {
+      expect(seen.headers[apiKeyHeader]).toBe("key-1");
+      const timestamp = Number(expectSigned(seen));
+      expect(timestamp).toBeGreaterThanOrEqual(before);
+      expect(timestamp).toBeLessThanOrEqual(after);
+    }
+    expect(server.requests[1]!.body).toBe(JSON.stringify({ ids: ["txn-1"] }));
+  });
+
+  it("signs a retry anew: a fresh timestamp and its own signature", async () => {
+    // The first attempt is answered 503 after 20 ms, so the retry's clock has moved on.
+    server = await startServer((_req, res, _seen, index) => {
+      if (index === 0) setTimeout(() => sendJson(res, 503, {}), 20);
+      else sendJson(res, 200, successExample("getFiatRates"));
+    });
+    const client = createClient({ baseUrl: server.baseUrl, apiKey: "key-1", apiSecret: SECRET, retry: { baseDelayMs: 1 } });
+    const { response } = await client.GET("/currencies/fiat-rates");
+    expect(response.status).toBe(200);
+    expect(server.requests).toHaveLength(2);
+    const [first, second] = server.requests.map(expectSigned);
+    expect(Number(second)).toBeGreaterThanOrEqual(Number(first) + 20);
+    expect(server.requests[1]!.headers[signingHeaders.signature]).not.toBe(server.requests[0]!.headers[signingHeaders.signature]);
+  });
+
+  it("signs an Accept Quote sent without a body", async () => {
+    server = await startServer((_req, res) => sendJson(res, 200, successExample("acceptQuote")));
+    const client = createClient({ baseUrl: server.baseUrl, apiKey: "key-1", apiSecret: SECRET });
+    await client.POST("/trades/quote/{quoteId}", { params: { path: { quoteId: "qt_1" } } });
+    expect(server.requests[0]!.url).toBe("/v1/trades/quote/qt_1");
+    expect(server.requests[0]!.body).toBe("");
+    expectSigned(server.requests[0]!);
+  });
+
+  it("sends no signing headers without a secret", async () => {
+    server = await startServer((_req, res) => sendJson(res, 200, successExample("getFiatRates")));
+    await createClient({ baseUrl: server.baseUrl, apiKey: "key-1" }).GET("/currencies/fiat-rates");
+    expect(server.requests[0]!.headers[signingHeaders.timestamp]).toBeUndefined();
+    expect(server.requests[0]!.headers[signingHeaders.signature]).toBeUndefined();
+  });
+
+  it("refuses an unusable secret, or a secret without a key, without echoing it", () => {
+    for (const apiSecret of ["", " padded", "line\nbreak", "bell\u0007", "tab\tinside"]) {
+      const attempt = () => createClient({ baseUrl: MOCK_BASE_URL, apiKey: "key-1", apiSecret });
+      expect(attempt, JSON.stringify(apiSecret)).toThrow(/apiSecret must be a non-empty string without line breaks, control characters or surrounding spaces/);
+      try {
+        attempt();
+      } catch (error) {
+        if (apiSecret) expect((error as Error).message).not.toContain(apiSecret);
+      }
+    }
+    expect(() => createClient({ baseUrl: MOCK_BASE_URL, apiSecret: SECRET })).toThrow(/give apiKey too/);
+  });
+});
