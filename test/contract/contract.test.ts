@@ -136,6 +136,7 @@ describe("contract: negative cases", () => {
     expect(cases.some((c) => c.name.endsWith("outside its enum"))).toBe(true);
     expect(cases.some((c) => c.name.endsWith("of the wrong type"))).toBe(true);
     expect(cases.some((c) => / query .* outside its enum$/.test(c.name))).toBe(true);
+    expect(cases.some((c) => / query .* of the wrong type$/.test(c.name))).toBe(true);
     for (const c of cases) {
       if (c.invalidBody !== undefined) {
         // As sent: the request's JSON text parsed back.

@@ -29,12 +29,17 @@ export function negativeCases(spec: OpenApiDocument, operations: SpecOperation[]
     }
     for (const parameter of op.parameters.filter((p) => p.in === "query")) {
       const facts = factsOf(flatten(spec, parameter.schema));
-      if (!facts.closedEnum) continue;
-      let outside = "NOT_A_DOCUMENTED_VALUE";
-      while (facts.closedEnum.includes(outside)) outside += "_";
-      const url = new URL(sample.path, "http://placeholder");
-      url.searchParams.set(String(parameter.name), outside);
-      cases.push({ name: `${op.operationId}: query ${String(parameter.name)} outside its enum`, operation: op, request: { ...sample, path: `${url.pathname}${url.search}` }, withoutKey: false, invalidBody: undefined });
+      const withQuery = (why: string, value: string) => {
+        const url = new URL(sample.path, "http://placeholder");
+        url.searchParams.set(String(parameter.name), value);
+        cases.push({ name: `${op.operationId}: query ${String(parameter.name)} ${why}`, operation: op, request: { ...sample, path: `${url.pathname}${url.search}` }, withoutKey: false, invalidBody: undefined });
+      };
+      if (facts.closedEnum) {
+        let outside = "NOT_A_DOCUMENTED_VALUE";
+        while (facts.closedEnum.includes(outside)) outside += "_";
+        withQuery("outside its enum", outside);
+      }
+      if (facts.types && !facts.types.has("string") && facts.types.has("integer")) withQuery("of the wrong type", "not-a-number");
     }
     const schema = requestBodySchema(op);
     if (schema === undefined || sample.body === undefined) continue;

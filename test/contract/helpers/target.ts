@@ -1,11 +1,15 @@
 // Where the contract suite sends its requests: a Prism mock it starts itself on a free port, or a
-// live deployment named by CONTRACT_BASE_URL (+ CONTRACT_API_KEY). Requests are paced on live targets.
+// live deployment named by CONTRACT_BASE_URL (+ CONTRACT_API_KEY, CONTRACT_API_SECRET). Requests are
+// paced on live targets, and signed as a real client signs them when there is a secret.
 import { startMock, type StartedMock } from "../../../scripts/lib/mock-server.mjs";
+import { createSigner, SIGNING_HEADERS } from "../../../src/index.js";
 
 export interface Target {
   kind: "mock" | "live";
   baseUrl: string;
   apiKey: string;
+  /** Signs every request (x-api-timestamp, x-api-signature; observed in a real client) when set. */
+  apiSecret: string | undefined;
   allowSideEffects: boolean;
   /** Minimum time between two requests (ms). */
   minIntervalMs: number;
@@ -38,6 +42,7 @@ export async function openTarget(): Promise<Target> {
       kind: "live",
       baseUrl: liveUrl.replace(/\/+$/, ""),
       apiKey: process.env.CONTRACT_API_KEY ?? "",
+      apiSecret: process.env.CONTRACT_API_SECRET || undefined,
       allowSideEffects,
       minIntervalMs: Number.isFinite(interval) && interval >= 0 ? interval : LIVE_DEFAULT_INTERVAL_MS,
       stop: async () => {},
@@ -48,6 +53,8 @@ export async function openTarget(): Promise<Target> {
     kind: "mock",
     baseUrl: mock.baseUrl,
     apiKey: "contract-test-key",
+    // The mock checks the signing headers' form only; signing exercises their declarations as a real client would.
+    apiSecret: "contract-test-secret",
     allowSideEffects: true, // the mock is stateless: nothing can happen
     minIntervalMs: 0,
     stop: () => mock.stop(),
@@ -58,6 +65,7 @@ export async function openTarget(): Promise<Target> {
 export function createSender(target: Target) {
   let last = 0;
   let count = 0;
+  const sign = target.apiSecret ? createSigner(target.apiSecret) : undefined;
   return {
     get count() {
       return count;
@@ -67,10 +75,16 @@ export function createSender(target: Target) {
       if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
       last = Date.now();
       count++;
+      const headers = { ...request.headers };
+      if (sign) {
+        const signed = await sign(request.method, request.url);
+        headers[SIGNING_HEADERS.timestamp] = signed.timestamp;
+        headers[SIGNING_HEADERS.signature] = signed.signature;
+      }
       const started = performance.now();
       const response = await fetch(request.url, {
         method: request.method,
-        headers: request.headers,
+        headers,
         body: request.body,
         signal: AbortSignal.timeout(15_000),
       });
