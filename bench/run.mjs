@@ -10,7 +10,9 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const filters = process.argv.slice(2);
 const suitesDir = path.join(root, "bench", "suites");
-const files = (await readdir(suitesDir)).filter((f) => f.endsWith(".mjs")).sort()
+const files = (await readdir(suitesDir))
+  .filter((f) => f.endsWith(".mjs"))
+  .sort()
   .filter((f) => !filters.length || filters.some((name) => f.includes(name)));
 
 const sections = [];
@@ -31,5 +33,5 @@ const header = [
   "Every figure is compared with a baseline measured in the same run; absolute numbers vary by machine, the ratios are the result.",
   "",
 ];
-if (!filters.length) await writeFile(path.join(root, "BENCHMARKS.md"), header.join("\n") + "\n" + sections.join("\n"));
+if (!filters.length) await writeFile(path.join(root, "BENCHMARKS.md"), `${header.join("\n")}\n${sections.join("\n")}`);
 else console.log("(filtered run: BENCHMARKS.md not rewritten)");

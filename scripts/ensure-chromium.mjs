@@ -15,7 +15,10 @@ if (!asRoot && !hasSudo) {
 }
 const prefix = asRoot ? [] : ["sudo", "-n"];
 console.log("ensure-chromium: installing Debian's chromium for the docs browser test (about 40 s)…");
-for (const args of [["apt-get", "update", "-qq"], ["apt-get", "install", "-y", "-qq", "chromium"]]) {
+for (const args of [
+  ["apt-get", "update", "-qq"],
+  ["apt-get", "install", "-y", "-qq", "chromium"],
+]) {
   const [cmd, ...rest] = [...prefix, ...args];
   const result = spawnSync(cmd, rest, { stdio: "inherit", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
   if (result.status !== 0) {

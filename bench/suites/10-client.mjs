@@ -19,7 +19,14 @@ const ROUND_MS = Number(process.env.BENCH_ROUND_MS ?? 1000);
 const CONCURRENCY = 8;
 
 async function bundle(entry, options = {}) {
-  const result = await esbuild.build({ ...(entry ? { entryPoints: [entry] } : {}), bundle: true, write: false, logLevel: "silent", format: "esm", ...options });
+  const result = await esbuild.build({
+    ...(entry ? { entryPoints: [entry] } : {}),
+    bundle: true,
+    write: false,
+    logLevel: "silent",
+    format: "esm",
+    ...options,
+  });
   return result.outputFiles[0].text;
 }
 
@@ -58,7 +65,10 @@ async function startServer() {
   const file = path.join(root, "node_modules", ".cache", "bench", "client-server.mjs");
   // The documented header examples (the rate-limit headers) on every answer.
   const headers = Object.fromEntries(Object.entries(spec.components.headers).map(([name, header]) => [name.toLowerCase(), String(header.example)]));
-  await writeFile(file, SERVER.replace("${RATES}", example("FiatRates")).replace("${QUOTE}", example("Quote")).replace("${HEADERS}", JSON.stringify(headers)));
+  await writeFile(
+    file,
+    SERVER.replace("${RATES}", example("FiatRates")).replace("${QUOTE}", example("Quote")).replace("${HEADERS}", JSON.stringify(headers)),
+  );
   const child = fork(file, { stdio: ["ignore", "inherit", "inherit", "ipc"] });
   const port = await new Promise((resolve, reject) => {
     child.once("message", resolve);
@@ -103,7 +113,11 @@ export default async function clientSuite() {
       },
       POST: {
         "raw fetch": () =>
-          fetch(`${server.baseUrl}/trades/quote`, { method: "POST", headers: { [keyHeader]: key, "content-type": "application/json" }, body: JSON.stringify(body) }).then((r) => r.json()),
+          fetch(`${server.baseUrl}/trades/quote`, {
+            method: "POST",
+            headers: { [keyHeader]: key, "content-type": "application/json" },
+            body: JSON.stringify(body),
+          }).then((r) => r.json()),
         client: () => client.POST("/trades/quote", { body }),
         axios: () => instance.post("/trades/quote", body),
       },
@@ -111,7 +125,8 @@ export default async function clientSuite() {
     // Sanity: every contestant gets the same JSON.
     for (const calls of Object.values(contestants)) {
       const [raw, ours, theirs] = await Promise.all([calls["raw fetch"](), calls.client(), calls.axios()]);
-      if (JSON.stringify(raw) !== JSON.stringify(ours.data) || JSON.stringify(raw) !== JSON.stringify(theirs.data)) throw new Error("contestants disagree");
+      if (JSON.stringify(raw) !== JSON.stringify(ours.data) || JSON.stringify(raw) !== JSON.stringify(theirs.data))
+        throw new Error("contestants disagree");
     }
     const rows = [];
     for (const [op, calls] of Object.entries(contestants)) {
@@ -131,7 +146,10 @@ export default async function clientSuite() {
       "",
       "| call | client req/s | raw fetch req/s | axios req/s | client ÷ raw fetch (target ≥ 0.90) | client ÷ axios (target ≥ 1.00) |",
       "|---|---:|---:|---:|---:|---:|",
-      ...rows.map(({ op, rps }) => `| ${op} | ${fmt(rps.client)} | ${fmt(rps["raw fetch"])} | ${fmt(rps.axios)} | ${ratio(rps.client, rps["raw fetch"])} | ${ratio(rps.client, rps.axios)} |`),
+      ...rows.map(
+        ({ op, rps }) =>
+          `| ${op} | ${fmt(rps.client)} | ${fmt(rps["raw fetch"])} | ${fmt(rps.axios)} | ${ratio(rps.client, rps["raw fetch"])} | ${ratio(rps.client, rps.axios)} |`,
+      ),
       "",
       "| bundle (esbuild, browser, minified + gzipped) | bytes | ratio |",
       "|---|---:|---:|",

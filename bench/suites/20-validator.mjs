@@ -65,7 +65,9 @@ function requestExample(spec, operation) {
 
 /** The success (lowest 2xx) response of an operation: status, first example, header examples and definitions. */
 function successExample(spec, operation) {
-  const status = Object.keys(operation.responses).filter((k) => /^2\d\d$/.test(k)).sort()[0];
+  const status = Object.keys(operation.responses)
+    .filter((k) => /^2\d\d$/.test(k))
+    .sort()[0];
   const response = deref(spec, operation.responses[status]);
   const [mediaType, media] = Object.entries(response.content)[0];
   const example = deref(spec, Object.values(media.examples)[0]).value;
@@ -161,7 +163,19 @@ async function startUpstream(routes) {
  */
 function startPrismProxy(upstreamPort, basePath) {
   return startPrism({
-    args: (port) => ["proxy", bundledSpecFile, `http://127.0.0.1:${upstreamPort}${basePath}`, "--errors", "--validate-request=false", "-h", "127.0.0.1", "-p", String(port), "-v", "error"],
+    args: (port) => [
+      "proxy",
+      bundledSpecFile,
+      `http://127.0.0.1:${upstreamPort}${basePath}`,
+      "--errors",
+      "--validate-request=false",
+      "-h",
+      "127.0.0.1",
+      "-p",
+      String(port),
+      "-v",
+      "error",
+    ],
   });
 }
 
@@ -216,12 +230,16 @@ export default async function run() {
   const components = { schemas: to30(spec.components.schemas) };
   const baselineArgs = (op) => {
     const success = successExample(spec, op);
-    return { responses: { [success.status]: { description: "ok", content: { [success.headers["content-type"]]: { schema: to30(success.schema) } } } }, components };
+    return {
+      responses: { [success.status]: { description: "ok", content: { [success.headers["content-type"]]: { schema: to30(success.schema) } } } },
+      components,
+    };
   };
   const baselineQuote = new OpenAPIResponseValidator(baselineArgs(quoteOp.operation));
   const baselinePage = new OpenAPIResponseValidator(baselineArgs(depositsOp.operation));
   // The same baseline doing the same body work: with the date-time format checked (ajv-formats' own check).
-  const withFormats = (op) => new OpenAPIResponseValidator({ ...baselineArgs(op), customFormats: { "date-time": fullFormats["date-time"].validate } });
+  const withFormats = (op) =>
+    new OpenAPIResponseValidator({ ...baselineArgs(op), customFormats: { "date-time": fullFormats["date-time"].validate } });
   const formatsQuote = withFormats(quoteOp.operation);
   const formatsPage = withFormats(depositsOp.operation);
 
@@ -229,7 +247,8 @@ export default async function run() {
   if (!keyHeader) throw new Error("bench: no apiKey header security scheme in the spec");
   const basePath = mockBasePath(spec);
   const validate = (op, headers, body) => validator.validateResponse({ method: op.method, path: op.path, status: op.status, headers, body });
-  const validateText = (op, headers, bodyText) => validator.validateResponse({ method: op.method, path: op.path, status: op.status, headers, bodyText });
+  const validateText = (op, headers, bodyText) =>
+    validator.validateResponse({ method: op.method, path: op.path, status: op.status, headers, bodyText });
   const quoteText = JSON.stringify(quote.body);
   const pageText = JSON.stringify(page);
   const quoteRequestBody = JSON.stringify(requestExample(spec, quoteOp.operation));
@@ -273,7 +292,8 @@ export default async function run() {
   const badDate = structuredClone(page);
   badDate.data[10].createdAt = "22/11/2026";
   if (formatsPage.validateResponse(depositsExample.status, badDate) === undefined) throw new Error("baseline with formats misses a bad date-time");
-  if (baselinePage.validateResponse(depositsExample.status, badDate) !== undefined) throw new Error("baseline without formats unexpectedly checks date-time");
+  if (baselinePage.validateResponse(depositsExample.status, badDate) !== undefined)
+    throw new Error("baseline without formats unexpectedly checks date-time");
 
   // In-process figures.
   const rows = [];
@@ -305,7 +325,8 @@ export default async function run() {
     const viaPrismOf = (c) => ({ ...c.request, url: `http://127.0.0.1:${prism.port}${c.op.path}` });
     for (const c of cases) {
       const answer = await throughPrism(viaPrismOf(c));
-      if (answer.flagged) throw new Error(`${c.name}: Prism proxy rejects the valid response: ${answer.status} ${answer.violations ?? answer.text.slice(0, 500)}`);
+      if (answer.flagged)
+        throw new Error(`${c.name}: Prism proxy rejects the valid response: ${answer.status} ${answer.violations ?? answer.text.slice(0, 500)}`);
       if (JSON.stringify(JSON.parse(answer.text)) !== c.text) throw new Error(`${c.name}: Prism proxy changed the body`);
     }
     // Prism really validates: a broken item turns the answer into an error with sl-violations.
@@ -322,7 +343,11 @@ export default async function run() {
     const probes = [
       { name: "`amount` as a string in one item", headers: depositsExample.headers, text: JSON.stringify(broken) },
       { name: "a `createdAt` that is not a date-time", headers: depositsExample.headers, text: JSON.stringify(badDate) },
-      { name: `\`${requiredHeader.name}\` missing`, headers: Object.fromEntries(Object.entries(depositsExample.headers).filter(([n]) => n !== requiredHeader.name)), text: pageText },
+      {
+        name: `\`${requiredHeader.name}\` missing`,
+        headers: Object.fromEntries(Object.entries(depositsExample.headers).filter(([n]) => n !== requiredHeader.name)),
+        text: pageText,
+      },
       { name: `\`${integerHeader.name}\` not an integer`, headers: { ...depositsExample.headers, [integerHeader.name]: "many" }, text: pageText },
       { name: "`text/html` content type", headers: { ...depositsExample.headers, "content-type": "text/html" }, text: pageText },
     ];
@@ -331,7 +356,9 @@ export default async function run() {
       const answer = await throughPrism(viaPrismOf(pageCase));
       const ours = validateText(depositsOp, probe.headers, probe.text);
       if (ours.ok) throw new Error(`contract validator misses: ${probe.name}`);
-      coverage.push(`| ${probe.name} | ${answer.flagged ? `yes (${answer.status}${answer.violations ? ", sl-violations" : ""})` : `**no** (${answer.status}, passed through)`} | yes (${ours.violations[0].kind}) |`);
+      coverage.push(
+        `| ${probe.name} | ${answer.flagged ? `yes (${answer.status}${answer.violations ? ", sl-violations" : ""})` : `**no** (${answer.status}, passed through)`} | yes (${ours.violations[0].kind}) |`,
+      );
     }
     serve(depositsOp, depositsExample.headers, pageText);
 
@@ -356,7 +383,9 @@ export default async function run() {
   });
   for (const c of cases) {
     const f = inProcess.get(c);
-    rows.push(`| ${c.name} | ${fmt(f.ours)} | ${fmt(f.base)} | ${ratio(f.ours, f.base)}× | ${fmt(f.formats)} | ${ratio(f.ours, f.formats)}× | ${fmt(f.perCall)} | ${ratio(f.ours, f.perCall)}× |`);
+    rows.push(
+      `| ${c.name} | ${fmt(f.ours)} | ${fmt(f.base)} | ${ratio(f.ours, f.base)}× | ${fmt(f.formats)} | ${ratio(f.ours, f.formats)}× | ${fmt(f.perCall)} | ${ratio(f.ours, f.perCall)}× |`,
+    );
   }
   const pageCase = cases[1];
   const medianOurs = medianMicros(pageCase.ours);

@@ -14,10 +14,14 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", ".
 const DURATION_S = Number(process.env.BENCH_MOCK_SECONDS ?? 5);
 
 async function startNpmStart(port) {
-  const child = spawn(process.execPath, [path.join(root, "scripts", "start-mock.mjs"), "--port", String(port), "--quiet", "--no-docs", "--no-build"], {
-    cwd: root,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(
+    process.execPath,
+    [path.join(root, "scripts", "start-mock.mjs"), "--port", String(port), "--quiet", "--no-docs", "--no-build"],
+    {
+      cwd: root,
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   let output = "";
   child.stdout.on("data", (c) => (output += c));
   child.stderr.on("data", (c) => (output += c));

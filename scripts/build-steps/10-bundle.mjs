@@ -14,8 +14,11 @@ export default async function bundle({ root, outDir }) {
     const yamlText = await readFile(bundled, "utf8");
     const doc = parse(yamlText);
     const withNotice = { openapi: doc.openapi, "x-generated": GENERATED_NOTICE, ...doc };
-    await writeFile(path.join(outDir, "openapi.yaml"), headerFor("openapi.yaml") + yamlText.replace(/^openapi: (.*)\n/, `openapi: $1\nx-generated: ${JSON.stringify(GENERATED_NOTICE)}\n`));
-    await writeFile(path.join(outDir, "openapi.json"), JSON.stringify(withNotice, null, 2) + "\n");
+    await writeFile(
+      path.join(outDir, "openapi.yaml"),
+      headerFor("openapi.yaml") + yamlText.replace(/^openapi: (.*)\n/, `openapi: $1\nx-generated: ${JSON.stringify(GENERATED_NOTICE)}\n`),
+    );
+    await writeFile(path.join(outDir, "openapi.json"), `${JSON.stringify(withNotice, null, 2)}\n`);
   } finally {
     await rm(tmp, { recursive: true, force: true });
   }

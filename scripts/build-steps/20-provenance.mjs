@@ -6,7 +6,10 @@ import path from "node:path";
 import { GENERATED_NOTICE, headerFor } from "../lib/generated-header.mjs";
 import { collectProvenance } from "../lib/provenance.mjs";
 
-const cell = (text) => String(text).replace(/\|/g, "\\|").replace(/\s*\n\s*/g, " ");
+const cell = (text) =>
+  String(text)
+    .replace(/\|/g, "\\|")
+    .replace(/\s*\n\s*/g, " ");
 
 export default async function provenanceRegister({ outDir }) {
   const spec = JSON.parse(await readFile(path.join(outDir, "openapi.json"), "utf8"));
@@ -30,5 +33,5 @@ export default async function provenanceRegister({ outDir }) {
   }
   await writeFile(path.join(outDir, "provenance.md"), headerFor("provenance.md") + lines.join("\n"));
   const json = { "x-generated": GENERATED_NOTICE, kinds: kinds.map(({ key, heading, entries }) => ({ key, heading, entries })) };
-  await writeFile(path.join(outDir, "provenance.json"), JSON.stringify(json, null, 2) + "\n");
+  await writeFile(path.join(outDir, "provenance.json"), `${JSON.stringify(json, null, 2)}\n`);
 }

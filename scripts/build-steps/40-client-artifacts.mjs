@@ -13,8 +13,14 @@ const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 /** A JSDoc block from a schema description (first paragraph), or "". */
 function jsDoc(text, indent = "") {
   if (typeof text !== "string" || !text.trim()) return "";
-  const paragraph = text.trim().split(/\n\s*\n/)[0].replace(/\*\//g, "*\\/");
-  return `${indent}/**\n${paragraph.split("\n").map((line) => `${indent} * ${line.trim()}`.trimEnd()).join("\n")}\n${indent} */\n`;
+  const paragraph = text
+    .trim()
+    .split(/\n\s*\n/)[0]
+    .replace(/\*\//g, "*\\/");
+  return `${indent}/**\n${paragraph
+    .split("\n")
+    .map((line) => `${indent} * ${line.trim()}`.trimEnd())
+    .join("\n")}\n${indent} */\n`;
 }
 
 function mockServerUrl(doc) {
@@ -27,7 +33,8 @@ function mockServerUrl(doc) {
 function basePath(doc) {
   const paths = new Set((doc.servers ?? []).map((s) => (s.url ?? "").replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, "").replace(/\/$/, "")));
   const [only] = paths;
-  if (paths.size !== 1 || !only) throw new Error(`40-client-artifacts: servers must share one non-empty base path, found ${JSON.stringify([...paths])}`);
+  if (paths.size !== 1 || !only)
+    throw new Error(`40-client-artifacts: servers must share one non-empty base path, found ${JSON.stringify([...paths])}`);
   return only;
 }
 
@@ -43,7 +50,8 @@ function rateLimitHeaders(doc) {
   const names = Object.keys(doc.components?.headers ?? {}).map((name) => name.toLowerCase());
   const pick = (suffix) => {
     const found = names.filter((name) => name.includes("ratelimit") && name.endsWith(`-${suffix}`));
-    if (found.length !== 1) throw new Error(`40-client-artifacts: expected one rate-limit …-${suffix} header in components.headers, found ${JSON.stringify(found)}`);
+    if (found.length !== 1)
+      throw new Error(`40-client-artifacts: expected one rate-limit …-${suffix} header in components.headers, found ${JSON.stringify(found)}`);
     return found[0];
   };
   return { limit: pick("limit"), remaining: pick("remaining"), reset: pick("reset") };
@@ -100,7 +108,12 @@ function clientMeta(doc) {
 }
 
 function enums(doc) {
-  const lines = [headerFor("enums.ts").trimEnd(), "", "// Closed enums of the contract (schemas with `enum`). Open enums (`x-known-values`) accept any string and are not listed.", ""];
+  const lines = [
+    headerFor("enums.ts").trimEnd(),
+    "",
+    "// Closed enums of the contract (schemas with `enum`). Open enums (`x-known-values`) accept any string and are not listed.",
+    "",
+  ];
   for (const [name, schema] of Object.entries(doc.components?.schemas ?? {}).sort(([a], [b]) => (a < b ? -1 : 1))) {
     if (!Array.isArray(schema?.enum)) continue;
     if (!IDENTIFIER.test(name)) throw new Error(`40-client-artifacts: schema name ${name} is not an identifier`);

@@ -23,7 +23,9 @@ const INLINE_LOGO = `data:image/svg+xml;base64,${Buffer.from(
 ).toString("base64")}`;
 
 function oneLine(text) {
-  return String(text).replace(/\s*\r?\n\s*/g, " ").trim();
+  return String(text)
+    .replace(/\s*\r?\n\s*/g, " ")
+    .trim();
 }
 
 /** One kind of the register as Markdown (scripts/lib/provenance.mjs): a lead-in and a numbered list. */

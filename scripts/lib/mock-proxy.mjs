@@ -38,7 +38,12 @@ function documentedError(spec, responses, status) {
 export function invalidJsonResponses(spec) {
   const routes = [];
   for (const { path: template, method, operation: rawOperation } of listOperations(spec)) {
-    const pattern = new RegExp(`^${template.split(/\{[^}]+\}/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("[^/]+")}$`);
+    const pattern = new RegExp(
+      `^${template
+        .split(/\{[^}]+\}/)
+        .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
+        .join("[^/]+")}$`,
+    );
     const literalCount = template.split("/").filter((segment) => segment && !segment.startsWith("{")).length;
     const operation = resolveRef(spec, rawOperation);
     const responses = operation.responses ?? {};
@@ -46,14 +51,24 @@ export function invalidJsonResponses(spec) {
     const malformed = documentedError(spec, responses, 400);
     const invalid = documentedError(spec, responses, 422);
     if (!malformed && !invalid) continue;
-    routes.push({ method: method.toUpperCase(), pattern, literalCount, bodyOptional: Boolean(requestBody) && requestBody.required !== true, malformed, invalid });
+    routes.push({
+      method: method.toUpperCase(),
+      pattern,
+      literalCount,
+      bodyOptional: Boolean(requestBody) && requestBody.required !== true,
+      malformed,
+      invalid,
+    });
   }
   // Literal segments first, so /a/me wins over /a/{id}.
   return routes.sort((a, b) => b.literalCount - a.literalCount);
 }
 
 function isJsonContentType(value) {
-  const type = String(value ?? "").split(";")[0].trim().toLowerCase();
+  const type = String(value ?? "")
+    .split(";")[0]
+    .trim()
+    .toLowerCase();
   return type === "application/json" || type.endsWith("+json");
 }
 
@@ -69,7 +84,7 @@ function parseJsonBody(text) {
 }
 
 /** A falsy JSON value (null, false, 0, ""): Prism takes it for "no body" and accepts it where the body is optional. */
-const PRISM_TAKES_FOR_NO_BODY = "a JSON body that is null, false, 0 or \"\" is not an absent body; Prism would accept it where the body is optional";
+const PRISM_TAKES_FOR_NO_BODY = 'a JSON body that is null, false, 0 or "" is not an absent body; Prism would accept it where the body is optional';
 
 function send(res, answer, extraHeaders = {}) {
   const text = answer.body === undefined ? "" : JSON.stringify(answer.body);
@@ -93,19 +108,18 @@ export function startMockProxy({ host, port, upstreamHost, upstreamPort, spec })
           const route = routes.find((r) => r.method === req.method && r.pattern.test(pathname));
           if (value === MALFORMED && route?.malformed) return send(res, route.malformed);
           if (value !== MALFORMED && route?.bodyOptional && route.invalid) {
-            return send(res, route.invalid, { "sl-violations": JSON.stringify([{ location: ["request", "body"], severity: "Error", message: PRISM_TAKES_FOR_NO_BODY }]) });
+            return send(res, route.invalid, {
+              "sl-violations": JSON.stringify([{ location: ["request", "body"], severity: "Error", message: PRISM_TAKES_FOR_NO_BODY }]),
+            });
           }
         }
       }
       const headers = { ...req.headers, host: `${upstreamHost}:${upstreamPort}` };
       if (body.length) headers["content-length"] = String(body.length);
-      const upstream = http.request(
-        { host: upstreamHost, port: upstreamPort, method: req.method, path: req.url, headers, agent },
-        (upstreamRes) => {
-          res.writeHead(upstreamRes.statusCode ?? 502, upstreamRes.headers);
-          upstreamRes.pipe(res);
-        },
-      );
+      const upstream = http.request({ host: upstreamHost, port: upstreamPort, method: req.method, path: req.url, headers, agent }, (upstreamRes) => {
+        res.writeHead(upstreamRes.statusCode ?? 502, upstreamRes.headers);
+        upstreamRes.pipe(res);
+      });
       upstream.on("socket", (socket) => socket.setNoDelay(true));
       upstream.on("error", (error) => {
         if (!res.headersSent) res.writeHead(502, { "content-type": "text/plain" });

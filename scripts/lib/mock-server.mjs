@@ -215,7 +215,7 @@ export async function startMock(options = {}) {
     specFile: file,
     fixes: [
       ...fixes,
-      "a front on the public port answers malformed JSON bodies with the documented 4XX response and headers (Prism's own 400 carries no rate-limit headers), and refuses a null, false, 0 or \"\" JSON body where the body is optional (Prism takes it for no body)",
+      'a front on the public port answers malformed JSON bodies with the documented 4XX response and headers (Prism\'s own 400 carries no rate-limit headers), and refuses a null, false, 0 or "" JSON body where the body is optional (Prism takes it for no body)',
     ],
     child: prism.child,
     async stop() {

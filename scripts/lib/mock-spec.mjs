@@ -33,7 +33,8 @@ export function deriveMockSpec(input) {
       if (Array.isArray(node)) node.forEach(rewrite);
       else if (node && typeof node === "object") {
         for (const [key, value] of Object.entries(node)) {
-          if (key === "$ref" && typeof value === "string" && value.startsWith("#/paths/")) node.$ref = `#/paths/${escapedBase}${value.slice("#/paths/".length)}`;
+          if (key === "$ref" && typeof value === "string" && value.startsWith("#/paths/"))
+            node.$ref = `#/paths/${escapedBase}${value.slice("#/paths/".length)}`;
           else rewrite(value);
         }
       }

@@ -55,7 +55,7 @@ export function collectMarkers(doc, key) {
     if (!node || typeof node !== "object") return;
     for (const [name, value] of Object.entries(node)) {
       if (name === key) {
-        const pointer = "#/" + segments.map(escapePointer).join("/");
+        const pointer = `#/${segments.map(escapePointer).join("/")}`;
         for (const text of Array.isArray(value) ? value : [value]) entries.push({ pointer, place: describePlace(doc, segments), text });
       } else if (name !== "examples" && name !== "example") {
         walk(value, [...segments, name]);

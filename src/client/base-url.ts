@@ -7,7 +7,9 @@ export function validateBaseUrl(value: unknown): string {
   const problem = (what: string, shown = true) =>
     new TypeError(`createClient: baseUrl ${what}${shown ? `; got ${JSON.stringify(value)}` : ""}. Example: "https://api.example.com${BASE_PATH}".`);
   if (typeof value !== "string" || value.trim() === "") {
-    throw new TypeError(`createClient: baseUrl is required and must be a non-empty string; got ${value === "" ? '""' : typeof value}. Example: "https://api.example.com${BASE_PATH}".`);
+    throw new TypeError(
+      `createClient: baseUrl is required and must be a non-empty string; got ${value === "" ? '""' : typeof value}. Example: "https://api.example.com${BASE_PATH}".`,
+    );
   }
   let url: URL;
   try {

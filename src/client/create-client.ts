@@ -9,7 +9,7 @@ import { readRateLimit, msUntilReset, parseRetryAfter, type RateLimitState } fro
 import { createRedactor, redactError, type Redactor } from "./redact.js";
 import { backoffDelay, DEFAULT_RETRY, resolveRetryOptions, sleep, type RetryOptions } from "./retry.js";
 import { createSigner, SIGNING_HEADERS, type Signer } from "./signing.js";
-import type { ClientHooks, ClientOptions, FetchLike, HttpMethod, RequestEvent, RequestOverrides, TypedClient } from "./types.js";
+import type { ClientHooks, ClientOptions, FetchLike, RequestEvent, RequestOverrides, TypedClient } from "./types.js";
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 
@@ -32,7 +32,9 @@ const SECRET_SAFE = /^[^\s\x00-\x1f\x7f](?:[^\x00-\x1f\x7f]*[^\s\x00-\x1f\x7f])?
 /** Checks apiKey and apiSecret; the messages never echo the values. */
 function validateCredentials(apiKey: unknown, apiSecret: unknown): void {
   if (apiKey !== undefined && (typeof apiKey !== "string" || !HEADER_SAFE.test(apiKey))) {
-    throw new TypeError("createClient: apiKey must be a non-empty string of printable ASCII characters (no line breaks, control characters or surrounding spaces)");
+    throw new TypeError(
+      "createClient: apiKey must be a non-empty string of printable ASCII characters (no line breaks, control characters or surrounding spaces)",
+    );
   }
   if (apiSecret === undefined) return;
   if (typeof apiSecret !== "string" || !SECRET_SAFE.test(apiSecret)) {
@@ -133,9 +135,10 @@ export function createTypedClient<Paths extends Record<string, any>>(
   // The secret lives on only inside the signer, as a non-extractable key.
   const signer: Signer | undefined = apiSecret === undefined ? undefined : createSigner(apiSecret);
   const defaultTimeoutMs = options.timeoutMs === undefined ? DEFAULT_TIMEOUT_MS : validateTimeout(options.timeoutMs, "createClient: timeoutMs");
-  const retryDefaults = options.retry === false
-    ? resolveRetryOptions(DEFAULT_RETRY, { retries: 0 })
-    : resolveRetryOptions(DEFAULT_RETRY, options.retry === true ? undefined : options.retry);
+  const retryDefaults =
+    options.retry === false
+      ? resolveRetryOptions(DEFAULT_RETRY, { retries: 0 })
+      : resolveRetryOptions(DEFAULT_RETRY, options.retry === true ? undefined : options.retry);
   const hooks: ClientHooks = { ...options.hooks };
   const observed = Boolean(hooks.onRequest || hooks.onResponse || hooks.onRateLimit);
   if (options.fetch !== undefined && typeof options.fetch !== "function") throw new TypeError("createClient: fetch must be a function");
@@ -227,9 +230,10 @@ export function createTypedClient<Paths extends Record<string, any>>(
       }
       // fetch(url, init) with a string body avoids undici piping a Request's body stream through a TransformStream.
       // With the global fetch, always: fetch(Request) would copy the Request once more.
-      const init = body === undefined && attempt === 1 && fetchImpl && !signer
-        ? undefined
-        : { method: request.method, headers, body, redirect: request.redirect, signal };
+      const init =
+        body === undefined && attempt === 1 && fetchImpl && !signer
+          ? undefined
+          : { method: request.method, headers, body, redirect: request.redirect, signal };
       const canRetry = attempt < maxAttempts;
       call.startTimer();
       if (observed) notify("onRequest", event(call, attempt));

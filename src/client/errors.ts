@@ -76,7 +76,9 @@ export class NetworkError extends ClientError {
 
   constructor(info: RequestInfo, attempts: number, cause: unknown) {
     const reason = networkReason(cause);
-    super(`${describe(info)} failed: network error${reason ? ` (${reason})` : ""}${attempts > 1 ? ` after ${attempts} attempts` : ""}`, info, { cause });
+    super(`${describe(info)} failed: network error${reason ? ` (${reason})` : ""}${attempts > 1 ? ` after ${attempts} attempts` : ""}`, info, {
+      cause,
+    });
     this.attempts = attempts;
   }
 }
@@ -90,7 +92,14 @@ export class InvalidResponseError extends ClientError {
   /** The start of the body (at most 200 characters), when it could be read. */
   readonly bodyPreview: string | undefined;
 
-  constructor(info: RequestInfo, status: number, contentType: string | null, reason: "content-type" | "invalid-json", bodyPreview: string | undefined, cause?: unknown) {
+  constructor(
+    info: RequestInfo,
+    status: number,
+    contentType: string | null,
+    reason: "content-type" | "invalid-json",
+    bodyPreview: string | undefined,
+    cause?: unknown,
+  ) {
     const what = reason === "content-type" ? `content-type ${contentType ?? "(none)"} instead of JSON` : "a body that is not valid JSON";
     super(`${describe(info)} answered HTTP ${status} with ${what}`, info, cause === undefined ? undefined : { cause });
     this.status = status;

@@ -89,9 +89,10 @@ type PathsWithMethod<Paths, Method extends HttpMethod> = {
 }[keyof Paths];
 type RequiredKeysOfHelper<T> = { [K in keyof T]: {} extends Pick<T, K> ? never : K }[keyof T];
 type RequiredKeysOf<T> = RequiredKeysOfHelper<T> extends undefined ? never : RequiredKeysOfHelper<T>;
-type InitParam<Init> = RequiredKeysOf<Init> extends never
-  ? [(Init & RequestOverrides & { [key: string]: unknown })?]
-  : [Init & RequestOverrides & { [key: string]: unknown }];
+type InitParam<Init> =
+  RequiredKeysOf<Init> extends never
+    ? [(Init & RequestOverrides & { [key: string]: unknown })?]
+    : [Init & RequestOverrides & { [key: string]: unknown }];
 
 /** openapi-fetch's method signature, with `RequestOverrides` type-checked. */
 export type TypedMethod<Paths extends Record<string, any>, Method extends HttpMethod> = <

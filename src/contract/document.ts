@@ -20,7 +20,11 @@ export function escapePointerToken(token: string): string {
 /** The value a local `#/…` reference points to, or undefined. */
 export function resolvePointer(document: unknown, ref: string): unknown {
   if (!ref.startsWith("#")) return undefined;
-  const tokens = ref.slice(1).split("/").slice(1).map((t) => unescapePointerToken(decodeURIComponent(t)));
+  const tokens = ref
+    .slice(1)
+    .split("/")
+    .slice(1)
+    .map((t) => unescapePointerToken(decodeURIComponent(t)));
   let current: unknown = document;
   for (const token of tokens) {
     if (Array.isArray(current)) current = current[Number(token)];
@@ -128,7 +132,10 @@ export class OperationMatcher {
   private readonly byMethod = new Map<string, OperationEntry[]>();
   private readonly exact = new Map<string, OperationEntry>();
 
-  constructor(operations: OperationEntry[], private readonly basePaths: string[]) {
+  constructor(
+    operations: OperationEntry[],
+    private readonly basePaths: string[],
+  ) {
     for (const entry of operations) {
       const list = this.byMethod.get(entry.method) ?? [];
       list.push(entry);

@@ -56,7 +56,10 @@ function createAjv(allErrors: boolean): Ajv2020 {
   const dateTime = ajv.formats["date-time"];
   if (dateTime && typeof dateTime === "object" && "validate" in dateTime && typeof dateTime.validate === "function") {
     const slow = dateTime.validate as (text: string) => boolean;
-    const quick: FormatDefinition<string> = { ...(dateTime as FormatDefinition<string>), validate: (text: string) => isCanonicalDateTime(text) || slow(text) };
+    const quick: FormatDefinition<string> = {
+      ...(dateTime as FormatDefinition<string>),
+      validate: (text: string) => isCanonicalDateTime(text) || slow(text),
+    };
     ajv.addFormat("date-time", quick);
   }
   return ajv;

@@ -1,13 +1,5 @@
 // The contract validator: checks one HTTP response against the OpenAPI document.
-import {
-  deref,
-  isObject,
-  listOperations,
-  OperationMatcher,
-  serverBasePaths,
-  type JsonObject,
-  type OperationEntry,
-} from "./document.js";
+import { deref, isObject, listOperations, OperationMatcher, serverBasePaths, type JsonObject, type OperationEntry } from "./document.js";
 import { schemaErrors, SchemaCompiler, type CompiledPair } from "./schemas.js";
 import type {
   ContractResult,
@@ -70,7 +62,9 @@ interface StatusResolution {
 
 const MEMO_LIMIT = 256;
 
-function isFetchHeaders(headers: HeadersLike): headers is { get(name: string): string | null; forEach(cb: (value: string, name: string) => void): void } {
+function isFetchHeaders(
+  headers: HeadersLike,
+): headers is { get(name: string): string | null; forEach(cb: (value: string, name: string) => void): void } {
   return typeof (headers as { get?: unknown }).get === "function" && typeof (headers as { forEach?: unknown }).forEach === "function";
 }
 
@@ -144,13 +138,20 @@ function coerceHeaderValue(raw: string, header: ResolvedHeader): unknown {
 }
 
 function conversionError(raw: string, header: ResolvedHeader): string {
-  return header.integer && !header.number && !header.string ? `must be an integer, got ${JSON.stringify(raw)}` : `must be a number, got ${JSON.stringify(raw)}`;
+  return header.integer && !header.number && !header.string
+    ? `must be an integer, got ${JSON.stringify(raw)}`
+    : `must be a number, got ${JSON.stringify(raw)}`;
 }
 
 function declaredTypes(schema: unknown): Pick<ResolvedHeader, "integer" | "number" | "string" | "boolean"> {
   const type = isObject(schema) ? schema.type : undefined;
   const types: unknown[] = Array.isArray(type) ? type : type === undefined ? [] : [type];
-  return { integer: types.includes("integer"), number: types.includes("number"), string: types.includes("string"), boolean: types.includes("boolean") };
+  return {
+    integer: types.includes("integer"),
+    number: types.includes("number"),
+    string: types.includes("string"),
+    boolean: types.includes("boolean"),
+  };
 }
 
 export function createContractValidator(document: OpenApiDocument, options: ContractValidatorOptions = {}): ContractValidator {
@@ -186,7 +187,15 @@ export function createContractValidator(document: OpenApiDocument, options: Cont
       const headers = Object.entries(isObject(response.headers) ? response.headers : {}).flatMap(([name, raw]): ResolvedHeader[] => {
         const header = deref(document, raw);
         if (!header || name.toLowerCase() === "content-type") return [];
-        return [{ name: name.toLowerCase(), required: header.required === true, schema: header.schema, cacheKey: `${cacheKey} header ${name}`, ...declaredTypes(header.schema) }];
+        return [
+          {
+            name: name.toLowerCase(),
+            required: header.required === true,
+            schema: header.schema,
+            cacheKey: `${cacheKey} header ${name}`,
+            ...declaredTypes(header.schema),
+          },
+        ];
       });
       const content = Object.entries(isObject(response.content) ? response.content : {}).map(([mediaType, media]) => ({
         mediaType,
@@ -245,11 +254,21 @@ export function createContractValidator(document: OpenApiDocument, options: Cont
     // Messages are built only when something is wrong.
     const label = (): string => `${operation.method} ${operation.path}`;
     if (input.expectSuccess && (input.status < 200 || input.status > 299)) {
-      violations.push({ kind: "unexpected-status", location: "status", pointer: "", message: `${label()}: expected a 2xx status, got ${input.status}` });
+      violations.push({
+        kind: "unexpected-status",
+        location: "status",
+        pointer: "",
+        message: `${label()}: expected a 2xx status, got ${input.status}`,
+      });
     }
     const { responseKey, resolved } = resolveStatus(entry, input.status);
     if (!resolved) {
-      violations.push({ kind: "undocumented-status", location: "status", pointer: "", message: `${label()}: status ${input.status} is not documented` });
+      violations.push({
+        kind: "undocumented-status",
+        location: "status",
+        pointer: "",
+        message: `${label()}: status ${input.status} is not documented`,
+      });
       return { ok: false, operation, responseKey: undefined, violations, warnings };
     }
 
@@ -258,20 +277,36 @@ export function createContractValidator(document: OpenApiDocument, options: Cont
       const raw = readHeader(headers, header.name);
       if (raw === undefined) {
         if (header.required) {
-          violations.push({ kind: "missing-header", location: "headers", pointer: `/${header.name}`, message: `${label()} ${input.status}: required header ${header.name} is missing` });
+          violations.push({
+            kind: "missing-header",
+            location: "headers",
+            pointer: `/${header.name}`,
+            message: `${label()} ${input.status}: required header ${header.name} is missing`,
+          });
         }
         continue;
       }
       if (header.schema === undefined) continue;
       const value = coerceHeaderValue(raw, header);
       if (value === NOT_CONVERTIBLE) {
-        violations.push({ kind: "invalid-header", location: "headers", pointer: `/${header.name}`, message: `${label()} ${input.status}: header ${header.name} ${conversionError(raw, header)}` });
+        violations.push({
+          kind: "invalid-header",
+          location: "headers",
+          pointer: `/${header.name}`,
+          message: `${label()} ${input.status}: header ${header.name} ${conversionError(raw, header)}`,
+        });
         continue;
       }
-      const compiled = (header.compiled ??= compiler.compile(header.cacheKey, header.schema));
+      header.compiled ??= compiler.compile(header.cacheKey, header.schema);
+      const compiled = header.compiled;
       if (compiled.fast(value)) continue;
       for (const error of schemaErrors(compiled, value)) {
-        violations.push({ kind: "invalid-header", location: "headers", pointer: `/${header.name}`, message: `${label()} ${input.status}: header ${header.name} ${error.message.replace(/^\(root\) /, "")}` });
+        violations.push({
+          kind: "invalid-header",
+          location: "headers",
+          pointer: `/${header.name}`,
+          message: `${label()} ${input.status}: header ${header.name} ${error.message.replace(/^\(root\) /, "")}`,
+        });
       }
     }
 
@@ -279,14 +314,29 @@ export function createContractValidator(document: OpenApiDocument, options: Cont
     const mediaType = mediaTypeOf(readHeader(headers, "content-type"));
     if (!resolved.content.length) {
       if (hasBody) {
-        violations.push({ kind: "undocumented-content-type", location: "headers", pointer: "/content-type", message: `${label()} ${input.status}: the spec documents no body, but the response has one` });
+        violations.push({
+          kind: "undocumented-content-type",
+          location: "headers",
+          pointer: "/content-type",
+          message: `${label()} ${input.status}: the spec documents no body, but the response has one`,
+        });
       }
     } else if (!mediaType) {
-      violations.push({ kind: "undocumented-content-type", location: "headers", pointer: "/content-type", message: `${label()} ${input.status}: Content-Type is missing (documented: ${resolved.content.map((c) => c.mediaType).join(", ")})` });
+      violations.push({
+        kind: "undocumented-content-type",
+        location: "headers",
+        pointer: "/content-type",
+        message: `${label()} ${input.status}: Content-Type is missing (documented: ${resolved.content.map((c) => c.mediaType).join(", ")})`,
+      });
     } else {
       const content = contentFor(resolved, mediaType);
       if (!content) {
-        violations.push({ kind: "undocumented-content-type", location: "headers", pointer: "/content-type", message: `${label()} ${input.status}: content type ${mediaType} is not documented (documented: ${resolved.content.map((c) => c.mediaType).join(", ")})` });
+        violations.push({
+          kind: "undocumented-content-type",
+          location: "headers",
+          pointer: "/content-type",
+          message: `${label()} ${input.status}: content type ${mediaType} is not documented (documented: ${resolved.content.map((c) => c.mediaType).join(", ")})`,
+        });
       } else if (content.schema !== undefined) {
         let body = input.body;
         let parsed = true;
@@ -296,18 +346,34 @@ export function createContractValidator(document: OpenApiDocument, options: Cont
               body = input.bodyText.length ? JSON.parse(input.bodyText) : undefined;
             } catch (error) {
               parsed = false;
-              violations.push({ kind: "invalid-json", location: "body", pointer: "", message: `${label()} ${input.status}: body is not valid JSON (${(error as Error).message})` });
+              violations.push({
+                kind: "invalid-json",
+                location: "body",
+                pointer: "",
+                message: `${label()} ${input.status}: body is not valid JSON (${(error as Error).message})`,
+              });
             }
           } else body = input.bodyText;
         }
         if (parsed) {
           if (body === undefined) {
-            violations.push({ kind: "body-schema", location: "body", pointer: "", message: `${label()} ${input.status}: body is empty, but the spec documents one` });
+            violations.push({
+              kind: "body-schema",
+              location: "body",
+              pointer: "",
+              message: `${label()} ${input.status}: body is empty, but the spec documents one`,
+            });
           } else {
-            const compiled = (content.compiled ??= compiler.compile(content.cacheKey, content.schema));
+            content.compiled ??= compiler.compile(content.cacheKey, content.schema);
+            const compiled = content.compiled;
             if (!compiled.fast(body)) {
               for (const error of schemaErrors(compiled, body)) {
-                violations.push({ kind: "body-schema", location: "body", pointer: error.pointer, message: `${label()} ${input.status}: ${error.message}` });
+                violations.push({
+                  kind: "body-schema",
+                  location: "body",
+                  pointer: error.pointer,
+                  message: `${label()} ${input.status}: ${error.message}`,
+                });
               }
             }
             if (strict && violations.length === 0) findUndocumentedFields(document, content.schema, body, "", warnings);
@@ -320,17 +386,21 @@ export function createContractValidator(document: OpenApiDocument, options: Cont
 
   function validateRequestBody(method: string, path: string, body: unknown): ContractViolation[] {
     const entry = matcher.find(method, path);
-    if (!entry) return [{ kind: "unknown-operation", location: "operation", pointer: "", message: `${method.toUpperCase()} ${path} is not an operation of the spec` }];
+    if (!entry)
+      return [
+        { kind: "unknown-operation", location: "operation", pointer: "", message: `${method.toUpperCase()} ${path} is not an operation of the spec` },
+      ];
     const requestBody = deref(document, entry.operation.requestBody);
-    const media = requestBody && isObject(requestBody.content) ? matchContent(
-      Object.entries(requestBody.content).map(([mediaType, value]) => ({ mediaType, value })),
-      "application/json",
-    ) : undefined;
+    const media =
+      requestBody && isObject(requestBody.content)
+        ? matchContent(
+            Object.entries(requestBody.content).map(([mediaType, value]) => ({ mediaType, value })),
+            "application/json",
+          )
+        : undefined;
     if (!requestBody || !media) return [];
     if (body === undefined) {
-      return requestBody.required === true
-        ? [{ kind: "body-schema", location: "body", pointer: "", message: "request body is required" }]
-        : [];
+      return requestBody.required === true ? [{ kind: "body-schema", location: "body", pointer: "", message: "request body is required" }] : [];
     }
     const schema = isObject(media.value) ? media.value.schema : undefined;
     if (schema === undefined) return [];

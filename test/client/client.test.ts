@@ -101,7 +101,13 @@ describe("timeouts", () => {
     const started = Date.now();
     const error = await client.GET("/currencies/fiat-rates").catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TimeoutError);
-    expect(error).toMatchObject({ timeoutMs: 150, method: "GET", path: "/currencies/fiat-rates", operationId: operationIdOf("GET", "/currencies/fiat-rates"), attempts: 1 });
+    expect(error).toMatchObject({
+      timeoutMs: 150,
+      method: "GET",
+      path: "/currencies/fiat-rates",
+      operationId: operationIdOf("GET", "/currencies/fiat-rates"),
+      attempts: 1,
+    });
     expect(Date.now() - started).toBeGreaterThanOrEqual(140);
     expect(server.requests).toHaveLength(1);
   });

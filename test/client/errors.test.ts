@@ -13,7 +13,7 @@ import {
 } from "../../src/index.js";
 import { parseIntegerHeader, parseRetryAfter, readRateLimit } from "../../src/client/rate-limit.js";
 import { sendJson, startServer, type TestServer } from "./support/server.js";
-import { apiKeyHeader, operationIdOf, rateLimitHeaders as RL, successExample } from "./support/spec.js";
+import { operationIdOf, rateLimitHeaders as RL, successExample } from "./support/spec.js";
 
 let server: TestServer | undefined;
 afterEach(async () => {
@@ -96,8 +96,16 @@ describe("non-JSON success bodies", () => {
     const client = createClient({ baseUrl: server.baseUrl, retry: false });
     const error = await client.GET("/currencies/fiat-rates").catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InvalidResponseError);
-    expect(error).toMatchObject({ reason: "content-type", status: 200, contentType: "text/html; charset=utf-8", bodyPreview: "<html>Captive portal</html>", operationId });
-    expect((error as Error).message).toBe(`GET /currencies/fiat-rates (${operationId}) answered HTTP 200 with content-type text/html; charset=utf-8 instead of JSON`);
+    expect(error).toMatchObject({
+      reason: "content-type",
+      status: 200,
+      contentType: "text/html; charset=utf-8",
+      bodyPreview: "<html>Captive portal</html>",
+      operationId,
+    });
+    expect((error as Error).message).toBe(
+      `GET /currencies/fiat-rates (${operationId}) answered HTTP 200 with content-type text/html; charset=utf-8 instead of JSON`,
+    );
   });
 
   it("invalid JSON under a JSON content type gives InvalidResponseError", async () => {
@@ -125,7 +133,9 @@ describe("non-JSON success bodies", () => {
 
 describe("rate-limit state", () => {
   it("is undefined before the first response and follows each response", async () => {
-    server = await startServer((_req, res, _seen, i) => sendJson(res, 200, successExample("getFiatRates"), { [RL.remaining.name]: String(199 - i), [RL.reset.name]: "1900000000" }));
+    server = await startServer((_req, res, _seen, i) =>
+      sendJson(res, 200, successExample("getFiatRates"), { [RL.remaining.name]: String(199 - i), [RL.reset.name]: "1900000000" }),
+    );
     const states: RateLimitState[] = [];
     const client = createClient({ baseUrl: server.baseUrl, hooks: { onRateLimit: (s) => states.push(s) } });
     expect(client.rateLimit).toBeUndefined();
@@ -136,7 +146,9 @@ describe("rate-limit state", () => {
   });
 
   it("ignores malformed values instead of throwing", async () => {
-    server = await startServer((_req, res) => sendJson(res, 200, successExample("getFiatRates"), { [RL.limit.name]: "abc", [RL.remaining.name]: "-1", [RL.reset.name]: "1.5e9" }));
+    server = await startServer((_req, res) =>
+      sendJson(res, 200, successExample("getFiatRates"), { [RL.limit.name]: "abc", [RL.remaining.name]: "-1", [RL.reset.name]: "1.5e9" }),
+    );
     const client = createClient({ baseUrl: server.baseUrl });
     const { response } = await client.GET("/currencies/fiat-rates");
     expect(response.status).toBe(200);
@@ -146,7 +158,8 @@ describe("rate-limit state", () => {
   it("keeps each valid field and drops each malformed one", () => {
     const state = readRateLimit(new Headers({ [RL.limit.name]: " 200 ", [RL.remaining.name]: "twelve", [RL.reset.name]: "1900000000" }), 5);
     expect(state).toEqual({ limit: 200, remaining: undefined, reset: 1_900_000_000, observedAt: 5 });
-    for (const bad of ["", " ", "-1", "1.5", "0x10", "1e3", "99999999999999999999", "NaN", "12abc"]) expect(parseIntegerHeader(bad), bad).toBeUndefined();
+    for (const bad of ["", " ", "-1", "1.5", "0x10", "1e3", "99999999999999999999", "NaN", "12abc"])
+      expect(parseIntegerHeader(bad), bad).toBeUndefined();
     expect(parseIntegerHeader("0")).toBe(0);
     expect(parseRetryAfter("2", 0)).toBe(2000);
     expect(parseRetryAfter(new Date(10_000).toUTCString(), 4000)).toBe(6000);

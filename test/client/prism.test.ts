@@ -25,7 +25,11 @@ const calls: Record<string, (client: ApiClient) => Promise<unknown>> = {
   getTradesSummary: (c) => unwrap(c.GET("/trades/summary/me")),
   getActiveNetworks: (c) => unwrap(c.GET("/currencies/networks/active")),
   getTradePair: (c) =>
-    unwrap(c.GET("/trades/pairs/{sourceCode}/{targetCode}", { params: { path: { sourceCode: parameter("SourceCode"), targetCode: parameter("TargetCode") } } })),
+    unwrap(
+      c.GET("/trades/pairs/{sourceCode}/{targetCode}", {
+        params: { path: { sourceCode: parameter("SourceCode"), targetCode: parameter("TargetCode") } },
+      }),
+    ),
   getWalletBalance: (c) => unwrap(c.GET("/wallets/USDT")),
   getWalletBalanceByCode: (c) => unwrap(c.GET("/wallets/{currencyCode}", { params: { path: { currencyCode: parameter("WalletCurrencyCode") } } })),
   getUserTransactions: (c) => unwrap(c.GET("/transactions/me")),
@@ -33,7 +37,13 @@ const calls: Record<string, (client: ApiClient) => Promise<unknown>> = {
   getUserTransactionsWithQuery: (c) =>
     unwrap(
       c.GET("/transactions/me", {
-        params: { query: { page: Number(parameter("TransactionsPage")), pageSize: Number(parameter("TransactionsPageSize")), category: parameter("TransactionCategoryFilter") } },
+        params: {
+          query: {
+            page: Number(parameter("TransactionsPage")),
+            pageSize: Number(parameter("TransactionsPageSize")),
+            category: parameter("TransactionCategoryFilter"),
+          },
+        },
       }),
     ),
 };
@@ -55,7 +65,11 @@ afterAll(async () => {
 
 describe("client against the Prism mock", () => {
   it("has a call for every operation of the spec, and no call for anything else", () => {
-    expect([...new Set(Object.keys(calls).map(operationOf))].sort()).toEqual(specOperations().map((o) => o.operationId).sort());
+    expect([...new Set(Object.keys(calls).map(operationOf))].sort()).toEqual(
+      specOperations()
+        .map((o) => o.operationId)
+        .sort(),
+    );
   });
 
   it.each([

@@ -30,12 +30,16 @@ describe("GET", () => {
     expect(error).toBeUndefined();
     expect(data).toEqual(rates);
     expect(server.requests).toHaveLength(2);
-    expect(retries).toEqual([expect.objectContaining({ reason: "status", status: 503, attempt: 1, operationId: operationIdOf("GET", "/currencies/fiat-rates") })]);
+    expect(retries).toEqual([
+      expect.objectContaining({ reason: "status", status: 503, attempt: 1, operationId: operationIdOf("GET", "/currencies/fiat-rates") }),
+    ]);
   });
 
   for (const status of [429, 502, 504]) {
     it(`is retried on ${status}`, async () => {
-      server = await startServer((_req, res, _seen, i) => (i === 0 ? sendJson(res, status, {}, status === 429 ? { [RL.reset.name]: "0" } : {}) : sendJson(res, 200, successExample("getFiatRates"))));
+      server = await startServer((_req, res, _seen, i) =>
+        i === 0 ? sendJson(res, status, {}, status === 429 ? { [RL.reset.name]: "0" } : {}) : sendJson(res, 200, successExample("getFiatRates")),
+      );
       const client = createClient({ baseUrl: server.baseUrl, retry: fast });
       const { response } = await client.GET("/currencies/fiat-rates");
       expect(response.status).toBe(200);
@@ -165,7 +169,9 @@ describe("rate-limit waits", () => {
   });
 
   it("Retry-After on 503 is honoured", async () => {
-    server = await startServer((_req, res, _seen, i) => (i === 0 ? sendJson(res, 503, {}, { "retry-after": "1" }) : sendJson(res, 200, successExample("getFiatRates"))));
+    server = await startServer((_req, res, _seen, i) =>
+      i === 0 ? sendJson(res, 503, {}, { "retry-after": "1" }) : sendJson(res, 200, successExample("getFiatRates")),
+    );
     const client = createClient({ baseUrl: server.baseUrl, retry: fast });
     await client.GET("/currencies/fiat-rates");
     expect(server.requests[1]!.at - server.requests[0]!.at).toBeGreaterThanOrEqual(990);

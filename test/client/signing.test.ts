@@ -104,7 +104,9 @@ describe("signing", () => {
   it("refuses an unusable secret, or a secret without a key, without echoing it", () => {
     for (const apiSecret of ["", " padded", "line\nbreak", "bell\u0007", "tab\tinside"]) {
       const attempt = () => createClient({ baseUrl: MOCK_BASE_URL, apiKey: "key-1", apiSecret });
-      expect(attempt, JSON.stringify(apiSecret)).toThrow(/apiSecret must be a non-empty string without line breaks, control characters or surrounding spaces/);
+      expect(attempt, JSON.stringify(apiSecret)).toThrow(
+        /apiSecret must be a non-empty string without line breaks, control characters or surrounding spaces/,
+      );
       try {
         attempt();
       } catch (error) {

@@ -1,6 +1,16 @@
 // Type tests (checked by `npm run typecheck`) plus a runtime pass over the same calls.
 import { afterEach, describe, expect, expectTypeOf, it } from "vitest";
-import { createClient, unwrap, type ApiClient, type Invoice, type Quote, type Side, type Trade, type TradesSummaryResponse, SideValues } from "../../src/index.js";
+import {
+  createClient,
+  unwrap,
+  type ApiClient,
+  type Invoice,
+  type Quote,
+  type Side,
+  type Trade,
+  type TradesSummaryResponse,
+  SideValues,
+} from "../../src/index.js";
 import type { components, operations, paths } from "../../src/types.js";
 import { sendJson, startServer, type TestServer } from "./support/server.js";
 import { basePath, successExample } from "./support/spec.js";

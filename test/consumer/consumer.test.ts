@@ -77,7 +77,10 @@ const runtimeCode = (importLine: string) => `${importLine}
 describe("consumer of the packed package", () => {
   it("ships only dist/, the spec, README and package.json", async () => {
     const { stdout } = await run("tar", ["-tzf", tarball]);
-    const files = stdout.trim().split("\n").map((f) => f.replace(/^package\//, ""));
+    const files = stdout
+      .trim()
+      .split("\n")
+      .map((f) => f.replace(/^package\//, ""));
     expect(files).toContain("dist/index.js");
     expect(files).toContain("dist/index.cjs");
     expect(files).toContain("dist/contract.d.cts");
@@ -88,7 +91,9 @@ describe("consumer of the packed package", () => {
   it("passes publint (strict) and attw (node16 profile)", async () => {
     const publint = await run(process.execPath, [path.join(repoRoot, "node_modules", "publint", "src", "cli.js"), "run", tarball, "--strict"]);
     expect(publint.stdout).toContain("All good!");
-    const attw = await run(bin("attw"), [tarball, "--profile", "node16", "--format", "json"], { maxBuffer: 32 * 2 ** 20 }).catch((e: { stdout: string }) => e);
+    const attw = await run(bin("attw"), [tarball, "--profile", "node16", "--format", "json"], { maxBuffer: 32 * 2 ** 20 }).catch(
+      (e: { stdout: string }) => e,
+    );
     const problems = (JSON.parse(attw.stdout) as { analysis: { problems: Array<{ resolutionKind?: string }> } }).analysis.problems;
     expect(problems.filter((p) => p.resolutionKind !== "node10")).toEqual([]);
   });
@@ -115,8 +120,16 @@ describe("consumer of the packed package", () => {
   }
 
   for (const [format, file, importLine] of [
-    ["ESM", "consumer.mjs", `import { createClient, unwrap, ApiError, isQuoteExpired, SideValues } from "${PACKAGE}";\nimport { createBundledContractValidator, contractMiddleware } from "${PACKAGE}/contract";`],
-    ["CJS", "consumer.cjs", `const { createClient, unwrap, ApiError, isQuoteExpired, SideValues } = require("${PACKAGE}");\nconst { createBundledContractValidator, contractMiddleware } = require("${PACKAGE}/contract");`],
+    [
+      "ESM",
+      "consumer.mjs",
+      `import { createClient, unwrap, ApiError, isQuoteExpired, SideValues } from "${PACKAGE}";\nimport { createBundledContractValidator, contractMiddleware } from "${PACKAGE}/contract";`,
+    ],
+    [
+      "CJS",
+      "consumer.cjs",
+      `const { createClient, unwrap, ApiError, isQuoteExpired, SideValues } = require("${PACKAGE}");\nconst { createBundledContractValidator, contractMiddleware } = require("${PACKAGE}/contract");`,
+    ],
   ] as const) {
     it(`runs as ${format} against a local server`, async () => {
       await writeFile(path.join(project, file), runtimeCode(importLine));
@@ -128,7 +141,9 @@ describe("consumer of the packed package", () => {
         sides: spec.components.schemas.Side.enum,
         remaining: rateLimitHeaders.remaining.example,
       });
-      expect(await readdir(path.join(project, "node_modules", ...PACKAGE.split("/"), "dist"))).toContain(file.endsWith(".cjs") ? "index.cjs" : "index.js");
+      expect(await readdir(path.join(project, "node_modules", ...PACKAGE.split("/"), "dist"))).toContain(
+        file.endsWith(".cjs") ? "index.cjs" : "index.js",
+      );
     });
   }
 });

@@ -31,8 +31,10 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 /** Why a case does not run against this target, or undefined when it runs. */
 function skipReason(op: SpecOperation, kind: "positive" | "negative"): string | undefined {
   if (!live || allowSideEffects) return undefined;
-  if (op.hasOwnQuota && kind === "negative") return "each call may count against this operation's own quota; the suite spends one call at most (set CONTRACT_ALLOW_SIDE_EFFECTS=1)";
-  if (!SAFE_METHODS.has(op.method) && !op.hasOwnQuota) return `${op.method} changes state on the live service; set CONTRACT_ALLOW_SIDE_EFFECTS=1 to run it`;
+  if (op.hasOwnQuota && kind === "negative")
+    return "each call may count against this operation's own quota; the suite spends one call at most (set CONTRACT_ALLOW_SIDE_EFFECTS=1)";
+  if (!SAFE_METHODS.has(op.method) && !op.hasOwnQuota)
+    return `${op.method} changes state on the live service; set CONTRACT_ALLOW_SIDE_EFFECTS=1 to run it`;
   return undefined;
 }
 
@@ -46,7 +48,9 @@ const createdIds = new Map<string, string>();
 beforeAll(async () => {
   target = await openTarget();
   sender = createSender(target);
-  console.log(`contract: target ${target.baseUrl} (${target.kind})${target.kind === "live" ? `, side effects ${allowSideEffects ? "ALLOWED" : "off"}, ${target.minIntervalMs} ms between requests` : ""}`);
+  console.log(
+    `contract: target ${target.baseUrl} (${target.kind})${target.kind === "live" ? `, side effects ${allowSideEffects ? "ALLOWED" : "off"}, ${target.minIntervalMs} ms between requests` : ""}`,
+  );
   const skipped = entries.filter((e) => e.outcome === "skipped");
   for (const e of skipped) console.log(`contract: skipped ${e.case}: ${e.skippedBecause}`);
 });
@@ -91,9 +95,27 @@ describe("contract: one case per operation", () => {
   for (const op of operations) {
     const reason = skipReason(op, "positive");
     const name = `${op.operationId}: ${op.method} ${op.path}`;
-    if (reason) entries.push({ case: name, operationId: op.operationId, kind: "positive", outcome: "skipped", skippedBecause: reason, violations: [], warnings: [], notes: [] });
+    if (reason)
+      entries.push({
+        case: name,
+        operationId: op.operationId,
+        kind: "positive",
+        outcome: "skipped",
+        skippedBecause: reason,
+        violations: [],
+        warnings: [],
+        notes: [],
+      });
     it.skipIf(reason !== undefined)(name, async () => {
-      const entry: ReportEntry = { case: name, operationId: op.operationId, kind: "positive", outcome: "failed", violations: [], warnings: [], notes: [] };
+      const entry: ReportEntry = {
+        case: name,
+        operationId: op.operationId,
+        kind: "positive",
+        outcome: "failed",
+        violations: [],
+        warnings: [],
+        notes: [],
+      };
       entries.push(entry);
       const sample = buildSampleRequest(spec, op, { includeOptionalQuery: true });
       let path = sample.path;
@@ -108,12 +130,20 @@ describe("contract: one case per operation", () => {
       }
       const response = await run(entry, op, op.method, path, headersFor(op, sample.headers, true), sample.body);
       const result = validator.validateResponse(
-        { method: op.method, path: op.path, status: response.status, headers: response.headers, bodyText: response.bodyText, expectSuccess: target.kind === "mock" },
+        {
+          method: op.method,
+          path: op.path,
+          status: response.status,
+          headers: response.headers,
+          bodyText: response.bodyText,
+          expectSuccess: target.kind === "mock",
+        },
         { strict: target.kind === "live" },
       );
       entry.violations = result.violations;
       entry.warnings = result.warnings;
-      if (target.kind === "live" && (response.status < 200 || response.status > 299)) entry.notes.push(`answered ${response.status} (documented as ${result.responseKey ?? "nothing"})`);
+      if (target.kind === "live" && (response.status < 200 || response.status > 299))
+        entry.notes.push(`answered ${response.status} (documented as ${result.responseKey ?? "nothing"})`);
       if (op.method === "POST" && response.status < 300) {
         const parsed = JSON.parse(response.bodyText) as unknown;
         if (isObject(parsed) && isObject(parsed.data) && typeof parsed.data.id === "string") createdIds.set(op.path, parsed.data.id);
@@ -153,12 +183,36 @@ describe("contract: negative cases", () => {
   for (const c of cases) {
     const op = c.operation;
     const reason = skipReason(op, "negative");
-    if (reason) entries.push({ case: c.name, operationId: op.operationId, kind: "negative", outcome: "skipped", skippedBecause: reason, violations: [], warnings: [], notes: [] });
+    if (reason)
+      entries.push({
+        case: c.name,
+        operationId: op.operationId,
+        kind: "negative",
+        outcome: "skipped",
+        skippedBecause: reason,
+        violations: [],
+        warnings: [],
+        notes: [],
+      });
     it.skipIf(reason !== undefined)(`rejects ${c.name}`, async () => {
-      const entry: ReportEntry = { case: c.name, operationId: op.operationId, kind: "negative", outcome: "failed", violations: [], warnings: [], notes: [] };
+      const entry: ReportEntry = {
+        case: c.name,
+        operationId: op.operationId,
+        kind: "negative",
+        outcome: "failed",
+        violations: [],
+        warnings: [],
+        notes: [],
+      };
       entries.push(entry);
       const response = await run(entry, op, c.request.method, c.request.path, headersFor(op, c.request.headers, !c.withoutKey), c.request.body);
-      const result = validator.validateResponse({ method: op.method, path: op.path, status: response.status, headers: response.headers, bodyText: response.bodyText });
+      const result = validator.validateResponse({
+        method: op.method,
+        path: op.path,
+        status: response.status,
+        headers: response.headers,
+        bodyText: response.bodyText,
+      });
       entry.violations = result.violations;
       expect(response.status, `${c.name} answered ${response.status}`).toBeGreaterThanOrEqual(400);
       expect(response.status, `${c.name} answered ${response.status}`).toBeLessThan(500);

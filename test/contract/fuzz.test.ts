@@ -43,10 +43,18 @@ describe("fuzzing the mock with requests generated from the spec", () => {
       tally.operations.add(request.op.operationId);
       const label = `${request.method} ${request.path} (${request.why}) → ${response.status} ${bodyText.slice(0, 200)}`;
       // The body as sent (parsed back from its text) must be what the generator claims.
-      if (request.valid && request.body !== undefined) expect(bodyIsValid(request.op, JSON.parse(request.body)), `generator made an invalid "valid" body: ${label}`).toBe(true);
-      if (request.why.startsWith("body:")) expect(bodyIsValid(request.op, JSON.parse(request.body!)), `generator made a valid "invalid" body: ${label}`).toBe(false);
+      if (request.valid && request.body !== undefined)
+        expect(bodyIsValid(request.op, JSON.parse(request.body)), `generator made an invalid "valid" body: ${label}`).toBe(true);
+      if (request.why.startsWith("body:"))
+        expect(bodyIsValid(request.op, JSON.parse(request.body!)), `generator made a valid "invalid" body: ${label}`).toBe(false);
       expect(response.status, label).toBeLessThan(500);
-      const result = validator.validateResponse({ method: request.op.method, path: request.op.path, status: response.status, headers: response.headers, bodyText });
+      const result = validator.validateResponse({
+        method: request.op.method,
+        path: request.op.path,
+        status: response.status,
+        headers: response.headers,
+        bodyText,
+      });
       expect(result.violations, label).toEqual([]);
       if (request.valid) expect(response.status >= 200 && response.status < 300, label).toBe(true);
       else {
@@ -60,8 +68,13 @@ describe("fuzzing the mock with requests generated from the spec", () => {
     });
 
     await fc.assert(property, { numRuns: runs, seed, endOnFailure: true });
-    const statuses = [...tally.statuses.entries()].sort(([a], [b]) => a - b).map(([status, n]) => `${status}×${n}`).join(" ");
-    console.log(`fuzz: ${tally.sent} requests (${tally.valid} valid, ${tally.invalid} invalid) over ${tally.operations.size} operations; statuses ${statuses}`);
+    const statuses = [...tally.statuses.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([status, n]) => `${status}×${n}`)
+      .join(" ");
+    console.log(
+      `fuzz: ${tally.sent} requests (${tally.valid} valid, ${tally.invalid} invalid) over ${tally.operations.size} operations; statuses ${statuses}`,
+    );
     expect(tally.sent).toBe(runs);
     expect(tally.operations.size).toBe(operations.length);
     expect(tally.valid).toBeGreaterThan(0);

@@ -6,20 +6,41 @@ import { startMock, type StartedMock } from "../../scripts/lib/mock-server.mjs";
 import { contractMiddleware, type ContractResult } from "../../src/contract/index.js";
 import { createClient, type RequestEvent } from "../../src/index.js";
 import { sendJson, startServer } from "../client/support/server.js";
-import { apiKeyHeaderName, buildSampleRequest, jsonMedia, listSpecOperations, loadSpec, mediaExamples, sharedValidator, successKey, type SpecOperation } from "../support/spec.js";
+import {
+  apiKeyHeaderName,
+  buildSampleRequest,
+  jsonMedia,
+  listSpecOperations,
+  loadSpec,
+  mediaExamples,
+  sharedValidator,
+  successKey,
+  type SpecOperation,
+} from "../support/spec.js";
 
 const spec = loadSpec();
 const operations = listSpecOperations(spec);
 const validator = sharedValidator();
 
 const templateRegExp = (template: string) =>
-  new RegExp(`^${template.split(/\{[^}]+\}/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("[^/]+")}$`);
+  new RegExp(
+    `^${template
+      .split(/\{[^}]+\}/)
+      .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
+      .join("[^/]+")}$`,
+  );
 
 /** [template, literal] pairs where the template matches the literal path. */
 const pairs: Array<[SpecOperation, SpecOperation]> = operations.flatMap((template) =>
   template.path.includes("{")
     ? operations
-        .filter((literal) => literal !== template && literal.method === template.method && !literal.path.includes("{") && templateRegExp(template.path).test(literal.path))
+        .filter(
+          (literal) =>
+            literal !== template &&
+            literal.method === template.method &&
+            !literal.path.includes("{") &&
+            templateRegExp(template.path).test(literal.path),
+        )
         .map((literal) => [template, literal] as [SpecOperation, SpecOperation])
     : [],
 );
@@ -54,23 +75,26 @@ describe("a literal path wins over a matching template", () => {
     expect(validator.findOperation(template.method, other)?.operationId).toBe(template.operationId);
   });
 
-  it.each(pairs.map(([t, l]) => [`${l.path} over ${t.path}`, t, l] as const))("in the client and its contract middleware: %s", async (_, template, literal) => {
-    // The server answers 200 with an empty object, which no operation documents: the middleware reports the operation it chose.
-    const server = await startServer((_req, res) => sendJson(res, 200, {}));
-    try {
-      const events: RequestEvent[] = [];
-      const reported: ContractResult[] = [];
-      const client = createClient({ baseUrl: server.baseUrl, retry: false, hooks: { onRequest: (e) => events.push(e) } });
-      client.use(contractMiddleware(validator, { mode: "report", onViolation: (result) => reported.push(result) }));
-      const call = client.request as unknown as (m: string, p: string, i: unknown) => Promise<unknown>;
-      await call(template.method.toLowerCase(), template.path, { params: { path: literalParams(template, literal) } });
-      expect(server.requests[0]!.url).toBe(`${new URL(server.baseUrl).pathname}${literal.path}`);
-      expect(events[0]).toMatchObject({ operationId: literal.operationId, path: literal.path });
-      expect(reported[0]?.operation?.operationId).toBe(literal.operationId);
-    } finally {
-      await server.close();
-    }
-  });
+  it.each(pairs.map(([t, l]) => [`${l.path} over ${t.path}`, t, l] as const))(
+    "in the client and its contract middleware: %s",
+    async (_, template, literal) => {
+      // The server answers 200 with an empty object, which no operation documents: the middleware reports the operation it chose.
+      const server = await startServer((_req, res) => sendJson(res, 200, {}));
+      try {
+        const events: RequestEvent[] = [];
+        const reported: ContractResult[] = [];
+        const client = createClient({ baseUrl: server.baseUrl, retry: false, hooks: { onRequest: (e) => events.push(e) } });
+        client.use(contractMiddleware(validator, { mode: "report", onViolation: (result) => reported.push(result) }));
+        const call = client.request as unknown as (m: string, p: string, i: unknown) => Promise<unknown>;
+        await call(template.method.toLowerCase(), template.path, { params: { path: literalParams(template, literal) } });
+        expect(server.requests[0]!.url).toBe(`${new URL(server.baseUrl).pathname}${literal.path}`);
+        expect(events[0]).toMatchObject({ operationId: literal.operationId, path: literal.path });
+        expect(reported[0]?.operation?.operationId).toBe(literal.operationId);
+      } finally {
+        await server.close();
+      }
+    },
+  );
 
   it.each(pairs.map(([t, l]) => [`${l.path} over ${t.path}`, t, l] as const))("in the mock: %s", async (_, template, literal) => {
     const headers = { [apiKeyHeaderName(spec)]: "any-key" };

@@ -81,7 +81,11 @@ describe("the Prism mock", () => {
       body: sample.body,
     });
     const bodyText = await response.text();
-    return { response, bodyText, result: validator.validateResponse({ method: op.method, path: op.path, status: response.status, headers: response.headers, bodyText }) };
+    return {
+      response,
+      bodyText,
+      result: validator.validateResponse({ method: op.method, path: op.path, status: response.status, headers: response.headers, bodyText }),
+    };
   }
 
   it("serves under the base path of the local server and nowhere else", async () => {

@@ -148,9 +148,12 @@ describe("mutation self-test of the contract validator", () => {
     const reporting = createClient<paths>({ baseUrl: `${server.origin}${basePath}` });
     const seen: ContractResult[] = [];
     reporting.use(contractMiddleware(validator, { mode: "report", onViolation: (result) => seen.push(result) }));
-    const reported2 = await (reporting as unknown as { GET: (p: string, init: object) => Promise<{ data?: unknown }> }).GET(original!.operation.path, {
-      headers: { [CANNED_HEADER]: mutant!.id },
-    });
+    const reported2 = await (reporting as unknown as { GET: (p: string, init: object) => Promise<{ data?: unknown }> }).GET(
+      original!.operation.path,
+      {
+        headers: { [CANNED_HEADER]: mutant!.id },
+      },
+    );
     expect(reported2.data).toEqual(JSON.parse(mutant!.response.bodyText));
     expect(seen.map((r) => r.ok)).toEqual([false]);
   });

@@ -43,7 +43,10 @@ function wireRequests(basePath: string): WireRequest[] {
   });
   return [
     // (1) Accept Quote with no body: content-length 0 and the HTTP library's default content type.
-    request("(1) Accept Quote without a body", "POST", "/trades/quote/qt_7KfR2xLm9QpZ4vNc", { "content-type": "application/x-www-form-urlencoded", "content-length": "0" }),
+    request("(1) Accept Quote without a body", "POST", "/trades/quote/qt_7KfR2xLm9QpZ4vNc", {
+      "content-type": "application/x-www-form-urlencoded",
+      "content-length": "0",
+    }),
     // (2) A signed request, the description's example path.
     request("(2) a signed GET", "GET", "/currencies/fiat-rates"),
     // (3) Get User Transactions with its query parameters.
@@ -71,7 +74,8 @@ function send(origin: string, wire: WireRequest): Promise<{ status: number; head
 function timestampPointers(value: unknown, pointer = ""): string[] {
   if (typeof value === "string") return /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/.test(value) ? [pointer] : [];
   if (Array.isArray(value)) return value.flatMap((item, i) => timestampPointers(item, `${pointer}/${i}`));
-  if (value && typeof value === "object") return Object.entries(value).flatMap(([key, item]) => timestampPointers(item, `${pointer}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`));
+  if (value && typeof value === "object")
+    return Object.entries(value).flatMap(([key, item]) => timestampPointers(item, `${pointer}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`));
   return [];
 }
 
@@ -99,7 +103,13 @@ describe("observed wire requests against the mock", () => {
     const wire = requests[index]!;
     const response = await send(mock.origin, wire);
     expect(response.status, `${wire.name}: ${response.bodyText.slice(0, 200)}`).toBe(200);
-    const result = validator.validateResponse({ method: wire.method, path: wire.path, status: response.status, headers: response.headers, bodyText: response.bodyText });
+    const result = validator.validateResponse({
+      method: wire.method,
+      path: wire.path,
+      status: response.status,
+      headers: response.headers,
+      bodyText: response.bodyText,
+    });
     expect(result.violations, wire.name).toEqual([]);
 
     // The same answer with a drifted timestamp: every timestamp field, one at a time, must be caught there.
@@ -113,7 +123,10 @@ describe("observed wire requests against the mock", () => {
         bodyText: JSON.stringify(setAt(body, pointer, DRIFTED)),
       });
       expect(drifted.ok, `${wire.name}: ${pointer} = ${DRIFTED}`).toBe(false);
-      expect(drifted.violations.map((v) => v.pointer), `${wire.name}: ${pointer}`).toContain(pointer);
+      expect(
+        drifted.violations.map((v) => v.pointer),
+        `${wire.name}: ${pointer}`,
+      ).toContain(pointer);
     }
   });
 

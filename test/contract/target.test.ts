@@ -27,11 +27,18 @@ describe("contract sender", () => {
     const signedSender = createSender(target(server.baseUrl, "contract-secret"));
     await signedSender.send({ method: "GET", url: `${server.baseUrl}/transactions/me?page=1`, headers: {}, body: undefined });
     await signedSender.send({ method: "POST", url: `${server.baseUrl}/trades/quote`, headers: { "content-type": "application/json" }, body: "{}" });
-    await createSender(target(server.baseUrl, undefined)).send({ method: "GET", url: `${server.baseUrl}/currencies/fiat-rates`, headers: {}, body: undefined });
+    await createSender(target(server.baseUrl, undefined)).send({
+      method: "GET",
+      url: `${server.baseUrl}/currencies/fiat-rates`,
+      headers: {},
+      body: undefined,
+    });
     const [first, second, unsigned] = server.requests;
     for (const seen of [first!, second!]) {
       const timestamp = String(seen.headers[signingHeaders.timestamp]);
-      expect(seen.headers[signingHeaders.signature]).toBe(createHmac("sha256", "contract-secret").update(`${seen.method}${seen.url}${timestamp}`).digest("hex"));
+      expect(seen.headers[signingHeaders.signature]).toBe(
+        createHmac("sha256", "contract-secret").update(`${seen.method}${seen.url}${timestamp}`).digest("hex"),
+      );
     }
     expect(unsigned!.headers[signingHeaders.timestamp]).toBeUndefined();
     expect(unsigned!.headers[signingHeaders.signature]).toBeUndefined();

@@ -1,11 +1,6 @@
 // Unit tests of the contract validator on real bodies: the spec's own examples, changed on purpose.
 import { describe, expect, it } from "vitest";
-import {
-  createBundledContractValidator,
-  createContractValidator,
-  openApiDocument,
-  type OpenApiDocument,
-} from "../../src/contract/index.js";
+import { createBundledContractValidator, createContractValidator, openApiDocument, type OpenApiDocument } from "../../src/contract/index.js";
 import { walk, setAt } from "./helpers/schema-walk.js";
 import {
   buildSampleRequest,
@@ -68,7 +63,8 @@ describe("operation lookup", () => {
   it("prefers a literal segment over a template segment of the same length", () => {
     for (const op of operations) {
       const literalTwin = operations.find(
-        (other) => other !== op && other.method === op.method && other.path.split("/").length === op.path.split("/").length && !other.path.includes("{"),
+        (other) =>
+          other !== op && other.method === op.method && other.path.split("/").length === op.path.split("/").length && !other.path.includes("{"),
       );
       if (!literalTwin || !op.path.includes("{")) continue;
       expect(validator.findOperation(op.method, literalTwin.path)?.operationId).toBe(literalTwin.operationId);
@@ -95,7 +91,12 @@ describe("success responses", () => {
           { method: op.method, path: op.path, status: success.status, headers: success.headers, bodyText: JSON.stringify(example.value) },
           { strict: true },
         );
-        expect(result, `${op.operationId} ${example.name}`).toMatchObject({ ok: true, violations: [], warnings: [], responseKey: String(success.status) });
+        expect(result, `${op.operationId} ${example.name}`).toMatchObject({
+          ok: true,
+          violations: [],
+          warnings: [],
+          responseKey: String(success.status),
+        });
         checked++;
       }
     }
@@ -108,7 +109,13 @@ describe("success responses", () => {
     headers.set("content-type", `${success.headers["content-type"]}; charset=utf-8`);
     const name = Object.keys(success.headers).find((h) => h !== "content-type")!;
     headers.set(name, ` ${success.headers[name]} `);
-    const result = validator.validateResponse({ method: plainGet.method, path: plainGet.path, status: success.status, headers, body: success.examples[0]!.value });
+    const result = validator.validateResponse({
+      method: plainGet.method,
+      path: plainGet.path,
+      status: success.status,
+      headers,
+      body: success.examples[0]!.value,
+    });
     expect(result.violations).toEqual([]);
   });
 });
@@ -152,7 +159,10 @@ describe("violations", () => {
     expect(counts.length).toBe(2);
     for (const name of counts) {
       const result = validator.validateResponse({ ...base, headers: { ...success.headers, [name]: "-1" } });
-      expect(result.violations.map((v) => [v.kind, v.pointer]), name).toEqual([["invalid-header", `/${name}`]]);
+      expect(
+        result.violations.map((v) => [v.kind, v.pointer]),
+        name,
+      ).toEqual([["invalid-header", `/${name}`]]);
       expect(validator.validateResponse({ ...base, headers: { ...success.headers, [name]: "0" } }).ok, name).toBe(true);
     }
   });
@@ -177,7 +187,13 @@ describe("violations", () => {
     const dateField = walk(spec, found.success.schema, found.body).find((e) => e.facts.format === "date-time" && typeof e.value === "string");
     let mutated = setAt(found.body, found.entry.pointer, "not a number");
     if (dateField) mutated = setAt(mutated, dateField.pointer, "yesterday");
-    const result = validator.validateResponse({ method: found.op.method, path: found.op.path, status: found.success.status, headers: found.success.headers, body: mutated });
+    const result = validator.validateResponse({
+      method: found.op.method,
+      path: found.op.path,
+      status: found.success.status,
+      headers: found.success.headers,
+      body: mutated,
+    });
     const pointers = result.violations.map((v) => v.pointer);
     expect(pointers).toContain(found.entry.pointer);
     if (dateField) expect(pointers).toContain(dateField.pointer);
@@ -217,7 +233,10 @@ describe("strict mode", () => {
     const data = (success.examples[0]!.value as JsonObject).data as JsonObject;
     const [firstKey] = Object.keys(data);
     const body = setAt(success.examples[0]!.value, "/data/ANOTHER_KEY", data[firstKey!]);
-    const result = validator.validateResponse({ method: mapOp!.method, path: mapOp!.path, status: success.status, headers: success.headers, body }, { strict: true });
+    const result = validator.validateResponse(
+      { method: mapOp!.method, path: mapOp!.path, status: success.status, headers: success.headers, body },
+      { strict: true },
+    );
     expect(result).toMatchObject({ ok: true, warnings: [] });
   });
 });
@@ -238,7 +257,10 @@ describe("request bodies", () => {
       const sample = buildSampleRequest(spec, op);
       expect(validator.validateRequestBody(op.method, op.path, JSON.parse(sample.body!)), op.operationId).toEqual([]);
       const extra = validator.validateRequestBody(op.method, op.path, { ...(JSON.parse(sample.body!) as JsonObject), unknownField: 1 });
-      expect(extra.map((v) => v.pointer), op.operationId).toContain("/unknownField");
+      expect(
+        extra.map((v) => v.pointer),
+        op.operationId,
+      ).toContain("/unknownField");
     }
   });
 });
@@ -275,14 +297,37 @@ describe("construction", () => {
           },
         },
       },
-      components: { schemas: { Thing: { type: "object", required: ["tags"], properties: { tags: { type: "array", items: { $ref: "#/components/schemas/Tag" } } } }, Tag: { type: "string", enum: ["a", "b"] } } },
+      components: {
+        schemas: {
+          Thing: { type: "object", required: ["tags"], properties: { tags: { type: "array", items: { $ref: "#/components/schemas/Tag" } } } },
+          Tag: { type: "string", enum: ["a", "b"] },
+        },
+      },
     };
     const own = createContractValidator(tiny);
-    const ok = own.validateResponse({ method: "get", path: "/api/v2/things/7", status: 200, headers: { "Content-Type": "application/problem+json" }, bodyText: '{"tags":["a"]}' });
+    const ok = own.validateResponse({
+      method: "get",
+      path: "/api/v2/things/7",
+      status: 200,
+      headers: { "Content-Type": "application/problem+json" },
+      bodyText: '{"tags":["a"]}',
+    });
     expect(ok.violations).toEqual([]);
-    const bad = own.validateResponse({ method: "get", path: "/api/v2/things/7", status: 200, headers: { "Content-Type": "application/problem+json" }, body: { tags: ["a", "c"] } });
+    const bad = own.validateResponse({
+      method: "get",
+      path: "/api/v2/things/7",
+      status: 200,
+      headers: { "Content-Type": "application/problem+json" },
+      body: { tags: ["a", "c"] },
+    });
     expect(bad.violations.map((v) => v.pointer)).toEqual(["/tags/1"]);
-    const fallback = own.validateResponse({ method: "get", path: "/things/7", status: 503, headers: { "content-type": "text/plain" }, bodyText: "toolong" });
+    const fallback = own.validateResponse({
+      method: "get",
+      path: "/things/7",
+      status: 503,
+      headers: { "content-type": "text/plain" },
+      bodyText: "toolong",
+    });
     expect(fallback).toMatchObject({ responseKey: "default", ok: false });
     expect(fallback.violations[0]?.kind).toBe("body-schema");
   });

@@ -1,14 +1,7 @@
 // The docs' TypeScript code samples: generated from the spec for every operation, and compiling
 // against this package's client (a sample that stops compiling fails here).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  PACKAGE_NAME,
-  generateCodeSamples,
-  listOperations,
-  requestInitOf,
-  toTsLiteral,
-  withCodeSamples,
-} from "../../scripts/lib/code-samples.mjs";
+import { PACKAGE_NAME, generateCodeSamples, listOperations, requestInitOf, toTsLiteral, withCodeSamples } from "../../scripts/lib/code-samples.mjs";
 import { deref, jsonMedia, listSpecOperations, loadSpec, mediaExamples, parameterExample, type JsonObject } from "../support/spec.js";
 import { scratchDir, tscErrors } from "../support/tsc.js";
 
@@ -58,7 +51,11 @@ describe("code samples", () => {
     // A sample never invents a value: a required input without an example is an error.
     const noExample = {
       openapi: "3.1.0",
-      paths: { "/things/{id}": { get: { operationId: "getThing", parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }], responses: {} } } },
+      paths: {
+        "/things/{id}": {
+          get: { operationId: "getThing", parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }], responses: {} },
+        },
+      },
     };
     expect(bodies, "operations with a request body").toBeGreaterThan(0);
     expect(() => generateCodeSamples(noExample)).toThrow(/getThing: required path parameter "id" has no example/);

@@ -55,7 +55,13 @@ const operations: Operation[] = listSpecOperations().map((op) => ({
 
 /** Whether the path template (with `{…}` segments) matches the concrete path. */
 const templateMatches = (template: string, concrete: string) =>
-  template.includes("{") && new RegExp(`^${template.split(/\{[^}]+\}/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("[^/]+")}$`).test(concrete);
+  template.includes("{") &&
+  new RegExp(
+    `^${template
+      .split(/\{[^}]+\}/)
+      .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
+      .join("[^/]+")}$`,
+  ).test(concrete);
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 const plain = (markdown: string) => markdown.replace(/[`*_]/g, "").replace(/\s+/g, " ").trim();
 
@@ -228,7 +234,10 @@ describe("docs page in Chromium", () => {
   it('finds "quote" with the search box and leads to Create Quote', async () => {
     const createQuote = operations.find((op) => /^create quote$/i.test(op.summary));
     expect(createQuote, "an operation summarised Create Quote").toBeDefined();
-    await page.getByText(/^Search/).first().click();
+    await page
+      .getByText(/^Search/)
+      .first()
+      .click();
     const input = page.locator('[data-component-name="Search/SearchInput"] input, input[type="search"], input').first();
     await input.waitFor({ state: "visible" });
     await input.fill("quote");
@@ -236,7 +245,10 @@ describe("docs page in Chromium", () => {
     await results.first().waitFor({ state: "visible" });
     const texts = await results.allInnerTexts();
     for (const op of operations.filter((o) => /quote/i.test(o.summary))) {
-      expect(texts.some((t) => t.includes(op.summary) && t.includes(op.path)), `search result for ${op.summary}`).toBe(true);
+      expect(
+        texts.some((t) => t.includes(op.summary) && t.includes(op.path)),
+        `search result for ${op.summary}`,
+      ).toBe(true);
     }
     await results.filter({ hasText: createQuote!.summary }).filter({ hasText: createQuote!.path }).first().click();
     const href = await operationMenuItem(page, createQuote!).first().locator(":scope > a").getAttribute("href");
@@ -269,7 +281,10 @@ describe("docs page in Chromium", () => {
     await section.scrollIntoViewIfNeeded();
     const png = await page.screenshot({ path: path.join(SCREENSHOTS, "operation.png") });
     expect(await pixelSpread(page, png)).toBeGreaterThan(10);
-    await section.getByText("Responses", { exact: true }).first().evaluate((el) => el.scrollIntoView({ block: "start" }));
+    await section
+      .getByText("Responses", { exact: true })
+      .first()
+      .evaluate((el) => el.scrollIntoView({ block: "start" }));
     const responsePng = await page.screenshot({ path: path.join(SCREENSHOTS, "operation-response.png") });
     expect(await pixelSpread(page, responsePng)).toBeGreaterThan(10);
   });
@@ -279,7 +294,9 @@ describe("docs page in Chromium", () => {
     const entries = register.kinds.find((k) => k.key === kind.key)?.entries ?? [];
     expect(entries.length, `${kind.key} markers in generated/provenance.json`).toBeGreaterThan(0);
     const route = sectionRoute(heading);
-    const item = menuItems().filter({ hasText: new RegExp(`^\\s*${escapeRegExp(heading)}\\s*$`) }).first();
+    const item = menuItems()
+      .filter({ hasText: new RegExp(`^\\s*${escapeRegExp(heading)}\\s*$`) })
+      .first();
     await item.locator(":scope > a").click();
     const title = page.locator(`h2[id="${route}"]`);
     await title.waitFor({ state: "visible" });
@@ -300,13 +317,18 @@ describe("docs page in Chromium", () => {
   });
 
   it("lists a literal path before the template it wins over (Get Wallet Balance, then other codes)", async () => {
-    const literal = operations.find((op) => op.method === "GET" && !op.path.includes("{") && operations.some((other) => templateMatches(other.path, op.path) && other !== op));
+    const literal = operations.find(
+      (op) => op.method === "GET" && !op.path.includes("{") && operations.some((other) => templateMatches(other.path, op.path) && other !== op),
+    );
     expect(literal, "a literal path that a template also matches").toBeDefined();
     const template = operations.find((op) => op !== literal && templateMatches(op.path, literal!.path))!;
     const literalSection = await openFromMenu(page, literal!);
     const templateSection = await openFromMenu(page, template);
     const templateHandle = await templateSection.elementHandle();
-    const templateFollows = await literalSection.evaluate((node, other) => Boolean(node.compareDocumentPosition(other!) & Node.DOCUMENT_POSITION_FOLLOWING), templateHandle);
+    const templateFollows = await literalSection.evaluate(
+      (node, other) => Boolean(node.compareDocumentPosition(other!) & Node.DOCUMENT_POSITION_FOLLOWING),
+      templateHandle,
+    );
     expect(templateFollows, "the template's section comes after the literal path's").toBe(true);
     // The template's sample calls it with another value than the literal segment.
     const sample = await templateSection.innerText();

@@ -20,6 +20,9 @@ it("compiles the README's first-screen example, and a broken copy of it does not
   const broken = source.replace('side: "SELL"', 'side: "HOLD"');
   expect(broken).not.toBe(source);
   const { errors } = await tscErrors(scratch.dir, { "readme.ts": source, "readme-broken.ts": broken });
-  expect(errors.filter((line) => line.startsWith("readme.ts")), errors.join("\n")).toEqual([]);
+  expect(
+    errors.filter((line) => line.startsWith("readme.ts")),
+    errors.join("\n"),
+  ).toEqual([]);
   expect(errors.some((line) => line.startsWith("readme-broken.ts"))).toBe(true);
 });

@@ -193,14 +193,11 @@ function responseProbes(endpoint: EndpointExpectation): Probe[] {
   }
   if (endpoint.meta) {
     const other = endpoint.meta === "A" ? "B" : "A";
-    probes.push(
-      ...fieldProbes(envelope, ["meta"], { kind: "object", name: `meta ${endpoint.meta}`, fields: META[endpoint.meta] }),
-      {
-        name: `meta: shape ${other} fields only fails`,
-        value: { ...envelope, meta: sampleOf({ kind: "object", name: `meta ${other}`, fields: META[other] }) },
-        valid: false,
-      },
-    );
+    probes.push(...fieldProbes(envelope, ["meta"], { kind: "object", name: `meta ${endpoint.meta}`, fields: META[endpoint.meta] }), {
+      name: `meta: shape ${other} fields only fails`,
+      value: { ...envelope, meta: sampleOf({ kind: "object", name: `meta ${other}`, fields: META[other] }) },
+      valid: false,
+    });
   }
   return probes;
 }
@@ -291,7 +288,8 @@ describe("the document as a whole", () => {
   });
 
   it("marks every observed operation x-observed and no described one", () => {
-    for (const endpoint of OBSERVED_ENDPOINTS) expect(isNonEmptyMark(operation(endpoint.method, endpoint.path)["x-observed"]), endpoint.path).toBe(true);
+    for (const endpoint of OBSERVED_ENDPOINTS)
+      expect(isNonEmptyMark(operation(endpoint.method, endpoint.path)["x-observed"]), endpoint.path).toBe(true);
     for (const endpoint of ENDPOINTS) expect(operation(endpoint.method, endpoint.path)["x-observed"], endpoint.path).toBeUndefined();
   });
 
@@ -315,126 +313,138 @@ describe.each(
   [...ENDPOINTS, ...OBSERVED_ENDPOINTS].map(
     (endpoint) => [`${endpoint.n || "observed"} ${endpoint.method.toUpperCase()} ${endpoint.path} (${endpoint.name})`, endpoint] as const,
   ),
-)(
-  "%s",
-  (_, endpoint) => {
-    const { method, path } = endpoint;
+)("%s", (_, endpoint) => {
+  const { method, path } = endpoint;
 
-    describe("operation", () => {
-      it("exists", () => {
-        expect(() => operation(method, path)).not.toThrow();
+  describe("operation", () => {
+    it("exists", () => {
+      expect(() => operation(method, path)).not.toThrow();
+    });
+
+    if (endpoint.key === "required") {
+      it("requires the x-api-key header (no empty alternative)", () => {
+        const security = securityOf(method, path);
+        expect(security, "security").toBeDefined();
+        expect(security!.length).toBeGreaterThan(0);
+        for (const requirement of security!) expect(requiresApiKey(requirement), JSON.stringify(requirement)).toBe(true);
       });
-
-      if (endpoint.key === "required") {
-        it("requires the x-api-key header (no empty alternative)", () => {
-          const security = securityOf(method, path);
-          expect(security, "security").toBeDefined();
-          expect(security!.length).toBeGreaterThan(0);
-          for (const requirement of security!) expect(requiresApiKey(requirement), JSON.stringify(requirement)).toBe(true);
-        });
-      } else {
-        it("accepts the x-api-key header or none, and marks the question x-not-shown", () => {
-          const security = securityOf(method, path) ?? [];
-          expect(security.some((requirement) => Object.keys(requirement).length === 0), "an empty {} alternative").toBe(true);
-          expect(security.some(requiresApiKey), "an x-api-key alternative").toBe(true);
-          expect(isNonEmptyMark(operation(method, path)["x-not-shown"]), "x-not-shown on the operation").toBe(true);
-        });
-      }
-
-      const allParameters = [...endpoint.parameters, ...observedParametersOf(endpoint)];
-      it(`declares exactly the parameters ${JSON.stringify(allParameters.map((p) => `${p.in}:${p.name}`))}`, () => {
-        const declared = parametersOf(method, path)
-          .map((parameter) => `${parameter.in}:${parameter.name}`)
-          .sort();
-        expect(declared).toEqual(allParameters.map((parameter) => `${parameter.in}:${parameter.name}`).sort());
-        for (const expected of allParameters) {
-          const declaredParameter = parametersOf(method, path).find((p) => p.in === expected.in && p.name === expected.name);
-          expect(declaredParameter?.required === true, `${expected.name} required`).toBe(expected.required);
-        }
+    } else {
+      it("accepts the x-api-key header or none, and marks the question x-not-shown", () => {
+        const security = securityOf(method, path) ?? [];
+        expect(
+          security.some((requirement) => Object.keys(requirement).length === 0),
+          "an empty {} alternative",
+        ).toBe(true);
+        expect(security.some(requiresApiKey), "an x-api-key alternative").toBe(true);
+        expect(isNonEmptyMark(operation(method, path)["x-not-shown"]), "x-not-shown on the operation").toBe(true);
       });
+    }
 
-      it("marks each observed parameter x-observed (or its observed operation) and no described one", () => {
-        const observedOperation = OBSERVED_ENDPOINTS.includes(endpoint);
-        for (const expected of observedParametersOf(endpoint)) {
-          const declared = parametersOf(method, path).find((p) => p.in === expected.in && p.name === expected.name) as Record<string, unknown> | undefined;
-          expect(isNonEmptyMark(declared?.["x-observed"]), `${expected.in}:${expected.name}`).toBe(true);
-        }
-        for (const expected of endpoint.parameters) {
-          const declared = parametersOf(method, path).find((p) => p.in === expected.in && p.name === expected.name) as Record<string, unknown> | undefined;
-          if (!observedOperation) expect(declared?.["x-observed"], `${expected.in}:${expected.name}`).toBeUndefined();
-        }
-      });
-
-      it("answers 200 with application/json and the three rate-limit headers", () => {
-        const response = resolveRef(operation(method, path).responses["200"]);
-        expect(Object.keys((response.content ?? {}) as object)).toContain("application/json");
-        const headers = Object.keys((response.headers ?? {}) as object).map((name) => name.toLowerCase());
-        for (const header of RATE_LIMIT_HEADERS) expect(headers, header).toContain(header);
-      });
-
-      if (endpoint.requestBody) {
-        const optionalBody = isOptionalBody(endpoint);
-        it(optionalBody ? "takes its body or none (observed), and marks that x-observed" : "requires its body", () => {
-          const requestBody = resolveRef(operation(method, path).requestBody);
-          expect(requestBody.required === true).toBe(!optionalBody);
-          expect(isNonEmptyMark(requestBody["x-observed"])).toBe(optionalBody);
-        });
-      }
-
-      if (endpoint.requestBody?.kind === "fields") {
-        const { fields } = endpoint.requestBody;
-        it(`request body declares exactly ${JSON.stringify(Object.keys(fields))} and additionalProperties: false`, () => {
-          const pointer = requestBodySchemaPointer(method, path);
-          const schema = resolveRef(at(pointer));
-          expect(Object.keys((schema.properties ?? {}) as object).sort()).toEqual(Object.keys(fields).sort());
-          expect(schema.additionalProperties).toBe(false);
-        });
-      } else if (!endpoint.requestBody) {
-        it("takes no request body", () => {
-          expect(operation(method, path).requestBody).toBeUndefined();
-        });
+    const allParameters = [...endpoint.parameters, ...observedParametersOf(endpoint)];
+    it(`declares exactly the parameters ${JSON.stringify(allParameters.map((p) => `${p.in}:${p.name}`))}`, () => {
+      const declared = parametersOf(method, path)
+        .map((parameter) => `${parameter.in}:${parameter.name}`)
+        .sort();
+      expect(declared).toEqual(allParameters.map((parameter) => `${parameter.in}:${parameter.name}`).sort());
+      for (const expected of allParameters) {
+        const declaredParameter = parametersOf(method, path).find((p) => p.in === expected.in && p.name === expected.name);
+        expect(declaredParameter?.required === true, `${expected.name} required`).toBe(expected.required);
       }
     });
 
-    for (const parameter of [...endpoint.parameters, ...observedParametersOf(endpoint)]) {
-      describe(`parameter ${parameter.in}:${parameter.name}`, () => {
-        const probes = [
-          { name: `sample ${JSON.stringify(sampleOf(parameter.shape))} passes`, value: sampleOf(parameter.shape), valid: true },
-          ...valueProbes({ value: sampleOf(parameter.shape) }, ["value"], parameter.shape, false).map((probe) => ({
-            ...probe,
-            name: probe.name.replace(/^value: /, ""),
-            value: (probe.value as { value: unknown }).value,
-          })),
-          ...(MALFORMED_SIGNING_HEADERS[parameter.name] ?? []).map((value) => ({ name: `malformed ${JSON.stringify(value)} fails`, value, valid: false })),
-        ];
-        it.each(named(probes))("%s", (_, probe) => {
-          expectJudged(parameterSchemaPointer(method, path, parameter.in, parameter.name), probe);
-        });
-      });
-    }
+    it("marks each observed parameter x-observed (or its observed operation) and no described one", () => {
+      const observedOperation = OBSERVED_ENDPOINTS.includes(endpoint);
+      for (const expected of observedParametersOf(endpoint)) {
+        const declared = parametersOf(method, path).find((p) => p.in === expected.in && p.name === expected.name) as
+          | Record<string, unknown>
+          | undefined;
+        expect(isNonEmptyMark(declared?.["x-observed"]), `${expected.in}:${expected.name}`).toBe(true);
+      }
+      for (const expected of endpoint.parameters) {
+        const declared = parametersOf(method, path).find((p) => p.in === expected.in && p.name === expected.name) as
+          | Record<string, unknown>
+          | undefined;
+        if (!observedOperation) expect(declared?.["x-observed"], `${expected.in}:${expected.name}`).toBeUndefined();
+      }
+    });
+
+    it("answers 200 with application/json and the three rate-limit headers", () => {
+      const response = resolveRef(operation(method, path).responses["200"]);
+      expect(Object.keys((response.content ?? {}) as object)).toContain("application/json");
+      const headers = Object.keys((response.headers ?? {}) as object).map((name) => name.toLowerCase());
+      for (const header of RATE_LIMIT_HEADERS) expect(headers, header).toContain(header);
+    });
 
     if (endpoint.requestBody) {
-      describe("request body", () => {
-        it.each(named([...requestBodyProbes(endpoint), ...(NAMED_BODY_CASES[path] ?? [])]))("%s", (_, probe) => {
-          expectJudged(requestBodySchemaPointer(method, path), probe);
-        });
+      const optionalBody = isOptionalBody(endpoint);
+      it(optionalBody ? "takes its body or none (observed), and marks that x-observed" : "requires its body", () => {
+        const requestBody = resolveRef(operation(method, path).requestBody);
+        expect(requestBody.required === true).toBe(!optionalBody);
+        expect(isNonEmptyMark(requestBody["x-observed"])).toBe(optionalBody);
       });
     }
 
-    describe("200 response body", () => {
-      it.each(named(responseProbes(endpoint)))("%s", (_, probe) => {
-        expectJudged(responseSchemaPointer(method, path), probe);
+    if (endpoint.requestBody?.kind === "fields") {
+      const { fields } = endpoint.requestBody;
+      it(`request body declares exactly ${JSON.stringify(Object.keys(fields))} and additionalProperties: false`, () => {
+        const pointer = requestBodySchemaPointer(method, path);
+        const schema = resolveRef(at(pointer));
+        expect(Object.keys((schema.properties ?? {}) as object).sort()).toEqual(Object.keys(fields).sort());
+        expect(schema.additionalProperties).toBe(false);
+      });
+    } else if (!endpoint.requestBody) {
+      it("takes no request body", () => {
+        expect(operation(method, path).requestBody).toBeUndefined();
+      });
+    }
+  });
+
+  for (const parameter of [...endpoint.parameters, ...observedParametersOf(endpoint)]) {
+    describe(`parameter ${parameter.in}:${parameter.name}`, () => {
+      const probes = [
+        { name: `sample ${JSON.stringify(sampleOf(parameter.shape))} passes`, value: sampleOf(parameter.shape), valid: true },
+        ...valueProbes({ value: sampleOf(parameter.shape) }, ["value"], parameter.shape, false).map((probe) => ({
+          ...probe,
+          name: probe.name.replace(/^value: /, ""),
+          value: (probe.value as { value: unknown }).value,
+        })),
+        ...(MALFORMED_SIGNING_HEADERS[parameter.name] ?? []).map((value) => ({
+          name: `malformed ${JSON.stringify(value)} fails`,
+          value,
+          valid: false,
+        })),
+      ];
+      it.each(named(probes))("%s", (_, probe) => {
+        expectJudged(parameterSchemaPointer(method, path, parameter.in, parameter.name), probe);
       });
     });
-  },
-);
+  }
+
+  if (endpoint.requestBody) {
+    describe("request body", () => {
+      it.each(named([...requestBodyProbes(endpoint), ...(NAMED_BODY_CASES[path] ?? [])]))("%s", (_, probe) => {
+        expectJudged(requestBodySchemaPointer(method, path), probe);
+      });
+    });
+  }
+
+  describe("200 response body", () => {
+    it.each(named(responseProbes(endpoint)))("%s", (_, probe) => {
+      expectJudged(responseSchemaPointer(method, path), probe);
+    });
+  });
+});
 
 // ---------------------------------------------------------------- rate-limit headers
 
 describe("rate-limit headers", () => {
   const declared = Object.keys(spec.components?.headers ?? {});
   // "Maximum requests per minute" and "Requests remaining": counts, never negative.
-  for (const [header, counts] of [[RATE_LIMIT_HEADERS[0], true], [RATE_LIMIT_HEADERS[1], true], [RATE_LIMIT_HEADERS[2], false]] as const) {
+  for (const [header, counts] of [
+    [RATE_LIMIT_HEADERS[0], true],
+    [RATE_LIMIT_HEADERS[1], true],
+    [RATE_LIMIT_HEADERS[2], false],
+  ] as const) {
     const name = declared.find((candidate) => candidate.toLowerCase() === header);
     const probes: Probe[] = [
       { name: "0 passes", value: 0, valid: true },

@@ -43,8 +43,7 @@ export const orNull = (field: Field): Field => ({ ...field, nullable: true });
 export const optional = (field: Field): Field => ({ ...field, optional: true });
 
 /** Marks every field optional. */
-const allOptional = (fields: Fields): Fields =>
-  Object.fromEntries(Object.entries(fields).map(([name, field]) => [name, optional(field)]));
+const allOptional = (fields: Fields): Fields => Object.fromEntries(Object.entries(fields).map(([name, field]) => [name, optional(field)]));
 
 // ---------------------------------------------------------------- resources
 
@@ -439,7 +438,15 @@ export const ENDPOINTS: EndpointExpectation[] = [
     parameters: [pathParam("id", "cus-0001")],
     data: CollectionCustomer,
   },
-  { n: 8, name: "Get Deposit Addresses", method: "get", path: "/addresses/me/broker", key: "required", parameters: [], data: arrayOf(DepositAddress) },
+  {
+    n: 8,
+    name: "Get Deposit Addresses",
+    method: "get",
+    path: "/addresses/me/broker",
+    key: "required",
+    parameters: [],
+    data: arrayOf(DepositAddress),
+  },
   {
     n: 9,
     name: "Deposit listing",

@@ -35,15 +35,22 @@ for (const [path, item] of Object.entries(spec.paths)) {
     }
     for (const [status, raw] of Object.entries(op.responses as Record<string, unknown>)) {
       const response = resolveRef<{ content?: Record<string, MediaType>; headers?: Record<string, unknown> }>(raw);
-      const base = typeof (raw as { $ref?: string }).$ref === "string" ? (raw as { $ref: string }).$ref : jsonPointer("paths", path, method, "responses", status);
+      const base =
+        typeof (raw as { $ref?: string }).$ref === "string"
+          ? (raw as { $ref: string }).$ref
+          : jsonPointer("paths", path, method, "responses", status);
       for (const [type, media] of Object.entries(response.content ?? {})) {
         cases.push(...mediaTypeCases(`${where} ${status} ${type}`, `${base}/content/${type.replace("/", "~1")}`, media));
       }
     }
     (op.parameters ?? []).forEach((raw: unknown, index: number) => {
       const parameter = resolveRef<{ name: string; example?: unknown }>(raw);
-      const pointer = typeof (raw as { $ref?: string }).$ref === "string" ? (raw as { $ref: string }).$ref : jsonPointer("paths", path, method, "parameters", String(index));
-      if (parameter.example !== undefined) cases.push({ name: `${where} parameter ${parameter.name} example`, schemaPointer: `${pointer}/schema`, value: parameter.example });
+      const pointer =
+        typeof (raw as { $ref?: string }).$ref === "string"
+          ? (raw as { $ref: string }).$ref
+          : jsonPointer("paths", path, method, "parameters", String(index));
+      if (parameter.example !== undefined)
+        cases.push({ name: `${where} parameter ${parameter.name} example`, schemaPointer: `${pointer}/schema`, value: parameter.example });
     });
   }
 }
@@ -57,7 +64,10 @@ describe("every example validates against its schema", () => {
     const operations = Object.values(spec.paths).flatMap((item) => METHODS.filter((m) => item[m]));
     for (const [path, item] of Object.entries(spec.paths)) {
       for (const method of METHODS.filter((m) => item[m])) {
-        expect(cases.some((c) => c.name.startsWith(`${method.toUpperCase()} ${path} 200 `)), `${method} ${path}`).toBe(true);
+        expect(
+          cases.some((c) => c.name.startsWith(`${method.toUpperCase()} ${path} 200 `)),
+          `${method} ${path}`,
+        ).toBe(true);
       }
     }
     // How many operations there are is the conformance test's business (description + observed).

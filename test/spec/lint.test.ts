@@ -25,8 +25,7 @@ async function lint(cmd: string, args: string[]) {
 }
 
 /** Lines of redocly's output that report a problem (its Node-version banner aside). */
-const redoclyProblems = (output: string) =>
-  output.split("\n").filter((line) => !line.includes("║") && /\b(warnings?|errors?)\b/i.test(line));
+const redoclyProblems = (output: string) => output.split("\n").filter((line) => !line.includes("║") && /\b(warnings?|errors?)\b/i.test(line));
 
 const spectralCodes = async (file: string) => {
   const { output } = await lint(spectral, ["lint", file, "--ruleset", path.join(root, ".spectral.yaml"), "-f", "json", "--quiet"]);
@@ -65,7 +64,12 @@ describe("lint", () => {
     const file = path.join(scratch, "broken.yaml");
     writeFileSync(file, stringify(doc));
     const codes = await spectralCodes(file);
-    for (const rule of ["response-declares-rate-limit-headers", "success-body-is-envelope", "response-has-example", "operation-declares-error-responses"]) {
+    for (const rule of [
+      "response-declares-rate-limit-headers",
+      "success-body-is-envelope",
+      "response-has-example",
+      "operation-declares-error-responses",
+    ]) {
       expect(codes, rule).toContain(rule);
     }
   });
@@ -80,7 +84,13 @@ describe("lint", () => {
     writeFileSync(pathFile, stringify(item));
     const exampleFile = path.join(copy, "components/examples/Quote.yaml");
     writeFileSync(exampleFile, readFileSync(exampleFile, "utf8").replace("side: SELL", "side: HOLD"));
-    const { code, output } = await lint(redocly, ["lint", path.join(copy, "openapi.yaml"), "--config", path.join(root, "redocly.yaml"), "--format=stylish"]);
+    const { code, output } = await lint(redocly, [
+      "lint",
+      path.join(copy, "openapi.yaml"),
+      "--config",
+      path.join(root, "redocly.yaml"),
+      "--format=stylish",
+    ]);
     expect(code).not.toBe(0);
     expect(output).toContain("rule/operationId-camel-case");
     expect(output).toContain("response-mime-type");

@@ -13,7 +13,9 @@ interface Entry {
   place: string;
   text: string;
 }
-const register = JSON.parse(readFileSync(path.join(repoRoot, "generated", "provenance.json"), "utf8")) as { kinds: Array<{ key: string; entries: Entry[] }> };
+const register = JSON.parse(readFileSync(path.join(repoRoot, "generated", "provenance.json"), "utf8")) as {
+  kinds: Array<{ key: string; entries: Entry[] }>;
+};
 const markdown = readFileSync(path.join(repoRoot, "generated", "provenance.md"), "utf8");
 const entriesOf = (key: string) => register.kinds.find((kind) => kind.key === key)?.entries ?? [];
 const escape = (token: string) => token.replace(/~/g, "~0").replace(/\//g, "~1");
@@ -72,7 +74,8 @@ describe("provenance register", () => {
     }
     for (const endpoint of OBSERVED_ENDPOINTS) expectListed(`#/paths/${escape(endpoint.path)}/${endpoint.method}`, endpoint.path);
     for (const body of OPTIONAL_BODIES) expectListed(`#/paths/${escape(body.path)}/${body.method}/requestBody`, `${body.path} body`);
-    for (const field of OBSERVED_FIELDS) expectListed(`#/components/schemas/${field.schema}/properties/${field.property}`, `${field.schema}.${field.property}`);
+    for (const field of OBSERVED_FIELDS)
+      expectListed(`#/components/schemas/${field.schema}/properties/${field.property}`, `${field.schema}.${field.property}`);
   });
 
   it("says under the conventions that every timestamp follows the description's convention", () => {

@@ -47,12 +47,11 @@ const SPEC_ID = "https://contract.test/openapi.json";
 // ---------------------------------------------------------------- JSON pointers
 
 const escapeSegment = (segment: string): string => segment.replace(/~/g, "~0").replace(/\//g, "~1");
-const unescapeSegment = (segment: string): string =>
-  decodeURIComponent(segment).replace(/~1/g, "/").replace(/~0/g, "~");
+const unescapeSegment = (segment: string): string => decodeURIComponent(segment).replace(/~1/g, "/").replace(/~0/g, "~");
 
 /** Builds a local JSON pointer (`#/a/b~1c`) from raw segments. */
 export function jsonPointer(...segments: string[]): string {
-  return "#" + segments.map((segment) => "/" + escapeSegment(segment)).join("");
+  return `#${segments.map((segment) => `/${escapeSegment(segment)}`).join("")}`;
 }
 
 function segmentsOf(pointer: string): string[] {
@@ -61,8 +60,7 @@ function segmentsOf(pointer: string): string[] {
   return pointer.slice(2).split("/").map(unescapeSegment);
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** The value at a local JSON pointer, without following any `$ref`. */
 export function at(pointer: string): unknown {
@@ -144,17 +142,12 @@ export function parameterSchemaPointer(method: HttpMethod, path: string, locatio
   if (Array.isArray(pathLevel)) pathLevel.forEach((_, index) => candidates.push(jsonPointer("paths", path, "parameters", String(index))));
   for (const candidate of candidates) {
     const parameter = resolveRef<OpenApiParameter>(at(candidate));
-    if (parameter.in === location && parameter.name === name) return canonicalPointer(candidate + "/schema");
+    if (parameter.in === location && parameter.name === name) return canonicalPointer(`${candidate}/schema`);
   }
   throw new Error(`No ${location} parameter "${name}" on ${method.toUpperCase()} ${path}`);
 }
 
-export function responseSchemaPointer(
-  method: HttpMethod,
-  path: string,
-  status = "200",
-  mediaType = "application/json",
-): string {
+export function responseSchemaPointer(method: HttpMethod, path: string, status = "200", mediaType = "application/json"): string {
   return canonicalPointer(jsonPointer("paths", path, method, "responses", status, "content", mediaType, "schema"));
 }
 
@@ -197,7 +190,11 @@ export function validatorAt(pointer: string): ValidateFunction {
   const cached = validators.get(canonical);
   if (cached) return cached;
   at(canonical); // fail early and clearly if nothing is there
-  const uriFragment = "#" + segmentsOf(canonical).map((segment) => "/" + encodeURIComponent(escapeSegment(segment))).join("");
+  const uriFragment =
+    "#" +
+    segmentsOf(canonical)
+      .map((segment) => `/${encodeURIComponent(escapeSegment(segment))}`)
+      .join("");
   let validator: ValidateFunction;
   try {
     validator = ajv.compile({ $ref: SPEC_ID + uriFragment });

@@ -62,10 +62,13 @@ export function listSpecOperations(spec: OpenApiDocument = loadSpec()): SpecOper
     for (const method of METHODS) {
       const operation = deref(spec, item[method]);
       if (!isObject(operation)) continue;
-      const parameters = [...(Array.isArray(item.parameters) ? item.parameters : []), ...(Array.isArray(operation.parameters) ? operation.parameters : [])].map(
-        (raw) => deref(spec, raw) as JsonObject,
-      );
-      const requirements = (Array.isArray(operation.security) ? operation.security : Array.isArray(spec.security) ? spec.security : []) as JsonObject[];
+      const parameters = [
+        ...(Array.isArray(item.parameters) ? item.parameters : []),
+        ...(Array.isArray(operation.parameters) ? operation.parameters : []),
+      ].map((raw) => deref(spec, raw) as JsonObject);
+      const requirements = (
+        Array.isArray(operation.security) ? operation.security : Array.isArray(spec.security) ? spec.security : []
+      ) as JsonObject[];
       const security =
         requirements.length === 0 || requirements.every((r) => Object.keys(r).length === 0)
           ? "none"
@@ -120,7 +123,9 @@ export function jsonMedia(container: JsonObject | undefined): JsonObject | undef
 
 /** The success (lowest 2xx) response key of an operation. */
 export function successKey(op: SpecOperation): string {
-  const key = Object.keys(op.responses).filter((k) => /^2\d\d$/.test(k)).sort()[0];
+  const key = Object.keys(op.responses)
+    .filter((k) => /^2\d\d$/.test(k))
+    .sort()[0];
   if (!key) throw new Error(`${op.operationId}: no 2xx response documented`);
   return key;
 }

@@ -18,7 +18,11 @@ export async function scratchDir(prefix: string): Promise<{ dir: string; remove:
 }
 
 /** Writes the files into `dir`, runs tsc (strict, NodeNext) on them and returns its error lines. */
-export async function tscErrors(dir: string, files: Record<string, string>, compilerOptions: Record<string, unknown> = {}): Promise<{ errors: string[]; output: string }> {
+export async function tscErrors(
+  dir: string,
+  files: Record<string, string>,
+  compilerOptions: Record<string, unknown> = {},
+): Promise<{ errors: string[]; output: string }> {
   for (const [name, source] of Object.entries(files)) await writeFile(path.join(dir, name), source);
   const tsconfig = {
     compilerOptions: {

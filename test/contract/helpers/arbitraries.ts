@@ -9,10 +9,35 @@ import { flatten } from "./schema-walk.js";
 import { isObject, requestBodySchema, type JsonObject, type SpecOperation } from "../../support/spec.js";
 
 const HANDLED = new Set([
-  "type", "properties", "required", "additionalProperties", "items", "enum", "const", "minLength", "maxLength",
-  "pattern", "format", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minItems", "maxItems",
-  "maxProperties", "minProperties", "allOf", "$ref", "description", "title", "examples", "example", "default",
-  "deprecated", "readOnly", "writeOnly",
+  "type",
+  "properties",
+  "required",
+  "additionalProperties",
+  "items",
+  "enum",
+  "const",
+  "minLength",
+  "maxLength",
+  "pattern",
+  "format",
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "minItems",
+  "maxItems",
+  "maxProperties",
+  "minProperties",
+  "allOf",
+  "$ref",
+  "description",
+  "title",
+  "examples",
+  "example",
+  "default",
+  "deprecated",
+  "readOnly",
+  "writeOnly",
 ]);
 
 function merged(spec: OpenApiDocument, schema: unknown): JsonObject {
@@ -48,7 +73,10 @@ export function validValue(spec: OpenApiDocument, schema: unknown, depth = 0): f
 function validOfType(spec: OpenApiDocument, s: JsonObject, type: string, depth: number): fc.Arbitrary<unknown> {
   switch (type) {
     case "string": {
-      if (s.format === "date-time") return fc.date({ min: new Date("2000-01-01T00:00:00Z"), max: new Date("2100-01-01T00:00:00Z"), noInvalidDate: true }).map((d) => d.toISOString());
+      if (s.format === "date-time")
+        return fc
+          .date({ min: new Date("2000-01-01T00:00:00Z"), max: new Date("2100-01-01T00:00:00Z"), noInvalidDate: true })
+          .map((d) => d.toISOString());
       if (typeof s.pattern === "string") return fc.stringMatching(new RegExp(s.pattern));
       if (s.format !== undefined) throw new Error(`arbitraries: string format ${String(s.format)} is not handled`);
       return fc.string({ unit: "grapheme", minLength: Number(s.minLength ?? 0), maxLength: Math.min(Number(s.maxLength ?? 24), 24) });
@@ -60,7 +88,14 @@ function validOfType(spec: OpenApiDocument, s: JsonObject, type: string, depth: 
       const base =
         type === "integer"
           ? fc.integer({ min: min === undefined ? undefined : Math.ceil(min), max: max === undefined ? undefined : Math.floor(max) })
-          : fc.double({ noNaN: true, noDefaultInfinity: true, min, max, minExcluded: typeof s.exclusiveMinimum === "number", maxExcluded: typeof s.exclusiveMaximum === "number" });
+          : fc.double({
+              noNaN: true,
+              noDefaultInfinity: true,
+              min,
+              max,
+              minExcluded: typeof s.exclusiveMinimum === "number",
+              maxExcluded: typeof s.exclusiveMaximum === "number",
+            });
       return base.map((n) => (Object.is(n, -0) ? 0 : n));
     }
     case "boolean":
@@ -76,10 +111,9 @@ function validOfType(spec: OpenApiDocument, s: JsonObject, type: string, depth: 
       const properties = (s.properties ?? {}) as JsonObject;
       const required = new Set((s.required as string[] | undefined) ?? []);
       if (s.maxProperties === 0) return fc.constant({});
-      const record = fc.record(
-        Object.fromEntries(Object.entries(properties).map(([name, child]) => [name, validValue(spec, child, depth + 1)])),
-        { requiredKeys: [...required].filter((name) => name in properties) },
-      );
+      const record = fc.record(Object.fromEntries(Object.entries(properties).map(([name, child]) => [name, validValue(spec, child, depth + 1)])), {
+        requiredKeys: [...required].filter((name) => name in properties),
+      });
       return record as fc.Arbitrary<unknown>;
     }
     default:
@@ -108,35 +142,54 @@ export function invalidValue(spec: OpenApiDocument, schema: unknown): fc.Arbitra
   const s = merged(spec, schema);
   const types = typesOf(s);
   const options: Array<fc.Arbitrary<{ value: unknown; why: string }>> = [wrongTypeValue(types).map((value) => ({ value, why: "wrong type" }))];
-  if (Array.isArray(s.enum)) options.push(fc.string({ minLength: 1, maxLength: 12 }).filter((v) => !(s.enum as unknown[]).includes(v)).map((value) => ({ value, why: "outside enum" })));
+  if (Array.isArray(s.enum))
+    options.push(
+      fc
+        .string({ minLength: 1, maxLength: 12 })
+        .filter((v) => !(s.enum as unknown[]).includes(v))
+        .map((value) => ({ value, why: "outside enum" })),
+    );
   if (types?.includes("object")) {
     const valid = validValue(spec, s) as fc.Arbitrary<JsonObject>;
     const properties = Object.keys((s.properties ?? {}) as JsonObject);
     if (properties.length) {
       options.push(
         fc.tuple(valid, fc.constantFrom(...properties)).chain(([object, name]) =>
-          invalidValue(spec, (s.properties as JsonObject)[name]).map(({ value, why }) => ({ value: { ...object, [name]: value }, why: `${name}: ${why}` })),
+          invalidValue(spec, (s.properties as JsonObject)[name]).map(({ value, why }) => ({
+            value: { ...object, [name]: value },
+            why: `${name}: ${why}`,
+          })),
         ),
       );
     }
     for (const name of (s.required as string[] | undefined) ?? []) {
-      options.push(valid.map((object) => {
-        const { [name]: _removed, ...rest } = object;
-        return { value: rest, why: `${name} missing` };
-      }));
+      options.push(
+        valid.map((object) => {
+          const { [name]: _removed, ...rest } = object;
+          return { value: rest, why: `${name} missing` };
+        }),
+      );
     }
     if (s.additionalProperties === false || s.maxProperties === 0) {
       options.push(
-        fc.tuple(valid, fc.string({ minLength: 1, maxLength: 10 }).filter((k) => !properties.includes(k) && k !== "__proto__"), fc.jsonValue({ maxDepth: 1 })).map(([object, key, extra]) => ({
-          value: { ...object, [key]: extra },
-          why: `unknown field ${key}`,
-        })),
+        fc
+          .tuple(
+            valid,
+            fc.string({ minLength: 1, maxLength: 10 }).filter((k) => !properties.includes(k) && k !== "__proto__"),
+            fc.jsonValue({ maxDepth: 1 }),
+          )
+          .map(([object, key, extra]) => ({
+            value: { ...object, [key]: extra },
+            why: `unknown field ${key}`,
+          })),
       );
     }
   }
   if (types?.includes("array") && s.items !== undefined) {
     options.push(
-      fc.tuple(validValue(spec, s) as fc.Arbitrary<unknown[]>, invalidValue(spec, s.items)).map(([array, bad]) => ({ value: [...array, bad.value], why: `item: ${bad.why}` })),
+      fc
+        .tuple(validValue(spec, s) as fc.Arbitrary<unknown[]>, invalidValue(spec, s.items))
+        .map(([array, bad]) => ({ value: [...array, bad.value], why: `item: ${bad.why}` })),
     );
   }
   return fc.oneof(...options);
@@ -145,7 +198,11 @@ export function invalidValue(spec: OpenApiDocument, schema: unknown): fc.Arbitra
 /** Text that is not JSON, made from a valid body. */
 export function malformedJson(valid: fc.Arbitrary<unknown>): fc.Arbitrary<string> {
   return fc
-    .tuple(valid.map((v) => JSON.stringify(v)), fc.nat(), fc.constantFrom(",", "}", "{", "'", "undefined", "\u0000"))
+    .tuple(
+      valid.map((v) => JSON.stringify(v)),
+      fc.nat(),
+      fc.constantFrom(",", "}", "{", "'", "undefined", "\u0000"),
+    )
     .map(([text, cut, junk]) => text.slice(0, cut % Math.max(1, text.length)) + junk)
     .filter((text) => {
       try {
@@ -172,7 +229,10 @@ export interface FuzzRequest {
 /** A path segment a URL keeps as one segment ("." and ".." are resolved away by URL parsing). */
 function pathSegment(spec: OpenApiDocument, schema: unknown): fc.Arbitrary<string> {
   const s = merged(spec, schema);
-  const base = Array.isArray(s.enum) || "const" in s || typeof s.pattern === "string" ? validValue(spec, s) : fc.string({ unit: "grapheme", minLength: 1, maxLength: 24 });
+  const base =
+    Array.isArray(s.enum) || "const" in s || typeof s.pattern === "string"
+      ? validValue(spec, s)
+      : fc.string({ unit: "grapheme", minLength: 1, maxLength: 24 });
   return base.map(String).filter((v) => v.length > 0 && v !== "." && v !== "..");
 }
 
@@ -188,34 +248,56 @@ export function requestsFor(
   const bodySchema = requestBodySchema(op);
   const bodyRequired = op.requestBody?.required === true;
 
-  const pathArb = fc.tuple(...pathParams.map((p) => pathSegment(spec, p.schema))).map((values) =>
-    pathParams.reduce((path, p, i) => path.replace(`{${String(p.name)}}`, encodeURIComponent(values[i]!)), op.path),
-  );
-  const validQuery = fc.tuple(...queryParams.map((p) => (p.required === true ? validValue(spec, p.schema) : fc.option(validValue(spec, p.schema), { nil: undefined })))).map((values) =>
-    queryParams.flatMap((p, i) => (values[i] === undefined ? [] : [[String(p.name), String(values[i])] as [string, string]])),
-  );
-  const keyValue = fc.string({ unit: "grapheme-ascii", minLength: 1, maxLength: 32 }).filter((v) => /^[\x21-\x7e]([\x20-\x7e]*[\x21-\x7e])?$/.test(v));
-  const validKey: fc.Arbitrary<string | undefined> = op.security === "required" ? keyValue : op.security === "optional" ? fc.option(keyValue, { nil: undefined }) : fc.constant(undefined);
+  const pathArb = fc
+    .tuple(...pathParams.map((p) => pathSegment(spec, p.schema)))
+    .map((values) => pathParams.reduce((path, p, i) => path.replace(`{${String(p.name)}}`, encodeURIComponent(values[i]!)), op.path));
+  const validQuery = fc
+    .tuple(...queryParams.map((p) => (p.required === true ? validValue(spec, p.schema) : fc.option(validValue(spec, p.schema), { nil: undefined }))))
+    .map((values) => queryParams.flatMap((p, i) => (values[i] === undefined ? [] : [[String(p.name), String(values[i])] as [string, string]])));
+  const keyValue = fc
+    .string({ unit: "grapheme-ascii", minLength: 1, maxLength: 32 })
+    .filter((v) => /^[\x21-\x7e]([\x20-\x7e]*[\x21-\x7e])?$/.test(v));
+  const validKey: fc.Arbitrary<string | undefined> =
+    op.security === "required" ? keyValue : op.security === "optional" ? fc.option(keyValue, { nil: undefined }) : fc.constant(undefined);
   const someBody: fc.Arbitrary<unknown> = bodySchema === undefined ? fc.constant(undefined) : validValue(spec, bodySchema);
   // An optional body (Accept Quote's, observed sent without one) is sometimes left out.
   const validBody = bodyRequired ? someBody : fc.option(someBody, { nil: undefined });
 
-  const assemble = (parts: { path: string; query: Array<[string, string]>; key: string | undefined; body: string | undefined; parsedBody: unknown }, valid: boolean, why: string): FuzzRequest => {
+  const assemble = (
+    parts: { path: string; query: Array<[string, string]>; key: string | undefined; body: string | undefined; parsedBody: unknown },
+    valid: boolean,
+    why: string,
+  ): FuzzRequest => {
     const headers: Record<string, string> = { accept: "application/json" };
     if (parts.key !== undefined) headers[keyHeader] = parts.key;
     if (parts.body !== undefined) headers["content-type"] = "application/json";
     const qs = new URLSearchParams(parts.query).toString();
-    return { op, valid, why, method: op.method, path: qs ? `${parts.path}?${qs}` : parts.path, headers, body: parts.body, parsedBody: parts.parsedBody };
+    return {
+      op,
+      valid,
+      why,
+      method: op.method,
+      path: qs ? `${parts.path}?${qs}` : parts.path,
+      headers,
+      body: parts.body,
+      parsedBody: parts.parsedBody,
+    };
   };
 
-  const valid = fc.record({ path: pathArb, query: validQuery, key: validKey, body: validBody }).map(({ path, query, key, body }) =>
-    assemble({ path, query, key, body: body === undefined ? undefined : JSON.stringify(body), parsedBody: body }, true, "valid"),
-  );
+  const valid = fc
+    .record({ path: pathArb, query: validQuery, key: validKey, body: validBody })
+    .map(({ path, query, key, body }) =>
+      assemble({ path, query, key, body: body === undefined ? undefined : JSON.stringify(body), parsedBody: body }, true, "valid"),
+    );
 
   const breakers: Array<fc.Arbitrary<FuzzRequest>> = [];
   const validParts = fc.record({ path: pathArb, query: validQuery, key: validKey, body: validBody });
   if (op.security === "required") {
-    breakers.push(validParts.map((p) => assemble({ ...p, key: undefined, body: p.body === undefined ? undefined : JSON.stringify(p.body), parsedBody: p.body }, false, "no API key")));
+    breakers.push(
+      validParts.map((p) =>
+        assemble({ ...p, key: undefined, body: p.body === undefined ? undefined : JSON.stringify(p.body), parsedBody: p.body }, false, "no API key"),
+      ),
+    );
   }
   for (const parameter of queryParams) {
     const allowed = merged(spec, parameter.schema).enum;
@@ -223,16 +305,34 @@ export function requestsFor(
     const bad = fc.string({ unit: "grapheme", minLength: 1, maxLength: 12 }).filter((v) => !allowed.includes(v));
     breakers.push(
       fc.tuple(validParts, bad).map(([p, value]) =>
-        assemble({ ...p, query: [...p.query.filter(([n]) => n !== parameter.name), [String(parameter.name), value]], body: p.body === undefined ? undefined : JSON.stringify(p.body), parsedBody: p.body }, false, `query ${String(parameter.name)} outside its enum`),
+        assemble(
+          {
+            ...p,
+            query: [...p.query.filter(([n]) => n !== parameter.name), [String(parameter.name), value]],
+            body: p.body === undefined ? undefined : JSON.stringify(p.body),
+            parsedBody: p.body,
+          },
+          false,
+          `query ${String(parameter.name)} outside its enum`,
+        ),
       ),
     );
   }
   if (bodySchema !== undefined) {
     // Checked as sent: the JSON text parsed back (JSON.stringify can change a value, e.g. drop undefined).
     const reallyInvalid = invalidValue(spec, bodySchema).filter((b) => !bodyIsValid(op, JSON.parse(JSON.stringify(b.value)) as unknown));
-    breakers.push(fc.tuple(validParts, reallyInvalid).map(([p, b]) => assemble({ ...p, body: JSON.stringify(b.value), parsedBody: b.value }, false, `body: ${b.why}`)));
-    breakers.push(fc.tuple(validParts, malformedJson(someBody)).map(([p, text]) => assemble({ ...p, body: text, parsedBody: undefined }, false, "malformed JSON")));
-    if (bodyRequired) breakers.push(validParts.map((p) => assemble({ ...p, body: undefined, parsedBody: undefined }, false, "required body missing")));
+    breakers.push(
+      fc
+        .tuple(validParts, reallyInvalid)
+        .map(([p, b]) => assemble({ ...p, body: JSON.stringify(b.value), parsedBody: b.value }, false, `body: ${b.why}`)),
+    );
+    breakers.push(
+      fc
+        .tuple(validParts, malformedJson(someBody))
+        .map(([p, text]) => assemble({ ...p, body: text, parsedBody: undefined }, false, "malformed JSON")),
+    );
+    if (bodyRequired)
+      breakers.push(validParts.map((p) => assemble({ ...p, body: undefined, parsedBody: undefined }, false, "required body missing")));
   }
   return breakers.length ? fc.oneof(valid, ...breakers) : valid;
 }

@@ -51,7 +51,12 @@ function headerExamples(spec: OpenApiDocument, response: JsonObject): Array<{ na
   });
 }
 
-function cannedFrom(spec: OpenApiDocument, op: SpecOperation, key: string, statusOverride?: number): { response: CannedResponse; exampleName: string; body: unknown } {
+function cannedFrom(
+  spec: OpenApiDocument,
+  op: SpecOperation,
+  key: string,
+  statusOverride?: number,
+): { response: CannedResponse; exampleName: string; body: unknown } {
   const response = op.responses[key];
   if (!response) throw new Error(`${op.operationId}: no response ${key}`);
   const media = jsonMedia(response);
@@ -59,9 +64,7 @@ function cannedFrom(spec: OpenApiDocument, op: SpecOperation, key: string, statu
   const examples = mediaExamples(spec, media);
   // The richest example (most values), so that every kind of field has a chance to appear.
   const schema = media?.schema;
-  const best = examples
-    .map((e) => ({ ...e, size: walk(spec, schema, e.value).length }))
-    .sort((a, b) => b.size - a.size)[0];
+  const best = examples.map((e) => ({ ...e, size: walk(spec, schema, e.value).length })).sort((a, b) => b.size - a.size)[0];
   if (!best || !mediaType) throw new Error(`${op.operationId} ${key}: no JSON example`);
   const headers: Record<string, string> = { "content-type": mediaType };
   for (const h of headerExamples(spec, response)) headers[h.name] = h.value;
@@ -111,38 +114,67 @@ export function buildMutants(spec: OpenApiDocument): { originals: Original[]; mu
 
     const required = preferData(entries.filter((e) => e.required));
     const requiredPick = [...required].sort((a, b) => b.pointer.split("/").length - a.pointer.split("/").length)[0];
-    if (requiredPick) add("required-field-removed", `removed ${requiredPick.pointer}`, withBody(setAt(body, requiredPick.pointer, undefined, true)), { kind: "body-schema", pointer: requiredPick.pointer });
+    if (requiredPick)
+      add("required-field-removed", `removed ${requiredPick.pointer}`, withBody(setAt(body, requiredPick.pointer, undefined, true)), {
+        kind: "body-schema",
+        pointer: requiredPick.pointer,
+      });
 
     const numberPick = preferData(entries).find((e) => typeof e.value === "number" && e.facts.types !== undefined && !e.facts.types.has("string"));
-    if (numberPick) add("number-as-string", `${numberPick.pointer} sent as a string`, withBody(setAt(body, numberPick.pointer, String(numberPick.value))), { kind: "body-schema", pointer: numberPick.pointer });
+    if (numberPick)
+      add("number-as-string", `${numberPick.pointer} sent as a string`, withBody(setAt(body, numberPick.pointer, String(numberPick.value))), {
+        kind: "body-schema",
+        pointer: numberPick.pointer,
+      });
 
     const nullPick = preferData(entries).find((e) => e.value !== null && !e.facts.nullable);
-    if (nullPick) add("null-not-nullable", `${nullPick.pointer} set to null`, withBody(setAt(body, nullPick.pointer, null)), { kind: "body-schema", pointer: nullPick.pointer });
+    if (nullPick)
+      add("null-not-nullable", `${nullPick.pointer} set to null`, withBody(setAt(body, nullPick.pointer, null)), {
+        kind: "body-schema",
+        pointer: nullPick.pointer,
+      });
 
     const enumPick = preferData(entries).find((e) => e.facts.closedEnum !== undefined && typeof e.value === "string");
     if (enumPick) {
       let outside = `${String(enumPick.value)}_UNDOCUMENTED`;
       while (enumPick.facts.closedEnum!.includes(outside)) outside += "_";
-      add("enum-outside", `${enumPick.pointer} = ${outside}`, withBody(setAt(body, enumPick.pointer, outside)), { kind: "body-schema", pointer: enumPick.pointer });
+      add("enum-outside", `${enumPick.pointer} = ${outside}`, withBody(setAt(body, enumPick.pointer, outside)), {
+        kind: "body-schema",
+        pointer: enumPick.pointer,
+      });
     }
 
     const datePick = preferData(entries).find((e) => e.facts.format === "date-time" && typeof e.value === "string");
-    if (datePick) add("date-time-invalid", `${datePick.pointer} not a date-time`, withBody(setAt(body, datePick.pointer, "22/11/2026 10:00")), { kind: "body-schema", pointer: datePick.pointer });
+    if (datePick)
+      add("date-time-invalid", `${datePick.pointer} not a date-time`, withBody(setAt(body, datePick.pointer, "22/11/2026 10:00")), {
+        kind: "body-schema",
+        pointer: datePick.pointer,
+      });
 
     const booleanPick = preferData(entries).find((e) => typeof e.value === "boolean" && e.facts.types !== undefined && !e.facts.types.has("string"));
-    if (booleanPick) add("boolean-as-string", `${booleanPick.pointer} sent as a string`, withBody(setAt(body, booleanPick.pointer, String(booleanPick.value))), { kind: "body-schema", pointer: booleanPick.pointer });
+    if (booleanPick)
+      add("boolean-as-string", `${booleanPick.pointer} sent as a string`, withBody(setAt(body, booleanPick.pointer, String(booleanPick.value))), {
+        kind: "body-schema",
+        pointer: booleanPick.pointer,
+      });
 
     if (isObject(body) && "data" in body) {
       add("envelope-dropped", "data sent without the envelope", withBody(body.data), { kind: "body-schema" });
       const data = body.data;
-      add("data-wrong-type", "data of the wrong JSON type", withBody({ ...body, data: Array.isArray(data) ? { ...data } : [data] }), { kind: "body-schema", pointerPrefix: "/data" });
+      add("data-wrong-type", "data of the wrong JSON type", withBody({ ...body, data: Array.isArray(data) ? { ...data } : [data] }), {
+        kind: "body-schema",
+        pointerPrefix: "/data",
+      });
     }
 
     if (isObject(body) && isObject(body.meta)) {
       const ownKeys = Object.keys(body.meta).sort().join(",");
       const other = metaExamples.find((m) => Object.keys(m.meta).sort().join(",") !== ownKeys);
       const wrongMeta = other ? other.meta : Object.fromEntries(Object.entries(body.meta).map(([k, v]) => [`${k}X`, v]));
-      add("meta-wrong-shape", other ? `meta of ${other.operationId}` : "meta keys renamed", withBody({ ...body, meta: wrongMeta }), { kind: "body-schema", pointerPrefix: "/meta" });
+      add("meta-wrong-shape", other ? `meta of ${other.operationId}` : "meta keys renamed", withBody({ ...body, meta: wrongMeta }), {
+        kind: "body-schema",
+        pointerPrefix: "/meta",
+      });
     }
 
     const headers = headerExamples(spec, op.responses[key]!);
@@ -155,10 +187,20 @@ export function buildMutants(spec: OpenApiDocument): { originals: Original[]; mu
     const integerHeaders = headers.filter((h) => h.type === "integer");
     const notInteger = integerHeaders[index % Math.max(1, integerHeaders.length)];
     if (notInteger) {
-      add("rate-limit-header-not-integer", `${notInteger.name} = 12.5`, { headers: { ...response.headers, [notInteger.name]: "12.5" } }, { kind: "invalid-header", pointer: `/${notInteger.name}` });
+      add(
+        "rate-limit-header-not-integer",
+        `${notInteger.name} = 12.5`,
+        { headers: { ...response.headers, [notInteger.name]: "12.5" } },
+        { kind: "invalid-header", pointer: `/${notInteger.name}` },
+      );
     }
 
-    add("content-type-html", "served as text/html", { headers: { ...response.headers, "content-type": "text/html; charset=utf-8" } }, { kind: "undocumented-content-type" });
+    add(
+      "content-type-html",
+      "served as text/html",
+      { headers: { ...response.headers, "content-type": "text/html; charset=utf-8" } },
+      { kind: "undocumented-content-type" },
+    );
 
     const undocumented = [201, 202, 203, 206, 207, 208, 226].find((status) => !statusDocumented(op, status));
     if (undocumented) add("undocumented-status", `status ${undocumented}`, { status: undocumented }, { kind: "undocumented-status" });

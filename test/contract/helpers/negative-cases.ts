@@ -15,7 +15,7 @@ export interface NegativeCase {
 
 /** Values of the wrong JSON type for a set of declared types. */
 function wrongTypeValue(types: Set<string>): unknown {
-  if (!types.has("string")) return "not-a-" + [...types].join("-or-");
+  if (!types.has("string")) return `not-a-${[...types].join("-or-")}`;
   if (!types.has("number") && !types.has("integer")) return 12345;
   return { unexpected: true };
 }
@@ -32,7 +32,13 @@ export function negativeCases(spec: OpenApiDocument, operations: SpecOperation[]
       const withQuery = (why: string, value: string) => {
         const url = new URL(sample.path, "http://placeholder");
         url.searchParams.set(String(parameter.name), value);
-        cases.push({ name: `${op.operationId}: query ${String(parameter.name)} ${why}`, operation: op, request: { ...sample, path: `${url.pathname}${url.search}` }, withoutKey: false, invalidBody: undefined });
+        cases.push({
+          name: `${op.operationId}: query ${String(parameter.name)} ${why}`,
+          operation: op,
+          request: { ...sample, path: `${url.pathname}${url.search}` },
+          withoutKey: false,
+          invalidBody: undefined,
+        });
       };
       if (facts.closedEnum) {
         let outside = "NOT_A_DOCUMENTED_VALUE";
@@ -61,7 +67,7 @@ export function negativeCases(spec: OpenApiDocument, operations: SpecOperation[]
       withBody(`required ${property} missing`, rest);
     }
     if (shape.closed) withBody("an unknown field", { ...valid, unknownField: "x" });
-    withBody("malformed JSON", undefined, sample.body.slice(0, Math.max(1, sample.body.length - 1)) + ",");
+    withBody("malformed JSON", undefined, `${sample.body.slice(0, Math.max(1, sample.body.length - 1))},`);
   }
   return cases;
 }

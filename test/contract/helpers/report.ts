@@ -20,12 +20,15 @@ export interface ReportEntry {
 
 export const reportDir = path.join(repoRoot, "reports", "contract");
 
-export function writeReport(meta: { target: string; targetKind: string; startedAt: string; requests: number }, entries: ReportEntry[]): { json: string; markdown: string } {
+export function writeReport(
+  meta: { target: string; targetKind: string; startedAt: string; requests: number },
+  entries: ReportEntry[],
+): { json: string; markdown: string } {
   mkdirSync(reportDir, { recursive: true });
   const counts = { passed: 0, failed: 0, skipped: 0 };
   for (const entry of entries) counts[entry.outcome]++;
   const json = path.join(reportDir, "contract-report.json");
-  writeFileSync(json, JSON.stringify({ ...meta, finishedAt: new Date().toISOString(), counts, entries }, null, 2) + "\n");
+  writeFileSync(json, `${JSON.stringify({ ...meta, finishedAt: new Date().toISOString(), counts, entries }, null, 2)}\n`);
   const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
   const lines = [
     "# Contract run",
@@ -45,7 +48,9 @@ export function writeReport(meta: { target: string; targetKind: string; startedA
         e.outcome === "skipped" ? `skipped: ${cell(e.skippedBecause ?? "")}` : e.outcome,
         cell([...e.violations.map((v) => `[${v.kind}] ${v.message}`), ...e.warnings.map((w) => `warning: ${w.message}`), ...e.notes].join("; ")),
         "",
-      ].join(" | ").trim(),
+      ]
+        .join(" | ")
+        .trim(),
     ),
     "",
   ];

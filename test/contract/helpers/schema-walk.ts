@@ -95,7 +95,8 @@ export function objectShape(spec: OpenApiDocument, schema: unknown) {
   const schemas = flatten(spec, schema);
   const properties = new Map<string, JsonObject[]>();
   for (const s of schemas) {
-    if (isObject(s.properties)) for (const [name, child] of Object.entries(s.properties)) properties.set(name, [...(properties.get(name) ?? []), ...flatten(spec, child)]);
+    if (isObject(s.properties))
+      for (const [name, child] of Object.entries(s.properties)) properties.set(name, [...(properties.get(name) ?? []), ...flatten(spec, child)]);
   }
   return {
     properties,
@@ -105,7 +106,12 @@ export function objectShape(spec: OpenApiDocument, schema: unknown) {
 }
 
 function tokens(pointer: string): string[] {
-  return pointer === "" ? [] : pointer.slice(1).split("/").map((t) => t.replace(/~1/g, "/").replace(/~0/g, "~"));
+  return pointer === ""
+    ? []
+    : pointer
+        .slice(1)
+        .split("/")
+        .map((t) => t.replace(/~1/g, "/").replace(/~0/g, "~"));
 }
 
 /** The value at `pointer` in `data`, or undefined when there is none. */
