@@ -1,4 +1,4 @@
-// Types-only entry (`<package>/types`): openapi-typescript's `paths`, `components`, `operations`
-// and one named type per component schema. No runtime code.
-export type { paths, components, operations } from "../generated/schema.js";
-export type * from "../generated/schema-aliases.js";
+// Types-only entry (`<package>/types`): openapi-typescript's `paths`, `components`, `operations` and its root
+// types: one named type per component schema (`Quote`, `Trade`, …), plus `Parameter…`, `Header…`, `Response…`
+// and `Example…` types for the other components. No runtime code.
+export type * from "../generated/schema.js";

@@ -2,7 +2,6 @@
 //   generated/client-meta.ts     MOCK_BASE_URL (the local mock server), SPEC_VERSION, BASE_PATH (the servers' common path),
 //                                API_KEY_HEADER, RATE_LIMIT_HEADERS, SIGNING_HEADERS, method+path → operationId
 //   generated/enums.ts           closed enums (component schemas with `enum`) as `as const` arrays
-//   generated/schema-aliases.ts  one named type per component schema (`export type Quote = components["schemas"]["Quote"]`)
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { headerFor } from "../lib/generated-header.mjs";
@@ -123,21 +122,8 @@ function enums(doc) {
   return lines.join("\n");
 }
 
-function schemaAliases(doc) {
-  const lines = [headerFor("schema-aliases.ts").trimEnd(), "", 'import type { components } from "./schema.js";', ""];
-  for (const [name, schema] of Object.entries(doc.components?.schemas ?? {}).sort(([a], [b]) => (a < b ? -1 : 1))) {
-    if (!IDENTIFIER.test(name)) throw new Error(`40-client-artifacts: schema name ${name} is not an identifier`);
-    const doc = jsDoc(schema?.description);
-    if (doc) lines.push(doc.trimEnd());
-    lines.push(`export type ${name} = components["schemas"][${JSON.stringify(name)}];`);
-  }
-  lines.push("");
-  return lines.join("\n");
-}
-
 export default async function clientArtifacts({ outDir }) {
   const doc = JSON.parse(await readFile(path.join(outDir, "openapi.json"), "utf8"));
   await writeFile(path.join(outDir, "client-meta.ts"), clientMeta(doc));
   await writeFile(path.join(outDir, "enums.ts"), enums(doc));
-  await writeFile(path.join(outDir, "schema-aliases.ts"), schemaAliases(doc));
 }

@@ -1,5 +1,5 @@
 // Small helpers the contract supports: quote expiry and pagination meta.
-import type { PageMetaA, PageMetaB, Quote } from "../../generated/schema-aliases.js";
+import type { PageMetaA, PageMetaB, Quote } from "../../generated/schema.js";
 
 function toMillis(now: Date | number): number {
   const value = typeof now === "number" ? now : now.getTime();
