@@ -1,5 +1,4 @@
-#!/usr/bin/env node
-// Runs every bench/suites/*.mjs in name order and writes BENCHMARKS.md.
+// Runs every bench/suites/* suite in name order and writes BENCHMARKS.md.
 // Each suite exports `title` and `default async function () → markdown string` (tables with ratios
 // against a baseline measured in the same run). `npm run bench -- client` runs suites whose file name matches.
 import { readdir, writeFile } from "node:fs/promises";
@@ -7,17 +6,22 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
+interface Suite {
+  title: string;
+  default: () => Promise<string>;
+}
+
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const filters = process.argv.slice(2);
 const suitesDir = path.join(root, "bench", "suites");
 const files = (await readdir(suitesDir))
-  .filter((f) => f.endsWith(".mjs"))
+  .filter((f) => /\.(ts|mjs)$/.test(f))
   .sort()
   .filter((f) => !filters.length || filters.some((name) => f.includes(name)));
 
-const sections = [];
+const sections: string[] = [];
 for (const file of files) {
-  const suite = await import(pathToFileURL(path.join(suitesDir, file)).href);
+  const suite = (await import(pathToFileURL(path.join(suitesDir, file)).href)) as Suite;
   console.log(`bench: ${file} …`);
   const markdown = await suite.default();
   console.log(markdown);
