@@ -4,8 +4,7 @@
 import { Ajv2020 } from "ajv/dist/2020.js";
 import type { ErrorObject, FormatDefinition, ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsPkg from "ajv-formats";
-import { escapePointerToken, isObject, resolvePointer, type JsonObject } from "./document.js";
-import type { OpenApiDocument } from "./types.js";
+import { escapePointerToken, isObject, type JsonObject, type OpenApiDocument, resolvePointer } from "../openapi/document.js";
 
 // ajv-formats is CommonJS: under NodeNext its default import is module.exports, whose `.default` is the plugin.
 const addFormats = addFormatsPkg.default;

@@ -1,11 +1,6 @@
-/** The parts of an OpenAPI 3.1 document the validator reads. Everything else is ignored. */
-export interface OpenApiDocument {
-  openapi: string;
-  servers?: Array<{ url: string; variables?: Record<string, { default: string }> }>;
-  paths?: Record<string, Record<string, unknown>>;
-  components?: Record<string, Record<string, unknown> | undefined>;
-  [key: string]: unknown;
-}
+import type { OpenApiDocument } from "../openapi/document.js";
+
+export type { OpenApiDocument };
 
 /** A response to check against the contract. */
 export interface ResponseToValidate {

@@ -1,5 +1,5 @@
 // The contract validator: checks one HTTP response against the OpenAPI document.
-import { deref, isObject, listOperations, OperationMatcher, serverBasePaths, type JsonObject, type OperationEntry } from "./document.js";
+import { deref, isObject, type JsonObject, listOperations, type Operation, OperationMatcher, serverBasePaths } from "../openapi/document.js";
 import { schemaErrors, SchemaCompiler, type CompiledPair } from "./schemas.js";
 import type {
   ContractResult,
@@ -162,11 +162,11 @@ export function createContractValidator(document: OpenApiDocument, options: Cont
   const matcher = new OperationMatcher(operations, options.basePaths ?? serverBasePaths(document));
   const compiler = new SchemaCompiler(document);
   const responseCache = new Map<string, ResolvedResponse | null>();
-  const statusCache = new Map<OperationEntry, Map<number, StatusResolution>>();
+  const statusCache = new Map<Operation, Map<number, StatusResolution>>();
 
-  const refOf = (entry: OperationEntry): OperationRef => ({ operationId: entry.operationId, method: entry.method, path: entry.path });
+  const refOf = (entry: Operation): OperationRef => ({ operationId: entry.operationId, method: entry.method, path: entry.path });
 
-  function responseKeyFor(entry: OperationEntry, status: number): string | undefined {
+  function responseKeyFor(entry: Operation, status: number): string | undefined {
     const responses = isObject(entry.operation.responses) ? entry.operation.responses : {};
     const exact = String(status);
     if (exact in responses) return exact;
@@ -176,7 +176,7 @@ export function createContractValidator(document: OpenApiDocument, options: Cont
     return "default" in responses ? "default" : undefined;
   }
 
-  function resolveResponse(entry: OperationEntry, key: string): ResolvedResponse | null {
+  function resolveResponse(entry: Operation, key: string): ResolvedResponse | null {
     const cacheKey = `${entry.key} ${key}`;
     const cached = responseCache.get(cacheKey);
     if (cached !== undefined) return cached;
@@ -209,7 +209,7 @@ export function createContractValidator(document: OpenApiDocument, options: Cont
   }
 
   /** The documented response for a status of an operation, memoized per operation and status. */
-  function resolveStatus(entry: OperationEntry, status: number): StatusResolution {
+  function resolveStatus(entry: Operation, status: number): StatusResolution {
     let byStatus = statusCache.get(entry);
     if (!byStatus) {
       byStatus = new Map();

@@ -1,7 +1,7 @@
 // One typed call per operation through the client against the Prism mock, each response checked by the
 // contract validator (./contract) plugged in as middleware. Parameter values and bodies come from the spec's examples.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startMock, type StartedMock } from "../../scripts/lib/mock-server.mjs";
+import { type StartedMock, startMock } from "../../src/mock/index.js";
 import { contractMiddleware, createBundledContractValidator } from "../../src/contract/index.js";
 import { createClient, unwrap, type ApiClient, type CreateQuoteRequest, type ResendWebhooksRequest, type InvoiceStatus } from "../../src/index.js";
 import { requestExample, spec, specOperations } from "./support/spec.js";

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { negativeCases, type NegativeCase } from "./helpers/negative-cases.js";
 import { writeReport, type ReportEntry } from "./helpers/report.js";
 import {
-  apiKeyHeaderName,
+  API_KEY_HEADER,
   buildSampleRequest,
   isObject,
   listSpecOperations,
@@ -23,7 +23,7 @@ import { createSender, openTarget, redactHeaders, type Target } from "./helpers/
 const spec = loadSpec();
 const validator = sharedValidator();
 const operations = listSpecOperations(spec);
-const keyHeader = apiKeyHeaderName(spec);
+const keyHeader = API_KEY_HEADER;
 const live = Boolean(process.env.CONTRACT_BASE_URL?.trim());
 const allowSideEffects = process.env.CONTRACT_ALLOW_SIDE_EFFECTS === "1";
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);

@@ -4,14 +4,14 @@
 // (default: 1000 requests, a fresh seed each run, printed before the run and by fast-check on failure).
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startMock, type StartedMock } from "../../scripts/lib/mock-server.mjs";
+import { type StartedMock, startMock } from "../../src/mock/index.js";
 import { requestsFor, type FuzzRequest } from "./helpers/arbitraries.js";
-import { apiKeyHeaderName, listSpecOperations, loadSpec, sharedValidator } from "../support/spec.js";
+import { API_KEY_HEADER, listSpecOperations, loadSpec, sharedValidator } from "../support/spec.js";
 
 const spec = loadSpec();
 const validator = sharedValidator();
 const operations = listSpecOperations(spec);
-const keyHeader = apiKeyHeaderName(spec);
+const keyHeader = API_KEY_HEADER;
 
 const runs = Number(process.env.FUZZ_RUNS ?? 1000);
 const seed = process.env.FUZZ_SEED !== undefined ? Number(process.env.FUZZ_SEED) : (Date.now() ^ (Math.random() * 0x7fffffff)) | 0;

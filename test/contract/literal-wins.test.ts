@@ -2,12 +2,12 @@
 // `/wallets/{currencyCode}`), in the validator, the contract middleware, the client and the mock.
 // The pairs are found in the spec; the docs check the same in test/docs/docs.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startMock, type StartedMock } from "../../scripts/lib/mock-server.mjs";
+import { type StartedMock, startMock } from "../../src/mock/index.js";
 import { contractMiddleware, type ContractResult } from "../../src/contract/index.js";
 import { createClient, type RequestEvent } from "../../src/index.js";
 import { sendJson, startServer } from "../client/support/server.js";
 import {
-  apiKeyHeaderName,
+  API_KEY_HEADER,
   buildSampleRequest,
   jsonMedia,
   listSpecOperations,
@@ -97,7 +97,7 @@ describe("a literal path wins over a matching template", () => {
   );
 
   it.each(pairs.map(([t, l]) => [`${l.path} over ${t.path}`, t, l] as const))("in the mock: %s", async (_, template, literal) => {
-    const headers = { [apiKeyHeaderName(spec)]: "any-key" };
+    const headers = { [API_KEY_HEADER]: "any-key" };
     const literalAnswer = await fetch(`${mock.baseUrl}${literal.path}`, { method: literal.method, headers });
     expect(await literalAnswer.json()).toEqual(firstExample(literal));
     const templateAnswer = await fetch(`${mock.baseUrl}${buildSampleRequest(spec, template).path}`, { method: template.method, headers });

@@ -3,9 +3,11 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { deriveMockSpec, findFreePort, mockBasePath, startMock, type StartedMock } from "../../scripts/lib/mock-server.mjs";
+import { binPath } from "../../scripts/lib/node-cli.js";
+import { deriveMockSpec, findFreePort, type StartedMock, startMock } from "../../src/mock/index.js";
 import {
-  apiKeyHeaderName,
+  API_KEY_HEADER,
+  BASE_PATH,
   buildSampleRequest,
   jsonMedia,
   listSpecOperations,
@@ -19,9 +21,8 @@ import {
 const spec = loadSpec();
 const validator = sharedValidator();
 const operations = listSpecOperations(spec);
-const keyHeader = apiKeyHeaderName(spec);
-/** The local server's base path, as the spec gives it (checked against the servers list below). */
-const basePath = mockBasePath(spec);
+const keyHeader = API_KEY_HEADER;
+const basePath = BASE_PATH;
 
 function isAlive(pid: number): boolean {
   try {
@@ -42,10 +43,10 @@ async function waitFor(predicate: () => boolean, timeoutMs: number): Promise<boo
 }
 
 describe("the mock-only copy of the spec", () => {
-  it("prefixes every path (and refs into paths) with the local server's base path, leaving the input unchanged", () => {
+  it("prefixes every path (and refs into paths) with the servers' base path, leaving the input unchanged", () => {
     const fixture = {
       openapi: "3.1.0",
-      servers: [{ url: "https://{host}/api", variables: { host: { default: "example.invalid" } } }, { url: "http://127.0.0.1:9999/v9" }],
+      servers: [{ url: "https://{host}/v9", variables: { host: { default: "example.invalid" } } }, { url: "http://127.0.0.1:9999/v9" }],
       paths: { "/a/{id}": { get: { responses: {} } }, "/b": { get: { $ref: "#/paths/~1a~1{id}/get" } } },
     };
     const before = structuredClone(fixture);
@@ -55,6 +56,11 @@ describe("the mock-only copy of the spec", () => {
     expect(Object.keys(derived.spec.paths as object)).toEqual(["/v9/a/{id}", "/v9/b"]);
     expect((derived.spec.paths as Record<string, { get: unknown }>)["/v9/b"]!.get).toEqual({ $ref: "#/paths/~1v9~1a~1{id}/get" });
     expect(derived.fixes).toHaveLength(1);
+  });
+
+  it("refuses a contract whose servers disagree on the base path, naming them", () => {
+    const fixture = { openapi: "3.1.0", servers: [{ url: "https://example.invalid/api" }, { url: "http://127.0.0.1:9999/v9" }], paths: {} };
+    expect(() => deriveMockSpec(fixture)).toThrow(/one base path, found \["\/api","\/v9"\]/);
   });
 
   it("serves the bundled contract's local server base path", () => {
@@ -135,10 +141,10 @@ describe("the Prism mock", () => {
   });
 });
 
-describe("npm start (scripts/start-mock.mjs)", () => {
+describe("npm start (scripts/start-mock.ts)", () => {
   it("serves on the given port, prints the URL and a curl, and stops Prism on SIGTERM", async () => {
     const port = await findFreePort();
-    const child = spawn(process.execPath, [path.join(repoRoot, "scripts", "start-mock.mjs"), "--quiet", "--no-docs", "--no-build"], {
+    const child = spawn(process.execPath, [binPath("tsx"), path.join(repoRoot, "scripts", "start-mock.ts"), "--quiet", "--no-docs", "--no-build"], {
       cwd: repoRoot,
       env: { ...process.env, MOCK_PORT: String(port) },
       stdio: ["ignore", "pipe", "pipe"],

@@ -8,15 +8,14 @@ import { contractMiddleware, ContractViolationError, type ContractResult } from 
 import { CANNED_HEADER, startDeviantServer, type DeviantServer } from "./helpers/deviant-server.js";
 import { buildMutants, type CannedResponse, type Mutant } from "./helpers/mutants.js";
 import { valueAt } from "./helpers/schema-walk.js";
-import { listSpecOperations, loadSpec, sharedValidator, type SampleRequest } from "../support/spec.js";
-import { mockBasePath } from "../../scripts/lib/mock-server.mjs";
+import { BASE_PATH, listSpecOperations, loadSpec, type SampleRequest, sharedValidator } from "../support/spec.js";
 
 const spec = loadSpec();
 const validator = sharedValidator();
 const { originals, mutants } = buildMutants(spec);
 const operations = listSpecOperations(spec);
 // The deviant server stands for a deployment: it is reached under the spec's base path.
-const basePath = mockBasePath(spec);
+const basePath = BASE_PATH;
 
 let server: DeviantServer;
 

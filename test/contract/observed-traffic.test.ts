@@ -4,8 +4,8 @@
 import { createHmac } from "node:crypto";
 import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startMock, type StartedMock } from "../../scripts/lib/mock-server.mjs";
-import { apiKeyHeaderName, loadSpec, sharedValidator } from "../support/spec.js";
+import { type StartedMock, startMock } from "../../src/mock/index.js";
+import { API_KEY_HEADER, loadSpec, sharedValidator } from "../support/spec.js";
 import { signingHeaders } from "../client/support/spec.js";
 
 const spec = loadSpec();
@@ -26,7 +26,7 @@ interface WireRequest {
 function signed(method: string, path: string, extra: Record<string, string> = {}): Record<string, string> {
   const timestamp = String(Date.now());
   return {
-    [apiKeyHeaderName(spec)]: "observed-client-key",
+    [API_KEY_HEADER]: "observed-client-key",
     [signingHeaders.timestamp]: timestamp,
     [signingHeaders.signature]: createHmac("sha256", SECRET).update(`${method}${path}${timestamp}`).digest("hex"),
     ...extra,

@@ -15,13 +15,13 @@ import {
   successKey,
   type JsonObject,
   type SpecOperation,
+  BASE_PATH,
 } from "../support/spec.js";
-import { mockBasePath } from "../../scripts/lib/mock-server.mjs";
 
 const spec = loadSpec();
 const validator = sharedValidator();
 const operations = listSpecOperations(spec);
-const basePath = mockBasePath(spec);
+const basePath = BASE_PATH;
 
 function successOf(op: SpecOperation) {
   const key = successKey(op);

@@ -1,7 +1,8 @@
 // The docs' TypeScript code samples: generated from the spec for every operation, and compiling
 // against this package's client (a sample that stops compiling fails here).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PACKAGE_NAME, generateCodeSamples, listOperations, requestInitOf, toTsLiteral, withCodeSamples } from "../../scripts/lib/code-samples.mjs";
+import { generateCodeSamples, PACKAGE_NAME, requestInitOf, toTsLiteral, withCodeSamples } from "../../scripts/build/code-samples.js";
+import { listOperations } from "../../src/openapi/index.js";
 import { deref, jsonMedia, listSpecOperations, loadSpec, mediaExamples, parameterExample, type JsonObject } from "../support/spec.js";
 import { scratchDir, tscErrors } from "../support/tsc.js";
 

@@ -8,8 +8,8 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startDocsServer, type DocsServer } from "../../scripts/serve-docs.mjs";
-import { PROVENANCE_KINDS, type ProvenanceEntry } from "../../scripts/lib/provenance.mjs";
+import { startDocsServer, type DocsServer } from "../../scripts/serve-docs.js";
+import { PROVENANCE_KINDS, type ProvenanceEntry } from "../../scripts/build/provenance.js";
 import { deref, jsonMedia, listSpecOperations, loadSpec, mediaExamples, successKey, type SpecOperation } from "../support/spec.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");

@@ -2,7 +2,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { PACKAGE_NAME } from "../../scripts/lib/code-samples.mjs";
+import { PACKAGE_NAME } from "../../scripts/build/code-samples.js";
 import { repoRoot, scratchDir, tscErrors } from "../support/tsc.js";
 
 let scratch: Awaited<ReturnType<typeof scratchDir>>;

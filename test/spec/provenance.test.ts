@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { PROVENANCE_KINDS } from "../../scripts/lib/provenance.mjs";
+import { PROVENANCE_KINDS } from "../../scripts/build/provenance.js";
 import { at, resolveRef, spec } from "../support/spec-ajv.js";
 import { repoRoot } from "../support/spec.js";
 import { OBSERVED_ENDPOINTS, OBSERVED_FIELDS, OBSERVED_PARAMETERS, OPTIONAL_BODIES, SIGNING_HEADERS } from "./observed.js";

@@ -1,22 +1,37 @@
-// Reads generated/openapi.json for the tests: operations, examples, parameters, schemas.
-// Nothing here repeats a value of the spec: everything is looked up.
+// The tests' view of the bundled contract (generated/openapi.json), on the one OpenAPI module (src/openapi).
+// Nothing here repeats a value of the spec: everything is looked up, or imported from generated/.
 import { readFileSync } from "node:fs";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { createContractValidator, type ContractValidator, type OpenApiDocument } from "../../src/contract/index.js";
+import { type ContractValidator, createContractValidator } from "../../src/contract/index.js";
+import {
+  deref,
+  firstExample,
+  isObject,
+  type JsonObject,
+  jsonMedia,
+  listOperations,
+  namedExamples,
+  type OpenApiDocument,
+  type Operation,
+  successKey as successKeyOf,
+} from "../../src/openapi/index.js";
+import { BUNDLE_JSON, ROOT } from "../../scripts/lib/paths.js";
 
-export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
+import { API_KEY_HEADER as API_KEY_HEADER_VALUE } from "../../generated/client-meta.js";
+
+export { API_KEY_HEADER, BASE_PATH, RATE_LIMIT_HEADERS, SIGNING_HEADERS } from "../../generated/client-meta.js";
+export { deref, isObject, type JsonObject, jsonMedia, namedExamples as mediaExamples, type OpenApiDocument };
+export const repoRoot = ROOT;
+
+/** Kept for test/client/support/spec.ts until it imports API_KEY_HEADER itself. */
+export function apiKeyHeaderName(): string {
+  return API_KEY_HEADER_VALUE;
+}
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-export type JsonObject = Record<string, unknown>;
-
-export function isObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 let cachedSpec: OpenApiDocument | undefined;
 export function loadSpec(): OpenApiDocument {
-  cachedSpec ??= JSON.parse(readFileSync(path.join(repoRoot, "generated", "openapi.json"), "utf8")) as OpenApiDocument;
+  cachedSpec ??= JSON.parse(readFileSync(BUNDLE_JSON, "utf8")) as OpenApiDocument;
   return cachedSpec;
 }
 
@@ -26,125 +41,36 @@ export function sharedValidator(): ContractValidator {
   return cachedValidator;
 }
 
-/** Follows local $refs of any object of the document. */
-export function deref(spec: OpenApiDocument, value: unknown, depth = 0): unknown {
-  if (!isObject(value) || typeof value.$ref !== "string") return value;
-  if (depth > 32) throw new Error(`ref chain too deep: ${value.$ref}`);
-  const target = value.$ref
-    .slice(2)
-    .split("/")
-    .map((t) => decodeURIComponent(t).replace(/~1/g, "/").replace(/~0/g, "~"))
-    .reduce<unknown>((node, key) => (isObject(node) ? node[key] : Array.isArray(node) ? node[Number(key)] : undefined), spec);
-  if (target === undefined) throw new Error(`unresolvable $ref ${value.$ref}`);
-  return deref(spec, target, depth + 1);
-}
-
-export interface SpecOperation {
+export interface SpecOperation extends Operation {
   operationId: string;
-  method: string;
-  /** Templated path, relative to the server base path. */
-  path: string;
-  operation: JsonObject;
-  parameters: JsonObject[];
-  requestBody: JsonObject | undefined;
-  responses: Record<string, JsonObject>;
-  security: "required" | "optional" | "none";
-  /** Per-operation rate limit (x-rate-limits entry that names this operation), e.g. Create Quote's hourly quota. */
+  /** Per-operation rate limit (an x-rate-limits entry that names this operation), e.g. Create Quote's hourly quota. */
   hasOwnQuota: boolean;
 }
 
-const METHODS = ["get", "put", "post", "delete", "patch", "options", "head", "trace"];
-
+/** Every operation of the spec (each must have an operationId). */
 export function listSpecOperations(spec: OpenApiDocument = loadSpec()): SpecOperation[] {
-  const out: SpecOperation[] = [];
-  for (const [p, rawItem] of Object.entries(spec.paths ?? {})) {
-    const item = deref(spec, rawItem) as JsonObject;
-    for (const method of METHODS) {
-      const operation = deref(spec, item[method]);
-      if (!isObject(operation)) continue;
-      const parameters = [
-        ...(Array.isArray(item.parameters) ? item.parameters : []),
-        ...(Array.isArray(operation.parameters) ? operation.parameters : []),
-      ].map((raw) => deref(spec, raw) as JsonObject);
-      const requirements = (
-        Array.isArray(operation.security) ? operation.security : Array.isArray(spec.security) ? spec.security : []
-      ) as JsonObject[];
-      const security =
-        requirements.length === 0 || requirements.every((r) => Object.keys(r).length === 0)
-          ? "none"
-          : requirements.some((r) => Object.keys(r).length === 0)
-            ? "optional"
-            : "required";
-      const limits = Array.isArray(operation["x-rate-limits"]) ? (operation["x-rate-limits"] as JsonObject[]) : [];
-      out.push({
-        operationId: String(operation.operationId),
-        method: method.toUpperCase(),
-        path: p,
-        operation,
-        parameters,
-        requestBody: deref(spec, operation.requestBody) as JsonObject | undefined,
-        responses: Object.fromEntries(Object.entries(operation.responses as JsonObject).map(([k, v]) => [k, deref(spec, v) as JsonObject])),
-        security,
-        hasOwnQuota: limits.some((limit) => String(limit.appliesTo ?? "").toUpperCase() === `${method.toUpperCase()} ${p}`.toUpperCase()),
-      });
-    }
-  }
-  return out;
-}
-
-/** The API-key header name of the document's apiKey-in-header scheme. */
-export function apiKeyHeaderName(spec: OpenApiDocument = loadSpec()): string {
-  const schemes = (spec.components?.securitySchemes ?? {}) as Record<string, JsonObject>;
-  const scheme = Object.values(schemes).find((s) => s.type === "apiKey" && s.in === "header");
-  if (!scheme) throw new Error("no apiKey header security scheme in the spec");
-  return String(scheme.name);
-}
-
-/** Named examples of a media type object (resolved), in document order. */
-export function mediaExamples(spec: OpenApiDocument, media: unknown): Array<{ name: string; value: unknown }> {
-  if (!isObject(media)) return [];
-  const out: Array<{ name: string; value: unknown }> = [];
-  if (isObject(media.examples)) {
-    for (const [name, raw] of Object.entries(media.examples)) {
-      const example = deref(spec, raw) as JsonObject;
-      if ("value" in example) out.push({ name, value: example.value });
-    }
-  }
-  if ("example" in media) out.push({ name: "example", value: media.example });
-  return out;
-}
-
-export function jsonMedia(container: JsonObject | undefined): JsonObject | undefined {
-  const content = container && isObject(container.content) ? container.content : undefined;
-  if (!content) return undefined;
-  const key = Object.keys(content).find((k) => k === "application/json" || k.endsWith("+json"));
-  return key ? (content[key] as JsonObject) : undefined;
+  return listOperations(spec).map((operation) => {
+    if (operation.operationId === undefined) throw new Error(`${operation.key} has no operationId`);
+    const limits = Array.isArray(operation.operation["x-rate-limits"]) ? (operation.operation["x-rate-limits"] as JsonObject[]) : [];
+    return {
+      ...operation,
+      operationId: operation.operationId,
+      hasOwnQuota: limits.some((limit) => String(limit.appliesTo ?? "").toUpperCase() === operation.key.toUpperCase()),
+    };
+  });
 }
 
 /** The success (lowest 2xx) response key of an operation. */
-export function successKey(op: SpecOperation): string {
-  const key = Object.keys(op.responses)
-    .filter((k) => /^2\d\d$/.test(k))
-    .sort()[0];
-  if (!key) throw new Error(`${op.operationId}: no 2xx response documented`);
+export function successKey(op: Pick<Operation, "responses" | "key">): string {
+  const key = successKeyOf(op);
+  if (key === undefined) throw new Error(`${op.key}: no 2xx response documented`);
   return key;
 }
 
-/** An example value for a parameter: its example(s), else its schema's example(s), const or first enum value. */
+/** An example value for a parameter (its example, else its schema's example, const or first enum value), or undefined. */
 export function parameterExample(spec: OpenApiDocument, parameter: JsonObject): unknown {
-  if ("example" in parameter) return parameter.example;
-  if (isObject(parameter.examples)) {
-    const first = Object.values(parameter.examples)[0];
-    if (first !== undefined) return (deref(spec, first) as JsonObject).value;
-  }
-  const schema = deref(spec, parameter.schema) as JsonObject | undefined;
-  if (schema) {
-    if ("example" in schema) return schema.example;
-    if (Array.isArray(schema.examples) && schema.examples.length) return schema.examples[0];
-    if ("const" in schema) return schema.const;
-    if (Array.isArray(schema.enum) && schema.enum.length) return schema.enum[0];
-  }
-  return undefined;
+  const example = firstExample(spec, parameter);
+  return example.found ? example.value : undefined;
 }
 
 export interface SampleRequest {
@@ -177,8 +103,7 @@ export function buildSampleRequest(spec: OpenApiDocument, op: SpecOperation, opt
   let body: string | undefined;
   let bodyExample: string | undefined;
   if (op.requestBody) {
-    const examples = mediaExamples(spec, jsonMedia(op.requestBody));
-    const first = examples[0];
+    const [first] = namedExamples(spec, jsonMedia(op.requestBody));
     if (!first) throw new Error(`${op.operationId}: request body has no example`);
     body = JSON.stringify(first.value);
     bodyExample = first.name;
@@ -189,7 +114,37 @@ export function buildSampleRequest(spec: OpenApiDocument, op: SpecOperation, opt
 }
 
 /** Request body schema of an operation (JSON), if any. */
-export function requestBodySchema(op: SpecOperation): unknown {
-  const media = jsonMedia(op.requestBody);
-  return media?.schema;
+export function requestBodySchema(op: Pick<Operation, "requestBody">): unknown {
+  return jsonMedia(op.requestBody)?.schema;
 }
+
+/** The first example of an operation's 200 JSON response. */
+export function successExample(operationId: string): Record<string, unknown> {
+  const op = listSpecOperations().find((o) => o.operationId === operationId);
+  if (!op) throw new Error(`no operation ${operationId}`);
+  const [first] = namedExamples(loadSpec(), jsonMedia(op.responses[successKey(op)]));
+  if (!first) throw new Error(`no example for ${operationId}`);
+  return first.value as Record<string, unknown>;
+}
+
+/** The first example of an operation's JSON request body. */
+export function requestExample<T = Record<string, unknown>>(operationId: string): T {
+  const op = listSpecOperations().find((o) => o.operationId === operationId);
+  const [first] = namedExamples(loadSpec(), jsonMedia(op?.requestBody));
+  if (!first) throw new Error(`no request example for ${operationId}`);
+  return first.value as T;
+}
+
+/** operationId of `METHOD /path/template`, looked up in the spec. */
+export function operationIdOf(method: string, path: string): string {
+  const op = listSpecOperations().find((o) => o.method === method.toUpperCase() && o.path === path);
+  if (!op) throw new Error(`no operation ${method} ${path}`);
+  return op.operationId;
+}
+
+/** The example of each rate-limit header of components.headers (limit, remaining, reset), by lower-cased name. */
+export function rateLimitExamples(spec: OpenApiDocument = loadSpec()): Record<string, number> {
+  const headers = (spec.components?.headers ?? {}) as Record<string, JsonObject>;
+  return Object.fromEntries(Object.entries(headers).map(([name, header]) => [name.toLowerCase(), Number(header.example)]));
+}
+

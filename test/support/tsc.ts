@@ -5,7 +5,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { PACKAGE_NAME } from "../../scripts/lib/code-samples.mjs";
+import { PACKAGE_NAME } from "../../scripts/build/code-samples.js";
 
 const run = promisify(execFile);
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");

@@ -1,7 +1,7 @@
 // Where the contract suite sends its requests: a Prism mock it starts itself on a free port, or a
 // live deployment named by CONTRACT_BASE_URL (+ CONTRACT_API_KEY, CONTRACT_API_SECRET). Requests are
 // paced on live targets, and signed as a real client signs them when there is a secret.
-import { startMock, type StartedMock } from "../../../scripts/lib/mock-server.mjs";
+import { type StartedMock, startMock } from "../../../src/mock/index.js";
 import { createSigner, SIGNING_HEADERS } from "../../../src/index.js";
 
 export interface Target {

@@ -1,18 +1,20 @@
-#!/usr/bin/env node
-// Fails, naming each file, when a committed file in generated/ differs from a fresh build.
+// `npm run check:generated`: fails, naming each file, when a committed file in generated/ differs from a
+// fresh build (byte for byte, build-inputs.txt included), or when generated/ has a file no build writes.
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { root, runBuild } from "./build.mjs";
+import { runSteps } from "./build/index.js";
+import { GENERATED_DIR } from "./lib/paths.js";
+import { withSourceLocations } from "./lib/source-map.js";
 
-async function listFiles(dir, prefix = "") {
-  let entries;
+async function listFiles(dir: string, prefix = ""): Promise<string[]> {
+  let entries: import("node:fs").Dirent[];
   try {
     entries = await readdir(dir, { withFileTypes: true });
   } catch {
     return [];
   }
-  const files = [];
+  const files: string[] = [];
   for (const entry of entries) {
     const rel = path.join(prefix, entry.name);
     if (entry.isDirectory()) files.push(...(await listFiles(path.join(dir, entry.name), rel)));
@@ -23,16 +25,21 @@ async function listFiles(dir, prefix = "") {
 
 const fresh = await mkdtemp(path.join(tmpdir(), "generated-check-"));
 try {
-  await runBuild({ outDir: fresh, quiet: true });
-  const committedDir = path.join(root, "generated");
-  const [freshFiles, committedFiles] = await Promise.all([listFiles(fresh), listFiles(committedDir)]);
-  const problems = [];
+  try {
+    await runSteps(fresh, { quiet: true });
+  } catch (error) {
+    console.error(withSourceLocations(error instanceof Error ? error.message : String(error)));
+    console.error("check:generated: the build fails, so generated/ cannot be checked");
+    process.exit(1);
+  }
+  const [freshFiles, committedFiles] = await Promise.all([listFiles(fresh), listFiles(GENERATED_DIR)]);
+  const problems: string[] = [];
   for (const file of freshFiles) {
     if (!committedFiles.includes(file)) {
       problems.push(`generated/${file}: missing (a fresh build writes it)`);
       continue;
     }
-    const [a, b] = await Promise.all([readFile(path.join(fresh, file)), readFile(path.join(committedDir, file))]);
+    const [a, b] = await Promise.all([readFile(path.join(fresh, file)), readFile(path.join(GENERATED_DIR, file))]);
     if (!a.equals(b)) problems.push(`generated/${file}: stale (differs from a fresh build)`);
   }
   for (const file of committedFiles) {

@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 // Makes sure Debian's Chromium is installed for the docs browser test (part of `npm test`).
 // Installs it with apt-get when missing (as root, or through sudo); never downloads a browser itself.
 import { spawnSync } from "node:child_process";
@@ -19,7 +18,7 @@ for (const args of [
   ["apt-get", "update", "-qq"],
   ["apt-get", "install", "-y", "-qq", "chromium"],
 ]) {
-  const [cmd, ...rest] = [...prefix, ...args];
+  const [cmd = "", ...rest] = [...prefix, ...args];
   const result = spawnSync(cmd, rest, { stdio: "inherit", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
   if (result.status !== 0) {
     console.error(`ensure-chromium: \`${args.join(" ")}\` failed (exit ${result.status})`);

@@ -1,18 +1,16 @@
 // Writes the provenance register: every `x-observed`, `x-not-shown` and `x-convention` marker of the
-// bundled spec, with its place, one section per kind. generated/provenance.md for people,
-// generated/provenance.json for tools.
+// bundled spec, with its place, one section per kind. provenance.md for people, provenance.json for tools.
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { GENERATED_NOTICE, headerFor } from "../lib/generated-header.mjs";
-import { collectProvenance } from "../lib/provenance.mjs";
+import type { OpenApiDocument } from "../../../src/openapi/index.js";
+import { GENERATED_NOTICE, headerFor } from "../generated-header.js";
+import type { BuildContext } from "../index.js";
+import { collectProvenance } from "../provenance.js";
 
-const cell = (text) =>
-  String(text)
-    .replace(/\|/g, "\\|")
-    .replace(/\s*\n\s*/g, " ");
+const cell = (text: string): string => text.replace(/\|/g, "\\|").replace(/\s*\n\s*/g, " ");
 
-export default async function provenanceRegister({ outDir }) {
-  const spec = JSON.parse(await readFile(path.join(outDir, "openapi.json"), "utf8"));
+export default async function provenanceRegister({ outDir }: BuildContext): Promise<void> {
+  const spec = JSON.parse(await readFile(path.join(outDir, "openapi.json"), "utf8")) as OpenApiDocument;
   const kinds = collectProvenance(spec);
   const lines = [
     "# Where the contract comes from",
@@ -28,7 +26,9 @@ export default async function provenanceRegister({ outDir }) {
       continue;
     }
     lines.push(`| # | Place | ${kind.column} | Pointer |`, "|---|---|---|---|");
-    kind.entries.forEach((e, i) => lines.push(`| ${i + 1} | ${cell(e.place)} | ${cell(e.text)} | \`${e.pointer}\` |`));
+    kind.entries.forEach((e, i) => {
+      lines.push(`| ${i + 1} | ${cell(e.place)} | ${cell(e.text)} | \`${e.pointer}\` |`);
+    });
     lines.push("");
   }
   await writeFile(path.join(outDir, "provenance.md"), headerFor("provenance.md") + lines.join("\n"));

@@ -1,19 +1,19 @@
-#!/usr/bin/env node
 // Serves the docs page (generated/docs) on 127.0.0.1. `npm run docs:serve [-- --port 4011]`;
-// scripts/start-mock.mjs imports startDocsServer to serve the docs next to the mock.
+// scripts/start-mock.ts imports startDocsServer to serve the docs next to the mock.
 // The page is a single self-contained file; any other path without a file extension gets it too,
 // so Redoc's own routes (/section/…, /tag-name) survive a reload.
 import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { readFile, stat } from "node:fs/promises";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import path from "node:path";
+import { GENERATED_DIR } from "./lib/paths.js";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-export const DOCS_DIR = path.join(root, "generated", "docs");
+export const DOCS_DIR = path.join(GENERATED_DIR, "docs");
 export const DEFAULT_DOCS_PORT = 4011;
 
-const CONTENT_TYPES = {
+const CONTENT_TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
   ".js": "text/javascript; charset=utf-8",
   ".css": "text/css; charset=utf-8",
@@ -22,8 +22,8 @@ const CONTENT_TYPES = {
   ".png": "image/png",
 };
 
-async function fileFor(dir, urlPath) {
-  let decoded;
+async function fileFor(dir: string, urlPath: string): Promise<string | undefined> {
+  let decoded: string;
   try {
     decoded = decodeURIComponent(urlPath);
   } catch {
@@ -39,11 +39,14 @@ async function fileFor(dir, urlPath) {
   }
 }
 
-/**
- * Starts a static server for the docs page. Port 0 picks a free port.
- * @returns {Promise<{ url: string, close(): Promise<void> }>}
- */
-export async function startDocsServer({ host = "127.0.0.1", port = DEFAULT_DOCS_PORT, dir = DOCS_DIR } = {}) {
+export interface DocsServer {
+  /** The page's URL, for example http://127.0.0.1:4011/ */
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Starts a static server for the docs page. Port 0 picks a free port. */
+export async function startDocsServer({ host = "127.0.0.1", port = DEFAULT_DOCS_PORT, dir = DOCS_DIR } = {}): Promise<DocsServer> {
   const docsDir = path.resolve(dir);
   try {
     await stat(path.join(docsDir, "index.html"));
@@ -73,19 +76,19 @@ export async function startDocsServer({ host = "127.0.0.1", port = DEFAULT_DOCS_
       res.writeHead(500, { "Content-Type": "text/plain; charset=utf-8" }).end("Cannot read the docs page\n");
     }
   });
-  await new Promise((resolve, reject) => {
+  await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, host, () => {
       server.off("error", reject);
       resolve();
     });
   });
-  const address = server.address();
+  const address = server.address() as AddressInfo;
   const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
   return {
     url: `http://${shownHost}:${address.port}/`,
     close: () =>
-      new Promise((resolve, reject) => {
+      new Promise<void>((resolve, reject) => {
         server.close((err) => (err ? reject(err) : resolve()));
         server.closeAllConnections();
       }),

@@ -1,9 +1,24 @@
 // Where each part of the contract comes from. Everything comes from the service's description unless a
 // vendor extension marks it; this module finds the markers of a bundled OpenAPI document and names their
 // places for a reader. The register (generated/provenance.md, .json) and the docs page list them by kind.
+import { type JsonObject, type OpenApiDocument, refOf } from "../../src/openapi/index.js";
 
-/** The kinds of marker, in the order the register and the docs list them. `heading` is also the docs section. */
-export const PROVENANCE_KINDS = [
+export interface ProvenanceKind {
+  key: "x-observed" | "x-not-shown" | "x-convention";
+  /** The section heading, in generated/provenance.md and in the docs page's introduction. */
+  heading: string;
+  column: string;
+  lead: string;
+}
+
+export interface ProvenanceEntry {
+  pointer: string;
+  place: string;
+  text: string;
+}
+
+/** The kinds of marker, in the order the register and the docs list them. */
+export const PROVENANCE_KINDS: readonly ProvenanceKind[] = [
   {
     key: "x-observed",
     heading: "Observed in a real client",
@@ -26,37 +41,38 @@ export const PROVENANCE_KINDS = [
 
 const METHODS = new Set(["get", "put", "post", "delete", "patch", "head", "options", "trace"]);
 
-const escapePointer = (key) => String(key).replace(/~/g, "~0").replace(/\//g, "~1");
-
-function describePlace(doc, segments) {
-  const [top, a, b, ...rest] = segments;
+function describePlace(doc: OpenApiDocument, segments: string[]): string {
+  const [top, a = "", b = "", ...rest] = segments;
   if (top === "info") return "API (info)";
   if (top === "paths" && METHODS.has(b)) {
-    const op = doc.paths[a][b];
+    const op = (doc.paths?.[a]?.[b] ?? {}) as JsonObject;
     const tail = rest.length ? ` › ${rest.join(" › ")}` : "";
-    return `${op.operationId} (${b.toUpperCase()} ${a})${tail}`;
+    return `${String(op.operationId)} (${b.toUpperCase()} ${a})${tail}`;
   }
   if (top === "components") {
-    const kind = { schemas: "schema", responses: "response", parameters: "parameter", securitySchemes: "security scheme", headers: "header" }[a] ?? a;
+    const kinds: Record<string, string> = { schemas: "schema", responses: "response", parameters: "parameter", securitySchemes: "security scheme", headers: "header" };
+    const kind = kinds[a] ?? a;
     const inner = rest.filter((s) => s !== "properties" && s !== "allOf" && !/^\d+$/.test(s));
     return `${kind} ${b}${inner.length ? ` › ${inner.join(" › ")}` : ""}`;
   }
   return segments.join(" › ");
 }
 
-/**
- * Every marker `key` (e.g. "x-observed") of the document, in document order. Examples are skipped.
- * @returns {{ pointer: string, place: string, text: string }[]}
- */
-export function collectMarkers(doc, key) {
-  const entries = [];
-  const walk = (node, segments) => {
-    if (Array.isArray(node)) return node.forEach((item, i) => walk(item, [...segments, String(i)]));
+/** Every marker `key` (e.g. "x-observed") of the document, in document order. Examples are skipped. */
+export function collectMarkers(doc: OpenApiDocument, key: string): ProvenanceEntry[] {
+  const entries: ProvenanceEntry[] = [];
+  const walk = (node: unknown, segments: string[]): void => {
+    if (Array.isArray(node)) {
+      node.forEach((item, i) => {
+        walk(item, [...segments, String(i)]);
+      });
+      return;
+    }
     if (!node || typeof node !== "object") return;
     for (const [name, value] of Object.entries(node)) {
       if (name === key) {
-        const pointer = `#/${segments.map(escapePointer).join("/")}`;
-        for (const text of Array.isArray(value) ? value : [value]) entries.push({ pointer, place: describePlace(doc, segments), text });
+        const pointer = refOf(segments);
+        for (const text of Array.isArray(value) ? value : [value]) entries.push({ pointer, place: describePlace(doc, segments), text: String(text) });
       } else if (name !== "examples" && name !== "example") {
         walk(value, [...segments, name]);
       }
@@ -67,6 +83,6 @@ export function collectMarkers(doc, key) {
 }
 
 /** The register: every kind with its markers. */
-export function collectProvenance(doc) {
+export function collectProvenance(doc: OpenApiDocument): Array<ProvenanceKind & { entries: ProvenanceEntry[] }> {
   return PROVENANCE_KINDS.map((kind) => ({ ...kind, entries: collectMarkers(doc, kind.key) }));
 }

@@ -1,0 +1,8 @@
+// Where things are in this repository (for scripts and tests; nothing shipped reads these).
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
+export const GENERATED_DIR = path.join(ROOT, "generated");
+export const BUNDLE_JSON = path.join(GENERATED_DIR, "openapi.json");
+

@@ -1,0 +1,95 @@
+// `npm start`: rebuilds generated/ when its inputs changed (by content), then serves the mock of the whole
+// API on http://127.0.0.1:4010/v1 and the docs on port+1. Host and port: --host/--port, or
+// MOCK_HOST/MOCK_PORT. Ctrl-C (or SIGTERM) stops everything it started.
+import { readFile } from "node:fs/promises";
+import { parseArgs } from "node:util";
+import { API_KEY_HEADER } from "../generated/client-meta.js";
+import { startMock } from "../src/mock/index.js";
+import { listOperations, type OpenApiDocument } from "../src/openapi/index.js";
+import { ensureFresh } from "./lib/freshness.js";
+import { BUNDLE_JSON } from "./lib/paths.js";
+import { withSourceLocations } from "./lib/source-map.js";
+import { type DocsServer, startDocsServer } from "./serve-docs.js";
+
+const { values } = parseArgs({
+  options: {
+    host: { type: "string", default: process.env.MOCK_HOST ?? "127.0.0.1" },
+    port: { type: "string", default: process.env.MOCK_PORT ?? "4010" },
+    "no-docs": { type: "boolean", default: false },
+    "no-build": { type: "boolean", default: false },
+    quiet: { type: "boolean", default: false },
+    help: { type: "boolean", short: "h", default: false },
+  },
+});
+
+if (values.help) {
+  console.log(`Usage: npm start -- [--host 127.0.0.1] [--port 4010] [--no-docs] [--no-build] [--quiet]
+Serves the API mock at http://<host>:<port>/v1 (env MOCK_HOST, MOCK_PORT) and the docs at port+1.`);
+  process.exit(0);
+}
+
+const port = Number(values.port);
+if (!Number.isInteger(port) || port < 1 || port > 65534) {
+  console.error(`start-mock: invalid port ${values.port}`);
+  process.exit(2);
+}
+
+if (!values["no-build"]) {
+  try {
+    await ensureFresh();
+  } catch (error) {
+    console.error(withSourceLocations(error instanceof Error ? error.message : String(error)));
+    console.error("start-mock: the build failed; generated/ is unchanged and nothing is served. Fix openapi/ and run npm start again.");
+    process.exit(1);
+  }
+}
+const spec = JSON.parse(await readFile(BUNDLE_JSON, "utf8")) as OpenApiDocument;
+// Prism's start-up lines name its internal port and the readiness probe; show its request log only.
+let showPrismLog = false;
+const mock = await startMock({
+  host: values.host,
+  port,
+  spec,
+  log: values.quiet ? undefined : (line) => showPrismLog && console.log(line),
+});
+
+let docs: DocsServer | undefined;
+if (!values["no-docs"]) {
+  try {
+    docs = await startDocsServer({ host: values.host, port: port + 1 });
+  } catch (error) {
+    console.error(`start-mock: docs not served (${error instanceof Error ? error.message : String(error)})`);
+  }
+}
+
+/** One curl for the first GET operation without path parameters (with a key when it requires one). */
+function exampleCurl(): string {
+  const operation = listOperations(spec).find((op) => op.method === "GET" && !op.path.includes("{"));
+  if (!operation) return `curl -s ${mock.baseUrl}/`;
+  const header = operation.security === "required" ? ` -H '${API_KEY_HEADER}: any-value'` : "";
+  return `curl -s${header} ${mock.baseUrl}${operation.path}`;
+}
+
+console.log(`
+Mock of ${spec.info?.title ?? "the API"} ${spec.info?.version ?? ""} listening on ${mock.baseUrl}
+  (Prism pid ${mock.pid} on internal port ${mock.prismPort}; stateless; answers with the documented examples; any ${API_KEY_HEADER} value is accepted)
+  try:   ${exampleCurl()}
+  other documented responses:  -H 'Prefer: code=429'   -H 'Prefer: example=<example name>'
+${docs ? `Docs at ${docs.url}\n` : ""}Mock-only changes to the served spec: ${mock.fixes.join("; ")}.
+Ctrl-C to stop.`);
+showPrismLog = true;
+
+let stopping = false;
+async function shutdown(code: number): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  await Promise.allSettled([mock.stop(), docs?.close()]);
+  process.exit(code);
+}
+process.on("SIGINT", () => void shutdown(0));
+process.on("SIGTERM", () => void shutdown(0));
+mock.child.once("exit", (exitCode, signal) => {
+  if (stopping) return;
+  console.error(`start-mock: Prism exited (${exitCode ?? signal})`);
+  void shutdown(1);
+});
