@@ -5,6 +5,7 @@
 import { createHash } from "node:crypto";
 import { cp, mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
 import { GENERATED_DIR, ROOT } from "../lib/paths.js";
 import { headerFor } from "./generated-header.js";
@@ -16,8 +17,19 @@ export interface BuildContext {
   log: (message: string) => void;
 }
 
-/** What the build reads. A change to any of these makes generated/ stale. */
-export const BUILD_INPUTS = ["openapi", "redocly.yaml", "package.json", "scripts/build", "scripts/lib", "src/openapi"] as const;
+/** The files the build reads. A change to any of these makes generated/ stale. */
+export const BUILD_INPUTS = ["openapi", "redocly.yaml", "scripts/build", "scripts/lib", "src/openapi"] as const;
+/** Besides the files: package.json's name (the code samples import it) and the versions of the tools that write generated/. */
+export const BUILD_TOOLS = ["@redocly/cli", "openapi-typescript", "yaml"] as const;
+
+const require = createRequire(import.meta.url);
+
+/** The package name and the installed build tools' versions, as fingerprint text. */
+async function toolsText(root: string): Promise<string> {
+  const { name } = JSON.parse(await readFile(path.join(root, "package.json"), "utf8")) as { name: string };
+  const versions = BUILD_TOOLS.map((tool) => `${tool}@${(require(`${tool}/package.json`) as { version: string }).version}`);
+  return [`name ${name}`, ...versions].join("\n");
+}
 export const FINGERPRINT_FILE = "build-inputs.txt";
 
 const STEPS_DIR = path.join(ROOT, "scripts", "build", "steps");
@@ -45,6 +57,7 @@ async function filesUnder(root: string, relative: string): Promise<string[]> {
 export async function inputFingerprint(root = ROOT): Promise<string> {
   const files = (await Promise.all(BUILD_INPUTS.map((input) => filesUnder(root, input)))).flat();
   const hash = createHash("sha256");
+  hash.update(`${await toolsText(root)}\0`);
   for (const file of files.map((f) => f.split(path.sep).join("/")).sort()) {
     hash.update(`${file}\0`);
     hash.update(await readFile(path.join(root, file)));
@@ -55,7 +68,7 @@ export async function inputFingerprint(root = ROOT): Promise<string> {
 
 /** The fingerprint file's text: a header, what it covers, the hash. */
 export function fingerprintText(fingerprint: string): string {
-  return `${headerFor(FINGERPRINT_FILE)}# sha256 of the build inputs: ${BUILD_INPUTS.join(", ")}\n${fingerprint}\n`;
+  return `${headerFor(FINGERPRINT_FILE)}# sha256 of the build inputs: ${BUILD_INPUTS.join(", ")}, package.json's name, ${BUILD_TOOLS.join(", ")} versions\n${fingerprint}\n`;
 }
 
 /** The fingerprint recorded in a generated folder, or undefined. */

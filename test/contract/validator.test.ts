@@ -60,15 +60,27 @@ describe("operation lookup", () => {
     }
   });
 
-  it("prefers a literal segment over a template segment of the same length", () => {
-    for (const op of operations) {
-      const literalTwin = operations.find(
-        (other) =>
-          other !== op && other.method === op.method && other.path.split("/").length === op.path.split("/").length && !other.path.includes("{"),
-      );
-      if (!literalTwin || !op.path.includes("{")) continue;
-      expect(validator.findOperation(op.method, literalTwin.path)?.operationId).toBe(literalTwin.operationId);
-    }
+  it("prefers, among matching templates, the one with a literal at the first position where they differ (fixture spec)", () => {
+    const operation = (id: string) => ({ get: { operationId: id, responses: {} } });
+    const fixture = (paths: Record<string, unknown>) => createContractValidator({ openapi: "3.1.0", servers: [{ url: "https://example.invalid/v9" }], paths } as never);
+    const all = fixture({
+      "/a/{x}/c": operation("axc"),
+      "/a/b/{y}": operation("aby"),
+      "/{p}/b/c": operation("pbc"),
+      "/a/b/c": operation("abc"),
+    });
+    const expectations: Array<[string, string]> = [
+      ["/a/b/c", "abc"], // the literal path
+      ["/v9/a/b/c", "abc"], // with the base path
+      ["/a/b/d", "aby"],
+      ["/a/z/c", "axc"],
+      ["/z/b/c", "pbc"],
+    ];
+    for (const [path, id] of expectations) expect(all.findOperation("GET", path)?.operationId, path).toBe(id);
+    // Without the literal path, /a/b/c matches all three templates: /a/b/{y} has literals in the first two places.
+    const templates = fixture({ "/{p}/b/c": operation("pbc"), "/a/{x}/c": operation("axc"), "/a/b/{y}": operation("aby") });
+    expect(templates.findOperation("GET", "/a/b/c")?.operationId).toBe("aby");
+    expect(templates.findOperation("GET", "/q/r/s")).toBeUndefined();
   });
 
   it("reports an unknown operation", () => {

@@ -1,0 +1,81 @@
+// `npm run lint`: Redocly on the hand-written source (openapi/) and Spectral (spectral:oas, the OWASP
+// ruleset and this project's rules, .spectral.yaml) on a fresh bundle of it (the build's bundle step,
+// written to reports/lint/; generated/ is not touched). Any finding fails, whatever its severity
+// (warnings and hints included). Spectral reports places in the bundle; each finding also names the
+// source file and line under openapi/ it comes from.
+import { mkdir } from "node:fs/promises";
+import path from "node:path";
+import bundle from "./build/steps/10-bundle.js";
+import { binPath, runNodeScript, withoutBanner } from "./lib/node-cli.js";
+import { ROOT } from "./lib/paths.js";
+import { sourceLocation } from "./lib/source-map.js";
+
+interface SpectralResult {
+  code: string;
+  message: string;
+  path: string[];
+  severity: number;
+  range: { start: { line: number } };
+}
+
+const SEVERITIES = ["error", "warning", "info", "hint"];
+
+interface RedoclyProblem {
+  ruleId: string;
+  severity: string;
+  message: string;
+  location: Array<{ source: { ref: string }; pointer: string; start?: { line: number } }>;
+}
+
+/** Redocly lint on the source (JSON output; warnings count too), one line per finding. */
+async function redocly(): Promise<string[]> {
+  const run = await runNodeScript(binPath("@redocly/cli", "redocly"), ["lint", "openapi/openapi.yaml", "--format=json"], { cwd: ROOT });
+  const text = run.stdout.slice(run.stdout.indexOf("{"));
+  let problems: RedoclyProblem[];
+  try {
+    problems = (JSON.parse(text) as { problems: RedoclyProblem[] }).problems;
+  } catch {
+    return [`redocly lint openapi/openapi.yaml failed:\n${withoutBanner(`${run.stdout}\n${run.stderr}`)}`];
+  }
+  const findings = problems.map((problem) => {
+    const [where] = problem.location;
+    const file = where ? path.relative(ROOT, path.resolve(ROOT, where.source.ref)) : "openapi/openapi.yaml";
+    return `${file}:${where?.start?.line ?? 1}  ${problem.severity}  ${problem.ruleId}  ${problem.message}  (${where?.pointer ?? "#"})`;
+  });
+  if (run.code !== 0 && findings.length === 0) findings.push(`redocly lint exited with ${run.code}:\n${withoutBanner(run.stderr)}`);
+  return findings;
+}
+
+const LINT_DIR = path.join(ROOT, "reports", "lint");
+
+/** Spectral on a fresh bundle (JSON output), each finding with its source file and line. */
+async function spectral(): Promise<string[]> {
+  await mkdir(LINT_DIR, { recursive: true });
+  try {
+    await bundle({ root: ROOT, outDir: LINT_DIR, log: () => {} });
+  } catch (error) {
+    return [`redocly bundle openapi/openapi.yaml failed, so Spectral cannot run:\n${error instanceof Error ? error.message : String(error)}`];
+  }
+  const file = path.relative(ROOT, path.join(LINT_DIR, "openapi.yaml"));
+  const run = await runNodeScript(binPath("@stoplight/spectral-cli", "spectral"), ["lint", file, "-f", "json", "--quiet"], { cwd: ROOT });
+  const text = run.stdout.slice(run.stdout.indexOf("["));
+  let results: SpectralResult[];
+  try {
+    results = JSON.parse(text) as SpectralResult[];
+  } catch {
+    return [`spectral lint ${file} failed:\n${run.stdout}\n${run.stderr}`];
+  }
+  return results.map((result) => {
+    const where = sourceLocation(result.path);
+    const source = where ? `${where.file}:${where.line}` : "openapi/openapi.yaml";
+    const pointer = `#/${result.path.map((token) => token.replace(/~/g, "~0").replace(/\//g, "~1")).join("/")}`;
+    return `${source}  ${SEVERITIES[result.severity] ?? result.severity}  ${result.code}  ${result.message}  (bundle ${file}:${result.range.start.line + 1} ${pointer})`;
+  });
+}
+
+const findings = [...(await redocly()), ...(await spectral())];
+if (findings.length) {
+  console.error(`lint: ${findings.length} finding(s); every severity counts:\n${findings.join("\n")}`);
+  process.exit(1);
+}
+console.log("lint: Redocly (openapi/) and Spectral (a fresh bundle of it) report nothing");

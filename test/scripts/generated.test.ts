@@ -1,0 +1,100 @@
+// generated/ as users meet it: check:generated catches a stale or foreign file; a build that fails leaves
+// generated/ as it was, and npm start never serves a half-built contract (it rebuilds by content).
+import { spawn } from "node:child_process";
+import { readdir, readFile } from "node:fs/promises";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { findFreePort } from "../../src/mock/index.js";
+import { type FixtureRepo, fixtureRepo } from "../support/fixture-repo.js";
+import { API_KEY_HEADER, BASE_PATH } from "../support/spec.js";
+
+async function snapshot(dir: string): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  const walk = async (relative: string): Promise<void> => {
+    for (const entry of await readdir(path.join(dir, relative), { withFileTypes: true })) {
+      const child = path.join(relative, entry.name);
+      if (entry.isDirectory()) await walk(child);
+      else out.set(child, await readFile(path.join(dir, child), "base64"));
+    }
+  };
+  await walk("");
+  return out;
+}
+
+describe("npm run check:generated", () => {
+  let repo: FixtureRepo;
+  beforeAll(async () => {
+    repo = await fixtureRepo();
+  });
+  afterAll(() => repo?.remove());
+
+  it("passes on an untouched copy, and names a file changed by one byte and a file no build writes", async () => {
+    const clean = await repo.npm("check:generated");
+    expect(clean.code, clean.output).toBe(0);
+    const enums = await repo.read("generated/enums.ts");
+    await repo.write("generated/enums.ts", enums.replace('"BUY"', '"BUZ"'));
+    await repo.write("generated/notes.md", "hand-written\n");
+    const broken = await repo.npm("check:generated");
+    expect(broken.code).not.toBe(0);
+    expect(broken.output).toContain("generated/enums.ts: stale");
+    expect(broken.output).toContain("generated/notes.md: not produced by the build");
+  }, 120_000);
+});
+
+describe("a build that fails", () => {
+  let repo: FixtureRepo;
+  beforeAll(async () => {
+    repo = await fixtureRepo();
+    // A newcomer adds a required field to Quote without updating its example.
+    await repo.edit("openapi/components/schemas/Quote.yaml", /\n {2}- expiresIn\n/, "\n  - expiresIn\n  - settlementNote\n");
+    await repo.edit("openapi/components/schemas/Quote.yaml", /\nproperties:\n/, "\nproperties:\n  settlementNote:\n    type: string\n    description: A note.\n");
+  });
+  afterAll(() => repo?.remove());
+
+  it("leaves generated/ byte for byte as it was, and names the example's source file", async () => {
+    const before = await snapshot(path.join(repo.dir, "generated"));
+    const run = await repo.npm("build");
+    expect(run.code).not.toBe(0);
+    expect(run.output).toMatch(/openapi\/components\/examples\/Quote\.yaml:\d+/);
+    expect(run.output).toContain("generated/ is unchanged");
+    expect(await snapshot(path.join(repo.dir, "generated"))).toEqual(before);
+    expect((await readdir(repo.dir)).filter((name) => name.startsWith("generated."))).toEqual([]);
+  }, 120_000);
+
+  it("keeps npm start from serving: it fails, twice, and serves the fixed contract once the example is fixed", async () => {
+    for (const attempt of [1, 2]) {
+      const run = await repo.npm("start", ["--no-docs", "--quiet", "--port", String(await findFreePort())]);
+      expect(run.code, `attempt ${attempt}: ${run.output}`).not.toBe(0);
+      expect(run.output).toContain("nothing is served");
+    }
+    await repo.edit("openapi/components/examples/Quote.yaml", /\n {4}expiresIn: (\d+)\n/, "\n    expiresIn: $1\n    settlementNote: none\n");
+    const port = await findFreePort();
+    const child = spawn("npm", ["run", "--silent", "start", "--", "--no-docs", "--quiet", "--port", String(port)], {
+      cwd: repo.dir,
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    });
+    let output = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      output += chunk;
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      output += chunk;
+    });
+    try {
+      const deadline = Date.now() + 90_000;
+      while (!output.includes("Ctrl-C") && child.exitCode === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+      expect(output).toContain("rebuilding generated/");
+      const response = await fetch(`http://127.0.0.1:${port}${BASE_PATH}/trades/quote`, {
+        method: "POST",
+        headers: { "content-type": "application/json", [API_KEY_HEADER]: "k" },
+        body: "{}",
+      });
+      expect(response.status, output).toBe(200);
+      expect(((await response.json()) as { data: Record<string, unknown> }).data.settlementNote).toBe("none");
+    } finally {
+      if (child.pid !== undefined) process.kill(-child.pid, "SIGTERM");
+      await new Promise((resolve) => child.once("exit", resolve));
+    }
+  }, 180_000);
+});
