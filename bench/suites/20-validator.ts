@@ -18,10 +18,19 @@ import { API_KEY_HEADER, BASE_PATH } from "../../generated/client-meta.js";
 import { BUNDLE_JSON } from "../../scripts/lib/paths.js";
 import { createContractValidator } from "../../src/contract/index.js";
 import { startPrism } from "../../src/mock/prism.js";
-import { deref, type JsonObject, jsonMedia, listOperations, namedExamples, type OpenApiDocument, type Operation, successKey } from "../../src/openapi/index.js";
+import {
+  deref,
+  type JsonObject,
+  jsonMedia,
+  listOperations,
+  namedExamples,
+  type OpenApiDocument,
+  type Operation,
+  successKey,
+} from "../../src/openapi/index.js";
 
 // openapi-response-validator is CommonJS; under NodeNext its default import is module.exports.
-// biome-ignore lint/suspicious/noExplicitAny: the package's typings do not describe its CommonJS default export
+// The package's typings do not describe its CommonJS default export.
 const OpenAPIResponseValidator: new (args: any) => { validateResponse(status: number, body: unknown): unknown } =
   (ResponseValidatorPkg as unknown as { default?: never }).default ?? (ResponseValidatorPkg as never);
 const bundledSpecFile = BUNDLE_JSON;
@@ -240,13 +249,15 @@ export default async function run(): Promise<string> {
   const baselinePage = new OpenAPIResponseValidator(baselineArgs(depositsOp.operation));
   // The same baseline doing the same body work: with the date-time format checked (ajv-formats' own check).
   const dateTimeFormat = fullFormats["date-time"] as { validate: (text: string) => boolean };
-  const withFormats = (op: Operation) => new OpenAPIResponseValidator({ ...baselineArgs(op), customFormats: { "date-time": dateTimeFormat.validate } });
+  const withFormats = (op: Operation) =>
+    new OpenAPIResponseValidator({ ...baselineArgs(op), customFormats: { "date-time": dateTimeFormat.validate } });
   const formatsQuote = withFormats(quoteOp.operation);
   const formatsPage = withFormats(depositsOp.operation);
 
   const keyHeader = API_KEY_HEADER;
   const basePath = BASE_PATH;
-  const validate = (op: BenchOperation, headers: Record<string, string>, body: unknown) => validator.validateResponse({ method: op.method, path: op.path, status: op.status, headers, body });
+  const validate = (op: BenchOperation, headers: Record<string, string>, body: unknown) =>
+    validator.validateResponse({ method: op.method, path: op.path, status: op.status, headers, body });
   const validateText = (op: BenchOperation, headers: Record<string, string>, bodyText: string) =>
     validator.validateResponse({ method: op.method, path: op.path, status: op.status, headers, bodyText });
   const quoteText = JSON.stringify(quote.body);
@@ -258,7 +269,11 @@ export default async function run(): Promise<string> {
       op: quoteOp,
       headers: quote.headers,
       text: quoteText,
-      request: { method: quoteOp.method, headers: { "content-type": "application/json", [keyHeader]: "bench" } as Record<string, string>, body: quoteRequestBody as string | undefined },
+      request: {
+        method: quoteOp.method,
+        headers: { "content-type": "application/json", [keyHeader]: "bench" } as Record<string, string>,
+        body: quoteRequestBody as string | undefined,
+      },
       ours: () => validate(quoteOp, quote.headers, quote.body),
       oursText: () => validateText(quoteOp, quote.headers, quoteText),
       base: () => baselineQuote.validateResponse(quote.status, quote.body),
@@ -312,7 +327,8 @@ export default async function run(): Promise<string> {
   // Prism's proxy validation, on the same responses, in the same run.
   const routes = new Map<string, Route>();
   const upstreamPath = (op: BenchOperation) => `${basePath}${op.path}`;
-  const serve = (op: BenchOperation, headers: Record<string, string>, text: string) => routes.set(upstreamPath(op), { status: op.status, headers, text });
+  const serve = (op: BenchOperation, headers: Record<string, string>, text: string) =>
+    routes.set(upstreamPath(op), { status: op.status, headers, text });
   for (const c of cases) serve(c.op, c.headers, c.text);
   const upstream = await startUpstream(routes);
   type Case = (typeof cases)[number];

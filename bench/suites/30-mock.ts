@@ -17,10 +17,14 @@ export const title = "Mock: latency and throughput (autocannon)";
 const DURATION_S = Number(process.env.BENCH_MOCK_SECONDS ?? 5);
 
 async function startNpmStart(port: number) {
-  const child = spawn(process.execPath, [binPath("tsx"), path.join(ROOT, "scripts", "start-mock.ts"), "--port", String(port), "--quiet", "--no-docs", "--no-build"], {
-    cwd: ROOT,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(
+    process.execPath,
+    [binPath("tsx"), path.join(ROOT, "scripts", "start-mock.ts"), "--port", String(port), "--quiet", "--no-docs", "--no-build"],
+    {
+      cwd: ROOT,
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   let output = "";
   child.stdout.on("data", (c: Buffer) => {
     output += c;

@@ -79,7 +79,8 @@ export function requestInitOf(doc: OpenApiDocument, operation: Operation): Reque
     params[location][String(param.name)] = example.value;
   }
   const init: RequestInit = {};
-  if (Object.keys(params).length > 0) init.params = Object.fromEntries(PARAM_LOCATIONS.filter((where) => params[where]).map((where) => [where, params[where]]));
+  if (Object.keys(params).length > 0)
+    init.params = Object.fromEntries(PARAM_LOCATIONS.filter((where) => params[where]).map((where) => [where, params[where]]));
   if (operation.requestBody) {
     const example = firstExample(doc, jsonMedia(operation.requestBody));
     if (example.found) init.body = example.value;

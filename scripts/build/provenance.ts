@@ -50,7 +50,13 @@ function describePlace(doc: OpenApiDocument, segments: string[]): string {
     return `${String(op.operationId)} (${b.toUpperCase()} ${a})${tail}`;
   }
   if (top === "components") {
-    const kinds: Record<string, string> = { schemas: "schema", responses: "response", parameters: "parameter", securitySchemes: "security scheme", headers: "header" };
+    const kinds: Record<string, string> = {
+      schemas: "schema",
+      responses: "response",
+      parameters: "parameter",
+      securitySchemes: "security scheme",
+      headers: "header",
+    };
     const kind = kinds[a] ?? a;
     const inner = rest.filter((s) => s !== "properties" && s !== "allOf" && !/^\d+$/.test(s));
     return `${kind} ${b}${inner.length ? ` › ${inner.join(" › ")}` : ""}`;

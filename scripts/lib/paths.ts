@@ -5,4 +5,3 @@ import { fileURLToPath } from "node:url";
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 export const GENERATED_DIR = path.join(ROOT, "generated");
 export const BUNDLE_JSON = path.join(GENERATED_DIR, "openapi.json");
-

@@ -85,7 +85,7 @@ function readHeader(headers: HeadersLike | undefined, name: string): string | un
   let value = record[name];
   if (value === undefined) {
     for (const key in record) {
-      if (Object.prototype.hasOwnProperty.call(record, key) && key.toLowerCase() === name) value = record[key];
+      if (Object.hasOwn(record, key) && key.toLowerCase() === name) value = record[key];
     }
   }
   return headerText(value);

@@ -43,7 +43,11 @@ async function waitUntilAnswering(url: string, child: ChildProcess, output: stri
  * port). `args(port)` gives the CLI arguments (`mock …` or `proxy …`). The group is killed if this process
  * exits first.
  */
-export async function startPrism(options: { args: (port: number) => string[]; log?: (line: string) => void; timeoutMs?: number }): Promise<StartedPrism> {
+export async function startPrism(options: {
+  args: (port: number) => string[];
+  log?: (line: string) => void;
+  timeoutMs?: number;
+}): Promise<StartedPrism> {
   const cli = prismCliPath();
   let lastError: Error | undefined;
   for (let attempt = 0; attempt < 3; attempt++) {

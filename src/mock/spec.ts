@@ -27,7 +27,8 @@ export function deriveMockSpec(input: OpenApiDocument): MockSpec {
       } else if (node && typeof node === "object") {
         const record = node as Record<string, unknown>;
         for (const [key, value] of Object.entries(record)) {
-          if (key === "$ref" && typeof value === "string" && value.startsWith("#/paths/")) record.$ref = `#/paths/${escapedBase}${value.slice("#/paths/".length)}`;
+          if (key === "$ref" && typeof value === "string" && value.startsWith("#/paths/"))
+            record.$ref = `#/paths/${escapedBase}${value.slice("#/paths/".length)}`;
           else rewrite(value);
         }
       }

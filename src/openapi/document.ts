@@ -195,7 +195,9 @@ export function localServerUrl(document: OpenApiDocument): string {
 
 /** Header name of the one apiKey-in-header security scheme, lower-cased. */
 export function apiKeyHeaderName(document: OpenApiDocument): string {
-  const schemes = Object.values(document.components?.securitySchemes ?? {}).filter((s) => isObject(s) && s.type === "apiKey" && s.in === "header") as JsonObject[];
+  const schemes = Object.values(document.components?.securitySchemes ?? {}).filter(
+    (s) => isObject(s) && s.type === "apiKey" && s.in === "header",
+  ) as JsonObject[];
   if (schemes.length !== 1) throw new Error(`openapi: expected exactly one apiKey header security scheme, found ${schemes.length}`);
   return String(schemes[0]!.name).toLowerCase();
 }
@@ -205,7 +207,8 @@ export function rateLimitHeaderNames(document: OpenApiDocument): { limit: string
   const names = Object.keys(document.components?.headers ?? {}).map((name) => name.toLowerCase());
   const pick = (suffix: string): string => {
     const found = names.filter((name) => name.includes("ratelimit") && name.endsWith(`-${suffix}`));
-    if (found.length !== 1) throw new Error(`openapi: expected one rate-limit …-${suffix} header in components.headers, found ${JSON.stringify(found)}`);
+    if (found.length !== 1)
+      throw new Error(`openapi: expected one rate-limit …-${suffix} header in components.headers, found ${JSON.stringify(found)}`);
     return found[0]!;
   };
   return { limit: pick("limit"), remaining: pick("remaining"), reset: pick("reset") };

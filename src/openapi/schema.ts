@@ -8,7 +8,13 @@ export interface FlattenOptions {
 }
 
 /** The schemas whose constraints apply to one value: `schema` itself, every `$ref` followed, `allOf` flattened. */
-export function flattenSchema(document: OpenApiDocument, schema: unknown, options: FlattenOptions = {}, out: JsonObject[] = [], depth = 0): JsonObject[] {
+export function flattenSchema(
+  document: OpenApiDocument,
+  schema: unknown,
+  options: FlattenOptions = {},
+  out: JsonObject[] = [],
+  depth = 0,
+): JsonObject[] {
   const resolved = deref(document, schema);
   if (!resolved || depth > 64) return out;
   out.push(resolved);

@@ -68,7 +68,7 @@ function headersFor(op: SpecOperation, base: Record<string, string>, withKey: bo
   return headers;
 }
 
-async function run(entry: ReportEntry, op: SpecOperation, method: string, path: string, headers: Record<string, string>, body: string | undefined) {
+async function run(entry: ReportEntry, method: string, path: string, headers: Record<string, string>, body: string | undefined) {
   const url = `${target.baseUrl}${path}`;
   entry.request = { method, url, headers: redactHeaders(headers, keyHeader), ...(body !== undefined ? { body } : {}) };
   const response = await sender.send({ method, url, headers, body });
@@ -128,7 +128,7 @@ describe("contract: one case per operation", () => {
           }
         }
       }
-      const response = await run(entry, op, op.method, path, headersFor(op, sample.headers, true), sample.body);
+      const response = await run(entry, op.method, path, headersFor(op, sample.headers, true), sample.body);
       const result = validator.validateResponse(
         {
           method: op.method,
@@ -205,7 +205,7 @@ describe("contract: negative cases", () => {
         notes: [],
       };
       entries.push(entry);
-      const response = await run(entry, op, c.request.method, c.request.path, headersFor(op, c.request.headers, !c.withoutKey), c.request.body);
+      const response = await run(entry, c.request.method, c.request.path, headersFor(op, c.request.headers, !c.withoutKey), c.request.body);
       const result = validator.validateResponse({
         method: op.method,
         path: op.path,

@@ -5,10 +5,9 @@ import { createHmac } from "node:crypto";
 import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type StartedMock, startMock } from "../../src/mock/index.js";
-import { API_KEY_HEADER, loadSpec, sharedValidator } from "../support/spec.js";
+import { API_KEY_HEADER, sharedValidator } from "../support/spec.js";
 import { signingHeaders } from "../client/support/spec.js";
 
-const spec = loadSpec();
 const validator = sharedValidator();
 const SECRET = "observed-client-secret";
 const DRIFTED = "2025-05-17T10:39:37+01:00";

@@ -62,7 +62,8 @@ describe("operation lookup", () => {
 
   it("prefers, among matching templates, the one with a literal at the first position where they differ (fixture spec)", () => {
     const operation = (id: string) => ({ get: { operationId: id, responses: {} } });
-    const fixture = (paths: Record<string, unknown>) => createContractValidator({ openapi: "3.1.0", servers: [{ url: "https://example.invalid/v9" }], paths } as never);
+    const fixture = (paths: Record<string, unknown>) =>
+      createContractValidator({ openapi: "3.1.0", servers: [{ url: "https://example.invalid/v9" }], paths } as never);
     const all = fixture({
       "/a/{x}/c": operation("axc"),
       "/a/b/{y}": operation("aby"),

@@ -47,7 +47,11 @@ describe("a build that fails", () => {
     repo = await fixtureRepo();
     // A newcomer adds a required field to Quote without updating its example.
     await repo.edit("openapi/components/schemas/Quote.yaml", /\n {2}- expiresIn\n/, "\n  - expiresIn\n  - settlementNote\n");
-    await repo.edit("openapi/components/schemas/Quote.yaml", /\nproperties:\n/, "\nproperties:\n  settlementNote:\n    type: string\n    description: A note.\n");
+    await repo.edit(
+      "openapi/components/schemas/Quote.yaml",
+      /\nproperties:\n/,
+      "\nproperties:\n  settlementNote:\n    type: string\n    description: A note.\n",
+    );
   });
   afterAll(() => repo?.remove());
 

@@ -147,4 +147,3 @@ export function rateLimitExamples(spec: OpenApiDocument = loadSpec()): Record<st
   const headers = (spec.components?.headers ?? {}) as Record<string, JsonObject>;
   return Object.fromEntries(Object.entries(headers).map(([name, header]) => [name.toLowerCase(), Number(header.example)]));
 }
-

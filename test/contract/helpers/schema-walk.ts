@@ -75,7 +75,9 @@ function visit(
   out.push({ pointer, value: data, schemas, facts: factsOf(schemas), required, key });
   if (Array.isArray(data)) {
     const items = schemas.flatMap((s) => (s.items !== undefined ? flatten(spec, s.items) : []));
-    data.forEach((item, index) => visit(spec, items, item, `${pointer}/${index}`, false, undefined, out));
+    data.forEach((item, index) => {
+      visit(spec, items, item, `${pointer}/${index}`, false, undefined, out);
+    });
     return;
   }
   if (!isObject(data)) return;
@@ -119,7 +121,7 @@ export function valueAt(data: unknown, pointer: string): unknown {
   let current = data;
   for (const token of tokens(pointer)) {
     if (Array.isArray(current)) current = current[Number(token)];
-    else if (isObject(current) && Object.prototype.hasOwnProperty.call(current, token)) current = current[token];
+    else if (isObject(current) && Object.hasOwn(current, token)) current = current[token];
     else return undefined;
   }
   return current;
