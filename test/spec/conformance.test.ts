@@ -1,30 +1,37 @@
 // Description conformance: checks generated/openapi.json against expectations written by hand from
 // api-description.md (test/spec/description.ts) and from the facts observed in a real client's
-// traffic (test/spec/observed.ts). Probe values are validated with ajv against the operations' real
-// schemas: a valid value built from the description must pass, and each single deviation from it
-// (wrong type, null, absent field, undocumented enum value, ...) must be judged exactly as the
+// traffic (test/spec/observed.ts). Probe values (test/spec/probes.ts) are validated with ajv against the
+// spec's real schemas: a valid value built from the description must pass, and each single deviation
+// from it (wrong type, null, absent field, undocumented enum value, ...) must be judged exactly as the
 // description says. Everything observed must be declared and marked `x-observed` where it is.
+//
+// Each resource that is a component schema is probed in full ONCE, at #/components/schemas/<name>.
+// Each operation is probed for its envelope (message, data, meta) and ONE deep probe showing that its
+// data is the described resource, so an operation wired to a wrong schema fails. A variant without a
+// component of its own (e.g. "Wallet with currency") is probed in full where it first appears. The
+// signing headers (declared on every operation) are probed once per schema they are declared with.
 import { describe, expect, it } from "vitest";
 import {
   API_KEY_HEADER,
+  COMPONENTS,
   ENDPOINTS,
   META,
   RATE_LIMIT_HEADERS,
-  SAMPLE_TIME,
   type EndpointExpectation,
-  type Field,
   type ParameterExpectation,
   type Shape,
 } from "./description.js";
 import { MALFORMED_SIGNING_HEADERS, OBSERVED_ENDPOINTS, OBSERVED_FIELDS, OBSERVED_PARAMETERS, OPTIONAL_BODIES, SIGNING_HEADERS } from "./observed.js";
+import { type Probe, Prober, sampleOf } from "./probes.js";
 import {
-  at,
+  componentSchemaPointer,
   formatErrors,
+  type HttpMethod,
   operation,
+  operationKeys,
   parameterSchemaPointer,
-  parametersOf,
   requestBodySchemaPointer,
-  resolveRef,
+  resolved,
   responseSchemaPointer,
   securityOf,
   spec,
@@ -32,170 +39,67 @@ import {
   type SecurityRequirement,
 } from "../support/spec-ajv.js";
 
-// ---------------------------------------------------------------- sample values
+const ALL_ENDPOINTS = [...ENDPOINTS, ...OBSERVED_ENDPOINTS];
 
-type Path = (string | number)[];
+/** The declared parameter `in:name` of an operation, if any. */
+const declaredParameter = (method: HttpMethod, path: string, expected: ParameterExpectation) =>
+  operation(method, path).parameters.find((p) => p.in === expected.in && p.name === expected.name);
 
-const NUMBER_SAMPLE = 100; // fractional values are probed separately
-const INTEGER_SAMPLE = 2;
+/** Every shape under `shape` (itself included). */
+function* shapesIn(shape: Shape): Generator<Shape> {
+  yield shape;
+  if (shape.kind === "object") for (const field of Object.values(shape.fields)) yield* shapesIn(field);
+  if (shape.kind === "array") yield* shapesIn(shape.items);
+  if (shape.kind === "map") yield* shapesIn(shape.values);
+}
 
-function sampleOf(shape: Shape): unknown {
-  switch (shape.kind) {
-    case "string":
-      return shape.sample;
-    case "dateTime":
-      return SAMPLE_TIME;
-    case "number":
-      return NUMBER_SAMPLE;
-    case "integer":
-      return INTEGER_SAMPLE;
-    case "boolean":
-      return true;
-    case "enum":
-      return shape.values[0];
-    case "const":
-      return shape.value;
-    case "object":
-      return Object.fromEntries(Object.entries(shape.fields).map(([name, field]) => [name, sampleOf(field)]));
-    case "array":
-      return [sampleOf(shape.items)];
-    case "map":
-      return { [shape.sampleKey]: sampleOf(shape.values) };
-    case "emptyObject":
-      return {};
+/** Every shape the expectations give: components, responses, parameters and request bodies. */
+function* allExpectedShapes(): Generator<Shape> {
+  for (const component of COMPONENTS) yield* shapesIn(component);
+  for (const endpoint of ALL_ENDPOINTS) {
+    yield* shapesIn(endpoint.data);
+    if (endpoint.meta) yield* shapesIn(META[endpoint.meta]);
+    for (const parameter of endpoint.parameters) yield* shapesIn(parameter.shape);
+    if (endpoint.requestBody?.kind === "fields") for (const field of Object.values(endpoint.requestBody.fields)) yield* shapesIn(field);
   }
 }
 
-/** A value of the wrong JSON type for the shape. */
-function wrongTypeOf(shape: Shape): unknown {
-  switch (shape.kind) {
-    case "string":
-    case "dateTime":
-    case "enum":
-    case "const":
-      return 12345;
-    case "number":
-    case "integer":
-      return "12";
-    case "boolean":
-      return "true";
-    case "array":
-      return {};
-    case "object":
-    case "map":
-    case "emptyObject":
-      return [];
-  }
-}
+const componentOf = (shape: Shape): string | undefined => (shape.kind === "object" || shape.kind === "dateTime" ? shape.component : undefined);
 
-function formatPath(path: Path): string {
-  return path.map((part, index) => (typeof part === "number" ? `[${part}]` : index === 0 ? part : `.${part}`)).join("");
-}
+// ---------------------------------------------------------------- probes (built once, in this order)
 
-function changed(root: unknown, path: Path, change: { set: unknown } | { remove: true }): unknown {
-  const copy = structuredClone(root) as Record<string | number, unknown>;
-  let node = copy;
-  for (const part of path.slice(0, -1)) node = node[part] as Record<string | number, unknown>;
-  const last = path[path.length - 1] as string | number;
-  if ("remove" in change) delete node[last];
-  else node[last] = change.set;
-  return copy;
-}
+/** One builder for the whole file: a variant is probed in full where it first appears, in this order. */
+const prober = new Prober();
 
-// ---------------------------------------------------------------- probes
-
-interface Probe {
-  name: string;
-  value: unknown;
-  valid: boolean;
-}
-
-const UNDOCUMENTED = "UNDOCUMENTED_VALUE";
-
-/** Probes of the value at `path` (which holds a sample of `shape` inside `root`). */
-function valueProbes(root: unknown, path: Path, shape: Shape, nullable: boolean): Probe[] {
-  const where = formatPath(path);
-  const probes: Probe[] = [];
-  const probe = (what: string, value: unknown, valid: boolean) =>
-    probes.push({ name: `${where}: ${what} ${valid ? "passes" : "fails"}`, value: changed(root, path, { set: value }), valid });
-
-  probe(nullable ? "null (or null)" : "null", null, nullable);
-  probe(`wrong type ${JSON.stringify(wrongTypeOf(shape))}`, wrongTypeOf(shape), false);
-  switch (shape.kind) {
-    case "number":
-      probe("fractional number 1.25", 1.25, true);
-      break;
-    case "integer":
-      probe("non-integer 1.5", 1.5, false);
-      break;
-    case "dateTime":
-      probe('non-date string "yesterday"', "yesterday", false);
-      // Conventions 4: ISO 8601 UTC strings with milliseconds, and nothing else.
-      probe('an offset "2025-05-17T10:39:37+01:00"', "2025-05-17T10:39:37+01:00", false);
-      probe('an offset with milliseconds "2025-05-17T10:39:37.553+01:00"', "2025-05-17T10:39:37.553+01:00", false);
-      probe('no milliseconds "2025-05-17T10:39:37Z"', "2025-05-17T10:39:37Z", false);
-      probe('a space separator "2025-05-17 10:39:37.553Z"', "2025-05-17 10:39:37.553Z", false);
-      probe('two fraction digits "2025-05-17T10:39:37.55Z"', "2025-05-17T10:39:37.55Z", false);
-      probe('microseconds "2025-05-17T10:39:37.553123Z"', "2025-05-17T10:39:37.553123Z", false);
-      probe('an impossible date "2025-02-30T10:39:37.553Z"', "2025-02-30T10:39:37.553Z", false);
-      probe('the convention\'s example "2025-05-17T10:39:37.553Z"', "2025-05-17T10:39:37.553Z", true);
-      break;
-    case "const":
-      probe(`other value "NOT_${shape.value}"`, `NOT_${shape.value}`, false);
-      break;
-    case "enum":
-      for (const value of shape.values) probe(`documented value ${value}`, value, true);
-      probe(`undocumented value (${shape.open ? "open" : "closed"} enum)`, UNDOCUMENTED, shape.open);
-      if (!shape.open) probe(`lower-case variant "${shape.values[0]!.toLowerCase()}" (closed enum)`, shape.values[0]!.toLowerCase(), false);
-      break;
-    case "object":
-      for (const [name, field] of Object.entries(shape.fields)) probes.push(...fieldProbes(root, [...path, name], field));
-      break;
-    case "array":
-      probes.push(...valueProbes(root, [...path, 0], shape.items, false));
-      break;
-    case "map": {
-      const renamed = changed(root, path, { set: { OTHERCODE: sampleOf(shape.values) } });
-      probes.push({ name: `${where}: any currency code as key passes`, value: renamed, valid: true });
-      probes.push(...valueProbes(root, [...path, shape.sampleKey], shape.values, false));
-      break;
-    }
-    default:
-      break;
-  }
-  return probes;
-}
-
-function fieldProbes(root: unknown, path: Path, field: Field): Probe[] {
-  const absent: Probe = {
-    name: `${formatPath(path)}: absent ${field.optional ? "(optional) passes" : "(required) fails"}`,
-    value: changed(root, path, { remove: true }),
-    valid: field.optional === true,
-  };
-  return [absent, ...valueProbes(root, path, field, field.nullable === true)];
-}
+/** Probes of each component schema, in full. */
+const componentProbes = COMPONENTS.map((shape) => {
+  const name = componentOf(shape);
+  if (name === undefined) throw new Error(`COMPONENTS holds a shape without a component name (${shape.kind})`);
+  return { name, probes: prober.rootProbes(name, shape) };
+});
 
 function envelopeOf(endpoint: EndpointExpectation): Record<string, unknown> {
   const envelope: Record<string, unknown> = { message: "Success", data: sampleOf(endpoint.data) };
-  if (endpoint.meta) envelope.meta = sampleOf({ kind: "object", name: "meta", fields: META[endpoint.meta] });
+  if (endpoint.meta) envelope.meta = sampleOf(META[endpoint.meta]);
   return envelope;
 }
 
+/** The envelope of an operation's 200 response: message, data (with one deep probe), meta. */
 function responseProbes(endpoint: EndpointExpectation): Probe[] {
   const envelope = envelopeOf(endpoint);
   const probes: Probe[] = [
     { name: "the valid envelope built from the description passes", value: envelope, valid: true },
-    ...fieldProbes(envelope, ["message"], { kind: "string", sample: "Success" }),
-    ...fieldProbes(envelope, ["data"], endpoint.data),
+    ...prober.fieldProbes("", envelope, ["message"], { kind: "string", sample: "Success" }),
+    ...prober.fieldProbes("", envelope, ["data"], endpoint.data),
   ];
   if (endpoint.data.kind === "array") {
     probes.push({ name: "data: empty list passes", value: { ...envelope, data: [] }, valid: true });
   }
   if (endpoint.meta) {
     const other = endpoint.meta === "A" ? "B" : "A";
-    probes.push(...fieldProbes(envelope, ["meta"], { kind: "object", name: `meta ${endpoint.meta}`, fields: META[endpoint.meta] }), {
+    probes.push(...prober.fieldProbes("", envelope, ["meta"], META[endpoint.meta]), {
       name: `meta: shape ${other} fields only fails`,
-      value: { ...envelope, meta: sampleOf({ kind: "object", name: `meta ${other}`, fields: META[other] }) },
+      value: { ...envelope, meta: sampleOf(META[other]) },
       valid: false,
     });
   }
@@ -220,7 +124,7 @@ function requestBodyProbes(endpoint: EndpointExpectation): Probe[] {
   ];
   for (const [name, field] of Object.entries(body.fields)) {
     // In a request, "optional" means the field may be left out; "required" ones may not.
-    probes.push(...fieldProbes(sample, [name], { ...field, optional: !body.required.includes(name) }));
+    probes.push(...prober.fieldProbes("", sample, [name], { ...field, optional: !body.required.includes(name) }));
   }
   return probes;
 }
@@ -239,30 +143,86 @@ const NAMED_BODY_CASES: Record<string, Probe[]> = {
   ],
 };
 
-/** [name, probe] rows: `%s` prints the full name (`$name` would truncate it). */
-const named = (probes: Probe[]): [string, Probe][] => probes.map((probe) => [probe.name, probe]);
-
-function expectJudged(pointer: string, probe: Probe): void {
-  const result = validate(pointer, probe.value);
-  const detail = result.valid ? "ajv accepted it" : `ajv rejected it: ${formatErrors(result.errors)}`;
-  expect(result.valid, `${probe.name} — ${detail}`).toBe(probe.valid);
-}
-
-// ---------------------------------------------------------------- security helpers
-
-function isApiKeyScheme(name: string): boolean {
-  const scheme = resolveRef(spec.components?.securitySchemes?.[name]);
-  return scheme?.type === "apiKey" && scheme.in === "header" && String(scheme.name).toLowerCase() === API_KEY_HEADER;
-}
-
-const requiresApiKey = (requirement: SecurityRequirement): boolean =>
-  Object.keys(requirement).length > 0 && Object.keys(requirement).every(isApiKeyScheme);
-
 /** Observed elements declared on an operation: the signing headers everywhere, plus its own observed parameters. */
 const observedParametersOf = (endpoint: EndpointExpectation): ParameterExpectation[] => [
   ...(OBSERVED_PARAMETERS[`${endpoint.method} ${endpoint.path}`] ?? []),
   ...SIGNING_HEADERS,
 ];
+
+function parameterProbes(parameter: ParameterExpectation): Probe[] {
+  return [
+    ...prober.rootProbes(`${parameter.in}:${parameter.name}`, parameter.shape),
+    ...(MALFORMED_SIGNING_HEADERS[parameter.name] ?? []).map((value) => ({
+      name: `${parameter.in}:${parameter.name}: malformed ${JSON.stringify(value)} fails`,
+      value,
+      valid: false,
+    })),
+  ];
+}
+
+/** Probes of each operation (parameters, request body, response envelope), built after the components'. */
+const endpointProbes = new Map(
+  ALL_ENDPOINTS.map((endpoint) => [
+    endpoint,
+    {
+      // The signing headers are probed once per schema they are declared with (below), not on every operation.
+      parameters: [...endpoint.parameters, ...(OBSERVED_PARAMETERS[`${endpoint.method} ${endpoint.path}`] ?? [])].map((parameter) => ({
+        parameter,
+        probes: parameterProbes(parameter),
+      })),
+      requestBody: endpoint.requestBody ? [...requestBodyProbes(endpoint), ...(NAMED_BODY_CASES[endpoint.path] ?? [])] : [],
+      response: responseProbes(endpoint),
+    },
+  ]),
+);
+
+/**
+ * The signing headers (on every operation) are one expectation each: their probes run once per distinct
+ * schema the operations declare them with (normally the one shared parameter), naming those operations.
+ * Where an operation does not declare one, "declares exactly the parameters" fails for it.
+ */
+const signingHeaderProbes = SIGNING_HEADERS.flatMap((header) => {
+  /** Operations by the pointer of the header's schema (or by the error that finding it gave). */
+  const byPointer = new Map<string, { operations: string[]; error?: string }>();
+  for (const endpoint of ALL_ENDPOINTS) {
+    const key = `${endpoint.method.toUpperCase()} ${endpoint.path}`;
+    let pointer: string;
+    let error: string | undefined;
+    try {
+      pointer = parameterSchemaPointer(endpoint.method, endpoint.path, header.in, header.name);
+    } catch (caught) {
+      // Not declared at all: "declares exactly the parameters" reports it. Declared but unreadable: the probes do.
+      const declared = operationKeys().includes(key) && declaredParameter(endpoint.method, endpoint.path, header) !== undefined;
+      if (!declared) continue;
+      error = (caught as Error).message;
+      pointer = `unreadable on ${key}`;
+    }
+    const group = byPointer.get(pointer) ?? { operations: [], ...(error === undefined ? {} : { error }) };
+    group.operations.push(key);
+    byPointer.set(pointer, group);
+  }
+  const probes = parameterProbes(header);
+  return [...byPointer].map(([pointer, { operations, error }]) => ({ header, pointer, operations, error, probes }));
+});
+
+/** [name, probe] rows: `%s` prints the full name (`$name` would truncate it). */
+const named = (probes: Probe[]): [string, Probe][] => probes.map((probe) => [probe.name, probe]);
+
+function expectJudged(pointer: string, probe: Probe, where = pointer): void {
+  const result = validate(pointer, probe.value);
+  const detail = result.valid ? "ajv accepted it" : `ajv rejected it: ${formatErrors(result.errors)}`;
+  expect(result.valid, `${probe.name} — ${detail} (${where})`).toBe(probe.valid);
+}
+
+// ---------------------------------------------------------------- security helpers
+
+function isApiKeyScheme(name: string): boolean {
+  const scheme = resolved(spec.components?.securitySchemes?.[name]);
+  return scheme?.type === "apiKey" && scheme.in === "header" && String(scheme.name).toLowerCase() === API_KEY_HEADER;
+}
+
+const requiresApiKey = (requirement: SecurityRequirement): boolean =>
+  Object.keys(requirement).length > 0 && Object.keys(requirement).every(isApiKeyScheme);
 
 const isOptionalBody = (endpoint: EndpointExpectation): boolean =>
   OPTIONAL_BODIES.some((body) => body.method === endpoint.method && body.path === endpoint.path);
@@ -273,48 +233,66 @@ const isNonEmptyMark = (value: unknown): boolean =>
 
 // ---------------------------------------------------------------- tests
 
+describe("the expectations themselves", () => {
+  it("list every resource marked with a component exactly once in COMPONENTS, so each is probed in full somewhere", () => {
+    const marked = new Set<string>();
+    for (const shape of allExpectedShapes()) {
+      const name = componentOf(shape);
+      if (name !== undefined) marked.add(name);
+    }
+    const listed = componentProbes.map((component) => component.name);
+    expect(new Set(listed).size, "no component listed twice").toBe(listed.length);
+    expect([...marked].sort()).toEqual([...listed].sort());
+  });
+});
+
 describe("the document as a whole", () => {
   it("declares exactly the 16 operations of the description and the observed ones (nothing else is invented)", () => {
-    const declared = Object.entries(spec.paths)
-      .flatMap(([path, item]) =>
-        Object.keys(item)
-          .filter((key) => ["get", "put", "post", "delete", "patch", "options", "head", "trace"].includes(key))
-          .map((method) => `${method.toUpperCase()} ${path}`),
-      )
-      .sort();
-    const expected = [...ENDPOINTS, ...OBSERVED_ENDPOINTS].map((endpoint) => `${endpoint.method.toUpperCase()} ${endpoint.path}`).sort();
+    const expected = ALL_ENDPOINTS.map((endpoint) => `${endpoint.method.toUpperCase()} ${endpoint.path}`).sort();
     expect(ENDPOINTS).toHaveLength(16);
-    expect(declared).toEqual(expected);
+    expect([...operationKeys()].sort()).toEqual(expected);
   });
 
   it("marks every observed operation x-observed and no described one", () => {
     for (const endpoint of OBSERVED_ENDPOINTS)
-      expect(isNonEmptyMark(operation(endpoint.method, endpoint.path)["x-observed"]), endpoint.path).toBe(true);
-    for (const endpoint of ENDPOINTS) expect(operation(endpoint.method, endpoint.path)["x-observed"], endpoint.path).toBeUndefined();
+      expect(isNonEmptyMark(operation(endpoint.method, endpoint.path).operation["x-observed"]), endpoint.path).toBe(true);
+    for (const endpoint of ENDPOINTS) expect(operation(endpoint.method, endpoint.path).operation["x-observed"], endpoint.path).toBeUndefined();
   });
 
   it("marks Create Quote's sourceId and targetId x-observed (identifiers sent) and keeps them plain strings", () => {
     for (const { schema, property } of OBSERVED_FIELDS) {
-      const declared = resolveRef(at(`#/components/schemas/${schema}/properties/${property}`));
-      expect(isNonEmptyMark(declared["x-observed"]), `${schema}.${property}`).toBe(true);
-      expect(declared.type, `${schema}.${property}`).toBe("string");
+      const declared = resolved(resolved(spec.components?.schemas?.[schema])?.properties);
+      const field = resolved(declared?.[property]);
+      expect(isNonEmptyMark(field?.["x-observed"]), `${schema}.${property}`).toBe(true);
+      expect(field?.type, `${schema}.${property}`).toBe("string");
     }
   });
 
   it("carries the version in the base path (every server URL ends with /v1) and is labelled 1.0.0", () => {
-    const servers = (spec.servers ?? []) as { url: string }[];
+    const servers = spec.servers ?? [];
     expect(servers.length).toBeGreaterThan(0);
     for (const server of servers) expect(server.url).toMatch(/\/v1$/);
-    expect((spec.info as { version?: string }).version).toBe("1.0.0");
+    expect(spec.info?.version).toBe("1.0.0");
   });
 });
 
+// ---------------------------------------------------------------- component schemas, once each
+
+describe.each(componentProbes.map((component) => [component.name, component] as const))("component schema %s", (name, { probes }) => {
+  it.each(named(probes))("%s", (_, probe) => {
+    expectJudged(componentSchemaPointer(name), probe);
+  });
+});
+
+// ---------------------------------------------------------------- operations
+
 describe.each(
-  [...ENDPOINTS, ...OBSERVED_ENDPOINTS].map(
+  ALL_ENDPOINTS.map(
     (endpoint) => [`${endpoint.n || "observed"} ${endpoint.method.toUpperCase()} ${endpoint.path} (${endpoint.name})`, endpoint] as const,
   ),
 )("%s", (_, endpoint) => {
   const { method, path } = endpoint;
+  const probes = endpointProbes.get(endpoint)!;
 
   describe("operation", () => {
     it("exists", () => {
@@ -336,85 +314,66 @@ describe.each(
           "an empty {} alternative",
         ).toBe(true);
         expect(security.some(requiresApiKey), "an x-api-key alternative").toBe(true);
-        expect(isNonEmptyMark(operation(method, path)["x-not-shown"]), "x-not-shown on the operation").toBe(true);
+        expect(isNonEmptyMark(operation(method, path).operation["x-not-shown"]), "x-not-shown on the operation").toBe(true);
       });
     }
 
     const allParameters = [...endpoint.parameters, ...observedParametersOf(endpoint)];
     it(`declares exactly the parameters ${JSON.stringify(allParameters.map((p) => `${p.in}:${p.name}`))}`, () => {
-      const declared = parametersOf(method, path)
-        .map((parameter) => `${parameter.in}:${parameter.name}`)
+      const declared = operation(method, path)
+        .parameters.map((parameter) => `${String(parameter.in)}:${String(parameter.name)}`)
         .sort();
       expect(declared).toEqual(allParameters.map((parameter) => `${parameter.in}:${parameter.name}`).sort());
       for (const expected of allParameters) {
-        const declaredParameter = parametersOf(method, path).find((p) => p.in === expected.in && p.name === expected.name);
-        expect(declaredParameter?.required === true, `${expected.name} required`).toBe(expected.required);
+        expect(declaredParameter(method, path, expected)?.required === true, `${expected.name} required`).toBe(expected.required);
       }
     });
 
     it("marks each observed parameter x-observed (or its observed operation) and no described one", () => {
       const observedOperation = OBSERVED_ENDPOINTS.includes(endpoint);
       for (const expected of observedParametersOf(endpoint)) {
-        const declared = parametersOf(method, path).find((p) => p.in === expected.in && p.name === expected.name) as
-          | Record<string, unknown>
-          | undefined;
-        expect(isNonEmptyMark(declared?.["x-observed"]), `${expected.in}:${expected.name}`).toBe(true);
+        expect(isNonEmptyMark(declaredParameter(method, path, expected)?.["x-observed"]), `${expected.in}:${expected.name}`).toBe(true);
       }
       for (const expected of endpoint.parameters) {
-        const declared = parametersOf(method, path).find((p) => p.in === expected.in && p.name === expected.name) as
-          | Record<string, unknown>
-          | undefined;
-        if (!observedOperation) expect(declared?.["x-observed"], `${expected.in}:${expected.name}`).toBeUndefined();
+        if (!observedOperation) expect(declaredParameter(method, path, expected)?.["x-observed"], `${expected.in}:${expected.name}`).toBeUndefined();
       }
     });
 
     it("answers 200 with application/json and the three rate-limit headers", () => {
-      const response = resolveRef(operation(method, path).responses["200"]);
-      expect(Object.keys((response.content ?? {}) as object)).toContain("application/json");
-      const headers = Object.keys((response.headers ?? {}) as object).map((name) => name.toLowerCase());
+      const response = operation(method, path).responses["200"];
+      expect(Object.keys(resolved(response?.content) ?? {})).toContain("application/json");
+      const headers = Object.keys(resolved(response?.headers) ?? {}).map((name) => name.toLowerCase());
       for (const header of RATE_LIMIT_HEADERS) expect(headers, header).toContain(header);
     });
 
     if (endpoint.requestBody) {
       const optionalBody = isOptionalBody(endpoint);
       it(optionalBody ? "takes its body or none (observed), and marks that x-observed" : "requires its body", () => {
-        const requestBody = resolveRef(operation(method, path).requestBody);
-        expect(requestBody.required === true).toBe(!optionalBody);
-        expect(isNonEmptyMark(requestBody["x-observed"])).toBe(optionalBody);
+        const requestBody = operation(method, path).requestBody;
+        expect(requestBody, "a request body").toBeDefined();
+        expect(requestBody?.required === true).toBe(!optionalBody);
+        expect(isNonEmptyMark(requestBody?.["x-observed"])).toBe(optionalBody);
       });
     }
 
     if (endpoint.requestBody?.kind === "fields") {
       const { fields } = endpoint.requestBody;
       it(`request body declares exactly ${JSON.stringify(Object.keys(fields))} and additionalProperties: false`, () => {
-        const pointer = requestBodySchemaPointer(method, path);
-        const schema = resolveRef(at(pointer));
-        expect(Object.keys((schema.properties ?? {}) as object).sort()).toEqual(Object.keys(fields).sort());
-        expect(schema.additionalProperties).toBe(false);
+        const schema = resolved(resolved(operation(method, path).requestBody?.content)?.["application/json"]);
+        const bodySchema = resolved(schema?.schema);
+        expect(Object.keys(resolved(bodySchema?.properties) ?? {}).sort()).toEqual(Object.keys(fields).sort());
+        expect(bodySchema?.additionalProperties).toBe(false);
       });
     } else if (!endpoint.requestBody) {
       it("takes no request body", () => {
-        expect(operation(method, path).requestBody).toBeUndefined();
+        expect(operation(method, path).operation.requestBody).toBeUndefined();
       });
     }
   });
 
-  for (const parameter of [...endpoint.parameters, ...observedParametersOf(endpoint)]) {
+  for (const { parameter, probes: parameterCases } of probes.parameters) {
     describe(`parameter ${parameter.in}:${parameter.name}`, () => {
-      const probes = [
-        { name: `sample ${JSON.stringify(sampleOf(parameter.shape))} passes`, value: sampleOf(parameter.shape), valid: true },
-        ...valueProbes({ value: sampleOf(parameter.shape) }, ["value"], parameter.shape, false).map((probe) => ({
-          ...probe,
-          name: probe.name.replace(/^value: /, ""),
-          value: (probe.value as { value: unknown }).value,
-        })),
-        ...(MALFORMED_SIGNING_HEADERS[parameter.name] ?? []).map((value) => ({
-          name: `malformed ${JSON.stringify(value)} fails`,
-          value,
-          valid: false,
-        })),
-      ];
-      it.each(named(probes))("%s", (_, probe) => {
+      it.each(named(parameterCases))("%s", (_, probe) => {
         expectJudged(parameterSchemaPointer(method, path, parameter.in, parameter.name), probe);
       });
     });
@@ -422,17 +381,32 @@ describe.each(
 
   if (endpoint.requestBody) {
     describe("request body", () => {
-      it.each(named([...requestBodyProbes(endpoint), ...(NAMED_BODY_CASES[path] ?? [])]))("%s", (_, probe) => {
+      it.each(named(probes.requestBody))("%s", (_, probe) => {
         expectJudged(requestBodySchemaPointer(method, path), probe);
       });
     });
   }
 
-  describe("200 response body", () => {
-    it.each(named(responseProbes(endpoint)))("%s", (_, probe) => {
+  describe("200 response envelope", () => {
+    it.each(named(probes.response))("%s", (_, probe) => {
       expectJudged(responseSchemaPointer(method, path), probe);
     });
   });
+});
+
+// ---------------------------------------------------------------- signing headers, once per schema
+
+describe.each(
+  signingHeaderProbes.map((group) => [`${group.header.name} at ${group.pointer} (${group.operations.length} operations)`, group] as const),
+)("signing header %s", (_, group) => {
+  it.each(named(group.probes))("%s", (_, probe) => {
+    if (group.error !== undefined) throw new Error(`${group.header.name}: ${group.error}`);
+    expectJudged(group.pointer, probe, `the schema of this header on ${group.operations.join(", ")}`);
+  });
+});
+
+it("probes every signing header", () => {
+  expect(new Set(signingHeaderProbes.map((group) => group.header.name))).toEqual(new Set(SIGNING_HEADERS.map((header) => header.name)));
 });
 
 // ---------------------------------------------------------------- rate-limit headers
@@ -464,17 +438,7 @@ describe("rate-limit headers", () => {
 /** Every closed enum the description gives (as sorted value lists), from the expectations. */
 function describedClosedEnums(): Set<string> {
   const found = new Set<string>();
-  const walk = (shape: Shape): void => {
-    if (shape.kind === "enum" && !shape.open) found.add(JSON.stringify([...shape.values].sort()));
-    if (shape.kind === "object") Object.values(shape.fields).forEach(walk);
-    if (shape.kind === "array") walk(shape.items);
-    if (shape.kind === "map") walk(shape.values);
-  };
-  for (const endpoint of ENDPOINTS) {
-    walk(endpoint.data);
-    endpoint.parameters.forEach((parameter) => walk(parameter.shape));
-    if (endpoint.requestBody?.kind === "fields") Object.values(endpoint.requestBody.fields).forEach(walk);
-  }
+  for (const shape of allExpectedShapes()) if (shape.kind === "enum" && !shape.open) found.add(JSON.stringify([...shape.values].sort()));
   return found;
 }
 
@@ -482,7 +446,10 @@ function describedClosedEnums(): Set<string> {
 function specEnums(): Array<{ where: string; values: string }> {
   const found: Array<{ where: string; values: string }> = [];
   const walk = (node: unknown, where: string[]): void => {
-    if (Array.isArray(node)) return node.forEach((item, i) => walk(item, [...where, String(i)]));
+    if (Array.isArray(node)) {
+      for (const [i, item] of node.entries()) walk(item, [...where, String(i)]);
+      return;
+    }
     if (!node || typeof node !== "object") return;
     for (const [key, value] of Object.entries(node)) {
       if (key === "example" || key === "examples") continue;

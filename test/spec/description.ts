@@ -2,19 +2,28 @@
 // repository), on purpose NOT read from the spec:
 // test/spec/conformance.test.ts checks generated/openapi.json against them.
 // Section names in comments refer to the description.
+//
+// A resource of the description that the spec declares as a component schema of its own is marked with
+// that component's name (`resource(...)`): the spec names its schemas after the description's resources
+// in PascalCase. Only the NAME is written here; every field, type and value comes from the description.
+// The conformance test probes each such resource once, at #/components/schemas/<name>, and wherever it
+// is embedded only checks that it is that resource. A variant without a component of its own (`obj(...)`,
+// e.g. "Wallet with currency") is probed in full where it first appears.
 
 // ---------------------------------------------------------------- shape vocabulary
 
 export type Shape =
   | { kind: "string"; sample: string }
-  | { kind: "dateTime" }
+  /** An ISO 8601 UTC timestamp with milliseconds (Conventions 4): the spec's one `Timestamp` schema. */
+  | { kind: "dateTime"; component?: string }
   | { kind: "number" }
   | { kind: "integer" }
   | { kind: "boolean" }
   /** Closed: exactly these values. Open ("values seen", "only value shown"): these are known, any string passes. */
   | { kind: "enum"; values: readonly string[]; open: boolean }
   | { kind: "const"; value: string }
-  | { kind: "object"; name: string; fields: Fields }
+  /** `component`: the name of the component schema this resource is (absent: a variant without one). */
+  | { kind: "object"; name: string; fields: Fields; component?: string }
   | { kind: "array"; items: Shape }
   /** Object keyed by an arbitrary key (currency code), every value of shape `values`. */
   | { kind: "map"; sampleKey: string; values: Shape }
@@ -30,14 +39,19 @@ export type Field = Shape & {
 export type Fields = Record<string, Field>;
 
 export const str = (sample: string): Field => ({ kind: "string", sample });
-export const dateTime = (): Field => ({ kind: "dateTime" });
+/** The component schema of the timestamp convention (Conventions 4). */
+const TIMESTAMP = "Timestamp";
+export const dateTime = (): Field => ({ kind: "dateTime", component: TIMESTAMP });
 export const num = (): Field => ({ kind: "number" });
 export const int = (): Field => ({ kind: "integer" });
 export const bool = (): Field => ({ kind: "boolean" });
 export const closedEnum = (...values: string[]): Field => ({ kind: "enum", values, open: false });
 export const openEnum = (...values: string[]): Field => ({ kind: "enum", values, open: true });
 export const constant = (value: string): Field => ({ kind: "const", value });
+/** An object without a component schema of its own (a variant of a resource, a request body...). */
 export const obj = (name: string, fields: Fields): Field => ({ kind: "object", name, fields });
+/** A resource of the description that is the component schema `component` (its PascalCase name). */
+export const resource = (component: string, fields: Fields): Field => ({ kind: "object", name: component, fields, component });
 export const arrayOf = (items: Shape): Field => ({ kind: "array", items });
 export const orNull = (field: Field): Field => ({ ...field, nullable: true });
 export const optional = (field: Field): Field => ({ ...field, optional: true });
@@ -58,7 +72,7 @@ const baseFields = (id: string): Fields => ({
 });
 
 /** "Fiat rate". currency is NGNX or GHS; base is always USDT. */
-export const FiatRate = obj("FiatRate", {
+export const FiatRate = resource("FiatRate", {
   currency: closedEnum("NGNX", "GHS"),
   base: constant("USDT"),
   buyRate: num(),
@@ -66,7 +80,7 @@ export const FiatRate = obj("FiatRate", {
 });
 
 /** "Quote (result of Create Quote)". id is opaque, not a UUID. */
-export const Quote = obj("Quote", {
+export const Quote = resource("Quote", {
   id: str("qt_8f2KQwZ1x9"),
   sourceId: str("9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d"),
   targetId: str("1b9d6bcd-bbfd-4b2d-9b5d-ab8dfbbd4bed"),
@@ -93,7 +107,7 @@ const currencyBase = (code: string): Fields => ({
 });
 
 const currency = (code: string): Field =>
-  obj("Currency", {
+  resource("Currency", {
     ...currencyBase(code),
     ...allOptional({
       exchangeCode: orNull(str(code)),
@@ -126,6 +140,9 @@ const currency = (code: string): Field =>
     }),
   });
 
+/** "Currency". */
+export const Currency = currency("USDT");
+
 /** Currency inside an accepted trade's pair: "limited to base fields, name and code". */
 const currencySummary = (code: string): Field => obj("Currency (base fields, name, code)", currencyBase(code));
 
@@ -144,7 +161,7 @@ const pairFields = (source: Field, target: Field): Fields => ({
 });
 
 /** "Pair". */
-export const Pair = obj("Pair", pairFields(currency("USDT"), currency("NGNX")));
+export const Pair = resource("Pair", pairFields(currency("USDT"), currency("NGNX")));
 
 /** The pair nested in a Trade: isLimitOrderEnabled present, currencies limited to base fields, name, code. */
 const TradePair = obj("Pair (in a trade)", {
@@ -153,7 +170,7 @@ const TradePair = obj("Pair (in a trade)", {
 });
 
 /** "Trade (result of Accept Quote)". side is written as a plain string here. */
-export const Trade = obj("Trade", {
+export const Trade = resource("Trade", {
   ...baseFields("trd-3f6c0e2a-0001"),
   reference: str("TRD-20240501-0001"),
   rate: num(),
@@ -183,12 +200,12 @@ const walletFields = (currencyField: Field): Fields => ({
   currency: currencyField,
 });
 
-export const Wallet = obj("Wallet", walletFields(optional(currency("USDT"))));
+export const Wallet = resource("Wallet", walletFields(optional(currency("USDT"))));
 /** Endpoint 15: "Wallet with currency". */
 export const WalletWithCurrency = obj("Wallet (with currency)", walletFields(currency("USDT")));
 
 /** "Bank account (inside a payout)". accountNumber may be partly masked. */
-export const BankAccount = obj("BankAccount", {
+export const BankAccount = resource("BankAccount", {
   ...baseFields("bnk-0001"),
   accountNumber: str("01****6789"),
   accountName: str("Ada Obi"),
@@ -198,7 +215,7 @@ export const BankAccount = obj("BankAccount", {
 });
 
 /** "Deposit". status: CONFIRMED is the only value shown (open). */
-export const Deposit = obj("Deposit", {
+export const Deposit = resource("Deposit", {
   ...baseFields("dep-0001"),
   hash: str("0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"),
   network: str("TRX"),
@@ -210,7 +227,7 @@ export const Deposit = obj("Deposit", {
 });
 
 /** "Payout". status: SUCCESSFUL is the only value shown (open). */
-export const Payout = obj("Payout", {
+export const Payout = resource("Payout", {
   ...baseFields("pyt-0001"),
   transferReference: str("TRF-0001"),
   externalReference: str("EXT-0001"),
@@ -231,6 +248,14 @@ const transactionFields = (): Fields => ({
   walletId: str("wal-usdt-0001"),
 });
 
+/** "Transaction": its wallet, and either its deposit (deposit listings) or its payout (payout listings). */
+export const Transaction = resource("Transaction", {
+  ...transactionFields(),
+  wallet: optional(Wallet),
+  deposit: optional(Deposit),
+  payout: optional(Payout),
+});
+
 /** Endpoint 16: "Transaction with wallet". */
 export const TransactionWithWallet = obj("Transaction (with wallet)", { ...transactionFields(), wallet: Wallet });
 /** Endpoint 9: "Transaction with deposit". The listing's wallet presence is not stated. */
@@ -249,7 +274,7 @@ export const TransactionWithPayout = obj("Transaction (with payout)", {
 export const INVOICE_STATUSES = ["PENDING", "APPROVED", "PROCESSING", "COMPLETED", "FAILED", "EXPIRED", "REFUNDED"] as const;
 
 /** "Invoice": no `active`, all listed fields. */
-export const Invoice = obj("Invoice", {
+export const Invoice = resource("Invoice", {
   id: str("inv-0001"),
   createdAt: dateTime(),
   updatedAt: dateTime(),
@@ -273,7 +298,7 @@ export const Invoice = obj("Invoice", {
 });
 
 /** "Collection customer". */
-export const CollectionCustomer = obj("CollectionCustomer", {
+export const CollectionCustomer = resource("CollectionCustomer", {
   ...baseFields("cus-0001"),
   businessId: str("biz-0001"),
   firstName: str("Ada"),
@@ -283,7 +308,7 @@ export const CollectionCustomer = obj("CollectionCustomer", {
 });
 
 /** "Deposit address". */
-export const DepositAddress = obj("DepositAddress", {
+export const DepositAddress = resource("DepositAddress", {
   ...baseFields("adr-0001"),
   value: str("TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf"),
   reference: str("ADR-REF-0001"),
@@ -296,7 +321,7 @@ export const DepositAddress = obj("DepositAddress", {
 });
 
 /** "Withdrawal network (per currency)". feeType: FLAT seen (open). */
-export const WithdrawalNetwork = obj("WithdrawalNetwork", {
+export const WithdrawalNetwork = resource("WithdrawalNetwork", {
   addressRegex: str("^T[1-9A-HJ-NP-Za-km-z]{33}$"),
   memoRegex: orNull(str("^[0-9]{1,20}$")),
   name: str("Tron (TRC20)"),
@@ -308,36 +333,40 @@ export const WithdrawalNetwork = obj("WithdrawalNetwork", {
   explorerLink: str("https://tronscan.org/#/transaction/"),
 });
 
+/** "Active network entry": each of its networks. */
+export const ActiveNetwork = resource("ActiveNetwork", {
+  networkName: str("Tron (TRC20)"),
+  networkCode: str("TRX"),
+  minimumDeposit: num(),
+  depositFee: num(),
+  minimumWithdrawal: num(),
+  withdrawalFee: num(),
+  maximumDecimalPlaces: int(),
+  receiveFeeType: closedEnum("FLAT", "PERCENTAGE"),
+  withdrawalFeeType: closedEnum("FLAT", "PERCENTAGE"),
+  isReceivable: bool(),
+  isWithdrawable: bool(),
+});
+
 /** "Active network entry": currencyName and networks. */
-export const ActiveNetworkEntry = obj("ActiveNetworkEntry", {
+export const ActiveNetworkEntry = resource("ActiveNetworkEntry", {
   currencyName: str("Tether"),
-  networks: arrayOf(
-    obj("ActiveNetwork", {
-      networkName: str("Tron (TRC20)"),
-      networkCode: str("TRX"),
-      minimumDeposit: num(),
-      depositFee: num(),
-      minimumWithdrawal: num(),
-      withdrawalFee: num(),
-      maximumDecimalPlaces: int(),
-      receiveFeeType: closedEnum("FLAT", "PERCENTAGE"),
-      withdrawalFeeType: closedEnum("FLAT", "PERCENTAGE"),
-      isReceivable: bool(),
-      isWithdrawable: bool(),
-    }),
-  ),
+  networks: arrayOf(ActiveNetwork),
 });
 
 /** "Trades summary". */
-export const TradesSummary = obj("TradesSummary", { totalDollarVolume: num() });
+export const TradesSummary = resource("TradesSummary", { totalDollarVolume: num() });
 
 // ---------------------------------------------------------------- envelope and meta
 
 /** Meta shape A (invoices) and B (collection customers, deposits, payouts): all integers. */
-export const META: Record<"A" | "B", Fields> = {
-  A: { page: int(), pageSize: int(), total: int() },
-  B: { perPage: int(), currentPage: int(), totalPages: int(), count: int(), total: int() },
+export const META: Record<"A" | "B", Field> = {
+  A: resource("PageMetaA", { page: int(), pageSize: int(), total: int() }),
+  B: resource("PageMetaB", { perPage: int(), currentPage: int(), totalPages: int(), count: int(), total: int() }),
 };
+
+/** The timestamp convention (Conventions 4). */
+export const Timestamp = dateTime();
 
 // ---------------------------------------------------------------- endpoints
 
@@ -514,3 +543,30 @@ export const API_KEY_HEADER = "x-api-key";
 export const RATE_LIMIT_HEADERS = ["x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset"] as const;
 
 export { SAMPLE_TIME };
+
+/**
+ * Every resource that is a component schema of its own, each probed once at #/components/schemas/<name>.
+ * (The conformance test checks that every resource marked with a component, wherever it is embedded, is here.)
+ */
+export const COMPONENTS: Field[] = [
+  Timestamp,
+  FiatRate,
+  Quote,
+  Currency,
+  Pair,
+  Trade,
+  Wallet,
+  Transaction,
+  Deposit,
+  Payout,
+  BankAccount,
+  Invoice,
+  CollectionCustomer,
+  DepositAddress,
+  WithdrawalNetwork,
+  ActiveNetwork,
+  ActiveNetworkEntry,
+  TradesSummary,
+  META.A,
+  META.B,
+];

@@ -1,89 +1,151 @@
 // Every example in the spec (request bodies, responses, parameters, headers) validates against
-// the schema it illustrates. Examples are enumerated from generated/openapi.json.
+// the schema it illustrates. Examples are enumerated from generated/openapi.json; a failure names the
+// hand-written file under openapi/ (and line) the example comes from, and the line of each wrong value.
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import type { ErrorObject } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
-import { formatErrors, jsonPointer, resolveRef, spec, validate } from "../support/spec-ajv.js";
+import { sourceLocation } from "../../scripts/lib/source-map.js";
+import { HTTP_METHODS, isObject, pointerTokens, refOf } from "../../src/openapi/index.js";
+import { canonicalPointer, resolved, spec, validate } from "../support/spec-ajv.js";
+import { repoRoot } from "../support/spec.js";
 
 interface Case {
   name: string;
   schemaPointer: string;
+  /** Where the example's value is in the bundle. */
+  examplePointer: string;
   value: unknown;
 }
 
-const METHODS = ["get", "put", "post", "delete", "patch"];
-type MediaType = { schema?: unknown; example?: unknown; examples?: Record<string, unknown> };
-
-function mediaTypeCases(label: string, pointer: string, media: MediaType): Case[] {
+/** The examples of a media type object at `pointer` (`example` and each named example). */
+function mediaTypeCases(label: string, pointer: string, media: unknown): Case[] {
+  if (!isObject(media)) return [];
   const cases: Case[] = [];
-  if (media.example !== undefined) cases.push({ name: `${label} example`, schemaPointer: `${pointer}/schema`, value: media.example });
-  for (const [key, example] of Object.entries(media.examples ?? {})) {
-    cases.push({ name: `${label} example "${key}"`, schemaPointer: `${pointer}/schema`, value: resolveRef<{ value: unknown }>(example).value });
+  const schemaPointer = `${pointer}/schema`;
+  if (media.example !== undefined)
+    cases.push({ name: `${label} example`, schemaPointer, examplePointer: `${pointer}/example`, value: media.example });
+  for (const [key, example] of Object.entries(resolved(media.examples) ?? {})) {
+    const examplePointer = `${pointer}${refOf(["examples", key, "value"]).slice(1)}`;
+    cases.push({ name: `${label} example "${key}"`, schemaPointer, examplePointer, value: resolved(example)?.value });
   }
   return cases;
 }
 
+/** The media type objects of a request body or response at `pointer`. */
+function contentCases(label: string, pointer: string, container: unknown): Case[] {
+  const content = resolved(resolved(container)?.content) ?? {};
+  return Object.entries(content).flatMap(([type, media]) =>
+    mediaTypeCases(`${label} ${type}`, `${pointer}${refOf(["content", type]).slice(1)}`, media),
+  );
+}
+
 const cases: Case[] = [];
-for (const [path, item] of Object.entries(spec.paths)) {
-  for (const method of METHODS) {
-    const op = item[method] as Record<string, any> | undefined;
+for (const [route, item] of Object.entries(spec.paths ?? {})) {
+  for (const method of HTTP_METHODS) {
+    const op = resolved(item[method]);
     if (!op) continue;
-    const where = `${method.toUpperCase()} ${path}`;
-    if (op.requestBody) {
-      const body = resolveRef<{ content: Record<string, MediaType> }>(op.requestBody);
-      for (const [type, media] of Object.entries(body.content)) {
-        cases.push(...mediaTypeCases(`${where} request ${type}`, jsonPointer("paths", path, method, "requestBody", "content", type), media));
-      }
+    const where = `${method.toUpperCase()} ${route}`;
+    if (op.requestBody) cases.push(...contentCases(`${where} request`, refOf(["paths", route, method, "requestBody"]), op.requestBody));
+    for (const [status, raw] of Object.entries(resolved(op.responses) ?? {})) {
+      cases.push(...contentCases(`${where} ${status}`, refOf(["paths", route, method, "responses", status]), raw));
     }
-    for (const [status, raw] of Object.entries(op.responses as Record<string, unknown>)) {
-      const response = resolveRef<{ content?: Record<string, MediaType>; headers?: Record<string, unknown> }>(raw);
-      const base =
-        typeof (raw as { $ref?: string }).$ref === "string"
-          ? (raw as { $ref: string }).$ref
-          : jsonPointer("paths", path, method, "responses", status);
-      for (const [type, media] of Object.entries(response.content ?? {})) {
-        cases.push(...mediaTypeCases(`${where} ${status} ${type}`, `${base}/content/${type.replace("/", "~1")}`, media));
-      }
+    for (const [index, raw] of (Array.isArray(op.parameters) ? op.parameters : []).entries()) {
+      const parameter = resolved(raw);
+      const pointer = refOf(["paths", route, method, "parameters", String(index)]);
+      if (parameter?.example !== undefined)
+        cases.push({
+          name: `${where} parameter ${String(parameter.name)} example`,
+          schemaPointer: `${pointer}/schema`,
+          examplePointer: `${pointer}/example`,
+          value: parameter.example,
+        });
     }
-    (op.parameters ?? []).forEach((raw: unknown, index: number) => {
-      const parameter = resolveRef<{ name: string; example?: unknown }>(raw);
-      const pointer =
-        typeof (raw as { $ref?: string }).$ref === "string"
-          ? (raw as { $ref: string }).$ref
-          : jsonPointer("paths", path, method, "parameters", String(index));
-      if (parameter.example !== undefined)
-        cases.push({ name: `${where} parameter ${parameter.name} example`, schemaPointer: `${pointer}/schema`, value: parameter.example });
-    });
   }
 }
 for (const [name, raw] of Object.entries(spec.components?.headers ?? {})) {
-  const header = raw as { example?: unknown };
-  cases.push({ name: `header ${name} example`, schemaPointer: jsonPointer("components", "headers", name, "schema"), value: header.example });
+  const pointer = refOf(["components", "headers", name]);
+  cases.push({
+    name: `header ${name} example`,
+    schemaPointer: `${pointer}/schema`,
+    examplePointer: `${pointer}/example`,
+    value: resolved(raw)?.example,
+  });
+}
+
+/** `file:line` of a bundle pointer in the hand-written spec under openapi/. */
+function placeOf(pointer: string): string {
+  const location = sourceLocation(pointer);
+  return location ? `${location.file}:${location.line}` : `(no source file found for ${pointer})`;
+}
+
+/** The assertion message of an example that does not validate: its source file and line, and each error's. */
+function failureMessage(c: Case, errors: ErrorObject[]): string {
+  const example = canonicalPointer(c.examplePointer);
+  const problems = errors.map((error) => {
+    const at = refOf([...pointerTokens(example), ...pointerTokens(error.instancePath)]);
+    return `${error.instancePath || "/"} ${error.message ?? error.keyword} (${placeOf(at)})`;
+  });
+  return `${c.name}: the example at ${placeOf(example)} (${example} in the bundle) does not validate: ${problems.join("; ")}`;
+}
+
+function expectValidExample(c: Case, value: unknown = c.value): void {
+  const { valid, errors } = validate(c.schemaPointer, value);
+  expect(valid, valid ? c.name : failureMessage(c, errors)).toBe(true);
 }
 
 describe("every example validates against its schema", () => {
   it("finds examples for every operation's request body and success response", () => {
-    const operations = Object.values(spec.paths).flatMap((item) => METHODS.filter((m) => item[m]));
-    for (const [path, item] of Object.entries(spec.paths)) {
-      for (const method of METHODS.filter((m) => item[m])) {
+    let operations = 0;
+    for (const [route, item] of Object.entries(spec.paths ?? {})) {
+      for (const method of HTTP_METHODS.filter((m) => item[m])) {
+        operations++;
+        const where = `${method.toUpperCase()} ${route}`;
         expect(
-          cases.some((c) => c.name.startsWith(`${method.toUpperCase()} ${path} 200 `)),
-          `${method} ${path}`,
+          cases.some((c) => c.name.startsWith(`${where} 200 `)),
+          `${where} response`,
         ).toBe(true);
+        if (resolved(item[method])?.requestBody)
+          expect(
+            cases.some((c) => c.name.startsWith(`${where} request `)),
+            `${where} request body`,
+          ).toBe(true);
       }
     }
     // How many operations there are is the conformance test's business (description + observed).
-    expect(operations.length).toBeGreaterThan(0);
+    expect(operations).toBeGreaterThan(0);
   });
 
   it.each(cases.map((c) => [c.name, c] as const))("%s", (_name, c) => {
-    const { valid, errors } = validate(c.schemaPointer, c.value);
-    expect(valid, formatErrors(errors)).toBe(true);
+    expectValidExample(c);
   });
 
-  it("rejects a broken example, so the check can fail", () => {
-    const quoteCase = cases.find((c) => c.name.startsWith("POST /trades/quote 200"));
-    expect(quoteCase).toBeDefined();
+  const quoteCase = cases.find((c) => c.name.startsWith("POST /trades/quote 200"));
+  const brokenQuote = (): { data: { side: string } } => {
     const broken = structuredClone(quoteCase!.value) as { data: { side: string } };
     broken.data.side = "HOLD";
-    expect(validate(quoteCase!.schemaPointer, broken).valid).toBe(false);
+    return broken;
+  };
+
+  it("rejects a broken example, so the check can fail", () => {
+    expect(quoteCase).toBeDefined();
+    expect(validate(quoteCase!.schemaPointer, brokenQuote()).valid).toBe(false);
+  });
+
+  it("names the source file under openapi/ and the line of a broken example and of its wrong value", () => {
+    expect(quoteCase).toBeDefined();
+    // The example is a component of its own: openapi/components/examples/<Name>.yaml.
+    const [kind, group, name] = pointerTokens(canonicalPointer(quoteCase!.examplePointer));
+    expect([kind, group]).toEqual(["components", "examples"]);
+    const file = `openapi/components/examples/${name}.yaml`;
+    const lines = readFileSync(path.join(repoRoot, file), "utf8").split("\n");
+    const valueLine = lines.findIndex((line) => /^value:/.test(line)) + 1;
+    const sideLine = lines.findIndex((line) => /^\s+side:/.test(line)) + 1;
+    expect(valueLine, `a value: line in ${file}`).toBeGreaterThan(0);
+    expect(sideLine, `a side: line in ${file}`).toBeGreaterThan(0);
+    expect(() => expectValidExample(quoteCase!, brokenQuote())).toThrow(`the example at ${file}:${valueLine} `);
+    expect(() => expectValidExample(quoteCase!, brokenQuote())).toThrow(
+      `/data/side must be equal to one of the allowed values (${file}:${sideLine})`,
+    );
   });
 });

@@ -4,7 +4,8 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { PROVENANCE_KINDS } from "../../scripts/build/provenance.js";
-import { at, resolveRef, spec } from "../support/spec-ajv.js";
+import { escapePointerToken } from "../../src/openapi/index.js";
+import { at, resolved, spec } from "../support/spec-ajv.js";
 import { repoRoot } from "../support/spec.js";
 import { OBSERVED_ENDPOINTS, OBSERVED_FIELDS, OBSERVED_PARAMETERS, OPTIONAL_BODIES, SIGNING_HEADERS } from "./observed.js";
 
@@ -18,17 +19,19 @@ const register = JSON.parse(readFileSync(path.join(repoRoot, "generated", "prove
 };
 const markdown = readFileSync(path.join(repoRoot, "generated", "provenance.md"), "utf8");
 const entriesOf = (key: string) => register.kinds.find((kind) => kind.key === key)?.entries ?? [];
-const escape = (token: string) => token.replace(/~/g, "~0").replace(/\//g, "~1");
 
 /** Every object of the bundle carrying `key`, by pointer, with its texts (example values are data, not markers). */
 function markedPlaces(key: string): Map<string, string[]> {
   const found = new Map<string, string[]>();
   const walk = (node: unknown, pointer: string, inExample: boolean) => {
-    if (Array.isArray(node)) return node.forEach((item, i) => walk(item, `${pointer}/${i}`, inExample));
+    if (Array.isArray(node)) {
+      for (const [i, item] of node.entries()) walk(item, `${pointer}/${i}`, inExample);
+      return;
+    }
     if (!node || typeof node !== "object") return;
     for (const [name, value] of Object.entries(node)) {
       if (name === key && !inExample) found.set(pointer, Array.isArray(value) ? value : [value]);
-      walk(value, `${pointer}/${escape(name)}`, inExample || name === "example" || name === "examples");
+      walk(value, `${pointer}/${escapePointerToken(name)}`, inExample || name === "example" || name === "examples");
     }
   };
   walk(spec, "#", false);
@@ -59,21 +62,21 @@ describe("provenance register", () => {
     };
     const expectListed = (pointer: string, what: string) => expect(observed.has(listedAt(pointer)!), what).toBe(true);
     const parameterPointer = (method: string, route: string, name: string, location: string) => {
-      const parameters = (at(`#/paths/${escape(route)}/${method}/parameters`) as unknown[]) ?? [];
+      const parameters = (at(`#/paths/${escapePointerToken(route)}/${method}/parameters`) as unknown[]) ?? [];
       const index = parameters.findIndex((raw) => {
-        const parameter = resolveRef<{ name: string; in: string }>(raw);
-        return parameter.name === name && parameter.in === location;
+        const parameter = resolved(raw);
+        return parameter?.name === name && parameter.in === location;
       });
       expect(index, `${method} ${route} ${location}:${name}`).toBeGreaterThanOrEqual(0);
-      return `#/paths/${escape(route)}/${method}/parameters/${index}`;
+      return `#/paths/${escapePointerToken(route)}/${method}/parameters/${index}`;
     };
     for (const header of SIGNING_HEADERS) expectListed(parameterPointer("get", "/currencies/fiat-rates", header.name, header.in), header.name);
     for (const [key, parameters] of Object.entries(OBSERVED_PARAMETERS)) {
       const [method, route] = key.split(" ") as [string, string];
       for (const parameter of parameters) expectListed(parameterPointer(method, route, parameter.name, parameter.in), `${key} ${parameter.name}`);
     }
-    for (const endpoint of OBSERVED_ENDPOINTS) expectListed(`#/paths/${escape(endpoint.path)}/${endpoint.method}`, endpoint.path);
-    for (const body of OPTIONAL_BODIES) expectListed(`#/paths/${escape(body.path)}/${body.method}/requestBody`, `${body.path} body`);
+    for (const endpoint of OBSERVED_ENDPOINTS) expectListed(`#/paths/${escapePointerToken(endpoint.path)}/${endpoint.method}`, endpoint.path);
+    for (const body of OPTIONAL_BODIES) expectListed(`#/paths/${escapePointerToken(body.path)}/${body.method}/requestBody`, `${body.path} body`);
     for (const field of OBSERVED_FIELDS)
       expectListed(`#/components/schemas/${field.schema}/properties/${field.property}`, `${field.schema}.${field.property}`);
   });

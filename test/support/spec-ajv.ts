@@ -1,77 +1,53 @@
-// Shared test helper: the bundled spec (generated/openapi.json) and ONE ajv (draft 2020-12)
-// instance that knows the whole document, so any schema inside it can be compiled by JSON pointer.
+// Shared test helper: the bundled spec (generated/openapi.json) and ONE ajv (draft 2020-12) instance of
+// its own that knows the whole document, so any schema inside it can be compiled by JSON pointer. The
+// ajv instance is the tests' oracle on purpose: it does not rest on the product's validator. Reading
+// the document (pointers, $refs, operations, parameters) is src/openapi's job, used here as is.
 import { readFileSync } from "node:fs";
+import path from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import type { ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsPkg from "ajv-formats";
+import { BUNDLE_JSON, ROOT } from "../../scripts/lib/paths.js";
+import {
+  deref,
+  escapePointerToken,
+  type HTTP_METHODS,
+  isObject,
+  type JsonObject,
+  listOperations,
+  type OpenApiDocument,
+  type Operation,
+  pointerTokens,
+  refOf,
+  resolvePointer,
+} from "../../src/openapi/index.js";
 
 const addFormats = addFormatsPkg.default;
 
-export type HttpMethod = "get" | "put" | "post" | "delete" | "options" | "head" | "patch" | "trace";
+export type HttpMethod = (typeof HTTP_METHODS)[number];
 
 export type SecurityRequirement = Record<string, string[]>;
 
-export interface OpenApiOperation {
-  operationId?: string;
-  parameters?: unknown[];
-  requestBody?: unknown;
-  responses: Record<string, unknown>;
-  security?: SecurityRequirement[];
-  [key: string]: unknown;
-}
-
-export interface OpenApiParameter {
-  name: string;
-  in: "path" | "query" | "header" | "cookie";
-  required?: boolean;
-  schema?: Record<string, unknown>;
-  [key: string]: unknown;
-}
-
-export interface OpenApiDocument {
-  openapi: string;
-  paths: Record<string, Record<string, unknown>>;
-  components?: Record<string, Record<string, unknown>>;
-  security?: SecurityRequirement[];
-  [key: string]: unknown;
-}
-
-export const specUrl = new URL("../../generated/openapi.json", import.meta.url);
+/**
+ * The file the tests read: generated/openapi.json, or under vitest only, the file named by the
+ * environment variable SPEC_FILE (relative to the repository root), so that a test can be shown to
+ * fail on a broken copy of the bundle without touching generated/.
+ */
+export const specFile = process.env.VITEST && process.env.SPEC_FILE ? path.resolve(ROOT, process.env.SPEC_FILE) : BUNDLE_JSON;
 
 /** The parsed bundle. Loaded once per test file (module scope). */
-export const spec: OpenApiDocument = JSON.parse(readFileSync(specUrl, "utf8")) as OpenApiDocument;
+export const spec: OpenApiDocument = JSON.parse(readFileSync(specFile, "utf8")) as OpenApiDocument;
 
 /** Absolute id under which the whole document is registered in ajv. */
 const SPEC_ID = "https://contract.test/openapi.json";
 
 // ---------------------------------------------------------------- JSON pointers
 
-const escapeSegment = (segment: string): string => segment.replace(/~/g, "~0").replace(/\//g, "~1");
-const unescapeSegment = (segment: string): string => decodeURIComponent(segment).replace(/~1/g, "/").replace(/~0/g, "~");
-
-/** Builds a local JSON pointer (`#/a/b~1c`) from raw segments. */
-export function jsonPointer(...segments: string[]): string {
-  return `#${segments.map((segment) => `/${escapeSegment(segment)}`).join("")}`;
-}
-
-function segmentsOf(pointer: string): string[] {
-  if (pointer === "#" || pointer === "") return [];
-  if (!pointer.startsWith("#/")) throw new Error(`Not a local JSON pointer: ${pointer}`);
-  return pointer.slice(2).split("/").map(unescapeSegment);
-}
-
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
-
-/** The value at a local JSON pointer, without following any `$ref`. */
+/** The value at a local JSON pointer, without following any `$ref`; throws when nothing is there. */
 export function at(pointer: string): unknown {
-  let node: unknown = spec;
-  for (const segment of segmentsOf(pointer)) {
-    if (Array.isArray(node)) node = node[Number(segment)];
-    else if (isObject(node)) node = node[segment];
-    else node = undefined;
-    if (node === undefined) throw new Error(`Nothing at ${pointer} (missing "${segment}")`);
-  }
-  return node;
+  const value = resolvePointer(spec, pointer);
+  if (value === undefined) throw new Error(`Nothing at ${pointer}`);
+  return value;
 }
 
 /**
@@ -82,77 +58,69 @@ export function at(pointer: string): unknown {
 export function canonicalPointer(pointer: string): string {
   let current: string[] = [];
   let node: unknown = spec;
-  for (const segment of segmentsOf(pointer)) {
-    let hops = 0;
-    while (isObject(node) && typeof node.$ref === "string" && !(segment in node)) {
-      if (++hops > 20) throw new Error(`$ref loop at ${pointer}`);
-      current = segmentsOf(node.$ref);
+  for (const token of pointerTokens(pointer)) {
+    for (let hops = 0; isObject(node) && typeof node.$ref === "string" && !(token in node); hops++) {
+      if (hops > 20) throw new Error(`$ref loop at ${pointer}`);
+      current = pointerTokens(node.$ref);
       node = at(node.$ref);
     }
-    node = Array.isArray(node) ? node[Number(segment)] : isObject(node) ? node[segment] : undefined;
-    if (node === undefined) throw new Error(`Nothing at ${pointer} (missing "${segment}")`);
-    current.push(segment);
+    node = Array.isArray(node) ? node[Number(token)] : isObject(node) && Object.hasOwn(node, token) ? node[token] : undefined;
+    if (node === undefined) throw new Error(`Nothing at ${pointer} (missing "${token}")`);
+    current.push(token);
   }
-  return jsonPointer(...current);
+  return refOf(current);
 }
 
-/** Follows local `$ref`s of a response / parameter / requestBody / header object. */
-export function resolveRef<T = Record<string, unknown>>(object: unknown): T {
-  let node = object;
-  for (let hops = 0; isObject(node) && typeof node.$ref === "string"; hops++) {
-    if (hops > 20) throw new Error(`$ref loop at ${String(node.$ref)}`);
-    node = at(node.$ref);
-  }
-  return node as T;
+/** Follows the local `$ref`s of a response / parameter / requestBody / header / security scheme object. */
+export function resolved<T = JsonObject>(value: unknown): T | undefined {
+  return deref<T>(spec, value);
 }
 
 // ---------------------------------------------------------------- operations
 
-export function operation(method: HttpMethod, path: string): OpenApiOperation {
-  const pathItem = spec.paths[path];
-  if (!pathItem) throw new Error(`No path ${path} in the spec`);
-  const op = pathItem[method];
-  if (!isObject(op)) throw new Error(`No ${method.toUpperCase()} ${path} in the spec`);
-  return op as OpenApiOperation;
+const operations = listOperations(spec);
+
+/** The operation `METHOD path` (path-level and operation-level parameters merged, everything dereferenced). */
+export function operation(method: HttpMethod, path: string): Operation {
+  const found = operations.find((candidate) => candidate.key === `${method.toUpperCase()} ${path}`);
+  if (!found) throw new Error(`No ${method.toUpperCase()} ${path} in the spec`);
+  return found;
 }
 
-/** Path-level and operation-level parameters, resolved, operation-level ones winning. */
-export function parametersOf(method: HttpMethod, path: string): OpenApiParameter[] {
-  const pathItem = spec.paths[path] ?? {};
-  const merged = new Map<string, OpenApiParameter>();
-  const pathLevel = Array.isArray(pathItem.parameters) ? pathItem.parameters : [];
-  for (const raw of [...pathLevel, ...(operation(method, path).parameters ?? [])]) {
-    const parameter = resolveRef<OpenApiParameter>(raw);
-    merged.set(`${parameter.in}:${parameter.name}`, parameter);
-  }
-  return [...merged.values()];
+/** Every declared operation, as `METHOD /path`. */
+export function operationKeys(): string[] {
+  return operations.map((candidate) => candidate.key);
 }
 
 /** Effective security of an operation (its own, else the document's). */
 export function securityOf(method: HttpMethod, path: string): SecurityRequirement[] | undefined {
-  return operation(method, path).security ?? spec.security;
+  return (operation(method, path).operation.security ?? spec.security) as SecurityRequirement[] | undefined;
 }
 
-/** Pointer to the schema of a declared parameter (path-level or operation-level), through `$ref`s. */
+/** Pointer to the schema of a declared parameter (operation-level first, then path-level), through `$ref`s. */
 export function parameterSchemaPointer(method: HttpMethod, path: string, location: string, name: string): string {
-  const candidates: string[] = [];
-  const operationParameters = operation(method, path).parameters ?? [];
-  operationParameters.forEach((_, index) => candidates.push(jsonPointer("paths", path, method, "parameters", String(index))));
-  const pathLevel = spec.paths[path]?.parameters;
-  if (Array.isArray(pathLevel)) pathLevel.forEach((_, index) => candidates.push(jsonPointer("paths", path, "parameters", String(index))));
-  for (const candidate of candidates) {
-    const parameter = resolveRef<OpenApiParameter>(at(candidate));
-    if (parameter.in === location && parameter.name === name) return canonicalPointer(`${candidate}/schema`);
+  for (const holder of [refOf(["paths", path, method]), refOf(["paths", path])]) {
+    const list = resolvePointer(spec, `${holder}/parameters`);
+    if (!Array.isArray(list)) continue;
+    for (const [index, raw] of list.entries()) {
+      const parameter = resolved(raw);
+      if (parameter?.in === location && parameter.name === name) return canonicalPointer(`${holder}/parameters/${index}/schema`);
+    }
   }
   throw new Error(`No ${location} parameter "${name}" on ${method.toUpperCase()} ${path}`);
 }
 
 export function responseSchemaPointer(method: HttpMethod, path: string, status = "200", mediaType = "application/json"): string {
-  return canonicalPointer(jsonPointer("paths", path, method, "responses", status, "content", mediaType, "schema"));
+  return canonicalPointer(refOf(["paths", path, method, "responses", status, "content", mediaType, "schema"]));
 }
 
 export function requestBodySchemaPointer(method: HttpMethod, path: string, mediaType = "application/json"): string {
-  return canonicalPointer(jsonPointer("paths", path, method, "requestBody", "content", mediaType, "schema"));
+  return canonicalPointer(refOf(["paths", path, method, "requestBody", "content", mediaType, "schema"]));
+}
+
+/** Pointer to a component schema, by name. */
+export function componentSchemaPointer(name: string): string {
+  return refOf(["components", "schemas", name]);
 }
 
 // ---------------------------------------------------------------- ajv
@@ -190,11 +158,10 @@ export function validatorAt(pointer: string): ValidateFunction {
   const cached = validators.get(canonical);
   if (cached) return cached;
   at(canonical); // fail early and clearly if nothing is there
-  const uriFragment =
-    "#" +
-    segmentsOf(canonical)
-      .map((segment) => `/${encodeURIComponent(escapeSegment(segment))}`)
-      .join("");
+  // ajv takes the fragment URI-encoded.
+  const uriFragment = `#${pointerTokens(canonical)
+    .map((token) => `/${encodeURIComponent(escapePointerToken(token))}`)
+    .join("")}`;
   let validator: ValidateFunction;
   try {
     validator = ajv.compile({ $ref: SPEC_ID + uriFragment });
