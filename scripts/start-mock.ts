@@ -44,14 +44,7 @@ if (!values["no-build"]) {
   }
 }
 const spec = JSON.parse(await readFile(BUNDLE_JSON, "utf8")) as OpenApiDocument;
-// Prism's start-up lines name its internal port and the readiness probe; show its request log only.
-let showPrismLog = false;
-const mock = await startMock({
-  host: values.host,
-  port,
-  spec,
-  log: values.quiet ? undefined : (line) => showPrismLog && console.log(line),
-});
+const mock = await startMock({ host: values.host, port, spec, log: values.quiet ? undefined : (line) => console.log(line) });
 
 let docs: DocsServer | undefined;
 if (!values["no-docs"]) {
@@ -72,12 +65,11 @@ function exampleCurl(): string {
 
 console.log(`
 Mock of ${spec.info?.title ?? "the API"} ${spec.info?.version ?? ""} listening on ${mock.baseUrl}
-  (Prism pid ${mock.pid} on internal port ${mock.prismPort}; stateless; answers with the documented examples; any ${API_KEY_HEADER} value is accepted)
+  (Prism's engine in this process, pid ${process.pid}; stateless; answers with the documented examples; any ${API_KEY_HEADER} value is accepted)
   try:   ${exampleCurl()}
   other documented responses:  -H 'Prefer: code=429'   -H 'Prefer: example=<example name>'
 ${docs ? `Docs at ${docs.url}\n` : ""}Mock-only changes to the served spec: ${mock.fixes.join("; ")}.
 Ctrl-C to stop.`);
-showPrismLog = true;
 
 let stopping = false;
 async function shutdown(code: number): Promise<void> {
@@ -88,8 +80,3 @@ async function shutdown(code: number): Promise<void> {
 }
 process.on("SIGINT", () => void shutdown(0));
 process.on("SIGTERM", () => void shutdown(0));
-mock.child.once("exit", (exitCode, signal) => {
-  if (stopping) return;
-  console.error(`start-mock: Prism exited (${exitCode ?? signal})`);
-  void shutdown(1);
-});

@@ -1,5 +1,7 @@
 // Spectral function: a (resolved) 2xx schema is the envelope: an object with `message` (string)
-// and `data`, either directly or through allOf.
+// and `data`, either directly or through allOf. It keeps its own small allOf walk on purpose: Spectral
+// loads custom functions as plain JavaScript from .spectral.yaml's functionsDir, and hands them the
+// already resolved schema, so it cannot import the project's TypeScript module (src/openapi/schema.ts).
 function collect(schema, into) {
   if (!schema || typeof schema !== "object") return into;
   for (const [name, value] of Object.entries(schema.properties ?? {})) into.properties[name] = value;

@@ -17,7 +17,7 @@ import ResponseValidatorPkg from "openapi-response-validator";
 import { API_KEY_HEADER, BASE_PATH } from "../../generated/client-meta.js";
 import { BUNDLE_JSON } from "../../scripts/lib/paths.js";
 import { createContractValidator } from "../../src/contract/index.js";
-import { startPrism } from "../../src/mock/prism.js";
+import { startPrism } from "../support/prism-cli.js";
 import {
   deref,
   type JsonObject,

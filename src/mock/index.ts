@@ -1,87 +1,62 @@
-// The mock of the whole API: Prism serving a mock-only copy of the contract (every path under the base
-// path) on an internal port, behind a thin front (front.ts) on the public one.
-import type { ChildProcess } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { openApiDocument } from "../contract/bundled.js";
+// The mock of the whole API: Prism's engine answering from the contract's examples, in this process,
+// behind the mock's own server (server.ts), every operation under the contract's base path (`/v1`).
 import type { OpenApiDocument } from "../openapi/document.js";
-import { startFront } from "./front.js";
-import { startPrism } from "./prism.js";
-import { assertPortFree } from "./processes.js";
+import { startMockServer } from "./server.js";
 import { deriveMockSpec } from "./spec.js";
+
+export { MockUnavailableError, PRISM_ENGINE_PACKAGE } from "./engine.js";
+export { DEFAULT_MAX_BODY_BYTES } from "./server.js";
 
 export interface StartMockOptions {
   /** Interface to listen on. Default 127.0.0.1. */
   host?: string;
   /** 0 or absent: a free port. */
   port?: number;
-  /** The bundled contract to serve. Default: this package's (generated/openapi.json). */
+  /** The bundled contract to serve. Default: this package's. */
   spec?: OpenApiDocument;
-  /** Receives Prism's output lines. */
+  /** Receives one line per request and per problem the mock absorbed. */
   log?: (line: string) => void;
-  verboseLevel?: "trace" | "debug" | "info" | "warn" | "error" | "fatal" | "silent";
-  /** How long Prism may take to answer at start. Default 30 s. */
-  timeoutMs?: number;
+  /** Larger request bodies are refused with 413. Default 1 MiB. */
+  maxBodyBytes?: number;
 }
 
 export interface StartedMock {
   /** e.g. http://127.0.0.1:4010/v1 */
   baseUrl: string;
+  /** e.g. http://127.0.0.1:4010 */
   origin: string;
   host: string;
   port: number;
-  /** Internal port of Prism behind the front. */
-  prismPort: number;
-  /** Prism's process id (leader of its own process group). */
-  pid: number;
-  /** Mock-only changes made to the served copy of the contract. */
+  /** What the served copy of the contract changes (for Prism) and what the mock answers itself. */
   fixes: string[];
-  child: ChildProcess;
   stop(): Promise<void>;
 }
 
-const FRONT_FIX =
-  'a front on the public port answers malformed JSON bodies with the documented 4XX response and headers (Prism\'s own 400 carries no rate-limit headers), and refuses a null, false, 0 or "" JSON body where the body is optional (Prism takes it for no body)';
+const MOCK_FIXES = [
+  "a path no operation has answers 404, a method the path lacks 405 with Allow, both with the documented error response and headers",
+  'malformed or whitespace-only JSON answers 400; a null, false, 0 or "" JSON body where the body is optional 422 (Prism takes it for no body); a body over the size limit 413; an empty query value the parameter refuses 422 (Prism lets it through)',
+  "what Prism refuses (an unknown Prefer example, an unacceptable Accept) keeps Prism's status with the documented error response and headers, Prism's reason in sl-violations",
+  "header values echoed from the request are escaped, so no request can stop the mock",
+];
 
-/** Starts the mock; `stop()` closes the front, ends Prism's process group and removes the served copy. */
+/**
+ * Starts the mock in this process on host:port and resolves once it listens. `stop()` closes it.
+ * Usable from a vitest globalSetup. Needs the optional peer dependency @stoplight/prism-http.
+ */
 export async function startMock(options: StartMockOptions = {}): Promise<StartedMock> {
   const host = options.host ?? "127.0.0.1";
-  const { spec, basePath, fixes } = deriveMockSpec(options.spec ?? openApiDocument);
-  if (options.port) await assertPortFree(host, options.port);
-  const work = await mkdtemp(path.join(tmpdir(), "api-contract-mock-"));
-  const specFile = path.join(work, "openapi.mock.json");
-  await writeFile(specFile, JSON.stringify(spec));
-  let prism: Awaited<ReturnType<typeof startPrism>> | undefined;
-  try {
-    prism = await startPrism({
-      args: (port) => ["mock", specFile, "-h", "127.0.0.1", "-p", String(port), "-v", options.verboseLevel ?? (options.log ? "info" : "warn")],
-      log: options.log,
-      timeoutMs: options.timeoutMs,
-    });
-    const running = prism;
-    const front = await startFront({ host, port: options.port ?? 0, upstreamPort: running.port, spec });
-    const origin = `http://${host.includes(":") ? `[${host}]` : host}:${front.port}`;
-    return {
-      baseUrl: `${origin}${basePath}`,
-      origin,
-      host,
-      port: front.port,
-      prismPort: running.port,
-      pid: running.pid,
-      fixes: [...fixes, FRONT_FIX],
-      child: running.child,
-      async stop() {
-        await front.close();
-        await running.stop();
-        await rm(work, { recursive: true, force: true });
-      },
-    };
-  } catch (error) {
-    await prism?.stop();
-    await rm(work, { recursive: true, force: true });
-    throw error;
-  }
+  const input = options.spec ?? (await import("../contract/bundled.js")).openApiDocument;
+  const { spec, basePath, fixes } = deriveMockSpec(input);
+  const server = await startMockServer({ spec, host, port: options.port ?? 0, log: options.log, maxBodyBytes: options.maxBodyBytes });
+  const origin = `http://${host.includes(":") ? `[${host}]` : host}:${server.port}`;
+  return {
+    baseUrl: `${origin}${basePath}`,
+    origin,
+    host,
+    port: server.port,
+    fixes: [...fixes, ...MOCK_FIXES],
+    stop: () => server.close(),
+  };
 }
 
 export { deriveMockSpec } from "./spec.js";

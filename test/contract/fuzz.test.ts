@@ -18,7 +18,7 @@ const seed = process.env.FUZZ_SEED !== undefined ? Number(process.env.FUZZ_SEED)
 
 let mock: StartedMock;
 beforeAll(async () => {
-  mock = await startMock({ verboseLevel: "error" });
+  mock = await startMock();
 });
 afterAll(async () => {
   await mock?.stop();

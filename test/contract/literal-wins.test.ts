@@ -55,7 +55,7 @@ const firstExample = (op: SpecOperation) => mediaExamples(spec, jsonMedia(op.res
 
 let mock: StartedMock;
 beforeAll(async () => {
-  mock = await startMock({ verboseLevel: "error" });
+  mock = await startMock();
 });
 afterAll(async () => {
   await mock?.stop();

@@ -90,7 +90,7 @@ function setAt(value: unknown, pointer: string, replacement: unknown): unknown {
 let mock: StartedMock;
 let requests: WireRequest[];
 beforeAll(async () => {
-  mock = await startMock({ verboseLevel: "error" });
+  mock = await startMock();
   requests = wireRequests(new URL(mock.baseUrl).pathname);
 });
 afterAll(async () => {

@@ -48,7 +48,7 @@ export async function openTarget(): Promise<Target> {
       stop: async () => {},
     };
   }
-  const mock: StartedMock = await startMock({ verboseLevel: "error" });
+  const mock: StartedMock = await startMock();
   return {
     kind: "mock",
     baseUrl: mock.baseUrl,

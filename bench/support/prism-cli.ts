@@ -1,15 +1,41 @@
-// Starts the Prism CLI (@stoplight/prism-cli) in its own process group on a free 127.0.0.1 port, waits
-// until it answers, and stops the whole group. Used by the mock and by the validator benchmark.
+// Starts the Prism CLI (@stoplight/prism-cli, a devDependency) in its own process group on a free
+// 127.0.0.1 port, waits until it answers, and stops the whole group. The benchmarks' baselines: Prism's
+// proxy validation (validator suite) and Prism's own mock server (mock suite).
 import { type ChildProcess, spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { findFreePort, stopProcessGroup } from "./processes.js";
+import { findFreePort } from "../../src/mock/processes.js";
 
 const require = createRequire(import.meta.url);
 
 /** The Prism CLI's entry script (run with this Node; killing an `npx prism` leaves its server running). */
 export function prismCliPath(): string {
   return path.join(path.dirname(require.resolve("@stoplight/prism-cli/package.json")), "dist", "index.js");
+}
+
+/** Ends a process group started with `detached: true` (SIGTERM, then SIGKILL after timeoutMs). */
+function stopProcessGroup(child: ChildProcess, timeoutMs = 5000): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return resolve();
+    const pid = child.pid;
+    const timer = setTimeout(() => {
+      try {
+        process.kill(-pid, "SIGKILL");
+      } catch {
+        // already gone
+      }
+    }, timeoutMs);
+    child.once("exit", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    try {
+      process.kill(-pid, "SIGTERM");
+    } catch {
+      clearTimeout(timer);
+      resolve();
+    }
+  });
 }
 
 export interface StartedPrism {

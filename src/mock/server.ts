@@ -1,0 +1,274 @@
+// The mock's HTTP server: every request is read and checked here, answered by Prism's engine (engine.ts)
+// in this process, and written here. What Prism would answer wrongly or not at all is answered from the
+// contract instead, always with the documented error response and its headers (the rate-limit headers):
+//   - a path no operation has (404), a method the path lacks (405, with Allow);
+//   - a body that is too large (413), malformed JSON or only whitespace (400), or a falsy JSON value
+//     (null, false, 0, "") where the body is optional (422: Prism would take it for no body);
+//   - an empty query value a parameter's schema refuses (422: Prism lets `?status=` through);
+//   - whatever Prism refuses itself (an unknown `Prefer: example=`, an unacceptable Accept): its status,
+//     the documented body and headers, and Prism's reason in `sl-violations`;
+//   - anything that fails inside the engine (400, logged): no request gets a 5xx or a non-JSON answer.
+// Header values Prism echoes from the request are escaped, so no request can make a write throw, and a
+// request Node's parser refuses gets a JSON 400 with the rate-limit headers too.
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { HTTP_METHODS, type JsonObject, listOperations, type OpenApiDocument, type Operation, OperationMatcher } from "../openapi/document.js";
+import { flattenSchema } from "../openapi/schema.js";
+import { type Answer, errorAnswer, safeHeaderValue, violationsHeader } from "./answers.js";
+import { createMockEngine, type MockEngine, type Preferences } from "./engine.js";
+
+/** Requests larger than this are refused (413): every request body of the contract is a few hundred bytes. */
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+
+export interface MockServerOptions {
+  /** The mock-only contract (paths under the base path). */
+  spec: OpenApiDocument;
+  host: string;
+  port: number;
+  maxBodyBytes?: number;
+  /** One line per request (`GET /v1/... → 200 (2 ms)`) and per problem the mock absorbed. */
+  log?: (line: string) => void;
+}
+
+export interface MockServer {
+  port: number;
+  close(): Promise<void>;
+}
+
+const CORS_HEADERS = (request: http.IncomingMessage): Record<string, string> => ({
+  "access-control-allow-origin": safeHeaderValue(String(request.headers.origin ?? "*")),
+  "access-control-allow-headers": safeHeaderValue(String(request.headers["access-control-request-headers"] ?? "*")),
+  "access-control-allow-credentials": "true",
+  "access-control-expose-headers": "*",
+});
+
+/** `Prefer: code=429, example=empty` (RFC 7240 preferences Prism understands). */
+export function parsePrefer(value: string | undefined): Preferences | { error: string } {
+  const preferences: Preferences = {};
+  if (!value) return preferences;
+  for (const part of value.split(/[,;]/)) {
+    const match = /^\s*([A-Za-z][\w-]*)\s*(?:=\s*(?:"((?:[^"\\]|\\.)*)"|([^\s]*)))?\s*$/.exec(part);
+    if (!match) continue;
+    const name = match[1]!.toLowerCase();
+    const raw = match[2] ?? match[3] ?? "";
+    if (name === "code") {
+      if (!/^\d{3}$/.test(raw)) return { error: `Prefer: code must be a three-digit status, got ${JSON.stringify(raw)}` };
+      preferences.code = Number(raw);
+    } else if (name === "example") preferences.example = raw;
+    else if (name === "dynamic") {
+      if (raw !== "true" && raw !== "false") return { error: `Prefer: dynamic must be true or false, got ${JSON.stringify(raw)}` };
+      preferences.dynamic = raw === "true";
+    } else if (name === "seed") preferences.seed = raw;
+  }
+  return preferences;
+}
+
+function isJsonContentType(value: string | undefined): boolean {
+  const type = String(value ?? "")
+    .split(";")[0]!
+    .trim()
+    .toLowerCase();
+  return type === "application/json" || type.endsWith("+json");
+}
+
+/** Whether a query value of "" can satisfy the parameter's schema (enum, const, type, minLength, pattern). */
+function acceptsEmpty(spec: OpenApiDocument, parameter: JsonObject): boolean {
+  for (const part of flattenSchema(spec, parameter.schema)) {
+    if (Array.isArray(part.enum) && !part.enum.includes("")) return false;
+    if ("const" in part && part.const !== "") return false;
+    const types = part.type === undefined ? undefined : Array.isArray(part.type) ? part.type : [part.type];
+    if (types && !types.includes("string")) return false;
+    if (typeof part.minLength === "number" && part.minLength > 0) return false;
+    if (typeof part.pattern === "string" && !new RegExp(part.pattern, "u").test("")) return false;
+  }
+  return true;
+}
+
+function serialize(body: unknown, contentType: string | undefined): string {
+  if (body === undefined || body === null) return body === null ? "null" : "";
+  if (typeof body === "string" && !isJsonContentType(contentType)) return body;
+  return JSON.stringify(body);
+}
+
+function write(request: http.IncomingMessage, response: http.ServerResponse, answer: Answer, extra: Record<string, string> = {}): void {
+  if (response.headersSent) {
+    response.end();
+    return;
+  }
+  const text = answer.body === undefined ? "" : JSON.stringify(answer.body);
+  const headers: Record<string, string | number> = {
+    ...CORS_HEADERS(request),
+    ...answer.headers,
+    ...extra,
+    "content-length": Buffer.byteLength(text),
+  };
+  response.writeHead(answer.status, headers);
+  response.end(request.method === "HEAD" ? undefined : text);
+}
+
+interface Route {
+  operation: Operation;
+  /** Documented query parameters that cannot be empty. */
+  nonEmptyQuery: Set<string>;
+}
+
+/** Starts the mock's server on host:port (0 = a free port). */
+export async function startMockServer(options: MockServerOptions): Promise<MockServer> {
+  const { spec, log } = options;
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const engine: MockEngine = await createMockEngine(spec);
+  const operations = listOperations(spec);
+  const matcher = new OperationMatcher(operations, []);
+  const routes = new Map<Operation, Route>(
+    operations.map((operation) => [
+      operation,
+      {
+        operation,
+        nonEmptyQuery: new Set(operation.parameters.filter((p) => p.in === "query" && !acceptsEmpty(spec, p)).map((p) => String(p.name))),
+      },
+    ]),
+  );
+  /** The methods some operation has at this concrete path (for 405 and Allow). */
+  const allowedMethods = (path: string): string[] =>
+    HTTP_METHODS.map((m) => m.toUpperCase()).filter((method) => matcher.find(method, path) !== undefined);
+
+  const refuse = (
+    request: http.IncomingMessage,
+    response: http.ServerResponse,
+    operation: Operation | undefined,
+    status: number,
+    why: string,
+    extra: Record<string, string> = {},
+  ) => {
+    write(request, response, errorAnswer(spec, operation, status), {
+      ...extra,
+      "sl-violations": violationsHeader([{ location: ["request"], severity: "Error", message: why }]),
+    });
+    log?.(`${request.method} ${safeHeaderValue(String(request.url))} → ${status} (${why})`);
+  };
+
+  async function handle(request: http.IncomingMessage, response: http.ServerResponse, body: Buffer, started: number): Promise<void> {
+    const method = (request.method ?? "GET").toUpperCase();
+    let url: URL;
+    try {
+      url = new URL(request.url ?? "/", "http://mock.invalid");
+    } catch {
+      return refuse(request, response, undefined, 400, "the request target is not a valid URL");
+    }
+    const path = url.pathname;
+    if (method === "OPTIONS" && request.headers.origin && request.headers["access-control-request-method"]) {
+      response.writeHead(204, {
+        ...CORS_HEADERS(request),
+        "access-control-allow-methods": safeHeaderValue(String(request.headers["access-control-request-method"])),
+        vary: "origin",
+        "content-length": "0",
+      });
+      response.end();
+      return;
+    }
+    const operation = matcher.find(method, path);
+    if (!operation) {
+      const allowed = allowedMethods(path);
+      if (allowed.length)
+        return refuse(request, response, matcher.find(allowed[0]!, path), 405, `${method} is not an operation of ${path}`, {
+          allow: allowed.join(", "),
+        });
+      return refuse(request, response, undefined, 404, `no operation of the contract has the path ${path}`);
+    }
+    const route = routes.get(operation)!;
+    let parsedBody: unknown;
+    if (body.length) {
+      const text = body.toString("utf8");
+      if (isJsonContentType(request.headers["content-type"])) {
+        if (text.trim() === "") return refuse(request, response, operation, 400, "the JSON body is only whitespace");
+        try {
+          parsedBody = JSON.parse(text);
+        } catch (error) {
+          return refuse(request, response, operation, 400, `the body is not valid JSON (${(error as Error).message})`);
+        }
+        if (!parsedBody && operation.requestBody && operation.requestBody.required !== true) {
+          return refuse(request, response, operation, 422, 'a JSON body that is null, false, 0 or "" is not an absent body');
+        }
+      } else parsedBody = text;
+    }
+    for (const name of route.nonEmptyQuery) {
+      if (url.searchParams.getAll(name).some((value) => value === ""))
+        return refuse(request, response, operation, 422, `query parameter ${name} must not be empty`);
+    }
+    const prefer = parsePrefer(typeof request.headers.prefer === "string" ? request.headers.prefer : undefined);
+    if ("error" in prefer) return refuse(request, response, operation, 422, prefer.error);
+    const query: Record<string, string | string[]> = {};
+    for (const key of new Set(url.searchParams.keys())) {
+      const values = url.searchParams.getAll(key);
+      query[key] = values.length === 1 ? values[0]! : values;
+    }
+    const answer = await engine.answer({ method: method.toLowerCase(), url: { path, query }, headers: request.headers, body: parsedBody }, prefer);
+    if (answer.kind === "refused") {
+      const status = answer.status >= 400 && answer.status < 500 ? answer.status : 400;
+      return refuse(request, response, operation, status, `Prism refused the request: ${answer.reason}`);
+    }
+    const headers: Record<string, string | string[]> = { ...CORS_HEADERS(request) };
+    for (const [name, value] of Object.entries(answer.headers))
+      headers[name] = Array.isArray(value) ? value.map(safeHeaderValue) : safeHeaderValue(String(value));
+    if (answer.violations.length) headers["sl-violations"] = violationsHeader(answer.violations);
+    const text = serialize(answer.body, String(headers["content-type"] ?? ""));
+    response.writeHead(answer.status, { ...headers, "content-length": Buffer.byteLength(text) });
+    response.end(method === "HEAD" ? undefined : text);
+    log?.(`${method} ${path} → ${answer.status} (${Math.round(performance.now() - started)} ms)`);
+  }
+
+  const server = http.createServer({ keepAliveTimeout: 30_000 }, (request, response) => {
+    const started = performance.now();
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = false;
+    request.on("data", (chunk: Buffer) => {
+      if (tooLarge) return;
+      size += chunk.length;
+      if (size > maxBodyBytes) {
+        tooLarge = true;
+        const operation = matcher.find(String(request.method), new URL(request.url ?? "/", "http://mock.invalid").pathname);
+        refuse(request, response, operation, 413, `the body is larger than ${maxBodyBytes} bytes`, { connection: "close" });
+        request.resume();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    request.on("error", () => response.destroy());
+    request.on("end", () => {
+      if (tooLarge) return;
+      handle(request, response, Buffer.concat(chunks), started).catch((error: unknown) => {
+        log?.(
+          `mock: ${request.method} ${request.url} failed inside the mock and was answered 400: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+        );
+        refuse(request, response, undefined, 400, "the mock could not answer this request (see its log)");
+      });
+    });
+  });
+  // A request Node's HTTP parser refuses (bad header bytes, a broken request line…) gets JSON too.
+  server.on("clientError", (error: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable || error.code === "ECONNRESET") return socket.destroy();
+    const answer = errorAnswer(spec, undefined, 400);
+    const text = JSON.stringify(answer.body);
+    const headers = Object.entries({ ...answer.headers, "content-length": String(Buffer.byteLength(text)), connection: "close" })
+      .map(([name, value]) => `${name}: ${value}`)
+      .join("\r\n");
+    socket.end(`HTTP/1.1 400 Bad Request\r\n${headers}\r\n\r\n${text}`);
+    log?.(`mock: refused a request Node could not parse (${error.code ?? error.message})`);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, options.host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
