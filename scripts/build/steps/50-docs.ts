@@ -2,7 +2,8 @@
 // Redocly renders a docs-only derived copy of the bundle (in a temporary folder) that adds, without
 // touching the contract: a TypeScript code sample per operation (x-codeSamples), the provenance
 // register (observed, not shown, conventions) in the introduction, each kind in its own section, and
-// descriptions with their soft line breaks joined (Redoc's search index would run "the\ntrade" together).
+// descriptions with their soft line breaks joined and a space entity at the end of each list item and table
+// cell (Redoc's search index would run "the\ntrade", and the cells "API key" and "every request", together).
 // `--inlineBundle` embeds Redoc: the page works from file://.
 // Theme and Redoc options: the `openapi:` section of redocly.yaml (template: scripts/build/docs-template.hbs).
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
@@ -63,28 +64,124 @@ export function withRegisters(description: string | undefined, kinds: Array<Prov
 }
 
 /** A line that starts a Markdown block (heading, list item, table row, quote, fence): never joined to the previous one. */
-const BLOCK_START = /^\s*(?:#|[-*+]\s|\d+\.\s|\||>|```)/;
+const BLOCK_START = /^\s*(?:#|[-*+]\s|\d+[.)]\s|\||>|```|~~~)/;
+const FENCE = /^\s*(`{3,}|~{3,})/;
+/** A setext heading's underline or a thematic break (`===`, `---`, `* * *`): a line of its own. */
+const RULE_LINE = /^\s*(?:=+|-+|(?:-\s*){3,}|(?:\*\s*){3,}|(?:_\s*){3,})\s*$/;
+/** A table's delimiter row (`|---|:--:|`, `--- | ---`): at least one pipe, every cell dashes with optional colons. */
+const TABLE_DELIMITER = /^\s*(?:\|\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?|:?-+:?\s*(?:\|\s*:?-+:?\s*)+\|?)\s*$/;
+const QUOTE = /^(\s*>\s?)(.*)$/;
+
+/** Whether the line closes the fence opened by `fence`: at least as many of the same character, nothing else. */
+function closesFence(line: string, fence: string): boolean {
+  const close = FENCE.exec(line)?.[1];
+  return close !== undefined && close[0] === fence[0] && close.length >= fence.length && line.trim() === close;
+}
+
+/** Whether the line is a table's delimiter row. */
+function isDelimiterRow(line: string | undefined): boolean {
+  return line?.includes("|") === true && TABLE_DELIMITER.test(line);
+}
 
 /**
  * Markdown with soft line breaks (a newline inside a paragraph) replaced by spaces. Paragraph breaks,
- * headings, list items, table rows and fenced code keep their lines.
+ * headings, list items, table rows, rules and fenced code keep their lines; the lines of a quoted
+ * paragraph are joined inside the quote.
  */
 export function joinSoftBreaks(markdown: string): string {
+  const lines = markdown.split("\n");
   const out: string[] = [];
-  let fenced = false;
+  let fence: string | undefined;
+  let table = false;
   let joinable = false;
-  for (const line of markdown.split("\n")) {
-    const fence = /^\s*```/.test(line);
-    if (!fenced && joinable && line.trim() !== "" && !BLOCK_START.test(line)) {
+  lines.forEach((line, index) => {
+    const blank = line.trim() === "";
+    if (fence !== undefined) {
+      out.push(line);
+      if (closesFence(line, fence)) fence = undefined;
+      return;
+    }
+    const open = FENCE.exec(line)?.[1];
+    if (open) {
+      out.push(line);
+      fence = open;
+      joinable = false;
+      return;
+    }
+    // A table starts with its header row, the line before the delimiter row, and ends at a blank line.
+    if (isDelimiterRow(line)) table = true;
+    else if (blank) table = false;
+    if (table || isDelimiterRow(lines[index + 1])) {
+      out.push(line);
+      table = true;
+      joinable = false;
+      return;
+    }
+    const quote = QUOTE.exec(line);
+    const previousQuote = QUOTE.exec(out[out.length - 1] ?? "");
+    if (joinable && quote && previousQuote && quote[2]!.trim() !== "" && !BLOCK_START.test(quote[2]!) && !RULE_LINE.test(quote[2]!)) {
+      out[out.length - 1] = `${out[out.length - 1]!.trimEnd()} ${quote[2]!.trim()}`;
+      return;
+    }
+    if (joinable && !blank && !BLOCK_START.test(line) && !RULE_LINE.test(line)) {
       out[out.length - 1] = `${out[out.length - 1]!.trimEnd()} ${line.trim()}`;
-      continue;
+      return;
     }
     out.push(line);
-    if (fence) fenced = !fenced;
-    // A table row or a heading ends where it is; any other text line may continue on the next.
-    joinable = !fenced && !fence && line.trim() !== "" && !/^\s*(?:#|\|)/.test(line);
-  }
+    // A heading or a rule ends where it is; any other text line (a quote's too) may continue on the next.
+    const content = quote ? quote[2]! : line;
+    joinable = !blank && content.trim() !== "" && !/^\s*#/.test(content) && !RULE_LINE.test(content);
+  });
   return out.join("\n");
+}
+
+/** A space as a character reference: Markdown keeps it at the end of a list item or a table cell, where it trims spaces. */
+const SEARCH_SPACE = "&#32;";
+const LIST_ITEM = /^(\s*(?:>\s?)*\s*(?:[-*+]|\d+[.)])\s+)(.*\S)\s*$/;
+
+/**
+ * Markdown whose list items and table cells end with a space entity, so that Redoc's search index, which
+ * joins their texts with nothing between ("API keyevery request"), keeps the words apart. The page
+ * shows nothing of it: HTML drops a space at the end of a list item or a table cell. Fenced code is left alone.
+ */
+export function withSearchSpaces(markdown: string): string {
+  const lines = markdown.split("\n");
+  let fence: string | undefined;
+  return lines
+    .map((line, index) => {
+      if (fence !== undefined) {
+        if (closesFence(line, fence)) fence = undefined;
+        return line;
+      }
+      const open = FENCE.exec(line)?.[1];
+      if (open) {
+        fence = open;
+        return line;
+      }
+      if (line.includes("|") && !isDelimiterRow(line) && (isDelimiterRow(lines[index + 1]) || isTableRow(lines, index))) return spaceCells(line);
+      const item = LIST_ITEM.exec(line);
+      if (item && !RULE_LINE.test(line) && !item[2]!.endsWith(SEARCH_SPACE)) return `${item[1]}${item[2]}${SEARCH_SPACE}`;
+      return line;
+    })
+    .join("\n");
+}
+
+/** Whether the line is a row of a table (after its delimiter row, before the next blank line). */
+function isTableRow(lines: string[], index: number): boolean {
+  for (let i = index - 1; i >= 0; i--) {
+    const line = lines[i]!;
+    if (line.trim() === "" || !line.includes("|")) return false;
+    if (isDelimiterRow(line)) return true;
+  }
+  return false;
+}
+
+/** A table row with each non-empty cell ending with the space entity (pipes escaped with a backslash stay in their cell). */
+function spaceCells(row: string): string {
+  return row
+    .split(/(?<!\\)\|/)
+    .map((cell) => (cell.trim() === "" || cell.trimEnd().endsWith(SEARCH_SPACE) ? cell : cell.replace(/\S(?=\s*$)/, `$&${SEARCH_SPACE}`)))
+    .join("|");
 }
 
 function joinDescriptions(node: unknown): void {
@@ -95,12 +192,12 @@ function joinDescriptions(node: unknown): void {
   if (!node || typeof node !== "object") return;
   const record = node as Record<string, unknown>;
   for (const [key, value] of Object.entries(record)) {
-    if (key === "description" && typeof value === "string") record[key] = joinSoftBreaks(value);
+    if (key === "description" && typeof value === "string") record[key] = withSearchSpaces(joinSoftBreaks(value));
     else if (key !== "example" && key !== "examples" && key !== "x-codeSamples") joinDescriptions(value);
   }
 }
 
-/** The docs-only derived document: code samples on every operation, the registers in the introduction, joined lines. */
+/** The docs-only derived document: code samples on every operation, the registers in the introduction, descriptions for the search index. */
 export function docsDocument(bundle: OpenApiDocument): OpenApiDocument {
   const doc = withCodeSamples(bundle);
   doc.info = { ...doc.info, description: withRegisters(doc.info?.description as string | undefined, collectProvenance(bundle)) };
