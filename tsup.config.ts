@@ -1,21 +1,44 @@
-// Builds dist/: ESM (.js) and CJS (.cjs) with declarations (.d.ts / .d.cts) for each public entry.
+// Builds dist/: ESM (.js) and CJS (.cjs) with declarations (.d.ts / .d.cts) for each public entry, and
+// the `api-contract` command (ESM only).
 import { defineConfig } from "tsup";
 
-export default defineConfig({
-  entry: {
-    index: "src/index.ts",
-    types: "src/types.ts",
-    contract: "src/contract/index.ts",
+// Runtime dependencies stay external: openapi-fetch (client), ajv + ajv-formats (./contract), and the
+// optional peers: @stoplight/prism-http (./mock, the command's mock), msw and openapi-msw (./msw).
+const external = ["openapi-fetch", "ajv", "ajv-formats", /^ajv\//, "@stoplight/prism-http", "msw", /^msw\//, "openapi-msw"];
+
+export default defineConfig([
+  {
+    entry: {
+      index: "src/index.ts",
+      types: "src/types.ts",
+      contract: "src/contract/index.ts",
+      mock: "src/mock/index.ts",
+      msw: "src/msw/index.ts",
+    },
+    format: ["esm", "cjs"],
+    dts: true,
+    clean: false, // npm run build:dist empties dist/ first: tsup runs both configs at once
+    target: "es2022",
+    platform: "neutral",
+    splitting: false,
+    sourcemap: false,
+    treeshake: true,
+    // import.meta.url (the mock loads Prism's engine with createRequire) works in the CJS build too.
+    shims: true,
+    external,
+    outExtension: ({ format }) => ({ js: format === "cjs" ? ".cjs" : ".js" }),
   },
-  format: ["esm", "cjs"],
-  dts: true,
-  clean: true,
-  target: "es2022",
-  platform: "neutral",
-  splitting: false,
-  sourcemap: false,
-  treeshake: true,
-  // Runtime dependencies stay external: openapi-fetch (client), ajv + ajv-formats (./contract only).
-  external: ["openapi-fetch", "ajv", "ajv-formats", /^ajv\//],
-  outExtension: ({ format }) => ({ js: format === "cjs" ? ".cjs" : ".js" }),
-});
+  {
+    entry: { cli: "src/cli.ts" },
+    format: ["esm"],
+    dts: false,
+    clean: false,
+    target: "es2022",
+    platform: "node",
+    splitting: false,
+    sourcemap: false,
+    treeshake: true,
+    external,
+    outExtension: () => ({ js: ".js" }),
+  },
+]);

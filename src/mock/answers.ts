@@ -21,8 +21,13 @@ function responseKeyFor(responses: Record<string, JsonObject>, status: number): 
   );
 }
 
-/** The documented answer of `operation` for `status` (example body and header examples), or undefined when it documents none. */
-export function documentedAnswer(spec: OpenApiDocument, operation: Pick<Operation, "responses">, status: number): Answer | undefined {
+/** The documented answer of `operation` for `status` (its first example body, or the named one, and the header examples), or undefined when it documents none. */
+export function documentedAnswer(
+  spec: OpenApiDocument,
+  operation: Pick<Operation, "responses">,
+  status: number,
+  exampleName?: string,
+): Answer | undefined {
   const key = responseKeyFor(operation.responses, status);
   if (key === undefined) return undefined;
   const response = operation.responses[key]!;
@@ -35,8 +40,10 @@ export function documentedAnswer(spec: OpenApiDocument, operation: Pick<Operatio
   }
   const [mediaType, media] = Object.entries((response.content ?? {}) as JsonObject)[0] ?? [];
   if (!mediaType) return { status, headers, body: undefined };
-  const [first] = namedExamples(spec, media);
-  const body = first?.value ?? deref(spec, (media as JsonObject).schema)?.example;
+  const examples = namedExamples(spec, media);
+  const chosen = exampleName === undefined ? examples[0] : examples.find((example) => example.name === exampleName);
+  if (exampleName !== undefined && !chosen) return undefined;
+  const body = chosen?.value ?? deref(spec, (media as JsonObject).schema)?.example;
   // No documented example: nothing to answer from the contract.
   if (body === undefined) return undefined;
   return { status, headers: { ...headers, "content-type": mediaType }, body };
@@ -68,4 +75,33 @@ const MAX_HEADER_LENGTH = 8 * 1024 - 100;
 export function violationsHeader(findings: unknown[]): string {
   const text = safeHeaderValue(JSON.stringify(findings));
   return text.length > MAX_HEADER_LENGTH ? `Too many violations! ${text.slice(0, MAX_HEADER_LENGTH)}` : text;
+}
+
+/** Which documented answer a request prefers (RFC 7240 `Prefer`, the preferences Prism understands). */
+export interface Preferences {
+  code?: number;
+  example?: string;
+  dynamic?: boolean;
+  seed?: string;
+}
+
+/** `Prefer: code=429, example=empty` (RFC 7240 preferences Prism understands). */
+export function parsePrefer(value: string | null | undefined): Preferences | { error: string } {
+  const preferences: Preferences = {};
+  if (!value) return preferences;
+  for (const part of value.split(/[,;]/)) {
+    const match = /^\s*([A-Za-z][\w-]*)\s*(?:=\s*(?:"((?:[^"\\]|\\.)*)"|([^\s]*)))?\s*$/.exec(part);
+    if (!match) continue;
+    const name = match[1]!.toLowerCase();
+    const raw = match[2] ?? match[3] ?? "";
+    if (name === "code") {
+      if (!/^\d{3}$/.test(raw)) return { error: `Prefer: code must be a three-digit status, got ${JSON.stringify(raw)}` };
+      preferences.code = Number(raw);
+    } else if (name === "example") preferences.example = raw;
+    else if (name === "dynamic") {
+      if (raw !== "true" && raw !== "false") return { error: `Prefer: dynamic must be true or false, got ${JSON.stringify(raw)}` };
+      preferences.dynamic = raw === "true";
+    } else if (name === "seed") preferences.seed = raw;
+  }
+  return preferences;
 }

@@ -4,6 +4,7 @@
 // process down (its answers are checked and its header values made safe before they are written).
 import { createRequire } from "node:module";
 import type { OpenApiDocument } from "../openapi/document.js";
+import type { Preferences } from "./answers.js";
 
 /** The subset of @stoplight/prism-http this module uses. */
 interface PrismHttp {
@@ -48,14 +49,6 @@ type PrismEither =
         validations: { input: PrismViolation[]; output: PrismViolation[] };
       };
     };
-
-/** Which example and status Prism picks (the `Prefer` header of the request). */
-export interface Preferences {
-  code?: number;
-  example?: string;
-  dynamic?: boolean;
-  seed?: string;
-}
 
 /** A validation finding of Prism's, as Prism reports it in its `sl-violations` header. */
 export interface Violation {

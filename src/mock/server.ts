@@ -14,8 +14,8 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { HTTP_METHODS, type JsonObject, listOperations, type OpenApiDocument, type Operation, OperationMatcher } from "../openapi/document.js";
 import { flattenSchema } from "../openapi/schema.js";
-import { type Answer, errorAnswer, safeHeaderValue, violationsHeader } from "./answers.js";
-import { createMockEngine, type MockEngine, type Preferences } from "./engine.js";
+import { type Answer, errorAnswer, parsePrefer, safeHeaderValue, violationsHeader } from "./answers.js";
+import { createMockEngine, type MockEngine } from "./engine.js";
 
 /** Requests larger than this are refused (413): every request body of the contract is a few hundred bytes. */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -41,27 +41,6 @@ const CORS_HEADERS = (request: http.IncomingMessage): Record<string, string> => 
   "access-control-allow-credentials": "true",
   "access-control-expose-headers": "*",
 });
-
-/** `Prefer: code=429, example=empty` (RFC 7240 preferences Prism understands). */
-export function parsePrefer(value: string | undefined): Preferences | { error: string } {
-  const preferences: Preferences = {};
-  if (!value) return preferences;
-  for (const part of value.split(/[,;]/)) {
-    const match = /^\s*([A-Za-z][\w-]*)\s*(?:=\s*(?:"((?:[^"\\]|\\.)*)"|([^\s]*)))?\s*$/.exec(part);
-    if (!match) continue;
-    const name = match[1]!.toLowerCase();
-    const raw = match[2] ?? match[3] ?? "";
-    if (name === "code") {
-      if (!/^\d{3}$/.test(raw)) return { error: `Prefer: code must be a three-digit status, got ${JSON.stringify(raw)}` };
-      preferences.code = Number(raw);
-    } else if (name === "example") preferences.example = raw;
-    else if (name === "dynamic") {
-      if (raw !== "true" && raw !== "false") return { error: `Prefer: dynamic must be true or false, got ${JSON.stringify(raw)}` };
-      preferences.dynamic = raw === "true";
-    } else if (name === "seed") preferences.seed = raw;
-  }
-  return preferences;
-}
 
 function isJsonContentType(value: string | undefined): boolean {
   const type = String(value ?? "")

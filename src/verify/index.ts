@@ -1,0 +1,14 @@
+// Contract verification of a running deployment: the cases, the runner and its report.
+export { type CaseRequest, hasOwnQuota, negativeCases, positiveCases, sampleRequest, type VerifyCase } from "./cases.js";
+export { reportMarkdown, writeReport } from "./report.js";
+export {
+  type CaseResult,
+  createVerifier,
+  creatorPath,
+  type PlannedCase,
+  planVerification,
+  type Verifier,
+  type VerifyOptions,
+  type VerifyReport,
+  verify,
+} from "./run.js";

@@ -1,0 +1,79 @@
+// The ./msw entry: handlers for every operation, used as a consumer's unit tests would (msw/node's
+// setupServer intercepting this package's own client), each answer checked by the contract validator.
+import { setupServer } from "msw/node";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { contractMiddleware } from "../../src/contract/index.js";
+import { ApiError, createClient, MOCK_BASE_URL, unwrap } from "../../src/index.js";
+import { createHandlers, createHttp } from "../../src/msw/index.js";
+import { buildSampleRequest, listSpecOperations, loadSpec, sharedValidator, successExample } from "../support/spec.js";
+
+const spec = loadSpec();
+const operations = listSpecOperations(spec);
+const server = setupServer(...createHandlers());
+
+beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
+afterEach(() => server.resetHandlers());
+afterAll(() => server.close());
+
+describe("msw handlers", () => {
+  it("has one handler per operation", () => {
+    expect(createHandlers()).toHaveLength(operations.length);
+  });
+
+  it("answers every operation with its documented success example and headers, meeting the contract", async () => {
+    const client = createClient({ baseUrl: MOCK_BASE_URL, apiKey: "k", retry: false });
+    client.use(contractMiddleware(sharedValidator()));
+    const call = client.request as unknown as (method: string, path: string, init: unknown) => Promise<{ data?: unknown; response: Response }>;
+    for (const op of operations) {
+      const sample = buildSampleRequest(spec, op);
+      const pathParams = Object.fromEntries(
+        op.parameters
+          .filter((p) => p.in === "path")
+          .map((p) => [p.name, decodeURIComponent(sample.path.split("/")[op.path.split("/").indexOf(`{${String(p.name)}}`)]!)]),
+      );
+      const result = await call(op.method.toLowerCase(), op.path, {
+        params: { path: pathParams },
+        body: sample.body === undefined ? undefined : JSON.parse(sample.body),
+      });
+      expect(result.response.status, op.operationId).toBe(200);
+      expect(result.data, op.operationId).toEqual(successExample(op.operationId));
+      expect(client.rateLimit, op.operationId).toMatchObject({ limit: expect.any(Number) });
+    }
+  });
+
+  it("refuses a keyed operation without the key with its documented 401, and honours Prefer", async () => {
+    const keyed = operations.find((op) => op.security === "required" && op.method === "GET" && !op.path.includes("{"))!;
+    const anonymous = createClient({ baseUrl: MOCK_BASE_URL, retry: false });
+    const refused = await unwrap((anonymous.request as any)("get", keyed.path)).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ApiError);
+    expect((refused as ApiError).status).toBe(401);
+    const client = createClient({ baseUrl: MOCK_BASE_URL, apiKey: "k", retry: false });
+    const limited = await (client.request as any)("get", keyed.path, { headers: { prefer: "code=429" } });
+    expect(limited.response.status).toBe(429);
+    const unknown = await (client.request as any)("get", keyed.path, { headers: { prefer: "example=no-such-example" } });
+    expect(unknown.response.status).toBe(404);
+  });
+
+  it("lets a test override one operation with the typed http", async () => {
+    const http = createHttp();
+    server.use(http.get("/trades/summary/me", ({ response }) => response(200).json({ message: "overridden", data: { totalDollarVolume: 42 } })));
+    const client = createClient({ baseUrl: MOCK_BASE_URL, apiKey: "k" });
+    const summary = await unwrap(client.GET("/trades/summary/me"));
+    expect(summary.data.totalDollarVolume).toBe(42);
+  });
+
+  it("serves under another base URL when asked", async () => {
+    const other = setupServer();
+    server.close();
+    other.use(...createHandlers({ baseUrl: "https://staging.example.test/v1" }));
+    other.listen({ onUnhandledRequest: "error" });
+    try {
+      const client = createClient({ baseUrl: "https://staging.example.test/v1", retry: false });
+      const rates = await unwrap(client.GET("/currencies/fiat-rates"));
+      expect(rates).toEqual(successExample("getFiatRates"));
+    } finally {
+      other.close();
+      server.listen({ onUnhandledRequest: "error" });
+    }
+  });
+});
