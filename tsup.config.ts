@@ -1,5 +1,5 @@
-// Builds dist/: ESM (.js) and CJS (.cjs) with declarations (.d.ts / .d.cts) for each public entry, and
-// the `api-contract` command (ESM only).
+// Builds dist/: ESM (.js) and CJS (.cjs) with declarations (.d.ts / .d.cts) for each public entry but
+// ./msw (ESM only), and the `api-contract` command.
 import { defineConfig } from "tsup";
 
 // Runtime dependencies stay external: openapi-fetch (client), ajv + ajv-formats (./contract), and the
@@ -13,7 +13,6 @@ export default defineConfig([
       types: "src/types.ts",
       contract: "src/contract/index.ts",
       mock: "src/mock/index.ts",
-      msw: "src/msw/index.ts",
     },
     format: ["esm", "cjs"],
     dts: true,
@@ -29,9 +28,10 @@ export default defineConfig([
     outExtension: ({ format }) => ({ js: format === "cjs" ? ".cjs" : ".js" }),
   },
   {
-    entry: { cli: "src/cli.ts" },
+    // ESM only: ./msw builds on openapi-msw, which is ESM only; the command is run, never imported.
+    entry: { msw: "src/msw/index.ts", cli: "src/cli.ts" },
     format: ["esm"],
-    dts: false,
+    dts: { entry: { msw: "src/msw/index.ts" } },
     clean: false,
     target: "es2022",
     platform: "node",
