@@ -9,10 +9,12 @@ import {
   API_KEY_HEADER,
   BASE_PATH,
   buildSampleRequest,
+  deref,
   jsonMedia,
   listSpecOperations,
   loadSpec,
   mediaExamples,
+  RATE_LIMIT_HEADERS,
   repoRoot,
   sharedValidator,
   successKey,
@@ -130,6 +132,56 @@ describe("the Prism mock", () => {
         expect(result.violations, `${op.operationId} ${code}`).toEqual([]);
       }
     }
+  });
+
+  describe("answers every error with the documented error response and the rate-limit headers", () => {
+    const keyed = () => operations.find((o) => o.security === "required" && o.method === "GET" && !o.path.includes("{"))!;
+    const withBody = () => operations.find((o) => o.requestBody?.required === true)!;
+    const documentedError = () => {
+      const [example] = mediaExamples(spec, jsonMedia(keyed().responses["4XX"]));
+      return example!.value;
+    };
+    async function expectDocumented(response: Response, status: number) {
+      expect(response.status).toBe(status);
+      for (const header of Object.values(RATE_LIMIT_HEADERS)) expect(response.headers.get(header), header).not.toBeNull();
+      expect(response.headers.get("content-type")).toMatch(/json/);
+      expect(await response.json()).toEqual(documentedError());
+    }
+
+    it("a whitespace-only JSON body: 400", async () => {
+      const op = withBody();
+      await expectDocumented(
+        await fetch(`${mock.baseUrl}${op.path}`, {
+          method: op.method,
+          headers: { [keyHeader]: "k", "content-type": "application/json" },
+          body: "  \n ",
+        }),
+        400,
+      );
+    });
+
+    it("an empty value for a query parameter whose schema refuses it (?status=): 422", async () => {
+      const op = operations.find((o) => o.parameters.some((p) => p.in === "query" && (deref(spec, p.schema) as { enum?: unknown })?.enum))!;
+      const name = String(op.parameters.find((p) => p.in === "query")!.name);
+      await expectDocumented(await fetch(`${mock.baseUrl}${op.path}?${name}=`, { headers: { [keyHeader]: "k" } }), 422);
+    });
+
+    it("a method the path does not have: 405 with Allow", async () => {
+      const op = keyed();
+      const response = await fetch(`${mock.baseUrl}${op.path}`, { method: "DELETE", headers: { [keyHeader]: "k" } });
+      expect(response.headers.get("allow")).toBe(op.method);
+      await expectDocumented(response, 405);
+    });
+
+    it("Prefer: example=<a name the operation lacks>: Prism's 404, with the documented body and headers", async () => {
+      const response = await fetch(`${mock.baseUrl}${keyed().path}`, { headers: { [keyHeader]: "k", prefer: "example=no-such-example" } });
+      expect(response.headers.get("sl-violations")).toContain("NOT_FOUND");
+      await expectDocumented(response, 404);
+    });
+
+    it("a path no operation has: 404", async () => {
+      await expectDocumented(await fetch(`${mock.baseUrl}/no/such/path`), 404);
+    });
   });
 
   it("stops listening when stopped", async () => {
