@@ -4,12 +4,10 @@ import { BASE_PATH } from "../../generated/client-meta.js";
 
 /** The base URL without a trailing slash, or a TypeError that names what is wrong with it. */
 export function validateBaseUrl(value: unknown): string {
-  const problem = (what: string, shown = true) =>
-    new TypeError(`createClient: baseUrl ${what}${shown ? `; got ${JSON.stringify(value)}` : ""}. Example: "https://api.example.com${BASE_PATH}".`);
+  const problem = (what: string, got = `; got ${JSON.stringify(value)}`) =>
+    new TypeError(`createClient: baseUrl ${what}${got}. Example: "https://api.example.com${BASE_PATH}".`);
   if (typeof value !== "string" || value.trim() === "") {
-    throw new TypeError(
-      `createClient: baseUrl is required and must be a non-empty string; got ${value === "" ? '""' : typeof value}. Example: "https://api.example.com${BASE_PATH}".`,
-    );
+    throw problem("is required and must be a non-empty string", `; got ${value === "" ? '""' : typeof value}`);
   }
   let url: URL;
   try {
@@ -17,14 +15,13 @@ export function validateBaseUrl(value: unknown): string {
   } catch {
     throw problem("must be an absolute URL (with http:// or https://)");
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw problem(`must use http or https, not ${url.protocol.slice(0, -1)}`);
+  const { protocol, pathname } = url;
+  if (protocol !== "http:" && protocol !== "https:") throw problem(`must use http or https, not ${protocol.slice(0, -1)}`);
   // Credentials in a URL end up in logs; the API key goes in a header (apiKey option).
-  if (url.username || url.password) throw problem("must not contain credentials (user:password@); pass the API key as apiKey", false);
+  if (url.username || url.password) throw problem("must not contain credentials (pass the key as apiKey)", "");
   if (url.search || value.includes("?")) throw problem("must not contain a query string");
   if (url.hash || value.includes("#")) throw problem("must not contain a fragment (#…)");
-  const path = url.pathname.endsWith("/") ? url.pathname.slice(0, -1) : url.pathname;
-  if (!path.endsWith(BASE_PATH)) {
-    throw problem(`must end with the version segment "${BASE_PATH}" (its path is "${url.pathname}")`);
-  }
+  const path = pathname.endsWith("/") ? pathname.slice(0, -1) : pathname;
+  if (!path.endsWith(BASE_PATH)) throw problem(`must end with the version segment "${BASE_PATH}" (its path is "${pathname}")`);
   return `${url.origin}${path}`;
 }

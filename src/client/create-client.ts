@@ -1,28 +1,39 @@
-// The client: openapi-fetch plus the API key header, request signing (opt-in), per-attempt timeouts, retries
-// with backoff that honour the rate-limit headers, rate-limit state and typed errors. Everything happens in the fetch function that
-// openapi-fetch calls, so middleware registered with `use()` sees one request and its final response.
-import createOpenApiClient, { defaultBodySerializer } from "openapi-fetch";
+// The client: openapi-fetch plus the API key header, request signing (opt-in), per-attempt timeouts that cover the
+// body, retries with backoff that honour the rate-limit headers, a response size limit, rate-limit state, typed
+// errors and redaction.
+//
+// Per-call state travels only through openapi-fetch's documented API. Each call hands openapi-fetch:
+// - its own `fetch` option: a closure over the call (its options, its serialized body, its facts for errors), which
+//   runs every attempt (rate-limit wait, signing, timeout, fetch, retry decision) and reads the body inside it;
+// - the body already serialized (once, with the call's `bodySerializer` or openapi-fetch's `defaultBodySerializer`)
+//   with an identity `bodySerializer`, so the same bytes go out on every attempt;
+// - `parseAs: "stream"`, so openapi-fetch never reads a success body: the closure has read and parsed it already.
+// Middleware registered with `use()` (or per call) sees one request and the final response, as in openapi-fetch:
+// such calls go through an openapi-fetch client that builds real Requests; the others through one whose `Request`
+// option (openapi-fetch's ClientOptions) keeps the URL and RequestInit as given, since only the closure reads them.
+import createOpenApiClient, { defaultBodySerializer, mergeHeaders } from "openapi-fetch";
 import { API_KEY_HEADER } from "../../generated/client-meta.js";
 import { validateBaseUrl } from "./base-url.js";
-import { ClientError, InvalidResponseError, NetworkError, TimeoutError, type RequestInfo } from "./errors.js";
-import { readRateLimit, msUntilReset, parseRetryAfter, type RateLimitState } from "./rate-limit.js";
-import { createRedactor, redactError, type Redactor } from "./redact.js";
-import { backoffDelay, DEFAULT_RETRY, resolveRetryOptions, sleep, type RetryOptions } from "./retry.js";
-import { createSigner, SIGNING_HEADERS, type Signer } from "./signing.js";
-import type { ClientHooks, ClientOptions, FetchLike, RequestEvent, RequestOverrides, TypedClient } from "./types.js";
+import { ClientError, InvalidResponseError, type InvalidResponseReason, NetworkError, type RequestInfo, TimeoutError } from "./errors.js";
+import { type RateLimitState, readRateLimit } from "./rate-limit.js";
+import { createRedactor, redactError, redactValue } from "./redact.js";
+import { type AttemptOutcome, DEFAULT_RETRY, rateLimitWait, resolveRetryOptions, retryDelay, shouldRetry, sleep } from "./retry.js";
+import { createSigner, SIGNING_HEADERS } from "./signing.js";
+import type { ClientHooks, ClientOptions, FetchLike, RequestOverrides, TypedClient } from "./types.js";
+import { REQUEST_INFO } from "./unwrap.js";
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
+/** Default `maxResponseBytes`: 16 MiB (see the README for why). */
+export const DEFAULT_MAX_RESPONSE_BYTES = 2 ** 24;
+/** The longest delay setTimeout holds (2^31 − 1 ms, about 24.8 days): a longer one fires after 1 ms. */
+const MAX_TIMER_MS = 2_147_483_647;
 
-/** Property openapi-fetch copies from the call's options onto the Request (it copies unknown option keys). */
-const CALL_KEY = "__tradingApiCall";
 const JSON_MEDIA_TYPE = /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
 const PREVIEW_LENGTH = 200;
-
-/** Facts about the call that produced a Response, for `unwrap()`. */
-export interface CallRecord extends RequestInfo {
-  redact: Redactor;
-}
-export const callRecords = new WeakMap<Response, CallRecord>();
+const METHODS = ["GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "PATCH", "TRACE"];
+const decoder = new TextDecoder();
+const ignore = () => {};
+const identity = (value: unknown) => value;
 
 /** A header value fetch sends unchanged: printable ASCII, no surrounding spaces (so no line breaks or control characters). */
 const HEADER_SAFE = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
@@ -31,92 +42,76 @@ const SECRET_SAFE = /^[^\s\x00-\x1f\x7f](?:[^\x00-\x1f\x7f]*[^\s\x00-\x1f\x7f])?
 
 /** Checks apiKey and apiSecret; the messages never echo the values. */
 function validateCredentials(apiKey: unknown, apiSecret: unknown): void {
-  if (apiKey !== undefined && (typeof apiKey !== "string" || !HEADER_SAFE.test(apiKey))) {
-    throw new TypeError(
-      "createClient: apiKey must be a non-empty string of printable ASCII characters (no line breaks, control characters or surrounding spaces)",
-    );
-  }
+  const refuse = (what: string) => {
+    throw new TypeError(`createClient: ${what}`);
+  };
+  const bad = " (no line breaks, control characters or surrounding spaces)";
+  if (apiKey !== undefined && !(typeof apiKey === "string" && HEADER_SAFE.test(apiKey))) refuse(`apiKey must be printable ASCII${bad}`);
   if (apiSecret === undefined) return;
-  if (typeof apiSecret !== "string" || !SECRET_SAFE.test(apiSecret)) {
-    throw new TypeError("createClient: apiSecret must be a non-empty string without line breaks, control characters or surrounding spaces");
-  }
-  if (apiKey === undefined) throw new TypeError("createClient: apiSecret signs the requests of an API key; give apiKey too");
+  if (!(typeof apiSecret === "string" && SECRET_SAFE.test(apiSecret))) refuse(`apiSecret must be a non-empty string${bad}`);
+  if (apiKey === undefined) refuse("apiSecret signs an API key's requests: give apiKey too");
 }
 
-/** The concrete path of a call (path parameters filled in), to let a literal path win over a template. */
-function concretePath(template: string, pathParams: unknown): string {
-  if (!template.includes("{") || pathParams === null || typeof pathParams !== "object") return template;
-  return template.replace(/\{([^}]+)\}/g, (whole, name: string) => {
-    const value = (pathParams as Record<string, unknown>)[name];
-    return value === undefined ? whole : String(value);
+/** `value` when it is Infinity or `valid`, else a TypeError naming `name`, what it must be, and the value given. */
+function limit(value: unknown, name: string, valid: boolean, what: string): number {
+  if (value !== Infinity && !valid) throw new TypeError(`${name} must be ${what}, or Infinity to disable it; got ${String(value)}`);
+  return value as number;
+}
+const timeoutOf = (value: unknown, name: string) =>
+  limit(value, name, typeof value === "number" && value > 0 && value <= MAX_TIMER_MS, `a positive number of milliseconds up to ${MAX_TIMER_MS}`);
+const maxBytesOf = (value: unknown, name: string) => limit(value, name, Number.isInteger(value) && (value as number) > 0, "a positive integer (bytes)");
+
+/**
+ * The path with its parameters filled in (to let a literal path win over a template). Refuses a missing value and
+ * one that would send the request elsewhere: "." and ".." are dot segments that URL normalisation removes, and an
+ * empty value leaves an empty segment (`/trades/quote/` instead of `/trades/quote/{quoteId}`).
+ */
+function fillPath(method: string, template: string, values: Record<string, unknown> | undefined): string {
+  return template.replace(/\{([^}]+)\}/g, (_, name: string) => {
+    const value = values?.[name];
+    const text = String(value);
+    if (value == null || /^\.{0,2}$/.test(text)) {
+      throw new TypeError(
+        `${method} ${template}: path parameter "${name}" is ${value == null ? "missing" : `${JSON.stringify(text)}, which sends the request to another path ("." and ".." segments are dropped)`}`,
+      );
+    }
+    return text;
   });
 }
 
-function validateTimeout(value: unknown, where: string): number {
-  if (typeof value !== "number" || Number.isNaN(value) || value <= 0) {
-    throw new TypeError(`${where} must be a positive number of milliseconds (Infinity disables it), got ${String(value)}`);
+/** The whole body as bytes, counted as it arrives: over `max` bytes, reading stops and `tooLarge()` is thrown. */
+async function readBody(response: Response, max: number, tooLarge: () => Error): Promise<Uint8Array<ArrayBuffer>> {
+  const reader = response.body?.getReader();
+  const chunks: Array<Uint8Array<ArrayBuffer>> = [];
+  let size = 0;
+  for (let chunk: ReadableStreamReadResult<Uint8Array<ArrayBuffer>> | undefined; (chunk = await reader?.read()) && !chunk.done; ) {
+    if ((size += chunk.value.byteLength) > max) {
+      reader!.cancel().catch(ignore);
+      throw tooLarge();
+    }
+    chunks.push(chunk.value);
   }
-  return value;
+  if (chunks.length === 1) return chunks[0]!;
+  const bytes = new Uint8Array(size);
+  size = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, size);
+    size += chunk.byteLength;
+  }
+  return bytes;
 }
 
-/** One call through the client: its timeout controller(s), retry decision and context for errors. */
-class Call {
-  readonly info: RequestInfo;
-  controller = new AbortController();
-  timedOut = false;
-  attempts = 0;
-  lastStatus: number | undefined;
-  lastContentType: string | null = null;
-  /** The serialized body, captured from openapi-fetch's bodySerializer: sent as is, on every attempt. */
-  body: BodyInit | undefined;
-  private timer: ReturnType<typeof setTimeout> | undefined;
-  private readonly onUserAbort: (() => void) | undefined;
-
+/**
+ * What openapi-fetch builds, through its `Request` option, for a call no middleware sees: the URL and the RequestInit
+ * as given. Only this client's fetch reads it, so no Request (with its signal and body stream) is made.
+ */
+class Prepared {
+  declare readonly method: string;
   constructor(
-    method: string,
-    path: string,
-    operationId: string | undefined,
-    readonly timeoutMs: number,
-    readonly retry: RequestOverrides["retry"],
-    readonly expectJson: boolean,
-    readonly userSignal: AbortSignal | undefined,
+    readonly url: string,
+    readonly init: RequestInit,
   ) {
-    this.info = { method, path, operationId, url: "" };
-    if (userSignal) {
-      if (userSignal.aborted) this.controller.abort(userSignal.reason);
-      else {
-        this.onUserAbort = () => this.controller.abort(userSignal.reason);
-        userSignal.addEventListener("abort", this.onUserAbort, { once: true });
-      }
-    }
-  }
-
-  /** A fresh controller for a retry (the previous one may have been aborted by its timer). */
-  nextAttemptSignal(): AbortSignal {
-    this.controller = new AbortController();
-    this.timedOut = false;
-    if (this.userSignal?.aborted) this.controller.abort(this.userSignal.reason);
-    return this.controller.signal;
-  }
-
-  startTimer(): void {
-    this.attempts++;
-    if (this.timeoutMs === Infinity) return;
-    const controller = this.controller;
-    this.timer = setTimeout(() => {
-      this.timedOut = true;
-      controller.abort(new TimeoutError(this.info, this.timeoutMs, this.attempts));
-    }, this.timeoutMs);
-  }
-
-  stopTimer(): void {
-    if (this.timer !== undefined) clearTimeout(this.timer);
-    this.timer = undefined;
-  }
-
-  finish(): void {
-    this.stopTimer();
-    if (this.onUserAbort) this.userSignal!.removeEventListener("abort", this.onUserAbort);
+    this.method = init.method!;
   }
 }
 
@@ -127,242 +122,206 @@ export function createTypedClient<Paths extends Record<string, any>>(
   options: ClientOptions,
   operationIds: Readonly<Record<string, string>>,
 ): TypedClient<Paths> {
-  if (options === null || typeof options !== "object") throw new TypeError("createClient: options object with baseUrl is required");
+  if (options === null || typeof options !== "object") throw new TypeError("createClient: options are required");
   const baseUrl = validateBaseUrl(options.baseUrl);
-  const { apiKey, apiSecret } = options;
+  const { apiKey, apiSecret, fetch: baseFetch, timeoutMs: clientTimeout, maxResponseBytes: clientMax, retry: clientRetry } = options;
   validateCredentials(apiKey, apiSecret);
   const redact = createRedactor(apiKey, apiSecret);
   // The secret lives on only inside the signer, as a non-extractable key.
-  const signer: Signer | undefined = apiSecret === undefined ? undefined : createSigner(apiSecret);
-  const defaultTimeoutMs = options.timeoutMs === undefined ? DEFAULT_TIMEOUT_MS : validateTimeout(options.timeoutMs, "createClient: timeoutMs");
-  const retryDefaults =
-    options.retry === false
-      ? resolveRetryOptions(DEFAULT_RETRY, { retries: 0 })
-      : resolveRetryOptions(DEFAULT_RETRY, options.retry === true ? undefined : options.retry);
+  const signer = apiSecret === undefined ? undefined : createSigner(apiSecret);
+  const defaultTimeoutMs = clientTimeout === undefined ? DEFAULT_TIMEOUT_MS : timeoutOf(clientTimeout, "createClient: timeoutMs");
+  const defaultMaxBytes = clientMax === undefined ? DEFAULT_MAX_RESPONSE_BYTES : maxBytesOf(clientMax, "createClient: maxResponseBytes");
+  const retryDefaults = resolveRetryOptions(DEFAULT_RETRY, clientRetry === false ? { retries: 0 } : clientRetry === true ? undefined : clientRetry);
   const hooks: ClientHooks = { ...options.hooks };
+  /** Whether any hook needs the events built for each attempt (skipped otherwise: they cost time on every call). */
   const observed = Boolean(hooks.onRequest || hooks.onResponse || hooks.onRateLimit);
-  if (options.fetch !== undefined && typeof options.fetch !== "function") throw new TypeError("createClient: fetch must be a function");
-  const baseFetch: FetchLike | undefined = options.fetch;
-
+  if (baseFetch !== undefined && typeof baseFetch !== "function") throw new TypeError("createClient: fetch must be a function");
+  const headers = { ...options.headers, ...(apiKey === undefined ? {} : { [API_KEY_HEADER]: apiKey }) };
+  const clientHeaders = mergeHeaders(headers);
+  /** Middleware registered with use() and not ejected. */
+  const middleware: unknown[] = [];
   let rateLimit: RateLimitState | undefined;
 
   const notify = <K extends keyof ClientHooks>(name: K, ...args: Parameters<NonNullable<ClientHooks[K]>>) => {
-    const hook = hooks[name] as ((...a: unknown[]) => void) | undefined;
-    if (!hook) return;
     try {
-      hook(...args);
+      (hooks[name] as ((...a: unknown[]) => void) | undefined)?.(...args);
     } catch {
       // Observers must not break requests.
     }
   };
-  const event = (call: Call, attempt: number): RequestEvent => ({ ...call.info, attempt });
 
-  function policyFor(call: Call, method: string): { options: Readonly<RetryOptions>; allowed: boolean } {
-    const override = call.retry;
-    if (override === false) return { options: retryDefaults, allowed: false };
-    if (override === true) return { options: retryDefaults, allowed: true };
-    if (override && typeof override === "object") return { options: resolveRetryOptions(retryDefaults, override), allowed: true };
-    return { options: retryDefaults, allowed: retryDefaults.methods.includes(method) };
-  }
+  type Send = (method: string, path: string, init: unknown) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
+  /** For calls that middleware sees (registered with use(), or per call): real Requests. */
+  const client = createOpenApiClient<Paths>({ baseUrl, headers });
+  const plain = createOpenApiClient<Paths>({ baseUrl, headers, Request: Prepared as unknown as typeof Request });
 
-  /** How long to wait before retrying after `response`, or undefined when the server asks for longer than allowed. */
-  function statusRetryDelay(response: Response, retryNumber: number, policy: Readonly<RetryOptions>): number | undefined {
-    const state = readRateLimit(response.headers);
-    let serverWait: number | undefined;
-    if ((response.status === 429 || state?.remaining === 0) && state?.reset !== undefined) serverWait = msUntilReset(state.reset);
-    else if (response.status === 429 || response.status === 503) serverWait = parseRetryAfter(response.headers.get("retry-after"));
-    if (serverWait !== undefined) return serverWait <= policy.maxRateLimitWaitMs ? serverWait : undefined;
-    return backoffDelay(retryNumber, policy);
-  }
-
-  async function waitIfExhausted(call: Call, policy: Readonly<RetryOptions>): Promise<void> {
-    const state = rateLimit;
-    if (state?.remaining !== 0 || state.reset === undefined) return;
-    const wait = msUntilReset(state.reset);
-    if (wait <= 0 || wait > policy.maxRateLimitWaitMs) return;
-    notify("onRateLimitWait", { ...event(call, call.attempts + 1), delayMs: wait, rateLimit: state });
-    await sleep(wait, call.userSignal);
-  }
-
-  async function readPreview(response: Response): Promise<string | undefined> {
-    try {
-      return redact((await response.text()).slice(0, PREVIEW_LENGTH));
-    } catch {
-      return undefined;
-    }
-  }
-
-  /** Turns a fetch failure into the client's error, or returns the user's own abort reason untouched. */
-  function failure(call: Call, error: unknown): unknown {
-    if (call.timedOut) return new TimeoutError(call.info, call.timeoutMs, call.attempts);
-    if (call.userSignal?.aborted) return error;
-    if (error instanceof ClientError) return error;
-    return new NetworkError(call.info, call.attempts, redactError(error, redact));
-  }
-
-  /** The fetch openapi-fetch calls: rate-limit wait, attempts, timeouts, retries, content-type check. */
-  async function policyFetch(request: Request, fetchImpl: FetchLike | undefined): Promise<Response> {
-    let call = (request as unknown as Record<string, unknown>)[CALL_KEY] as Call | undefined;
-    const detached = !(call instanceof Call);
-    if (!(call instanceof Call)) {
-      // A middleware replaced the Request: apply the client defaults to it.
-      call = new Call(request.method, new URL(request.url).pathname, undefined, defaultTimeoutMs, undefined, false, request.signal);
-    }
-    call.info.url = redact(request.url);
-    const method = request.method.toUpperCase();
-    const { options: policy, allowed } = policyFor(call, method);
-    const maxAttempts = allowed ? policy.retries + 1 : 1;
-    // A body stream can be sent once: send the serialized body captured by the call (or a copy) instead.
-    const rebuilt = maxAttempts > 1 || signer !== undefined;
-    const body = call.body ?? (rebuilt && request.body !== null ? await request.arrayBuffer() : undefined);
-    const first = detached && body === undefined ? new Request(request, { signal: call.controller.signal }) : request;
-
-    await waitIfExhausted(call, policy);
-    for (let attempt = 1; ; attempt++) {
-      const signal = attempt === 1 ? call.controller.signal : call.nextAttemptSignal();
-      // Every attempt is signed anew: a retry gets a fresh timestamp and signature.
-      let headers = request.headers;
-      if (signer) {
-        const signed = await signer(method, request.url);
-        headers = new Headers(request.headers);
-        headers.set(SIGNING_HEADERS.timestamp, signed.timestamp);
-        headers.set(SIGNING_HEADERS.signature, signed.signature);
-      }
-      // fetch(url, init) with a string body avoids undici piping a Request's body stream through a TransformStream.
-      // With the global fetch, always: fetch(Request) would copy the Request once more.
-      const init =
-        body === undefined && attempt === 1 && fetchImpl && !signer
-          ? undefined
-          : { method: request.method, headers, body, redirect: request.redirect, signal };
-      const canRetry = attempt < maxAttempts;
-      call.startTimer();
-      if (observed) notify("onRequest", event(call, attempt));
-      const started = observed ? performance.now() : 0;
-      let response: Response;
-      try {
-        if (fetchImpl) response = await fetchImpl(init ? new Request(request.url, init) : first);
-        else response = await (init ? globalThis.fetch(request.url, init) : globalThis.fetch(first));
-      } catch (error) {
-        call.stopTimer();
-        const reason = failure(call, error);
-        if (canRetry && (reason instanceof TimeoutError || reason instanceof NetworkError)) {
-          const delayMs = backoffDelay(attempt, policy);
-          notify("onRetry", { ...event(call, attempt), reason: reason instanceof TimeoutError ? "timeout" : "network", status: undefined, delayMs });
-          await sleep(delayMs, call.userSignal);
-          continue;
-        }
-        throw reason;
-      }
-      call.lastStatus = response.status;
-      call.lastContentType = response.headers.get("content-type");
-      const responseEvent = observed ? { ...event(call, attempt), status: response.status, durationMs: performance.now() - started } : undefined;
-      if (responseEvent) notify("onResponse", responseEvent);
-      const state = readRateLimit(response.headers);
-      if (state) {
-        rateLimit = state;
-        if (responseEvent) notify("onRateLimit", state, responseEvent);
-      }
-      if (canRetry && policy.statuses.includes(response.status)) {
-        const delayMs = statusRetryDelay(response, attempt, policy);
-        if (delayMs !== undefined) {
-          call.stopTimer();
-          response.body?.cancel().catch(() => {});
-          notify("onRetry", { ...event(call, attempt), reason: "status", status: response.status, delayMs });
-          await sleep(delayMs, call.userSignal);
-          continue;
-        }
-      }
-      if (
-        call.expectJson &&
-        response.ok &&
-        response.status !== 204 &&
-        method !== "HEAD" &&
-        call.lastContentType !== null &&
-        !JSON_MEDIA_TYPE.test(call.lastContentType) &&
-        response.headers.get("content-length") !== "0"
-      ) {
-        const preview = await readPreview(response);
-        call.stopTimer();
-        throw new InvalidResponseError(call.info, response.status, call.lastContentType, "content-type", preview);
-      }
-      if (detached) call.stopTimer(); // nobody calls finish() for a detached call
-      return response;
-    }
-  }
-
-  const client = createOpenApiClient<Paths>({
-    baseUrl,
-    headers: { ...options.headers, ...(apiKey === undefined ? {} : { [API_KEY_HEADER]: apiKey }) },
-    fetch: (request) => policyFetch(request, baseFetch),
-  });
-
-  function call(method: string, path: string, init: Record<string, unknown> | undefined): Promise<unknown> {
-    const { timeoutMs, retry, signal, fetch: callFetch, ...rest } = init ?? {};
+  async function call(method: string, path: string, init: Record<string, unknown> = {}): Promise<unknown> {
+    const { timeoutMs, retry, maxResponseBytes, signal, fetch: callFetch, body, bodySerializer, parseAs = "json", params, headers: callHeaders } = init as {
+      [key: string]: unknown;
+      params?: { path?: Record<string, unknown>; header?: Record<string, string> };
+      headers?: HeadersInit;
+      middleware?: unknown[];
+    };
     const upper = method.toUpperCase();
+    const userSignal = signal as AbortSignal | undefined;
+    const override = retry as RequestOverrides["retry"];
+    const fetchImpl = (typeof callFetch === "function" ? callFetch : baseFetch) as FetchLike | undefined;
     // A literal path of the spec wins over a template that also matches (`/wallets/USDT` over `/wallets/{currencyCode}`).
-    const concrete = concretePath(path, (rest.params as { path?: unknown } | undefined)?.path);
-    const literalWins = concrete !== path && operationIds[`${upper} ${concrete}`] !== undefined;
-    let ctx: Call;
-    try {
-      ctx = new Call(
-        upper,
-        literalWins ? concrete : path,
-        operationIds[`${upper} ${literalWins ? concrete : path}`],
-        timeoutMs === undefined ? defaultTimeoutMs : validateTimeout(timeoutMs, "timeoutMs"),
-        retry as RequestOverrides["retry"],
-        rest.parseAs === undefined || rest.parseAs === "json",
-        signal as AbortSignal | undefined,
-      );
-    } catch (error) {
-      return Promise.reject(error);
+    const concrete = path.includes("{") ? fillPath(upper, path, params?.path) : path;
+    const known = operationIds[`${upper} ${concrete}`] ? concrete : path;
+    const info: RequestInfo = { method: upper, path: known, operationId: operationIds[`${upper} ${known}`], url: "" };
+    const timeout = timeoutMs === undefined ? defaultTimeoutMs : timeoutOf(timeoutMs, "timeoutMs");
+    const maxBytes = maxResponseBytes === undefined ? defaultMaxBytes : maxBytesOf(maxResponseBytes, "maxResponseBytes");
+    const policy = override && typeof override === "object" ? resolveRetryOptions(retryDefaults, override) : retryDefaults;
+    // Serialized once, here, with the headers openapi-fetch would give (the client's alone are merged once, at
+    // creation): openapi-fetch gets the result, and every attempt (and every signature) sends these same bytes.
+    const serialized =
+      body === undefined
+        ? undefined
+        : ((bodySerializer ?? defaultBodySerializer) as (body: unknown, headers: Headers) => unknown)(
+            body,
+            bodySerializer || callHeaders || params?.header ? mergeHeaders(headers, callHeaders, params?.header) : clientHeaders,
+          );
+    const invalid = (response: Response, reason: InvalidResponseReason, preview?: string, cause?: unknown) =>
+      new InvalidResponseError(info, response.status, response.headers.get("content-type"), reason, preview, cause, maxBytes);
+    const read = (response: Response) => readBody(response, maxBytes, () => invalid(response, "too-large"));
+    /** A success body, parsed for `parseAs` (openapi-fetch's values); JSON that does not parse is an InvalidResponseError. */
+    const parse = (bytes: Uint8Array<ArrayBuffer>, response: Response) => {
+      if (parseAs === "arrayBuffer") return bytes.slice().buffer;
+      if (parseAs === "blob") return new Blob([bytes], { type: response.headers.get("content-type") ?? "" });
+      const text = decoder.decode(bytes);
+      try {
+        return parseAs === "text" ? text : text ? JSON.parse(text) : undefined;
+      } catch (error) {
+        throw invalid(response, "invalid-json", undefined, redactError(error, redact));
+      }
+    };
+    const seen = middleware.length > 0 || (init.middleware as unknown[] | undefined)?.length;
+    /** The network response of the last attempt, what was handed to openapi-fetch, and the parsed success body. */
+    let original: Response | undefined;
+    let handed: Response | undefined;
+    let data: unknown;
+
+    /** The `fetch` openapi-fetch calls for this call: every attempt, body included. */
+    async function attempts(request: Request | Prepared): Promise<Response> {
+      const { url } = request;
+      info.url = redact(url);
+      // After middleware: what the Request it hands on says, body included (read once, sent on every attempt).
+      const prepared: RequestInit =
+        request instanceof Prepared
+          ? request.init
+          : { method: request.method, headers: request.headers, redirect: request.redirect, body: request.body && (await request.arrayBuffer()) };
+      const { headers: given } = prepared;
+      const wait = rateLimitWait(rateLimit, policy);
+      if (wait > 0) {
+        notify("onRateLimitWait", { ...info, attempt: 1, delayMs: wait, rateLimit: rateLimit! });
+        await sleep(wait, userSignal);
+      }
+      for (let attempt = 1; ; attempt++) {
+        const controller = new AbortController();
+        let timedOut: TimeoutError | undefined;
+        let armed = false;
+        let outcome: AttemptOutcome;
+        const timer = timeout === Infinity ? undefined : setTimeout(() => controller.abort((timedOut = new TimeoutError(info, timeout, attempt))), timeout);
+        try {
+          // The init is this call's own (made by openapi-fetch for it, or above): each attempt sets its signal, and
+          // with a secret its signed headers: every attempt is signed anew (a fresh timestamp and signature).
+          prepared.signal = userSignal ? AbortSignal.any([userSignal, controller.signal]) : controller.signal;
+          if (signer) {
+            const signed = await signer(upper, url);
+            const signedHeaders = (prepared.headers = new Headers(given));
+            for (const [name, value] of Object.entries(signed)) signedHeaders.set(SIGNING_HEADERS[name as keyof typeof signed], value);
+          }
+          if (observed) notify("onRequest", { ...info, attempt });
+          const started = observed ? performance.now() : 0;
+          // fetch(url, init) costs less than fetch(request); a custom fetch gets a Request, as documented.
+          const response = await (fetchImpl ? fetchImpl(new Request(url, prepared)) : fetch(url, prepared));
+          const { status, ok, headers: got } = response;
+          const event = observed ? { ...info, attempt, status, durationMs: performance.now() - started } : undefined;
+          if (event) notify("onResponse", event);
+          const state = readRateLimit(got);
+          if (state) {
+            rateLimit = state;
+            if (event) notify("onRateLimit", state, event);
+          }
+          outcome = { kind: "status", status, headers: got };
+          if (!shouldRetry(attempt, upper, override, outcome, policy)) {
+            // The body, inside the attempt: its timeout, network errors and size limit apply to it.
+            const type = got.get("content-type");
+            const length = got.get("content-length");
+            if (Number(length) > maxBytes) throw invalid(response, "too-large");
+            original = handed = response;
+            if (status === 204 || prepared.method === "HEAD" || length === "0") return response;
+            if (ok && parseAs === "stream") {
+              // The caller reads the stream: the timeout stays armed (without keeping the process alive) until it fires.
+              armed = true;
+              (timer as { unref?: () => void } | undefined)?.unref?.();
+              return response;
+            }
+            const bytes = await read(response);
+            if (parseAs === "json" && ok && type !== null && !JSON_MEDIA_TYPE.test(type)) {
+              // Redacted whole, then cut: a cut first could leave part of a credential.
+              throw invalid(response, "content-type", redact(decoder.decode(bytes)).slice(0, PREVIEW_LENGTH));
+            }
+            if (ok) {
+              data = parse(bytes, response);
+              if (!seen) return response;
+            }
+            // openapi-fetch reads error bodies itself, and middleware may read any body: hand on a readable copy.
+            return (handed = new Response(status === 205 || status === 304 ? null : bytes, { status, statusText: response.statusText, headers: got }));
+          }
+          controller.abort(); // a retried status: its body is not read
+        } catch (error) {
+          controller.abort(); // a refused body (too large, not JSON) is not read to its end
+          const reason = timedOut ?? (userSignal?.aborted || error instanceof ClientError ? error : new NetworkError(info, attempt, redactError(error, redact)));
+          outcome = { kind: timedOut ? "timeout" : "network" };
+          if (!(reason instanceof TimeoutError || reason instanceof NetworkError) || !shouldRetry(attempt, upper, override, outcome, policy)) throw reason;
+        } finally {
+          if (!armed) clearTimeout(timer);
+        }
+        const delayMs = retryDelay(attempt, outcome, policy);
+        notify("onRetry", { ...info, attempt, reason: outcome.kind, status: (outcome as { status?: number }).status, delayMs });
+        await sleep(delayMs, userSignal);
+      }
     }
-    if (rest.body !== undefined) {
-      const serialize = (rest.bodySerializer ?? defaultBodySerializer) as (body: unknown, headers?: Headers) => BodyInit;
-      rest.bodySerializer = (value: unknown, headers?: Headers) => (ctx.body = serialize(value, headers));
-    }
-    // The global fetch gets the signal in its init (policyFetch); only a custom fetch needs it on the Request.
-    if (baseFetch || typeof callFetch === "function") rest.signal = ctx.controller.signal;
-    rest[CALL_KEY] = ctx;
-    if (typeof callFetch === "function") rest.fetch = (request: Request) => policyFetch(request, callFetch as FetchLike);
-    return (client.request as (m: string, p: string, i: unknown) => Promise<{ response: Response }>)(method.toLowerCase(), path, rest).then(
-      (result) => {
-        ctx.finish();
-        callRecords.set(result.response, { ...ctx.info, redact });
-        return result;
-      },
-      (error: unknown) => {
-        ctx.finish();
-        throw translate(ctx, error);
-      },
-    );
+
+    // This client's options (timeoutMs, retry, maxResponseBytes) go to openapi-fetch too, which passes unknown
+    // options on to its Request: harmless, and cheaper than copying the rest. The caller's signal stays here.
+    const result = await ((seen ? client : plain).request as unknown as Send)(upper, path, {
+      ...init,
+      signal: undefined,
+      fetch: attempts,
+      parseAs: "stream",
+      body: serialized,
+      bodySerializer: identity,
+    });
+    // `handed`: what the attempts gave openapi-fetch; else a middleware answered, or replaced the response, and its
+    // body is read here. The error body is redacted before anyone sees it.
+    const { response } = result;
+    const ours = response === handed;
+    const out = response.ok
+      ? { data: parseAs === "stream" || result.data == null ? result.data : ours ? data : parse(await read(response), response), response }
+      : { error: redactValue(result.error, redact), response };
+    if (ours) out.response = original!;
+    // Not enumerable: out of JSON and logs; found by unwrap() from any copy of this package.
+    return Object.defineProperty(out, REQUEST_INFO, { value: info });
   }
 
-  function translate(ctx: Call, error: unknown): unknown {
-    if (error instanceof ClientError) return error;
-    if (ctx.timedOut) return new TimeoutError(ctx.info, ctx.timeoutMs, ctx.attempts);
-    if (error instanceof SyntaxError && ctx.lastStatus !== undefined) {
-      // openapi-fetch could not parse a success body as JSON.
-      return new InvalidResponseError(ctx.info, ctx.lastStatus, ctx.lastContentType, "invalid-json", undefined, redactError(error, redact));
-    }
-    return error;
-  }
-
-  const typed = {
-    GET: (path: string, init?: Record<string, unknown>) => call("GET", path, init),
-    PUT: (path: string, init?: Record<string, unknown>) => call("PUT", path, init),
-    POST: (path: string, init?: Record<string, unknown>) => call("POST", path, init),
-    DELETE: (path: string, init?: Record<string, unknown>) => call("DELETE", path, init),
-    OPTIONS: (path: string, init?: Record<string, unknown>) => call("OPTIONS", path, init),
-    HEAD: (path: string, init?: Record<string, unknown>) => call("HEAD", path, init),
-    PATCH: (path: string, init?: Record<string, unknown>) => call("PATCH", path, init),
-    TRACE: (path: string, init?: Record<string, unknown>) => call("TRACE", path, init),
-    request: (method: string, path: string, init?: Record<string, unknown>) => call(method, path, init),
-    use: client.use,
-    eject: client.eject,
+  const typed: Record<string, unknown> = {
+    request: call,
+    use(...added: unknown[]) {
+      (client.use as (...m: unknown[]) => void)(...added);
+      for (const m of added) if (m) middleware.push(m);
+    },
+    eject(...removed: unknown[]) {
+      (client.eject as (...m: unknown[]) => void)(...removed);
+      for (const m of removed) if (middleware.includes(m)) middleware.splice(middleware.indexOf(m), 1);
+    },
     get rateLimit() {
       return rateLimit;
     },
     baseUrl,
   };
+  for (const method of METHODS) typed[method] = (path: string, init?: Record<string, unknown>) => call(method, path, init);
   return typed as unknown as TypedClient<Paths>;
 }

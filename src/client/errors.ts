@@ -16,10 +16,11 @@ function describe(info: RequestInfo): string {
 
 /** Base class of every error the client raises. */
 export class ClientError extends Error {
-  readonly method: string;
-  readonly path: string;
-  readonly operationId: string | undefined;
-  readonly url: string;
+  // `declare`: assigned in the constructor, no field initialisers emitted (smaller bundle).
+  declare readonly method: string;
+  declare readonly path: string;
+  declare readonly operationId: string | undefined;
+  declare readonly url: string;
 
   constructor(message: string, info: RequestInfo, options?: { cause?: unknown }) {
     super(message, options);
@@ -38,12 +39,12 @@ export class ClientError extends Error {
 
 /** A non-2xx answer, raised by `unwrap()`. The non-throwing `{ data, error, response }` result carries the same facts. */
 export class ApiError<Body = unknown> extends ClientError {
-  readonly status: number;
-  readonly statusText: string;
-  /** The parsed error body (any JSON: the description does not show the error shape), or its text. */
-  readonly body: Body;
+  declare readonly status: number;
+  declare readonly statusText: string;
+  /** The parsed error body (any JSON: the description does not show the error shape), or its text; redacted. */
+  declare readonly body: Body;
   /** Rate-limit headers of this response. */
-  readonly rateLimit: RateLimitState | undefined;
+  declare readonly rateLimit: RateLimitState | undefined;
   /** The Response (not enumerable: kept out of logs and JSON). */
   declare readonly response: Response;
 
@@ -59,9 +60,9 @@ export class ApiError<Body = unknown> extends ClientError {
 
 /** No complete response within `timeoutMs` (per attempt). */
 export class TimeoutError extends ClientError {
-  readonly timeoutMs: number;
+  declare readonly timeoutMs: number;
   /** Number of attempts made, retries included. */
-  readonly attempts: number;
+  declare readonly attempts: number;
 
   constructor(info: RequestInfo, timeoutMs: number, attempts: number) {
     super(`${describe(info)} timed out after ${timeoutMs} ms${attempts > 1 ? ` (attempt ${attempts})` : ""}`, info);
@@ -72,7 +73,7 @@ export class TimeoutError extends ClientError {
 
 /** The request could not be sent or its response not received (refused, reset, DNS…). `cause` has the details. */
 export class NetworkError extends ClientError {
-  readonly attempts: number;
+  declare readonly attempts: number;
 
   constructor(info: RequestInfo, attempts: number, cause: unknown) {
     const reason = networkReason(cause);
@@ -83,24 +84,37 @@ export class NetworkError extends ClientError {
   }
 }
 
-/** A successful status whose body is not the JSON the operation documents. */
+/** Why a response was refused: see `InvalidResponseError.reason`. */
+export type InvalidResponseReason = "content-type" | "invalid-json" | "too-large";
+
+/** A successful status whose body is not the JSON the operation documents, or a body (any status) over `maxResponseBytes`. */
 export class InvalidResponseError extends ClientError {
-  readonly status: number;
-  readonly contentType: string | null;
-  /** `content-type`: the media type is not JSON; `invalid-json`: the body does not parse. */
-  readonly reason: "content-type" | "invalid-json";
-  /** The start of the body (at most 200 characters), when it could be read. */
-  readonly bodyPreview: string | undefined;
+  declare readonly status: number;
+  declare readonly contentType: string | null;
+  /**
+   * `content-type`: the media type is not JSON; `invalid-json`: the body does not parse; `too-large`: the body is
+   * longer than `maxResponseBytes` (by its Content-Length, or counted while it arrived). Never retried.
+   */
+  declare readonly reason: InvalidResponseReason;
+  /** The start of the body (at most 200 characters, after redaction), when it could be read. */
+  declare readonly bodyPreview: string | undefined;
 
   constructor(
     info: RequestInfo,
     status: number,
     contentType: string | null,
-    reason: "content-type" | "invalid-json",
+    reason: InvalidResponseReason,
     bodyPreview: string | undefined,
     cause?: unknown,
+    /** The limit a `too-large` body went over, for the message. */
+    maxResponseBytes?: number,
   ) {
-    const what = reason === "content-type" ? `content-type ${contentType ?? "(none)"} instead of JSON` : "a body that is not valid JSON";
+    const what =
+      reason === "content-type"
+        ? `content-type ${contentType ?? "(none)"} instead of JSON`
+        : reason === "invalid-json"
+          ? "a body that is not valid JSON"
+          : `a body over maxResponseBytes (${maxResponseBytes} bytes)`;
     super(`${describe(info)} answered HTTP ${status} with ${what}`, info, cause === undefined ? undefined : { cause });
     this.status = status;
     this.contentType = contentType;

@@ -27,7 +27,7 @@ function hex(buffer: ArrayBuffer): string {
 
 function subtleCrypto(): SubtleCrypto {
   const subtle = globalThis.crypto?.subtle;
-  if (!subtle) throw new Error("request signing needs Web Crypto (crypto.subtle): Node 20 or later, or a browser page served over https");
+  if (!subtle) throw new Error("request signing needs Web Crypto (crypto.subtle)");
   return subtle;
 }
 

@@ -62,9 +62,17 @@ export interface ClientOptions {
   apiSecret?: string;
   /** Replaces `globalThis.fetch`. */
   fetch?: FetchLike;
-  /** Per-attempt time limit for the response, body included. Default 30000 ms; `Infinity` disables. */
+  /**
+   * Per-attempt time limit for the response, body included (with `parseAs: "stream"`, while the caller reads it).
+   * Default 30000 ms; at most 2147483647 (what setTimeout can hold); `Infinity` disables.
+   */
   timeoutMs?: number;
-  /** Retry policy (see `RetryOptions`); `false` disables retries. Default: GET only, 2 retries. */
+  /**
+   * Largest response body read, in bytes (Content-Length checked first, else counted while it arrives); a longer one
+   * fails with InvalidResponseError reason `too-large`, never retried. Default 16 MiB; `Infinity` disables.
+   */
+  maxResponseBytes?: number;
+  /** Retry policy (see `RetryOptions`; `retries` from 0 to 10); `false` disables retries. Default: GET only, 2 retries. */
   retry?: boolean | Partial<RetryOptions>;
   /** Observers of requests, retries and rate limits. */
   hooks?: ClientHooks;
@@ -74,8 +82,10 @@ export interface ClientOptions {
 
 /** Options any call accepts next to openapi-fetch's own (`params`, `body`, `headers`, `signal`…). */
 export interface RequestOverrides {
-  /** Per-attempt time limit of this call. */
+  /** Per-attempt time limit of this call (see `ClientOptions.timeoutMs`). */
   timeoutMs?: number;
+  /** Largest response body of this call, in bytes (see `ClientOptions.maxResponseBytes`). */
+  maxResponseBytes?: number;
   /**
    * `false`: never retry this call. `true` or an object: this call may be retried even if its method is not in
    * `retry.methods` (an explicit opt-in, e.g. for a POST you know to be safe to repeat); an object also overrides

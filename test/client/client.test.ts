@@ -1,11 +1,13 @@
 // Client basics against real node:http servers: key header, base URL, timeouts, aborts.
-import { afterEach, describe, expect, it } from "vitest";
-import { createClient, MOCK_BASE_URL, TimeoutError, unwrap, DEFAULT_TIMEOUT_MS } from "../../src/index.js";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { createClient, MOCK_BASE_URL, TimeoutError, unwrap } from "../../src/index.js";
+import { track, until, useFakeClock } from "./support/clock.js";
 import { sendJson, startServer, type TestServer } from "./support/server.js";
 import { apiKeyHeader, basePath, operationIdOf, spec, successExample } from "./support/spec.js";
 
 let server: TestServer | undefined;
 afterEach(async () => {
+  vi.useRealTimers();
   await server?.close();
   server = undefined;
 });
@@ -31,9 +33,24 @@ describe("API key", () => {
   it("rejects an unusable key without echoing it", () => {
     // Line breaks (header injection), control characters (every call would fail as a network error),
     // surrounding spaces (fetch would trim them) and characters a header cannot carry.
-    for (const apiKey of ["", "abc\r\nx-evil: 1", "bell\u0007", " padded", "padded ", "kéy", "key\u2028"]) {
+    for (const apiKey of [
+      "",
+      "abc\r\nx-evil: 1",
+      "bell\u0007",
+      "\u0007",
+      "nul\u0000byte",
+      "del\u007f",
+      "esc\u001b[0m",
+      "tab\tinside",
+      "vt\u000binside",
+      "c1\u0085",
+      " padded",
+      "padded ",
+      "kéy",
+      "key\u2028",
+    ]) {
       expect(() => createClient({ baseUrl: MOCK_BASE_URL, apiKey }), JSON.stringify(apiKey)).toThrow(
-        /apiKey must be a non-empty string of printable ASCII characters \(no line breaks, control characters or surrounding spaces\)/,
+        /apiKey must be printable ASCII \(no line breaks, control characters or surrounding spaces\)/,
       );
     }
     let error: unknown;
@@ -91,8 +108,18 @@ describe("baseUrl", () => {
 });
 
 describe("timeouts", () => {
-  it("defaults to 30 s", () => {
-    expect(DEFAULT_TIMEOUT_MS).toBe(30_000);
+  it("defaults to 30 s: a call without timeoutMs fails with TimeoutError at 30 s, not before", async () => {
+    server = await startServer(() => {}); // never answers
+    useFakeClock();
+    const client = createClient({ baseUrl: server.baseUrl, retry: false });
+    const call = track(client.GET("/currencies/fiat-rates"));
+    await until(() => server!.requests.length === 1, "the request to arrive");
+    await vi.advanceTimersByTimeAsync(29_999);
+    expect(call.settled).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    await until(() => call.settled, "the call to fail at 30 s", 2000);
+    expect(call.error).toBeInstanceOf(TimeoutError);
+    expect(call.error).toMatchObject({ timeoutMs: 30_000, attempts: 1 });
   });
 
   it("raises TimeoutError when the server never answers", async () => {

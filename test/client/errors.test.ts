@@ -212,6 +212,37 @@ describe.each([
     for (const error of errors) for (const text of exposures(error)) expect(text).not.toContain(credential);
   });
 
+  it("from every occurrence: a body that repeats it has none left", async () => {
+    server = await startServer((req, res) => {
+      if (req.url?.includes("summary")) return sendJson(res, 401, { message: `${credential} twice: ${credential}`, list: [credential, credential] });
+      res.writeHead(200, { "content-type": "text/plain" });
+      res.end(`${credential}/${credential}`);
+    });
+    const client = createClient({ baseUrl: server.baseUrl, ...options, retry: false });
+    const result = await client.GET("/trades/summary/me");
+    expect(result.error).toEqual({ message: "[REDACTED] twice: [REDACTED]", list: ["[REDACTED]", "[REDACTED]"] });
+    const error = await unwrap(client.GET("/trades/summary/me")).catch((e: unknown) => e);
+    expect((error as ApiError).body).toEqual({ message: "[REDACTED] twice: [REDACTED]", list: ["[REDACTED]", "[REDACTED]"] });
+    const invalid = await client.GET("/currencies/fiat-rates").catch((e: unknown) => e);
+    expect((invalid as InvalidResponseError).bodyPreview).toBe("[REDACTED]/[REDACTED]");
+    for (const text of [...exposures(error), ...exposures(invalid)]) expect(text).not.toContain(credential);
+  });
+
+  it("from a body preview that the 200-character cut would split it in (redacted first, then cut)", async () => {
+    // The credential starts 10 characters before the cut: cutting first would leave its first 10 characters.
+    const padding = "p".repeat(190);
+    server = await startServer((_req, res) => {
+      res.writeHead(200, { "content-type": "text/html" });
+      res.end(`${padding}${credential} and more after it`);
+    });
+    const client = createClient({ baseUrl: server.baseUrl, ...options, retry: false });
+    const error = (await client.GET("/currencies/fiat-rates").catch((e: unknown) => e)) as InvalidResponseError;
+    expect(error).toBeInstanceOf(InvalidResponseError);
+    expect(error.bodyPreview).toBe(`${padding}[REDACTED] and more after it`.slice(0, 200));
+    expect(error.bodyPreview).not.toContain(credential.slice(0, 6));
+    for (const text of exposures(error)) expect(text).not.toContain(credential.slice(0, 6));
+  });
+
   it("from a NetworkError whose cause mentions it (custom fetch)", async () => {
     const client = createClient({
       baseUrl: "http://127.0.0.1:9/v1",

@@ -205,6 +205,6 @@ describe("backoff", () => {
   });
 
   it("rejects invalid retry options", () => {
-    expect(() => createClient({ baseUrl: "http://127.0.0.1:1/v1", retry: { retries: -1 } })).toThrow(/retry.retries must be a finite number/);
+    expect(() => createClient({ baseUrl: "http://127.0.0.1:1/v1", retry: { retries: -1 } })).toThrow(/retry.retries must be an integer from 0 to 10/);
   });
 });

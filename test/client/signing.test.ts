@@ -102,10 +102,10 @@ describe("signing", () => {
   });
 
   it("refuses an unusable secret, or a secret without a key, without echoing it", () => {
-    for (const apiSecret of ["", " padded", "line\nbreak", "bell\u0007", "tab\tinside"]) {
+    for (const apiSecret of ["", " padded", "line\nbreak", "bell\u0007", "\u0007", "tab\tinside", "nul\u0000", "del\u007f", "esc\u001b[0m", "cr\r"]) {
       const attempt = () => createClient({ baseUrl: MOCK_BASE_URL, apiKey: "key-1", apiSecret });
       expect(attempt, JSON.stringify(apiSecret)).toThrow(
-        /apiSecret must be a non-empty string without line breaks, control characters or surrounding spaces/,
+        /apiSecret must be a non-empty string \(no line breaks, control characters or surrounding spaces\)/,
       );
       try {
         attempt();

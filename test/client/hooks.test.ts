@@ -1,0 +1,51 @@
+// Hooks are observers: whatever they throw, the call goes on as if they were not there.
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { createClient, type ClientHooks } from "../../src/index.js";
+import { track, until, useFakeClock } from "./support/clock.js";
+import { sendJson, startServer, type TestServer } from "./support/server.js";
+import { rateLimitHeaders as RL, successExample } from "./support/spec.js";
+
+let server: TestServer | undefined;
+afterEach(async () => {
+  vi.useRealTimers();
+  await server?.close();
+  server = undefined;
+});
+
+describe("hooks", () => {
+  it("a hook that throws never breaks a call: every hook throws, the calls still succeed", async () => {
+    const start = Date.UTC(2030, 0, 1, 0, 0, 0);
+    useFakeClock(start);
+    const reset = start / 1000 + 2;
+    const rates = successExample("getFiatRates");
+    // 1st request: 503 (a retry); 2nd: 200 saying the limit is spent until `reset` (the next call waits); 3rd: 200.
+    server = await startServer((_req, res, _seen, i) =>
+      i === 0
+        ? sendJson(res, 503, {})
+        : sendJson(res, 200, rates, i === 1 ? { [RL.remaining.name]: "0", [RL.reset.name]: String(reset) } : {}),
+    );
+    const called: string[] = [];
+    const thrower = (name: keyof ClientHooks) => () => {
+      called.push(name);
+      throw new Error(`${name} failed`);
+    };
+    const hooks: Required<ClientHooks> = {
+      onRequest: thrower("onRequest"),
+      onResponse: thrower("onResponse"),
+      onRetry: thrower("onRetry"),
+      onRateLimit: thrower("onRateLimit"),
+      onRateLimitWait: thrower("onRateLimitWait"),
+    };
+    const client = createClient({ baseUrl: server.baseUrl, retry: { baseDelayMs: 0 }, hooks });
+    const first = await client.GET("/currencies/fiat-rates");
+    expect(first.data).toEqual(rates);
+    const second = track(client.GET("/currencies/fiat-rates"));
+    await until(() => called.includes("onRateLimitWait"), "the rate-limit wait");
+    await vi.advanceTimersByTimeAsync(2000);
+    await until(() => second.settled, "the second call");
+    expect(second.error).toBeUndefined();
+    expect(second.value?.data).toEqual(rates);
+    expect(new Set(called)).toEqual(new Set(Object.keys(hooks)));
+    expect(server.requests).toHaveLength(3);
+  });
+});

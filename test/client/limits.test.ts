@@ -1,0 +1,125 @@
+// Bounds on what a caller or a server can make the client do: timeouts setTimeout can hold, a bounded number of
+// retries, and a bounded response body (maxResponseBytes).
+import { afterEach, describe, expect, it } from "vitest";
+import { ClientError, createClient, InvalidResponseError, MOCK_BASE_URL } from "../../src/index.js";
+import { sendJson, startServer, type TestServer } from "./support/server.js";
+import { successExample } from "./support/spec.js";
+
+let server: TestServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+describe("timeoutMs", () => {
+  it("above 2,147,483,647 ms (what setTimeout can hold) is refused at createClient and per call", async () => {
+    for (const timeoutMs of [MAX_TIMER_MS + 1, 1e12, Number.MAX_VALUE]) {
+      expect(() => createClient({ baseUrl: MOCK_BASE_URL, timeoutMs }), String(timeoutMs)).toThrow(TypeError);
+      expect(() => createClient({ baseUrl: MOCK_BASE_URL, timeoutMs }), String(timeoutMs)).toThrow(/timeoutMs .*2147483647/);
+      const client = createClient({ baseUrl: MOCK_BASE_URL });
+      await expect(client.GET("/currencies/fiat-rates", { timeoutMs }), String(timeoutMs)).rejects.toThrow(/timeoutMs .*2147483647/);
+    }
+  });
+
+  it("accepts 2,147,483,647 and Infinity, and a call with either is not cut short", async () => {
+    server = await startServer((_req, res) => setTimeout(() => sendJson(res, 200, successExample("getFiatRates")), 30));
+    for (const timeoutMs of [MAX_TIMER_MS, Number.POSITIVE_INFINITY]) {
+      const client = createClient({ baseUrl: server.baseUrl, timeoutMs });
+      const { response } = await client.GET("/currencies/fiat-rates");
+      expect(response.status).toBe(200);
+      const perCall = await createClient({ baseUrl: server.baseUrl }).GET("/currencies/fiat-rates", { timeoutMs });
+      expect(perCall.response.status).toBe(200);
+    }
+  });
+});
+
+describe("retries", () => {
+  it("must be an integer from 0 to 10, at createClient and per call", async () => {
+    for (const retries of [11, 1000, 1.5, -1, Number.NaN, Number.POSITIVE_INFINITY]) {
+      expect(() => createClient({ baseUrl: MOCK_BASE_URL, retry: { retries } }), String(retries)).toThrow(/retry\.retries must be an integer from 0 to 10/);
+      const client = createClient({ baseUrl: MOCK_BASE_URL });
+      await expect(client.GET("/currencies/fiat-rates", { retry: { retries } }), String(retries)).rejects.toThrow(TypeError);
+    }
+    for (const retries of [0, 10]) expect(() => createClient({ baseUrl: MOCK_BASE_URL, retry: { retries } })).not.toThrow();
+  });
+});
+
+describe("maxResponseBytes", () => {
+  const big = (bytes: number) => JSON.stringify({ message: "x".repeat(bytes) });
+
+  it("refuses invalid values at createClient and per call", async () => {
+    for (const maxResponseBytes of [0, -1, 1.5, Number.NaN, "1MB" as unknown as number]) {
+      expect(() => createClient({ baseUrl: MOCK_BASE_URL, maxResponseBytes }), String(maxResponseBytes)).toThrow(/maxResponseBytes must be/);
+      await expect(createClient({ baseUrl: MOCK_BASE_URL }).GET("/currencies/fiat-rates", { maxResponseBytes })).rejects.toThrow(TypeError);
+    }
+    expect(() => createClient({ baseUrl: MOCK_BASE_URL, maxResponseBytes: Number.POSITIVE_INFINITY })).not.toThrow();
+  });
+
+  it("defaults to 16 MiB: a declared 50 MB body is refused from its Content-Length, before it is read", async () => {
+    let written = 0;
+    server = await startServer((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json", "content-length": String(50_000_000) });
+      // Only a first chunk is ever written: reading the body whole would wait for the rest.
+      res.write(`{"message":"${"x".repeat(1000)}`, () => {
+        written = 1000;
+      });
+    });
+    const client = createClient({ baseUrl: server.baseUrl, timeoutMs: 10_000 });
+    const error = await client.GET("/currencies/fiat-rates").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InvalidResponseError);
+    expect(error).toBeInstanceOf(ClientError);
+    expect(error).toMatchObject({ reason: "too-large", status: 200 });
+    expect((error as Error).message).toMatch(/16777216 bytes/);
+    expect(written).toBeLessThanOrEqual(1000);
+    expect(server.requests).toHaveLength(1); // not retried, though a GET
+  });
+
+  it("counts a body without Content-Length while it arrives, and stops reading at the limit", async () => {
+    let chunks = 0;
+    server = await startServer((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" }); // chunked: no Content-Length
+      res.write('{"message":"');
+      // An endless body: only counting while reading can end this call before its timeout.
+      const timer = setInterval(() => {
+        chunks++;
+        if (!res.write("x".repeat(4096))) return;
+      }, 1);
+      res.on("close", () => clearInterval(timer));
+    });
+    const client = createClient({ baseUrl: server.baseUrl, timeoutMs: 20_000, maxResponseBytes: 64 * 1024 });
+    const started = performance.now();
+    const error = await client.GET("/currencies/fiat-rates").catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: "InvalidResponseError", reason: "too-large" });
+    expect(performance.now() - started).toBeLessThan(10_000);
+    expect(server.requests).toHaveLength(1);
+    expect(chunks).toBeGreaterThan(0);
+  });
+
+  it("applies per call, to error bodies too, and lets a body within the limit through", async () => {
+    server = await startServer((req, res) => {
+      if (req.url?.includes("wallets")) return sendJson(res, 500, JSON.parse(big(5000)));
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(big(5000));
+    });
+    const client = createClient({ baseUrl: server.baseUrl, retry: false });
+    const { data } = await client.GET("/currencies/fiat-rates", { maxResponseBytes: 6000 });
+    expect(data).toEqual(JSON.parse(big(5000)));
+    await expect(client.GET("/currencies/fiat-rates", { maxResponseBytes: 4000 })).rejects.toMatchObject({ reason: "too-large" });
+    await expect(client.GET("/wallets/USDT", { maxResponseBytes: 4000 })).rejects.toMatchObject({ reason: "too-large", status: 500 });
+    const tight = createClient({ baseUrl: server.baseUrl, maxResponseBytes: 4000 });
+    await expect(tight.GET("/currencies/fiat-rates", { parseAs: "text" })).rejects.toMatchObject({ reason: "too-large" });
+    expect((await tight.GET("/currencies/fiat-rates", { maxResponseBytes: 6000 })).data).toEqual(JSON.parse(big(5000)));
+  });
+
+  it('checks a streamed body\'s Content-Length (parseAs: "stream")', async () => {
+    server = await startServer((_req, res) => {
+      const body = big(5000);
+      res.writeHead(200, { "content-type": "application/json", "content-length": String(Buffer.byteLength(body)) });
+      res.end(body);
+    });
+    const client = createClient({ baseUrl: server.baseUrl, maxResponseBytes: 4000 });
+    await expect(client.GET("/currencies/fiat-rates", { parseAs: "stream" })).rejects.toMatchObject({ reason: "too-large" });
+  });
+});
