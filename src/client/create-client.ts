@@ -28,17 +28,17 @@ export const DEFAULT_MAX_RESPONSE_BYTES = 2 ** 24;
 /** The longest delay setTimeout holds (2^31 − 1 ms, about 24.8 days): a longer one fires after 1 ms. */
 const MAX_TIMER_MS = 2_147_483_647;
 
-const JSON_MEDIA_TYPE = /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
+const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json\s*(;|$)/i;
 const PREVIEW_LENGTH = 200;
-const METHODS = ["GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "PATCH", "TRACE"];
+const METHODS = "GET PUT POST DELETE OPTIONS HEAD PATCH TRACE".split(" ");
 const decoder = new TextDecoder();
 const ignore = () => {};
 const identity = (value: unknown) => value;
 
 /** A header value fetch sends unchanged: printable ASCII, no surrounding spaces (so no line breaks or control characters). */
-const HEADER_SAFE = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
-/** A secret that is never sent: no control characters (a stray newline from a file) and no surrounding spaces. */
-const SECRET_SAFE = /^[^\s\x00-\x1f\x7f](?:[^\x00-\x1f\x7f]*[^\s\x00-\x1f\x7f])?$/;
+const HEADER_SAFE = /^(?! )[ -~]+(?<! )$/;
+/** A secret that is never sent: no control characters (a stray newline from a file) and no surrounding white space. */
+const SECRET_SAFE = /^(?!\s)[^\0-\x1f\x7f]+(?<!\s)$/;
 
 /** Checks apiKey and apiSecret; the messages never echo the values. */
 function validateCredentials(apiKey: unknown, apiSecret: unknown): void {
@@ -69,11 +69,9 @@ const maxBytesOf = (value: unknown, name: string) => limit(value, name, Number.i
 function fillPath(method: string, template: string, values: Record<string, unknown> | undefined): string {
   return template.replace(/\{([^}]+)\}/g, (_, name: string) => {
     const value = values?.[name];
-    const text = String(value);
-    if (value == null || /^\.{0,2}$/.test(text)) {
-      throw new TypeError(
-        `${method} ${template}: path parameter "${name}" is ${value == null ? "missing" : `${JSON.stringify(text)}, which sends the request to another path ("." and ".." segments are dropped)`}`,
-      );
+    const text = String(value ?? "");
+    if (/^\.{0,2}$/.test(text)) {
+      throw new TypeError(`${method} ${template}: path parameter "${name}" is ${JSON.stringify(value)}, which sends the request to another path`);
     }
     return text;
   });
@@ -91,14 +89,7 @@ async function readBody(response: Response, max: number, tooLarge: () => Error):
     }
     chunks.push(chunk.value);
   }
-  if (chunks.length === 1) return chunks[0]!;
-  const bytes = new Uint8Array(size);
-  size = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, size);
-    size += chunk.byteLength;
-  }
-  return bytes;
+  return chunks.length === 1 ? chunks[0]! : new Uint8Array(await new Blob(chunks).arrayBuffer());
 }
 
 /**
@@ -185,13 +176,13 @@ export function createTypedClient<Paths extends Record<string, any>>(
     const invalid = (response: Response, reason: InvalidResponseReason, preview?: string, cause?: unknown) =>
       new InvalidResponseError(info, response.status, response.headers.get("content-type"), reason, preview, cause, maxBytes);
     const read = (response: Response) => readBody(response, maxBytes, () => invalid(response, "too-large"));
+    /** Whether the body is wanted as text: JSON and text success bodies, and every error body (openapi-fetch reads those as text). */
+    const textual = parseAs === "json" || parseAs === "text";
     /** A success body, parsed for `parseAs` (openapi-fetch's values); JSON that does not parse is an InvalidResponseError. */
-    const parse = (bytes: Uint8Array<ArrayBuffer>, response: Response) => {
-      if (parseAs === "arrayBuffer") return bytes.slice().buffer;
-      if (parseAs === "blob") return new Blob([bytes], { type: response.headers.get("content-type") ?? "" });
-      const text = decoder.decode(bytes);
+    const parse = (body: string | Uint8Array<ArrayBuffer>, response: Response) => {
+      if (typeof body !== "string") return parseAs === "blob" ? new Blob([body], { type: response.headers.get("content-type") ?? "" }) : body.slice().buffer;
       try {
-        return parseAs === "text" ? text : text ? JSON.parse(text) : undefined;
+        return parseAs === "text" ? body : body ? JSON.parse(body) : undefined;
       } catch (error) {
         throw invalid(response, "invalid-json", undefined, redactError(error, redact));
       }
@@ -259,16 +250,17 @@ export function createTypedClient<Paths extends Record<string, any>>(
               return response;
             }
             const bytes = await read(response);
+            const body = textual || !ok ? decoder.decode(bytes) : bytes;
             if (parseAs === "json" && ok && type !== null && !JSON_MEDIA_TYPE.test(type)) {
               // Redacted whole, then cut: a cut first could leave part of a credential.
-              throw invalid(response, "content-type", redact(decoder.decode(bytes)).slice(0, PREVIEW_LENGTH));
+              throw invalid(response, "content-type", redact(typeof body === "string" ? body : decoder.decode(body)).slice(0, PREVIEW_LENGTH));
             }
             if (ok) {
-              data = parse(bytes, response);
+              data = parse(body, response);
               if (!seen) return response;
             }
             // openapi-fetch reads error bodies itself, and middleware may read any body: hand on a readable copy.
-            return (handed = new Response(status === 205 || status === 304 ? null : bytes, { status, statusText: response.statusText, headers: got }));
+            return (handed = new Response(status === 205 || status === 304 ? null : body, { status, statusText: response.statusText, headers: got }));
           }
           controller.abort(); // a retried status: its body is not read
         } catch (error) {
@@ -299,8 +291,12 @@ export function createTypedClient<Paths extends Record<string, any>>(
     // body is read here. The error body is redacted before anyone sees it.
     const { response } = result;
     const ours = response === handed;
+    const replaced = async () => {
+      const bytes = await read(response);
+      return parse(textual ? decoder.decode(bytes) : bytes, response);
+    };
     const out = response.ok
-      ? { data: parseAs === "stream" || result.data == null ? result.data : ours ? data : parse(await read(response), response), response }
+      ? { data: parseAs === "stream" || result.data == null ? result.data : ours ? data : await replaced(), response }
       : { error: redactValue(result.error, redact), response };
     if (ours) out.response = original!;
     // Not enumerable: out of JSON and logs; found by unwrap() from any copy of this package.

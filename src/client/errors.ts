@@ -54,7 +54,7 @@ export class ApiError<Body = unknown> extends ClientError {
     this.statusText = statusText;
     this.body = body;
     this.rateLimit = rateLimit;
-    Object.defineProperty(this, "response", { value: response, enumerable: false });
+    Object.defineProperty(this, "response", { value: response }); // not enumerable
   }
 }
 
@@ -123,12 +123,8 @@ export class InvalidResponseError extends ClientError {
   }
 }
 
+/** The error code (ECONNREFUSED, UND_ERR_SOCKET…) of the failure or of its cause (fetch wraps it), else its message. */
 function networkReason(cause: unknown): string | undefined {
-  let current: unknown = cause;
-  for (let depth = 0; depth < 4 && current instanceof Error; depth++) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === "string") return code;
-    current = current.cause;
-  }
-  return cause instanceof Error ? cause.message : undefined;
+  const error = cause as { code?: string; message?: string; cause?: { code?: string } } | undefined;
+  return error?.code ?? error?.cause?.code ?? error?.message;
 }

@@ -35,11 +35,12 @@ export function redactValue(value: unknown, redact: Redactor, depth = 0): unknow
  */
 export function redactError(error: unknown, redact: Redactor, depth = 0): unknown {
   if (redact === noRedaction || !(error instanceof Error)) return error;
-  const mentions = (e: Error) => redact(e.message) !== e.message || redact(String(e.stack)) !== String(e.stack);
-  const nested = depth < 4 ? redactError(error.cause, redact, depth + 1) : undefined;
-  if (!mentions(error) && nested === error.cause) return error;
-  const copy = new Error(redact(error.message), nested === undefined ? undefined : { cause: nested });
+  const { message, cause } = error;
+  const stack = String(error.stack);
+  const nested = depth < 4 ? redactError(cause, redact, depth + 1) : undefined;
+  if (redact(stack) === stack && redact(message) === message && nested === cause) return error;
+  const copy = new Error(redact(message), nested === undefined ? undefined : { cause: nested });
   copy.name = error.name;
-  copy.stack = redact(String(error.stack));
+  copy.stack = redact(stack);
   return copy;
 }

@@ -44,13 +44,12 @@ export function resolveRetryOptions(base: Readonly<RetryOptions>, setting: Parti
   if (!setting) return base;
   const merged = { ...base };
   for (const [key, value] of Object.entries(setting)) if (value !== undefined) (merged as Record<string, unknown>)[key] = value;
-  const { retries } = merged;
-  if (!Number.isInteger(retries) || retries < 0 || retries > MAX_RETRIES) {
-    throw new TypeError(`retry.retries must be an integer from 0 to ${MAX_RETRIES}, got ${String(retries)}`);
-  }
-  for (const key of ["baseDelayMs", "maxDelayMs", "maxRateLimitWaitMs"] as const) {
+  for (const key of ["retries", "baseDelayMs", "maxDelayMs", "maxRateLimitWaitMs"] as const) {
     const value = merged[key];
-    if (!(value >= 0 && value < Infinity)) throw new TypeError(`retry.${key} must be a finite number ≥ 0, got ${String(value)}`);
+    const count = key === "retries";
+    if (!(value >= 0 && (count ? Number.isInteger(value) && value <= MAX_RETRIES : value < Infinity))) {
+      throw new TypeError(`retry.${key} must be ${count ? `an integer from 0 to ${MAX_RETRIES}` : "a finite number ≥ 0"}, got ${value}`);
+    }
   }
   merged.methods = Object.freeze(merged.methods.map((m) => m.toUpperCase()));
   return Object.freeze(merged);

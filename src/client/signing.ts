@@ -13,24 +13,6 @@ export function signingString(method: string, pathWithQuery: string, timestamp: 
   return `${method.toUpperCase()}${pathWithQuery}${timestamp}`;
 }
 
-/** The path and query of a URL exactly as fetch sends them (`/v1/transactions/me?page=1`). */
-export function pathWithQueryOf(url: string): string {
-  const parsed = new URL(url);
-  return `${parsed.pathname}${parsed.search}`;
-}
-
-function hex(buffer: ArrayBuffer): string {
-  let out = "";
-  for (const byte of new Uint8Array(buffer)) out += byte.toString(16).padStart(2, "0");
-  return out;
-}
-
-function subtleCrypto(): SubtleCrypto {
-  const subtle = globalThis.crypto?.subtle;
-  if (!subtle) throw new Error("request signing needs Web Crypto (crypto.subtle)");
-  return subtle;
-}
-
 /** The two signing headers of one attempt. */
 export interface Signature {
   timestamp: string;
@@ -44,12 +26,15 @@ export type Signer = (method: string, url: string) => Promise<Signature>;
  * string. `now` is the clock (ms since the epoch); each call takes a fresh timestamp.
  */
 export function createSigner(secret: string, now: () => number = Date.now): Signer {
-  const subtle = subtleCrypto();
+  const subtle = globalThis.crypto?.subtle;
+  if (!subtle) throw new Error("request signing needs Web Crypto (crypto.subtle)");
   const key = subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
   key.catch(() => {}); // reported by the first signed request
   return async (method, url) => {
     const timestamp = String(now());
-    const mac = await subtle.sign("HMAC", await key, encoder.encode(signingString(method, pathWithQueryOf(url), timestamp)));
-    return { timestamp, signature: hex(mac) };
+    // The path and query exactly as fetch sends them (`/v1/transactions/me?page=1`).
+    const { pathname, search } = new URL(url);
+    const mac = await subtle.sign("HMAC", await key, encoder.encode(signingString(method, pathname + search, timestamp)));
+    return { timestamp, signature: Array.from(new Uint8Array(mac), (byte) => byte.toString(16).padStart(2, "0")).join("") };
   };
 }

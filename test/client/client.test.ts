@@ -70,13 +70,14 @@ describe("baseUrl", () => {
     const cases: Array<[unknown, string | RegExp]> = [
       [undefined, /baseUrl is required/],
       ["", /baseUrl is required/],
-      [basePath, /must be an absolute URL/],
-      [`api.example.com${basePath}`, /must be an absolute URL/],
-      [`ftp://api.example.com${basePath}`, /must use http or https, not ftp/],
+      [basePath, /must be an absolute http:\/\/ or https:\/\/ URL/],
+      [`api.example.com${basePath}`, /must be an absolute http:\/\/ or https:\/\/ URL/],
+      [`ftp://api.example.com${basePath}`, /must be an absolute http:\/\/ or https:\/\/ URL; got "ftp:/],
       ["https://api.example.com", `${segment} (its path is "/")`],
       [`https://api.example.com${basePath}/other`, segment],
       [`https://api.example.com${basePath}?x=1`, /must not contain a query string/],
-      [`https://api.example.com${basePath}#top`, /must not contain a fragment/],
+      [`https://api.example.com${basePath}#top`, /must not contain a query string or a fragment/],
+      [`https://api.example.com${basePath}?`, /must not contain a query string/],
       [`https://user:pw@api.example.com${basePath}`, /must not contain credentials/],
     ];
     for (const [baseUrl, message] of cases) {

@@ -80,12 +80,16 @@ describe("middleware", () => {
     const replace: Middleware = { onResponse: () => json({ replaced: true }) };
     client.use(replace);
     expect((await client.GET("/currencies/fiat-rates")).data).toEqual({ replaced: true });
+    expect((await client.GET("/currencies/fiat-rates", { parseAs: "text" })).data).toBe('{"replaced":true}');
+    expect(new Uint8Array((await client.GET("/currencies/fiat-rates", { parseAs: "arrayBuffer" })).data as ArrayBuffer)).toEqual(
+      new TextEncoder().encode('{"replaced":true}'),
+    );
     client.eject(replace);
     const answer: Middleware = { onRequest: () => json({ answered: true }, 404) };
     client.use(answer);
     const { error, response } = await client.GET("/currencies/fiat-rates");
     expect(response.status).toBe(404);
     expect(error).toEqual({ answered: true });
-    expect(server.requests).toHaveLength(1);
+    expect(server.requests).toHaveLength(3); // the three calls the replacing middleware saw; none for the answered one
   });
 });

@@ -17,6 +17,7 @@ const quoteBody = { sourceId: "USDT", targetId: "NGNX", amount: 10, side: "SELL"
 describe("defaults", () => {
   it("retry GET only, twice, on 429/502/503/504", () => {
     expect(DEFAULT_RETRY).toMatchObject({ retries: 2, methods: ["GET"], statuses: [429, 502, 503, 504] });
+    expect(Object.isFrozen(DEFAULT_RETRY.methods) && Object.isFrozen(DEFAULT_RETRY.statuses)).toBe(true);
   });
 });
 
