@@ -36,7 +36,10 @@ async function bundle(options: esbuild.BuildOptions): Promise<string> {
 /** The client as shipped (src/ bundled, openapi-fetch external), loaded fresh. */
 async function loadClient(): Promise<typeof CreateClient> {
   const outfile = path.join(cacheDir, "client.mjs");
-  await writeFile(outfile, await bundle({ entryPoints: [path.join(root, "src", "index.ts")], platform: "node", target: "node20", packages: "external" }));
+  await writeFile(
+    outfile,
+    await bundle({ entryPoints: [path.join(root, "src", "index.ts")], platform: "node", target: "node20", packages: "external" }),
+  );
   const module = (await import(`${pathToFileURL(outfile).href}?t=${Date.now()}`)) as { createClient: typeof CreateClient };
   return module.createClient;
 }

@@ -59,7 +59,8 @@ function limit(value: unknown, name: string, valid: boolean, what: string): numb
 }
 const timeoutOf = (value: unknown, name: string) =>
   limit(value, name, typeof value === "number" && value > 0 && value <= MAX_TIMER_MS, `a positive number of milliseconds up to ${MAX_TIMER_MS}`);
-const maxBytesOf = (value: unknown, name: string) => limit(value, name, Number.isInteger(value) && (value as number) > 0, "a positive integer (bytes)");
+const maxBytesOf = (value: unknown, name: string) =>
+  limit(value, name, Number.isInteger(value) && (value as number) > 0, "a positive integer (bytes)");
 
 /**
  * The path with its parameters filled in (to let a literal path win over a template). Refuses a missing value and
@@ -82,8 +83,11 @@ async function readBody(response: Response, max: number, tooLarge: () => Error):
   const reader = response.body?.getReader();
   const chunks: Array<Uint8Array<ArrayBuffer>> = [];
   let size = 0;
-  for (let chunk: ReadableStreamReadResult<Uint8Array<ArrayBuffer>> | undefined; (chunk = await reader?.read()) && !chunk.done; ) {
-    if ((size += chunk.value.byteLength) > max) {
+  for (;;) {
+    const chunk = await reader?.read();
+    if (!chunk || chunk.done) break;
+    size += chunk.value.byteLength;
+    if (size > max) {
       reader!.cancel().catch(ignore);
       throw tooLarge();
     }
@@ -109,6 +113,7 @@ class Prepared {
 /**
  * A typed openapi-fetch client for `Paths`. `operationIds` maps `"METHOD /path"` to operationId (for errors and hooks).
  */
+// biome-ignore lint/suspicious/noExplicitAny: the constraint openapi-fetch's own types use
 export function createTypedClient<Paths extends Record<string, any>>(
   options: ClientOptions,
   operationIds: Readonly<Record<string, string>>,
@@ -147,7 +152,18 @@ export function createTypedClient<Paths extends Record<string, any>>(
   const plain = createOpenApiClient<Paths>({ baseUrl, headers, Request: Prepared as unknown as typeof Request });
 
   async function call(method: string, path: string, init: Record<string, unknown> = {}): Promise<unknown> {
-    const { timeoutMs, retry, maxResponseBytes, signal, fetch: callFetch, body, bodySerializer, parseAs = "json", params, headers: callHeaders } = init as {
+    const {
+      timeoutMs,
+      retry,
+      maxResponseBytes,
+      signal,
+      fetch: callFetch,
+      body,
+      bodySerializer,
+      parseAs = "json",
+      params,
+      headers: callHeaders,
+    } = init as {
       [key: string]: unknown;
       params?: { path?: Record<string, unknown>; header?: Record<string, string> };
       headers?: HeadersInit;
@@ -180,7 +196,8 @@ export function createTypedClient<Paths extends Record<string, any>>(
     const textual = parseAs === "json" || parseAs === "text";
     /** A success body, parsed for `parseAs` (openapi-fetch's values); JSON that does not parse is an InvalidResponseError. */
     const parse = (body: string | Uint8Array<ArrayBuffer>, response: Response) => {
-      if (typeof body !== "string") return parseAs === "blob" ? new Blob([body], { type: response.headers.get("content-type") ?? "" }) : body.slice().buffer;
+      if (typeof body !== "string")
+        return parseAs === "blob" ? new Blob([body], { type: response.headers.get("content-type") ?? "" }) : body.slice().buffer;
       try {
         return parseAs === "text" ? body : body ? JSON.parse(body) : undefined;
       } catch (error) {
@@ -213,14 +230,19 @@ export function createTypedClient<Paths extends Record<string, any>>(
         let timedOut: TimeoutError | undefined;
         let armed = false;
         let outcome: AttemptOutcome;
-        const timer = timeout === Infinity ? undefined : setTimeout(() => controller.abort((timedOut = new TimeoutError(info, timeout, attempt))), timeout);
+        const onTimeout = () => {
+          timedOut = new TimeoutError(info, timeout, attempt);
+          controller.abort(timedOut);
+        };
+        const timer = timeout === Infinity ? undefined : setTimeout(onTimeout, timeout);
         try {
           // The init is this call's own (made by openapi-fetch for it, or above): each attempt sets its signal, and
           // with a secret its signed headers: every attempt is signed anew (a fresh timestamp and signature).
           prepared.signal = userSignal ? AbortSignal.any([userSignal, controller.signal]) : controller.signal;
           if (signer) {
             const signed = await signer(upper, url);
-            const signedHeaders = (prepared.headers = new Headers(given));
+            const signedHeaders = new Headers(given);
+            prepared.headers = signedHeaders;
             for (const [name, value] of Object.entries(signed)) signedHeaders.set(SIGNING_HEADERS[name as keyof typeof signed], value);
           }
           if (observed) notify("onRequest", { ...info, attempt });
@@ -260,14 +282,17 @@ export function createTypedClient<Paths extends Record<string, any>>(
               if (!seen) return response;
             }
             // openapi-fetch reads error bodies itself, and middleware may read any body: hand on a readable copy.
-            return (handed = new Response(status === 205 || status === 304 ? null : body, { status, statusText: response.statusText, headers: got }));
+            handed = new Response(status === 205 || status === 304 ? null : body, { status, statusText: response.statusText, headers: got });
+            return handed;
           }
           controller.abort(); // a retried status: its body is not read
         } catch (error) {
           controller.abort(); // a refused body (too large, not JSON) is not read to its end
-          const reason = timedOut ?? (userSignal?.aborted || error instanceof ClientError ? error : new NetworkError(info, attempt, redactError(error, redact)));
+          const reason =
+            timedOut ?? (userSignal?.aborted || error instanceof ClientError ? error : new NetworkError(info, attempt, redactError(error, redact)));
           outcome = { kind: timedOut ? "timeout" : "network" };
-          if (!(reason instanceof TimeoutError || reason instanceof NetworkError) || !shouldRetry(attempt, upper, override, outcome, policy)) throw reason;
+          if (!(reason instanceof TimeoutError || reason instanceof NetworkError) || !shouldRetry(attempt, upper, override, outcome, policy))
+            throw reason;
         } finally {
           if (!armed) clearTimeout(timer);
         }

@@ -95,8 +95,10 @@ export interface RequestOverrides {
 }
 
 type PathsWithMethod<Paths, Method extends HttpMethod> = {
+  // biome-ignore lint/suspicious/noExplicitAny: the constraint openapi-fetch's own types use
   [P in keyof Paths]: Paths[P] extends { [K in Method]: any } ? P : never;
 }[keyof Paths];
+// biome-ignore lint/complexity/noBannedTypes: `{} extends Pick<T, K>` is the test for an optional key
 type RequiredKeysOfHelper<T> = { [K in keyof T]: {} extends Pick<T, K> ? never : K }[keyof T];
 type RequiredKeysOf<T> = RequiredKeysOfHelper<T> extends undefined ? never : RequiredKeysOfHelper<T>;
 type InitParam<Init> =
@@ -105,6 +107,7 @@ type InitParam<Init> =
     : [Init & RequestOverrides & { [key: string]: unknown }];
 
 /** openapi-fetch's method signature, with `RequestOverrides` type-checked. */
+// biome-ignore lint/suspicious/noExplicitAny: the constraint openapi-fetch's own types use
 export type TypedMethod<Paths extends Record<string, any>, Method extends HttpMethod> = <
   Path extends PathsWithMethod<Paths, Method>,
   Init extends MaybeOptionalInit<Paths[Path], Method> & RequestOverrides,
@@ -113,6 +116,7 @@ export type TypedMethod<Paths extends Record<string, any>, Method extends HttpMe
   ...init: InitParam<Init>
 ) => Promise<FetchResponse<Paths[Path][Method], Init, MediaType>>;
 
+// biome-ignore lint/suspicious/noExplicitAny: the constraint openapi-fetch's own types use
 export type TypedRequestMethod<Paths extends Record<string, any>> = <
   Method extends HttpMethod,
   Path extends PathsWithMethod<Paths, Method>,
@@ -124,6 +128,7 @@ export type TypedRequestMethod<Paths extends Record<string, any>> = <
 ) => Promise<FetchResponse<Paths[Path][Method], Init, MediaType>>;
 
 /** An openapi-fetch client (GET, POST…, request, use, eject) with the rate-limit state of the last response. */
+// biome-ignore lint/suspicious/noExplicitAny: the constraint openapi-fetch's own types use
 export interface TypedClient<Paths extends Record<string, any>>
   extends Omit<Client<Paths>, "GET" | "PUT" | "POST" | "DELETE" | "OPTIONS" | "HEAD" | "PATCH" | "TRACE" | "request"> {
   GET: TypedMethod<Paths, "get">;

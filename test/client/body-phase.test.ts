@@ -82,7 +82,13 @@ describe('parseAs: "stream"', () => {
     const started = performance.now();
     const read = new Response(data).text();
     // Without the timeout the read would hang; the guard turns that into a failure instead of a stuck test.
-    const outcome = await Promise.race([read.then(() => "finished", (e: unknown) => e), new Promise((r) => setTimeout(() => r("still reading"), 3000))]);
+    const outcome = await Promise.race([
+      read.then(
+        () => "finished",
+        (e: unknown) => e,
+      ),
+      new Promise((r) => setTimeout(() => r("still reading"), 3000)),
+    ]);
     expect(outcome).toBeInstanceOf(TimeoutError);
     expect((outcome as TimeoutError).timeoutMs).toBe(200);
     expect(performance.now() - started).toBeLessThan(2000);

@@ -20,9 +20,7 @@ describe("hooks", () => {
     const rates = successExample("getFiatRates");
     // 1st request: 503 (a retry); 2nd: 200 saying the limit is spent until `reset` (the next call waits); 3rd: 200.
     server = await startServer((_req, res, _seen, i) =>
-      i === 0
-        ? sendJson(res, 503, {})
-        : sendJson(res, 200, rates, i === 1 ? { [RL.remaining.name]: "0", [RL.reset.name]: String(reset) } : {}),
+      i === 0 ? sendJson(res, 503, {}) : sendJson(res, 200, rates, i === 1 ? { [RL.remaining.name]: "0", [RL.reset.name]: String(reset) } : {}),
     );
     const called: string[] = [];
     const thrower = (name: keyof ClientHooks) => () => {

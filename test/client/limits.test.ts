@@ -38,7 +38,9 @@ describe("timeoutMs", () => {
 describe("retries", () => {
   it("must be an integer from 0 to 10, at createClient and per call", async () => {
     for (const retries of [11, 1000, 1.5, -1, Number.NaN, Number.POSITIVE_INFINITY]) {
-      expect(() => createClient({ baseUrl: MOCK_BASE_URL, retry: { retries } }), String(retries)).toThrow(/retry\.retries must be an integer from 0 to 10/);
+      expect(() => createClient({ baseUrl: MOCK_BASE_URL, retry: { retries } }), String(retries)).toThrow(
+        /retry\.retries must be an integer from 0 to 10/,
+      );
       const client = createClient({ baseUrl: MOCK_BASE_URL });
       await expect(client.GET("/currencies/fiat-rates", { retry: { retries } }), String(retries)).rejects.toThrow(TypeError);
     }

@@ -29,9 +29,9 @@ describe("path parameters", () => {
     server = await startServer((_req, res) => sendJson(res, 200, successExample("getWithdrawalCurrencyNetworks")));
     const client = createClient({ baseUrl: server.baseUrl });
     await expect(client.GET("/currencies/{id}/networks", { params: { path: { id: ".." } } })).rejects.toThrow(/path parameter "id" is "\.\."/);
-    await expect(client.GET("/trades/pairs/{sourceCode}/{targetCode}", { params: { path: { sourceCode: "USDT", targetCode: "." } } })).rejects.toThrow(
-      /path parameter "targetCode" is "\."/,
-    );
+    await expect(
+      client.GET("/trades/pairs/{sourceCode}/{targetCode}", { params: { path: { sourceCode: "USDT", targetCode: "." } } }),
+    ).rejects.toThrow(/path parameter "targetCode" is "\."/);
     expect(server.requests).toHaveLength(0);
   });
 

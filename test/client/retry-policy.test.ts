@@ -9,7 +9,11 @@ const NOW = Date.UTC(2030, 0, 1, 12, 0, 0);
 const inSeconds = (s: number) => String(NOW / 1000 + s);
 const network: AttemptOutcome = { kind: "network" };
 const timeout: AttemptOutcome = { kind: "timeout" };
-const status = (code: number, headers: Record<string, string> = {}): AttemptOutcome => ({ kind: "status", status: code, headers: new Headers(headers) });
+const status = (code: number, headers: Record<string, string> = {}): AttemptOutcome => ({
+  kind: "status",
+  status: code,
+  headers: new Headers(headers),
+});
 
 describe("shouldRetry(attempt, method, override, outcome, options, now)", () => {
   const cases: Array<[string, number, string, boolean | Partial<RetryOptions> | undefined, AttemptOutcome, boolean]> = [
@@ -98,7 +102,8 @@ describe("rateLimitWait(state, options, now): before sending, after `Remaining: 
 
 describe("resolveRetryOptions", () => {
   it("bounds retries to an integer from 0 to 10 and the delays to finite numbers ≥ 0", () => {
-    for (const retries of [-1, 11, 2.5, Number.NaN]) expect(() => resolveRetryOptions(DEFAULT_RETRY, { retries })).toThrow(/retry\.retries must be an integer from 0 to 10/);
+    for (const retries of [-1, 11, 2.5, Number.NaN])
+      expect(() => resolveRetryOptions(DEFAULT_RETRY, { retries })).toThrow(/retry\.retries must be an integer from 0 to 10/);
     for (const key of ["baseDelayMs", "maxDelayMs", "maxRateLimitWaitMs"] as const) {
       expect(() => resolveRetryOptions(DEFAULT_RETRY, { [key]: -1 })).toThrow(new RegExp(`retry\\.${key} must be a finite number`));
       expect(() => resolveRetryOptions(DEFAULT_RETRY, { [key]: Number.POSITIVE_INFINITY })).toThrow(TypeError);
