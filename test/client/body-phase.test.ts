@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createClient, NetworkError, TimeoutError } from "../../src/index.js";
 import { bundleClient, type BundledClient } from "./support/bundle.js";
 import { sendJson, startServer, type TestServer } from "./support/server.js";
-import { successExample } from "./support/spec.js";
+import { successExample } from "../support/spec.js";
 
 let server: TestServer | undefined;
 afterEach(async () => {

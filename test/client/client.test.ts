@@ -3,7 +3,9 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { createClient, MOCK_BASE_URL, TimeoutError, unwrap } from "../../src/index.js";
 import { track, until, useFakeClock } from "./support/clock.js";
 import { sendJson, startServer, type TestServer } from "./support/server.js";
-import { apiKeyHeader, basePath, operationIdOf, spec, successExample } from "./support/spec.js";
+import { API_KEY_HEADER, BASE_PATH, loadSpec, operationIdOf, successExample } from "../support/spec.js";
+
+const spec = loadSpec();
 
 let server: TestServer | undefined;
 afterEach(async () => {
@@ -19,7 +21,7 @@ describe("API key", () => {
     const client = createClient({ baseUrl: server.baseUrl, apiKey: "key-123" });
     await client.GET("/currencies/fiat-rates");
     await client.POST("/transactions/resendWebhooks", { body: { ids: ["a"] } });
-    expect(server.requests.map((r) => r.headers[apiKeyHeader])).toEqual(["key-123", "key-123"]);
+    expect(server.requests.map((r) => r.headers[API_KEY_HEADER])).toEqual(["key-123", "key-123"]);
     expect(server.requests[1]?.headers["content-type"]).toBe("application/json");
   });
 
@@ -27,7 +29,7 @@ describe("API key", () => {
     server = await startServer((_req, res) => sendJson(res, 200, successExample("getFiatRates")));
     const client = createClient({ baseUrl: server.baseUrl });
     await client.GET("/currencies/fiat-rates");
-    expect(server.requests[0]?.headers[apiKeyHeader]).toBeUndefined();
+    expect(server.requests[0]?.headers[API_KEY_HEADER]).toBeUndefined();
   });
 
   it("rejects an unusable key without echoing it", () => {
@@ -66,30 +68,30 @@ describe("API key", () => {
 
 describe("baseUrl", () => {
   it("is required and must be an absolute http(s) URL ending in the spec's base path", () => {
-    const segment = `must end with the version segment "${basePath}"`;
+    const segment = `must end with the version segment "${BASE_PATH}"`;
     const cases: Array<[unknown, string | RegExp]> = [
       [undefined, /baseUrl is required/],
       ["", /baseUrl is required/],
-      [basePath, /must be an absolute http:\/\/ or https:\/\/ URL/],
-      [`api.example.com${basePath}`, /must be an absolute http:\/\/ or https:\/\/ URL/],
-      [`ftp://api.example.com${basePath}`, /must be an absolute http:\/\/ or https:\/\/ URL; got "ftp:/],
+      [BASE_PATH, /must be an absolute http:\/\/ or https:\/\/ URL/],
+      [`api.example.com${BASE_PATH}`, /must be an absolute http:\/\/ or https:\/\/ URL/],
+      [`ftp://api.example.com${BASE_PATH}`, /must be an absolute http:\/\/ or https:\/\/ URL; got "ftp:/],
       ["https://api.example.com", `${segment} (its path is "/")`],
-      [`https://api.example.com${basePath}/other`, segment],
-      [`https://api.example.com${basePath}?x=1`, /must not contain a query string/],
-      [`https://api.example.com${basePath}#top`, /must not contain a query string or a fragment/],
-      [`https://api.example.com${basePath}?`, /must not contain a query string/],
-      [`https://user:pw@api.example.com${basePath}`, /must not contain credentials/],
+      [`https://api.example.com${BASE_PATH}/other`, segment],
+      [`https://api.example.com${BASE_PATH}?x=1`, /must not contain a query string/],
+      [`https://api.example.com${BASE_PATH}#top`, /must not contain a query string or a fragment/],
+      [`https://api.example.com${BASE_PATH}?`, /must not contain a query string/],
+      [`https://user:pw@api.example.com${BASE_PATH}`, /must not contain credentials/],
     ];
     for (const [baseUrl, message] of cases) {
       expect(() => createClient({ baseUrl } as { baseUrl: string }), String(baseUrl)).toThrow(message);
     }
-    expect(() => createClient({ baseUrl: `https://api.example.com/prefix${basePath}` })).not.toThrow();
+    expect(() => createClient({ baseUrl: `https://api.example.com/prefix${BASE_PATH}` })).not.toThrow();
   });
 
   it("names the offending value, except credentials", () => {
     expect(() => createClient({ baseUrl: "https://api.example.com/elsewhere" })).toThrow('got "https://api.example.com/elsewhere"');
-    expect(() => createClient({ baseUrl: `https://user:pw@api.example.com${basePath}` })).toThrow(/credentials/);
-    expect(() => createClient({ baseUrl: `https://user:pw@api.example.com${basePath}` })).not.toThrow(/pw/);
+    expect(() => createClient({ baseUrl: `https://user:pw@api.example.com${BASE_PATH}` })).toThrow(/credentials/);
+    expect(() => createClient({ baseUrl: `https://user:pw@api.example.com${BASE_PATH}` })).not.toThrow(/pw/);
   });
 
   it("accepts a trailing slash and keeps the base path in requests", async () => {
@@ -97,14 +99,14 @@ describe("baseUrl", () => {
     const client = createClient({ baseUrl: `${server.baseUrl}/` });
     expect(client.baseUrl).toBe(server.baseUrl);
     await client.GET("/currencies/fiat-rates");
-    expect(server.requests[0]?.url).toBe(`${basePath}/currencies/fiat-rates`);
+    expect(server.requests[0]?.url).toBe(`${BASE_PATH}/currencies/fiat-rates`);
   });
 
   it("exports the mock URL of the spec's local server", () => {
     const urls = (spec.servers as Array<{ url: string }>).map((s) => s.url);
     expect(urls).toContain(MOCK_BASE_URL);
     expect(MOCK_BASE_URL).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//);
-    expect(new URL(MOCK_BASE_URL).pathname).toBe(basePath);
+    expect(new URL(MOCK_BASE_URL).pathname).toBe(BASE_PATH);
   });
 });
 
@@ -193,7 +195,7 @@ describe("injectable fetch", () => {
     const data = await unwrap(client.GET("/currencies/fiat-rates"));
     expect(data).toEqual(successExample("getFiatRates"));
     expect(seen).toHaveLength(1);
-    expect(seen[0]?.headers.get(apiKeyHeader)).toBe("k");
+    expect(seen[0]?.headers.get(API_KEY_HEADER)).toBe("k");
     expect(seen[0]?.signal).toBeInstanceOf(AbortSignal);
   });
 

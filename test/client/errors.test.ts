@@ -13,7 +13,7 @@ import {
 } from "../../src/index.js";
 import { parseIntegerHeader, parseRetryAfter, readRateLimit } from "../../src/client/rate-limit.js";
 import { sendJson, startServer, type TestServer } from "./support/server.js";
-import { operationIdOf, rateLimitHeaders as RL, successExample } from "./support/spec.js";
+import { RATE_LIMIT_HEADERS, operationIdOf, rateLimitExamples, successExample } from "../support/spec.js";
 
 let server: TestServer | undefined;
 afterEach(async () => {
@@ -52,7 +52,12 @@ describe("error styles", () => {
     server = await startServer((_req, res, _seen, i) =>
       i === 0
         ? sendJson(res, 200, successExample("acceptQuote"))
-        : sendJson(res, 400, { message: "quote expired" }, { [RL.limit.name]: "200", [RL.remaining.name]: "17", [RL.reset.name]: String(reset) }),
+        : sendJson(
+            res,
+            400,
+            { message: "quote expired" },
+            { [RATE_LIMIT_HEADERS.limit]: "200", [RATE_LIMIT_HEADERS.remaining]: "17", [RATE_LIMIT_HEADERS.reset]: String(reset) },
+          ),
     );
     const client = createClient({ baseUrl: server.baseUrl, apiKey: KEY });
     const call = () => client.POST("/trades/quote/{quoteId}", { params: { path: { quoteId: "qt_1" } }, body: {} });
@@ -134,20 +139,27 @@ describe("non-JSON success bodies", () => {
 describe("rate-limit state", () => {
   it("is undefined before the first response and follows each response", async () => {
     server = await startServer((_req, res, _seen, i) =>
-      sendJson(res, 200, successExample("getFiatRates"), { [RL.remaining.name]: String(199 - i), [RL.reset.name]: "1900000000" }),
+      sendJson(res, 200, successExample("getFiatRates"), {
+        [RATE_LIMIT_HEADERS.remaining]: String(199 - i),
+        [RATE_LIMIT_HEADERS.reset]: "1900000000",
+      }),
     );
     const states: RateLimitState[] = [];
     const client = createClient({ baseUrl: server.baseUrl, hooks: { onRateLimit: (s) => states.push(s) } });
     expect(client.rateLimit).toBeUndefined();
     await client.GET("/currencies/fiat-rates");
     await client.GET("/currencies/fiat-rates");
-    expect(client.rateLimit).toMatchObject({ limit: RL.limit.example, remaining: 198, reset: 1_900_000_000 });
+    expect(client.rateLimit).toMatchObject({ limit: rateLimitExamples()[RATE_LIMIT_HEADERS.limit], remaining: 198, reset: 1_900_000_000 });
     expect(states.map((s) => s.remaining)).toEqual([199, 198]);
   });
 
   it("ignores malformed values instead of throwing", async () => {
     server = await startServer((_req, res) =>
-      sendJson(res, 200, successExample("getFiatRates"), { [RL.limit.name]: "abc", [RL.remaining.name]: "-1", [RL.reset.name]: "1.5e9" }),
+      sendJson(res, 200, successExample("getFiatRates"), {
+        [RATE_LIMIT_HEADERS.limit]: "abc",
+        [RATE_LIMIT_HEADERS.remaining]: "-1",
+        [RATE_LIMIT_HEADERS.reset]: "1.5e9",
+      }),
     );
     const client = createClient({ baseUrl: server.baseUrl });
     const { response } = await client.GET("/currencies/fiat-rates");
@@ -156,7 +168,10 @@ describe("rate-limit state", () => {
   });
 
   it("keeps each valid field and drops each malformed one", () => {
-    const state = readRateLimit(new Headers({ [RL.limit.name]: " 200 ", [RL.remaining.name]: "twelve", [RL.reset.name]: "1900000000" }), 5);
+    const state = readRateLimit(
+      new Headers({ [RATE_LIMIT_HEADERS.limit]: " 200 ", [RATE_LIMIT_HEADERS.remaining]: "twelve", [RATE_LIMIT_HEADERS.reset]: "1900000000" }),
+      5,
+    );
     expect(state).toEqual({ limit: 200, remaining: undefined, reset: 1_900_000_000, observedAt: 5 });
     for (const bad of ["", " ", "-1", "1.5", "0x10", "1e3", "99999999999999999999", "NaN", "12abc"])
       expect(parseIntegerHeader(bad), bad).toBeUndefined();

@@ -2,7 +2,9 @@
 import { describe, expect, it } from "vitest";
 import * as api from "../../src/index.js";
 import { hasMorePages, isQuoteExpired, quoteTimeLeftMs, type PageMetaA, type PageMetaB, type Quote } from "../../src/index.js";
-import { spec, successExample } from "./support/spec.js";
+import { loadSpec, successExample } from "../support/spec.js";
+
+const spec = loadSpec();
 
 const quote = successExample("createQuote").data as Quote;
 const expiry = Date.parse(quote.expiryDate);
@@ -30,7 +32,7 @@ describe("quote expiry", () => {
 });
 
 describe("hasMorePages", () => {
-  const examples = spec.components.examples as Record<string, { value: { meta?: PageMetaA | PageMetaB } }>;
+  const examples = spec.components?.examples as Record<string, { value: { meta?: PageMetaA | PageMetaB } }>;
   const metas = Object.values(examples).flatMap((e) => (e.value?.meta ? [e.value.meta] : []));
 
   it("is false for every single-page example of the spec (both shapes)", () => {
@@ -58,7 +60,7 @@ describe("hasMorePages", () => {
 
 describe("closed enums", () => {
   it("are exported as arrays equal to every schema with enum, and open enums are not", () => {
-    const schemas = spec.components.schemas as Record<string, { enum?: unknown[]; "x-known-values"?: unknown[] }>;
+    const schemas = spec.components?.schemas as Record<string, { enum?: unknown[]; "x-known-values"?: unknown[] }>;
     const closed = Object.entries(schemas).filter(([, s]) => Array.isArray(s.enum));
     expect(closed.length).toBeGreaterThan(0);
     for (const [name, schema] of closed) expect((api as Record<string, unknown>)[`${name}Values`], name).toEqual(schema.enum);

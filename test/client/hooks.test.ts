@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { createClient, type ClientHooks } from "../../src/index.js";
 import { track, until, useFakeClock } from "./support/clock.js";
 import { sendJson, startServer, type TestServer } from "./support/server.js";
-import { rateLimitHeaders as RL, successExample } from "./support/spec.js";
+import { RATE_LIMIT_HEADERS, successExample } from "../support/spec.js";
 
 let server: TestServer | undefined;
 afterEach(async () => {
@@ -20,7 +20,9 @@ describe("hooks", () => {
     const rates = successExample("getFiatRates");
     // 1st request: 503 (a retry); 2nd: 200 saying the limit is spent until `reset` (the next call waits); 3rd: 200.
     server = await startServer((_req, res, _seen, i) =>
-      i === 0 ? sendJson(res, 503, {}) : sendJson(res, 200, rates, i === 1 ? { [RL.remaining.name]: "0", [RL.reset.name]: String(reset) } : {}),
+      i === 0
+        ? sendJson(res, 503, {})
+        : sendJson(res, 200, rates, i === 1 ? { [RATE_LIMIT_HEADERS.remaining]: "0", [RATE_LIMIT_HEADERS.reset]: String(reset) } : {}),
     );
     const called: string[] = [];
     const thrower = (name: keyof ClientHooks) => () => {

@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { ClientError, createClient, InvalidResponseError, MOCK_BASE_URL } from "../../src/index.js";
 import { sendJson, startServer, type TestServer } from "./support/server.js";
-import { successExample } from "./support/spec.js";
+import { successExample } from "../support/spec.js";
 
 let server: TestServer | undefined;
 afterEach(async () => {

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { Middleware } from "openapi-fetch";
 import { createClient, type RequestEvent } from "../../src/index.js";
 import { sendJson, startServer, type TestServer } from "./support/server.js";
-import { operationIdOf, successExample } from "./support/spec.js";
+import { operationIdOf, successExample } from "../support/spec.js";
 
 let server: TestServer | undefined;
 afterEach(async () => {

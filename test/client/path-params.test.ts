@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createClient } from "../../src/index.js";
 import { sendJson, startServer, type TestServer } from "./support/server.js";
-import { basePath, successExample } from "./support/spec.js";
+import { BASE_PATH, successExample } from "../support/spec.js";
 
 let server: TestServer | undefined;
 afterEach(async () => {
@@ -43,7 +43,7 @@ describe("path parameters", () => {
       expect(response.status, id).toBe(200);
     }
     expect(server.requests.map((r) => r.url)).toEqual(
-      ["...", "a.b", ".hidden", "a%2F..", "%252e%252e"].map((segment) => `${basePath}/currencies/${segment}/networks`),
+      ["...", "a.b", ".hidden", "a%2F..", "%252e%252e"].map((segment) => `${BASE_PATH}/currencies/${segment}/networks`),
     );
   });
 });

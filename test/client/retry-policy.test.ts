@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_RETRY, type RetryOptions } from "../../src/index.js";
 import { type AttemptOutcome, rateLimitWait, resolveRetryOptions, retryDelay, shouldRetry } from "../../src/client/retry.js";
-import { rateLimitHeaders as RL } from "./support/spec.js";
+import { RATE_LIMIT_HEADERS } from "../support/spec.js";
 
 const NOW = Date.UTC(2030, 0, 1, 12, 0, 0);
 const inSeconds = (s: number) => String(NOW / 1000 + s);
@@ -28,9 +28,9 @@ describe("shouldRetry(attempt, method, override, outcome, options, now)", () => 
     ["GET, 500", 1, "GET", undefined, status(500), false],
     ["GET, 400", 1, "GET", undefined, status(400), false],
     ["GET, 200", 1, "GET", undefined, status(200), false],
-    ["GET, 429, reset in 30 s (within 60 s)", 1, "GET", undefined, status(429, { [RL.reset.name]: inSeconds(30) }), true],
-    ["GET, 429, reset in 60 s (the cap itself)", 1, "GET", undefined, status(429, { [RL.reset.name]: inSeconds(60) }), true],
-    ["GET, 429, reset in an hour (the quote quota)", 1, "GET", undefined, status(429, { [RL.reset.name]: inSeconds(3600) }), false],
+    ["GET, 429, reset in 30 s (within 60 s)", 1, "GET", undefined, status(429, { [RATE_LIMIT_HEADERS.reset]: inSeconds(30) }), true],
+    ["GET, 429, reset in 60 s (the cap itself)", 1, "GET", undefined, status(429, { [RATE_LIMIT_HEADERS.reset]: inSeconds(60) }), true],
+    ["GET, 429, reset in an hour (the quote quota)", 1, "GET", undefined, status(429, { [RATE_LIMIT_HEADERS.reset]: inSeconds(3600) }), false],
     ["GET, 503, Retry-After 120 s", 1, "GET", undefined, status(503, { "retry-after": "120" }), false],
     ["GET, 503, Retry-After 2 s", 1, "GET", undefined, status(503, { "retry-after": "2" }), true],
     ["GET, retry: false", 1, "GET", false, network, false],
@@ -54,7 +54,9 @@ describe("shouldRetry(attempt, method, override, outcome, options, now)", () => 
     expect(shouldRetry(1, "GET", undefined, status(500), options, NOW)).toBe(true);
     expect(shouldRetry(1, "GET", undefined, status(503), options, NOW)).toBe(false);
     expect(shouldRetry(2, "GET", undefined, network, options, NOW)).toBe(false);
-    expect(shouldRetry(1, "GET", undefined, status(500, { [RL.remaining.name]: "0", [RL.reset.name]: inSeconds(10) }), options, NOW)).toBe(false);
+    expect(
+      shouldRetry(1, "GET", undefined, status(500, { [RATE_LIMIT_HEADERS.remaining]: "0", [RATE_LIMIT_HEADERS.reset]: inSeconds(10) }), options, NOW),
+    ).toBe(false);
     expect(shouldRetry(1, "GET", undefined, network, resolveRetryOptions(DEFAULT_RETRY, { retries: 0 }), NOW)).toBe(false);
   });
 });
@@ -71,9 +73,15 @@ describe("retryDelay(attempt, outcome, options, now, random)", () => {
     ["half way", 2, network, () => 0.5, 100],
     ["502 without headers: backoff", 1, status(502), top, 99],
     ["429 without headers: backoff", 1, status(429), top, 99],
-    ["429: until X-RateLimit-Reset", 1, status(429, { [RL.reset.name]: inSeconds(30) }), top, 30_000],
-    ["503 with Remaining 0: until X-RateLimit-Reset", 1, status(503, { [RL.remaining.name]: "0", [RL.reset.name]: inSeconds(7) }), top, 7000],
-    ["429 with a reset already past: at once", 1, status(429, { [RL.reset.name]: inSeconds(-5) }), top, 0],
+    ["429: until X-RateLimit-Reset", 1, status(429, { [RATE_LIMIT_HEADERS.reset]: inSeconds(30) }), top, 30_000],
+    [
+      "503 with Remaining 0: until X-RateLimit-Reset",
+      1,
+      status(503, { [RATE_LIMIT_HEADERS.remaining]: "0", [RATE_LIMIT_HEADERS.reset]: inSeconds(7) }),
+      top,
+      7000,
+    ],
+    ["429 with a reset already past: at once", 1, status(429, { [RATE_LIMIT_HEADERS.reset]: inSeconds(-5) }), top, 0],
     ["503: Retry-After in seconds", 1, status(503, { "retry-after": "2" }), top, 2000],
     ["503: Retry-After as an HTTP date", 1, status(503, { "retry-after": new Date(NOW + 4000).toUTCString() }), top, 4000],
     ["429: Retry-After when no reset is given", 1, status(429, { "retry-after": "3" }), top, 3000],

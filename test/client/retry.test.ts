@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { ApiError, createClient, DEFAULT_RETRY, NetworkError, TimeoutError, unwrap, type RetryEvent } from "../../src/index.js";
 import { backoffDelay } from "../../src/client/retry.js";
 import { sendJson, startServer, type TestServer } from "./support/server.js";
-import { operationIdOf, rateLimitHeaders as RL, successExample } from "./support/spec.js";
+import { RATE_LIMIT_HEADERS, operationIdOf, successExample } from "../support/spec.js";
 
 let server: TestServer | undefined;
 afterEach(async () => {
@@ -39,7 +39,9 @@ describe("GET", () => {
   for (const status of [429, 502, 504]) {
     it(`is retried on ${status}`, async () => {
       server = await startServer((_req, res, _seen, i) =>
-        i === 0 ? sendJson(res, status, {}, status === 429 ? { [RL.reset.name]: "0" } : {}) : sendJson(res, 200, successExample("getFiatRates")),
+        i === 0
+          ? sendJson(res, status, {}, status === 429 ? { [RATE_LIMIT_HEADERS.reset]: "0" } : {})
+          : sendJson(res, 200, successExample("getFiatRates")),
       );
       const client = createClient({ baseUrl: server.baseUrl, retry: fast });
       const { response } = await client.GET("/currencies/fiat-rates");
@@ -108,7 +110,7 @@ describe("POST is never retried by default", () => {
   });
 
   it("not on 429", async () => {
-    server = await startServer((_req, res) => sendJson(res, 429, {}, { [RL.remaining.name]: "0", [RL.reset.name]: "0" }));
+    server = await startServer((_req, res) => sendJson(res, 429, {}, { [RATE_LIMIT_HEADERS.remaining]: "0", [RATE_LIMIT_HEADERS.reset]: "0" }));
     const client = createClient({ baseUrl: server.baseUrl, retry: fast });
     const { response } = await client.POST("/trades/quote/{quoteId}", { params: { path: { quoteId: "q1" } }, body: {} });
     expect(response.status).toBe(429);
@@ -147,7 +149,7 @@ describe("rate-limit waits", () => {
     const reset = Math.ceil(Date.now() / 1000) + 1;
     server = await startServer((_req, res, _seen, i) =>
       i === 0
-        ? sendJson(res, 429, {}, { [RL.remaining.name]: "0", [RL.reset.name]: String(reset) })
+        ? sendJson(res, 429, {}, { [RATE_LIMIT_HEADERS.remaining]: "0", [RATE_LIMIT_HEADERS.reset]: String(reset) })
         : sendJson(res, 200, successExample("getFiatRates")),
     );
     const client = createClient({ baseUrl: server.baseUrl, retry: fast });
@@ -159,7 +161,9 @@ describe("rate-limit waits", () => {
 
   it("429 whose reset is beyond maxRateLimitWaitMs is returned, not waited for", async () => {
     const reset = Math.ceil(Date.now() / 1000) + 3600;
-    server = await startServer((_req, res) => sendJson(res, 429, { error: "quota" }, { [RL.remaining.name]: "0", [RL.reset.name]: String(reset) }));
+    server = await startServer((_req, res) =>
+      sendJson(res, 429, { error: "quota" }, { [RATE_LIMIT_HEADERS.remaining]: "0", [RATE_LIMIT_HEADERS.reset]: String(reset) }),
+    );
     const client = createClient({ baseUrl: server.baseUrl, retry: fast });
     const started = Date.now();
     const error = await unwrap(client.GET("/currencies/fiat-rates")).catch((e: unknown) => e);
@@ -181,7 +185,12 @@ describe("rate-limit waits", () => {
   it("after Remaining: 0 the next request waits until the reset (POST included, no retry involved)", async () => {
     const reset = Math.ceil(Date.now() / 1000) + 1;
     server = await startServer((_req, res, _seen, i) =>
-      sendJson(res, 200, successExample("createQuote"), i === 0 ? { [RL.remaining.name]: "0", [RL.reset.name]: String(reset) } : {}),
+      sendJson(
+        res,
+        200,
+        successExample("createQuote"),
+        i === 0 ? { [RATE_LIMIT_HEADERS.remaining]: "0", [RATE_LIMIT_HEADERS.reset]: String(reset) } : {},
+      ),
     );
     const waits: number[] = [];
     const client = createClient({ baseUrl: server.baseUrl, retry: fast, hooks: { onRateLimitWait: (e) => waits.push(e.delayMs) } });

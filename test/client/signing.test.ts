@@ -4,7 +4,8 @@ import { createHmac } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
 import { createClient, createSigner, MOCK_BASE_URL, SIGNING_HEADERS, signingString } from "../../src/index.js";
 import { sendJson, startServer, type SeenRequest, type TestServer } from "./support/server.js";
-import { apiKeyHeader, signingHeaders, successExample } from "./support/spec.js";
+import { signingHeaderNames } from "../../src/openapi/index.js";
+import { API_KEY_HEADER, loadSpec, successExample } from "../support/spec.js";
 
 let server: TestServer | undefined;
 afterEach(async () => {
@@ -34,8 +35,8 @@ const VECTORS = [
 
 /** What the server can check on its own: the signature of what it received, with node:crypto (not Web Crypto). */
 function expectSigned(seen: SeenRequest): string {
-  const timestamp = seen.headers[signingHeaders.timestamp];
-  const signature = seen.headers[signingHeaders.signature];
+  const timestamp = seen.headers[SIGNING_HEADERS.timestamp];
+  const signature = seen.headers[SIGNING_HEADERS.signature];
   expect(timestamp).toMatch(/^[0-9]+$/);
   expect(signature).toMatch(/^[0-9a-f]{64}$/);
   expect(signature).toBe(createHmac("sha256", SECRET).update(`${seen.method}${seen.url}${timestamp}`).digest("hex"));
@@ -44,7 +45,7 @@ function expectSigned(seen: SeenRequest): string {
 
 describe("signing", () => {
   it("uses the header names the spec marks x-signing", () => {
-    expect(SIGNING_HEADERS).toEqual(signingHeaders);
+    expect(SIGNING_HEADERS).toEqual(signingHeaderNames(loadSpec()));
   });
 
   it.each(VECTORS)("signs METHOD + PATH + TIMESTAMP exactly: $signed", async ({ method, url, signed, signature }) => {
@@ -62,7 +63,7 @@ describe("signing", () => {
     const after = Date.now();
     expect(server.requests.map((r) => r.url)).toEqual(["/v1/transactions/me?page=1&pageSize=30&category=DEPOSIT", "/v1/transactions/resendWebhooks"]);
     for (const seen of server.requests) {
-      expect(seen.headers[apiKeyHeader]).toBe("key-1");
+      expect(seen.headers[API_KEY_HEADER]).toBe("key-1");
       const timestamp = Number(expectSigned(seen));
       expect(timestamp).toBeGreaterThanOrEqual(before);
       expect(timestamp).toBeLessThanOrEqual(after);
@@ -82,7 +83,7 @@ describe("signing", () => {
     expect(server.requests).toHaveLength(2);
     const [first, second] = server.requests.map(expectSigned);
     expect(Number(second)).toBeGreaterThanOrEqual(Number(first) + 20);
-    expect(server.requests[1]!.headers[signingHeaders.signature]).not.toBe(server.requests[0]!.headers[signingHeaders.signature]);
+    expect(server.requests[1]!.headers[SIGNING_HEADERS.signature]).not.toBe(server.requests[0]!.headers[SIGNING_HEADERS.signature]);
   });
 
   it("signs an Accept Quote sent without a body", async () => {
@@ -97,8 +98,8 @@ describe("signing", () => {
   it("sends no signing headers without a secret", async () => {
     server = await startServer((_req, res) => sendJson(res, 200, successExample("getFiatRates")));
     await createClient({ baseUrl: server.baseUrl, apiKey: "key-1" }).GET("/currencies/fiat-rates");
-    expect(server.requests[0]!.headers[signingHeaders.timestamp]).toBeUndefined();
-    expect(server.requests[0]!.headers[signingHeaders.signature]).toBeUndefined();
+    expect(server.requests[0]!.headers[SIGNING_HEADERS.timestamp]).toBeUndefined();
+    expect(server.requests[0]!.headers[SIGNING_HEADERS.signature]).toBeUndefined();
   });
 
   it("refuses an unusable secret, or a secret without a key, without echoing it", () => {

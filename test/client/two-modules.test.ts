@@ -3,7 +3,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { bundleClient, type BundledClient, type ClientModule } from "./support/bundle.js";
 import { sendJson, startServer, type TestServer } from "./support/server.js";
-import { operationIdOf } from "./support/spec.js";
+import { operationIdOf } from "../support/spec.js";
 
 const KEY = "sk_live_two_modules_KEY";
 const SECRET = "whsec_two_modules_SECRET";

@@ -6,7 +6,7 @@ import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type StartedMock, startMock } from "../../src/mock/index.js";
 import { API_KEY_HEADER, sharedValidator } from "../support/spec.js";
-import { signingHeaders } from "../client/support/spec.js";
+import { SIGNING_HEADERS } from "../support/spec.js";
 
 const validator = sharedValidator();
 const SECRET = "observed-client-secret";
@@ -26,8 +26,8 @@ function signed(method: string, path: string, extra: Record<string, string> = {}
   const timestamp = String(Date.now());
   return {
     [API_KEY_HEADER]: "observed-client-key",
-    [signingHeaders.timestamp]: timestamp,
-    [signingHeaders.signature]: createHmac("sha256", SECRET).update(`${method}${path}${timestamp}`).digest("hex"),
+    [SIGNING_HEADERS.timestamp]: timestamp,
+    [SIGNING_HEADERS.signature]: createHmac("sha256", SECRET).update(`${method}${path}${timestamp}`).digest("hex"),
     ...extra,
   };
 }

@@ -16,16 +16,9 @@ import {
 } from "../../src/openapi/index.js";
 import { BUNDLE_JSON, ROOT } from "../../scripts/lib/paths.js";
 
-import { API_KEY_HEADER as API_KEY_HEADER_VALUE } from "../../generated/client-meta.js";
-
 export { API_KEY_HEADER, BASE_PATH, RATE_LIMIT_HEADERS, SIGNING_HEADERS } from "../../generated/client-meta.js";
 export { deref, isObject, type JsonObject, jsonMedia, namedExamples as mediaExamples, type OpenApiDocument };
 export const repoRoot = ROOT;
-
-/** Kept for test/client/support/spec.ts until it imports API_KEY_HEADER itself. */
-export function apiKeyHeaderName(): string {
-  return API_KEY_HEADER_VALUE;
-}
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 

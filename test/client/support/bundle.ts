@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import * as esbuild from "esbuild";
-import { repoRoot } from "./spec.js";
+import { repoRoot } from "../../support/spec.js";
 
 export type ClientModule = typeof import("../../../src/index.js");
 

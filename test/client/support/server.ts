@@ -1,7 +1,7 @@
 // A scripted node:http server on 127.0.0.1 for client tests. Each test starts its own and closes it.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { basePath, rateLimitHeaders } from "./spec.js";
+import { BASE_PATH, RATE_LIMIT_HEADERS, rateLimitExamples } from "../../support/spec.js";
 
 export interface SeenRequest {
   method: string;
@@ -37,7 +37,7 @@ export async function startServer(handler: Handler): Promise<TestServer> {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
-    baseUrl: `${origin}${basePath}`,
+    baseUrl: `${origin}${BASE_PATH}`,
     origin,
     requests,
     close: () =>
@@ -52,9 +52,9 @@ export async function startServer(handler: Handler): Promise<TestServer> {
 export function sendJson(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   res.writeHead(status, {
     "content-type": "application/json",
-    [rateLimitHeaders.limit.name]: String(rateLimitHeaders.limit.example),
-    [rateLimitHeaders.remaining.name]: String(rateLimitHeaders.remaining.example),
-    [rateLimitHeaders.reset.name]: String(Math.ceil(Date.now() / 1000) + 60),
+    [RATE_LIMIT_HEADERS.limit]: String(rateLimitExamples()[RATE_LIMIT_HEADERS.limit]),
+    [RATE_LIMIT_HEADERS.remaining]: String(rateLimitExamples()[RATE_LIMIT_HEADERS.remaining]),
+    [RATE_LIMIT_HEADERS.reset]: String(Math.ceil(Date.now() / 1000) + 60),
     ...headers,
   });
   res.end(JSON.stringify(body));
