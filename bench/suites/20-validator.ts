@@ -305,7 +305,8 @@ export default async function run(): Promise<string> {
   if (validate(depositsOp, depositsExample.headers, broken).ok) throw new Error("contract validator misses a broken page");
   if (baselinePage.validateResponse(depositsExample.status, broken) === undefined) throw new Error("baseline misses a broken page");
   const badDate = structuredClone(page);
-  badDate.data[10].createdAt = "22/11/2026";
+  // Matches the Timestamp pattern (which both check) but is no date-time: only a format check catches it.
+  badDate.data[10].createdAt = "2026-13-45T25:61:61.000Z";
   if (formatsPage.validateResponse(depositsExample.status, badDate) === undefined) throw new Error("baseline with formats misses a bad date-time");
   if (baselinePage.validateResponse(depositsExample.status, badDate) !== undefined)
     throw new Error("baseline without formats unexpectedly checks date-time");
