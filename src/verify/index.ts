@@ -1,10 +1,12 @@
 // Contract verification of a running deployment: the cases, the runner and its report.
 export { type CaseRequest, hasOwnQuota, negativeCases, positiveCases, sampleRequest, type VerifyCase } from "./cases.js";
-export { reportMarkdown, writeReport } from "./report.js";
+export { reportJunit, reportMarkdown, violationLine, writeReport } from "./report.js";
 export {
   type CaseResult,
   createVerifier,
   creatorPath,
+  documentedSuccess,
+  noAnswerReason,
   type PlannedCase,
   planVerification,
   type Verifier,

@@ -1,9 +1,18 @@
-// A verification report as files: JSON (for machines) and Markdown (for people).
+// A verification report as files: JUnit XML (for CI systems), JSON (for machines) and Markdown (for people).
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
-import type { VerifyReport } from "./run.js";
+import type { ContractViolation, ContractWarning } from "../contract/types.js";
+import type { CaseResult, VerifyReport } from "./run.js";
 
-const cell = (text: string): string => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
+/** A violation in one line, with its JSON pointer: `[body-schema] body /data/0/amount: …`. */
+export function violationLine(v: ContractViolation | ContractWarning): string {
+  const where = v.location === "body" ? `body ${v.pointer || "(whole body)"}` : v.pointer ? `${v.location} ${v.pointer}` : v.location;
+  return `[${v.kind}] ${where}: ${v.message}`;
+}
+
+const details = (r: CaseResult): string[] => [...r.violations.map(violationLine), ...r.warnings.map((w) => `warning ${violationLine(w)}`)];
+
+const cell = (text: string): string => text.replace(/\|/g, "\\|").replace(/\r?\n/g, " ");
 
 export function reportMarkdown(report: VerifyReport): string {
   const { counts } = report;
@@ -12,9 +21,11 @@ export function reportMarkdown(report: VerifyReport): string {
     "",
     `Target: ${report.baseUrl} (${report.target}); ${report.startedAt} to ${report.finishedAt}; ${report.requests} requests.`,
     "",
-    `${report.ok ? "**Meets the contract.**" : "**Does not meet the contract.**"} ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped.`,
+    `${report.ok ? "**Meets the contract.**" : report.unchecked ? "**Could not be checked.**" : "**Does not meet the contract.**"} ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped.`,
+    ...(report.unchecked ? ["", `Why: ${report.unchecked}.`] : []),
+    ...(report.cause ? ["", `Why: ${report.cause}.`] : []),
     "",
-    "| case | request | status | outcome | why / violations |",
+    "| case | request | status | outcome | why / violations (JSON pointers) |",
     "|---|---|---|---|---|",
     ...report.results.map((r) =>
       [
@@ -23,11 +34,7 @@ export function reportMarkdown(report: VerifyReport): string {
         r.request ? cell(`${r.request.method} ${r.request.url}`) : "",
         r.status ?? "",
         r.outcome,
-        cell(
-          [r.reason ?? "", ...r.violations.map((v) => `[${v.kind}] ${v.message}`), ...r.warnings.map((w) => `warning: ${w.message}`)]
-            .filter(Boolean)
-            .join("; "),
-        ),
+        cell([r.reason ?? "", ...details(r)].filter(Boolean).join("; ")),
         "",
       ]
         .join(" | ")
@@ -37,12 +44,99 @@ export function reportMarkdown(report: VerifyReport): string {
   ].join("\n");
 }
 
-/** Writes `<dir>/<name>.json` and `<dir>/<name>.md`; returns their paths. */
-export async function writeReport(report: VerifyReport, dir: string, name = "verify-report"): Promise<{ json: string; markdown: string }> {
+/** Text as XML 1.0 can hold it: characters XML forbids (most controls, lone surrogates, U+FFFE/U+FFFF) written as `\uXXXX`. */
+function xmlChars(text: string): string {
+  let out = "";
+  for (const char of text) {
+    const code = char.codePointAt(0) ?? 0;
+    const allowed =
+      code === 0x9 || code === 0xa || code === 0xd || (code >= 0x20 && code <= 0xd7ff) || (code >= 0xe000 && code <= 0xfffd) || code >= 0x10000;
+    out += allowed ? char : `\\u${code.toString(16).padStart(4, "0")}`;
+  }
+  return out;
+}
+
+const XML_ESCAPES: Record<string, string> = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "'": "&apos;",
+  "\r": "&#13;",
+  "\n": "&#10;",
+  "\t": "&#9;",
+};
+
+/** Escaped for an attribute value (quoted with "): line breaks and tabs as character references, so they survive. */
+const attr = (text: string): string => xmlChars(text).replace(/[&<>"'\r\n\t]/g, (c) => XML_ESCAPES[c]!);
+/** Escaped for element content. */
+const content = (value: string): string => xmlChars(value).replace(/[&<>\r]/g, (c) => XML_ESCAPES[c]!);
+
+const seconds = (ms: number | undefined): string => ((ms ?? 0) / 1000).toFixed(3);
+
+/**
+ * JUnit XML: one <testsuite> with a <testcase> per case; a failed case has a <failure> (an <error> when
+ * no HTTP answer came) with its reason as message and its violations as text; a skipped one a <skipped>
+ * with the reason.
+ */
+export function reportJunit(report: VerifyReport): string {
+  const errors = report.results.filter((r) => r.outcome === "failed" && r.noAnswer !== undefined).length;
+  const failures = report.counts.failed - errors;
+  const total = Date.parse(report.finishedAt) - Date.parse(report.startedAt);
+  const counts = `tests="${report.results.length}" failures="${failures}" errors="${errors}" skipped="${report.counts.skipped}" time="${seconds(total)}"`;
+  const properties = [
+    ["baseUrl", report.baseUrl],
+    ["target", report.target],
+    ["requests", String(report.requests)],
+    ["ok", String(report.ok)],
+    ...(report.unchecked ? [["unchecked", report.unchecked]] : []),
+    ...(report.cause ? [["cause", report.cause]] : []),
+  ];
+  const lines = [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="api-contract verify" ${counts}>`,
+    `  <testsuite name="${attr(`api-contract verify ${report.baseUrl}`)}" ${counts} timestamp="${attr(report.startedAt)}">`,
+    "    <properties>",
+    ...properties.map(([name, value]) => `      <property name="${attr(name!)}" value="${attr(value!)}"/>`),
+    "    </properties>",
+  ];
+  for (const r of report.results) {
+    const open = `    <testcase classname="${attr(r.operationId ?? "api-contract")}" name="${attr(r.case)}" time="${seconds(r.durationMs)}"`;
+    if (r.outcome === "passed") {
+      lines.push(`${open}/>`);
+      continue;
+    }
+    lines.push(`${open}>`);
+    const reason = r.reason ?? "";
+    if (r.outcome === "skipped") lines.push(`      <skipped message="${attr(reason)}"/>`);
+    else {
+      const element = r.noAnswer !== undefined ? "error" : "failure";
+      const type = r.noAnswer !== undefined ? "no-answer" : (r.violations[0]?.kind ?? "contract");
+      const body = [
+        ...(r.request ? [`${r.request.method} ${r.request.url}${r.status !== undefined ? ` → ${r.status}` : ""}`] : []),
+        reason,
+        ...details(r),
+      ].join("\n");
+      lines.push(`      <${element} message="${attr(reason)}" type="${attr(type)}">${content(body)}</${element}>`);
+    }
+    lines.push("    </testcase>");
+  }
+  lines.push("  </testsuite>", "</testsuites>", "");
+  return lines.join("\n");
+}
+
+/** Writes `<dir>/<name>.junit.xml`, `<dir>/<name>.json` and `<dir>/<name>.md`; returns their paths. */
+export async function writeReport(
+  report: VerifyReport,
+  dir: string,
+  name = "verify-report",
+): Promise<{ junit: string; json: string; markdown: string }> {
   await mkdir(dir, { recursive: true });
+  const junit = path.join(dir, `${name}.junit.xml`);
   const json = path.join(dir, `${name}.json`);
   const markdown = path.join(dir, `${name}.md`);
+  await writeFile(junit, reportJunit(report));
   await writeFile(json, `${JSON.stringify(report, null, 2)}\n`);
   await writeFile(markdown, reportMarkdown(report));
-  return { json, markdown };
+  return { junit, json, markdown };
 }

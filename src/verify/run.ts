@@ -1,8 +1,11 @@
 // Contract verification of a running deployment (or of the mock): sends the cases of cases.ts and judges
-// each answer with the contract validator. A positive case passes only with a 2xx that conforms; a
-// negative case only with a refusal (4xx) that conforms. On a live target it is safe by default:
-// operations that change state run only when allowed, an operation with its own quota is called once,
-// path parameters need real values (their examples name nothing that exists), and requests are paced.
+// each answer with the contract validator. A positive case passes only with its documented success
+// status and a conforming answer; a negative case only with a refusal (4xx) that conforms and is not a
+// 404 or 405 (those say the operation is not there, not that the request was refused). On a live target
+// it is safe by default: operations that change state run only when allowed, an operation with its own
+// quota is called once, path parameters need real values (their examples name nothing that exists), and
+// requests are paced. A target that gives no HTTP answer to the first request it is sent (refused,
+// unresolvable, TLS failure, timeout) is not checked further: the report says why (`unchecked`).
 import { API_KEY_HEADER, SIGNING_HEADERS } from "../../generated/client-meta.js";
 import { createSigner } from "../client/signing.js";
 import type { ContractViolation, ContractWarning } from "../contract/types.js";
@@ -26,8 +29,8 @@ export interface VerifyOptions {
   minIntervalMs?: number;
   /** Per-request time limit. Default 15 s. */
   timeoutMs?: number;
-  /** Called after each case. */
-  onCase?: (result: CaseResult) => void;
+  /** Called after each case, with its position (from 1) among the planned cases. */
+  onCase?: (result: CaseResult, position: number, total: number) => void;
 }
 
 export interface CaseResult {
@@ -40,6 +43,8 @@ export interface CaseResult {
   request?: { method: string; url: string };
   status?: number;
   durationMs?: number;
+  /** Set when no HTTP answer came (connection refused, DNS, TLS, timeout, dropped connection): why, in one line. */
+  noAnswer?: string;
   violations: ContractViolation[];
   warnings: ContractWarning[];
 }
@@ -53,6 +58,10 @@ export interface VerifyReport {
   counts: { passed: number; failed: number; skipped: number };
   /** True when nothing failed and at least one positive case passed. */
   ok: boolean;
+  /** Set when the target could not be checked (no HTTP answer to the first request sent): why, in one line. */
+  unchecked?: string;
+  /** Set when one cause explains the failures (the API key was refused; every request answered 404): in one line. */
+  cause?: string;
   results: CaseResult[];
 }
 
@@ -96,7 +105,53 @@ export function creatorPath(operations: Operation[], operation: Operation): stri
 export interface Verifier {
   /** Sends one planned case and judges the answer. */
   run(planned: PlannedCase): Promise<CaseResult>;
+  /** Requests sent. */
   readonly requests: number;
+  /** HTTP answers received (any status). */
+  readonly answers: number;
+}
+
+/** The documented success statuses of an operation: its 2xx response keys (`200`, `2XX`). */
+export function documentedSuccess(operation: Operation): string[] {
+  return Object.keys(operation.responses).filter((key) => /^2(\d\d|XX)$/i.test(key));
+}
+
+const isDocumentedSuccess = (status: number, keys: string[]): boolean =>
+  keys.some((key) => key === String(status) || (/^2XX$/i.test(key) && status >= 200 && status <= 299));
+
+const violationCount = (violations: ContractViolation[]): string => `${violations.length} violation${violations.length === 1 ? "" : "s"}`;
+
+const TLS_CODE = /^(ERR_SSL_|ERR_TLS_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|HOSTNAME_MISMATCH|ERR_OSSL_)/;
+
+/** Why a request got no HTTP answer, in one line: connection refused, DNS, TLS, timeout or a dropped connection. */
+export function noAnswerReason(error: unknown, url: string, timeoutMs: number): string {
+  let host = url;
+  try {
+    host = new URL(url).host;
+  } catch {
+    // keep the URL as given
+  }
+  if (error instanceof Error && error.name === "TimeoutError") return `${host} did not answer within ${timeoutMs / 1000} s`;
+  type SystemError = Error & { code?: unknown; reason?: unknown; library?: unknown };
+  const cause: SystemError | undefined =
+    error instanceof Error && error.cause instanceof Error ? error.cause : error instanceof Error ? error : undefined;
+  const code = typeof cause?.code === "string" ? cause.code : "";
+  const detail = (cause?.message ?? String(error)).split("\n")[0]!.trim();
+  if (code === "ECONNREFUSED") return `cannot connect to ${host}: connection refused (ECONNREFUSED); is the service running there?`;
+  if (code === "ENOTFOUND" || code === "EAI_AGAIN") return `cannot resolve the host of ${host} (${code})`;
+  if (TLS_CODE.test(code) || cause?.library !== undefined) {
+    const reason = typeof cause?.reason === "string" ? cause.reason : detail;
+    const hint =
+      code === "ERR_SSL_WRONG_VERSION_NUMBER"
+        ? "; does it speak plain http rather than https?"
+        : /CERT|UNABLE_TO|SELF_SIGNED|HOSTNAME/.test(code)
+          ? "; for a private CA, set NODE_EXTRA_CA_CERTS to its PEM file"
+          : "";
+    return `TLS with ${host} failed: ${reason} (${code || "TLS"})${hint}`;
+  }
+  if (cause?.name === "HTTPParserError") return `${host} did not answer in HTTP/1.1 (${detail}); an https server behind an http URL?`;
+  if (code === "ECONNRESET" || code === "UND_ERR_SOCKET") return `${host} closed the connection without an answer (${code})`;
+  return `no answer from ${host}: ${detail}${code ? ` (${code})` : ""}`;
 }
 
 /** A verifier for a target: paces and signs requests, remembers ids created by POST cases. */
@@ -108,8 +163,10 @@ export function createVerifier(spec: OpenApiDocument, validator: ContractValidat
   const minIntervalMs = options.minIntervalMs ?? (live ? 1000 : 0);
   const sign = options.apiSecret ? createSigner(options.apiSecret) : undefined;
   const created = new Map<string, string>();
+  const timeoutMs = options.timeoutMs ?? 15_000;
   let last = 0;
   let requests = 0;
+  let answers = 0;
 
   async function send(method: string, url: string, headers: Record<string, string>, body: string | undefined) {
     const wait = last + minIntervalMs - Date.now();
@@ -123,7 +180,8 @@ export function createVerifier(spec: OpenApiDocument, validator: ContractValidat
       sent[SIGNING_HEADERS.signature] = signed.signature;
     }
     const started = performance.now();
-    const response = await fetch(url, { method, headers: sent, body, signal: AbortSignal.timeout(options.timeoutMs ?? 15_000) });
+    const response = await fetch(url, { method, headers: sent, body, signal: AbortSignal.timeout(timeoutMs) });
+    answers++;
     const bodyText = await response.text();
     return { status: response.status, headers: response.headers, bodyText, durationMs: Math.round(performance.now() - started) };
   }
@@ -131,6 +189,9 @@ export function createVerifier(spec: OpenApiDocument, validator: ContractValidat
   return {
     get requests() {
       return requests;
+    },
+    get answers() {
+      return answers;
     },
     async run(planned) {
       const { operation } = planned;
@@ -159,10 +220,8 @@ export function createVerifier(spec: OpenApiDocument, validator: ContractValidat
       try {
         answer = await send(planned.request.method, url, headers, planned.request.body);
       } catch (error) {
-        return {
-          ...result,
-          reason: `no answer: ${error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error)}`,
-        };
+        const noAnswer = noAnswerReason(error, url, timeoutMs);
+        return { ...result, noAnswer, reason: `no answer: ${noAnswer}` };
       }
       result.status = answer.status;
       result.durationMs = answer.durationMs;
@@ -180,6 +239,22 @@ export function createVerifier(spec: OpenApiDocument, validator: ContractValidat
       result.violations = judged.violations;
       result.warnings = judged.warnings;
       if (planned.kind === "positive") {
+        // Only the documented success status passes: not a 2xx the contract reaches through `default`.
+        const success = documentedSuccess(operation);
+        if (!isDocumentedSuccess(answer.status, success)) {
+          if (!result.violations.some((v) => v.location === "status"))
+            result.violations = [
+              {
+                kind: "unexpected-status",
+                location: "status",
+                pointer: "",
+                message: `${operation.method} ${operation.path}: expected ${success.join(" or ") || "a documented 2xx"}, got ${answer.status}`,
+              },
+              ...result.violations,
+            ];
+          const why = answer.status === 404 ? " (not found: is the operation deployed at this base URL?)" : "";
+          return { ...result, reason: `answered ${answer.status}, not its documented success ${success.join(" or ") || "(none documented)"}${why}` };
+        }
         if (judged.ok && operation.method === "POST") {
           try {
             const parsed = JSON.parse(answer.bodyText) as unknown;
@@ -188,16 +263,21 @@ export function createVerifier(spec: OpenApiDocument, validator: ContractValidat
             // judged above
           }
         }
-        if (!judged.ok) return { ...result, reason: `answered ${answer.status}: ${judged.violations.map((v) => v.message).join("; ")}` };
+        if (!judged.ok) return { ...result, reason: `answered ${answer.status}, breaking the contract: ${violationCount(judged.violations)}` };
         return { ...result, outcome: "passed" };
       }
       // A negative case: refused with a 4xx that conforms; on the mock, refused for the reason the case is about.
       if (answer.status < 400 || answer.status > 499) return { ...result, reason: `expected a 4xx refusal, got ${answer.status}` };
+      if (answer.status === 404 || answer.status === 405)
+        return {
+          ...result,
+          reason: `answered ${answer.status}: the operation is not there (expected a refusal of this request, not ${answer.status})`,
+        };
       if (!live) {
         const expected = planned.withoutKey ? ("401" in operation.responses ? [401] : undefined) : [400, 422];
         if (expected && !expected.includes(answer.status)) return { ...result, reason: `expected ${expected.join(" or ")}, got ${answer.status}` };
       }
-      if (!judged.ok) return { ...result, reason: `the refusal breaks the contract: ${judged.violations.map((v) => v.message).join("; ")}` };
+      if (!judged.ok) return { ...result, reason: `the ${answer.status} refusal breaks the contract: ${violationCount(judged.violations)}` };
       return { ...result, outcome: "passed" };
     },
   };
@@ -208,15 +288,36 @@ export async function verify(spec: OpenApiDocument, validator: ContractValidator
   const startedAt = new Date().toISOString();
   const target = options.target ?? "live";
   const verifier = createVerifier(spec, validator, options);
+  const plan = planVerification(spec, options);
   const results: CaseResult[] = [];
-  for (const planned of planVerification(spec, options)) {
-    const result = await verifier.run(planned);
+  const sent: Array<{ planned: PlannedCase; result: CaseResult }> = [];
+  let unchecked: string | undefined;
+  for (const [index, planned] of plan.entries()) {
+    let result: CaseResult;
+    if (unchecked !== undefined && !planned.skip) {
+      result = {
+        case: planned.name,
+        operationId: planned.operation.operationId,
+        kind: planned.kind,
+        outcome: "skipped",
+        reason: "not sent: the target could not be checked",
+        violations: [],
+        warnings: [],
+      };
+    } else {
+      result = await verifier.run(planned);
+      // No HTTP answer to the first request: the target cannot be checked; the other cases are not sent.
+      if (result.noAnswer !== undefined && verifier.answers === 0) unchecked = result.noAnswer;
+      if (result.status !== undefined) sent.push({ planned, result });
+    }
     results.push(result);
-    options.onCase?.(result);
+    options.onCase?.(result, index + 1, plan.length);
   }
   const counts = { passed: 0, failed: 0, skipped: 0 };
   for (const result of results) counts[result.outcome]++;
   const positivePassed = results.some((r) => r.kind === "positive" && r.outcome === "passed");
+  const ok = unchecked === undefined && counts.failed === 0 && positivePassed;
+  const cause = ok || unchecked !== undefined ? undefined : commonCause(sent, options);
   return {
     baseUrl: options.baseUrl,
     target,
@@ -224,7 +325,27 @@ export async function verify(spec: OpenApiDocument, validator: ContractValidator
     finishedAt: new Date().toISOString(),
     requests: verifier.requests,
     counts,
-    ok: counts.failed === 0 && positivePassed,
+    ok,
+    ...(unchecked !== undefined ? { unchecked } : {}),
+    ...(cause !== undefined ? { cause } : {}),
     results,
   };
+}
+
+/** One line when one cause explains the failures: every keyed positive case answered 401/403, or every answer a 404. */
+function commonCause(sent: Array<{ planned: PlannedCase; result: CaseResult }>, options: VerifyOptions): string | undefined {
+  // The positive cases that send the key (all but key-less operations), or, without a key, those that need one.
+  const keyed = sent.filter(
+    ({ planned }) =>
+      planned.kind === "positive" && (options.apiKey ? planned.operation.security !== "none" : planned.operation.security === "required"),
+  );
+  const statuses = [...new Set(keyed.map(({ result }) => result.status))].sort().join("/");
+  if (keyed.length > 0 && keyed.every(({ result }) => result.status === 401 || result.status === 403)) {
+    return options.apiKey
+      ? `the API key was refused: all ${keyed.length} positive cases that send it were answered ${statuses}; check CONTRACT_API_KEY (or --api-key)${options.apiSecret ? " and CONTRACT_API_SECRET" : ", and whether the service wants signed requests (CONTRACT_API_SECRET)"}`
+      : `no API key was given, and all ${keyed.length} positive cases that need one were answered ${statuses}; set CONTRACT_API_KEY (or --api-key)`;
+  }
+  if (sent.length > 1 && sent.every(({ result }) => result.status === 404))
+    return `every request was answered 404: is the base URL right (${options.baseUrl})?`;
+  return undefined;
 }
