@@ -9,7 +9,7 @@ import { openApiDocument } from "./contract/bundled.js";
 import { createContractValidator } from "./contract/validator.js";
 import { MockUnavailableError, startMock } from "./mock/index.js";
 import type { OpenApiDocument } from "./openapi/document.js";
-import { writeReport } from "./verify/report.js";
+import { violationLine, writeReport } from "./verify/report.js";
 import { type CaseResult, verify } from "./verify/run.js";
 
 const USAGE = `Usage: api-contract <command> [options]
@@ -20,15 +20,20 @@ Commands:
               --host <host>     default 127.0.0.1
               --spec <file>     serve another bundled OpenAPI 3.1 document (JSON) instead of this package's
               --quiet           no request log
-  verify    Check a running deployment against the contract; exit 0 only when it meets it.
-              --base-url <url>  the deployment's base URL, ending in ${BASE_PATH} (or CONTRACT_BASE_URL)
-              --param <n>=<v>   a real value for a path or query parameter (repeat); without one, cases
-                                that need it are skipped and say so
-              --allow-side-effects   also run operations that change state (accepting a quote executes a trade)
+  verify    Check a running deployment against the contract.
+              --base-url <url>       the deployment's base URL, ending in ${BASE_PATH} (or CONTRACT_BASE_URL)
+              --api-key <key>        the API key (default: CONTRACT_API_KEY)
+              --api-secret <secret>  sign every request with it (default: CONTRACT_API_SECRET)
+                                     The environment is the safer way: arguments show in process lists
+                                     and shell history. The flags override it.
+              --param <n>=<v>        a real value for a path or query parameter (repeat); without one,
+                                     cases that need it are skipped and say so
+              --allow-side-effects   also run operations that change state (accepting a quote executes a
+                                     trade); without it no trade is executed and Create Quote is called once
               --min-interval-ms <n>  pause between requests (default 1000: 60 per minute)
-              --report <dir>    write verify-report.json and verify-report.md there
-              The API key and secret come from CONTRACT_API_KEY and CONTRACT_API_SECRET (never from
-              arguments: those show in process lists and shell history).
+              --report-dir <dir>     write verify-report.junit.xml, .json and .md there
+            Exit status: 0 the deployment meets the contract, 1 it does not (a violation, a refused key),
+            2 it could not be checked (unreachable, TLS failure, bad arguments).
   help      This text.
 `;
 
@@ -75,22 +80,43 @@ async function mock(args: string[]): Promise<void> {
 
 const SYMBOL: Record<CaseResult["outcome"], string> = { passed: "✓", failed: "✗", skipped: "–" };
 
+function progressLine(r: CaseResult, position: number, total: number): string {
+  const counter = `[${String(position).padStart(String(total).length)}/${total}]`;
+  const answer = r.status !== undefined ? ` → ${r.status}${r.durationMs !== undefined ? ` (${r.durationMs} ms)` : ""}` : "";
+  const why = r.outcome === "passed" ? "" : r.outcome === "skipped" ? `: skipped, ${r.reason}` : `: ${r.reason ?? "failed"}`;
+  return `${counter} ${SYMBOL[r.outcome]} ${r.case}${answer}${why}\n`;
+}
+
 async function verifyCommand(args: string[]): Promise<void> {
   const { values } = parseArgs({
     args,
     options: {
       "base-url": { type: "string", default: process.env.CONTRACT_BASE_URL },
+      "api-key": { type: "string" },
+      "api-secret": { type: "string" },
       param: { type: "string", multiple: true, default: [] },
       "allow-side-effects": { type: "boolean", default: process.env.CONTRACT_ALLOW_SIDE_EFFECTS === "1" },
       "min-interval-ms": { type: "string", default: process.env.CONTRACT_MIN_INTERVAL_MS },
-      report: { type: "string" },
+      "report-dir": { type: "string" },
+      report: { type: "string" }, // deprecated alias of --report-dir
+      help: { type: "boolean", short: "h", default: false },
     },
   });
+  if (values.help) {
+    process.stdout.write(USAGE);
+    return;
+  }
   const baseUrl = values["base-url"]?.trim();
   if (!baseUrl) fail(`verify needs --base-url <url ending in ${BASE_PATH}> (or CONTRACT_BASE_URL)`);
-  if (!/^https?:\/\//.test(baseUrl) || !new URL(baseUrl).pathname.replace(/\/+$/, "").endsWith(BASE_PATH)) {
+  if (!URL.canParse(baseUrl) || !/^https?:\/\//.test(baseUrl) || !new URL(baseUrl).pathname.replace(/\/+$/, "").endsWith(BASE_PATH)) {
     fail(`--base-url must be an http(s) URL ending in ${BASE_PATH}, got ${JSON.stringify(baseUrl)}`);
   }
+  for (const flag of ["api-key", "api-secret"] as const) {
+    if (values[flag] !== undefined && !values[flag].trim())
+      fail(`--${flag} is empty (leave it out to use ${flag === "api-key" ? "CONTRACT_API_KEY" : "CONTRACT_API_SECRET"})`);
+  }
+  const apiKey = values["api-key"] ?? (process.env.CONTRACT_API_KEY || undefined);
+  const apiSecret = values["api-secret"] ?? (process.env.CONTRACT_API_SECRET || undefined);
   const params: Record<string, string> = {};
   for (const pair of values.param) {
     const at = pair.indexOf("=");
@@ -100,24 +126,65 @@ async function verifyCommand(args: string[]): Promise<void> {
   const interval = values["min-interval-ms"] === undefined ? undefined : Number(values["min-interval-ms"]);
   if (interval !== undefined && !(Number.isFinite(interval) && interval >= 0))
     fail(`--min-interval-ms must be a number ≥ 0, got ${values["min-interval-ms"]}`);
+  if (values.report !== undefined) {
+    if (values["report-dir"] !== undefined && values["report-dir"] !== values.report)
+      fail("--report is the old name of --report-dir: give one of them");
+    process.stderr.write("api-contract: --report is deprecated; use --report-dir\n");
+  }
+  const reportDir = values["report-dir"] ?? values.report;
+
+  const key = values["api-key"] !== undefined ? "key from --api-key" : apiKey ? "key from CONTRACT_API_KEY" : "no API key";
+  const signing = apiSecret ? `, requests signed (secret from ${values["api-secret"] !== undefined ? "--api-secret" : "CONTRACT_API_SECRET"})` : "";
+  const sideEffects = values["allow-side-effects"] ? "side effects ALLOWED" : "no side effects";
+  process.stdout.write(
+    `Verifying ${baseUrl} against ${openApiDocument.info?.title ?? "the contract"} ${openApiDocument.info?.version ?? ""}\n` +
+      `  ${sideEffects}, ${interval ?? 1000} ms between requests, ${key}${signing}\n\n`,
+  );
+  const started = performance.now();
+  let answered = false;
+  let stopped = false;
   const report = await verify(openApiDocument, createContractValidator(openApiDocument), {
     baseUrl,
-    apiKey: process.env.CONTRACT_API_KEY || undefined,
-    apiSecret: process.env.CONTRACT_API_SECRET || undefined,
+    apiKey,
+    apiSecret,
     allowSideEffects: values["allow-side-effects"],
     params,
     minIntervalMs: interval,
-    onCase: (r) => process.stdout.write(`${SYMBOL[r.outcome]} ${r.case}${r.status ? ` → ${r.status}` : ""}${r.reason ? `: ${r.reason}` : ""}\n`),
+    onCase: (r, position, total) => {
+      if (stopped) return;
+      process.stdout.write(progressLine(r, position, total));
+      if (r.status !== undefined) answered = true;
+      else if (r.noAnswer !== undefined && !answered) {
+        stopped = true; // verify sends nothing more: the target cannot be checked
+        if (position < total) process.stdout.write(`  (the other ${total - position} cases are not sent)\n`);
+      }
+    },
   });
-  const { counts } = report;
-  process.stdout.write(
-    `\n${report.ok ? "Meets the contract" : "Does NOT meet the contract"}: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped (${report.requests} requests).\n`,
-  );
-  if (!report.ok && counts.failed === 0) process.stdout.write("No positive case passed: nothing was shown to work.\n");
-  if (values.report) {
-    const files = await writeReport(report, values.report);
-    process.stdout.write(`Report: ${files.markdown}\n`);
+  const elapsed = ((performance.now() - started) / 1000).toFixed(1);
+
+  const failed = report.results.filter((r) => r.outcome === "failed");
+  if (failed.length && !report.unchecked) {
+    process.stdout.write(`\nFailed (${failed.length})${report.cause ? ", all for one cause (below)" : ""}:\n`);
+    for (const r of failed) {
+      process.stdout.write(`  ✗ ${r.case}${r.status !== undefined ? ` → ${r.status}` : ""}\n`);
+      if (report.cause) continue;
+      process.stdout.write(`      ${r.reason ?? ""}\n`);
+      // The reason already says which status came; the other violations, each with its JSON pointer.
+      for (const v of r.violations.filter((v) => v.kind !== "unexpected-status")) process.stdout.write(`      ${violationLine(v)}\n`);
+    }
   }
+  const { counts } = report;
+  const verdict = report.ok ? "Meets the contract" : report.unchecked ? "Could NOT be checked" : "Does NOT meet the contract";
+  process.stdout.write(
+    `\n${verdict}: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped (${report.requests} requests in ${elapsed} s).\n`,
+  );
+  if (!report.ok && !report.unchecked && counts.failed === 0) process.stdout.write("No positive case passed: nothing was shown to work.\n");
+  if (reportDir) {
+    const files = await writeReport(report, reportDir);
+    process.stdout.write(`Reports: ${files.junit}, ${files.json}, ${files.markdown}\n`);
+  }
+  if (report.unchecked) fail(`could not check ${baseUrl}: ${report.unchecked}`, 2);
+  if (report.cause) process.stderr.write(`api-contract: ${report.cause}\n`);
   process.exit(report.ok ? 0 : 1);
 }
 
