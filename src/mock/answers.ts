@@ -12,7 +12,7 @@ export interface Answer {
 }
 
 /** The response key that documents `status`: the status itself, its range (`4XX`), else `default`. */
-function responseKeyFor(responses: Record<string, JsonObject>, status: number): string | undefined {
+export function responseKeyFor(responses: Record<string, JsonObject>, status: number): string | undefined {
   const keys = Object.keys(responses);
   return (
     keys.find((key) => key === String(status)) ??

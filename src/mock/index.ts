@@ -1,10 +1,12 @@
 // The mock of the whole API: Prism's engine answering from the contract's examples, in this process,
 // behind the mock's own server (server.ts), every operation under the contract's base path (`/v1`).
 import type { OpenApiDocument } from "../openapi/document.js";
+import { MOCK_QUOTE_VALIDITY_MS } from "./quote-expiry.js";
 import { startMockServer } from "./server.js";
 import { deriveMockSpec } from "./spec.js";
 
 export { MockUnavailableError, PRISM_ENGINE_PACKAGE } from "./engine.js";
+export { MOCK_QUOTE_VALIDITY_MS } from "./quote-expiry.js";
 export { DEFAULT_MAX_BODY_BYTES } from "./server.js";
 
 export interface StartMockOptions {
@@ -37,6 +39,7 @@ const MOCK_FIXES = [
   'malformed or whitespace-only JSON answers 400; a null, false, 0 or "" JSON body where the body is optional 422 (Prism takes it for no body); a body over the size limit 413; an empty query value the parameter refuses 422 (Prism lets it through)',
   "what Prism refuses (an unknown Prefer example, an unacceptable Accept) keeps Prism's status with the documented error response and headers, Prism's reason in sl-violations",
   "header values echoed from the request are escaped, so no request can stop the mock",
+  `a quote's expiryDate is ${MOCK_QUOTE_VALIDITY_MS / 1000} s after the answer (the documented example's is in the past)`,
 ];
 
 /**

@@ -9,13 +9,15 @@
 //     the documented body and headers, and Prism's reason in `sl-violations`;
 //   - anything that fails inside the engine (400, logged): no request gets a 5xx or a non-JSON answer.
 // Header values Prism echoes from the request are escaped, so no request can make a write throw, and a
-// request Node's parser refuses gets a JSON 400 with the rate-limit headers too.
+// request Node's parser refuses gets a JSON 400 with the rate-limit headers too. A quote in an answer
+// expires MOCK_QUOTE_VALIDITY_MS after the answer (quote-expiry.ts): the documented one is in the past.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { HTTP_METHODS, type JsonObject, listOperations, type OpenApiDocument, type Operation, OperationMatcher } from "../openapi/document.js";
 import { flattenSchema } from "../openapi/schema.js";
 import { type Answer, errorAnswer, parsePrefer, safeHeaderValue, violationsHeader } from "./answers.js";
 import { createMockEngine, type MockEngine } from "./engine.js";
+import { quoteExpiry } from "./quote-expiry.js";
 
 /** Requests larger than this are refused (413): every request body of the contract is a few hundred bytes. */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -98,6 +100,7 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
   const engine: MockEngine = await createMockEngine(spec);
   const operations = listOperations(spec);
   const matcher = new OperationMatcher(operations, []);
+  const quotes = quoteExpiry(spec);
   const routes = new Map<Operation, Route>(
     operations.map((operation) => [
       operation,
@@ -190,7 +193,8 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
     for (const [name, value] of Object.entries(answer.headers))
       headers[name] = Array.isArray(value) ? value.map(safeHeaderValue) : safeHeaderValue(String(value));
     if (answer.violations.length) headers["sl-violations"] = violationsHeader(answer.violations);
-    const text = serialize(answer.body, String(headers["content-type"] ?? ""));
+    const answered = quotes.refresh(operation, answer.status, answer.body);
+    const text = serialize(answered, String(headers["content-type"] ?? ""));
     response.writeHead(answer.status, { ...headers, "content-length": Buffer.byteLength(text) });
     response.end(method === "HEAD" ? undefined : text);
     log?.(`${method} ${path} → ${answer.status} (${Math.round(performance.now() - started)} ms)`);

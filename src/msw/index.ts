@@ -7,7 +7,10 @@ import { API_KEY_HEADER, MOCK_BASE_URL } from "../../generated/client-meta.js";
 import type { paths } from "../../generated/schema.js";
 import { openApiDocument } from "../contract/bundled.js";
 import { type Answer, documentedAnswer, errorAnswer, parsePrefer } from "../mock/answers.js";
+import { quoteExpiry } from "../mock/quote-expiry.js";
 import { listOperations, successKey } from "../openapi/document.js";
+
+export { MOCK_QUOTE_VALIDITY_MS } from "../mock/quote-expiry.js";
 
 /** openapi-msw's `http`, typed by the contract: paths, parameters, bodies and responses are checked. */
 export function createHttp(baseUrl: string = MOCK_BASE_URL) {
@@ -28,10 +31,12 @@ function respond(answer: Answer): Response {
  * documented headers (the rate-limit headers included). Like the mock: a keyed operation called without
  * the API key gets its documented 401; `Prefer: code=<status>` and `Prefer: example=<name>` pick another
  * documented answer (an unknown one gets the documented 4XX with status 404). Requests are not validated
- * further: use the contract validator (`./contract`) for that.
+ * further: use the contract validator (`./contract`) for that. A quote expires MOCK_QUOTE_VALIDITY_MS after
+ * the answer (the documented example's expiryDate is in the past); its other fields are the example's.
  */
 export function createHandlers(options: HandlerOptions = {}): HttpHandler[] {
   const spec = openApiDocument;
+  const quotes = quoteExpiry(spec);
   const http = createHttp(options.baseUrl) as unknown as Record<
     string,
     (path: string, resolver: (info: { request: Request }) => Response) => HttpHandler
@@ -45,7 +50,8 @@ export function createHandlers(options: HandlerOptions = {}): HttpHandler[] {
       const prefer = parsePrefer(request.headers.get("prefer"));
       if ("error" in prefer) return respond(errorAnswer(spec, operation, 422));
       const answer = documentedAnswer(spec, operation, prefer.code ?? success, prefer.example);
-      return respond(answer ?? errorAnswer(spec, operation, 404));
+      if (!answer) return respond(errorAnswer(spec, operation, 404));
+      return respond({ ...answer, body: quotes.refresh(operation, answer.status, answer.body) });
     });
   });
 }
