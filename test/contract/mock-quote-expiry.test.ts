@@ -1,0 +1,196 @@
+// The mock's quotes are valid when they are answered: Create Quote answers its documented example with an
+// expiryDate MOCK_QUOTE_VALIDITY_MS after the answer (the documented one is in the past), so the README's
+// first example (create a quote, accept it unless expired) accepts against the mock. On a real socket.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { contractMiddleware } from "../../src/contract/index.js";
+import { createClient, isQuoteExpired, unwrap } from "../../src/index.js";
+import { MOCK_QUOTE_VALIDITY_MS, type StartedMock, startMock } from "../../src/mock/index.js";
+import { quoteExpiry } from "../../src/mock/quote-expiry.js";
+import { listOperations, type OpenApiDocument, schemaView } from "../../src/openapi/index.js";
+import {
+  API_KEY_HEADER,
+  buildSampleRequest,
+  deref,
+  type JsonObject,
+  jsonMedia,
+  listSpecOperations,
+  loadSpec,
+  mediaExamples,
+  type SpecOperation,
+  sharedValidator,
+  successKey,
+} from "../support/spec.js";
+
+const spec = loadSpec();
+const validator = sharedValidator();
+
+/** The operation whose success response carries a Quote, and the envelope property it sits in (found through the spec). */
+function quoteOperation(): { op: SpecOperation; property: string } {
+  const quote = deref(spec, spec.components?.schemas?.Quote);
+  const found = listSpecOperations(spec).flatMap((op) => {
+    const view = schemaView(spec, jsonMedia(op.responses[successKey(op)])?.schema);
+    return [...view.properties].filter(([, schemas]) => schemas.some((s) => deref(spec, s) === quote)).map(([property]) => ({ op, property }));
+  });
+  expect(found, "exactly one operation answers a Quote").toHaveLength(1);
+  return found[0]!;
+}
+
+const { op, property } = quoteOperation();
+const examples = mediaExamples(spec, jsonMedia(op.responses[successKey(op)]));
+
+/** Checks one answer: expiryDate in [before, after] + the window, in the Timestamp convention; the rest is `example`. */
+function expectFreshQuote(body: JsonObject, example: JsonObject, before: number, after: number): void {
+  const quote = body[property] as JsonObject;
+  const expiryDate = quote.expiryDate as string;
+  expect(typeof expiryDate).toBe("string");
+  expect(new Date(Date.parse(expiryDate)).toISOString(), "ISO 8601 UTC with milliseconds").toBe(expiryDate);
+  const expiry = Date.parse(expiryDate);
+  expect(expiry, "in the future of the request").toBeGreaterThan(after);
+  expect(expiry).toBeGreaterThanOrEqual(before + MOCK_QUOTE_VALIDITY_MS);
+  expect(expiry).toBeLessThanOrEqual(after + MOCK_QUOTE_VALIDITY_MS);
+  expect(body, "every other field is the documented example").toEqual({
+    ...example,
+    [property]: { ...(example[property] as JsonObject), expiryDate },
+  });
+}
+
+describe("the mock's Create Quote answer", () => {
+  let mock: StartedMock;
+
+  beforeAll(async () => {
+    mock = await startMock();
+  });
+
+  afterAll(async () => {
+    await mock?.stop();
+  });
+
+  async function createQuote(prefer?: string) {
+    const sample = buildSampleRequest(spec, op);
+    const before = Date.now();
+    const response = await fetch(`${mock.baseUrl}${sample.path}`, {
+      method: op.method,
+      headers: { ...sample.headers, [API_KEY_HEADER]: "any-value", ...(prefer ? { prefer } : {}) },
+      body: sample.body,
+    });
+    const bodyText = await response.text();
+    const after = Date.now();
+    const result = validator.validateResponse({ method: op.method, path: op.path, status: response.status, headers: response.headers, bodyText });
+    return { response, body: JSON.parse(bodyText) as JsonObject, result, before, after };
+  }
+
+  it("keeps MOCK_QUOTE_VALIDITY_MS a time-limited window: a minute", () => {
+    expect(MOCK_QUOTE_VALIDITY_MS).toBe(60_000);
+    expect(mock.fixes.some((fix) => fix.includes("expiryDate") && fix.includes(`${MOCK_QUOTE_VALIDITY_MS / 1000} s`))).toBe(true);
+  });
+
+  it("carries an expiryDate in the future, within the window, the rest being the documented example, meeting the contract", async () => {
+    const { response, body, result, before, after } = await createQuote();
+    expect(response.status).toBe(Number(successKey(op)));
+    expectFreshQuote(body, examples[0]!.value as JsonObject, before, after);
+    expect(result.violations).toEqual([]);
+  });
+
+  it("does so for every named example asked with Prefer: example=<name>", async () => {
+    expect(examples.length).toBeGreaterThan(0);
+    for (const example of examples) {
+      const { response, body, result, before, after } = await createQuote(`example=${example.name}`);
+      expect(response.status, example.name).toBe(Number(successKey(op)));
+      expectFreshQuote(body, example.value as JsonObject, before, after);
+      expect(result.violations, example.name).toEqual([]);
+    }
+  });
+
+  it("computes the expiry at each answer, not once", async () => {
+    const first = await createQuote();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const second = await createQuote();
+    const expiryOf = (body: JsonObject) => Date.parse((body[property] as JsonObject).expiryDate as string);
+    expect(expiryOf(second.body)).toBeGreaterThan(expiryOf(first.body));
+  });
+
+  it("lets the README's first example accept the quote end to end", async () => {
+    const api = createClient({ baseUrl: mock.baseUrl, apiKey: "any-value", retry: false });
+    api.use(contractMiddleware(validator));
+    const rates = await unwrap(api.GET("/currencies/fiat-rates"));
+    expect(Array.isArray(rates.data)).toBe(true);
+    const quote = await unwrap(api.POST("/trades/quote", { body: { sourceId: "USDT", targetId: "NGNX", amount: 100, side: "SELL" } }));
+    expect(isQuoteExpired(quote.data)).toBe(false);
+    const trade = await unwrap(api.POST("/trades/quote/{quoteId}", { params: { path: { quoteId: quote.data.id } }, body: {} }));
+    expect(typeof trade.data.reference).toBe("string");
+    expect(api.rateLimit?.remaining).toEqual(expect.any(Number));
+  });
+});
+
+describe("where quotes are found (quoteExpiry on fixtures)", () => {
+  const timestamp = { type: "string", format: "date-time" };
+  const quoteSchema = { type: "object", properties: { id: { type: "string" }, expiryDate: { $ref: "#/components/schemas/Timestamp" } } };
+  const fixture = (responseSchema: unknown, schemas: Record<string, unknown> = {}): OpenApiDocument => ({
+    openapi: "3.1.0",
+    paths: {
+      "/things": {
+        get: {
+          responses: {
+            "200": { description: "ok", content: { "application/json": { schema: responseSchema } } },
+            "4XX": { description: "no", content: { "application/json": { schema: { $ref: "#/components/schemas/Quote" } } } },
+          },
+        },
+      },
+    },
+    components: { schemas: { Timestamp: timestamp, Quote: quoteSchema, ...schemas } },
+  });
+  const now = Date.parse("2030-01-01T00:00:00.000Z");
+  const fresh = new Date(now + MOCK_QUOTE_VALIDITY_MS).toISOString();
+  const old = "2020-01-01T00:00:00.000Z";
+  const refresh = (document: OpenApiDocument, body: unknown, status = 200) => {
+    const [operation] = listOperations(document);
+    return quoteExpiry(document).refresh(operation!, status, body, now);
+  };
+
+  it("in arrays, maps, unions and recursive schemas, leaving the input unchanged", () => {
+    const document = fixture(
+      {
+        type: "object",
+        properties: {
+          list: { type: "array", items: { $ref: "#/components/schemas/Quote" } },
+          byId: { type: "object", additionalProperties: { $ref: "#/components/schemas/Quote" } },
+          either: { oneOf: [{ type: "string" }, { $ref: "#/components/schemas/Quote" }] },
+          tree: { $ref: "#/components/schemas/Node" },
+        },
+      },
+      { Node: { type: "object", properties: { quote: { $ref: "#/components/schemas/Quote" }, next: { $ref: "#/components/schemas/Node" } } } },
+    );
+    const body = {
+      list: [{ id: "a", expiryDate: old }],
+      byId: { b: { id: "b", expiryDate: old } },
+      either: { id: "c", expiryDate: old },
+      tree: { quote: { id: "d", expiryDate: old }, next: { quote: { id: "e", expiryDate: old } } },
+    };
+    const copy = structuredClone(body);
+    expect(refresh(document, body)).toEqual({
+      list: [{ id: "a", expiryDate: fresh }],
+      byId: { b: { id: "b", expiryDate: fresh } },
+      either: { id: "c", expiryDate: fresh },
+      tree: { quote: { id: "d", expiryDate: fresh }, next: { quote: { id: "e", expiryDate: fresh } } },
+    });
+    expect(body).toEqual(copy);
+  });
+
+  it("per response: the documented status's schema decides", () => {
+    const document = fixture({ type: "object", properties: { id: { type: "string" } } });
+    expect(refresh(document, { id: "x", expiryDate: old })).toEqual({ id: "x", expiryDate: old });
+    expect(refresh(document, { id: "x", expiryDate: old }, 404)).toEqual({ id: "x", expiryDate: fresh });
+  });
+
+  it("nowhere when the spec has no Quote schema, or its expiryDate is not a date-time", () => {
+    const body = { id: "x", expiryDate: old };
+    const noQuote: OpenApiDocument = {
+      openapi: "3.1.0",
+      paths: { "/things": { get: { responses: { "200": { description: "ok", content: { "application/json": { schema: { type: "object" } } } } } } } },
+    };
+    expect(refresh(noQuote, body)).toBe(body);
+    const notTimestamp = fixture({ $ref: "#/components/schemas/Quote" }, { Timestamp: { type: "string" } });
+    expect(refresh(notTimestamp, body)).toBe(body);
+    expect(refresh(fixture({ $ref: "#/components/schemas/Quote" }), body)).toEqual({ id: "x", expiryDate: fresh });
+  });
+});
