@@ -1,0 +1,626 @@
+// Compares two bundles of the contract and classifies each change from the consumer's side: a consumer
+// sends requests, reads responses, and compiles against the generated type names. No library on npm does
+// this for OpenAPI 3.1 here (RELEASING.md, "Why an own classifier": api-smart-diff reads 3.0 only and
+// misreads $ref with siblings, openapi-diff refuses 3.1, Optic's CLI does not start, @pb33f/openapi-changes
+// downloads a Go binary at install).
+//   breaking      in a response: a field removed, made optional or nullable, a type changed or narrowed, a
+//                 value added to a closed enum (or the enum opened), a looser or changed constraint, a status,
+//                 header or body removed; in a request: a field, parameter, header or body added as required or
+//                 made required, a value removed from an enum (or the enum closed), a type narrowed or changed,
+//                 a tighter or changed constraint, undocumented fields refused, a parameter removed, an
+//                 operation or path removed, a security requirement added, a server base path removed; a
+//                 renamed operationId or component name (they are type names: operations[…], Quote, …);
+//   non-breaking  additions consumers may ignore or need not send, relaxed request rules, tighter responses;
+//   annotation    descriptions, examples, extensions: anything else that changes no modelled shape.
+// Each change carries a rule (its kind, e.g. `response-field-removed`), the operation, the place in it and
+// the field path, so that the gate, the changelog and the tests can name them.
+import { isDeepStrictEqual } from "node:util";
+import {
+  deref,
+  flattenSchema,
+  isObject,
+  type JsonObject,
+  jsonMedia,
+  listOperations,
+  type OpenApiDocument,
+  type Operation,
+  serverBasePaths,
+} from "../../src/openapi/index.js";
+
+export type ChangeKind = "breaking" | "non-breaking" | "annotation";
+
+/** Every kind of change the comparer names. Schema rules start with the side they happen on. */
+export const CHANGE_RULES = [
+  "operation-removed",
+  "operation-added",
+  "operation-id-renamed",
+  "security-requirement-added",
+  "security-requirement-relaxed",
+  "server-base-path-removed",
+  "server-base-path-added",
+  "component-removed",
+  "component-renamed",
+  "component-added",
+  "parameter-removed",
+  "parameter-added",
+  "required-parameter-added",
+  "parameter-made-required",
+  "parameter-made-optional",
+  "request-body-removed",
+  "request-body-added",
+  "required-request-body-added",
+  "request-body-made-required",
+  "request-body-made-optional",
+  "request-field-removed",
+  "request-field-added",
+  "request-required-field-added",
+  "request-field-made-required",
+  "request-field-made-optional",
+  "request-type-changed",
+  "request-type-narrowed",
+  "request-type-widened",
+  "request-enum-value-removed",
+  "request-enum-value-added",
+  "request-enum-closed",
+  "request-enum-opened",
+  "request-closed-to-undocumented-fields",
+  "request-constraint-tightened",
+  "request-constraint-loosened",
+  "request-constraint-changed",
+  "response-field-removed",
+  "response-field-added",
+  "response-field-made-optional",
+  "response-field-made-required",
+  "response-nullable",
+  "response-type-changed",
+  "response-type-narrowed",
+  "response-type-widened",
+  "response-enum-value-added",
+  "response-enum-value-removed",
+  "response-enum-opened",
+  "response-enum-closed",
+  "response-constraint-loosened",
+  "response-constraint-tightened",
+  "response-constraint-changed",
+  "response-status-removed",
+  "response-status-added",
+  "response-header-removed",
+  "response-header-added",
+  "response-header-made-optional",
+  "response-body-removed",
+  "annotation",
+] as const;
+export type ChangeRule = (typeof CHANGE_RULES)[number];
+
+export interface OperationRef {
+  method: string;
+  path: string;
+  operationId: string | undefined;
+}
+
+export interface Change {
+  kind: ChangeKind;
+  /** The kind of change, e.g. `response-field-removed`. */
+  rule: ChangeRule;
+  /** The operation it happens in (none for components, servers, the document). */
+  operation?: OperationRef;
+  /** The place inside the operation (`response 200 body`, `query parameter page`), or what else changed (`component schema Quote`). */
+  location: string;
+  /** The field path inside a body or value (`data.currency`, `data[].id`); "" for the whole body; absent when not about a field. */
+  field?: string;
+  /** Where, for a reader: `GET /wallets/USDT (getWalletBalance), response 200 body`. */
+  where: string;
+  message: string;
+}
+
+type Direction = "request" | "response";
+
+/** `GET /wallets/USDT (getWalletBalance)`. */
+export const operationLabel = (op: OperationRef): string => `${op.method} ${op.path} (${op.operationId ?? "no operationId"})`;
+
+/** The JSON types a schema allows (anyOf/oneOf: any branch's; allOf: every part's), or undefined for any. */
+function typesOf(doc: OpenApiDocument, schema: unknown, depth = 0): Set<string> | undefined {
+  if (depth > 32) return undefined;
+  let types: Set<string> | undefined;
+  for (const part of flattenSchema(doc, schema)) {
+    let own: Set<string> | undefined;
+    if (part.type !== undefined) own = new Set((Array.isArray(part.type) ? part.type : [part.type]) as string[]);
+    else if ("const" in part) own = new Set([part.const === null ? "null" : typeof part.const]);
+    for (const keyword of ["anyOf", "oneOf"] as const) {
+      const branches = part[keyword];
+      if (!Array.isArray(branches)) continue;
+      const union = new Set<string>();
+      for (const branch of branches) {
+        const branchTypes = typesOf(doc, branch, depth + 1);
+        if (!branchTypes) return undefined;
+        for (const t of branchTypes) union.add(t);
+      }
+      own = own ? new Set([...own].filter((t) => union.has(t))) : union;
+    }
+    if (own) types = types ? new Set([...types].filter((t) => own.has(t) || (t === "integer" && own.has("number")))) : own;
+  }
+  if (types?.has("number")) types.add("integer");
+  return types;
+}
+
+/** The closed set of values a schema allows (enum or const), or undefined. */
+function closedValues(doc: OpenApiDocument, schema: unknown): unknown[] | undefined {
+  let values: unknown[] | undefined;
+  for (const part of flattenSchema(doc, schema)) {
+    if (Array.isArray(part.enum)) values = part.enum;
+    if ("const" in part) values = [part.const];
+  }
+  return values;
+}
+
+interface ObjectShape {
+  properties: Map<string, unknown[]>;
+  required: Set<string>;
+  closed: boolean;
+  items: unknown[];
+  maps: unknown[];
+}
+
+function shapeOf(doc: OpenApiDocument, schema: unknown): ObjectShape {
+  const shape: ObjectShape = { properties: new Map(), required: new Set(), closed: false, items: [], maps: [] };
+  for (const part of flattenSchema(doc, schema, { alternatives: true })) {
+    for (const [name, child] of Object.entries((part.properties ?? {}) as JsonObject))
+      shape.properties.set(name, [...(shape.properties.get(name) ?? []), child]);
+    for (const name of (part.required ?? []) as string[]) shape.required.add(name);
+    if (part.additionalProperties === false || part.unevaluatedProperties === false) shape.closed = true;
+    if (part.items !== undefined && typeof part.items !== "boolean") shape.items.push(part.items);
+    if (part.additionalProperties && typeof part.additionalProperties === "object") shape.maps.push(part.additionalProperties);
+  }
+  return shape;
+}
+
+/** Value constraints, and which way a bigger number goes ("up": a bigger value is tighter; undefined: no order). */
+const CONSTRAINTS = {
+  pattern: undefined,
+  format: undefined,
+  multipleOf: undefined,
+  minimum: "up",
+  exclusiveMinimum: "up",
+  minLength: "up",
+  minItems: "up",
+  maximum: "down",
+  exclusiveMaximum: "down",
+  maxLength: "down",
+  maxItems: "down",
+} as const satisfies Record<string, "up" | "down" | undefined>;
+type Constraint = keyof typeof CONSTRAINTS;
+
+const anyOfSchemas = (list: unknown[]): unknown => (list.length === 1 ? list[0] : { allOf: list });
+const typeText = (types: Set<string> | undefined) =>
+  types
+    ? [...types]
+        .filter((t) => t !== "integer" || !types.has("number"))
+        .sort()
+        .join(" | ")
+    : "any";
+const valuesText = (values: unknown[]) => values.map((v) => JSON.stringify(v)).join(", ");
+
+/** The exported TypeScript name openapi-typescript gives a component (`--root-types-no-schema-prefix`). */
+const COMPONENT_TYPES = {
+  schemas: "",
+  responses: "Response",
+  parameters: "Parameter",
+  requestBodies: "RequestBody",
+  headers: "Header",
+  pathItems: "PathItem",
+} as const;
+const typeNameOf = (kind: keyof typeof COMPONENT_TYPES, name: string) =>
+  kind === "schemas"
+    ? name
+    : COMPONENT_TYPES[kind] +
+      name
+        .split(/[^A-Za-z0-9]+/)
+        .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+        .join("");
+
+/** Where a schema comparison happens: the operation, the place in it, the side. */
+interface Place {
+  operation?: OperationRef;
+  location: string;
+  direction: Direction;
+  /** How the root value is named in messages ("the body", or the parameter or header). */
+  root: string;
+}
+
+class Comparer {
+  readonly changes: Change[] = [];
+  constructor(
+    private readonly before: OpenApiDocument,
+    private readonly after: OpenApiDocument,
+  ) {}
+
+  add(kind: ChangeKind, rule: ChangeRule, place: { operation?: OperationRef; location: string }, message: string, field?: string): void {
+    const head = place.operation ? operationLabel(place.operation) : "";
+    // The place is left out of `where` when the message names it already ("response 200 removed").
+    const where = [head, message.includes(place.location) ? "" : place.location].filter(Boolean).join(", ") || place.location;
+    this.changes.push({
+      kind,
+      rule,
+      ...(place.operation ? { operation: place.operation } : {}),
+      location: place.location,
+      ...(field !== undefined ? { field } : {}),
+      where,
+      message,
+    });
+  }
+
+  /** Compares the value described by `a` (before) and `b` (after) at `field` (a dotted path, "" for the root). */
+  schema(a: unknown, b: unknown, place: Place, field: string, depth = 0): void {
+    if (depth > 24) return;
+    const { direction } = place;
+    const label = field || place.root;
+    const add = (kind: ChangeKind, rule: ChangeRule, message: string, at = field) => this.add(kind, rule, place, message, at);
+    const typesA = typesOf(this.before, a);
+    const typesB = typesOf(this.after, b);
+    if (typesA || typesB) {
+      const removed = typesA ? [...typesA].filter((t) => !typesB?.has(t)) : [];
+      const added = typesB ? [...typesB].filter((t) => !typesA?.has(t)) : typesA ? ["any"] : [];
+      if (direction === "response") {
+        if (added.includes("null") && typesA && !typesA.has("null")) add("breaking", "response-nullable", `${label} may now be null`);
+        const otherAdded = added.filter((t) => t !== "null");
+        if (otherAdded.length && removed.length)
+          add("breaking", "response-type-changed", `${label} changed type from ${typeText(typesA)} to ${typeText(typesB)}`);
+        else if (otherAdded.length)
+          add("breaking", "response-type-widened", `${label} may now be ${otherAdded.join(" or ")} (was ${typeText(typesA)})`);
+        else if (removed.length)
+          add("breaking", "response-type-narrowed", `${label} narrowed: it can no longer be ${removed.join(" or ")} (now ${typeText(typesB)})`);
+      } else {
+        if (removed.length && added.filter((t) => t !== "null").length)
+          add("breaking", "request-type-changed", `${label} changed type from ${typeText(typesA)} to ${typeText(typesB)}`);
+        else if (removed.length)
+          add("breaking", "request-type-narrowed", `${label} no longer accepts ${removed.join(" or ")} (now ${typeText(typesB)})`);
+        else if (added.length) add("non-breaking", "request-type-widened", `${label} now also accepts ${added.join(" or ")}`);
+      }
+    }
+    const valuesA = closedValues(this.before, a);
+    const valuesB = closedValues(this.after, b);
+    if (valuesA || valuesB) {
+      const gained = valuesB ? valuesB.filter((v) => !valuesA?.some((x) => isDeepStrictEqual(x, v))) : [];
+      const lost = valuesA ? valuesA.filter((v) => !valuesB?.some((x) => isDeepStrictEqual(x, v))) : [];
+      if (direction === "response") {
+        if (valuesA && !valuesB) add("breaking", "response-enum-opened", `${label} is no longer limited to ${valuesText(valuesA)}`);
+        else if (!valuesA && valuesB) add("non-breaking", "response-enum-closed", `${label} is now limited to ${valuesText(valuesB)}`);
+        else {
+          if (gained.length) add("breaking", "response-enum-value-added", `${label} gains the value(s) ${valuesText(gained)} in a closed enum`);
+          if (lost.length) add("non-breaking", "response-enum-value-removed", `${label} no longer takes the value(s) ${valuesText(lost)}`);
+        }
+      } else if (valuesA && !valuesB) add("non-breaking", "request-enum-opened", `${label} accepts any value now`);
+      else if (!valuesA && valuesB) add("breaking", "request-enum-closed", `${label} is now limited to ${valuesText(valuesB)}`);
+      else {
+        if (lost.length) add("breaking", "request-enum-value-removed", `${label} no longer accepts ${valuesText(lost)}`);
+        if (gained.length) add("non-breaking", "request-enum-value-added", `${label} now accepts ${valuesText(gained)}`);
+      }
+    }
+    this.constraints(a, b, place, field, label);
+    const shapeA = shapeOf(this.before, a);
+    const shapeB = shapeOf(this.after, b);
+    const child = (name: string) => (field ? `${field}.${name}` : name);
+    for (const [name, schemasA] of shapeA.properties) {
+      const schemasB = shapeB.properties.get(name);
+      if (!schemasB) {
+        if (direction === "response") add("breaking", "response-field-removed", `field ${child(name)} removed`, child(name));
+        else
+          add(
+            shapeB.closed ? "breaking" : "non-breaking",
+            "request-field-removed",
+            `field ${child(name)} removed${shapeB.closed ? " (sending it is now refused)" : ""}`,
+            child(name),
+          );
+        continue;
+      }
+      const wasRequired = shapeA.required.has(name);
+      const isRequired = shapeB.required.has(name);
+      if (wasRequired && !isRequired) {
+        if (direction === "response") add("breaking", "response-field-made-optional", `field ${child(name)} made optional`, child(name));
+        else add("non-breaking", "request-field-made-optional", `field ${child(name)} made optional`, child(name));
+      }
+      if (!wasRequired && isRequired) {
+        if (direction === "response") add("non-breaking", "response-field-made-required", `field ${child(name)} made required`, child(name));
+        else add("breaking", "request-field-made-required", `field ${child(name)} made required`, child(name));
+      }
+      this.schema(anyOfSchemas(schemasA), anyOfSchemas(schemasB), place, child(name), depth + 1);
+    }
+    for (const [name] of shapeB.properties) {
+      if (shapeA.properties.has(name)) continue;
+      if (direction === "request" && shapeB.required.has(name))
+        add("breaking", "request-required-field-added", `required field ${child(name)} added`, child(name));
+      else add("non-breaking", direction === "request" ? "request-field-added" : "response-field-added", `field ${child(name)} added`, child(name));
+    }
+    if (direction === "request" && !shapeA.closed && shapeB.closed)
+      add("breaking", "request-closed-to-undocumented-fields", `${label} refuses undocumented fields now`);
+    if (shapeA.items.length && shapeB.items.length)
+      this.schema(anyOfSchemas(shapeA.items), anyOfSchemas(shapeB.items), place, `${field}[]`, depth + 1);
+    if (shapeA.maps.length && shapeB.maps.length) this.schema(anyOfSchemas(shapeA.maps), anyOfSchemas(shapeB.maps), place, `${field}{*}`, depth + 1);
+  }
+
+  /** Value constraints (pattern, format, bounds, lengths): tighter is breaking in a request; in a response, looser is; a change without an order is breaking on both sides. */
+  constraints(a: unknown, b: unknown, place: Place, field: string, label: string): void {
+    const collect = (doc: OpenApiDocument, schema: unknown) => {
+      const found = new Map<Constraint, unknown>();
+      for (const part of flattenSchema(doc, schema, { alternatives: true }))
+        for (const key of Object.keys(CONSTRAINTS) as Constraint[]) if (part[key] !== undefined) found.set(key, part[key]);
+      return found;
+    };
+    const before = collect(this.before, a);
+    const after = collect(this.after, b);
+    for (const key of Object.keys(CONSTRAINTS) as Constraint[]) {
+      const was = before.get(key);
+      const now = after.get(key);
+      if (isDeepStrictEqual(was, now)) continue;
+      const what =
+        was === undefined
+          ? `${key} ${JSON.stringify(now)} added`
+          : now === undefined
+            ? `${key} ${JSON.stringify(was)} removed`
+            : `${key} changed from ${JSON.stringify(was)} to ${JSON.stringify(now)}`;
+      const order = CONSTRAINTS[key];
+      let tighter: boolean | undefined;
+      if (was === undefined) tighter = true;
+      else if (now === undefined) tighter = false;
+      else if (order && typeof was === "number" && typeof now === "number") tighter = order === "up" ? now > was : now < was;
+      const side = place.direction;
+      const rule: ChangeRule =
+        tighter === undefined ? `${side}-constraint-changed` : tighter ? `${side}-constraint-tightened` : `${side}-constraint-loosened`;
+      const safe = side === "request" ? tighter === false : tighter === true;
+      this.add(safe ? "non-breaking" : "breaking", rule, place, `${label}: ${what}`, field);
+    }
+  }
+
+  operation(a: Operation, b: Operation): void {
+    const op: OperationRef = { method: b.method, path: b.path, operationId: b.operationId ?? a.operationId };
+    const at = (location: string) => ({ operation: op, location });
+    if (a.operationId !== b.operationId)
+      this.add(
+        "breaking",
+        "operation-id-renamed",
+        at("operationId"),
+        `operationId renamed from ${a.operationId} to ${b.operationId} (the key of the operations type)`,
+      );
+    this.security(a, b, at("security"));
+    // Header names are case-insensitive; other parameters are not.
+    const params = (o: Operation) =>
+      new Map(o.parameters.map((p) => [`${String(p.in)} parameter ${p.in === "header" ? String(p.name).toLowerCase() : String(p.name)}`, p]));
+    const paramsA = params(a);
+    const paramsB = params(b);
+    for (const [key, pa] of paramsA) {
+      const pb = paramsB.get(key);
+      if (!pb) {
+        this.add("breaking", "parameter-removed", at(key), `${key} removed`);
+        continue;
+      }
+      if (pa.required !== true && pb.required === true) this.add("breaking", "parameter-made-required", at(key), `${key} made required`);
+      if (pa.required === true && pb.required !== true) this.add("non-breaking", "parameter-made-optional", at(key), `${key} made optional`);
+      this.schema(pa.schema, pb.schema, { operation: op, location: key, direction: "request", root: key }, "");
+    }
+    for (const [key, pb] of paramsB) {
+      if (paramsA.has(key)) continue;
+      if (pb.required === true) this.add("breaking", "required-parameter-added", at(key), `required ${key} added`);
+      else this.add("non-breaking", "parameter-added", at(key), `optional ${key} added`);
+    }
+    const bodyA = a.requestBody;
+    const bodyB = b.requestBody;
+    if (bodyA && !bodyB) this.add("breaking", "request-body-removed", at("request body"), "request body removed");
+    else if (!bodyA && bodyB) {
+      if (bodyB.required === true) this.add("breaking", "required-request-body-added", at("request body"), "required request body added");
+      else this.add("non-breaking", "request-body-added", at("request body"), "optional request body added");
+    } else if (bodyA && bodyB) {
+      if (bodyA.required !== true && bodyB.required === true)
+        this.add("breaking", "request-body-made-required", at("request body"), "request body made required");
+      if (bodyA.required === true && bodyB.required !== true)
+        this.add("non-breaking", "request-body-made-optional", at("request body"), "request body made optional");
+      this.schema(
+        jsonMedia(bodyA)?.schema,
+        jsonMedia(bodyB)?.schema,
+        { operation: op, location: "request body", direction: "request", root: "the body" },
+        "",
+      );
+    }
+    for (const [status, ra] of Object.entries(a.responses)) {
+      const rb = b.responses[status];
+      if (!rb) {
+        this.add("breaking", "response-status-removed", at(`response ${status}`), `response ${status} removed`);
+        continue;
+      }
+      const headersB = new Map(Object.entries((rb.headers ?? {}) as JsonObject).map(([name, h]) => [name.toLowerCase(), h]));
+      const headersA = new Map(Object.entries((ra.headers ?? {}) as JsonObject).map(([name, h]) => [name.toLowerCase(), h]));
+      for (const [name, rawA] of headersA) {
+        const location = `response ${status} header ${name}`;
+        const rawB = headersB.get(name);
+        if (rawB === undefined) {
+          this.add("breaking", "response-header-removed", at(location), `response ${status} header ${name} removed`);
+          continue;
+        }
+        const ha = deref(this.before, rawA);
+        const hb = deref(this.after, rawB);
+        if (ha?.required === true && hb?.required !== true)
+          this.add("breaking", "response-header-made-optional", at(location), `response ${status} header ${name} made optional`);
+        this.schema(ha?.schema, hb?.schema, { operation: op, location, direction: "response", root: location }, "");
+      }
+      for (const name of headersB.keys())
+        if (!headersA.has(name))
+          this.add("non-breaking", "response-header-added", at(`response ${status} header ${name}`), `response ${status} header ${name} added`);
+      const mediaA = jsonMedia(ra);
+      const mediaB = jsonMedia(rb);
+      const location = `response ${status} body`;
+      if (mediaA && !mediaB) this.add("breaking", "response-body-removed", at(location), `response ${status} body removed`);
+      else if (mediaA && mediaB) this.schema(mediaA.schema, mediaB.schema, { operation: op, location, direction: "response", root: "the body" }, "");
+    }
+    for (const status of Object.keys(b.responses))
+      if (!(status in a.responses)) this.add("non-breaking", "response-status-added", at(`response ${status}`), `response ${status} added`);
+  }
+
+  /** A consumer meets one alternative of the security requirement; if it is gone, its calls are refused. */
+  security(a: Operation, b: Operation, place: { operation: OperationRef; location: string }): void {
+    const alternatives = (doc: OpenApiDocument, o: Operation) => {
+      const list = (o.operation.security ?? doc.security ?? []) as Array<Record<string, unknown>>;
+      return new Set(list.map((r) => Object.keys(r).sort().join(" + ")));
+    };
+    const altsA = alternatives(this.before, a);
+    const altsB = alternatives(this.after, b);
+    const open = (alts: Set<string>) => alts.size === 0 || alts.has("");
+    const text = (alts: Set<string>) => (open(alts) ? "none" : [...alts].join(" or "));
+    if (open(altsB) || isDeepStrictEqual(altsA, altsB)) {
+      if (!open(altsA) && open(altsB))
+        this.add("non-breaking", "security-requirement-relaxed", place, `security requirement relaxed (was ${text(altsA)}, now none)`);
+      return;
+    }
+    const lost = open(altsA) ? ["none"] : [...altsA].filter((alt) => !altsB.has(alt));
+    if (lost.length) this.add("breaking", "security-requirement-added", place, `security requirement now ${text(altsB)} (was ${text(altsA)})`);
+    else
+      this.add(
+        "non-breaking",
+        "security-requirement-relaxed",
+        place,
+        `security alternatives added: ${[...altsB].filter((x) => !altsA.has(x)).join(", ")}`,
+      );
+  }
+
+  components(): void {
+    for (const kind of Object.keys(COMPONENT_TYPES) as Array<keyof typeof COMPONENT_TYPES>) {
+      const mapA = (this.before.components?.[kind] ?? {}) as JsonObject;
+      const mapB = (this.after.components?.[kind] ?? {}) as JsonObject;
+      const gone = Object.keys(mapA).filter((name) => !(name in mapB));
+      const added = Object.keys(mapB).filter((name) => !(name in mapA));
+      const singular = kind === "requestBodies" ? "requestBody" : kind.slice(0, -1);
+      for (const name of gone) {
+        const place = { location: `component ${singular} ${name}` };
+        const renamedTo = added.find((other) => isDeepStrictEqual(mapA[name], mapB[other]));
+        if (renamedTo !== undefined)
+          this.add(
+            "breaking",
+            "component-renamed",
+            place,
+            `renamed to ${renamedTo}: the exported type ${typeNameOf(kind, name)} is now ${typeNameOf(kind, renamedTo)}`,
+          );
+        else this.add("breaking", "component-removed", place, `removed or renamed: the exported type ${typeNameOf(kind, name)} is gone`);
+      }
+      for (const name of added)
+        if (!gone.some((old) => isDeepStrictEqual(mapA[old], mapB[name])))
+          this.add(
+            "non-breaking",
+            "component-added",
+            { location: `component ${singular} ${name}` },
+            `added (a new exported type ${typeNameOf(kind, name)})`,
+          );
+    }
+  }
+
+  run(): Change[] {
+    const before = new Map(listOperations(this.before).map((op) => [op.key, op]));
+    const after = new Map(listOperations(this.after).map((op) => [op.key, op]));
+    const pathsAfter = new Set(Object.keys(this.after.paths ?? {}));
+    for (const [key, op] of before) {
+      const now = after.get(key);
+      if (now) this.operation(op, now);
+      else
+        this.add(
+          "breaking",
+          "operation-removed",
+          { operation: { method: op.method, path: op.path, operationId: op.operationId }, location: "" },
+          pathsAfter.has(op.path) ? "operation removed" : `operation removed (the path ${op.path} is gone)`,
+        );
+    }
+    for (const [key, op] of after)
+      if (!before.has(key))
+        this.add(
+          "non-breaking",
+          "operation-added",
+          { operation: { method: op.method, path: op.path, operationId: op.operationId }, location: "" },
+          "operation added",
+        );
+    const basesA = serverBasePaths(this.before);
+    const basesB = serverBasePaths(this.after);
+    for (const base of basesA)
+      if (!basesB.includes(base)) this.add("breaking", "server-base-path-removed", { location: "servers" }, `server base path ${base} removed`);
+    for (const base of basesB)
+      if (!basesA.includes(base)) this.add("non-breaking", "server-base-path-added", { location: "servers" }, `server base path ${base} added`);
+    this.components();
+    if (this.changes.length === 0 && !isDeepStrictEqual(strip(this.before), strip(this.after)))
+      this.add(
+        "annotation",
+        "annotation",
+        { location: "the document" },
+        "descriptions, examples, extensions or other parts the gate does not model changed",
+      );
+    return this.changes;
+  }
+}
+
+/** The document without what every release changes (its version) or the copy adds (notices), for the annotation check. */
+function strip(doc: OpenApiDocument): unknown {
+  const { "x-generated": _notice, "x-released": _released, info, ...rest } = doc;
+  if (!isObject(info)) return rest;
+  const { version: _version, ...otherInfo } = info;
+  return { ...rest, info: otherInfo };
+}
+
+/** Every change from `before` to `after`, classified; breaking first. */
+export function compareContracts(before: OpenApiDocument, after: OpenApiDocument): Change[] {
+  const order: Record<ChangeKind, number> = { breaking: 0, "non-breaking": 1, annotation: 2 };
+  const seen = new Set<string>();
+  return new Comparer(before, after)
+    .run()
+    .filter((c) => {
+      const key = `${c.kind}|${c.rule}|${c.where}|${c.message}`;
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    })
+    .sort((x, y) => order[x.kind] - order[y.kind]);
+}
+
+/** One line: `BREAKING  response-field-removed  GET /wallets/USDT (getWalletBalance), response 200 body: field data.currency removed`. */
+export const formatChange = (change: Change): string => `${change.kind.toUpperCase()}  ${change.rule}  ${change.where}: ${change.message}`;
+
+const leaf = (field: string) => /[\w-]+(?:\[\]|\{\*\})*$/.exec(field)?.[0] ?? field;
+
+/** Changes of one kind to the same field name at the same kind of place (a shared schema changes wherever it is embedded). */
+export interface ChangeGroup {
+  kind: ChangeKind;
+  rule: ChangeRule;
+  /** The one change's place, or the generic place of many (`response * header x-ratelimit-limit`); "" when the text names it. */
+  where: string;
+  /** The message, with the field path cut to the field's own name when the group has many places. */
+  text: string;
+  count: number;
+  /** The operationIds (or places) it happens at, in first-seen order. */
+  operations: string[];
+}
+
+/** The changes grouped for a reader (a changelog), in their order. */
+export function groupChanges(changes: readonly Change[]): ChangeGroup[] {
+  const generic = (location: string) => location.replace(/^response \S+( |$)/, "response *$1");
+  const groups = new Map<string, { members: Change[]; text: string }>();
+  for (const change of changes) {
+    const location = generic(change.location);
+    let text = change.field ? change.message.split(change.field).join(leaf(change.field)) : change.message;
+    if (change.location) text = text.split(change.location).join(location);
+    const key = `${change.kind}|${change.rule}|${location}|${text}`;
+    const group = groups.get(key) ?? { members: [], text };
+    group.members.push(change);
+    groups.set(key, group);
+  }
+  return [...groups.values()].map(({ members, text }) => {
+    const first = members[0]!;
+    const operations = [...new Set(members.map((c) => c.operation?.operationId ?? c.where))];
+    if (members.length === 1) return { kind: first.kind, rule: first.rule, where: first.where, text: first.message, count: 1, operations };
+    const location = generic(first.location);
+    const where = text.includes(location) ? "" : location;
+    return { kind: first.kind, rule: first.rule, where, text, count: members.length, operations };
+  });
+}
+
+/** One line per group: `NON-BREAKING  parameter-added  optional header parameter x-api-timestamp added — 16 places: getFiatRates, …`. */
+export function summarizeChanges(changes: readonly Change[]): string[] {
+  return groupChanges(changes).map((g) => {
+    const head = `${g.kind.toUpperCase()}  ${g.rule}  ${g.where ? `${g.where}: ` : ""}${g.text}`;
+    if (g.count === 1) return head;
+    const shown = g.operations.slice(0, 3).join(", ") + (g.operations.length > 3 ? `, … (${g.operations.length} operations)` : "");
+    return `${head} — ${g.count} places: ${shown}`;
+  });
+}

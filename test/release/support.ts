@@ -1,0 +1,124 @@
+// Fixtures of the release tests: the small base contract (fixtures/base.yaml) and the fixtures of one
+// change each (fixtures/changes/*.yaml: a `before` and an `after` patch of JSON-pointer set/remove steps),
+// and throwaway checkouts for the gate's command line (package.json, generated/openapi.json, the released
+// bundle, .changeset/).
+import { spawn } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { parse } from "yaml";
+import { releasedText } from "../../scripts/build/steps/60-released.js";
+import { binPath } from "../../scripts/lib/node-cli.js";
+import type { ChangeKind, ChangeRule } from "../../scripts/release/compare.js";
+import { isObject, type OpenApiDocument, pointerTokens } from "../../src/openapi/index.js";
+import { repoRoot } from "../support/spec.js";
+
+const FIXTURES = path.join(repoRoot, "test", "release", "fixtures");
+
+export type PatchStep = { remove: string } | { set: string; value: unknown };
+
+export interface ChangeFixture {
+  name: string;
+  verdict: ChangeKind;
+  rule: ChangeRule;
+  where: string;
+  field?: string;
+  /** Every rule the comparison finds; default: only `rule`. */
+  rules?: ChangeRule[];
+  before?: PatchStep[];
+  after: PatchStep[];
+}
+
+/** The base contract, a fresh copy each call. */
+export const baseContract = (): OpenApiDocument => parse(readFileSync(path.join(FIXTURES, "base.yaml"), "utf8")) as OpenApiDocument;
+
+export function changeFixtures(): ChangeFixture[] {
+  const dir = path.join(FIXTURES, "changes");
+  return readdirSync(dir)
+    .filter((file) => file.endsWith(".yaml"))
+    .sort()
+    .map((file) => ({ name: file.replace(/\.yaml$/, ""), ...(parse(readFileSync(path.join(dir, file), "utf8")) as Omit<ChangeFixture, "name">) }));
+}
+
+/** Applies set/remove steps (JSON pointers; a missing parent is an error) to a copy of `doc`. */
+export function applyPatch<T>(doc: T, steps: readonly PatchStep[] = []): T {
+  const copy = structuredClone(doc);
+  for (const step of steps) {
+    const pointer = "remove" in step ? step.remove : step.set;
+    const tokens = pointerTokens(pointer);
+    const last = tokens.pop();
+    let parent: unknown = copy;
+    for (const token of tokens) parent = Array.isArray(parent) ? parent[Number(token)] : isObject(parent) ? parent[token] : undefined;
+    if (last === undefined || (!Array.isArray(parent) && !isObject(parent))) throw new Error(`fixture patch: no parent for ${pointer}`);
+    if ("remove" in step) {
+      if (!(last in parent)) throw new Error(`fixture patch: nothing to remove at ${pointer}`);
+      if (Array.isArray(parent)) parent.splice(Number(last), 1);
+      else delete parent[last];
+    } else if (Array.isArray(parent)) parent[Number(last)] = step.value;
+    else parent[last] = step.value;
+  }
+  return copy;
+}
+
+export interface Checkout {
+  dir: string;
+  /** Writes generated/openapi.json (info.version set to the package version unless `specVersion` is given). */
+  current(doc: OpenApiDocument, specVersion?: string): Promise<void>;
+  /** Writes generated/released/openapi.json as the release step does. */
+  released(doc: OpenApiDocument, version: string): Promise<void>;
+  version(version: string): Promise<void>;
+  changeset(file: string, text: string): Promise<void>;
+  /** Runs the gate's command line on this checkout. */
+  gate(args?: string[]): Promise<{ code: number | null; stdout: string; stderr: string }>;
+  remove(): Promise<void>;
+}
+
+export const PACKAGE_NAME = "@trading-wallet-settlement/api-contract";
+
+/** A throwaway checkout with only what the gate reads. */
+export async function checkout(version = "1.0.0"): Promise<Checkout> {
+  const dir = await mkdtemp(path.join(tmpdir(), "release-gate-"));
+  await mkdir(path.join(dir, "generated", "released"), { recursive: true });
+  await mkdir(path.join(dir, ".changeset"), { recursive: true });
+  let packageVersion = version;
+  const writePackage = () =>
+    writeFile(path.join(dir, "package.json"), `${JSON.stringify({ name: PACKAGE_NAME, version: packageVersion }, null, 2)}\n`);
+  await writePackage();
+  const withVersion = (doc: OpenApiDocument, v: string): OpenApiDocument => ({ ...doc, info: { ...doc.info, version: v } });
+  return {
+    dir,
+    current: (doc, specVersion) =>
+      writeFile(path.join(dir, "generated", "openapi.json"), `${JSON.stringify(withVersion(doc, specVersion ?? packageVersion), null, 2)}\n`),
+    released: (doc, v) =>
+      writeFile(path.join(dir, "generated", "released", "openapi.json"), releasedText(withVersion(doc, v) as Record<string, unknown>, v)),
+    async version(v) {
+      packageVersion = v;
+      await writePackage();
+    },
+    changeset: (file, text) => writeFile(path.join(dir, ".changeset", file), text),
+    gate: (args = []) => runTsx(path.join(repoRoot, "scripts", "check-breaking.ts"), ["--root", dir, ...args]),
+    remove: () => rm(dir, { recursive: true, force: true }),
+  };
+}
+
+/** `tsx script args…` with this repository's tsx, resolving with the exit code and output. */
+export function runTsx(script: string, args: string[], cwd = repoRoot): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [binPath("tsx"), script, ...args], {
+      cwd,
+      env: { ...process.env, NO_COLOR: "1" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => {
+      stdout += d;
+    });
+    child.stderr.on("data", (d: Buffer) => {
+      stderr += d;
+    });
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
