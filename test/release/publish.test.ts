@@ -1,6 +1,7 @@
 // The package can be published: `npm publish --dry-run --json` (it runs prepack, which builds dist/) in a
-// copy of what publishing reads, so the repository's own dist/ is never touched. Without the network:
-// a dry run neither logs in nor contacts the registry. The tarball holds what consumers need and only that.
+// copy of what publishing reads, so the repository's own dist/ is never touched. `--offline` keeps it off
+// the network (without it, npm 11 looks the package up on the registry even in a dry run, and takes a
+// minute to give up where the registry is unreachable). The tarball holds what consumers need and only that.
 import { spawn } from "node:child_process";
 import { cp, mkdtemp, readFile, rm, symlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -36,7 +37,7 @@ beforeAll(async () => {
   await Promise.all(COPIED.map((entry) => cp(path.join(repoRoot, entry), path.join(dir, entry), { recursive: true })));
   await symlink(path.join(repoRoot, "node_modules"), path.join(dir, "node_modules"), "dir");
   run = await new Promise((resolve, reject) => {
-    const child = spawn("npm", ["publish", "--dry-run", "--json"], { cwd: dir, env: { ...process.env, NO_COLOR: "1" } });
+    const child = spawn("npm", ["publish", "--dry-run", "--json", "--offline"], { cwd: dir, env: { ...process.env, NO_COLOR: "1" } });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => {
