@@ -1,0 +1,29 @@
+// Vitest config of the mutation run (`npm run test:mutation`, stryker.config.mjs): only the tests that exercise
+// src/ in this process, quickly. Stryker reruns the tests covering a mutant once per mutant, so what it
+// gets from each left-out file below is nothing (no in-process coverage of src/) or not worth its time:
+//   test/consumer, test/release, test/scripts   pack the package, build generated/, run the release steps:
+//                                                src/ runs there only in child processes or from dist/
+//   test/docs (but code-samples)                 the docs build and Chromium; no src/ import
+//   test/docs/code-samples.test.ts               scripts/build's samples compiled with tsc (5 s); src/openapi
+//                                                is covered by test/spec and test/contract too
+//   test/spec/conformance, schema-names          the spec itself; no src/ import
+//   test/contract/fuzz.test.ts                   a fresh random seed each run: a kill would not be
+//                                                reproducible (and it is 1000 requests per mutant)
+//   *.test-d.ts                                  compile-time type tests: no run-time code to kill a mutant
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    include: [
+      "test/client/**/*.test.ts",
+      "test/contract/**/*.test.ts",
+      "test/msw/**/*.test.ts",
+      "test/spec/examples.test.ts",
+      "test/spec/provenance.test.ts",
+    ],
+    exclude: ["test/contract/fuzz.test.ts", "**/node_modules/**"],
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    typecheck: { enabled: false },
+  },
+});
