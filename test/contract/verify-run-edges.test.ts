@@ -1,0 +1,485 @@
+// src/verify/run.ts on a small contract of its own (things to list, create, get and delete; an open operation; one
+// with its own quota) against scripted servers on 127.0.0.1: the skip reasons of each rule, the id a POST creates
+// standing in for a path parameter, which requests carry the key, every reason a case fails for (exact), the
+// mock target's stricter refusals, pacing, and the report's verdict and its one-line causes.
+import http from "node:http";
+import net from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { createContractValidator } from "../../src/contract/index.js";
+import { listOperations, type OpenApiDocument } from "../../src/openapi/index.js";
+import { creatorPath, createVerifier, documentedSuccess, type PlannedCase, planVerification, verify } from "../../src/verify/index.js";
+
+const KEY = "x-api-key";
+const json = (schema: object, example: unknown) => ({ content: { "application/json": { schema, example } } });
+const refusal = {
+  description: "refused",
+  ...json({ type: "object", required: ["message"], properties: { message: { type: "string" } } }, { message: "no" }),
+};
+const thing = { type: "object", required: ["id"], properties: { id: { type: "string" } } };
+const idParameter = { name: "id", in: "path", required: true, schema: { type: "string" }, example: "t-0" };
+
+/** The small contract: keyed by default; /open needs no key; POST /quota has a quota of its own. */
+function thingsSpec(): OpenApiDocument {
+  return {
+    openapi: "3.1.0",
+    info: { title: "Things", version: "1.0.0" },
+    servers: [{ url: "https://things.example.com/v1" }],
+    security: [{ key: [] }],
+    components: { securitySchemes: { key: { type: "apiKey", in: "header", name: KEY } } },
+    paths: {
+      "/things": {
+        get: {
+          operationId: "listThings",
+          parameters: [{ name: "kind", in: "query", schema: { type: "string", enum: ["a", "b"] }, example: "a" }],
+          responses: {
+            "200": { description: "ok", ...json({ type: "object", required: ["data"], properties: { data: { type: "array" } } }, { data: [] }) },
+            "4XX": refusal,
+          },
+        },
+        post: {
+          operationId: "createThing",
+          requestBody: { required: true, ...json({ type: "object", required: ["name"], properties: { name: { type: "string" } } }, { name: "n" }) },
+          responses: {
+            "201": { description: "created", ...json({ type: "object", required: ["data"], properties: { data: thing } }, { data: { id: "t-1" } }) },
+            "4XX": refusal,
+          },
+        },
+      },
+      "/things/{id}": {
+        get: {
+          operationId: "getThing",
+          parameters: [idParameter],
+          responses: {
+            "200": { description: "ok", ...json({ type: "object", properties: { data: thing } }, { data: { id: "t-0" } }) },
+            "401": refusal,
+            "4XX": refusal,
+          },
+        },
+        delete: { operationId: "deleteThing", parameters: [idParameter], responses: { "204": { description: "gone" }, "4XX": refusal } },
+      },
+      "/groups/{group}/items/{item}": {
+        get: {
+          operationId: "getItem",
+          parameters: [
+            { name: "group", in: "path", required: true, schema: { type: "string" }, example: "g" },
+            { name: "item", in: "path", required: true, schema: { type: "string" }, example: "i" },
+          ],
+          responses: { "200": { description: "ok" }, "201": { description: "also ok" } },
+        },
+      },
+      "/open": { get: { operationId: "open", security: [], responses: { default: { description: "anything", ...json({ type: "object" }, {}) } } } },
+      "/quota": {
+        post: {
+          operationId: "spendQuota",
+          "x-rate-limits": [{ appliesTo: "post /quota", limit: 1 }],
+          requestBody: { required: true, ...json({ type: "object", properties: { n: { type: "integer" } } }, { n: 1 }) },
+          responses: { "200": { description: "ok", ...json({ type: "object" }, {}) }, "4XX": refusal },
+        },
+      },
+    },
+  } as OpenApiDocument;
+}
+
+const spec = thingsSpec();
+const validator = createContractValidator(spec);
+const operations = listOperations(spec);
+const operation = (id: string) => operations.find((o) => o.operationId === id)!;
+
+interface Seen {
+  method: string;
+  url: string;
+  headers: http.IncomingHttpHeaders;
+  at: number;
+}
+type Answer = { status: number; body?: unknown };
+
+const closers: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const close of closers.splice(0)) await close();
+});
+
+/** A deployment on 127.0.0.1 answering `answer(method, url)` (JSON), recording what it was sent. */
+async function deployment(
+  answer: (method: string, url: string, headers: http.IncomingHttpHeaders) => Answer,
+): Promise<{ baseUrl: string; seen: Seen[] }> {
+  const seen: Seen[] = [];
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on("end", () => {
+      seen.push({ method: req.method ?? "", url: req.url ?? "", headers: req.headers, at: Date.now() });
+      const { status, body } = answer(req.method ?? "", req.url ?? "", req.headers);
+      if (body === undefined) res.writeHead(status).end();
+      else res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  closers.push(
+    () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
+  return { baseUrl: `http://127.0.0.1:${(server.address() as net.AddressInfo).port}/v1`, seen };
+}
+
+/** Answers every request as the contract documents its success; refuses what has no success to give. */
+const conforming = (method: string, url: string): Answer => {
+  const path = url.replace(/^\/v1/, "").replace(/\?.*$/, "");
+  if (method === "POST" && path === "/things") return { status: 201, body: { data: { id: "new/1" } } };
+  if (method === "DELETE") return { status: 204 };
+  if (path === "/things") return { status: 200, body: { data: [] } };
+  if (path.startsWith("/things/")) return { status: 200, body: { data: { id: decodeURIComponent(path.slice(8)) } } };
+  return { status: 200, body: {} };
+};
+
+const planned = (plan: PlannedCase[], name: string): PlannedCase => {
+  const found = plan.find((c) => c.name === name);
+  if (!found) throw new Error(`no case ${name} in ${plan.map((c) => c.name).join(", ")}`);
+  return found;
+};
+
+describe("planVerification: why a case does not run on a live target", () => {
+  it("skips what needs a real path value, what changes state and what spends an own quota twice; never on the mock", () => {
+    const skips = (options: Parameters<typeof planVerification>[1]) =>
+      Object.fromEntries(planVerification(spec, options).map((c) => [c.name, c.skip ?? "runs"]));
+    expect(skips({})).toEqual({
+      "listThings: GET /things": "runs",
+      "createThing: POST /things": "POST changes state on the live service (allow side effects to run it)",
+      "getThing: GET /things/{id}": "runs", // its id comes from what POST /things creates
+      "deleteThing: DELETE /things/{id}": "DELETE changes state on the live service (allow side effects to run it)",
+      "getItem: GET /groups/{group}/items/{item}":
+        "needs a real value for {group}, {item} (the spec's example names nothing on a live service): pass --param group=… --param item=…",
+      "open: GET /open": "runs",
+      "spendQuota: POST /quota": "runs",
+      "listThings: without API key": "runs",
+      "listThings: query kind outside its enum": "runs",
+      "createThing: without API key": "POST changes state on the live service (allow side effects to run it)",
+      "createThing: name of the wrong type": "POST changes state on the live service (allow side effects to run it)",
+      "createThing: required name missing": "POST changes state on the live service (allow side effects to run it)",
+      "createThing: malformed JSON": "POST changes state on the live service (allow side effects to run it)",
+      "getThing: without API key": "needs a real value for {id} (the spec's example names nothing on a live service): pass --param id=…",
+      "deleteThing: without API key": "needs a real value for {id} (the spec's example names nothing on a live service): pass --param id=…",
+      "getItem: without API key":
+        "needs a real value for {group}, {item} (the spec's example names nothing on a live service): pass --param group=… --param item=…",
+      "spendQuota: without API key": "each call may count against this operation's own quota; only one call is spent (allow side effects to run it)",
+      "spendQuota: n of the wrong type":
+        "each call may count against this operation's own quota; only one call is spent (allow side effects to run it)",
+      "spendQuota: malformed JSON": "each call may count against this operation's own quota; only one call is spent (allow side effects to run it)",
+    });
+    const allowed = skips({ allowSideEffects: true, params: { group: "g1" } });
+    expect(Object.entries(allowed).filter(([, why]) => why !== "runs")).toEqual([
+      [
+        "getItem: GET /groups/{group}/items/{item}",
+        "needs a real value for {item} (the spec's example names nothing on a live service): pass --param item=…",
+      ],
+      ["getThing: without API key", "needs a real value for {id} (the spec's example names nothing on a live service): pass --param id=…"],
+      ["deleteThing: without API key", "needs a real value for {id} (the spec's example names nothing on a live service): pass --param id=…"],
+      ["getItem: without API key", "needs a real value for {item} (the spec's example names nothing on a live service): pass --param item=…"],
+    ]);
+    expect(Object.values(skips({ target: "mock" })).every((why) => why === "runs")).toBe(true);
+    expect(
+      Object.values(skips({ target: "live", allowSideEffects: true, params: { id: "1", group: "g", item: "i" } })).every((why) => why === "runs"),
+    ).toBe(true);
+  });
+
+  it("creatorPath: the POST of the parent path, if there is one; documentedSuccess: the 2xx keys", () => {
+    expect(creatorPath(operations, operation("getThing"))).toBe("/things");
+    expect(creatorPath(operations, operation("deleteThing"))).toBe("/things");
+    expect(creatorPath(operations, operation("listThings"))).toBeUndefined();
+    expect(creatorPath(operations, operation("getItem"))).toBeUndefined(); // no POST /groups/{group}/items
+    expect(documentedSuccess(operation("getItem"))).toEqual(["200", "201"]);
+    expect(documentedSuccess(operation("open"))).toEqual([]);
+    expect(
+      documentedSuccess({ ...operation("open"), responses: { "2XX": {}, "2xx": {}, "200": {}, "20": {}, "2000": {}, "300": {}, x200: {} } }),
+    ).toEqual(["200", "2XX", "2xx"]);
+  });
+});
+
+describe("createVerifier: sending a case and judging its answer", () => {
+  it("uses the id POST /things created for GET /things/{id} (escaped), skips it before one was created, and prefers a given value", async () => {
+    const server = await deployment(conforming);
+    const plan = planVerification(spec, { allowSideEffects: true });
+    const fresh = createVerifier(spec, validator, { baseUrl: server.baseUrl, apiKey: "k", minIntervalMs: 0, allowSideEffects: true });
+    expect(await fresh.run(planned(plan, "getThing: GET /things/{id}"))).toMatchObject({
+      outcome: "skipped",
+      reason: "needs the id POST /things creates, which this run did not get",
+    });
+    expect(fresh.requests).toBe(0);
+    expect(await fresh.run(planned(plan, "createThing: POST /things"))).toMatchObject({ outcome: "passed", status: 201 });
+    const got = await fresh.run(planned(plan, "getThing: GET /things/{id}"));
+    expect(got).toMatchObject({ outcome: "passed", request: { method: "GET", url: `${server.baseUrl}/things/new%2F1` } });
+    expect(await fresh.run(planned(plan, "deleteThing: DELETE /things/{id}"))).toMatchObject({ outcome: "passed", status: 204 });
+    expect(server.seen.map((s) => `${s.method} ${s.url}`)).toEqual(["POST /v1/things", "GET /v1/things/new%2F1", "DELETE /v1/things/new%2F1"]);
+
+    const given = planVerification(spec, { params: { id: "mine" } });
+    const withParam = createVerifier(spec, validator, { baseUrl: `${server.baseUrl}//`, minIntervalMs: 0, params: { id: "mine" } });
+    expect(await withParam.run(planned(given, "getThing: GET /things/{id}"))).toMatchObject({ outcome: "passed" });
+    expect(server.seen.at(-1)!.url).toBe("/v1/things/mine");
+    // On the mock, the example stands: no id is needed from a POST.
+    const onMock = createVerifier(spec, validator, { baseUrl: server.baseUrl, target: "mock" });
+    expect(await onMock.run(planned(planVerification(spec, { target: "mock" }), "getThing: GET /things/{id}"))).toMatchObject({ outcome: "passed" });
+    expect(server.seen.at(-1)!.url).toBe("/v1/things/t-0");
+  });
+
+  it("remembers only an id that is a string in a conforming answer", async () => {
+    let created: unknown = { data: { id: 7 } };
+    const server = await deployment((method, url) => (method === "POST" ? { status: 201, body: created } : conforming(method, url)));
+    const plan = planVerification(spec, { allowSideEffects: true });
+    const verifier = createVerifier(spec, validator, { baseUrl: server.baseUrl, minIntervalMs: 0, allowSideEffects: true });
+    expect((await verifier.run(planned(plan, "createThing: POST /things"))).outcome).toBe("failed"); // id must be a string
+    expect((await verifier.run(planned(plan, "getThing: GET /things/{id}"))).outcome).toBe("skipped");
+    created = { data: { id: "x", extra: 1 }, more: true };
+    expect((await verifier.run(planned(plan, "createThing: POST /things"))).outcome).toBe("passed");
+    expect(await verifier.run(planned(plan, "getThing: GET /things/{id}"))).toMatchObject({ outcome: "passed", status: 200 });
+    expect(server.seen.at(-1)!.url).toBe("/v1/things/x");
+  });
+
+  it("sends the key on keyed operations only, never on a case without the key or when none is given; no body on GET", async () => {
+    const server = await deployment((method, url) =>
+      url.startsWith("/v1/things?") && !url.includes("kind=a") ? { status: 400, body: { message: "no" } } : conforming(method, url),
+    );
+    const plan = planVerification(spec, { target: "mock", allowSideEffects: true });
+    const keyed = createVerifier(spec, validator, { baseUrl: server.baseUrl, target: "mock", apiKey: "the-key" });
+    for (const name of ["listThings: GET /things", "open: GET /open", "listThings: without API key"]) await keyed.run(planned(plan, name));
+    const unkeyed = createVerifier(spec, validator, { baseUrl: server.baseUrl, target: "mock" });
+    await unkeyed.run(planned(plan, "listThings: GET /things"));
+    expect(server.seen.map((s) => [s.url, s.headers[KEY] ?? null])).toEqual([
+      ["/v1/things?kind=a", "the-key"],
+      ["/v1/open", null],
+      ["/v1/things", null],
+      ["/v1/things?kind=a", null],
+    ]);
+    expect(server.seen[0]!.headers.accept).toBe("application/json");
+  });
+
+  it("fails a positive case for the status it got (with a hint for 404) or for its violations, counted", async () => {
+    const answers: Record<string, Answer> = {
+      "GET /v1/things?kind=a": { status: 404, body: { message: "no" } },
+      "GET /v1/open": { status: 200, body: {} },
+      "GET /v1/groups/g/items/i": { status: 202 },
+      "GET /v1/things/t-0": { status: 200, body: { data: { id: 1 } } },
+      "DELETE /v1/things/t-0": { status: 200, body: { data: 1, x: 2 } },
+    };
+    const server = await deployment((method, url) => answers[`${method} ${url}`] ?? { status: 500 });
+    const plan = planVerification(spec, { target: "mock" });
+    const verifier = createVerifier(spec, validator, { baseUrl: server.baseUrl, target: "mock", apiKey: "k" });
+    const run = (name: string) => verifier.run(planned(plan, name));
+
+    const notFound = await run("listThings: GET /things");
+    expect(notFound).toMatchObject({
+      outcome: "failed",
+      status: 404,
+      reason: "answered 404, not its documented success 200 (not found: is the operation deployed at this base URL?)",
+    });
+    expect(notFound.violations.map((v) => v.kind)).toEqual(["unexpected-status"]);
+    // Only `default` documents /open: any 2xx conforms, none is its documented success.
+    const open = await run("open: GET /open");
+    expect(open).toMatchObject({ outcome: "failed", reason: "answered 200, not its documented success (none documented)" });
+    expect(open.violations).toEqual([
+      { kind: "unexpected-status", location: "status", pointer: "", message: "GET /open: expected a documented 2xx, got 200" },
+    ]);
+    const item = await run("getItem: GET /groups/{group}/items/{item}");
+    expect(item.reason).toBe("answered 202, not its documented success 200 or 201");
+    expect(item.violations.map((v) => [v.kind, v.message])).toEqual([
+      ["undocumented-status", "GET /groups/{group}/items/{item}: status 202 is not documented"],
+    ]);
+    expect((await run("getThing: GET /things/{id}")).reason).toBe("answered 200, breaking the contract: 1 violation");
+    expect((await run("deleteThing: DELETE /things/{id}")).reason).toBe("answered 200, not its documented success 204");
+    expect(verifier.requests).toBe(5);
+    expect(verifier.answers).toBe(5);
+  });
+
+  it("judges a refusal: a 4xx that conforms passes; a success, a 5xx, a 404 or 405, or a refusal that breaks the contract fails", async () => {
+    let answer: Answer = { status: 400, body: { message: "no" } };
+    const server = await deployment(() => answer);
+    const plan = planVerification(spec, {});
+    const verifier = createVerifier(spec, validator, { baseUrl: server.baseUrl, minIntervalMs: 0, apiKey: "k" });
+    const negative = planned(plan, "listThings: query kind outside its enum");
+    const outcome = async (a: Answer) => {
+      answer = a;
+      const r = await verifier.run(negative);
+      return r.outcome === "passed" ? "passed" : r.reason;
+    };
+    expect(await outcome({ status: 400, body: { message: "no" } })).toBe("passed");
+    expect(await outcome({ status: 409, body: { message: "no" } })).toBe("passed"); // any refusal, on a live target
+    expect(await outcome({ status: 499, body: { message: "no" } })).toBe("passed");
+    expect(await outcome({ status: 200, body: { data: [] } })).toBe("expected a 4xx refusal, got 200");
+    expect(await outcome({ status: 399, body: {} })).toBe("expected a 4xx refusal, got 399");
+    expect(await outcome({ status: 500, body: {} })).toBe("expected a 4xx refusal, got 500");
+    expect(await outcome({ status: 404, body: { message: "no" } })).toBe(
+      "answered 404: the operation is not there (expected a refusal of this request, not 404)",
+    );
+    expect(await outcome({ status: 405, body: { message: "no" } })).toBe(
+      "answered 405: the operation is not there (expected a refusal of this request, not 405)",
+    );
+    expect(await outcome({ status: 400, body: { nope: 1 } })).toBe("the 400 refusal breaks the contract: 1 violation");
+    expect(await outcome({ status: 400, body: [1] })).toBe("the 400 refusal breaks the contract: 1 violation");
+    expect(await outcome({ status: 422 })).toBe("the 422 refusal breaks the contract: 1 violation");
+    answer = { status: 400, body: { message: 5, extra: true } };
+    const twice = await verifier.run(planned(plan, "listThings: without API key"));
+    expect(twice.reason).toBe("the 400 refusal breaks the contract: 1 violation");
+  });
+
+  it("on the mock, a refusal must be the one the case is about: 401 without the key (when documented), else 400 or 422", async () => {
+    let answer: Answer = { status: 401, body: { message: "no" } };
+    const server = await deployment(() => answer);
+    const plan = planVerification(spec, { target: "mock" });
+    const verifier = createVerifier(spec, validator, { baseUrl: server.baseUrl, target: "mock", apiKey: "k" });
+    const reason = async (name: string, a: Answer) => {
+      answer = a;
+      const r = await verifier.run(planned(plan, name));
+      return r.outcome === "passed" ? "passed" : r.reason;
+    };
+    expect(await reason("getThing: without API key", { status: 401, body: { message: "no" } })).toBe("passed");
+    expect(await reason("getThing: without API key", { status: 403, body: { message: "no" } })).toBe("expected 401, got 403");
+    // listThings documents no 401 of its own: any refusal will do.
+    expect(await reason("listThings: without API key", { status: 403, body: { message: "no" } })).toBe("passed");
+    expect(await reason("listThings: query kind outside its enum", { status: 400, body: { message: "no" } })).toBe("passed");
+    expect(await reason("listThings: query kind outside its enum", { status: 422, body: { message: "no" } })).toBe("passed");
+    expect(await reason("listThings: query kind outside its enum", { status: 409, body: { message: "no" } })).toBe("expected 400 or 422, got 409");
+    expect(await reason("listThings: query kind outside its enum", { status: 401, body: { message: "no" } })).toBe("expected 400 or 422, got 401");
+  });
+
+  it("paces requests: minIntervalMs apart, 1000 ms by default on a live target, none on the mock", async () => {
+    const server = await deployment(conforming);
+    const plan = planVerification(spec, { target: "mock" });
+    const list = planned(plan, "listThings: GET /things");
+    const live = createVerifier(spec, validator, { baseUrl: server.baseUrl, apiKey: "k" });
+    await live.run(list);
+    await live.run(list);
+    const paced = createVerifier(spec, validator, { baseUrl: server.baseUrl, apiKey: "k", minIntervalMs: 150 });
+    await paced.run(list);
+    await paced.run(list);
+    const mock = createVerifier(spec, validator, { baseUrl: server.baseUrl, apiKey: "k", target: "mock" });
+    const before = Date.now();
+    for (let i = 0; i < 3; i++) await mock.run(list);
+    const gaps = server.seen.slice(1).map((s, i) => s.at - server.seen[i]!.at);
+    expect(gaps[0]).toBeGreaterThanOrEqual(995);
+    expect(gaps[2]).toBeGreaterThanOrEqual(145);
+    expect(gaps[2]).toBeLessThan(900);
+    expect(Date.now() - before).toBeLessThan(500);
+  });
+
+  it("gives up on a request after timeoutMs, with the reason", async () => {
+    const sockets = new Set<net.Socket>();
+    const silent = net.createServer((socket) => {
+      sockets.add(socket);
+      socket.on("error", () => {});
+    });
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    closers.push(
+      () =>
+        new Promise((resolve) => {
+          for (const socket of sockets) socket.destroy();
+          silent.close(() => resolve());
+        }),
+    );
+    const host = `127.0.0.1:${(silent.address() as net.AddressInfo).port}`;
+    const verifier = createVerifier(spec, validator, { baseUrl: `http://${host}/v1`, apiKey: "k", timeoutMs: 100, target: "mock" });
+    const started = Date.now();
+    const result = await verifier.run(planned(planVerification(spec, { target: "mock" }), "listThings: GET /things"));
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(result).toMatchObject({
+      outcome: "failed",
+      noAnswer: `${host} did not answer within 0.1 s`,
+      reason: `no answer: ${host} did not answer within 0.1 s`,
+      request: { method: "GET", url: `http://${host}/v1/things?kind=a` },
+    });
+    expect(result.status).toBeUndefined();
+    expect([verifier.requests, verifier.answers]).toEqual([1, 0]);
+  });
+});
+
+describe("verify: the report", () => {
+  it("stops sending once the first request got no answer; the skipped-by-plan cases keep their reason; onCase sees every case in order", async () => {
+    const closed = net.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const port = (closed.address() as net.AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const seen: Array<[string, number, number]> = [];
+    const report = await verify(spec, validator, {
+      baseUrl: `http://127.0.0.1:${port}/v1`,
+      minIntervalMs: 0,
+      onCase: (r, position, total) => seen.push([r.outcome, position, total]),
+    });
+    const plan = planVerification(spec, {});
+    expect(seen.map(([, position, total]) => [position, total])).toEqual(plan.map((_, i) => [i + 1, plan.length]));
+    expect(report.unchecked).toBe(`cannot connect to 127.0.0.1:${port}: connection refused (ECONNREFUSED); is the service running there?`);
+    expect(report).toMatchObject({ ok: false, requests: 1, target: "live", baseUrl: `http://127.0.0.1:${port}/v1` });
+    expect(report.cause).toBeUndefined();
+    expect(report.counts).toEqual({ passed: 0, failed: 1, skipped: plan.length - 1 });
+    const byName = new Map(report.results.map((r) => [r.case, r]));
+    expect(byName.get("listThings: GET /things")?.noAnswer).toBe(report.unchecked);
+    expect(byName.get("open: GET /open")).toEqual({
+      case: "open: GET /open",
+      operationId: "open",
+      kind: "positive",
+      outcome: "skipped",
+      reason: "not sent: the target could not be checked",
+      violations: [],
+      warnings: [],
+    });
+    expect(byName.get("createThing: POST /things")?.reason).toBe("POST changes state on the live service (allow side effects to run it)");
+    expect(Date.parse(report.finishedAt)).toBeGreaterThanOrEqual(Date.parse(report.startedAt));
+  });
+
+  it("is ok only when nothing failed and a positive case passed", async () => {
+    // GET /things/{id} alone: a positive case and its key-less refusal.
+    const onlyItem = {
+      ...thingsSpec(),
+      paths: { "/things/{id}": { get: (spec.paths!["/things/{id}"] as Record<string, unknown>).get } },
+    } as OpenApiDocument;
+    const itemValidator = createContractValidator(onlyItem);
+    const keyAware = await deployment((method, url, headers) => (headers[KEY] ? conforming(method, url) : { status: 401, body: { message: "no" } }));
+    const options = { baseUrl: keyAware.baseUrl, minIntervalMs: 0, apiKey: "k" };
+    const good = await verify(onlyItem, itemValidator, { ...options, params: { id: "1" } });
+    expect(good).toMatchObject({ ok: true, requests: 2, counts: { passed: 2, failed: 0, skipped: 0 } });
+    expect(good.cause).toBeUndefined();
+    expect(good.unchecked).toBeUndefined();
+    expect(Object.keys(good)).not.toContain("cause");
+    // Nothing sent: nothing failed, and nothing was shown to work.
+    const allSkipped = await verify(onlyItem, itemValidator, options);
+    expect(allSkipped).toMatchObject({ ok: false, requests: 0, counts: { passed: 0, failed: 0, skipped: 2 } });
+    // The positive case passes, the refusal does not.
+    const open = await deployment(conforming);
+    const letThrough = await verify(onlyItem, itemValidator, { ...options, baseUrl: open.baseUrl, params: { id: "1" } });
+    expect(letThrough.results.map((r) => [r.kind, r.outcome])).toEqual([
+      ["positive", "passed"],
+      ["negative", "failed"],
+    ]);
+    expect(letThrough.ok).toBe(false);
+    expect(letThrough.cause).toBeUndefined();
+  });
+
+  it("names one cause: the key refused (with or without a secret), no key given, or every answer a 404", async () => {
+    const refusing = await deployment((_method, url) =>
+      url === "/v1/open" ? { status: 200, body: {} } : { status: url.includes("kind") ? 401 : 403, body: { message: "no" } },
+    );
+    const options = { baseUrl: refusing.baseUrl, minIntervalMs: 0, params: { id: "1", group: "g", item: "i" } };
+    const keyed = await verify(spec, validator, { ...options, apiKey: "k" });
+    expect(keyed.cause).toBe(
+      "the API key was refused: all 4 positive cases that send it were answered 401/403; check CONTRACT_API_KEY (or --api-key), and whether the service wants signed requests (CONTRACT_API_SECRET)",
+    );
+    const signed = await verify(spec, validator, { ...options, apiKey: "k", apiSecret: "s" });
+    expect(signed.cause).toBe(
+      "the API key was refused: all 4 positive cases that send it were answered 401/403; check CONTRACT_API_KEY (or --api-key) and CONTRACT_API_SECRET",
+    );
+    const keyless = await verify(spec, validator, options);
+    expect(keyless.cause).toBe(
+      "no API key was given, and all 4 positive cases that need one were answered 401/403; set CONTRACT_API_KEY (or --api-key)",
+    );
+
+    const nothing = await deployment(() => ({ status: 404, body: { message: "no" } }));
+    const lost = await verify(spec, validator, { baseUrl: nothing.baseUrl, minIntervalMs: 0, apiKey: "k" });
+    expect(lost.cause).toBe(`every request was answered 404: is the base URL right (${nothing.baseUrl})?`);
+    // One request answered 404 proves nothing about the base URL.
+    const single = { ...thingsSpec(), paths: { "/open": spec.paths!["/open"]! } } as OpenApiDocument;
+    const one = await verify(single, createContractValidator(single), { baseUrl: nothing.baseUrl, minIntervalMs: 0 });
+    expect(one.requests).toBe(1);
+    expect(one.cause).toBeUndefined();
+    // Some keyed positive case was let through: no cause.
+    const mixed = await deployment((method, url) => (url.includes("kind") ? { status: 401, body: { message: "no" } } : conforming(method, url)));
+    expect((await verify(spec, validator, { ...options, baseUrl: mixed.baseUrl, apiKey: "k" })).cause).toBeUndefined();
+  });
+});
