@@ -1,0 +1,205 @@
+// Writes MUTATION.md from Stryker's JSON report (reports/mutation/mutation.json; `npm run test:mutation` runs
+// Stryker, then this). Scores as Stryker counts them: detected (killed + timeout) ÷ (detected + survived + no
+// coverage); ignored mutants and compile/runtime errors are left out. Every undetected mutant is listed with
+// the reason from scripts/mutation-notes.json, the one hand-kept file: a note matches a mutant by file and,
+// when given, line, mutator and replacement. `tsx scripts/mutation-report.ts [report.json]`.
+import { readFile, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+type Status = "Killed" | "Survived" | "NoCoverage" | "Timeout" | "CompileError" | "RuntimeError" | "Ignored" | "Pending";
+
+interface Position {
+  line: number;
+  column: number;
+}
+
+interface Mutant {
+  id: string;
+  mutatorName: string;
+  replacement?: string;
+  location: { start: Position; end: Position };
+  status: Status;
+  statusReason?: string;
+  static?: boolean;
+}
+
+interface Report {
+  files: Record<string, { source: string; mutants: Mutant[] }>;
+  performance?: { setup: number; initialRun: number; mutation: number };
+  framework?: { name?: string; version?: string };
+}
+
+/** scripts/mutation-notes.json: why a mutant that no test detects is left as it is. */
+interface Note {
+  file: string;
+  line?: number;
+  mutator?: string;
+  /** The replacement as Stryker reports it (whitespace collapsed), or a part of it. */
+  replacement?: string;
+  reason: string;
+}
+
+interface Counts {
+  killed: number;
+  timeout: number;
+  survived: number;
+  noCoverage: number;
+  ignored: number;
+  errors: number;
+}
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const reportPath = path.resolve(root, process.argv[2] ?? "reports/mutation/mutation.json");
+const notesPath = path.join(root, "scripts", "mutation-notes.json");
+
+const report = JSON.parse(await readFile(reportPath, "utf8")) as Report;
+const notes = JSON.parse(await readFile(notesPath, "utf8")) as Note[];
+
+async function versionOf(pkg: string): Promise<string> {
+  try {
+    const json = JSON.parse(await readFile(path.join(root, "node_modules", pkg, "package.json"), "utf8")) as { version: string };
+    return json.version;
+  } catch {
+    return "?";
+  }
+}
+
+function emptyCounts(): Counts {
+  return { killed: 0, timeout: 0, survived: 0, noCoverage: 0, ignored: 0, errors: 0 };
+}
+
+function add(counts: Counts, status: Status): void {
+  if (status === "Killed") counts.killed++;
+  else if (status === "Timeout") counts.timeout++;
+  else if (status === "Survived") counts.survived++;
+  else if (status === "NoCoverage") counts.noCoverage++;
+  else if (status === "Ignored") counts.ignored++;
+  else if (status === "CompileError" || status === "RuntimeError") counts.errors++;
+}
+
+function score(c: Counts): string {
+  const valid = c.killed + c.timeout + c.survived + c.noCoverage;
+  return valid === 0 ? "–" : `${(((c.killed + c.timeout) / valid) * 100).toFixed(2)}%`;
+}
+
+function row(name: string, c: Counts): string {
+  return `| ${name} | ${score(c)} | ${c.killed} | ${c.timeout} | ${c.survived} | ${c.noCoverage} | ${c.ignored} | ${c.errors} |`;
+}
+
+const TABLE_HEAD = [
+  "| | score | killed | timeout | survived | no coverage | ignored (static) | errors |",
+  "|---|---:|---:|---:|---:|---:|---:|---:|",
+];
+
+/** Text on one line, shortened, safe inside a Markdown table cell's code span. */
+function cell(text: string, max = 70): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  const short = flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+  return `\`${short.replaceAll("|", "\\|").replaceAll("`", "'")}\``;
+}
+
+/** The mutated code: the source between the mutant's start and end (lines and columns are 1-based). */
+function original(source: string, m: Mutant): string {
+  const lines = source.split("\n");
+  const { start, end } = m.location;
+  if (start.line === end.line) return (lines[start.line - 1] ?? "").slice(start.column - 1, end.column - 1);
+  const first = (lines[start.line - 1] ?? "").slice(start.column - 1);
+  const last = (lines[end.line - 1] ?? "").slice(0, end.column - 1);
+  return [first, ...lines.slice(start.line, end.line - 1), last].join("\n");
+}
+
+const used = new Set<Note>();
+function noteFor(file: string, m: Mutant): Note | undefined {
+  const replacement = (m.replacement ?? "").replace(/\s+/g, " ").trim();
+  const note = notes.find(
+    (n) =>
+      n.file === file &&
+      (n.line === undefined || n.line === m.location.start.line) &&
+      (n.mutator === undefined || n.mutator === m.mutatorName) &&
+      (n.replacement === undefined || replacement.includes(n.replacement)),
+  );
+  if (note) used.add(note);
+  return note;
+}
+
+const total = emptyCounts();
+const byDir = new Map<string, Counts>();
+const byFile: [string, Counts][] = [];
+const undetected: string[] = [];
+let explained = 0;
+let unexplained = 0;
+
+for (const file of Object.keys(report.files).sort()) {
+  const { source, mutants } = report.files[file]!;
+  const counts = emptyCounts();
+  const dir = path.posix.dirname(file);
+  const dirCounts = byDir.get(dir) ?? emptyCounts();
+  byDir.set(dir, dirCounts);
+  const sorted = [...mutants].sort((a, b) => a.location.start.line - b.location.start.line || a.location.start.column - b.location.start.column);
+  for (const m of sorted) {
+    add(counts, m.status);
+    add(dirCounts, m.status);
+    add(total, m.status);
+    if (m.status !== "Survived" && m.status !== "NoCoverage") continue;
+    const note = noteFor(file, m);
+    if (note) explained++;
+    else unexplained++;
+    undetected.push(
+      `| ${file}:${m.location.start.line}:${m.location.start.column} | ${m.status === "NoCoverage" ? "no coverage" : "survived"} | ${m.mutatorName} | ` +
+        `${cell(original(source, m))} | ${cell(m.replacement ?? "")} | ${note ? note.reason.replaceAll("|", "\\|") : "**not explained**"} |`,
+    );
+  }
+  byFile.push([file, counts]);
+}
+
+const stale = notes.filter((n) => !used.has(n));
+const cpu = os.cpus()[0]?.model ?? "unknown CPU";
+const minutes = (ms: number) => `${(ms / 60_000).toFixed(1)} min`;
+const perf = report.performance;
+const [stryker, runner, vitest] = await Promise.all([
+  versionOf("@stryker-mutator/core"),
+  versionOf("@stryker-mutator/vitest-runner"),
+  versionOf("vitest"),
+]);
+
+const lines = [
+  "# Mutation testing",
+  "",
+  `Produced by \`npm run test:mutation\` on ${new Date().toISOString().slice(0, 10)}: Stryker ${stryker} (vitest runner ${runner}), ` +
+    `Vitest ${vitest}, Node ${process.version}, ${os.cpus().length} × ${cpu}` +
+    (perf
+      ? `; ${minutes(perf.setup + perf.initialRun + perf.mutation)} (dry run ${minutes(perf.initialRun)}, mutants ${minutes(perf.mutation)}).`
+      : "."),
+  "",
+  "Stryker changes `src/` one small piece at a time (a mutant) and runs the tests that cover the piece: a mutant is",
+  "detected when a test fails (killed) or hangs (timeout). What is mutated and why some files are not:",
+  "`stryker.config.mjs`; which tests run and why the others do not: `vitest.mutation.config.ts`.",
+  "Score = detected ÷ (detected + survived + no coverage). Static mutants (code run only while a test file loads",
+  "or in its `beforeAll`) would need every test per mutant and are ignored, so they are not in the score.",
+  "Undetected mutants are explained in `scripts/mutation-notes.json`, merged in below.",
+  "",
+  `**Score: ${score(total)}** (${total.killed + total.timeout} detected of ${total.killed + total.timeout + total.survived + total.noCoverage}; ` +
+    `${total.ignored} ignored as static). Undetected: ${explained + unexplained}, ${explained} explained, ${unexplained} not.`,
+  "",
+  "## By folder",
+  "",
+  ...TABLE_HEAD,
+  ...[...byDir.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([dir, c]) => row(dir, c)),
+  row("**all**", total),
+  "",
+  "## By file",
+  "",
+  ...TABLE_HEAD,
+  ...byFile.map(([file, c]) => row(file, c)),
+  "",
+  "## Undetected mutants",
+  "",
+  undetected.length ? "| where | status | mutator | original | replacement | why it is left |" : "None.",
+  ...(undetected.length ? ["|---|---|---|---|---|---|", ...undetected] : []),
+  "",
+];
+await writeFile(path.join(root, "MUTATION.md"), lines.join("\n"));
+console.log(`MUTATION.md: score ${score(total)}, ${explained + unexplained} undetected (${unexplained} not explained)`);
+for (const n of stale) console.warn(`mutation-notes.json: a note matches no undetected mutant: ${JSON.stringify(n)}`);
