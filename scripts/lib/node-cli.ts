@@ -20,12 +20,12 @@ export interface NodeRun {
   stderr: string;
 }
 
-/** Runs `node script args…` and resolves with its exit code and output (never rejects on a non-zero exit). */
-export function runNodeScript(script: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<NodeRun> {
+/** Runs `command args…` and resolves with its exit code and output (never rejects on a non-zero exit). */
+export function runCommand(command: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<NodeRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script, ...args], {
+    const child = spawn(command, args, {
       cwd: options.cwd,
-      env: { ...process.env, NO_COLOR: "1", REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true", ...options.env },
+      env: { ...process.env, NO_COLOR: "1", ...options.env },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stdout = "";
@@ -38,6 +38,14 @@ export function runNodeScript(script: string, args: string[], options: { cwd?: s
     });
     child.on("error", reject);
     child.on("close", (code) => resolve({ code: code ?? 1, stdout, stderr }));
+  });
+}
+
+/** Runs `node script args…` and resolves with its exit code and output (never rejects on a non-zero exit). */
+export function runNodeScript(script: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<NodeRun> {
+  return runCommand(process.execPath, [script, ...args], {
+    cwd: options.cwd,
+    env: { REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true", ...options.env },
   });
 }
 

@@ -2,11 +2,11 @@
 // copy of what publishing reads, so the repository's own dist/ is never touched. `--offline` keeps it off
 // the network (without it, npm 11 looks the package up on the registry even in a dry run, and takes a
 // minute to give up where the registry is unreachable). The tarball holds what consumers need and only that.
-import { spawn } from "node:child_process";
 import { cp, mkdtemp, readFile, rm, symlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCommand } from "../../scripts/lib/node-cli.js";
 import { repoRoot } from "../support/spec.js";
 
 const COPIED = ["package.json", "README.md", "tsup.config.ts", "tsconfig.json", "src", "generated"];
@@ -36,19 +36,7 @@ beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), "publish-dry-run-"));
   await Promise.all(COPIED.map((entry) => cp(path.join(repoRoot, entry), path.join(dir, entry), { recursive: true })));
   await symlink(path.join(repoRoot, "node_modules"), path.join(dir, "node_modules"), "dir");
-  run = await new Promise((resolve, reject) => {
-    const child = spawn("npm", ["publish", "--dry-run", "--json", "--offline"], { cwd: dir, env: { ...process.env, NO_COLOR: "1" } });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => {
-      stdout += d;
-    });
-    child.stderr.on("data", (d: Buffer) => {
-      stderr += d;
-    });
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
+  run = await runCommand("npm", ["publish", "--dry-run", "--json", "--offline"], { cwd: dir });
 }, 240_000);
 afterAll(() => (dir ? rm(dir, { recursive: true, force: true }) : undefined));
 

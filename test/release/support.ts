@@ -2,14 +2,13 @@
 // change each (fixtures/changes/*.yaml: a `before` and an `after` patch of JSON-pointer set/remove steps),
 // and throwaway checkouts for the gate's command line (package.json, generated/openapi.json, the released
 // bundle, .changeset/).
-import { spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parse } from "yaml";
 import { releasedText } from "../../scripts/build/steps/60-released.js";
-import { binPath } from "../../scripts/lib/node-cli.js";
+import { binPath, type NodeRun, runNodeScript } from "../../scripts/lib/node-cli.js";
 import type { ChangeKind, ChangeRule } from "../../scripts/release/compare.js";
 import { isObject, type OpenApiDocument, pointerTokens } from "../../src/openapi/index.js";
 import { repoRoot } from "../support/spec.js";
@@ -103,22 +102,6 @@ export async function checkout(version = "1.0.0"): Promise<Checkout> {
 }
 
 /** `tsx script args…` with this repository's tsx, resolving with the exit code and output. */
-export function runTsx(script: string, args: string[], cwd = repoRoot): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [binPath("tsx"), script, ...args], {
-      cwd,
-      env: { ...process.env, NO_COLOR: "1" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => {
-      stdout += d;
-    });
-    child.stderr.on("data", (d: Buffer) => {
-      stderr += d;
-    });
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
+export function runTsx(script: string, args: string[], cwd = repoRoot): Promise<NodeRun> {
+  return runNodeScript(binPath("tsx"), [script, ...args], { cwd });
 }
