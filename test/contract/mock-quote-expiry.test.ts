@@ -6,53 +6,16 @@ import { contractMiddleware } from "../../src/contract/index.js";
 import { createClient, isQuoteExpired, unwrap } from "../../src/index.js";
 import { MOCK_QUOTE_VALIDITY_MS, type StartedMock, startMock } from "../../src/mock/index.js";
 import { quoteExpiry } from "../../src/mock/quote-expiry.js";
-import { listOperations, type OpenApiDocument, schemaView } from "../../src/openapi/index.js";
-import {
-  API_KEY_HEADER,
-  buildSampleRequest,
-  deref,
-  type JsonObject,
-  jsonMedia,
-  listSpecOperations,
-  loadSpec,
-  mediaExamples,
-  type SpecOperation,
-  sharedValidator,
-  successKey,
-} from "../support/spec.js";
+import { listOperations, type OpenApiDocument } from "../../src/openapi/index.js";
+import { type JsonObject, loadSpec, sharedValidator, successKey } from "../support/spec.js";
+import { createQuote as createQuoteAt, expectFreshQuote, quoteExamples, quoteOp, quoteProperty } from "../support/quote.js";
 
-const spec = loadSpec();
+const _spec = loadSpec();
 const validator = sharedValidator();
 
-/** The operation whose success response carries a Quote, and the envelope property it sits in (found through the spec). */
-function quoteOperation(): { op: SpecOperation; property: string } {
-  const quote = deref(spec, spec.components?.schemas?.Quote);
-  const found = listSpecOperations(spec).flatMap((op) => {
-    const view = schemaView(spec, jsonMedia(op.responses[successKey(op)])?.schema);
-    return [...view.properties].filter(([, schemas]) => schemas.some((s) => deref(spec, s) === quote)).map(([property]) => ({ op, property }));
-  });
-  expect(found, "exactly one operation answers a Quote").toHaveLength(1);
-  return found[0]!;
-}
-
-const { op, property } = quoteOperation();
-const examples = mediaExamples(spec, jsonMedia(op.responses[successKey(op)]));
-
-/** Checks one answer: expiryDate in [before, after] + the window, in the Timestamp convention; the rest is `example`. */
-function expectFreshQuote(body: JsonObject, example: JsonObject, before: number, after: number): void {
-  const quote = body[property] as JsonObject;
-  const expiryDate = quote.expiryDate as string;
-  expect(typeof expiryDate).toBe("string");
-  expect(new Date(Date.parse(expiryDate)).toISOString(), "ISO 8601 UTC with milliseconds").toBe(expiryDate);
-  const expiry = Date.parse(expiryDate);
-  expect(expiry, "in the future of the request").toBeGreaterThan(after);
-  expect(expiry).toBeGreaterThanOrEqual(before + MOCK_QUOTE_VALIDITY_MS);
-  expect(expiry).toBeLessThanOrEqual(after + MOCK_QUOTE_VALIDITY_MS);
-  expect(body, "every other field is the documented example").toEqual({
-    ...example,
-    [property]: { ...(example[property] as JsonObject), expiryDate },
-  });
-}
+const op = quoteOp;
+const property = quoteProperty;
+const examples = quoteExamples;
 
 describe("the mock's Create Quote answer", () => {
   let mock: StartedMock;
@@ -65,19 +28,7 @@ describe("the mock's Create Quote answer", () => {
     await mock?.stop();
   });
 
-  async function createQuote(prefer?: string) {
-    const sample = buildSampleRequest(spec, op);
-    const before = Date.now();
-    const response = await fetch(`${mock.baseUrl}${sample.path}`, {
-      method: op.method,
-      headers: { ...sample.headers, [API_KEY_HEADER]: "any-value", ...(prefer ? { prefer } : {}) },
-      body: sample.body,
-    });
-    const bodyText = await response.text();
-    const after = Date.now();
-    const result = validator.validateResponse({ method: op.method, path: op.path, status: response.status, headers: response.headers, bodyText });
-    return { response, body: JSON.parse(bodyText) as JsonObject, result, before, after };
-  }
+  const createQuote = (prefer?: string) => createQuoteAt(mock.baseUrl, prefer);
 
   it("keeps MOCK_QUOTE_VALIDITY_MS a time-limited window: a minute", () => {
     expect(MOCK_QUOTE_VALIDITY_MS).toBe(60_000);

@@ -5,23 +5,11 @@ import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { contractMiddleware, openApiDocument } from "../../src/contract/index.js";
 import { createClient, isQuoteExpired, MOCK_BASE_URL, unwrap } from "../../src/index.js";
-import { createHandlers, MOCK_QUOTE_VALIDITY_MS } from "../../src/msw/index.js";
-import { schemaView } from "../../src/openapi/index.js";
-import {
-  API_KEY_HEADER,
-  buildSampleRequest,
-  deref,
-  type JsonObject,
-  jsonMedia,
-  listSpecOperations,
-  loadSpec,
-  mediaExamples,
-  type SpecOperation,
-  sharedValidator,
-  successKey,
-} from "../support/spec.js";
+import { createHandlers } from "../../src/msw/index.js";
+import { type JsonObject, jsonMedia, listSpecOperations, loadSpec, mediaExamples, sharedValidator, successKey } from "../support/spec.js";
+import { createQuote as createQuoteAt, expectFreshQuote, quoteExamples, quoteOp, quoteProperty } from "../support/quote.js";
 
-const spec = loadSpec();
+const _spec = loadSpec();
 const validator = sharedValidator();
 const server = setupServer(...createHandlers());
 
@@ -29,19 +17,9 @@ beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
 afterEach(() => server.resetHandlers());
 afterAll(() => server.close());
 
-/** The operation whose success response carries a Quote, and the envelope property it sits in (found through the spec). */
-function quoteOperation(): { op: SpecOperation; property: string } {
-  const quote = deref(spec, spec.components?.schemas?.Quote);
-  const found = listSpecOperations(spec).flatMap((op) => {
-    const view = schemaView(spec, jsonMedia(op.responses[successKey(op)])?.schema);
-    return [...view.properties].filter(([, schemas]) => schemas.some((s) => deref(spec, s) === quote)).map(([property]) => ({ op, property }));
-  });
-  expect(found, "exactly one operation answers a Quote").toHaveLength(1);
-  return found[0]!;
-}
-
-const { op, property } = quoteOperation();
-const examples = mediaExamples(spec, jsonMedia(op.responses[successKey(op)]));
+const op = quoteOp;
+const _property = quoteProperty;
+const examples = quoteExamples;
 
 /** The examples of the operation in the bundled contract the handlers answer from (not a copy). */
 function bundledExamples() {
@@ -49,34 +27,7 @@ function bundledExamples() {
   return mediaExamples(openApiDocument, jsonMedia(bundled.responses[successKey(bundled)]));
 }
 
-async function createQuote(prefer?: string) {
-  const sample = buildSampleRequest(spec, op);
-  const before = Date.now();
-  const response = await fetch(`${MOCK_BASE_URL}${sample.path}`, {
-    method: op.method,
-    headers: { ...sample.headers, [API_KEY_HEADER]: "any-value", ...(prefer ? { prefer } : {}) },
-    body: sample.body,
-  });
-  const bodyText = await response.text();
-  const after = Date.now();
-  const result = validator.validateResponse({ method: op.method, path: op.path, status: response.status, headers: response.headers, bodyText });
-  return { response, body: JSON.parse(bodyText) as JsonObject, result, before, after };
-}
-
-/** Checks one answer: expiryDate in [before, after] + the window, in the Timestamp convention; the rest is `example`. */
-function expectFreshQuote(body: JsonObject, example: JsonObject, before: number, after: number): void {
-  const expiryDate = (body[property] as JsonObject).expiryDate as string;
-  expect(typeof expiryDate).toBe("string");
-  expect(new Date(Date.parse(expiryDate)).toISOString(), "ISO 8601 UTC with milliseconds").toBe(expiryDate);
-  const expiry = Date.parse(expiryDate);
-  expect(expiry, "in the future of the request").toBeGreaterThan(after);
-  expect(expiry).toBeGreaterThanOrEqual(before + MOCK_QUOTE_VALIDITY_MS);
-  expect(expiry).toBeLessThanOrEqual(after + MOCK_QUOTE_VALIDITY_MS);
-  expect(body, "every other field is the documented example").toEqual({
-    ...example,
-    [property]: { ...(example[property] as JsonObject), expiryDate },
-  });
-}
+const createQuote = (prefer?: string) => createQuoteAt(MOCK_BASE_URL, prefer);
 
 describe("the msw handlers' Create Quote answer", () => {
   it("carries an expiryDate in the future, within the window, the rest being the documented example, meeting the contract", async () => {

@@ -1,0 +1,71 @@
+// Shared by the mock's and the ./msw handlers' quote-expiry tests: the operation that answers a Quote (found
+// through the spec), a Create Quote call, and the check of a fresh quote.
+import { expect } from "vitest";
+import { MOCK_QUOTE_VALIDITY_MS } from "../../src/mock/index.js";
+import { schemaView } from "../../src/openapi/index.js";
+import {
+  API_KEY_HEADER,
+  buildSampleRequest,
+  deref,
+  type JsonObject,
+  jsonMedia,
+  listSpecOperations,
+  loadSpec,
+  mediaExamples,
+  type SpecOperation,
+  sharedValidator,
+  successKey,
+} from "./spec.js";
+
+const spec = loadSpec();
+const validator = sharedValidator();
+
+/** The operation whose success response carries a Quote, and the envelope property it sits in. */
+function quoteOperation(): { op: SpecOperation; property: string } {
+  const quote = deref(spec, spec.components?.schemas?.Quote);
+  const found = listSpecOperations(spec).flatMap((op) => {
+    const view = schemaView(spec, jsonMedia(op.responses[successKey(op)])?.schema);
+    return [...view.properties].filter(([, schemas]) => schemas.some((s) => deref(spec, s) === quote)).map(([property]) => ({ op, property }));
+  });
+  expect(found, "exactly one operation answers a Quote").toHaveLength(1);
+  return found[0]!;
+}
+
+export const { op: quoteOp, property: quoteProperty } = quoteOperation();
+export const quoteExamples = mediaExamples(spec, jsonMedia(quoteOp.responses[successKey(quoteOp)]));
+
+/** Create Quote's sample request to `baseUrl` (with a key, and `prefer` if given), its answer checked against the contract. */
+export async function createQuote(baseUrl: string, prefer?: string) {
+  const sample = buildSampleRequest(spec, quoteOp);
+  const before = Date.now();
+  const response = await fetch(`${baseUrl}${sample.path}`, {
+    method: quoteOp.method,
+    headers: { ...sample.headers, [API_KEY_HEADER]: "any-value", ...(prefer ? { prefer } : {}) },
+    body: sample.body,
+  });
+  const bodyText = await response.text();
+  const after = Date.now();
+  const result = validator.validateResponse({
+    method: quoteOp.method,
+    path: quoteOp.path,
+    status: response.status,
+    headers: response.headers,
+    bodyText,
+  });
+  return { response, body: JSON.parse(bodyText) as JsonObject, result, before, after };
+}
+
+/** Checks one answer: expiryDate in [before, after] + the window, in the Timestamp convention; the rest is `example`. */
+export function expectFreshQuote(body: JsonObject, example: JsonObject, before: number, after: number): void {
+  const expiryDate = (body[quoteProperty] as JsonObject).expiryDate as string;
+  expect(typeof expiryDate).toBe("string");
+  expect(new Date(Date.parse(expiryDate)).toISOString(), "ISO 8601 UTC with milliseconds").toBe(expiryDate);
+  const expiry = Date.parse(expiryDate);
+  expect(expiry, "in the future of the request").toBeGreaterThan(after);
+  expect(expiry).toBeGreaterThanOrEqual(before + MOCK_QUOTE_VALIDITY_MS);
+  expect(expiry).toBeLessThanOrEqual(after + MOCK_QUOTE_VALIDITY_MS);
+  expect(body, "every other field is the documented example").toEqual({
+    ...example,
+    [quoteProperty]: { ...(example[quoteProperty] as JsonObject), expiryDate },
+  });
+}
