@@ -7,9 +7,11 @@
 //   test/docs/code-samples.test.ts               scripts/build's samples compiled with tsc (5 s); src/openapi
 //                                                is covered by test/spec and test/contract too
 //   test/spec/conformance, schema-names          the spec itself; no src/ import
-//   test/contract/fuzz.test.ts                   a fresh random seed each run: a kill would not be
-//                                                reproducible (and it is 1000 requests per mutant)
+//   test/contract/fuzz.test.ts                   1000 requests against the mock per mutant that its code
+//                                                covers: too slow to run per mutant
 //   *.test-d.ts                                  compile-time type tests: no run-time code to kill a mutant
+// test/contract/mock-robustness.test.ts stays, with its seed fixed below (MOCK_FUZZ_SEED), so that the same
+// requests are sent for every mutant and a kill can be reproduced.
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
@@ -20,10 +22,13 @@ export default defineConfig({
       "test/msw/**/*.test.ts",
       "test/spec/examples.test.ts",
       "test/spec/provenance.test.ts",
+      // The edge tests written against the mutation report (in test/spec, test/contract, test/client…).
+      "test/**/*-edges.test.ts",
     ],
     exclude: ["test/contract/fuzz.test.ts", "**/node_modules/**"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     typecheck: { enabled: false },
+    env: { MOCK_FUZZ_SEED: "20261123" },
   },
 });
