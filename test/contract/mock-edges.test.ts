@@ -59,6 +59,7 @@ function smallSpec(): OpenApiDocument {
           },
         },
       },
+      "/null": { get: { operationId: "nothing", responses: { "200": { description: "JSON null", ...json({ type: "null" }, null) } } } },
       "/broken": {
         get: {
           operationId: "broken",
@@ -119,6 +120,13 @@ describe("the mock on a small contract", () => {
     expect(await created.text()).toBe("hello");
     const noBody = await fetch(`${mock.baseUrl}/notes`, { method: "POST" });
     expect(noBody.status).toBe(201);
+  });
+
+  it("writes a JSON null answer as null", async () => {
+    const response = await fetch(`${mock.baseUrl}/null`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-length")).toBe("4");
+    expect(await response.text()).toBe("null");
   });
 
   it("answers a CORS preflight itself: 204, the origin, method and headers asked for, no body", async () => {

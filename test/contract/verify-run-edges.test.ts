@@ -7,6 +7,7 @@ import net from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { createContractValidator } from "../../src/contract/index.js";
 import { listOperations, type OpenApiDocument } from "../../src/openapi/index.js";
+import { hasOwnQuota, negativeCases, positiveCases, sampleRequest } from "../../src/verify/cases.js";
 import { creatorPath, createVerifier, documentedSuccess, type PlannedCase, planVerification, verify } from "../../src/verify/index.js";
 
 const KEY = "x-api-key";
@@ -67,6 +68,7 @@ function thingsSpec(): OpenApiDocument {
           responses: { "200": { description: "ok" }, "201": { description: "also ok" } },
         },
       },
+      "/ranged": { get: { operationId: "ranged", responses: { "2XX": { description: "any success" }, "4XX": refusal } } },
       "/open": { get: { operationId: "open", security: [], responses: { default: { description: "anything", ...json({ type: "object" }, {}) } } } },
       "/quota": {
         post: {
@@ -150,6 +152,7 @@ describe("planVerification: why a case does not run on a live target", () => {
       "deleteThing: DELETE /things/{id}": "DELETE changes state on the live service (allow side effects to run it)",
       "getItem: GET /groups/{group}/items/{item}":
         "needs a real value for {group}, {item} (the spec's example names nothing on a live service): pass --param group=… --param item=…",
+      "ranged: GET /ranged": "runs",
       "open: GET /open": "runs",
       "spendQuota: POST /quota": "runs",
       "listThings: without API key": "runs",
@@ -162,6 +165,7 @@ describe("planVerification: why a case does not run on a live target", () => {
       "deleteThing: without API key": "needs a real value for {id} (the spec's example names nothing on a live service): pass --param id=…",
       "getItem: without API key":
         "needs a real value for {group}, {item} (the spec's example names nothing on a live service): pass --param group=… --param item=…",
+      "ranged: without API key": "runs",
       "spendQuota: without API key": "each call may count against this operation's own quota; only one call is spent (allow side effects to run it)",
       "spendQuota: n of the wrong type":
         "each call may count against this operation's own quota; only one call is spent (allow side effects to run it)",
@@ -288,6 +292,23 @@ describe("createVerifier: sending a case and judging its answer", () => {
     expect((await run("deleteThing: DELETE /things/{id}")).reason).toBe("answered 200, not its documented success 204");
     expect(verifier.requests).toBe(5);
     expect(verifier.answers).toBe(5);
+  });
+
+  it("passes any 2xx where the success is documented as 2XX, and nothing else", async () => {
+    let status = 200;
+    const server = await deployment(() => ({ status }));
+    const verifier = createVerifier(spec, validator, { baseUrl: server.baseUrl, target: "mock", apiKey: "k" });
+    const ranged = planned(planVerification(spec, { target: "mock" }), "ranged: GET /ranged");
+    const outcome = async (answer: number) => {
+      status = answer;
+      const r = await verifier.run(ranged);
+      return r.outcome === "passed" ? "passed" : r.reason;
+    };
+    expect(await outcome(200)).toBe("passed");
+    expect(await outcome(299)).toBe("passed");
+    expect(await outcome(204)).toBe("passed");
+    expect(await outcome(300)).toBe("answered 300, not its documented success 2XX");
+    expect(await outcome(500)).toBe("answered 500, not its documented success 2XX");
   });
 
   it("judges a refusal: a 4xx that conforms passes; a success, a 5xx, a 404 or 405, or a refusal that breaks the contract fails", async () => {
@@ -459,15 +480,15 @@ describe("verify: the report", () => {
     const options = { baseUrl: refusing.baseUrl, minIntervalMs: 0, params: { id: "1", group: "g", item: "i" } };
     const keyed = await verify(spec, validator, { ...options, apiKey: "k" });
     expect(keyed.cause).toBe(
-      "the API key was refused: all 4 positive cases that send it were answered 401/403; check CONTRACT_API_KEY (or --api-key), and whether the service wants signed requests (CONTRACT_API_SECRET)",
+      "the API key was refused: all 5 positive cases that send it were answered 401/403; check CONTRACT_API_KEY (or --api-key), and whether the service wants signed requests (CONTRACT_API_SECRET)",
     );
     const signed = await verify(spec, validator, { ...options, apiKey: "k", apiSecret: "s" });
     expect(signed.cause).toBe(
-      "the API key was refused: all 4 positive cases that send it were answered 401/403; check CONTRACT_API_KEY (or --api-key) and CONTRACT_API_SECRET",
+      "the API key was refused: all 5 positive cases that send it were answered 401/403; check CONTRACT_API_KEY (or --api-key) and CONTRACT_API_SECRET",
     );
     const keyless = await verify(spec, validator, options);
     expect(keyless.cause).toBe(
-      "no API key was given, and all 4 positive cases that need one were answered 401/403; set CONTRACT_API_KEY (or --api-key)",
+      "no API key was given, and all 5 positive cases that need one were answered 401/403; set CONTRACT_API_KEY (or --api-key)",
     );
 
     const nothing = await deployment(() => ({ status: 404, body: { message: "no" } }));
@@ -481,5 +502,90 @@ describe("verify: the report", () => {
     // Some keyed positive case was let through: no cause.
     const mixed = await deployment((method, url) => (url.includes("kind") ? { status: 401, body: { message: "no" } } : conforming(method, url)));
     expect((await verify(spec, validator, { ...options, baseUrl: mixed.baseUrl, apiKey: "k" })).cause).toBeUndefined();
+  });
+});
+
+describe("the cases, from the contract alone", () => {
+  const casesSpec = {
+    openapi: "3.1.0",
+    info: { title: "Cases", version: "1.0.0" },
+    paths: {
+      "/a/{id}": {
+        post: {
+          operationId: "postA",
+          "x-rate-limits": [{ limit: 1 }, { appliesTo: "Post /A/{ID}" }],
+          parameters: [
+            { name: "id", in: "path", required: true, schema: { type: "string" } },
+            { name: "n", in: "query", schema: { allOf: [{ type: ["integer", "string"] }, { type: "number" }] }, example: 1 },
+            { name: "c", in: "query", schema: { const: "NOT_A_DOCUMENTED_VALUE" } },
+            { name: "e", in: "query", schema: { enum: ["NOT_A_DOCUMENTED_VALUE", "NOT_A_DOCUMENTED_VALUE_"] }, example: "NOT_A_DOCUMENTED_VALUE" },
+          ],
+          requestBody: {
+            required: true,
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  properties: { s: { type: "string" }, i: { type: "integer" }, sn: { type: ["string", "number"] }, k: { const: 1 } },
+                },
+                example: { s: "x", i: 1, sn: 2, k: 1 },
+              },
+            },
+          },
+          responses: { "200": { description: "ok" } },
+        },
+      },
+      "/b": {
+        get: { parameters: [{ name: "q", in: "query", required: true, schema: { type: "string" } }], responses: { "200": { description: "ok" } } },
+        post: {
+          requestBody: { required: true, content: { "application/json": { schema: { type: "object" } } } },
+          responses: { "200": { description: "ok" } },
+        },
+        put: { requestBody: { content: { "application/json": { schema: { type: "object" } } } }, responses: { "200": { description: "ok" } } },
+      },
+    },
+  } as OpenApiDocument;
+  const [postA, getB, putB, postB] = listOperations(casesSpec); // methods in HTTP_METHODS order
+
+  it("hasOwnQuota: an x-rate-limits entry that names the operation, in any case", () => {
+    expect(hasOwnQuota(postA!)).toBe(true);
+    expect(hasOwnQuota(getB!)).toBe(false);
+    expect(hasOwnQuota({ ...getB!, operation: { "x-rate-limits": { appliesTo: "GET /b" } } })).toBe(false);
+    expect(hasOwnQuota({ ...getB!, operation: { "x-rate-limits": [{ appliesTo: "get /b" }] } })).toBe(true);
+  });
+
+  it("sampleRequest needs a value for every path parameter, required query and required body, naming the one missing", () => {
+    expect(() => sampleRequest(casesSpec, postA!)).toThrow(/^postA: path parameter id has no example \(pass a value\)$/);
+    expect(() => sampleRequest(casesSpec, getB!)).toThrow(/^GET \/b: required query parameter q has no example$/);
+    expect(() => sampleRequest(casesSpec, postB!)).toThrow(/^POST \/b: the required request body has no example$/);
+    expect(sampleRequest(casesSpec, putB!)).toEqual({ method: "PUT", path: "/b", headers: { accept: "application/json" }, body: undefined });
+    expect(sampleRequest(casesSpec, getB!, { q: "given" }).path).toBe("/b?q=given");
+    expect(sampleRequest(casesSpec, postA!, { id: "a b" })).toEqual({
+      method: "POST",
+      path: "/a/a%20b?n=1&c=NOT_A_DOCUMENTED_VALUE&e=NOT_A_DOCUMENTED_VALUE",
+      headers: { accept: "application/json", "content-type": "application/json" },
+      body: '{"s":"x","i":1,"sn":2,"k":1}',
+    });
+    expect(sampleRequest(casesSpec, postA!, { id: "1", e: "given" }, false).path).toBe("/a/1?e=given");
+    expect(positiveCases(casesSpec, [getB!], { q: "v" })).toMatchObject([
+      { name: "GET /b: GET /b", kind: "positive", withoutKey: false, pathParameters: [] },
+    ]);
+  });
+
+  it("breaks one rule per case: values outside an enum or const, of a type the schema does not take, a missing field, malformed JSON", () => {
+    const cases = negativeCases(casesSpec, [postA!], { id: "1" });
+    const byName = Object.fromEntries(cases.map((c) => [c.name.replace("postA: ", ""), c.request.path === "/a/1" ? c.invalidBody : c.request.path]));
+    expect(byName).toEqual({
+      "query n of the wrong type": "/a/1?n=not-a-number",
+      "query c outside its enum": "/a/1?c=NOT_A_DOCUMENTED_VALUE_",
+      "query e outside its enum": "/a/1?e=NOT_A_DOCUMENTED_VALUE__",
+      "s of the wrong type": { s: 12345, i: 1, sn: 2, k: 1 },
+      "i of the wrong type": { s: "x", i: "not-a-integer", sn: 2, k: 1 },
+      "sn of the wrong type": { s: "x", i: 1, sn: { unexpected: true }, k: 1 },
+      "k outside its enum": { s: "x", i: 1, sn: 2, k: "NOT_A_DOCUMENTED_VALUE" },
+      "malformed JSON": undefined,
+    });
+    expect(cases.find((c) => c.name === "postA: malformed JSON")?.request.body).toBe('{"s":"x","i":1,"sn":2,"k":1,');
+    expect(cases.every((c) => c.kind === "negative" && !c.withoutKey && c.pathParameters.join() === "id")).toBe(true);
   });
 });
