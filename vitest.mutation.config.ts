@@ -9,6 +9,10 @@
 //   test/spec/conformance, schema-names          the spec itself; no src/ import
 //   test/contract/fuzz.test.ts                   1000 requests against the mock per mutant that its code
 //                                                covers: too slow to run per mutant
+//   test/contract/verify.test.ts                 its command tests spawn `api-contract verify` (tsx, 1-2 s each)
+//                                                against the in-process mock, so every mock mutant would pay for
+//                                                them; src/verify's rules are checked in-process by verify-edges
+//                                                and verify-run-edges, the mock against the contract by contract.test
 //   *.test-d.ts                                  compile-time type tests: no run-time code to kill a mutant
 // test/contract/mock-robustness.test.ts stays, with its seed fixed below (MOCK_FUZZ_SEED), so that the same
 // requests are sent for every mutant and a kill can be reproduced.
@@ -25,7 +29,7 @@ export default defineConfig({
       // The edge tests written against the mutation report (in test/spec, test/contract, test/client…).
       "test/**/*-edges.test.ts",
     ],
-    exclude: ["test/contract/fuzz.test.ts", "**/node_modules/**"],
+    exclude: ["test/contract/fuzz.test.ts", "test/contract/verify.test.ts", "**/node_modules/**"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     typecheck: { enabled: false },
