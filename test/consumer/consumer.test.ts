@@ -1,20 +1,27 @@
 // The consumer test: `npm pack`, install the tarball into fresh projects outside the repo, and use the
-// package as another repository would: type-check a consumer under `tsc --strict` (node16 and bundler
-// resolution), run the client and the contract validator as ESM and as CJS against a local server, run
-// `api-contract mock` and `api-contract verify`, the ./mock entry as a vitest globalSetup would, and the
-// ./msw handlers. Two projects: one with the package alone (the mock's optional peer missing), one with
-// the optional peers (@stoplight/prism-http, msw, openapi-msw). publint and attw check the same tarball.
+// package as another repository would, on every Node and TypeScript version of test/consumer/matrix.ts:
+// - per Node (20, 22, 24; binaries from the npm registry, test/consumer/toolchain.ts): the client, ./types and
+//   the contract validator as ESM and as CJS against a local server, ./mock as a vitest globalSetup (ESM, CJS),
+//   the ./msw handlers in process, `api-contract mock` and `api-contract verify` from the installed bin;
+// - per TypeScript version (5.9, 7) and module resolution (bundler, nodenext): `tsc --strict` on a consumer,
+//   which must pass, next to deliberately wrong calls, which must fail on exactly their lines.
+// Projects: one with the package alone (the mock's optional peer missing), shared by every Node; one with the
+// optional peers (@stoplight/prism-http, msw, openapi-msw) as npm picks them when it runs on that Node (the
+// versions this repository develops with, or older ones where their engines exclude that Node), shared by the
+// Nodes npm resolves the same packages for. publint and attw check the same tarball. Cells run concurrently,
+// each Node's as soon as its project is installed; its processes (npm, api-contract) find it first on PATH.
 import { execFile, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { mkdir, mkdtemp, open, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { mkdir, mkdtemp, open, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { findFreePort } from "../../src/mock/index.js";
+import { afterAll, beforeAll, describe, it } from "vitest";
 import { API_KEY_HEADER, BASE_PATH, RATE_LIMIT_HEADERS, rateLimitExamples, repoRoot, requestExample, successExample } from "../support/spec.js";
+import { NODE_VERSIONS, RESOLUTIONS, TYPESCRIPT_VERSIONS } from "./matrix.js";
+import { ensureNode, ensureTypeScript, type Tool } from "./toolchain.js";
 
 const run = promisify(execFile);
 const bin = (name: string) => path.join(repoRoot, "node_modules", ".bin", name);
@@ -22,28 +29,73 @@ const { name: PACKAGE, peerDependencies } = JSON.parse(readFileSync(path.join(re
   name: string;
   peerDependencies: Record<string, string>;
 };
-/** The optional peers, at the versions this repository develops with (package-lock.json). */
+/**
+ * The optional peers: their peer range capped at the version this repository develops with (package-lock.json).
+ * npm picks the newest version in it whose engines accept the Node it runs on: the locked one on Node 24.
+ */
 const lock = JSON.parse(readFileSync(path.join(repoRoot, "package-lock.json"), "utf8")) as { packages: Record<string, { version: string }> };
-const PEERS = Object.keys(peerDependencies).map((peer) => `${peer}@${lock.packages[`node_modules/${peer}`]!.version}`);
+const PEERS = Object.entries(peerDependencies).map(([peer, range]) => `${peer}@${range} <=${lock.packages[`node_modules/${peer}`]!.version}`);
+
+/** One Node of the matrix: its binary, an environment with it first on PATH, and its project with the peers. */
+interface NodeCell {
+  node: Tool;
+  env: NodeJS.ProcessEnv;
+  full: string;
+  peers: string[];
+}
 
 let work: string;
 let tarball: string;
 /** The package alone: what a types- or client-only consumer installs. */
 let bare: string;
-/** The package with its optional peers. */
-let full: string;
+/** Set up in the background once the tarball exists; each Node's tests start as soon as its own is ready. */
+const nodeSetups = new Map<string, Promise<NodeCell>>();
+let compilersReady: Promise<Map<string, Tool>>;
 let server: { baseUrl: string; close(): Promise<void> };
 
-async function project(name: string, extra: string[]): Promise<string> {
+/** npm in `dir`, on the Node `env`'s PATH finds first (npm's own `#!/usr/bin/env node`), from its cache where it can. */
+const npm = (dir: string, args: string[], env: NodeJS.ProcessEnv = process.env) =>
+  run("npm", [...args, "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts"], { cwd: dir, env, maxBuffer: 32 * 2 ** 20 });
+
+async function newProject(name: string): Promise<string> {
   const dir = path.join(work, name);
   await mkdir(dir);
   await writeFile(path.join(dir, "package.json"), JSON.stringify({ name, version: "0.0.0", private: true }));
-  await run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts", tarball, ...extra], {
-    cwd: dir,
-    maxBuffer: 32 * 2 ** 20,
-  });
   return dir;
 }
+
+/** The installed projects with the peers, by what npm resolved: Nodes it resolves the same packages for share one. */
+const fullProjects = new Map<string, Promise<string>>();
+
+async function setUpNode(node: Tool): Promise<NodeCell> {
+  const { version } = node;
+  const env = { ...process.env, PATH: `${path.dirname(node.bin)}${path.delimiter}${process.env.PATH ?? ""}` };
+  // `api-contract` and npm start through `#!/usr/bin/env node`: that must find this Node.
+  const { stdout } = await run("node", ["--version"], { env });
+  if (stdout.trim() !== `v${version}`) throw new Error(`node on PATH is ${stdout.trim()}, not v${version}`);
+  // npm running on this Node picks the versions (engines); installing is the slow part, so only once per outcome.
+  const dir = await newProject(`full-${version}`);
+  await npm(dir, ["install", "--package-lock-only", tarball, ...PEERS], env);
+  const { packages } = JSON.parse(await readFile(path.join(dir, "package-lock.json"), "utf8")) as {
+    packages: Record<string, { version?: string; resolved?: string }>;
+  };
+  const resolved = JSON.stringify(Object.entries(packages).filter(([location]) => location !== ""));
+  let full = fullProjects.get(resolved);
+  if (!full) {
+    full = npm(dir, ["ci"], env).then(async () => {
+      await writeFullRunFiles(dir);
+      return dir;
+    });
+    fullProjects.set(resolved, full);
+  }
+  const peers = Object.keys(peerDependencies).map((peer) => `${peer}@${packages[`node_modules/${peer}`]?.version}`);
+  const cell = { node, env, full: await full, peers };
+  console.info(`consumer test, Node ${describeTool(node)}: peers ${peers.join(", ")} installed in ${path.basename(cell.full)}`);
+  return cell;
+}
+
+const describeTool = (tool: Tool) =>
+  `${tool.version} (${tool.source}${tool.bytes ? `, ${(tool.bytes / 2 ** 20).toFixed(0)} MiB` : ""}, ${(tool.ms / 1000).toFixed(1)} s)`;
 
 /** A deployment: the documented examples for quotes and rates, 503 for the wallet; or `status` for everything. */
 async function startDeployment(status?: number): Promise<{ baseUrl: string; close(): Promise<void> }> {
@@ -68,21 +120,6 @@ async function startDeployment(status?: number): Promise<{ baseUrl: string; clos
   };
 }
 
-beforeAll(async () => {
-  work = await mkdtemp(path.join(tmpdir(), "api-contract-consumer-"));
-  // Build dist/ first (what prepack does), then pack without scripts so stdout is only npm's JSON.
-  await run("npm", ["run", "-s", "build:dist"], { cwd: repoRoot, maxBuffer: 32 * 2 ** 20 });
-  const { stdout } = await run("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", work], { cwd: repoRoot, maxBuffer: 32 * 2 ** 20 });
-  tarball = path.join(work, (JSON.parse(stdout) as Array<{ filename: string }>)[0]!.filename);
-  [bare, full] = await Promise.all([project("bare", []), project("full", PEERS)]);
-  server = await startDeployment();
-}, 180_000);
-
-afterAll(async () => {
-  await server?.close();
-  if (work) await rm(work, { recursive: true, force: true });
-});
-
 const consumerTs = `
 import { createClient, unwrap, ApiError, isQuoteExpired, SideValues, MOCK_BASE_URL, type Quote } from "${PACKAGE}";
 import type { paths, components, Invoice } from "${PACKAGE}/types";
@@ -103,7 +140,7 @@ export async function main(baseUrl: string = MOCK_BASE_URL): Promise<string> {
   void (() => client.GET("/nope"));
   const mock: StartedMock = await startMock({ port: 0 });
   await mock.stop();
-  return [quote ? isQuoteExpired(quote, 0) : "none", first?.currency, invoices.length, op].join(",");
+  return [quote ? isQuoteExpired(quote, 0) : "none", first?.currency, invoices.length, op, ApiError.name].join(",");
 }
 `;
 
@@ -116,7 +153,31 @@ export const handlers = createHandlers({ baseUrl: "http://127.0.0.1:4010/v1" });
 createHttp().get("/nope", () => new Response());
 `;
 
-const runtimeCode = (importLine: string) => `${importLine}
+/**
+ * The negative control: each line marked WRONG must fail to compile, and nothing else may. A compiler that
+ * read no types (or none of these files) would pass consumer.ts; it cannot produce exactly these errors.
+ */
+const WRONG = "// WRONG:";
+const negativeTs = `
+import { createClient } from "${PACKAGE}";
+import type { components } from "${PACKAGE}/types";
+import { startMock } from "${PACKAGE}/mock";
+
+const client = createClient({ baseUrl: "http://127.0.0.1:4010/v1" });
+export const wrongPath = client.GET("/nope", {}); ${WRONG} a path outside the contract
+export const wrongEnum = client.POST("/trades/quote", { body: { sourceId: "USDT", targetId: "NGNX", amount: 10, side: "HOLD" } }); ${WRONG} not a Side
+export const missingParameter = client.POST("/trades/quote/{quoteId}", { body: {} }); ${WRONG} the path parameter is required
+export const wrongSchema: components["schemas"]["FiatRate"]["buyRate"] = "1.5"; ${WRONG} a number in the contract
+export const wrongOption = startMock({ port: "4010" }); ${WRONG} port is a number
+`;
+const negativeMswTs = `
+import { createHttp } from "${PACKAGE}/msw";
+
+export const wrongHandler = createHttp().get("/nope", () => new Response()); ${WRONG} a path outside the contract
+`;
+const TYPE_FILES = { "consumer.ts": consumerTs, "consumer-msw.mts": consumerMswTs, "negative.ts": negativeTs, "negative-msw.mts": negativeMswTs };
+
+const runtimeCode = (importLines: string) => `${importLines}
 (async () => {
   const client = createClient({ baseUrl: process.env.BASE_URL, apiKey: "consumer-key", retry: false });
   client.use(contractMiddleware(createBundledContractValidator()));
@@ -124,7 +185,7 @@ const runtimeCode = (importLine: string) => `${importLine}
   const rates = await unwrap(client.GET("/currencies/fiat-rates"));
   let status = 0;
   try { await unwrap(client.GET("/wallets/USDT")); } catch (e) { status = e instanceof ApiError ? e.status : -1; }
-  console.log(JSON.stringify({ expired: isQuoteExpired(quote.data, 0), rates: rates.data.length, status, sides: SideValues, remaining: client.rateLimit?.remaining }));
+  console.log(JSON.stringify({ node: process.version, expired: isQuoteExpired(quote.data, 0), rates: rates.data.length, status, sides: SideValues, remaining: client.rateLimit?.remaining, typesExports: Object.keys(typesEntry).length }));
 })().catch((e) => { console.error(e); process.exit(1); });
 `;
 
@@ -140,7 +201,7 @@ async function setup() {
   const response = await fetch(process.env.API_BASE_URL + "/currencies/fiat-rates");
   const body = await response.json();
   await teardown();
-  console.log(JSON.stringify({ status: response.status, limit: response.headers.get("${RATE_LIMIT_HEADERS.limit}"), rates: body.data.length }));
+  console.log(JSON.stringify({ node: process.version, status: response.status, limit: response.headers.get("${RATE_LIMIT_HEADERS.limit}"), rates: body.data.length }));
 })().catch((e) => { console.error(e); process.exit(1); });
 `;
 
@@ -152,20 +213,95 @@ server.listen({ onUnhandledRequest: "error" });
   const summary = await unwrap(client.GET("/trades/summary/me"));
   const anonymous = await createClient({ baseUrl: MOCK_BASE_URL, retry: false }).GET("/trades/summary/me");
   server.close();
-  console.log(JSON.stringify({ volume: summary.data.totalDollarVolume, anonymous: anonymous.response.status }));
+  console.log(JSON.stringify({ node: process.version, volume: summary.data.totalDollarVolume, anonymous: anonymous.response.status }));
 })().catch((e) => { console.error(e); process.exit(1); });
 `;
 
-/** Runs the installed `api-contract` command in a project, with a time limit; kills it after `untilOutput` is printed when given. */
+const formats = [
+  [
+    "ESM",
+    "mjs",
+    (names: string, entry: string) => `import { ${names} } from "${PACKAGE}${entry}";`,
+    `import * as typesEntry from "${PACKAGE}/types";`,
+  ],
+  [
+    "CJS",
+    "cjs",
+    (names: string, entry: string) => `const { ${names} } = require("${PACKAGE}${entry}");`,
+    `const typesEntry = require("${PACKAGE}/types");`,
+  ],
+] as const;
+
+/** The consumer programs for the package alone. */
+function writeBareRunFiles(dir: string): Promise<unknown> {
+  return Promise.all(
+    formats.map(([, extension, load, loadTypes]) => {
+      const imports = [
+        load("createClient, unwrap, ApiError, isQuoteExpired, SideValues", ""),
+        load("createBundledContractValidator, contractMiddleware", "/contract"),
+        loadTypes,
+      ];
+      return writeFile(path.join(dir, `consumer.${extension}`), runtimeCode(imports.join("\n")));
+    }),
+  );
+}
+
+/** The consumer programs for a project with the peers: written once, before any test runs in it. */
+async function writeFullRunFiles(dir: string): Promise<void> {
+  const [, , loadEsm] = formats[0];
+  const msw = ['import { setupServer } from "msw/node";', loadEsm("createClient, unwrap, MOCK_BASE_URL", ""), loadEsm("createHandlers", "/msw")];
+  await Promise.all([
+    ...formats.map(([, extension, load]) => writeFile(path.join(dir, `global-setup.${extension}`), globalSetupCode(load("startMock", "/mock")))),
+    writeFile(path.join(dir, "msw.mjs"), mswCode(msw.join("\n"))),
+    ...Object.entries(TYPE_FILES).map(([file, text]) => writeFile(path.join(dir, file), text)),
+  ]);
+}
+
+/** Swallows a rejection here: the promise is awaited (and its error reported) where it is used. */
+const handled = <T>(promise: Promise<T>) => {
+  promise.catch(() => {});
+  return promise;
+};
+
+beforeAll(async () => {
+  const started = performance.now();
+  work = await mkdtemp(path.join(tmpdir(), "api-contract-consumer-"));
+  // The toolchain is looked up (and downloaded, the first time) while dist/ builds.
+  const nodeTools = NODE_VERSIONS.map((version) => handled(ensureNode(version)));
+  compilersReady = handled(
+    Promise.all(TYPESCRIPT_VERSIONS.map(async (version) => [version, await ensureTypeScript(version)] as const)).then((entries) => new Map(entries)),
+  );
+  // Build dist/ first (what prepack does), then pack without scripts so stdout is only npm's JSON.
+  await run("npm", ["run", "-s", "build:dist"], { cwd: repoRoot, maxBuffer: 32 * 2 ** 20 });
+  const { stdout } = await run("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", work], { cwd: repoRoot, maxBuffer: 32 * 2 ** 20 });
+  tarball = path.join(work, (JSON.parse(stdout) as Array<{ filename: string }>)[0]!.filename);
+  NODE_VERSIONS.forEach((version, index) => {
+    nodeSetups.set(version, handled(nodeTools[index]!.then(setUpNode)));
+  });
+  bare = await newProject("bare");
+  await npm(bare, ["install", tarball]);
+  await writeBareRunFiles(bare);
+  server = await startDeployment();
+  console.info(`consumer test: packed, and the package alone installed, in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+}, 300_000);
+
+afterAll(async () => {
+  // Every setup settled (used or not) before the directory goes.
+  await Promise.allSettled(nodeSetups.values());
+  await server?.close();
+  if (work) await rm(work, { recursive: true, force: true });
+});
+
+/** Runs the installed `api-contract` command in a project on `env`'s Node, with a time limit; kills it after `untilOutput` is printed when given. */
 function command(
   dir: string,
   args: string[],
-  options: { env?: NodeJS.ProcessEnv; untilOutput?: string; onOutput?: (output: string) => Promise<void> } = {},
+  options: { env: NodeJS.ProcessEnv; untilOutput?: string; onOutput?: (output: string) => Promise<void> },
 ) {
   return new Promise<{ code: number | null; output: string }>((resolve, reject) => {
     const child = spawn(path.join(dir, "node_modules", ".bin", "api-contract"), args, {
       cwd: dir,
-      env: { ...process.env, ...options.env },
+      env: options.env,
       stdio: ["ignore", "pipe", "pipe"],
     });
     let output = "";
@@ -193,6 +329,9 @@ function command(
   });
 }
 
+/** The base URL `api-contract mock` says it listens on (it is started with --port 0: a free port). */
+const listeningOn = (output: string) => /listening on (http:\/\/127\.0\.0\.1:\d+\S*)/.exec(output)?.[1];
+
 /** Runs attw with its JSON written to a file: on a pipe, its exit (1: problems found) cuts the output at 64 KiB. */
 async function attw(file: string): Promise<string> {
   const out = path.join(work, "attw.json");
@@ -209,8 +348,54 @@ async function attw(file: string): Promise<string> {
   return readFile(out, "utf8");
 }
 
-describe("consumer of the packed package", () => {
-  it("ships only dist/, the spec, README and package.json", async () => {
+describe("consumer of the packed package", { concurrent: true }, () => {
+  // The slowest cells (tsc 5.9) first: with a few tests at a time, they should not be the last to start.
+  describe.each(TYPESCRIPT_VERSIONS)("with TypeScript %s", (version) => {
+    let tsc: Tool;
+    let dir: string;
+    beforeAll(async () => {
+      tsc = (await compilersReady).get(version)!;
+      console.info(`consumer test, TypeScript ${describeTool(tsc)}`);
+      // The types come from the project with the peers of the newest Node (msw, openapi-msw: ./msw's types).
+      dir = (await nodeSetups.get(NODE_VERSIONS.at(-1)!)!).full;
+    }, 300_000);
+
+    it.for(RESOLUTIONS)(
+      "type-checks a consumer under tsc --strict, moduleResolution $moduleResolution (module $module); the wrong calls fail",
+      async ({ module, moduleResolution }, { expect }) => {
+        const tsconfig = `tsconfig.ts${version}-${moduleResolution}.json`;
+        await writeFile(
+          path.join(dir, tsconfig),
+          JSON.stringify({
+            compilerOptions: {
+              strict: true,
+              noEmit: true,
+              target: "ES2022",
+              lib: ["ES2022", "DOM"],
+              types: [],
+              skipLibCheck: false,
+              module,
+              moduleResolution,
+            },
+            files: Object.keys(TYPE_FILES),
+          }),
+        );
+        const result = await run(process.execPath, [tsc.bin, "-p", tsconfig, "--pretty", "false"], { cwd: dir, timeout: 120_000 }).then(
+          (ok) => ({ ...ok, code: 0 }),
+          (error: { stdout: string; stderr: string; code: number }) => error,
+        );
+        const errorLines = [...result.stdout.matchAll(/^(\S+?)\((\d+),\d+\): error TS\d+/gm)].map(([, file, line]) => `${file}:${line}`);
+        const wrongLines = Object.entries(TYPE_FILES).flatMap(([file, text]) =>
+          text.split("\n").flatMap((line, index) => (line.includes(WRONG) ? [`${file}:${index + 1}`] : [])),
+        );
+        expect(wrongLines).toHaveLength(6);
+        expect(result.code, result.stdout + result.stderr).not.toBe(0);
+        expect([...new Set(errorLines)].sort(), result.stdout).toEqual(wrongLines.sort());
+      },
+    );
+  });
+
+  it("ships only dist/, the spec, README and package.json", async ({ expect }) => {
     const { stdout } = await run("tar", ["-tzf", tarball]);
     const files = stdout
       .trim()
@@ -219,6 +404,7 @@ describe("consumer of the packed package", () => {
     for (const file of [
       "dist/index.js",
       "dist/index.cjs",
+      "dist/types.cjs",
       "dist/contract.d.cts",
       "dist/mock.cjs",
       "dist/msw.js",
@@ -229,7 +415,7 @@ describe("consumer of the packed package", () => {
     expect(files.filter((f) => !/^(dist\/|generated\/openapi\.json$|package\.json$|README\.md$)/.test(f))).toEqual([]);
   });
 
-  it("passes publint (strict) and attw (node16 profile)", async () => {
+  it("passes publint (strict) and attw (node16 profile)", async ({ expect }) => {
     const publint = await run(process.execPath, [path.join(repoRoot, "node_modules", "publint", "src", "cli.js"), "run", tarball, "--strict"]);
     expect(publint.stdout).toContain("All good!");
     const problems = (JSON.parse(await attw(tarball)) as { analysis: { problems: Array<{ resolutionKind?: string; entrypoint?: string }> } }).analysis
@@ -238,124 +424,100 @@ describe("consumer of the packed package", () => {
     expect(problems.filter((p) => p.resolutionKind !== "node10" && !(p.entrypoint === "./msw" && p.resolutionKind === "node16-cjs"))).toEqual([]);
   });
 
-  for (const resolution of ["node16", "bundler"] as const) {
-    it(`type-checks under tsc --strict with moduleResolution ${resolution}`, async () => {
-      await writeFile(path.join(full, `consumer-${resolution}.ts`), consumerTs);
-      await writeFile(path.join(full, `consumer-msw-${resolution}.mts`), consumerMswTs);
-      const tsconfig = {
-        compilerOptions: {
-          strict: true,
-          noEmit: true,
-          target: "ES2022",
-          lib: ["ES2022", "DOM"],
-          types: [],
-          skipLibCheck: false,
-          ...(resolution === "node16" ? { module: "node16", moduleResolution: "node16" } : { module: "esnext", moduleResolution: "bundler" }),
-        },
-        files: [`consumer-${resolution}.ts`, `consumer-msw-${resolution}.mts`],
-      };
-      await writeFile(path.join(full, `tsconfig.${resolution}.json`), JSON.stringify(tsconfig));
-      const result = await run(bin("tsc"), ["-p", `tsconfig.${resolution}.json`], { cwd: full }).catch((e: { stdout: string }) => e);
-      expect(result.stdout, result.stdout).toBe("");
+  describe.each(NODE_VERSIONS)("on Node %s", (version) => {
+    let cell: NodeCell;
+    beforeAll(async () => {
+      cell = await nodeSetups.get(version)!;
+    }, 300_000);
+    const onThisNode = { node: `v${version}` };
+
+    it("installs the optional peers npm picks on this Node", async ({ expect, annotate }) => {
+      const { peers, full } = cell;
+      await annotate(`${peers.join(", ")} (installed in ${path.basename(full)})`);
+      for (const peer of Object.keys(peerDependencies))
+        expect(await readdir(path.join(full, "node_modules", ...peer.split("/")))).toContain("package.json");
     });
-  }
 
-  const formats = [
-    ["ESM", "mjs", (names: string, entry: string) => `import { ${names} } from "${PACKAGE}${entry}";`],
-    ["CJS", "cjs", (names: string, entry: string) => `const { ${names} } = require("${PACKAGE}${entry}");`],
-  ] as const;
-
-  for (const [format, extension, load] of formats) {
-    it(`runs the client and the contract validator as ${format} against a local server, with the package alone`, async () => {
-      const file = `consumer.${extension}`;
-      await writeFile(
-        path.join(bare, file),
-        runtimeCode(
-          [
-            load("createClient, unwrap, ApiError, isQuoteExpired, SideValues", ""),
-            load("createBundledContractValidator, contractMiddleware", "/contract"),
-          ].join("\n"),
-        ),
-      );
-      const { stdout } = await run(process.execPath, [file], { cwd: bare, env: { ...process.env, BASE_URL: server.baseUrl }, timeout: 30_000 });
-      expect(JSON.parse(stdout)).toEqual({
-        expired: false,
-        rates: (successExample("getFiatRates").data as unknown[]).length,
-        status: 503,
-        sides: ["BUY", "SELL"],
-        remaining: rateLimitExamples()[RATE_LIMIT_HEADERS.remaining],
+    for (const [format, extension] of formats) {
+      it(`runs the client, ./types and the contract validator as ${format} against a local server, with the package alone`, async ({ expect }) => {
+        const { stdout } = await run(cell.node.bin, [`consumer.${extension}`], {
+          cwd: bare,
+          env: { ...cell.env, BASE_URL: server.baseUrl },
+          timeout: 30_000,
+        });
+        expect(JSON.parse(stdout)).toEqual({
+          ...onThisNode,
+          expired: false,
+          rates: (successExample("getFiatRates").data as unknown[]).length,
+          status: 503,
+          sides: ["BUY", "SELL"],
+          remaining: rateLimitExamples()[RATE_LIMIT_HEADERS.remaining],
+          typesExports: 0,
+        });
+        expect(await readdir(path.join(bare, "node_modules", ...PACKAGE.split("/"), "dist"))).toContain(
+          extension === "cjs" ? "index.cjs" : "index.js",
+        );
       });
-      expect(await readdir(path.join(bare, "node_modules", ...PACKAGE.split("/"), "dist"))).toContain(extension === "cjs" ? "index.cjs" : "index.js");
+
+      it(`starts the mock from ./mock as a vitest globalSetup would, as ${format}`, async ({ expect }) => {
+        const { stdout } = await run(cell.node.bin, [`global-setup.${extension}`], { cwd: cell.full, env: cell.env, timeout: 60_000 });
+        expect(JSON.parse(stdout)).toEqual({
+          ...onThisNode,
+          status: 200,
+          limit: String(rateLimitExamples()[RATE_LIMIT_HEADERS.limit]),
+          rates: (successExample("getFiatRates").data as unknown[]).length,
+        });
+      });
+    }
+
+    it("answers the package's client from ./msw handlers, in process (./msw is ESM only, like openapi-msw)", async ({ expect }) => {
+      const { stdout } = await run(cell.node.bin, ["msw.mjs"], { cwd: cell.full, env: cell.env, timeout: 30_000 });
+      expect(JSON.parse(stdout)).toEqual({
+        ...onThisNode,
+        volume: (successExample("getTradesSummary").data as { totalDollarVolume: number }).totalDollarVolume,
+        anonymous: 401,
+      });
     });
 
-    it(`starts the mock from ./mock as a vitest globalSetup would, as ${format}`, async () => {
-      const file = `global-setup.${extension}`;
-      await writeFile(path.join(full, file), globalSetupCode(load("startMock", "/mock")));
-      const { stdout } = await run(process.execPath, [file], { cwd: full, timeout: 60_000 });
-      expect(JSON.parse(stdout)).toEqual({
+    // One mock for both commands: Prism's start is the slow part of these tests.
+    it("serves the mock with `api-contract mock` under the base path; `api-contract verify` exits 0 for it, 1 for a deployment that refuses everything", async ({
+      expect,
+    }) => {
+      const env = { ...cell.env, CONTRACT_API_KEY: "k" };
+      let answer: { baseUrl?: string; status: number; limit: string | null } | undefined;
+      let verified: { code: number | null; output: string } | undefined;
+      await command(cell.full, ["mock", "--port", "0", "--quiet"], {
+        env: cell.env,
+        untilOutput: "Ctrl-C",
+        onOutput: async (output) => {
+          const baseUrl = listeningOn(output);
+          const response = await fetch(`${baseUrl}/trades/summary/me`, { headers: { [API_KEY_HEADER]: "k" } });
+          answer = { baseUrl, status: response.status, limit: response.headers.get(RATE_LIMIT_HEADERS.limit) };
+          await response.arrayBuffer();
+          verified = await command(bare, ["verify", "--base-url", String(baseUrl), "--min-interval-ms", "0"], { env });
+        },
+      });
+      expect(answer).toEqual({
+        baseUrl: expect.stringMatching(new RegExp(`^http://127\\.0\\.0\\.1:\\d+${BASE_PATH}$`)),
         status: 200,
         limit: String(rateLimitExamples()[RATE_LIMIT_HEADERS.limit]),
-        rates: (successExample("getFiatRates").data as unknown[]).length,
       });
+      expect(verified?.output).toContain("Meets the contract");
+      expect(verified?.code).toBe(0);
+      const refusing = await startDeployment(401);
+      try {
+        const refused = await command(bare, ["verify", "--base-url", refusing.baseUrl, "--min-interval-ms", "0"], { env });
+        expect(refused.code).toBe(1);
+        expect(refused.output).toContain("Does NOT meet the contract");
+      } finally {
+        await refusing.close();
+      }
     });
-  }
 
-  it("answers the package's client from ./msw handlers, in process (./msw is ESM only, like openapi-msw)", async () => {
-    const [, , load] = formats[0];
-    await writeFile(
-      path.join(full, "msw.mjs"),
-      mswCode(
-        ['import { setupServer } from "msw/node";', load("createClient, unwrap, MOCK_BASE_URL", ""), load("createHandlers", "/msw")].join("\n"),
-      ),
-    );
-    const { stdout } = await run(process.execPath, ["msw.mjs"], { cwd: full, timeout: 30_000 });
-    expect(JSON.parse(stdout)).toEqual({
-      volume: (successExample("getTradesSummary").data as { totalDollarVolume: number }).totalDollarVolume,
-      anonymous: 401,
+    it("says what to install when the mock's optional peer is missing", async ({ expect }) => {
+      const result = await command(bare, ["mock", "--port", "0"], { env: cell.env });
+      expect(result.code).toBe(1);
+      expect(result.output).toContain("npm install --save-dev @stoplight/prism-http");
     });
-  });
-
-  it("serves the mock with `api-contract mock` under the base path", async () => {
-    const port = await findFreePort();
-    let answer: { status: number; limit: string | null } | undefined;
-    const result = await command(full, ["mock", "--port", String(port), "--quiet"], {
-      untilOutput: "Ctrl-C",
-      onOutput: async () => {
-        const response = await fetch(`http://127.0.0.1:${port}${BASE_PATH}/trades/summary/me`, { headers: { [API_KEY_HEADER]: "k" } });
-        answer = { status: response.status, limit: response.headers.get(RATE_LIMIT_HEADERS.limit) };
-        await response.arrayBuffer();
-      },
-    });
-    expect(result.output).toContain(`http://127.0.0.1:${port}${BASE_PATH}`);
-    expect(answer).toEqual({ status: 200, limit: String(rateLimitExamples()[RATE_LIMIT_HEADERS.limit]) });
-  });
-
-  it("says what to install when the mock's optional peer is missing", async () => {
-    const result = await command(bare, ["mock", "--port", "0"]);
-    expect(result.code).toBe(1);
-    expect(result.output).toContain("npm install --save-dev @stoplight/prism-http");
-  });
-
-  it("verifies a deployment with `api-contract verify`: exit 0 for the mock, 1 for one that refuses everything", async () => {
-    const port = await findFreePort();
-    let verified: { code: number | null; output: string } | undefined;
-    await command(full, ["mock", "--port", String(port), "--quiet"], {
-      untilOutput: "Ctrl-C",
-      onOutput: async () => {
-        verified = await command(bare, ["verify", "--base-url", `http://127.0.0.1:${port}${BASE_PATH}`, "--min-interval-ms", "0"], {
-          env: { CONTRACT_API_KEY: "k" },
-        });
-      },
-    });
-    expect(verified?.output).toContain("Meets the contract");
-    expect(verified?.code).toBe(0);
-    const refusing = await startDeployment(401);
-    try {
-      const refused = await command(bare, ["verify", "--base-url", refusing.baseUrl, "--min-interval-ms", "0"], { env: { CONTRACT_API_KEY: "k" } });
-      expect(refused.code).toBe(1);
-      expect(refused.output).toContain("Does NOT meet the contract");
-    } finally {
-      await refusing.close();
-    }
   });
 });
