@@ -31,7 +31,7 @@ export default {
   concurrency: 2,
   // Tests that start Prism or servers vary in time on a loaded machine; a mutant that makes a test hang is
   // reported as a timeout (counted as detected) after timeoutFactor × its dry-run time + timeoutMS.
-  timeoutMS: 10_000,
+  timeoutMS: 5000,
   // Keeps reports/stryker-incremental.json: a later run tests again only the mutants whose code or covering
   // tests changed (new test files included). `npx stryker run --force` tests every mutant.
   incremental: true,

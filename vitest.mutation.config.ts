@@ -14,8 +14,8 @@
 //                                                them; src/verify's rules are checked in-process by verify-edges
 //                                                and verify-run-edges, the mock against the contract by contract.test
 //   *.test-d.ts                                  compile-time type tests: no run-time code to kill a mutant
-// test/contract/mock-robustness.test.ts stays, with its seed fixed below (MOCK_FUZZ_SEED), so that the same
-// requests are sent for every mutant and a kill can be reproduced.
+// The property-based tests that stay (mock-robustness, date-time) get fixed seeds below, so that the same
+// inputs are tried for every mutant and a kill can be reproduced.
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
@@ -33,6 +33,6 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     typecheck: { enabled: false },
-    env: { MOCK_FUZZ_SEED: "20261123" },
+    env: { MOCK_FUZZ_SEED: "20261123", FUZZ_SEED: "20261123" },
   },
 });
