@@ -484,6 +484,7 @@ describe("consumer of the packed package", { concurrent: true }, () => {
       expect,
     }) => {
       const env = { ...cell.env, CONTRACT_API_KEY: "k" };
+      const reports = path.join(bare, `verify-reports-${cell.node.version}`);
       let answer: { baseUrl?: string; status: number; limit: string | null } | undefined;
       let verified: { code: number | null; output: string } | undefined;
       await command(cell.full, ["mock", "--port", "0", "--quiet"], {
@@ -494,7 +495,7 @@ describe("consumer of the packed package", { concurrent: true }, () => {
           const response = await fetch(`${baseUrl}/trades/summary/me`, { headers: { [API_KEY_HEADER]: "k" } });
           answer = { baseUrl, status: response.status, limit: response.headers.get(RATE_LIMIT_HEADERS.limit) };
           await response.arrayBuffer();
-          verified = await command(bare, ["verify", "--base-url", String(baseUrl), "--min-interval-ms", "0"], { env });
+          verified = await command(bare, ["verify", "--base-url", String(baseUrl), "--min-interval-ms", "0", "--report-dir", reports], { env });
         },
       });
       expect(answer).toEqual({
@@ -504,6 +505,9 @@ describe("consumer of the packed package", { concurrent: true }, () => {
       });
       expect(verified?.output).toContain("Meets the contract");
       expect(verified?.code).toBe(0);
+      // What a CI system reads: JUnit XML beside the JSON and Markdown reports.
+      expect((await readdir(reports)).sort()).toEqual(["verify-report.json", "verify-report.junit.xml", "verify-report.md"]);
+      expect(await readFile(path.join(reports, "verify-report.junit.xml"), "utf8")).toMatch(/<testsuites[\s\S]*<testcase[\s\S]*<\/testsuites>/);
       const refusing = await startDeployment(401);
       try {
         const refused = await command(bare, ["verify", "--base-url", refusing.baseUrl, "--min-interval-ms", "0"], { env });
