@@ -1,8 +1,21 @@
-// Stryker (mutation testing) over src/: `npm run test:mutation` runs it, then scripts/mutation-report.ts
-// writes MUTATION.md from reports/mutation/mutation.json. Not part of `npm test` (about half an hour on 2 cores).
+// Stryker (mutation testing) over src/: `npm run test:mutation` (scripts/mutation-run.ts) runs it once per group
+// of folders (scripts/mutation-groups.json, chosen by MUTATION_GROUP), then scripts/mutation-report.ts writes
+// MUTATION.md from the groups' JSON reports. Not part of `npm test` (about two hours on 2 cores); the groups make
+// a run resumable: each keeps its own report and incremental file, so a run stopped half-way keeps the groups it
+// finished and a rerun reuses their results.
+import { readFileSync } from "node:fs";
+
+const MUTATION_GROUPS = JSON.parse(readFileSync(new URL("./scripts/mutation-groups.json", import.meta.url), "utf8"));
+// Without MUTATION_GROUP (`npx stryker run`, or a tool that reads this file): every group at once, into
+// reports/mutation/all.json (`tsx scripts/mutation-report.ts all` reports it).
+const group = process.env.MUTATION_GROUP || "all";
+if (group !== "all" && !(group in MUTATION_GROUPS)) {
+  throw new Error(`MUTATION_GROUP=${group}: not one of ${Object.keys(MUTATION_GROUPS).join(", ")}`);
+}
+
 export default {
   mutate: [
-    "src/**/*.ts",
+    ...(group === "all" ? Object.values(MUTATION_GROUPS).flat() : MUTATION_GROUPS[group]),
     // Only types: no run-time code, so no mutant could be caught by a test (type tests are *.test-d.ts).
     "!src/types.ts", // `export type *` of generated/schema.ts
     "!src/client/types.ts", // client options, hooks and method signatures
@@ -32,11 +45,12 @@ export default {
   // Tests that start Prism or servers vary in time on a loaded machine; a mutant that makes a test hang is
   // reported as a timeout (counted as detected) after timeoutFactor × its dry-run time + timeoutMS.
   timeoutMS: 5000,
-  // Keeps reports/stryker-incremental.json: a later run tests again only the mutants whose code or covering
+  // Keeps reports/mutation/incremental-<group>.json: a later run tests again only the mutants whose code or covering
   // tests changed (new test files included). `npx stryker run --force` tests every mutant.
   incremental: true,
+  incrementalFile: `reports/mutation/incremental-${group}.json`,
   reporters: ["json", "clear-text", "progress"],
-  jsonReporter: { fileName: "reports/mutation/mutation.json" },
+  jsonReporter: { fileName: `reports/mutation/${group}.json` },
   clearTextReporter: { allowColor: false, logTests: false, reportMutants: true, reportScoreTable: true },
   // reports/ is git-ignored; the sandbox does not need the build output or old test output.
   ignorePatterns: ["/dist", "/test-output", "/MUTATION.md", "/BENCHMARKS.md"],

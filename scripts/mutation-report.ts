@@ -1,12 +1,14 @@
-// Writes MUTATION.md from Stryker's JSON report (reports/mutation/mutation.json; `npm run test:mutation` runs
-// Stryker, then this). Scores as Stryker counts them: detected (killed + timeout) ÷ (detected + survived + no
+// Writes MUTATION.md from Stryker's JSON reports, one per group of folders (reports/mutation/<group>.json;
+// `npm run test:mutation` runs Stryker for each group, then this). Scores as Stryker counts them: detected (killed + timeout) ÷ (detected + survived + no
 // coverage); ignored mutants and compile/runtime errors are left out. Every undetected mutant is listed with
 // the reason from scripts/mutation-notes.json, the one hand-kept file: a note matches a mutant by file and,
-// when given, line, mutator and replacement. `tsx scripts/mutation-report.ts [report.json]`.
+// when given, line, mutator and replacement. `tsx scripts/mutation-report.ts [name…]`: the reports of the
+// groups of scripts/mutation-groups.json by default, or the named ones (`all`: a run without MUTATION_GROUP).
 import { readFile, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import MUTATION_GROUPS from "./mutation-groups.json" with { type: "json" };
 
 type Status = "Killed" | "Survived" | "NoCoverage" | "Timeout" | "CompileError" | "RuntimeError" | "Ignored" | "Pending";
 
@@ -51,10 +53,30 @@ interface Counts {
 }
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const reportPath = path.resolve(root, process.argv[2] ?? "reports/mutation/mutation.json");
 const notesPath = path.join(root, "scripts", "mutation-notes.json");
 
-const report = JSON.parse(await readFile(reportPath, "utf8")) as Report;
+/** The named reports (reports/mutation/<name>.json), merged; the names without a report are returned too. */
+async function readReports(names: string[]): Promise<{ report: Report; missing: string[] }> {
+  const report: Report = { files: {}, performance: { setup: 0, initialRun: 0, mutation: 0 } };
+  const missing: string[] = [];
+  for (const group of names) {
+    let part: Report;
+    try {
+      part = JSON.parse(await readFile(path.join(root, "reports", "mutation", `${group}.json`), "utf8")) as Report;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+      missing.push(group);
+      continue;
+    }
+    Object.assign(report.files, part.files);
+    for (const key of ["setup", "initialRun", "mutation"] as const) report.performance![key] += part.performance?.[key] ?? 0;
+  }
+  if (missing.length === names.length) throw new Error(`no report ${names.join(", ")} in reports/mutation/: run \`npm run test:mutation\``);
+  return { report, missing };
+}
+
+const reportNames = process.argv.length > 2 ? process.argv.slice(2) : Object.keys(MUTATION_GROUPS);
+const { report, missing } = await readReports(reportNames);
 const notes = JSON.parse(await readFile(notesPath, "utf8")) as Note[];
 
 async function versionOf(pkg: string): Promise<string> {
@@ -182,6 +204,7 @@ const lines = [
   "or in its `beforeAll`) would need every test per mutant and are ignored, so they are not in the score.",
   "Undetected mutants are explained in `scripts/mutation-notes.json`, merged in below.",
   "",
+  ...(missing.length > 0 ? [`**Incomplete: no report for the group(s) ${missing.join(", ")}.**`, ""] : []),
   `**Score: ${score(total)}** (${total.killed + total.timeout} detected of ${total.killed + total.timeout + total.survived + total.noCoverage}; ` +
     `${total.ignored} ignored as static). Undetected: ${explained + unexplained}, ${explained} explained, ${unexplained} not.`,
   "",
@@ -203,5 +226,6 @@ const lines = [
   "",
 ];
 await writeFile(path.join(root, "MUTATION.md"), lines.join("\n"));
+if (missing.length > 0) console.warn(`MUTATION.md is incomplete: no report for ${missing.join(", ")}`);
 console.log(`MUTATION.md: score ${score(total)}, ${explained + unexplained} undetected (${unexplained} not explained)`);
 for (const n of stale) console.warn(`mutation-notes.json: a note matches no undetected mutant: ${JSON.stringify(n)}`);

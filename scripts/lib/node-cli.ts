@@ -20,8 +20,15 @@ export interface NodeRun {
   stderr: string;
 }
 
-/** Runs `command args…` and resolves with its exit code and output (never rejects on a non-zero exit). */
-export function runCommand(command: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<NodeRun> {
+/**
+ * Runs `command args…` and resolves with its exit code and output (never rejects on a non-zero exit);
+ * `echo` also copies the output to this process's stdout and stderr as it comes.
+ */
+export function runCommand(
+  command: string,
+  args: string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv; echo?: boolean } = {},
+): Promise<NodeRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, {
       cwd: options.cwd,
@@ -32,9 +39,11 @@ export function runCommand(command: string, args: string[], options: { cwd?: str
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => {
       stdout += d;
+      if (options.echo) process.stdout.write(d);
     });
     child.stderr.on("data", (d: Buffer) => {
       stderr += d;
+      if (options.echo) process.stderr.write(d);
     });
     child.on("error", reject);
     child.on("close", (code) => resolve({ code: code ?? 1, stdout, stderr }));

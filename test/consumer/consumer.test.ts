@@ -19,7 +19,19 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, it } from "vitest";
-import { API_KEY_HEADER, BASE_PATH, RATE_LIMIT_HEADERS, rateLimitExamples, repoRoot, requestExample, successExample } from "../support/spec.js";
+import {
+  API_KEY_HEADER,
+  BASE_PATH,
+  listSpecOperations,
+  loadSpec,
+  parameterExample,
+  RATE_LIMIT_HEADERS,
+  rateLimitExamples,
+  repoRoot,
+  requestExample,
+  successExample,
+  successKey,
+} from "../support/spec.js";
 import { NODE_VERSIONS, RESOLUTIONS, TYPESCRIPT_VERSIONS } from "./matrix.js";
 import { ensureNode, ensureTypeScript, type Tool } from "./toolchain.js";
 
@@ -34,7 +46,10 @@ const { name: PACKAGE, peerDependencies } = JSON.parse(readFileSync(path.join(re
  * npm picks the newest version in it whose engines accept the Node it runs on: the locked one on Node 24.
  */
 const lock = JSON.parse(readFileSync(path.join(repoRoot, "package-lock.json"), "utf8")) as { packages: Record<string, { version: string }> };
-const PEERS = Object.entries(peerDependencies).map(([peer, range]) => `${peer}@${range} <=${lock.packages[`node_modules/${peer}`]!.version}`);
+const locked = (name: string) => lock.packages[`node_modules/${name}`]!.version;
+const PEERS = Object.entries(peerDependencies).map(([peer, range]) => `${peer}@${range} <=${locked(peer)}`);
+/** The consumer's own test runner, capped the same way: vitest 5 needs Node 22.12+, so Node 20 gets vitest 4. */
+const CONSUMER_VITEST = `vitest@>=4.0.0 <=${locked("vitest")}`;
 
 /** One Node of the matrix: its binary, an environment with it first on PATH, and its project with the peers. */
 interface NodeCell {
@@ -42,6 +57,8 @@ interface NodeCell {
   env: NodeJS.ProcessEnv;
   full: string;
   peers: string[];
+  /** The vitest version npm picked for the consumer's own tests on this Node. */
+  vitest: string;
 }
 
 let work: string;
@@ -75,7 +92,7 @@ async function setUpNode(node: Tool): Promise<NodeCell> {
   if (stdout.trim() !== `v${version}`) throw new Error(`node on PATH is ${stdout.trim()}, not v${version}`);
   // npm running on this Node picks the versions (engines); installing is the slow part, so only once per outcome.
   const dir = await newProject(`full-${version}`);
-  await npm(dir, ["install", "--package-lock-only", tarball, ...PEERS], env);
+  await npm(dir, ["install", "--package-lock-only", tarball, ...PEERS, CONSUMER_VITEST], env);
   const { packages } = JSON.parse(await readFile(path.join(dir, "package-lock.json"), "utf8")) as {
     packages: Record<string, { version?: string; resolved?: string }>;
   };
@@ -89,7 +106,7 @@ async function setUpNode(node: Tool): Promise<NodeCell> {
     fullProjects.set(resolved, full);
   }
   const peers = Object.keys(peerDependencies).map((peer) => `${peer}@${packages[`node_modules/${peer}`]?.version}`);
-  const cell = { node, env, full: await full, peers };
+  const cell = { node, env, full: await full, peers, vitest: String(packages["node_modules/vitest"]?.version) };
   console.info(`consumer test, Node ${describeTool(node)}: peers ${peers.join(", ")} installed in ${path.basename(cell.full)}`);
   return cell;
 }
@@ -112,6 +129,53 @@ async function startDeployment(status?: number): Promise<{ baseUrl: string; clos
       });
       res.end(JSON.stringify(code === 200 ? (examples[req.url ?? ""] ?? successExample("getFiatRates")) : { error: "busy" }));
     });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+  return {
+    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}${BASE_PATH}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** The field startBreakingProxy breaks: Get Fiat Rates' first buyRate, a number, sent as a string. */
+const BROKEN_POINTER = "/data/0/buyRate";
+
+/**
+ * A deployment that breaks the contract in one field: the mock at `target` (its base URL) behind a proxy of
+ * this test's own that passes every request and answer through, except Get Fiat Rates' 200, whose
+ * BROKEN_POINTER it turns into a string.
+ */
+async function startBreakingProxy(target: string): Promise<{ baseUrl: string; close(): Promise<void> }> {
+  const hopByHop = new Set(["host", "connection", "keep-alive", "transfer-encoding", "content-length", "content-encoding"]);
+  const server = http.createServer(async (req, res) => {
+    try {
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      const headers = Object.entries(req.headers).flatMap(([name, value]) =>
+        hopByHop.has(name) || typeof value !== "string" ? [] : [[name, value] as [string, string]],
+      );
+      const upstream = await fetch(`${target}${(req.url ?? "").slice(BASE_PATH.length)}`, {
+        method: req.method,
+        headers,
+        body: chunks.length > 0 ? Buffer.concat(chunks) : undefined,
+      });
+      let body = Buffer.from(await upstream.arrayBuffer());
+      if (upstream.status === 200 && req.method === "GET" && req.url?.split("?")[0] === `${BASE_PATH}/currencies/fiat-rates`) {
+        const json = JSON.parse(body.toString("utf8")) as { data: Array<Record<string, unknown>> };
+        const [, , index, field] = BROKEN_POINTER.split("/");
+        const item = json.data[Number(index)]!;
+        item[field!] = String(item[field!]);
+        body = Buffer.from(JSON.stringify(json));
+      }
+      const answerHeaders: Record<string, string> = {};
+      upstream.headers.forEach((value, name) => {
+        if (!hopByHop.has(name)) answerHeaders[name] = value;
+      });
+      res.writeHead(upstream.status, answerHeaders);
+      res.end(body);
+    } catch (error) {
+      res.writeHead(502, { "content-type": "text/plain" }).end(String(error));
+    }
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
   return {
@@ -205,17 +269,83 @@ async function setup() {
 })().catch((e) => { console.error(e); process.exit(1); });
 `;
 
-const mswCode = (importLine: string) => `${importLine}
-const server = setupServer(...createHandlers());
-server.listen({ onUnhandledRequest: "error" });
+/**
+ * Every operation as a consumer calls it through the package's client: path and required query parameters
+ * and the body from the spec's examples, and the documented success status it must get.
+ */
+const OPERATION_CALLS = listSpecOperations().map((op) => {
+  const parameters = (where: "path" | "query") =>
+    Object.fromEntries(
+      op.parameters.filter((p) => p.in === where && p.required === true).map((p) => [String(p.name), parameterExample(loadSpec(), p)]),
+    );
+  return {
+    operationId: op.operationId,
+    method: op.method,
+    path: op.path,
+    params: { path: parameters("path"), query: parameters("query") },
+    body: op.requestBody ? requestExample(op.operationId) : undefined,
+    status: Number(successKey(op)),
+  };
+});
+
+/** Calls every operation through the client, each answer checked by the contract middleware (a violation throws). */
+const allOperationsCode = (importLines: string) => `${importLines}
+const calls = ${JSON.stringify(OPERATION_CALLS.map(({ status, ...call }) => call))};
 (async () => {
-  const client = createClient({ baseUrl: MOCK_BASE_URL, apiKey: "consumer-key", retry: false });
-  const summary = await unwrap(client.GET("/trades/summary/me"));
-  const anonymous = await createClient({ baseUrl: MOCK_BASE_URL, retry: false }).GET("/trades/summary/me");
-  server.close();
-  console.log(JSON.stringify({ node: process.version, volume: summary.data.totalDollarVolume, anonymous: anonymous.response.status }));
+  const client = createClient({ baseUrl: process.env.BASE_URL, apiKey: "consumer-key", retry: false });
+  client.use(contractMiddleware(createBundledContractValidator()));
+  const statuses = {};
+  for (const { operationId, method, path, params, body } of calls) {
+    const { response } = await client[method](path, { params, body });
+    statuses[operationId] = response.status;
+  }
+  console.log(JSON.stringify(statuses));
 })().catch((e) => { console.error(e); process.exit(1); });
 `;
+
+const SUMMARY_EXAMPLE = successExample("getTradesSummary") as { data: { totalDollarVolume: number } };
+/** The consumer's own vitest suite on ./msw: the README's example ("Unit tests without any server"), with assertions. */
+const mswVitestCode = `import { setupServer } from "msw/node";
+import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
+import { createClient, isQuoteExpired, MOCK_BASE_URL, unwrap } from "${PACKAGE}";
+import { createHandlers, createHttp } from "${PACKAGE}/msw";
+
+const server = setupServer(...createHandlers());
+beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
+afterEach(() => server.resetHandlers());
+afterAll(() => server.close());
+const api = createClient({ baseUrl: MOCK_BASE_URL, apiKey: "test", retry: false });
+
+it("answers the documented example", async () => {
+  const summary = await unwrap(api.GET("/trades/summary/me"));
+  expect(summary.data.totalDollarVolume).toBe(${SUMMARY_EXAMPLE.data.totalDollarVolume});
+});
+
+it("answers a quote that has not expired", async () => {
+  const quote = await unwrap(api.POST("/trades/quote", { body: ${JSON.stringify(requestExample("createQuote"))} }));
+  expect(isQuoteExpired(quote.data)).toBe(false);
+});
+
+it("takes one operation's answer from the test", async () => {
+  const http = createHttp();
+  server.use(http.get("/trades/summary/me", ({ response }) => response(200).json({ message: "ok", data: { totalDollarVolume: 42 } })));
+  const summary = await unwrap(api.GET("/trades/summary/me"));
+  expect(summary.data.totalDollarVolume).toBe(42);
+});
+
+it("answers a documented 429 when asked", async () => {
+  const { response } = await api.GET("/trades/summary/me", { headers: { prefer: "code=429" } });
+  expect(response.status).toBe(429);
+  expect(response.headers.get("${RATE_LIMIT_HEADERS.limit}")).toBe("${rateLimitExamples()[RATE_LIMIT_HEADERS.limit]}");
+});
+
+it("answers the documented 401 without a key", async () => {
+  const { response } = await createClient({ baseUrl: MOCK_BASE_URL, retry: false }).GET("/trades/summary/me");
+  expect(response.status).toBe(401);
+});
+`;
+/** The names of mswVitestCode's tests: the consumer's vitest run must report each as passed. */
+const MSW_VITEST_TESTS = [...mswVitestCode.matchAll(/^it\("([^"]+)"/gm)].map(([, name]) => name);
 
 const formats = [
   [
@@ -249,10 +379,10 @@ function writeBareRunFiles(dir: string): Promise<unknown> {
 /** The consumer programs for a project with the peers: written once, before any test runs in it. */
 async function writeFullRunFiles(dir: string): Promise<void> {
   const [, , loadEsm] = formats[0];
-  const msw = ['import { setupServer } from "msw/node";', loadEsm("createClient, unwrap, MOCK_BASE_URL", ""), loadEsm("createHandlers", "/msw")];
+  const allOperations = [loadEsm("createClient", ""), loadEsm("createBundledContractValidator, contractMiddleware", "/contract")];
   await Promise.all([
     ...formats.map(([, extension, load]) => writeFile(path.join(dir, `global-setup.${extension}`), globalSetupCode(load("startMock", "/mock")))),
-    writeFile(path.join(dir, "msw.mjs"), mswCode(msw.join("\n"))),
+    writeFile(path.join(dir, "all-operations.mjs"), allOperationsCode(allOperations.join("\n"))),
     ...Object.entries(TYPE_FILES).map(([file, text]) => writeFile(path.join(dir, file), text)),
   ]);
 }
@@ -470,32 +600,66 @@ describe("consumer of the packed package", { concurrent: true }, () => {
       });
     }
 
-    it("answers the package's client from ./msw handlers, in process (./msw is ESM only, like openapi-msw)", async ({ expect }) => {
-      const { stdout } = await run(cell.node.bin, ["msw.mjs"], { cwd: cell.full, env: cell.env, timeout: 30_000 });
-      expect(JSON.parse(stdout)).toEqual({
-        ...onThisNode,
-        volume: (successExample("getTradesSummary").data as { totalDollarVolume: number }).totalDollarVolume,
-        anonymous: 401,
-      });
+    it("runs a vitest suite of the consumer's own on the ./msw handlers: documented answers, an override, a 429 on request, 401 without a key", async ({
+      expect,
+      annotate,
+    }) => {
+      // One directory per Node: Nodes that share a project would otherwise share vitest's cache files.
+      const dir = path.join(cell.full, `vitest-node${version}`);
+      await mkdir(dir, { recursive: true });
+      await writeFile(path.join(dir, "msw.test.ts"), mswVitestCode);
+      const results = path.join(dir, "results.json");
+      await annotate(`vitest ${cell.vitest}`);
+      const vitest = await run(
+        cell.node.bin,
+        [path.join(cell.full, "node_modules", "vitest", "vitest.mjs"), "run", "--root", dir, "--reporter", "json", "--outputFile", results],
+        { cwd: dir, env: cell.env, timeout: 60_000 },
+      ).then(
+        () => 0,
+        (error: { code: number; stdout: string; stderr: string }) => error,
+      );
+      expect(vitest).toBe(0);
+      const { testResults } = JSON.parse(await readFile(results, "utf8")) as {
+        testResults: Array<{ name: string; assertionResults: Array<{ title: string; status: string }> }>;
+      };
+      expect(testResults.map((file) => path.basename(file.name))).toEqual(["msw.test.ts"]);
+      expect(testResults[0]!.assertionResults.map(({ title, status }) => [title, status])).toEqual(
+        MSW_VITEST_TESTS.map((title) => [title, "passed"]),
+      );
+      expect(MSW_VITEST_TESTS).toHaveLength(5);
     });
 
-    // One mock for both commands: Prism's start is the slow part of these tests.
-    it("serves the mock with `api-contract mock` under the base path; `api-contract verify` exits 0 for it, 1 for a deployment that refuses everything", async ({
+    // One mock for the client and both commands: Prism's start is the slow part of these tests.
+    it("serves every operation to the package's client with `api-contract mock` under the base path; `api-contract verify` exits 0 for it, 1 naming the violation for a deployment that breaks one field, 1 for one that refuses everything", async ({
       expect,
     }) => {
       const env = { ...cell.env, CONTRACT_API_KEY: "k" };
       const reports = path.join(bare, `verify-reports-${cell.node.version}`);
       let answer: { baseUrl?: string; status: number; limit: string | null } | undefined;
+      let statuses: unknown;
       let verified: { code: number | null; output: string } | undefined;
+      let deviant: { code: number | null; output: string } | undefined;
       await command(cell.full, ["mock", "--port", "0", "--quiet"], {
         env: cell.env,
         untilOutput: "Ctrl-C",
         onOutput: async (output) => {
-          const baseUrl = listeningOn(output);
+          const baseUrl = String(listeningOn(output));
           const response = await fetch(`${baseUrl}/trades/summary/me`, { headers: { [API_KEY_HEADER]: "k" } });
           answer = { baseUrl, status: response.status, limit: response.headers.get(RATE_LIMIT_HEADERS.limit) };
           await response.arrayBuffer();
-          verified = await command(bare, ["verify", "--base-url", String(baseUrl), "--min-interval-ms", "0", "--report-dir", reports], { env });
+          const { stdout } = await run(cell.node.bin, ["all-operations.mjs"], {
+            cwd: cell.full,
+            env: { ...cell.env, BASE_URL: baseUrl },
+            timeout: 60_000,
+          });
+          statuses = JSON.parse(stdout);
+          verified = await command(bare, ["verify", "--base-url", baseUrl, "--min-interval-ms", "0", "--report-dir", reports], { env });
+          const breaking = await startBreakingProxy(baseUrl);
+          try {
+            deviant = await command(bare, ["verify", "--base-url", breaking.baseUrl, "--min-interval-ms", "0"], { env });
+          } finally {
+            await breaking.close();
+          }
         },
       });
       expect(answer).toEqual({
@@ -503,11 +667,18 @@ describe("consumer of the packed package", { concurrent: true }, () => {
         status: 200,
         limit: String(rateLimitExamples()[RATE_LIMIT_HEADERS.limit]),
       });
+      // Every operation, through the installed client and contract middleware, gets its documented success.
+      expect(statuses).toEqual(Object.fromEntries(OPERATION_CALLS.map(({ operationId, status }) => [operationId, status])));
       expect(verified?.output).toContain("Meets the contract");
       expect(verified?.code).toBe(0);
       // What a CI system reads: JUnit XML beside the JSON and Markdown reports.
       expect((await readdir(reports)).sort()).toEqual(["verify-report.json", "verify-report.junit.xml", "verify-report.md"]);
       expect(await readFile(path.join(reports, "verify-report.junit.xml"), "utf8")).toMatch(/<testsuites[\s\S]*<testcase[\s\S]*<\/testsuites>/);
+      // One field broken in one answer: exit 1, that case alone failed, the violation named by its JSON pointer.
+      expect(deviant?.code, deviant?.output).toBe(1);
+      expect(deviant?.output).toContain("Does NOT meet the contract");
+      expect(deviant?.output).toMatch(/^Failed \(1\):\n {2}✗ getFiatRates: GET \/currencies\/fiat-rates → 200\n/m);
+      expect(deviant?.output).toContain(`[body-schema] body ${BROKEN_POINTER}: GET /currencies/fiat-rates 200: ${BROKEN_POINTER} must be number`);
       const refusing = await startDeployment(401);
       try {
         const refused = await command(bare, ["verify", "--base-url", refusing.baseUrl, "--min-interval-ms", "0"], { env });
