@@ -2,11 +2,13 @@
 // package as another repository would, on every Node and TypeScript version of test/consumer/matrix.ts:
 // - per Node (20, 22, 24; binaries from the npm registry, test/consumer/toolchain.ts): the client, ./types and
 //   the contract validator as ESM and as CJS against a local server, ./mock as a vitest globalSetup (ESM, CJS),
-//   the ./msw handlers in process, `api-contract mock` and `api-contract verify` from the installed bin;
+//   a vitest suite of the consumer's own on the ./msw handlers, every operation through the client against
+//   `api-contract mock`, and `api-contract verify` against that mock, a proxy that breaks one field, and a
+//   server that refuses everything;
 // - per TypeScript version (5.9, 7) and module resolution (bundler, nodenext): `tsc --strict` on a consumer,
 //   which must pass, next to deliberately wrong calls, which must fail on exactly their lines.
 // Projects: one with the package alone (the mock's optional peer missing), shared by every Node; one with the
-// optional peers (@stoplight/prism-http, msw, openapi-msw) as npm picks them when it runs on that Node (the
+// optional peers (@stoplight/prism-http, msw, openapi-msw) and vitest as npm picks them when it runs on that Node (the
 // versions this repository develops with, or older ones where their engines exclude that Node), shared by the
 // Nodes npm resolves the same packages for. publint and attw check the same tarball. Cells run concurrently,
 // each Node's as soon as its project is installed; its processes (npm, api-contract) find it first on PATH.
@@ -615,10 +617,10 @@ describe("consumer of the packed package", { concurrent: true }, () => {
         [path.join(cell.full, "node_modules", "vitest", "vitest.mjs"), "run", "--root", dir, "--reporter", "json", "--outputFile", results],
         { cwd: dir, env: cell.env, timeout: 60_000 },
       ).then(
-        () => 0,
-        (error: { code: number; stdout: string; stderr: string }) => error,
+        () => ({ code: 0, output: "" }),
+        (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, output: error.stdout + error.stderr }),
       );
-      expect(vitest).toBe(0);
+      expect(vitest.code, vitest.output).toBe(0);
       const { testResults } = JSON.parse(await readFile(results, "utf8")) as {
         testResults: Array<{ name: string; assertionResults: Array<{ title: string; status: string }> }>;
       };
