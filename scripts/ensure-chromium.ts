@@ -1,9 +1,8 @@
-// Makes sure Debian's Chromium is installed for the docs browser test (part of `npm test`).
+// Makes sure Debian's Chromium is installed for the browser tests (docs page, ./msw worker; part of `npm test`).
 // Installs it with apt-get when missing (as root, or through sudo); never downloads a browser itself.
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
-
-const CHROMIUM = "/usr/bin/chromium";
+import { CHROMIUM } from "./lib/chromium.js";
 if (existsSync(CHROMIUM)) process.exit(0);
 
 const asRoot = typeof process.getuid === "function" && process.getuid() === 0;
@@ -13,7 +12,7 @@ if (!asRoot && !hasSudo) {
   process.exit(1);
 }
 const prefix = asRoot ? [] : ["sudo", "-n"];
-console.log("ensure-chromium: installing Debian's chromium for the docs browser test (about 40 s)…");
+console.log("ensure-chromium: installing Debian's chromium for the browser tests, docs page and ./msw worker (about 40 s)…");
 for (const args of [
   ["apt-get", "update", "-qq"],
   ["apt-get", "install", "-y", "-qq", "chromium"],

@@ -8,21 +8,12 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { chromium, type BrowserContext, type Locator, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CHROMIUM, CHROMIUM_FLAGS } from "../../scripts/lib/chromium.js";
 import { startDocsServer, type DocsServer } from "../../scripts/serve-docs.js";
 import { PROVENANCE_KINDS, type ProvenanceEntry } from "../../scripts/build/provenance.js";
 import { deref, jsonMedia, listSpecOperations, loadSpec, mediaExamples, successKey, type SpecOperation } from "../support/spec.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const CHROMIUM = "/usr/bin/chromium";
-const CHROMIUM_FLAGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-];
 const PAGE_FILE = path.join(root, "generated", "docs", "index.html");
 const SCREENSHOTS = path.join(root, "test-output", "docs");
 // Redoc's route (and heading id) for an introduction section.
