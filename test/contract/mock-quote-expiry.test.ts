@@ -2,20 +2,11 @@
 // expiryDate MOCK_QUOTE_VALIDITY_MS after the answer (the documented one is in the past), so the README's
 // first example (create a quote, accept it unless expired) accepts against the mock. On a real socket.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { contractMiddleware } from "../../src/contract/index.js";
-import { createClient, isQuoteExpired, unwrap } from "../../src/index.js";
 import { MOCK_QUOTE_VALIDITY_MS, type StartedMock, startMock } from "../../src/mock/index.js";
 import { quoteExpiry } from "../../src/mock/quote-expiry.js";
 import { listOperations, type OpenApiDocument } from "../../src/openapi/index.js";
-import { type JsonObject, loadSpec, sharedValidator, successKey } from "../support/spec.js";
-import { createQuote as createQuoteAt, expectFreshQuote, quoteExamples, quoteOp, quoteProperty } from "../support/quote.js";
-
-const _spec = loadSpec();
-const validator = sharedValidator();
-
-const op = quoteOp;
-const property = quoteProperty;
-const examples = quoteExamples;
+import { createQuote, freshQuoteTests, quoteProperty } from "../support/quote.js";
+import type { JsonObject } from "../support/spec.js";
 
 describe("the mock's Create Quote answer", () => {
   let mock: StartedMock;
@@ -28,48 +19,19 @@ describe("the mock's Create Quote answer", () => {
     await mock?.stop();
   });
 
-  const createQuote = (prefer?: string) => createQuoteAt(mock.baseUrl, prefer);
-
   it("keeps MOCK_QUOTE_VALIDITY_MS a time-limited window: a minute", () => {
     expect(MOCK_QUOTE_VALIDITY_MS).toBe(60_000);
     expect(mock.fixes.some((fix) => fix.includes("expiryDate") && fix.includes(`${MOCK_QUOTE_VALIDITY_MS / 1000} s`))).toBe(true);
   });
 
-  it("carries an expiryDate in the future, within the window, the rest being the documented example, meeting the contract", async () => {
-    const { response, body, result, before, after } = await createQuote();
-    expect(response.status).toBe(Number(successKey(op)));
-    expectFreshQuote(body, examples[0]!.value as JsonObject, before, after);
-    expect(result.violations).toEqual([]);
-  });
-
-  it("does so for every named example asked with Prefer: example=<name>", async () => {
-    expect(examples.length).toBeGreaterThan(0);
-    for (const example of examples) {
-      const { response, body, result, before, after } = await createQuote(`example=${example.name}`);
-      expect(response.status, example.name).toBe(Number(successKey(op)));
-      expectFreshQuote(body, example.value as JsonObject, before, after);
-      expect(result.violations, example.name).toEqual([]);
-    }
-  });
+  freshQuoteTests(() => mock.baseUrl);
 
   it("computes the expiry at each answer, not once", async () => {
-    const first = await createQuote();
+    const first = await createQuote(mock.baseUrl);
     await new Promise((resolve) => setTimeout(resolve, 20));
-    const second = await createQuote();
-    const expiryOf = (body: JsonObject) => Date.parse((body[property] as JsonObject).expiryDate as string);
+    const second = await createQuote(mock.baseUrl);
+    const expiryOf = (body: JsonObject) => Date.parse((body[quoteProperty] as JsonObject).expiryDate as string);
     expect(expiryOf(second.body)).toBeGreaterThan(expiryOf(first.body));
-  });
-
-  it("lets the README's first example accept the quote end to end", async () => {
-    const api = createClient({ baseUrl: mock.baseUrl, apiKey: "any-value", retry: false });
-    api.use(contractMiddleware(validator));
-    const rates = await unwrap(api.GET("/currencies/fiat-rates"));
-    expect(Array.isArray(rates.data)).toBe(true);
-    const quote = await unwrap(api.POST("/trades/quote", { body: { sourceId: "USDT", targetId: "NGNX", amount: 100, side: "SELL" } }));
-    expect(isQuoteExpired(quote.data)).toBe(false);
-    const trade = await unwrap(api.POST("/trades/quote/{quoteId}", { params: { path: { quoteId: quote.data.id } }, body: {} }));
-    expect(typeof trade.data.reference).toBe("string");
-    expect(api.rateLimit?.remaining).toEqual(expect.any(Number));
   });
 });
 

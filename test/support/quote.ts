@@ -1,6 +1,8 @@
 // Shared by the mock's and the ./msw handlers' quote-expiry tests: the operation that answers a Quote (found
-// through the spec), a Create Quote call, and the check of a fresh quote.
-import { expect } from "vitest";
+// through the spec), a Create Quote call, the check of a fresh quote, and the tests both answerers must pass.
+import { expect, it } from "vitest";
+import { contractMiddleware } from "../../src/contract/index.js";
+import { createClient, isQuoteExpired, unwrap } from "../../src/index.js";
 import { MOCK_QUOTE_VALIDITY_MS } from "../../src/mock/index.js";
 import { schemaView } from "../../src/openapi/index.js";
 import {
@@ -67,5 +69,41 @@ export function expectFreshQuote(body: JsonObject, example: JsonObject, before: 
   expect(body, "every other field is the documented example").toEqual({
     ...example,
     [quoteProperty]: { ...(example[quoteProperty] as JsonObject), expiryDate },
+  });
+}
+
+/**
+ * The tests every answerer of Create Quote passes (the mock on a socket, the ./msw handlers in process):
+ * fresh expiry for the default and every named example, the rest documented, and the README's first example
+ * end to end. `baseUrl()` is read when each test runs (after the answerer started).
+ */
+export function freshQuoteTests(baseUrl: () => string): void {
+  it("carries an expiryDate in the future, within the window, the rest being the documented example, meeting the contract", async () => {
+    const { response, body, result, before, after } = await createQuote(baseUrl());
+    expect(response.status).toBe(Number(successKey(quoteOp)));
+    expectFreshQuote(body, quoteExamples[0]!.value as JsonObject, before, after);
+    expect(result.violations).toEqual([]);
+  });
+
+  it("does so for every named example asked with Prefer: example=<name>", async () => {
+    expect(quoteExamples.length).toBeGreaterThan(0);
+    for (const example of quoteExamples) {
+      const { response, body, result, before, after } = await createQuote(baseUrl(), `example=${example.name}`);
+      expect(response.status, example.name).toBe(Number(successKey(quoteOp)));
+      expectFreshQuote(body, example.value as JsonObject, before, after);
+      expect(result.violations, example.name).toEqual([]);
+    }
+  });
+
+  it("lets the README's first example accept the quote end to end", async () => {
+    const api = createClient({ baseUrl: baseUrl(), apiKey: "any-value", retry: false });
+    api.use(contractMiddleware(validator));
+    const rates = await unwrap(api.GET("/currencies/fiat-rates"));
+    expect(Array.isArray(rates.data)).toBe(true);
+    const quote = await unwrap(api.POST("/trades/quote", { body: { sourceId: "USDT", targetId: "NGNX", amount: 100, side: "SELL" } }));
+    expect(isQuoteExpired(quote.data)).toBe(false);
+    const trade = await unwrap(api.POST("/trades/quote/{quoteId}", { params: { path: { quoteId: quote.data.id } }, body: {} }));
+    expect(typeof trade.data.reference).toBe("string");
+    expect(api.rateLimit?.remaining).toEqual(expect.any(Number));
   });
 }
