@@ -55,6 +55,12 @@ interface Counts {
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const notesPath = path.join(root, "scripts", "mutation-notes.json");
 
+/** Whether a report's file is one the group mutates (a report may also carry results Stryker reused for others). */
+function inGroup(group: string, file: string): boolean {
+  const paths = (MUTATION_GROUPS as Record<string, string[]>)[group];
+  return paths === undefined || paths.some((p) => file === p || file.startsWith(`${p}/`));
+}
+
 /** The named reports (reports/mutation/<name>.json), merged; the names without a report are returned too. */
 async function readReports(names: string[]): Promise<{ report: Report; missing: string[] }> {
   const report: Report = { files: {}, performance: { setup: 0, initialRun: 0, mutation: 0 } };
@@ -68,7 +74,7 @@ async function readReports(names: string[]): Promise<{ report: Report; missing: 
       missing.push(group);
       continue;
     }
-    Object.assign(report.files, part.files);
+    for (const [file, result] of Object.entries(part.files)) if (inGroup(group, file)) report.files[file] = result;
     for (const key of ["setup", "initialRun", "mutation"] as const) report.performance![key] += part.performance?.[key] ?? 0;
   }
   if (missing.length === names.length) throw new Error(`no report ${names.join(", ")} in reports/mutation/: run \`npm run test:mutation\``);

@@ -18,15 +18,27 @@ export function createRedactor(...secrets: Array<string | undefined>): Redactor 
   };
 }
 
-/** Deep copy of a JSON-like value with the secret removed from every string (keys included). */
+/**
+ * Deep copy of a JSON-like value with the secret removed from every string (keys included). Past 64 levels
+ * the rest is kept as its JSON text, redacted (or REDACTED when it cannot be written out), so nothing deeper leaks.
+ */
 export function redactValue(value: unknown, redact: Redactor, depth = 0): unknown {
   if (redact === noRedaction) return value;
   if (typeof value === "string") return redact(value);
-  if (depth > 64 || value === null || typeof value !== "object") return value;
+  if (value === null || typeof value !== "object") return value;
+  if (depth > 64) return redactedJsonText(value, redact);
   if (Array.isArray(value)) return value.map((item) => redactValue(item, redact, depth + 1));
   const copy: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) copy[redact(key)] = redactValue(item, redact, depth + 1);
   return copy;
+}
+
+function redactedJsonText(value: object, redact: Redactor): string {
+  try {
+    return redact(JSON.stringify(value));
+  } catch {
+    return REDACTED; // a cycle, or too deep to write out
+  }
 }
 
 /**

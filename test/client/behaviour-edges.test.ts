@@ -5,9 +5,11 @@
 // response handed back with middleware, eject, no timer left behind, and the small helpers' edges.
 import http from "node:http";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { readRateLimit } from "../../src/client/rate-limit.js";
+import { getEventListeners } from "node:events";
+import { parseIntegerHeader, readRateLimit } from "../../src/client/rate-limit.js";
 import { createRedactor, redactError, redactValue } from "../../src/client/redact.js";
-import { DEFAULT_RETRY, rateLimitWait } from "../../src/client/retry.js";
+import { DEFAULT_RETRY, rateLimitWait, resolveRetryOptions, sleep } from "../../src/client/retry.js";
+import { createSigner } from "../../src/client/signing.js";
 import { contractMiddleware, ContractViolationError, createContractValidator } from "../../src/contract/index.js";
 import { ApiError, type ClientHooks, createClient, hasMorePages, InvalidResponseError, NetworkError, TimeoutError, unwrap } from "../../src/index.js";
 import { loadSpec, RATE_LIMIT_HEADERS, successExample } from "../support/spec.js";
@@ -283,6 +285,12 @@ describe("bodies and statuses", () => {
     api.eject(a);
     await api.GET("/currencies/fiat-rates");
     expect(seen).toEqual(["a", "a"]);
+    // Ejected while another stays: the other runs alone.
+    const c = { onResponse: () => void seen.push("c") };
+    api.use(a, c);
+    api.eject(a);
+    await api.GET("/currencies/fiat-rates");
+    expect(seen).toEqual(["a", "a", "c"]);
   });
 
   it("leaves no timer behind once a call is done (the attempt's timeout is cleared)", async () => {
@@ -322,7 +330,58 @@ describe("small helpers", () => {
     const nested = (depth: number): unknown => (depth === 0 ? "s3cr3t" : { n: nested(depth - 1) });
     const leaf = (value: unknown): unknown => (typeof value === "string" ? value : leaf((value as { n: unknown }).n));
     expect(leaf(redactValue(nested(65), redact))).toBe("[REDACTED]");
-    expect(leaf(redactValue(nested(66), redact))).toBe("s3cr3t"); // past the bound, left as it was
+    // Past the bound, the rest as its JSON text, redacted: nothing deeper leaks, in objects or in arrays.
+    expect(leaf(redactValue(nested(66), redact))).toBe('{"n":"[REDACTED]"}');
+    const nestedArray = (depth: number): unknown => (depth === 0 ? "s3cr3t" : [nestedArray(depth - 1)]);
+    const arrayLeaf = (value: unknown): unknown => (typeof value === "string" ? value : arrayLeaf((value as unknown[])[0]));
+    expect(arrayLeaf(redactValue(nestedArray(65), redact))).toBe("[REDACTED]");
+    expect(arrayLeaf(redactValue(nestedArray(66), redact))).toBe('["[REDACTED]"]');
+    const cyclic: Record<string, unknown> = { note: "s3cr3t" };
+    cyclic.self = cyclic;
+    let level: unknown = redactValue(cyclic, redact);
+    for (let depth = 0; depth < 65; depth++) level = (level as Record<string, unknown>).self;
+    expect(level).toBe("[REDACTED]"); // a cycle cannot be written out
+  });
+
+  it("parseIntegerHeader trims; readRateLimit keeps a state that has only a limit", () => {
+    expect(parseIntegerHeader(" 5 ")).toBe(5);
+    expect(readRateLimit(new Headers({ [RATE_LIMIT_HEADERS.limit]: "7" }), 1)).toEqual({
+      limit: 7,
+      remaining: undefined,
+      reset: undefined,
+      observedAt: 1,
+    });
+  });
+
+  it("resolveRetryOptions ignores fields given as undefined", () => {
+    expect(resolveRetryOptions(DEFAULT_RETRY, { retries: undefined, baseDelayMs: 7 })).toEqual({ ...DEFAULT_RETRY, baseDelayMs: 7 });
+  });
+
+  it("sleep leaves neither its timer nor its abort listener behind, whether it ends or is aborted", async () => {
+    const ended = new AbortController();
+    await sleep(1, ended.signal);
+    expect(getEventListeners(ended.signal, "abort")).toHaveLength(0);
+    useFakeClock();
+    const aborted = new AbortController();
+    const sleeping = sleep(60_000, aborted.signal);
+    aborted.abort(new Error("stop"));
+    await expect(sleeping).rejects.toThrow("stop");
+    expect(vi.getTimerCount()).toBe(0);
+    expect(getEventListeners(aborted.signal, "abort")).toHaveLength(0);
+  });
+
+  it("createSigner: a secret Web Crypto refuses fails the signed request, and is no unhandled rejection before it", async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => void unhandled.push(reason);
+    process.on("unhandledRejection", onUnhandled);
+    try {
+      const sign = createSigner(""); // an empty HMAC key: importKey rejects
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(unhandled).toEqual([]);
+      await expect(sign("GET", "http://127.0.0.1/v1/x")).rejects.toMatchObject({ name: "DataError" });
+    } finally {
+      process.off("unhandledRejection", onUnhandled);
+    }
   });
 
   it("redactError redacts a message or a stack that holds the secret, drops causes past 4 levels, adds no cause of its own", () => {
