@@ -2,12 +2,14 @@
 // `npm run test:mutation` runs Stryker for each group, then this). Scores as Stryker counts them: detected (killed + timeout) ÷ (detected + survived + no
 // coverage); ignored mutants and compile/runtime errors are left out. Every undetected mutant is listed with
 // the reason from scripts/mutation-notes.json, the one hand-kept file: a note matches a mutant by file and,
-// when given, line, mutator and replacement. `tsx scripts/mutation-report.ts [name…]`: the reports of the
-// groups of scripts/mutation-groups.json by default, or the named ones (`all`: a run without MUTATION_GROUP).
+// when given, line, mutator and replacement. `tsx scripts/mutation-report.ts [--reports <dir>] [--out <file>] [name…]`:
+// the reports of the groups of scripts/mutation-groups.json by default, or the named ones (`all`: a run without
+// MUTATION_GROUP), from reports/mutation/ into MUTATION.md unless told otherwise.
 import { readFile, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
 import MUTATION_GROUPS from "./mutation-groups.json" with { type: "json" };
 
 type Status = "Killed" | "Survived" | "NoCoverage" | "Timeout" | "CompileError" | "RuntimeError" | "Ignored" | "Pending";
@@ -68,7 +70,7 @@ async function readReports(names: string[]): Promise<{ report: Report; missing: 
   for (const group of names) {
     let part: Report;
     try {
-      part = JSON.parse(await readFile(path.join(root, "reports", "mutation", `${group}.json`), "utf8")) as Report;
+      part = JSON.parse(await readFile(path.join(args.values.reports, `${group}.json`), "utf8")) as Report;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
       missing.push(group);
@@ -81,7 +83,14 @@ async function readReports(names: string[]): Promise<{ report: Report; missing: 
   return { report, missing };
 }
 
-const reportNames = process.argv.length > 2 ? process.argv.slice(2) : Object.keys(MUTATION_GROUPS);
+const args = parseArgs({
+  options: {
+    reports: { type: "string", default: path.join(root, "reports", "mutation") },
+    out: { type: "string", default: path.join(root, "MUTATION.md") },
+  },
+  allowPositionals: true,
+});
+const reportNames = args.positionals.length > 0 ? args.positionals : Object.keys(MUTATION_GROUPS);
 const { report, missing } = await readReports(reportNames);
 const notes = JSON.parse(await readFile(notesPath, "utf8")) as Note[];
 
@@ -231,7 +240,7 @@ const lines = [
   ...(undetected.length ? ["|---|---|---|---|---|---|", ...undetected] : []),
   "",
 ];
-await writeFile(path.join(root, "MUTATION.md"), lines.join("\n"));
+await writeFile(args.values.out, lines.join("\n"));
 if (missing.length > 0) console.warn(`MUTATION.md is incomplete: no report for ${missing.join(", ")}`);
 console.log(`MUTATION.md: score ${score(total)}, ${explained + unexplained} undetected (${unexplained} not explained)`);
 for (const n of stale) console.warn(`mutation-notes.json: a note matches no undetected mutant: ${JSON.stringify(n)}`);

@@ -1,0 +1,83 @@
+// scripts/mutation-report.ts on reports of its own: the groups' reports merged (each keeps only the files its
+// group mutates), the score as the README gives it, survivors with their note or marked "not explained", and a
+// run with groups missing reported as incomplete, not as a score of what happened to finish.
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { binPath, runNodeScript } from "../../scripts/lib/node-cli.js";
+import groups from "../../scripts/mutation-groups.json" with { type: "json" };
+import notes from "../../scripts/mutation-notes.json" with { type: "json" };
+import { repoRoot } from "../support/spec.js";
+
+const mutant = (id: string, status: string, line: number, mutatorName = "BooleanLiteral") => ({
+  id,
+  status,
+  mutatorName,
+  replacement: "true",
+  location: { start: { line, column: 1 }, end: { line, column: 5 } },
+});
+const source = Array.from({ length: 300 }, (_, i) => `line ${i + 1}`).join("\n");
+/** A note of the real notes file: the report must quote its reason for a survivor it matches. */
+const note = notes.find(
+  (n) => n.file.startsWith(`${groups.client[0]}/`) && n.line !== undefined && n.mutator === undefined && n.replacement === undefined,
+)!;
+
+let dir: string;
+let markdown: string;
+let output: string;
+let code: number;
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), "mutation-report-"));
+  const clientFile = `${groups.client[0]}/fixture.ts`;
+  await writeFile(
+    path.join(dir, "client.json"),
+    JSON.stringify({
+      files: {
+        [clientFile]: {
+          source,
+          mutants: [mutant("1", "Killed", 1), mutant("2", "Timeout", 2), mutant("3", "Survived", 3), mutant("4", "Ignored", 4)],
+        },
+        [note.file]: { source, mutants: [mutant("5", "Survived", note.line!), mutant("6", "Killed", 6)] },
+        // Results Stryker carried over for another group's file: not the client group's to report.
+        [`${groups.contract[0]}/stale.ts`]: { source, mutants: [mutant("7", "Survived", 7), mutant("8", "Survived", 8)] },
+      },
+      performance: { setup: 1000, initialRun: 2000, mutation: 60_000 },
+    }),
+  );
+  const run = await runNodeScript(binPath("tsx"), [
+    path.join(repoRoot, "scripts", "mutation-report.ts"),
+    "--reports",
+    dir,
+    "--out",
+    path.join(dir, "MUTATION.md"),
+  ]);
+  ({ code } = run);
+  output = run.stdout + run.stderr;
+  markdown = await readFile(path.join(dir, "MUTATION.md"), "utf8");
+}, 60_000);
+
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+describe("mutation-report", () => {
+  it("scores detected ÷ (detected + survived + no coverage), over the group's own files only", () => {
+    expect(code, output).toBe(0);
+    // killed 2 + timeout 1 of 5 valid (the ignored one left out; the other group's stale file too)
+    expect(markdown).toContain("**Score: 60.00%** (3 detected of 5; 1 ignored as static). Undetected: 2, 1 explained, 1 not.");
+    expect(markdown).not.toContain("stale.ts");
+  });
+
+  it("lists each survivor with its note's reason, or as not explained", () => {
+    const rows = markdown.split("\n").filter((line) => line.startsWith("| src/") && line.includes(" | survived | "));
+    expect(rows).toHaveLength(2);
+    expect(rows.find((row) => row.startsWith(`| ${note.file}:${note.line}:1 `))).toContain(note.reason.replaceAll("|", "\\|"));
+    expect(rows.find((row) => row.startsWith(`| ${groups.client[0]}/fixture.ts:3:1 `))).toContain("**not explained**");
+  });
+
+  it("says which groups have no report instead of passing off a part as the whole", () => {
+    const missing = Object.keys(groups).filter((group) => group !== "client");
+    expect(markdown).toContain(`**Incomplete: no report for the group(s) ${missing.join(", ")}.**`);
+    expect(output).toContain(`MUTATION.md is incomplete: no report for ${missing.join(", ")}`);
+  });
+});
