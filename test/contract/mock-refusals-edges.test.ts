@@ -1,0 +1,129 @@
+// The mock's own refusals on a small contract, over real sockets: what each says in sl-violations and its log
+// (whitespace, invalid JSON, a falsy body, an empty query value, Prefer, 405 with every allowed method, 404),
+// JSON recognised by its media type (parameters, case, +json), the CORS headers without an Origin, the body
+// size limit at exactly its bound, and the log line of an answer.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type StartedMock, startMock } from "../../src/mock/index.js";
+import type { OpenApiDocument } from "../../src/openapi/index.js";
+
+const MAX_BODY_BYTES = 64;
+const json = (schema: object, example: unknown) => ({ content: { "application/json": { schema, example } } });
+const refused = { description: "refused", ...json({ type: "object" }, { message: "no" }) };
+
+function smallSpec(): OpenApiDocument {
+  return {
+    openapi: "3.1.0",
+    info: { title: "Small", version: "1.0.0" },
+    servers: [{ url: "http://127.0.0.1:4010/v1" }],
+    paths: {
+      "/notes": {
+        get: {
+          operationId: "listNotes",
+          parameters: [{ name: "kind", in: "query", schema: { enum: ["a", "b"] } }],
+          responses: { "200": { description: "ok", ...json({ type: "array" }, []) }, "4XX": refused },
+        },
+        post: {
+          operationId: "addNote",
+          requestBody: { required: false, ...json({ type: "object" }, {}) },
+          responses: { "201": { description: "added", ...json({ type: "object" }, { id: "n1" }) }, "4XX": refused },
+        },
+      },
+    },
+  };
+}
+
+let mock: StartedMock;
+const log: string[] = [];
+
+beforeAll(async () => {
+  mock = await startMock({ spec: smallSpec(), log: (line) => log.push(line), maxBodyBytes: MAX_BODY_BYTES });
+});
+afterAll(() => mock?.stop());
+
+const messages = (response: Response): string[] =>
+  (JSON.parse(response.headers.get("sl-violations") ?? "[]") as Array<{ message: string }>).map((v) => v.message);
+const post = (body: string, contentType = "application/json") =>
+  fetch(`${mock.baseUrl}/notes`, { method: "POST", headers: { "content-type": contentType }, body });
+
+describe("the mock's refusals say why, in sl-violations and in its log", () => {
+  it("a whitespace-only JSON body, and JSON that does not parse: 400", async () => {
+    const blank = await post(" \n ");
+    expect(blank.status).toBe(400);
+    expect(messages(blank)).toEqual(["the JSON body is only whitespace"]);
+    const broken = await post("{");
+    expect(broken.status).toBe(400);
+    expect(messages(broken)).toEqual([expect.stringMatching(/^the body is not valid JSON \(.+\)$/)]);
+    expect(log).toContain("POST /v1/notes → 400 (the JSON body is only whitespace)");
+  });
+
+  it("recognises JSON by its media type whatever its parameters and case, and any +json type", async () => {
+    for (const type of ["Application/JSON ; charset=utf-8", "application/merge-patch+json", " application/json"]) {
+      const response = await post("  ", type);
+      expect(response.status, type).toBe(400);
+      expect(messages(response), type).toEqual(["the JSON body is only whitespace"]);
+    }
+    // Not JSON: the text goes on as text (to Prism), not refused as blank JSON.
+    expect(messages(await post("  ", "text/plain"))).not.toContain("the JSON body is only whitespace");
+    expect(messages(await post("  ", "application/json-seq"))).not.toContain("the JSON body is only whitespace");
+  });
+
+  it("a method the path does not have: 405, Allow listing every method it has", async () => {
+    const response = await fetch(`${mock.baseUrl}/notes`, { method: "DELETE" });
+    expect(response.status).toBe(405);
+    expect(response.headers.get("allow")).toBe("GET, POST");
+    expect(messages(response)).toEqual(["DELETE is not an operation of /v1/notes"]);
+  });
+
+  it("a path no operation has: 404, naming the path", async () => {
+    const response = await fetch(`${mock.baseUrl}/nowhere`);
+    expect(response.status).toBe(404);
+    expect(messages(response)).toEqual(["no operation of the contract has the path /v1/nowhere"]);
+  });
+
+  it("an empty query value, and a malformed Prefer: 422", async () => {
+    const empty = await fetch(`${mock.baseUrl}/notes?kind=`);
+    expect(empty.status).toBe(422);
+    expect(messages(empty)).toEqual(["query parameter kind must not be empty"]);
+    const prefer = await fetch(`${mock.baseUrl}/notes`, { headers: { prefer: "code=abc" } });
+    expect(prefer.status).toBe(422);
+    expect(messages(prefer)).toHaveLength(1);
+    expect(messages(prefer)[0]).toMatch(/code/);
+  });
+
+  it("answers a request without Origin with CORS headers for any origin", async () => {
+    const response = await fetch(`${mock.baseUrl}/nowhere`);
+    expect(response.headers.get("access-control-allow-origin")).toBe("*");
+    expect(response.headers.get("access-control-allow-headers")).toBe("*");
+    const withOrigin = await fetch(`${mock.baseUrl}/nowhere`, { headers: { origin: "http://127.0.0.1:9", "access-control-request-headers": "x-a" } });
+    expect(withOrigin.headers.get("access-control-allow-origin")).toBe("http://127.0.0.1:9");
+    expect(withOrigin.headers.get("access-control-allow-headers")).toBe("x-a");
+  });
+});
+
+describe("the body size limit", () => {
+  const bodyOf = (bytes: number) => JSON.stringify({ pad: "x".repeat(bytes - 10) });
+
+  it("takes a body of exactly the limit", async () => {
+    expect(Buffer.byteLength(bodyOf(MAX_BODY_BYTES))).toBe(MAX_BODY_BYTES);
+    const response = await post(bodyOf(MAX_BODY_BYTES));
+    expect(response.status).not.toBe(413);
+  });
+
+  it("refuses one byte more with 413, saying the limit, and closes the connection", async () => {
+    const response = await post(bodyOf(MAX_BODY_BYTES + 1));
+    expect(response.status).toBe(413);
+    expect(messages(response)).toEqual([`the body is larger than ${MAX_BODY_BYTES} bytes`]);
+    expect(response.headers.get("connection")).toBe("close");
+    // and keeps answering
+    expect((await fetch(`${mock.baseUrl}/notes`)).status).toBe(200);
+  });
+});
+
+it("logs each answer with its method, path, status and how long it took", async () => {
+  const before = performance.now();
+  await (await fetch(`${mock.baseUrl}/notes`)).arrayBuffer();
+  const took = performance.now() - before;
+  const line = log.findLast((l) => l.startsWith("GET /v1/notes → 200"));
+  expect(line).toMatch(/^GET \/v1\/notes → 200 \((\d+) ms\)$/);
+  expect(Number(/\((\d+) ms\)/.exec(line!)![1])).toBeLessThanOrEqual(Math.ceil(took));
+});
