@@ -3,7 +3,7 @@
 // JSON recognised by its media type (parameters, case, +json), the CORS headers without an Origin, the body
 // size limit at exactly its bound, and the log line of an answer.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type StartedMock, startMock } from "../../src/mock/index.js";
+import { findFreePort, type StartedMock, startMock } from "../../src/mock/index.js";
 import type { OpenApiDocument } from "../../src/openapi/index.js";
 
 const MAX_BODY_BYTES = 64;
@@ -126,4 +126,15 @@ it("logs each answer with its method, path, status and how long it took", async 
   const line = log.findLast((l) => l.startsWith("GET /v1/notes → 200"));
   expect(line).toMatch(/^GET \/v1\/notes → 200 \((\d+) ms\)$/);
   expect(Number(/\((\d+) ms\)/.exec(line!)![1])).toBeLessThanOrEqual(Math.ceil(took));
+});
+
+it("listens on the port it is given", async () => {
+  const port = await findFreePort();
+  const own = await startMock({ spec: smallSpec(), port });
+  try {
+    expect(own.port).toBe(port);
+    expect((await fetch(`http://127.0.0.1:${port}/v1/notes`)).status).toBe(200);
+  } finally {
+    await own.stop();
+  }
 });

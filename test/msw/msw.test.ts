@@ -56,6 +56,9 @@ describe("msw handlers", () => {
     expect(limited.response.status).toBe(429);
     const unknown = await (client.request as any)("get", keyed.path, { headers: { prefer: "example=no-such-example" } });
     expect(unknown.response.status).toBe(404);
+    // A Prefer the mock cannot read: the documented 4XX with status 422, as the mock answers it.
+    const malformed = await (client.request as any)("get", keyed.path, { headers: { prefer: "code=abc" } });
+    expect(malformed.response.status).toBe(422);
   });
 
   it("lets a test override one operation with the typed http", async () => {
