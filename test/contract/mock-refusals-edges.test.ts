@@ -123,7 +123,7 @@ it("logs each answer with its method, path, status and how long it took", async 
   const before = performance.now();
   await (await fetch(`${mock.baseUrl}/notes`)).arrayBuffer();
   const took = performance.now() - before;
-  const line = log.findLast((l) => l.startsWith("GET /v1/notes → 200"));
+  const line = log.filter((l) => l.startsWith("GET /v1/notes → 200")).at(-1);
   expect(line).toMatch(/^GET \/v1\/notes → 200 \((\d+) ms\)$/);
   expect(Number(/\((\d+) ms\)/.exec(line!)![1])).toBeLessThanOrEqual(Math.ceil(took));
 });
