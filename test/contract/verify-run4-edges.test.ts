@@ -1,0 +1,108 @@
+// Edges of the verify cases (src/verify) from mutation run 4, on a fixture contract: which parameters a sample
+// request carries, the exact negative cases and their bodies (types, enums split by allOf, required fields the
+// example lacks, a closed object, operations without a body example), the creator of a path parameter, and a
+// quota that names another operation.
+import { describe, expect, it } from "vitest";
+import { listOperations, type OpenApiDocument } from "../../src/openapi/index.js";
+import { hasOwnQuota, negativeCases, sampleRequest } from "../../src/verify/cases.js";
+import { creatorPath } from "../../src/verify/index.js";
+
+const ok = { responses: { "200": { description: "ok" } } };
+const spec: OpenApiDocument = {
+  openapi: "3.1.0",
+  paths: {
+    "/items": {
+      get: {
+        ...ok,
+        parameters: [
+          { name: "h", in: "header", required: true, schema: { type: "integer" }, example: 1 },
+          { name: "opt", in: "query", schema: { type: "string" }, example: "o" },
+          { name: "req", in: "query", required: true, schema: { enum: ["r"] }, example: "r" },
+          { name: "mix", in: "query", schema: { type: ["string", "integer"] } },
+        ],
+      },
+    },
+    "/things": {
+      post: {
+        ...ok,
+        requestBody: {
+          content: {
+            "application/json": {
+              schema: {
+                type: "object",
+                additionalProperties: false,
+                required: ["n", "z"],
+                properties: {
+                  n: { type: "number" },
+                  s: { type: ["string", "integer"] },
+                  b: { type: "boolean" },
+                  k: { allOf: [{ enum: ["a"] }, { description: "k" }] },
+                },
+              },
+              example: { n: 1, s: "x", b: true, k: "a" },
+            },
+          },
+        },
+      },
+    },
+    "/drafts": { post: { ...ok, requestBody: { content: { "application/json": { schema: { type: "object" } } } } } },
+  },
+};
+const operations = listOperations(spec);
+const byKey = (key: string) => operations.find((o) => o.key === key)!;
+
+describe("sampleRequest", () => {
+  it("puts only query parameters in the query, the optional ones only when asked", () => {
+    expect(sampleRequest(spec, byKey("GET /items"), {}, false).path).toBe("/items?req=r");
+    expect(sampleRequest(spec, byKey("GET /items")).path).toBe("/items?opt=o&req=r");
+  });
+});
+
+describe("negativeCases", () => {
+  const cases = negativeCases(spec, operations);
+  const bodies = Object.fromEntries(cases.filter((c) => "invalidBody" in c).map((c) => [c.name, c.invalidBody]));
+
+  it("breaks query parameters only, each by what its schema refuses", () => {
+    expect(cases.filter((c) => c.operation.key === "GET /items").map((c) => c.name)).toEqual(["GET /items: query req outside its enum"]);
+  });
+
+  it("breaks each body property by its type or enum, drops each required one the example has, adds an unknown field to a closed object", () => {
+    expect(Object.keys(bodies)).toEqual([
+      "POST /things: n of the wrong type",
+      "POST /things: s of the wrong type",
+      "POST /things: b of the wrong type",
+      "POST /things: k outside its enum",
+      "POST /things: required n missing",
+      "POST /things: an unknown field",
+      "POST /things: malformed JSON",
+    ]);
+    expect(bodies["POST /things: n of the wrong type"]).toMatchObject({ n: "not-a-number-or-integer" });
+    expect(bodies["POST /things: s of the wrong type"]).toMatchObject({ s: { unexpected: true } });
+    expect(bodies["POST /things: b of the wrong type"]).toMatchObject({ b: "not-a-boolean" });
+  });
+
+  it("makes no body case for an operation whose body has no example", () => {
+    expect(cases.filter((c) => c.operation.key === "POST /drafts")).toEqual([]);
+  });
+});
+
+describe("creatorPath and hasOwnQuota", () => {
+  const ops = (paths: Record<string, Record<string, unknown>>) => listOperations({ openapi: "3.1.0", paths } as OpenApiDocument);
+
+  it("the creator is the POST of the path without its last parameter, and only when the path ends in one", () => {
+    const withPost = ops({ "/x": { post: ok }, "/x/{id}": { get: ok }, "/x/y": { post: ok }, "/x/{id}/y": { get: ok } });
+    expect(creatorPath(withPost, withPost.find((o) => o.path === "/x/{id}")!)).toBe("/x");
+    expect(creatorPath(withPost, withPost.find((o) => o.path === "/x/{id}/y")!)).toBeUndefined();
+    const withGet = ops({ "/x": { get: ok }, "/x/{id}": { get: ok } });
+    expect(creatorPath(withGet, withGet.find((o) => o.path === "/x/{id}")!)).toBeUndefined();
+  });
+
+  it("a quota naming another operation is not this one's", () => {
+    const [own, other] = ops({
+      "/a": { post: { ...ok, "x-rate-limits": [{ appliesTo: "post /a" }] } },
+      "/b": { post: { ...ok, "x-rate-limits": [{ appliesTo: "POST /a" }] } },
+    });
+    expect(hasOwnQuota(own!)).toBe(true);
+    expect(hasOwnQuota(other!)).toBe(false);
+  });
+});
