@@ -2,7 +2,7 @@
 // `npm run test:mutation` runs Stryker for each group, then this). Scores as Stryker counts them: detected (killed + timeout) ÷ (detected + survived + no
 // coverage); ignored mutants and compile/runtime errors are left out. Every undetected mutant is listed with
 // the reason from scripts/mutation-notes.json, the one hand-kept file: a note matches a mutant by file and,
-// when given, line, mutator and replacement. `tsx scripts/mutation-report.ts [--reports <dir>] [--out <file>] [name…]`:
+// when given, line, column, mutator and replacement. `tsx scripts/mutation-report.ts [--reports <dir>] [--out <file>] [name…]`:
 // the reports of the groups of scripts/mutation-groups.json by default, or the named ones (`all`: a run without
 // MUTATION_GROUP), from reports/mutation/ into MUTATION.md unless told otherwise.
 import { readFile, writeFile } from "node:fs/promises";
@@ -39,6 +39,8 @@ interface Report {
 interface Note {
   file: string;
   line?: number;
+  /** With line: the column the mutant starts at, where one line holds mutants with different reasons. */
+  column?: number;
   mutator?: string;
   /** The replacement as Stryker reports it (whitespace collapsed), or a part of it. */
   replacement?: string;
@@ -154,6 +156,7 @@ function noteFor(file: string, m: Mutant): Note | undefined {
     (n) =>
       n.file === file &&
       (n.line === undefined || n.line === m.location.start.line) &&
+      (n.column === undefined || n.column === m.location.start.column) &&
       (n.mutator === undefined || n.mutator === m.mutatorName) &&
       (n.replacement === undefined || replacement.includes(n.replacement)),
   );
