@@ -5,7 +5,7 @@
 // when given, line, column, mutator and replacement. `tsx scripts/mutation-report.ts [--reports <dir>] [--out <file>] [name…]`:
 // the reports of the groups of scripts/mutation-groups.json by default, or the named ones (`all`: a run without
 // MUTATION_GROUP), from reports/mutation/ into MUTATION.md unless told otherwise.
-import { readFile, writeFile } from "node:fs/promises";
+import { readFile, stat, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -66,13 +66,16 @@ function inGroup(group: string, file: string): boolean {
 }
 
 /** The named reports (reports/mutation/<name>.json), merged; the names without a report are returned too. */
-async function readReports(names: string[]): Promise<{ report: Report; missing: string[] }> {
+async function readReports(names: string[]): Promise<{ report: Report; missing: string[]; written: string[] }> {
   const report: Report = { files: {}, performance: { setup: 0, initialRun: 0, mutation: 0 } };
   const missing: string[] = [];
+  const written: string[] = [];
   for (const group of names) {
     let part: Report;
     try {
-      part = JSON.parse(await readFile(path.join(args.values.reports, `${group}.json`), "utf8")) as Report;
+      const file = path.join(args.values.reports, `${group}.json`);
+      part = JSON.parse(await readFile(file, "utf8")) as Report;
+      written.push(`${group} ${(await stat(file)).mtime.toISOString().slice(0, 16).replace("T", " ")} UTC`);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
       missing.push(group);
@@ -82,7 +85,7 @@ async function readReports(names: string[]): Promise<{ report: Report; missing: 
     for (const key of ["setup", "initialRun", "mutation"] as const) report.performance![key] += part.performance?.[key] ?? 0;
   }
   if (missing.length === names.length) throw new Error(`no report ${names.join(", ")} in reports/mutation/: run \`npm run test:mutation\``);
-  return { report, missing };
+  return { report, missing, written };
 }
 
 const args = parseArgs({
@@ -93,7 +96,7 @@ const args = parseArgs({
   allowPositionals: true,
 });
 const reportNames = args.positionals.length > 0 ? args.positionals : Object.keys(MUTATION_GROUPS);
-const { report, missing } = await readReports(reportNames);
+const { report, missing, written } = await readReports(reportNames);
 const notes = JSON.parse(await readFile(notesPath, "utf8")) as Note[];
 
 async function versionOf(pkg: string): Promise<string> {
@@ -209,9 +212,12 @@ const lines = [
   "",
   `Produced by \`npm run test:mutation\` on ${new Date().toISOString().slice(0, 10)}: Stryker ${stryker} (vitest runner ${runner}), ` +
     `Vitest ${vitest}, Node ${process.version}, ${os.cpus().length} × ${cpu}` +
-    (perf
+    (perf && perf.setup + perf.initialRun + perf.mutation > 0
       ? `; ${minutes(perf.setup + perf.initialRun + perf.mutation)} (dry run ${minutes(perf.initialRun)}, mutants ${minutes(perf.mutation)}).`
       : "."),
+  "",
+  `Each group of folders (\`scripts/mutation-groups.json\`) keeps its own report; when they were written: ${written.join(", ")}.`,
+  "A note that says a mutant is killed by a test written after its group's run names that test and how it was checked.",
   "",
   "Stryker changes `src/` one small piece at a time (a mutant) and runs the tests that cover the piece: a mutant is",
   "detected when a test fails (killed) or hangs (timeout). What is mutated and why some files are not:",
