@@ -1,11 +1,15 @@
 // Edges of the verify cases (src/verify) from mutation run 4, on a fixture contract: which parameters a sample
 // request carries, the exact negative cases and their bodies (types, enums split by allOf, required fields the
 // example lacks, a closed object, operations without a body example), the creator of a path parameter, and a
-// quota that names another operation.
-import { describe, expect, it } from "vitest";
+// quota that names another operation; and a verifier's signing, timing, wording, strictness and skipped results.
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SIGNING_HEADERS } from "../../generated/client-meta.js";
+import { createContractValidator } from "../../src/contract/index.js";
 import { listOperations, type OpenApiDocument } from "../../src/openapi/index.js";
 import { hasOwnQuota, negativeCases, sampleRequest } from "../../src/verify/cases.js";
-import { creatorPath } from "../../src/verify/index.js";
+import { createVerifier, creatorPath, planVerification } from "../../src/verify/index.js";
 
 const ok = { responses: { "200": { description: "ok" } } };
 const spec: OpenApiDocument = {
@@ -104,5 +108,81 @@ describe("creatorPath and hasOwnQuota", () => {
     });
     expect(hasOwnQuota(own!)).toBe(true);
     expect(hasOwnQuota(other!)).toBe(false);
+  });
+});
+
+describe("createVerifier on a deployment of its own", () => {
+  const small: OpenApiDocument = {
+    openapi: "3.1.0",
+    paths: {
+      "/one": {
+        get: {
+          operationId: "one",
+          responses: {
+            "200": {
+              description: "ok",
+              content: {
+                "application/json": {
+                  schema: { type: "object", required: ["n"], properties: { n: { type: "integer" }, m: { type: "integer" } } },
+                  example: { n: 1 },
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+  };
+  let body: unknown = { n: 1 };
+  let seen: http.IncomingHttpHeaders[] = [];
+  let server: http.Server;
+  let baseUrl: string;
+  beforeAll(async () => {
+    server = http.createServer((req, res) => {
+      seen.push(req.headers);
+      req.resume();
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  const planned = (kind: "positive" | "negative") => ({
+    ...planVerification(small, { target: "live" }).find((c) => c.kind === "positive")!,
+    kind,
+  });
+  const verifier = (options: Partial<Parameters<typeof createVerifier>[2]> = {}) =>
+    createVerifier(small, createContractValidator(small), { baseUrl, minIntervalMs: 0, ...options });
+
+  it("signs each request when given a secret, and not otherwise", async () => {
+    seen = [];
+    body = { n: 1 };
+    await verifier({ apiSecret: "s" }).run(planned("positive"));
+    await verifier().run(planned("positive"));
+    expect(seen[0]![SIGNING_HEADERS.signature]).toMatch(/^[0-9a-f]{64}$/);
+    expect(seen[0]![SIGNING_HEADERS.timestamp]).toMatch(/^\d+$/);
+    expect(seen[1]![SIGNING_HEADERS.signature]).toBeUndefined();
+  });
+
+  it("reports how long the answer took, and its violations counted in words", async () => {
+    body = { n: "x" };
+    const before = performance.now();
+    const result = await verifier().run(planned("positive"));
+    expect(result.durationMs).toBeLessThanOrEqual(Math.ceil(performance.now() - before));
+    expect(result.reason).toMatch(/: 1 violation$/);
+    body = { n: "x", m: "y" };
+    expect((await verifier().run(planned("positive"))).reason).toMatch(/: 2 violations$/);
+  });
+
+  it("warns of undocumented fields on a live positive case only", async () => {
+    body = { n: 1, extra: true };
+    expect((await verifier().run(planned("positive"))).warnings).not.toEqual([]);
+    expect((await verifier({ target: "mock" }).run(planned("positive"))).warnings).toEqual([]);
+    expect((await verifier().run(planned("negative"))).warnings).toEqual([]);
+  });
+
+  it("a skipped case has no violations or warnings", async () => {
+    const result = await verifier().run({ ...planned("positive"), skip: "not here" });
+    expect(result).toMatchObject({ outcome: "skipped", violations: [], warnings: [] });
   });
 });
