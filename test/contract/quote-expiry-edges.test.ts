@@ -13,7 +13,11 @@ const fresh = new Date(now + MOCK_QUOTE_VALIDITY_MS).toISOString();
 const old = "2020-01-01T00:00:00.000Z";
 const quoteRef = { $ref: "#/components/schemas/Quote" };
 
-function fixture(responseSchema: unknown, schemas: Record<string, unknown>, extra: Record<string, unknown> = {}): OpenApiDocument {
+const timestamp = { type: "string", format: "date-time" };
+const quoteSchema = { type: "object", properties: { id: { type: "string" }, expiryDate: { $ref: "#/components/schemas/Timestamp" } } };
+
+/** A contract whose one operation answers `responseSchema` (200), nothing (204) and a Quote (4XX). */
+function fixture(responseSchema: unknown, schemas: Record<string, unknown> = {}): OpenApiDocument {
   return {
     openapi: "3.1.0",
     paths: {
@@ -22,18 +26,64 @@ function fixture(responseSchema: unknown, schemas: Record<string, unknown>, extr
           responses: {
             "200": { description: "ok", content: { "application/json": { schema: responseSchema } } },
             "204": { description: "nothing" },
+            "4XX": { description: "no", content: { "application/json": { schema: quoteRef } } },
           },
         },
       },
     },
-    components: { schemas },
-    ...extra,
+    components: { schemas: { Timestamp: timestamp, Quote: quoteSchema, ...schemas } },
   };
 }
 const refresh = (document: OpenApiDocument, body: unknown, status = 200) =>
   quoteExpiry(document).refresh(listOperations(document)[0]!, status, body, now);
 
 describe("quoteExpiry", () => {
+  it("in arrays, maps, unions and recursive schemas, leaving the input unchanged", () => {
+    const document = fixture(
+      {
+        type: "object",
+        properties: {
+          list: { type: "array", items: { $ref: "#/components/schemas/Quote" } },
+          byId: { type: "object", additionalProperties: { $ref: "#/components/schemas/Quote" } },
+          either: { oneOf: [{ type: "string" }, { $ref: "#/components/schemas/Quote" }] },
+          tree: { $ref: "#/components/schemas/Node" },
+        },
+      },
+      { Node: { type: "object", properties: { quote: { $ref: "#/components/schemas/Quote" }, next: { $ref: "#/components/schemas/Node" } } } },
+    );
+    const body = {
+      list: [{ id: "a", expiryDate: old }],
+      byId: { b: { id: "b", expiryDate: old } },
+      either: { id: "c", expiryDate: old },
+      tree: { quote: { id: "d", expiryDate: old }, next: { quote: { id: "e", expiryDate: old } } },
+    };
+    const copy = structuredClone(body);
+    expect(refresh(document, body)).toEqual({
+      list: [{ id: "a", expiryDate: fresh }],
+      byId: { b: { id: "b", expiryDate: fresh } },
+      either: { id: "c", expiryDate: fresh },
+      tree: { quote: { id: "d", expiryDate: fresh }, next: { quote: { id: "e", expiryDate: fresh } } },
+    });
+    expect(body).toEqual(copy);
+  });
+
+  it("per response: the documented status's schema decides", () => {
+    const document = fixture({ type: "object", properties: { id: { type: "string" } } });
+    expect(refresh(document, { id: "x", expiryDate: old })).toEqual({ id: "x", expiryDate: old });
+    expect(refresh(document, { id: "x", expiryDate: old }, 404)).toEqual({ id: "x", expiryDate: fresh });
+  });
+
+  it("nowhere when the spec has no Quote schema, or its expiryDate is not a date-time", () => {
+    const body = { id: "x", expiryDate: old };
+    const noQuote: OpenApiDocument = {
+      openapi: "3.1.0",
+      paths: { "/things": { get: { responses: { "200": { description: "ok", content: { "application/json": { schema: { type: "object" } } } } } } } },
+    };
+    expect(refresh(noQuote, body)).toBe(body);
+    const notTimestamp = fixture({ $ref: "#/components/schemas/Quote" }, { Timestamp: { type: "string" } });
+    expect(refresh(notTimestamp, body)).toBe(body);
+    expect(refresh(fixture({ $ref: "#/components/schemas/Quote" }), body)).toEqual({ id: "x", expiryDate: fresh });
+  });
   it("finds a date-time expiryDate however allOf splits it, in the property's schemas or in their parts", () => {
     const splitProperty = {
       Quote: {
