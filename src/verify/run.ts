@@ -25,7 +25,7 @@ export interface VerifyOptions {
   allowSideEffects?: boolean;
   /** Values for path and query parameters, by name (e.g. { id: "cus-123" }). */
   params?: Record<string, string>;
-  /** Minimum time between two requests. Default 1000 ms on a live target (60/min, far under 200/min), 0 on the mock. */
+  /** Minimum pause between the end of one request (its answer read) and the start of the next. Default 1000 ms on a live target (60/min, far under 200/min), 0 on the mock. */
   minIntervalMs?: number;
   /** Per-request time limit. Default 15 s. */
   timeoutMs?: number;
@@ -164,14 +164,24 @@ export function createVerifier(spec: OpenApiDocument, validator: ContractValidat
   const sign = options.apiSecret ? createSigner(options.apiSecret) : undefined;
   const created = new Map<string, string>();
   const timeoutMs = options.timeoutMs ?? 15_000;
-  let last = 0;
+  let last = -Infinity;
   let requests = 0;
   let answers = 0;
 
   async function send(method: string, url: string, headers: Record<string, string>, body: string | undefined) {
-    const wait = last + minIntervalMs - Date.now();
-    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-    last = Date.now();
+    // The pause runs from the end of the previous exchange, so the gap the target sees between two
+    // requests is never shorter, however late one of them arrives. setTimeout may fire a little early.
+    for (let wait = last + minIntervalMs - performance.now(); wait > 0; wait = last + minIntervalMs - performance.now()) {
+      await new Promise((resolve) => setTimeout(resolve, Math.ceil(wait)));
+    }
+    try {
+      return await exchange(method, url, headers, body);
+    } finally {
+      last = performance.now();
+    }
+  }
+
+  async function exchange(method: string, url: string, headers: Record<string, string>, body: string | undefined) {
     requests++;
     const sent = { ...headers };
     if (sign) {

@@ -108,7 +108,7 @@ async function deployment(
   const server = http.createServer((req, res) => {
     req.resume();
     req.on("end", () => {
-      seen.push({ method: req.method ?? "", url: req.url ?? "", headers: req.headers, at: Date.now() });
+      seen.push({ method: req.method ?? "", url: req.url ?? "", headers: req.headers, at: performance.now() });
       const { status, body } = answer(req.method ?? "", req.url ?? "", req.headers);
       if (body === undefined) res.writeHead(status).end();
       else res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
@@ -376,10 +376,12 @@ describe("createVerifier: sending a case and judging its answer", () => {
     const before = Date.now();
     for (let i = 0; i < 3; i++) await mock.run(list);
     const gaps = server.seen.slice(1).map((s, i) => s.at - server.seen[i]!.at);
-    expect(gaps[0]).toBeGreaterThanOrEqual(900); // arrival times: a little jitter under load
-    expect(gaps[2]).toBeGreaterThanOrEqual(120);
+    // The pause runs from the end of one exchange, so arrivals are at least that far apart, however loaded.
+    expect(gaps[0]).toBeGreaterThanOrEqual(1000);
+    expect(gaps[2]).toBeGreaterThanOrEqual(150);
     expect(gaps[2]).toBeLessThan(900);
-    expect(Date.now() - before).toBeLessThan(500);
+    // Three requests with no pause; paced at 1000 ms they would take at least 2000.
+    expect(Date.now() - before).toBeLessThan(1500);
   });
 
   it("gives up on a request after timeoutMs, with the reason", async () => {
