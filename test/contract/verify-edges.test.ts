@@ -299,16 +299,18 @@ describe("reportJunit", () => {
     const odd: CaseResult = { ...bare, case: "a'b\tc", reason: "x > y\r\nz", request: { method: "GET", url: "http://h/v1/'q'" } };
     const xml = reportJunit(report({ ok: true, counts: { passed: 0, failed: 1, skipped: 0 }, results: [odd] }));
     expect(xml).not.toMatch(/name="unchecked"|name="cause"/);
+    const properties = xml.slice(xml.indexOf("<properties>"), xml.indexOf("</properties>"));
+    expect(properties.match(/<property name="[^"]*"/g)).toEqual(["baseUrl", "target", "requests", "ok"].map((name) => `<property name="${name}"`));
     expect(xml).toContain('<property name="ok" value="true"/>');
     expect(xml).toContain(`<testcase classname="bare" name="a&apos;b&#9;c" time="0.000">`);
     expect(xml).toContain(`<failure message="x &gt; y&#13;&#10;z" type="contract">GET http://h/v1/'q'\nx &gt; y&#13;\nz</failure>`);
   });
 
   it("writes characters XML 1.0 forbids as \\uXXXX, and keeps tabs, line breaks, the BMP's edges and astral characters", () => {
-    const text = "\u0000\u0008\u000b\u001f\u0009|\u0020\ud7ff\ud800\ue000\ufffd\ufffe\uffff😀";
+    const text = "\u0000\u0008\u000b\u001f\u0009|\u0020\ud7ff\ud800\ue000\ufffd\ufffe\uffff\u{10000}😀";
     const xml = reportJunit(report({ results: [{ ...bare, reason: text }] }));
-    expect(xml).toContain(`message="\\u0000\\u0008\\u000b\\u001f&#9;| \ud7ff\\ud800\ue000\ufffd\\ufffe\\uffff😀"`);
-    expect(xml).toContain(`>\\u0000\\u0008\\u000b\\u001f\t| \ud7ff\\ud800\ue000\ufffd\\ufffe\\uffff😀</failure>`);
+    expect(xml).toContain(`message="\\u0000\\u0008\\u000b\\u001f&#9;| \ud7ff\\ud800\ue000\ufffd\\ufffe\\uffff\u{10000}😀"`);
+    expect(xml).toContain(`>\\u0000\\u0008\\u000b\\u001f\t| \ud7ff\\ud800\ue000\ufffd\\ufffe\\uffff\u{10000}😀</failure>`);
   });
 });
 

@@ -100,16 +100,18 @@ afterEach(async () => {
   for (const close of closers.splice(0)) await close();
 });
 
-/** A deployment on 127.0.0.1 answering `answer(method, url)` (JSON), recording what it was sent. */
+/** A deployment on 127.0.0.1 answering `answer(method, url)` (JSON; undefined: never), recording what it was sent. */
 async function deployment(
-  answer: (method: string, url: string, headers: http.IncomingHttpHeaders) => Answer,
+  answer: (method: string, url: string, headers: http.IncomingHttpHeaders) => Answer | undefined,
 ): Promise<{ baseUrl: string; seen: Seen[] }> {
   const seen: Seen[] = [];
   const server = http.createServer((req, res) => {
     req.resume();
     req.on("end", () => {
       seen.push({ method: req.method ?? "", url: req.url ?? "", headers: req.headers, at: performance.now() });
-      const { status, body } = answer(req.method ?? "", req.url ?? "", req.headers);
+      const answered = answer(req.method ?? "", req.url ?? "", req.headers);
+      if (answered === undefined) return;
+      const { status, body } = answered;
       if (body === undefined) res.writeHead(status).end();
       else res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
     });
@@ -589,5 +591,120 @@ describe("the cases, from the contract alone", () => {
     });
     expect(cases.find((c) => c.name === "postA: malformed JSON")?.request.body).toBe('{"s":"x","i":1,"sn":2,"k":1,');
     expect(cases.every((c) => c.kind === "negative" && !c.withoutKey && c.pathParameters.join() === "id")).toBe(true);
+  });
+});
+
+describe("what a created id, a positive case's status violation and the report's verdict depend on", () => {
+  /** The JSON schema of a response of the small contract, to replace. */
+  const media = (document: OpenApiDocument, path: string, method: string, status: string) =>
+    (document.paths![path] as Record<string, { responses: Record<string, { content: Record<string, { schema: object }> }> }>)[method]!.responses[
+      status
+    ]!.content["application/json"]!;
+
+  it("takes an id only from a conforming POST answer, only a string, never from a GET of the same path; keeps the query after it", async () => {
+    const document = thingsSpec();
+    media(document, "/things", "get", "200").schema = { type: "object" };
+    media(document, "/things", "post", "201").schema = {
+      type: "object",
+      required: ["data"],
+      properties: { data: { type: "object", properties: { id: { type: ["string", "integer"] } } }, n: { type: "integer" } },
+    };
+    const getThing = (document.paths!["/things/{id}"] as Record<string, { parameters: object[] }>).get!;
+    getThing.parameters = [...getThing.parameters, { name: "view", in: "query", required: true, schema: { type: "string" }, example: "full" }];
+    let created: unknown = { data: { id: 7 } };
+    const server = await deployment((method, url) =>
+      method === "POST"
+        ? { status: 201, body: created }
+        : url.startsWith("/v1/things?")
+          ? { status: 200, body: { data: { id: "listed" } } }
+          : conforming(method, url),
+    );
+    const plan = planVerification(document, { allowSideEffects: true });
+    const verifier = createVerifier(document, createContractValidator(document), {
+      baseUrl: server.baseUrl,
+      minIntervalMs: 0,
+      allowSideEffects: true,
+    });
+    const run = (name: string) => verifier.run(planned(plan, name));
+    const skipped = { outcome: "skipped", reason: "needs the id POST /things creates, which this run did not get" };
+
+    expect((await run("createThing: POST /things")).outcome).toBe("passed"); // its id, 7, conforms but is no string
+    expect((await run("listThings: GET /things")).outcome).toBe("passed"); // a GET's data.id is no created id
+    expect(await run("getThing: GET /things/{id}")).toMatchObject(skipped);
+    created = { data: { id: "broken" }, n: "not an integer" };
+    expect((await run("createThing: POST /things")).outcome).toBe("failed");
+    expect(await run("getThing: GET /things/{id}")).toMatchObject(skipped);
+    created = { data: { id: "made" } };
+    expect((await run("createThing: POST /things")).outcome).toBe("passed");
+    expect((await run("listThings: GET /things")).outcome).toBe("passed");
+    expect((await run("getThing: GET /things/{id}")).outcome).toBe("passed");
+    expect(server.seen.at(-1)!.url).toBe("/v1/things/made?view=full");
+  });
+
+  it("a positive case answered outside its successes: the validator's 2xx violation for a refusal, its own (listing the successes) before the rest for another 2xx", async () => {
+    const document = thingsSpec();
+    const anything = json({ type: "object" }, {});
+    (document.paths!["/open"] as Record<string, { responses: object }>).get!.responses = {
+      "200": { description: "ok", ...anything },
+      "201": { description: "made", ...anything },
+      default: { description: "anything", ...anything },
+    };
+    const server = await deployment((_method, url) => (url === "/v1/open" ? { status: 202, body: [] } : { status: 401, body: { message: "no" } }));
+    const plan = planVerification(document, { target: "mock" });
+    const verifier = createVerifier(document, createContractValidator(document), { baseUrl: server.baseUrl, target: "mock", apiKey: "k" });
+
+    const open = await verifier.run(planned(plan, "open: GET /open"));
+    expect(open.reason).toBe("answered 202, not its documented success 200 or 201");
+    expect(open.violations[0]).toEqual({
+      kind: "unexpected-status",
+      location: "status",
+      pointer: "",
+      message: "GET /open: expected 200 or 201, got 202",
+    });
+    expect(open.violations.slice(1).map((v) => v.location)).toEqual(["body"]);
+    const refused = await verifier.run(planned(plan, "getThing: GET /things/{id}"));
+    expect(refused.violations).toEqual([
+      { kind: "unexpected-status", location: "status", pointer: "", message: "GET /things/{id}: expected a 2xx status, got 401" },
+    ]);
+  });
+
+  it("a request left unanswered after the target answered others fails that case alone: the target was checked", async () => {
+    const server = await deployment((method, url) => (url === "/v1/open" ? undefined : conforming(method, url)));
+    const report = await verify(spec, validator, { baseUrl: server.baseUrl, apiKey: "k", minIntervalMs: 0, timeoutMs: 200 });
+    expect(Object.hasOwn(report, "unchecked")).toBe(false);
+    expect(report.results.find((r) => r.case === "open: GET /open")).toMatchObject({ outcome: "failed", noAnswer: expect.any(String) });
+    expect(report.results.filter((r) => r.reason === "not sent: the target could not be checked")).toEqual([]);
+    expect(report.requests).toBe(report.results.filter((r) => r.outcome !== "skipped").length);
+    expect(report.requests).toBeGreaterThan(server.seen.findIndex((s) => s.url === "/v1/open") + 1);
+  });
+
+  it("is ok for a contract whose one operation has no negative case, when its positive case passes", async () => {
+    const lone = {
+      ...thingsSpec(),
+      security: [],
+      paths: { "/lone": { get: { operationId: "lone", responses: { "200": { description: "ok", ...json({ type: "object" }, {}) } } } } },
+    } as OpenApiDocument;
+    const server = await deployment(conforming);
+    const report = await verify(lone, createContractValidator(lone), { baseUrl: server.baseUrl, minIntervalMs: 0 });
+    expect(report.results.map((r) => [r.kind, r.outcome])).toEqual([["positive", "passed"]]);
+    expect(report.ok).toBe(true);
+  });
+
+  it("the key-refused cause counts positive cases only, lists their statuses in order; one 404 among other answers is no cause", async () => {
+    const options = { minIntervalMs: 0, apiKey: "k", allowSideEffects: true, params: { id: "1", group: "g", item: "i" } };
+    // The first keyed case is answered 403, the rest 401; the negative cases outnumber the 7 positive ones.
+    const refusing = await deployment((_method, url) =>
+      url === "/v1/open" ? { status: 200, body: {} } : { status: url.startsWith("/v1/things?") ? 403 : 401, body: { message: "no" } },
+    );
+    const refused = await verify(spec, validator, { ...options, baseUrl: refusing.baseUrl });
+    expect(refused.results.filter((r) => r.kind === "negative" && r.outcome !== "skipped").length).toBeGreaterThan(7);
+    expect(refused.cause).toMatch(/^the API key was refused: all 7 positive cases that send it were answered 401\/403; /);
+    const partly = await deployment((method, url) =>
+      url.startsWith("/v1/ranged") ? { status: 404, body: { message: "no" } } : conforming(method, url),
+    );
+    const lost = await verify(spec, validator, { ...options, baseUrl: partly.baseUrl });
+    expect(lost.results.find((r) => r.case === "ranged: GET /ranged")?.status).toBe(404);
+    expect(lost.ok).toBe(false);
+    expect(lost.cause).toBeUndefined();
   });
 });
