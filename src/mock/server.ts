@@ -191,7 +191,7 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
     }
     const headers: Record<string, string | string[]> = { ...CORS_HEADERS(request) };
     for (const [name, value] of Object.entries(answer.headers))
-      headers[name] = Array.isArray(value) ? value.map(safeHeaderValue) : safeHeaderValue(String(value));
+      headers[name.toLowerCase()] = Array.isArray(value) ? value.map(safeHeaderValue) : safeHeaderValue(String(value));
     if (answer.violations.length) headers["sl-violations"] = violationsHeader(answer.violations);
     const answered = quotes.refresh(operation, answer.status, answer.body);
     const text = serialize(answered, String(headers["content-type"] ?? ""));

@@ -254,6 +254,7 @@ describe("the answers the mock builds from the contract", () => {
     });
     expect(documentedAnswer(spec, { responses }, 200, "named")?.body).toEqual({ from: "named" });
     expect(documentedAnswer(spec, { responses }, 200, "nope")).toBeUndefined();
+    expect(documentedAnswer(spec, { responses }, 404, "nope")).toBeUndefined(); // not the schema's example instead
     expect(documentedAnswer(spec, { responses }, 204)).toEqual({ status: 204, headers: {}, body: undefined });
     expect(documentedAnswer(spec, { responses }, 418)).toEqual({
       status: 418,
@@ -312,5 +313,7 @@ describe("the answers the mock builds from the contract", () => {
     expect(parsePrefer("code")).toEqual({ error: 'Prefer: code must be a three-digit status, got ""' });
     expect(parsePrefer("dynamic=TRUE")).toEqual({ error: 'Prefer: dynamic must be true or false, got "TRUE"' });
     expect(parsePrefer("dynamic")).toEqual({ error: 'Prefer: dynamic must be true or false, got ""' });
+    // A preference is the whole part: one with text before or after it is not understood, so ignored.
+    expect(parsePrefer("1code=429, code=429 junk; x code=500")).toEqual({});
   });
 });

@@ -117,6 +117,18 @@ describe("quoteExpiry", () => {
     expect(refresh(fixture({ $ref: "#/components/schemas/Tree" }, schemas), body)).toBe(body);
   });
 
+  it("passes over boolean schemas (true, false) beside and instead of a quote's", () => {
+    const note = { noted: ["kept"] };
+    const beside = fixture({ type: "object", properties: { note: true, never: false, quote: quoteRef }, additionalProperties: true });
+    expect(refresh(beside, { note, extra: note, quote: { id: "q", expiryDate: old } })).toEqual({
+      note,
+      extra: note,
+      quote: { id: "q", expiryDate: fresh },
+    });
+    const without = fixture({ type: "object", properties: { note: true } });
+    expect(refresh(without, { note, expiryDate: old })).toEqual({ note, expiryDate: old });
+  });
+
   it("leaves an undocumented status, a response without content and an absent body alone", () => {
     const schemas = { Quote: { type: "object", properties: { expiryDate: { type: "string", format: "date-time" } } } };
     const document = fixture(quoteRef, schemas);

@@ -177,6 +177,16 @@ describe("bodies", () => {
     expect(bodyProblems(5)).toEqual([": (root) must be object"]);
   });
 
+  it("validateResponse of an unknown operation: that one violation, whole-request, and nothing else", () => {
+    expect(validator.validateResponse({ method: "get", path: "/nope", status: 200, headers: {}, bodyText: "{}" })).toEqual({
+      ok: false,
+      operation: undefined,
+      responseKey: undefined,
+      violations: [{ kind: "unknown-operation", location: "operation", pointer: "", message: "GET /nope is not an operation of the spec" }],
+      warnings: [],
+    });
+  });
+
   it("validateRequestBody: unknown operations, required and optional bodies, no JSON media type, no schema", () => {
     expect(validator.validateRequestBody("get", "/nope", {})).toEqual([
       { kind: "unknown-operation", location: "operation", pointer: "", message: "GET /nope is not an operation of the spec" },

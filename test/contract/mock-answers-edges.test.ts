@@ -1,0 +1,150 @@
+// What the mock writes for the answers Prism gives it, over real sockets on a small contract: a response
+// without content, a JSON string, a GET that carries preflight headers, Prism's findings about a request
+// (a repeated query key, a JSON null for a required body) exactly as sl-violations holds them, Prism's own
+// refusals (a 4xx kept, a 5xx written as 400), and what reaches the socket when Node cannot parse a request.
+import net from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type StartedMock, startMock } from "../../src/mock/index.js";
+import type { OpenApiDocument } from "../../src/openapi/index.js";
+
+const json = (schema: object, example: unknown) => ({ content: { "application/json": { schema, example } } });
+const refused = { description: "refused", ...json({ type: "object" }, { message: "no" }) };
+
+const answersSpec = {
+  openapi: "3.1.0",
+  info: { title: "Answers", version: "1.0.0" },
+  servers: [{ url: "http://127.0.0.1:4010/v1" }],
+  paths: {
+    "/notes": {
+      get: {
+        operationId: "listNotes",
+        parameters: [{ name: "kind", in: "query", schema: { enum: ["a", "b"] } }],
+        responses: { "200": { description: "ok", ...json({ type: "array" }, []) }, "4XX": refused },
+      },
+      post: {
+        operationId: "addNote",
+        requestBody: { required: true, ...json({ type: "object" }, {}) },
+        responses: { "201": { description: "added", ...json({ type: "object" }, { id: "n1" }) }, "4XX": refused },
+      },
+      delete: { operationId: "clearNotes", responses: { "204": { description: "cleared" }, "4XX": refused } },
+    },
+    "/greeting": { get: { operationId: "greet", responses: { "200": { description: "ok", ...json({ type: "string" }, "hi") } } } },
+    "/unanswerable": { get: { operationId: "unanswerable", responses: {} } },
+  },
+} as OpenApiDocument;
+
+let mock: StartedMock;
+const log: string[] = [];
+
+beforeAll(async () => {
+  mock = await startMock({ spec: answersSpec, log: (line) => log.push(line) });
+});
+afterAll(() => mock?.stop());
+
+const violations = (response: Response): unknown => JSON.parse(response.headers.get("sl-violations") ?? "null");
+
+describe("answers", () => {
+  it("a documented response without content: no body, length 0", async () => {
+    const response = await fetch(`${mock.baseUrl}/notes`, { method: "DELETE" });
+    expect(response.status).toBe(204);
+    expect(response.headers.get("content-length")).toBe("0");
+    expect(await response.text()).toBe("");
+  });
+
+  it("a JSON string example is written as JSON", async () => {
+    const response = await fetch(`${mock.baseUrl}/greeting`);
+    expect(response.headers.get("content-type")).toBe("application/json");
+    expect(await response.text()).toBe('"hi"');
+  });
+
+  it("a GET carrying preflight headers is answered as a GET: its body, CORS headers for its origin, no sl-violations", async () => {
+    const response = await fetch(`${mock.baseUrl}/notes`, {
+      headers: { origin: "http://app.test", "access-control-request-method": "GET" },
+    });
+    expect(response.status).toBe(200);
+    expect(await response.text()).toBe("[]");
+    expect(response.headers.get("access-control-allow-origin")).toBe("http://app.test");
+    expect(response.headers.has("sl-violations")).toBe(false);
+  });
+});
+
+describe("Prism's findings about a request, as sl-violations holds them", () => {
+  it("a query key given twice for a single value: both values are judged, and refused", async () => {
+    const response = await fetch(`${mock.baseUrl}/notes?kind=a&kind=a`);
+    expect(response.status).toBe(422);
+    expect(violations(response)).toEqual([
+      {
+        location: ["request", "query", "kind"],
+        severity: "Error",
+        code: "enum",
+        message: "Request query parameter kind must be equal to one of the allowed values: a, b",
+      },
+    ]);
+  });
+
+  it("a JSON null where the body is required: a missing body", async () => {
+    const response = await fetch(`${mock.baseUrl}/notes`, { method: "POST", headers: { "content-type": "application/json" }, body: "null" });
+    expect(response.status).toBe(422);
+    expect(violations(response)).toEqual([{ location: ["request"], severity: "Error", code: "required", message: "Body parameter is required" }]);
+  });
+});
+
+describe("Prism's own refusals", () => {
+  it("keeps a 4xx refusal's status and says its reason", async () => {
+    const response = await fetch(`${mock.baseUrl}/notes`, { headers: { prefer: "example=nope" } });
+    expect(response.status).toBe(404);
+    expect(violations(response)).toEqual([
+      {
+        location: ["request"],
+        severity: "Error",
+        message: "Prism refused the request: https://stoplight.io/prism/errors#NOT_FOUND: The server cannot find the requested content",
+      },
+    ]);
+  });
+
+  it("writes a 5xx refusal (an operation without responses) as 400: the request cannot be answered, the mock is not broken", async () => {
+    const response = await fetch(`${mock.baseUrl}/unanswerable`);
+    expect(response.status).toBe(400);
+    expect(violations(response)).toEqual([
+      {
+        location: ["request"],
+        severity: "Error",
+        message:
+          "Prism refused the request: https://stoplight.io/prism/errors#NO_RESPONSE_RESPONSE_DEFINED: No response defined for the selected operation",
+      },
+    ]);
+  });
+});
+
+describe("requests Node cannot parse", () => {
+  /** Writes `text` on a raw connection, then `after` it; resolves with what came back once the socket closed or 300 ms passed. */
+  async function raw(text: string, after: (socket: net.Socket) => void = () => {}): Promise<string> {
+    const socket = net.connect(mock.port, "127.0.0.1");
+    socket.on("error", () => {});
+    await new Promise((resolve) => socket.once("connect", resolve));
+    let received = "";
+    socket.on("data", (chunk) => {
+      received += chunk;
+    });
+    socket.write(text);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    after(socket);
+    await Promise.race([new Promise((resolve) => socket.once("close", resolve)), new Promise((resolve) => setTimeout(resolve, 300))]);
+    socket.destroy();
+    return received;
+  }
+
+  it("answers 400 and closes the connection, saying so", async () => {
+    const received = await raw("GARBAGE\r\n\r\n");
+    expect(received).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    expect(received.split("\r\n\r\n")[0]!.split("\r\n")).toContain("connection: close");
+  });
+
+  it("a client that resets the connection mid-request is not a refused request: nothing written, nothing logged", async () => {
+    const before = log.length;
+    const received = await raw("GET /v1/notes HTTP/1.1\r\nHost: x\r\n", (socket) => socket.resetAndDestroy());
+    expect(received).toBe("");
+    expect(log.slice(before).filter((line) => line.includes("could not parse"))).toEqual([]);
+    expect((await fetch(`${mock.baseUrl}/notes`)).status).toBe(200);
+  });
+});
