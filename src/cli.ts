@@ -30,7 +30,7 @@ Commands:
                                      cases that need it are skipped and say so
               --allow-side-effects   also run operations that change state (accepting a quote executes a
                                      trade); without it no trade is executed and Create Quote is called once
-              --min-interval-ms <n>  pause between requests (default 1000: 60 per minute)
+              --min-interval-ms <n>  pause after each answer (default 1000: at most 60 per minute)
               --report-dir <dir>     write verify-report.junit.xml, .json and .md there
             Exit status: 0 the deployment meets the contract, 1 it does not (a violation, a refused key),
             2 it could not be checked (unreachable, TLS failure, bad arguments).

@@ -102,14 +102,14 @@ afterEach(async () => {
 
 /** A deployment on 127.0.0.1 answering `answer(method, url)` (JSON; undefined: never), recording what it was sent. */
 async function deployment(
-  answer: (method: string, url: string, headers: http.IncomingHttpHeaders) => Answer | undefined,
+  answer: (method: string, url: string, headers: http.IncomingHttpHeaders) => Answer | undefined | Promise<Answer>,
 ): Promise<{ baseUrl: string; seen: Seen[] }> {
   const seen: Seen[] = [];
   const server = http.createServer((req, res) => {
     req.resume();
-    req.on("end", () => {
+    req.on("end", async () => {
       seen.push({ method: req.method ?? "", url: req.url ?? "", headers: req.headers, at: performance.now() });
-      const answered = answer(req.method ?? "", req.url ?? "", req.headers);
+      const answered = await answer(req.method ?? "", req.url ?? "", req.headers);
       if (answered === undefined) return;
       const { status, body } = answered;
       if (body === undefined) res.writeHead(status).end();
@@ -384,6 +384,18 @@ describe("createVerifier: sending a case and judging its answer", () => {
     expect(gaps[2]).toBeLessThan(900);
     // Three requests with no pause; paced at 1000 ms they would take at least 2000.
     expect(Date.now() - before).toBeLessThan(1500);
+  });
+
+  it("paces from the end of one exchange to the start of the next: a slow answer does not shorten the pause", async () => {
+    const server = await deployment(async (method, url) => {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      return conforming(method, url);
+    });
+    const list = planned(planVerification(spec, { target: "mock" }), "listThings: GET /things");
+    const verifier = createVerifier(spec, validator, { baseUrl: server.baseUrl, apiKey: "k", minIntervalMs: 200 });
+    await verifier.run(list);
+    await verifier.run(list);
+    expect(server.seen[1]!.at - server.seen[0]!.at).toBeGreaterThanOrEqual(500);
   });
 
   it("gives up on a request after timeoutMs, with the reason", async () => {
