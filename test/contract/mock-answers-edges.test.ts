@@ -5,33 +5,16 @@
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type StartedMock, startMock } from "../../src/mock/index.js";
-import type { OpenApiDocument } from "../../src/openapi/index.js";
+import { json, notesSpec, refused } from "./helpers/notes-spec.js";
 
-const json = (schema: object, example: unknown) => ({ content: { "application/json": { schema, example } } });
-const refused = { description: "refused", ...json({ type: "object" }, { message: "no" }) };
-
-const answersSpec = {
-  openapi: "3.1.0",
-  info: { title: "Answers", version: "1.0.0" },
-  servers: [{ url: "http://127.0.0.1:4010/v1" }],
+const answersSpec = notesSpec({
+  bodyRequired: true,
+  notes: { delete: { operationId: "clearNotes", responses: { "204": { description: "cleared" }, "4XX": refused } } },
   paths: {
-    "/notes": {
-      get: {
-        operationId: "listNotes",
-        parameters: [{ name: "kind", in: "query", schema: { enum: ["a", "b"] } }],
-        responses: { "200": { description: "ok", ...json({ type: "array" }, []) }, "4XX": refused },
-      },
-      post: {
-        operationId: "addNote",
-        requestBody: { required: true, ...json({ type: "object" }, {}) },
-        responses: { "201": { description: "added", ...json({ type: "object" }, { id: "n1" }) }, "4XX": refused },
-      },
-      delete: { operationId: "clearNotes", responses: { "204": { description: "cleared" }, "4XX": refused } },
-    },
     "/greeting": { get: { operationId: "greet", responses: { "200": { description: "ok", ...json({ type: "string" }, "hi") } } } },
     "/unanswerable": { get: { operationId: "unanswerable", responses: {} } },
   },
-} as OpenApiDocument;
+});
 
 let mock: StartedMock;
 const log: string[] = [];

@@ -4,33 +4,10 @@
 // size limit at exactly its bound, and the log line of an answer.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findFreePort, type StartedMock, startMock } from "../../src/mock/index.js";
-import type { OpenApiDocument } from "../../src/openapi/index.js";
+import { notesSpec } from "./helpers/notes-spec.js";
 
 const MAX_BODY_BYTES = 64;
-const json = (schema: object, example: unknown) => ({ content: { "application/json": { schema, example } } });
-const refused = { description: "refused", ...json({ type: "object" }, { message: "no" }) };
-
-function smallSpec(): OpenApiDocument {
-  return {
-    openapi: "3.1.0",
-    info: { title: "Small", version: "1.0.0" },
-    servers: [{ url: "http://127.0.0.1:4010/v1" }],
-    paths: {
-      "/notes": {
-        get: {
-          operationId: "listNotes",
-          parameters: [{ name: "kind", in: "query", schema: { enum: ["a", "b"] } }],
-          responses: { "200": { description: "ok", ...json({ type: "array" }, []) }, "4XX": refused },
-        },
-        post: {
-          operationId: "addNote",
-          requestBody: { required: false, ...json({ type: "object" }, {}) },
-          responses: { "201": { description: "added", ...json({ type: "object" }, { id: "n1" }) }, "4XX": refused },
-        },
-      },
-    },
-  };
-}
+const smallSpec = () => notesSpec({ bodyRequired: false });
 
 let mock: StartedMock;
 const log: string[] = [];
