@@ -63,14 +63,19 @@ describe("sampleRequest", () => {
 });
 
 describe("negativeCases", () => {
-  const cases = negativeCases(spec, operations);
-  const bodies = Object.fromEntries(cases.filter((c) => "invalidBody" in c).map((c) => [c.name, c.invalidBody]));
+  // Built in each test, not while the file loads: Stryker links a mutant to the tests that run its code.
+  const built = () => {
+    const cases = negativeCases(spec, operations);
+    return { cases, bodies: Object.fromEntries(cases.filter((c) => "invalidBody" in c).map((c) => [c.name, c.invalidBody])) };
+  };
 
   it("breaks query parameters only, each by what its schema refuses", () => {
+    const { cases } = built();
     expect(cases.filter((c) => c.operation.key === "GET /items").map((c) => c.name)).toEqual(["GET /items: query req outside its enum"]);
   });
 
   it("breaks each body property by its type or enum, drops each required one the example has, adds an unknown field to a closed object", () => {
+    const { bodies } = built();
     expect(Object.keys(bodies)).toEqual([
       "POST /things: n of the wrong type",
       "POST /things: s of the wrong type",
@@ -86,6 +91,7 @@ describe("negativeCases", () => {
   });
 
   it("makes no body case for an operation whose body has no example", () => {
+    const { cases } = built();
     expect(cases.filter((c) => c.operation.key === "POST /drafts")).toEqual([]);
   });
 });
