@@ -88,6 +88,7 @@ describe("negativeCases", () => {
     expect(bodies["POST /things: n of the wrong type"]).toMatchObject({ n: "not-a-number-or-integer" });
     expect(bodies["POST /things: s of the wrong type"]).toMatchObject({ s: { unexpected: true } });
     expect(bodies["POST /things: b of the wrong type"]).toMatchObject({ b: "not-a-boolean" });
+    expect(bodies["POST /things: an unknown field"]).toEqual({ n: 1, s: "x", b: true, k: "a", unknownField: "x" });
   });
 
   it("makes no body case for an operation whose body has no example", () => {
