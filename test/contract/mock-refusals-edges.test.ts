@@ -63,8 +63,7 @@ describe("the mock's refusals say why, in sl-violations and in its log", () => {
     expect(messages(empty)).toEqual(["query parameter kind must not be empty"]);
     const prefer = await fetch(`${mock.baseUrl}/notes`, { headers: { prefer: "code=abc" } });
     expect(prefer.status).toBe(422);
-    expect(messages(prefer)).toHaveLength(1);
-    expect(messages(prefer)[0]).toMatch(/code/);
+    expect(messages(prefer)).toEqual(['Prefer: code must be a three-digit status, got "abc"']);
   });
 
   it("answers a request without Origin with CORS headers for any origin", async () => {
@@ -83,7 +82,7 @@ describe("the body size limit", () => {
   it("takes a body of exactly the limit", async () => {
     expect(Buffer.byteLength(bodyOf(MAX_BODY_BYTES))).toBe(MAX_BODY_BYTES);
     const response = await post(bodyOf(MAX_BODY_BYTES));
-    expect(response.status).not.toBe(413);
+    expect(response.status).toBe(201);
   });
 
   it("refuses one byte more with 413, saying the limit, and closes the connection", async () => {

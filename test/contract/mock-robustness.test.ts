@@ -3,48 +3,16 @@
 // method, paths of the contract with odd segments, header names and values with any byte (UTF-8 and
 // control characters included), bodies of random bytes, JSON with Unicode property names (U+007F, above
 // U+00FF, emoji), deep nesting, and bodies over the size limit. After every request the mock still answers.
-import net from "node:net";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_MAX_BODY_BYTES, type StartedMock, startMock } from "../../src/mock/index.js";
 import { API_KEY_HEADER, listSpecOperations, loadSpec } from "../support/spec.js";
+import { sendRaw } from "./helpers/raw-http.js";
 
 const spec = loadSpec();
 const operations = listSpecOperations(spec);
 const runs = Number(process.env.MOCK_FUZZ_RUNS ?? 300);
 const seed = process.env.MOCK_FUZZ_SEED !== undefined ? Number(process.env.MOCK_FUZZ_SEED) : (Date.now() ^ (Math.random() * 0x7fffffff)) | 0;
-
-interface RawAnswer {
-  status: number;
-  headers: Record<string, string>;
-  body: Buffer;
-}
-
-/** Sends raw bytes and reads the answer until the server closes the connection (the request asks it to). */
-function sendRaw(port: number, bytes: Buffer): Promise<RawAnswer | undefined> {
-  return new Promise((resolve, reject) => {
-    const socket = net.connect(port, "127.0.0.1");
-    const chunks: Buffer[] = [];
-    const timer = setTimeout(() => {
-      socket.destroy();
-      reject(new Error("no answer within 10 s"));
-    }, 10_000);
-    socket.on("data", (chunk) => chunks.push(chunk));
-    socket.on("error", () => {}); // a reset after the answer is fine; a missing answer is judged below
-    socket.on("close", () => {
-      clearTimeout(timer);
-      const raw = Buffer.concat(chunks);
-      const end = raw.indexOf("\r\n\r\n");
-      if (end === -1) return resolve(undefined);
-      const [statusLine, ...lines] = raw.subarray(0, end).toString("latin1").split("\r\n");
-      const headers = Object.fromEntries(
-        lines.map((line) => [line.slice(0, line.indexOf(":")).toLowerCase(), line.slice(line.indexOf(":") + 1).trim()]),
-      );
-      resolve({ status: Number(statusLine!.split(" ")[1]), headers, body: raw.subarray(end + 4) });
-    });
-    socket.end(bytes);
-  });
-}
 
 const unicodeName = fc.oneof(
   fc.constantFrom("a\u007f", "é€", "名前", "😀key", "\u0100", "\u2028", "\ufffd", "x\u0000y"),
