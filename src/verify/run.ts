@@ -168,12 +168,12 @@ export function createVerifier(spec: OpenApiDocument, validator: ContractValidat
   let requests = 0;
   let answers = 0;
 
+  // The pause runs from the end of the previous exchange, so the gap the target sees between two requests
+  // is never shorter, however late one of them arrives. setTimeout may fire a little early: check again.
+  const pauseLeft = () => last + minIntervalMs - performance.now();
+
   async function send(method: string, url: string, headers: Record<string, string>, body: string | undefined) {
-    // The pause runs from the end of the previous exchange, so the gap the target sees between two
-    // requests is never shorter, however late one of them arrives. setTimeout may fire a little early.
-    for (let wait = last + minIntervalMs - performance.now(); wait > 0; wait = last + minIntervalMs - performance.now()) {
-      await new Promise((resolve) => setTimeout(resolve, Math.ceil(wait)));
-    }
+    while (pauseLeft() > 0) await new Promise((resolve) => setTimeout(resolve, Math.ceil(pauseLeft())));
     try {
       return await exchange(method, url, headers, body);
     } finally {
