@@ -682,12 +682,17 @@ describe("what a created id, a positive case's status violation and the report's
 
   it("a request left unanswered after the target answered others fails that case alone: the target was checked", async () => {
     const server = await deployment((method, url) => (url === "/v1/open" ? undefined : conforming(method, url)));
-    const report = await verify(spec, validator, { baseUrl: server.baseUrl, apiKey: "k", minIntervalMs: 0, timeoutMs: 200 });
+    const report = await verify(spec, validator, { baseUrl: server.baseUrl, apiKey: "k", minIntervalMs: 0, timeoutMs: 1000 }); // room for a loaded machine: only /open must time out
     expect(Object.hasOwn(report, "unchecked")).toBe(false);
-    expect(report.results.find((r) => r.case === "open: GET /open")).toMatchObject({ outcome: "failed", noAnswer: expect.any(String) });
+    const host = new URL(server.baseUrl).host;
+    expect(report.results.find((r) => r.case === "open: GET /open")).toMatchObject({
+      outcome: "failed",
+      noAnswer: `${host} did not answer within 1 s`,
+    });
     expect(report.results.filter((r) => r.reason === "not sent: the target could not be checked")).toEqual([]);
     expect(report.requests).toBe(report.results.filter((r) => r.outcome !== "skipped").length);
-    expect(report.requests).toBeGreaterThan(server.seen.findIndex((s) => s.url === "/v1/open") + 1);
+    // Cases after the unanswered one were sent.
+    expect(server.seen.at(-1)!.url).not.toBe("/v1/open");
   });
 
   it("is ok for a contract whose one operation has no negative case, when its positive case passes", async () => {
