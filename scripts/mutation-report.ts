@@ -217,7 +217,6 @@ const lines = [
       : "."),
   "",
   `Each group of folders (\`scripts/mutation-groups.json\`) keeps its own report; when they were written: ${written.join(", ")}.`,
-  "A note that says a mutant is killed by a test written after its group's run names that test and how it was checked.",
   "",
   "Stryker changes `src/` one small piece at a time (a mutant) and runs the tests that cover the piece: a mutant is",
   "detected when a test fails (killed) or hangs (timeout). What is mutated and why some files are not:",

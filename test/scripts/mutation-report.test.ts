@@ -78,6 +78,8 @@ describe("mutation-report", () => {
   it("says which groups have no report instead of passing off a part as the whole", () => {
     const missing = Object.keys(groups).filter((group) => group !== "client");
     expect(markdown).toContain(`**Incomplete: no report for the group(s) ${missing.join(", ")}.**`);
+    // When each report there is was written (its file's time), so a reader sees which runs are old.
+    expect(markdown).toMatch(/when they were written: client \d{4}-\d\d-\d\d \d\d:\d\d UTC\.\n/);
     expect(output).toContain(`MUTATION.md is incomplete: no report for ${missing.join(", ")}`);
   });
 });
