@@ -30,6 +30,9 @@ export default {
     // a child process (test/contract/verify.test.ts, the consumer test), where Stryker neither sees coverage
     // nor switches mutants on, so all its mutants would be "no coverage" whatever the tests check.
     "!src/cli.ts",
+    // When the mock's commands stop (signals, npm or its shell exiting): behaviour of a process tree, tried only
+    // from outside with real processes (test/contract/mock-lifetime.test.ts), so "no coverage" here as well.
+    "!src/mock/lifetime.ts",
   ],
   testRunner: "vitest",
   // Only the test files that exercise src/ in-process; the reasons per left-out file are in that config.

@@ -14,6 +14,7 @@
 //                                                them; src/verify's rules are checked in-process by verify-edges
 //                                                and verify-run-edges, the mock against the contract by contract.test
 //   test/msw/msw-browser.test.ts                 src/msw runs bundled in Chromium there, not in this process
+//   test/contract/mock-lifetime.test.ts          src/mock/lifetime.ts (not mutated) runs in child processes there
 //   *.test-d.ts                                  compile-time type tests: no run-time code to kill a mutant
 // The property-based tests that stay (mock-robustness, date-time) get fixed seeds below, so that the same
 // inputs are tried for every mutant and a kill can be reproduced.
@@ -30,7 +31,13 @@ export default defineConfig({
       // The edge tests written against the mutation report (in test/spec, test/contract, test/client…).
       "test/**/*-edges.test.ts",
     ],
-    exclude: ["test/contract/fuzz.test.ts", "test/contract/verify.test.ts", "test/msw/msw-browser.test.ts", "**/node_modules/**"],
+    exclude: [
+      "test/contract/fuzz.test.ts",
+      "test/contract/verify.test.ts",
+      "test/contract/mock-lifetime.test.ts",
+      "test/msw/msw-browser.test.ts",
+      "**/node_modules/**",
+    ],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     typecheck: { enabled: false },

@@ -1,10 +1,11 @@
 // `npm start`: rebuilds generated/ when its inputs changed (by content), then serves the mock of the whole
 // API on http://127.0.0.1:4010/v1 and the docs on port+1. Host and port: --host/--port, or
-// MOCK_HOST/MOCK_PORT. Ctrl-C (or SIGTERM) stops everything it started.
+// MOCK_HOST/MOCK_PORT. Ctrl-C, SIGTERM, or npm stopping (kill -TERM <npm's pid>) stops everything it started.
 import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { API_KEY_HEADER } from "../generated/client-meta.js";
 import { startMock } from "../src/mock/index.js";
+import { describeStop, stopWithLauncher } from "../src/mock/lifetime.js";
 import { listOperations, type OpenApiDocument } from "../src/openapi/index.js";
 import { ensureFresh } from "./lib/freshness.js";
 import { BUNDLE_JSON } from "./lib/paths.js";
@@ -71,12 +72,8 @@ Mock of ${spec.info?.title ?? "the API"} ${spec.info?.version ?? ""} listening o
 ${docs ? `Docs at ${docs.url}\n` : ""}Mock-only changes to the served spec: ${mock.fixes.join("; ")}.
 Ctrl-C to stop.`);
 
-let stopping = false;
-async function shutdown(code: number): Promise<void> {
-  if (stopping) return;
-  stopping = true;
+stopWithLauncher(async (cause) => {
+  if (cause.kind === "launcher-exited") console.error(`start-mock: stopping: ${describeStop(cause)}`);
   await Promise.allSettled([mock.stop(), docs?.close()]);
-  process.exit(code);
-}
-process.on("SIGINT", () => void shutdown(0));
-process.on("SIGTERM", () => void shutdown(0));
+  process.exit(0);
+});

@@ -8,6 +8,7 @@ import { API_KEY_HEADER, BASE_PATH } from "../generated/client-meta.js";
 import { openApiDocument } from "./contract/bundled.js";
 import { createContractValidator } from "./contract/validator.js";
 import { MockUnavailableError, startMock } from "./mock/index.js";
+import { describeStop, stopWithLauncher } from "./mock/lifetime.js";
 import type { OpenApiDocument } from "./openapi/document.js";
 import { violationLine, writeReport } from "./verify/report.js";
 import { type CaseResult, verify } from "./verify/run.js";
@@ -15,7 +16,8 @@ import { type CaseResult, verify } from "./verify/run.js";
 const USAGE = `Usage: api-contract <command> [options]
 
 Commands:
-  mock      Serve the mock of the whole API on http://<host>:<port>${BASE_PATH} until Ctrl-C.
+  mock      Serve the mock of the whole API on http://<host>:<port>${BASE_PATH} until Ctrl-C or SIGTERM
+            (or until the npx or npm run that started it stops).
               --port <n>        default 4010 (0: a free port)
               --host <host>     default 127.0.0.1
               --spec <file>     serve another bundled OpenAPI 3.1 document (JSON) instead of this package's
@@ -65,13 +67,14 @@ async function mock(args: string[]): Promise<void> {
   try {
     const started = await startMock({ host: values.host, port, spec, log: values.quiet ? undefined : (line) => process.stdout.write(`${line}\n`) });
     process.stdout.write(
-      `Mock of ${spec.info?.title ?? "the API"} ${spec.info?.version ?? ""} listening on ${started.baseUrl}\n` +
+      `Mock of ${spec.info?.title ?? "the API"} ${spec.info?.version ?? ""} listening on ${started.baseUrl} (pid ${process.pid})\n` +
         `  any ${API_KEY_HEADER} value is accepted; other documented answers: -H 'Prefer: code=429', -H 'Prefer: example=<name>'\n` +
         "Ctrl-C to stop.\n",
     );
-    const stop = () => void started.stop().then(() => process.exit(0));
-    process.once("SIGINT", stop);
-    process.once("SIGTERM", stop);
+    stopWithLauncher((cause) => {
+      if (cause.kind === "launcher-exited") process.stderr.write(`api-contract mock: stopping: ${describeStop(cause)}\n`);
+      void started.stop().then(() => process.exit(0));
+    });
   } catch (error) {
     if (error instanceof MockUnavailableError) fail(error.message, 1);
     throw error;

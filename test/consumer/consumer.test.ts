@@ -34,6 +34,7 @@ import {
   successExample,
   successKey,
 } from "../support/spec.js";
+import { isRunning } from "../support/processes.js";
 import { NODE_VERSIONS, RESOLUTIONS, TYPESCRIPT_VERSIONS } from "./matrix.js";
 import { ensureNode, ensureTypeScript, type Tool } from "./toolchain.js";
 
@@ -688,6 +689,38 @@ describe("consumer of the packed package", { concurrent: true }, () => {
         expect(refused.output).toContain("Does NOT meet the contract");
       } finally {
         await refusing.close();
+      }
+    });
+
+    it("`npx api-contract mock` in the background stops, everything it started with it, on kill -TERM <npx's pid>", async ({ expect }) => {
+      // npx runs the command in a shell that dies of the forwarded SIGTERM without passing it on.
+      const npx = spawn("npx", ["--offline", "api-contract", "mock", "--port", "0", "--quiet"], {
+        cwd: cell.full,
+        env: cell.env,
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let output = "";
+      npx.stdout.on("data", (chunk: Buffer) => (output += chunk));
+      npx.stderr.on("data", (chunk: Buffer) => (output += chunk));
+      // Output pipes close once every process holding them, the mock included, has exited.
+      const closed = new Promise<void>((resolve) => npx.once("close", () => resolve()));
+      const within = (ms: number, what: Promise<void>) =>
+        Promise.race([what.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms))]);
+      let mockPid: number | undefined;
+      try {
+        await expect.poll(() => listeningOn(output), { timeout: 60_000, interval: 100 }).toBeDefined();
+        const url = `${listeningOn(output)}/currencies/fiat-rates`;
+        mockPid = Number(/\(pid (\d+)\)/.exec(output)?.[1]);
+        expect(mockPid).not.toBe(npx.pid);
+        expect((await fetch(url)).status).toBe(200);
+        npx.kill("SIGTERM");
+        expect(await within(10_000, closed), output).toBe(true);
+        expect(isRunning(mockPid)).toBe(false);
+        expect(output).toMatch(/api-contract mock: stopping: the process that started it \(pid \d+\) has exited/);
+        await expect(fetch(url)).rejects.toThrow();
+      } finally {
+        npx.kill("SIGKILL");
+        if (mockPid && isRunning(mockPid)) process.kill(mockPid, "SIGKILL");
       }
     });
 

@@ -1,9 +1,7 @@
 // The mock itself: served under the base path, every documented example and status selectable with
 // Prefer headers, responses conforming to the contract, and `npm start` stopping all it started.
 import { spawn } from "node:child_process";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { binPath } from "../../scripts/lib/node-cli.js";
 import { deriveMockSpec, findFreePort, type StartedMock, startMock } from "../../src/mock/index.js";
 import { quoteExpiry } from "../../src/mock/quote-expiry.js";
 import {
@@ -20,6 +18,7 @@ import {
   sharedValidator,
   successKey,
 } from "../support/spec.js";
+import { isRunning } from "../support/processes.js";
 
 const spec = loadSpec();
 const quotes = quoteExpiry(spec);
@@ -27,15 +26,6 @@ const validator = sharedValidator();
 const operations = listSpecOperations(spec);
 const keyHeader = API_KEY_HEADER;
 const basePath = BASE_PATH;
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 async function waitFor(predicate: () => boolean, timeoutMs: number): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
@@ -198,9 +188,11 @@ describe("the Prism mock", () => {
 });
 
 describe("npm start (scripts/start-mock.ts)", () => {
-  it("serves on the given port, prints the URL and a curl, and stops on SIGTERM", async () => {
+  it("serves on the given port, prints the URL and a curl, and stops, everything it started with it, when npm gets SIGTERM", async () => {
     const port = await findFreePort();
-    const child = spawn(process.execPath, [binPath("tsx"), path.join(repoRoot, "scripts", "start-mock.ts"), "--quiet", "--no-docs", "--no-build"], {
+    // npm itself, as a CI runner starts it in the background and stops it: kill -TERM <npm's pid>.
+    const npm = process.env.npm_execpath ? [process.execPath, process.env.npm_execpath] : ["npm"];
+    const child = spawn(npm[0]!, [...npm.slice(1), "start", "--", "--quiet", "--no-docs", "--no-build"], {
       cwd: repoRoot,
       env: { ...process.env, MOCK_PORT: String(port) },
       stdio: ["ignore", "pipe", "pipe"],
@@ -209,6 +201,7 @@ describe("npm start (scripts/start-mock.ts)", () => {
     child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+    let servingPid: number | undefined;
     try {
       expect(await waitFor(() => output.includes("Ctrl-C"), 45_000), output).toBe(true);
       const baseUrl = `http://127.0.0.1:${port}${basePath}`;
@@ -220,14 +213,16 @@ describe("npm start (scripts/start-mock.ts)", () => {
       const response = await fetch(curl![2]!, { headers: { [keyHeader]: "any" } });
       expect(response.status).toBe(Number(successKey(curlOp!)));
       await response.arrayBuffer();
-      const servingPid = Number(/pid (\d+)/.exec(output)?.[1]);
-      expect(isAlive(servingPid)).toBe(true);
+      servingPid = Number(/pid (\d+)/.exec(output)?.[1]);
+      expect(servingPid).not.toBe(child.pid); // npm runs it through a shell
+      expect(isRunning(servingPid)).toBe(true);
       child.kill("SIGTERM");
-      expect(await exited).toBe(0);
-      expect(await waitFor(() => !isAlive(servingPid), 5000)).toBe(true);
+      await exited;
+      expect(await waitFor(() => !isRunning(servingPid!), 5000), output).toBe(true);
       await expect(fetch(curl![2]!)).rejects.toThrow();
     } finally {
       if (child.exitCode === null) child.kill("SIGKILL");
+      if (servingPid && isRunning(servingPid)) process.kill(servingPid, "SIGKILL");
     }
   });
 });

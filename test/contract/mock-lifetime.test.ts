@@ -1,0 +1,121 @@
+// The mock's commands stop with whatever started them (src/mock/lifetime.ts), tried with real processes:
+// npm's layout is npm -> shell -> command; a stand-in node process plays npm (killing the real npm is what
+// mock.test.ts and the consumer test do). Without npm's marker the command outlives its launcher.
+import { type ChildProcess, spawn } from "node:child_process";
+import path from "node:path";
+import { describe, it } from "vitest";
+import { describeStop, type StopCause } from "../../src/mock/lifetime.js";
+import { isRunning } from "../support/processes.js";
+import { repoRoot } from "../support/spec.js";
+
+const CHILD = path.join(repoRoot, "test", "contract", "helpers", "lifetime-child.ts");
+/** The stand-in for npm: runs its arguments as a command and stays until killed. */
+const STAND_IN = `require("node:child_process").spawn(process.argv[1], process.argv.slice(2), { stdio: "inherit" }); setInterval(() => {}, 2 ** 30);`;
+
+interface Launched {
+  standIn: ChildProcess;
+  /** The command's pid and its parent's (the shell's, or the stand-in's without one). */
+  ready: { ready: number; ppid: number };
+  /** The lines the command printed after its ready line. */
+  lines: string[];
+  /** Resolves with the cause the command printed when it stops. */
+  stopped: Promise<StopCause>;
+}
+
+/** Starts the command through the stand-in, in a shell (npm's layout) or directly, with npm's marker or not. */
+async function launch(options: { shell: boolean; npmMarker: boolean }): Promise<Launched> {
+  const env = { ...process.env };
+  if (options.npmMarker) env.npm_lifecycle_event = "start";
+  else delete env.npm_lifecycle_event;
+  const command = [process.execPath, "--import", "tsx", CHILD];
+  const args = options.shell ? ["sh", "-c", '"$0" "$@"', ...command] : command;
+  const standIn = spawn(process.execPath, ["-e", STAND_IN, ...args], { cwd: repoRoot, env, stdio: ["ignore", "pipe", "inherit"] });
+  const lines: string[] = [];
+  let buffered = "";
+  let onLine: (() => void) | undefined;
+  standIn.stdout!.on("data", (chunk: Buffer) => {
+    buffered += chunk;
+    const parts = buffered.split("\n");
+    buffered = parts.pop()!;
+    lines.push(...parts);
+    onLine?.();
+  });
+  const nextLine = (index: number, timeoutMs: number) =>
+    new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no line ${index} within ${timeoutMs} ms; got ${JSON.stringify(lines)}`)), timeoutMs);
+      const check = () => {
+        if (lines.length > index) {
+          clearTimeout(timer);
+          resolve(lines[index]!);
+        }
+      };
+      onLine = check;
+      check();
+    });
+  const ready = JSON.parse(await nextLine(0, 30_000)) as Launched["ready"];
+  return { standIn, ready, lines, stopped: nextLine(1, 10_000).then((line) => JSON.parse(line) as StopCause) };
+}
+
+/** Runs `body`, then kills whatever of the launch is left. */
+async function withLaunch(options: { shell: boolean; npmMarker: boolean }, body: (launched: Launched) => Promise<void>): Promise<void> {
+  const launched = await launch(options);
+  try {
+    await body(launched);
+  } finally {
+    for (const pid of [launched.ready.ready, launched.ready.ppid, launched.standIn.pid!]) {
+      try {
+        process.kill(pid, "SIGKILL");
+      } catch {}
+    }
+  }
+}
+
+describe("the mock's commands stop with what started them", { concurrent: true, timeout: 60_000 }, () => {
+  it("launched by npm: stops when npm's shell dies of the SIGTERM npm forwards to it", async ({ expect }) => {
+    await withLaunch({ shell: true, npmMarker: true }, async ({ standIn, ready, stopped }) => {
+      expect(ready.ppid).not.toBe(standIn.pid); // the shell sits between, as under npm
+      process.kill(ready.ppid, "SIGTERM");
+      expect(await stopped).toEqual({ kind: "launcher-exited", pid: ready.ppid });
+      await expect.poll(() => isRunning(ready.ready)).toBe(false);
+    });
+  });
+
+  it("launched by npm: stops when npm dies of a signal it does not forward (SIGKILL), its shell left running", async ({ expect }) => {
+    await withLaunch({ shell: true, npmMarker: true }, async ({ standIn, ready, stopped }) => {
+      process.kill(standIn.pid!, "SIGKILL");
+      expect(await stopped).toEqual({ kind: "launcher-exited", pid: standIn.pid });
+      await expect.poll(() => isRunning(ready.ready)).toBe(false);
+    });
+  });
+
+  it("launched by npm without a shell between: stops when npm dies", async ({ expect }) => {
+    await withLaunch({ shell: false, npmMarker: true }, async ({ standIn, ready, stopped }) => {
+      expect(ready.ppid).toBe(standIn.pid);
+      process.kill(standIn.pid!, "SIGKILL");
+      expect(await stopped).toEqual({ kind: "launcher-exited", pid: standIn.pid });
+    });
+  });
+
+  it("without npm's marker: outlives its launcher and its shell (as `cmd &` in a script does), and stops on SIGTERM", async ({ expect }) => {
+    await withLaunch({ shell: true, npmMarker: false }, async ({ standIn, ready, lines, stopped }) => {
+      process.kill(standIn.pid!, "SIGKILL");
+      process.kill(ready.ppid, "SIGTERM");
+      await expect.poll(() => isRunning(ready.ppid)).toBe(false);
+      // 20 times the command's check interval.
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      expect(lines).toHaveLength(1);
+      expect(isRunning(ready.ready)).toBe(true);
+      process.kill(ready.ready, "SIGTERM");
+      expect(await stopped).toEqual({ kind: "signal", signal: "SIGTERM" });
+    });
+  });
+
+  it("stops on SIGINT (Ctrl-C) once; the cause is said in one line", async ({ expect }) => {
+    await withLaunch({ shell: false, npmMarker: true }, async ({ ready, stopped }) => {
+      process.kill(ready.ready, "SIGINT");
+      expect(await stopped).toEqual({ kind: "signal", signal: "SIGINT" });
+    });
+    expect(describeStop({ kind: "signal", signal: "SIGINT" })).toBe("received SIGINT");
+    expect(describeStop({ kind: "launcher-exited", pid: 42 })).toBe("the process that started it (pid 42) has exited");
+  });
+});
