@@ -9,7 +9,6 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import { API_KEY_HEADER, BASE_PATH } from "../../generated/client-meta.js";
-import { binPath } from "../../scripts/lib/node-cli.js";
 import { BUNDLE_JSON, ROOT } from "../../scripts/lib/paths.js";
 import { deriveMockSpec, findFreePort } from "../../src/mock/index.js";
 import { listOperations, type OpenApiDocument } from "../../src/openapi/index.js";
@@ -23,7 +22,7 @@ const ROUNDS = Number(process.env.BENCH_MOCK_ROUNDS ?? 5);
 async function startNpmStart(port: number) {
   const child = spawn(
     process.execPath,
-    [binPath("tsx"), path.join(ROOT, "scripts", "start-mock.ts"), "--port", String(port), "--quiet", "--no-docs", "--no-build"],
+    ["--import", "tsx", path.join(ROOT, "scripts", "start-mock.ts"), "--port", String(port), "--quiet", "--no-docs", "--no-build"],
     {
       cwd: ROOT,
       stdio: ["ignore", "pipe", "pipe"],
