@@ -2,7 +2,8 @@
 // package as another repository would, on every Node and TypeScript version of test/consumer/matrix.ts:
 // - per Node (20, 22, 24; binaries from the npm registry, test/consumer/toolchain.ts): the client, ./types and
 //   the contract validator as ESM and as CJS against a local server, ./mock as a vitest globalSetup (ESM, CJS),
-//   a vitest suite of the consumer's own on the ./msw handlers, every operation through the client against
+//   a vitest suite of the consumer's own (the README's globalSetup starting the mock; the ./msw handlers),
+//   `npx api-contract mock` stopped with kill -TERM, every operation through the client against
 //   `api-contract mock`, and `api-contract verify` against that mock, a proxy that breaks one field, and a
 //   server that refuses everything;
 // - per TypeScript version (5.9, 7) and module resolution (bundler, nodenext): `tsc --strict` on a consumer,
@@ -347,6 +348,18 @@ it("answers the documented 401 without a key", async () => {
   expect(response.status).toBe(401);
 });
 `;
+/** The README's vitest globalSetup (recipe 1 of "Using it from another repo"), exactly as written there. */
+const README_GLOBAL_SETUP = /```ts\n(\/\/ vitest\.global-setup\.ts[\s\S]*?)```/.exec(readFileSync(path.join(repoRoot, "README.md"), "utf8"))?.[1];
+/** A test of the consumer's on the mock that globalSetup started, at the base URL it provides. */
+const mockVitestCode = `import { expect, inject, it } from "vitest";
+import { createClient, unwrap } from "${PACKAGE}";
+
+it("reaches the mock the README's globalSetup started", async () => {
+  const api = createClient({ baseUrl: inject("apiBaseUrl"), apiKey: "test", retry: false });
+  const summary = await unwrap(api.GET("/trades/summary/me"));
+  expect(summary.data.totalDollarVolume).toBe(${SUMMARY_EXAMPLE.data.totalDollarVolume});
+});
+`;
 /** The names of mswVitestCode's tests: the consumer's vitest run must report each as passed. */
 const MSW_VITEST_TESTS = [...mswVitestCode.matchAll(/^it\("([^"]+)"/gm)].map(([, name]) => name);
 
@@ -603,7 +616,7 @@ describe("consumer of the packed package", { concurrent: true }, () => {
       });
     }
 
-    it("runs a vitest suite of the consumer's own on the ./msw handlers: documented answers, an override, a 429 on request, 401 without a key", async ({
+    it("runs a vitest suite of the consumer's own: the README's globalSetup starts the mock from ./mock; the ./msw handlers give documented answers, an override, a 429 on request, 401 without a key", async ({
       expect,
       annotate,
     }) => {
@@ -611,6 +624,9 @@ describe("consumer of the packed package", { concurrent: true }, () => {
       const dir = path.join(cell.full, `vitest-node${version}`);
       await mkdir(dir, { recursive: true });
       await writeFile(path.join(dir, "msw.test.ts"), mswVitestCode);
+      await writeFile(path.join(dir, "mock.test.ts"), mockVitestCode);
+      await writeFile(path.join(dir, "vitest.global-setup.ts"), README_GLOBAL_SETUP!);
+      await writeFile(path.join(dir, "vitest.config.mjs"), 'export default { test: { globalSetup: ["./vitest.global-setup.ts"] } };\n');
       const results = path.join(dir, "results.json");
       await annotate(`vitest ${cell.vitest}`);
       const vitest = await run(
@@ -625,11 +641,15 @@ describe("consumer of the packed package", { concurrent: true }, () => {
       const { testResults } = JSON.parse(await readFile(results, "utf8")) as {
         testResults: Array<{ name: string; assertionResults: Array<{ title: string; status: string }> }>;
       };
-      expect(testResults.map((file) => path.basename(file.name))).toEqual(["msw.test.ts"]);
-      expect(testResults[0]!.assertionResults.map(({ title, status }) => [title, status])).toEqual(
-        MSW_VITEST_TESTS.map((title) => [title, "passed"]),
+      const byFile = Object.fromEntries(
+        testResults.map((file) => [path.basename(file.name), file.assertionResults.map(({ title, status }) => [title, status])]),
       );
+      expect(byFile).toEqual({
+        "msw.test.ts": MSW_VITEST_TESTS.map((title) => [title, "passed"]),
+        "mock.test.ts": [["reaches the mock the README's globalSetup started", "passed"]],
+      });
       expect(MSW_VITEST_TESTS).toHaveLength(5);
+      expect(README_GLOBAL_SETUP).toContain("startMock()");
     });
 
     // One mock for the client and both commands: Prism's start is the slow part of these tests.
