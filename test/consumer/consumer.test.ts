@@ -243,7 +243,6 @@ import { createHttp } from "${PACKAGE}/msw";
 
 export const wrongHandler = createHttp().get("/nope", () => new Response()); ${WRONG} a path outside the contract
 `;
-const TYPE_FILES = { "consumer.ts": consumerTs, "consumer-msw.mts": consumerMswTs, "negative.ts": negativeTs, "negative-msw.mts": negativeMswTs };
 
 const runtimeCode = (importLines: string) => `${importLines}
 (async () => {
@@ -362,6 +361,16 @@ it("reaches the mock the README's globalSetup started", async () => {
 `;
 /** The names of mswVitestCode's tests: the consumer's vitest run must report each as passed. */
 const MSW_VITEST_TESTS = [...mswVitestCode.matchAll(/^it\("([^"]+)"/gm)].map(([, name]) => name);
+
+/** What tsc --strict checks in the consumer project: the README's globalSetup and a test on it among them. */
+const TYPE_FILES = {
+  "consumer.ts": consumerTs,
+  "consumer-msw.mts": consumerMswTs,
+  "negative.ts": negativeTs,
+  "negative-msw.mts": negativeMswTs,
+  "vitest.global-setup.ts": README_GLOBAL_SETUP!,
+  "mock.test.ts": mockVitestCode,
+};
 
 const formats = [
   [
