@@ -347,8 +347,13 @@ it("answers the documented 401 without a key", async () => {
   expect(response.status).toBe(401);
 });
 `;
-/** The README's vitest globalSetup (recipe 1 of "Using it from another repo"), exactly as written there. */
-const README_GLOBAL_SETUP = /```ts\n(\/\/ vitest\.global-setup\.ts[\s\S]*?)```/.exec(readFileSync(path.join(repoRoot, "README.md"), "utf8"))?.[1];
+const README = readFileSync(path.join(repoRoot, "README.md"), "utf8");
+/** The README's code block that starts with the comment `// <file>`, exactly as written there. */
+const readmeFile = (file: string) => new RegExp(`\`\`\`ts\\n(// ${file.replaceAll(".", "\\.")}[\\s\\S]*?)\`\`\``).exec(README)?.[1];
+/** The README's recipes of "Using it from another repo": 1, the vitest globalSetup; 3, a test file on ./msw. */
+const README_GLOBAL_SETUP = readmeFile("vitest.global-setup.ts");
+const README_MSW_TEST = readmeFile("api.test.mts");
+const README_MSW_TESTS = [...(README_MSW_TEST ?? "").matchAll(/^it\("([^"]+)"/gm)].map(([, name]) => name);
 /** A test of the consumer's on the mock that globalSetup started, at the base URL it provides. */
 const mockVitestCode = `import { expect, inject, it } from "vitest";
 import { createClient, unwrap } from "${PACKAGE}";
@@ -370,6 +375,7 @@ const TYPE_FILES = {
   "negative-msw.mts": negativeMswTs,
   "vitest.global-setup.ts": README_GLOBAL_SETUP!,
   "mock.test.ts": mockVitestCode,
+  "api.test.mts": README_MSW_TEST!,
 };
 
 const formats = [
@@ -625,7 +631,7 @@ describe("consumer of the packed package", { concurrent: true }, () => {
       });
     }
 
-    it("runs a vitest suite of the consumer's own: the README's globalSetup starts the mock from ./mock; the ./msw handlers give documented answers, an override, a 429 on request, 401 without a key", async ({
+    it("runs a vitest suite of the consumer's own: the README's globalSetup starts the mock from ./mock; the README's ./msw test file; the ./msw handlers give documented answers, an override, a 429 on request, 401 without a key", async ({
       expect,
       annotate,
     }) => {
@@ -635,6 +641,7 @@ describe("consumer of the packed package", { concurrent: true }, () => {
       await writeFile(path.join(dir, "msw.test.ts"), mswVitestCode);
       await writeFile(path.join(dir, "mock.test.ts"), mockVitestCode);
       await writeFile(path.join(dir, "vitest.global-setup.ts"), README_GLOBAL_SETUP!);
+      await writeFile(path.join(dir, "api.test.mts"), README_MSW_TEST!);
       await writeFile(path.join(dir, "vitest.config.mjs"), 'export default { test: { globalSetup: ["./vitest.global-setup.ts"] } };\n');
       const results = path.join(dir, "results.json");
       await annotate(`vitest ${cell.vitest}`);
@@ -656,8 +663,10 @@ describe("consumer of the packed package", { concurrent: true }, () => {
       expect(byFile).toEqual({
         "msw.test.ts": MSW_VITEST_TESTS.map((title) => [title, "passed"]),
         "mock.test.ts": [["reaches the mock the README's globalSetup started", "passed"]],
+        "api.test.mts": README_MSW_TESTS.map((title) => [title, "passed"]),
       });
       expect(MSW_VITEST_TESTS).toHaveLength(5);
+      expect(README_MSW_TESTS).toHaveLength(3);
       expect(README_GLOBAL_SETUP).toContain("startMock()");
     });
 
