@@ -52,6 +52,8 @@ const { name: PACKAGE, peerDependencies } = JSON.parse(readFileSync(path.join(re
 const lock = JSON.parse(readFileSync(path.join(repoRoot, "package-lock.json"), "utf8")) as { packages: Record<string, { version: string }> };
 const locked = (name: string) => lock.packages[`node_modules/${name}`]!.version;
 const PEERS = Object.entries(peerDependencies).map(([peer, range]) => `${peer}@${range} <=${locked(peer)}`);
+/** The optional peers ./msw needs. */
+const MSW_PEERS = ["msw", "openapi-msw"];
 /** The consumer's own test runner, capped the same way: vitest 5 needs Node 22.12+, so Node 20 gets vitest 4. */
 const CONSUMER_VITEST = `vitest@>=4.0.0 <=${locked("vitest")}`;
 
@@ -63,6 +65,8 @@ interface NodeCell {
   peers: string[];
   /** The vitest version npm picked for the consumer's own tests on this Node. */
   vitest: string;
+  /** A project with the lowest msw and openapi-msw their peer ranges allow (and the same vitest). */
+  mswLowest: string;
 }
 
 let work: string;
@@ -85,8 +89,33 @@ async function newProject(name: string): Promise<string> {
   return dir;
 }
 
-/** The installed projects with the peers, by what npm resolved: Nodes it resolves the same packages for share one. */
-const fullProjects = new Map<string, Promise<string>>();
+/** The installed projects, by what npm resolved: Nodes it resolves the same packages for share one. */
+const installedProjects = new Map<string, Promise<string>>();
+
+/**
+ * A project with `specs` as npm resolves them on `env`'s Node: resolved first (lock only, fast), then installed
+ * once per outcome; `prepare` runs on a newly installed one. Returns its directory and the resolved lock.
+ */
+async function installShared(name: string, specs: string[], env: NodeJS.ProcessEnv, prepare?: (dir: string) => Promise<void>) {
+  const dir = await newProject(name);
+  await npm(dir, ["install", "--package-lock-only", ...specs], env);
+  const { packages } = JSON.parse(await readFile(path.join(dir, "package-lock.json"), "utf8")) as {
+    packages: Record<string, { version?: string; resolved?: string }>;
+  };
+  const resolved = JSON.stringify(Object.entries(packages).filter(([location]) => location !== ""));
+  let installed = installedProjects.get(resolved);
+  if (!installed) {
+    installed = npm(dir, ["ci"], env).then(async () => {
+      await prepare?.(dir);
+      return dir;
+    });
+    installedProjects.set(resolved, installed);
+  }
+  return { dir: await installed, packages };
+}
+
+/** The lowest version a peer range of the form ^x.y.z allows. */
+const lowestOf = (range: string) => /^\^(\d+\.\d+\.\d+)$/.exec(range)?.[1] ?? `(not a ^x.y.z range: ${range})`;
 
 async function setUpNode(node: Tool): Promise<NodeCell> {
   const { version } = node;
@@ -95,22 +124,16 @@ async function setUpNode(node: Tool): Promise<NodeCell> {
   const { stdout } = await run("node", ["--version"], { env });
   if (stdout.trim() !== `v${version}`) throw new Error(`node on PATH is ${stdout.trim()}, not v${version}`);
   // npm running on this Node picks the versions (engines); installing is the slow part, so only once per outcome.
-  const dir = await newProject(`full-${version}`);
-  await npm(dir, ["install", "--package-lock-only", tarball, ...PEERS, CONSUMER_VITEST], env);
-  const { packages } = JSON.parse(await readFile(path.join(dir, "package-lock.json"), "utf8")) as {
-    packages: Record<string, { version?: string; resolved?: string }>;
-  };
-  const resolved = JSON.stringify(Object.entries(packages).filter(([location]) => location !== ""));
-  let full = fullProjects.get(resolved);
-  if (!full) {
-    full = npm(dir, ["ci"], env).then(async () => {
-      await writeFullRunFiles(dir);
-      return dir;
-    });
-    fullProjects.set(resolved, full);
-  }
+  const [{ dir: full, packages }, { dir: mswLowest }] = await Promise.all([
+    installShared(`full-${version}`, [tarball, ...PEERS, CONSUMER_VITEST], env, writeFullRunFiles),
+    installShared(
+      `msw-lowest-${version}`,
+      [tarball, ...MSW_PEERS.map((peer) => `${peer}@${lowestOf(peerDependencies[peer]!)}`), CONSUMER_VITEST],
+      env,
+    ),
+  ]);
   const peers = Object.keys(peerDependencies).map((peer) => `${peer}@${packages[`node_modules/${peer}`]?.version}`);
-  const cell = { node, env, full: await full, peers, vitest: String(packages["node_modules/vitest"]?.version) };
+  const cell = { node, env, full, peers, vitest: String(packages["node_modules/vitest"]?.version), mswLowest };
   console.info(`consumer test, Node ${describeTool(node)}: peers ${peers.join(", ")} installed in ${path.basename(cell.full)}`);
   return cell;
 }
@@ -490,6 +513,33 @@ function command(
   });
 }
 
+/**
+ * Runs the consumer's own vitest (the one installed in `project`) on `files`, written to `project`/`subdir`, on the
+ * cell's Node. Returns its exit code, its output when it failed, and each file's [test title, status] pairs.
+ */
+async function consumerVitest(cell: NodeCell, project: string, subdir: string, files: Record<string, string>) {
+  const dir = path.join(project, subdir);
+  await mkdir(dir, { recursive: true });
+  await Promise.all(Object.entries(files).map(([file, text]) => writeFile(path.join(dir, file), text)));
+  const results = path.join(dir, "results.json");
+  const vitest = await run(
+    cell.node.bin,
+    [path.join(project, "node_modules", "vitest", "vitest.mjs"), "run", "--root", dir, "--reporter", "json", "--outputFile", results],
+    { cwd: dir, env: cell.env, timeout: 60_000 },
+  ).then(
+    () => ({ code: 0, output: "" }),
+    (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, output: error.stdout + error.stderr }),
+  );
+  if (vitest.code !== 0) return { ...vitest, byFile: undefined };
+  const { testResults } = JSON.parse(await readFile(results, "utf8")) as {
+    testResults: Array<{ name: string; assertionResults: Array<{ title: string; status: string }> }>;
+  };
+  const byFile = Object.fromEntries(
+    testResults.map((file) => [path.basename(file.name), file.assertionResults.map(({ title, status }) => [title, status])]),
+  );
+  return { ...vitest, byFile };
+}
+
 /** The base URL `api-contract mock` says it listens on (it is started with --port 0: a free port). */
 const listeningOn = (output: string) => /listening on (http:\/\/127\.0\.0\.1:\d+\S*)/.exec(output)?.[1];
 
@@ -635,31 +685,16 @@ describe("consumer of the packed package", { concurrent: true }, () => {
       expect,
       annotate,
     }) => {
-      // One directory per Node: Nodes that share a project would otherwise share vitest's cache files.
-      const dir = path.join(cell.full, `vitest-node${version}`);
-      await mkdir(dir, { recursive: true });
-      await writeFile(path.join(dir, "msw.test.ts"), mswVitestCode);
-      await writeFile(path.join(dir, "mock.test.ts"), mockVitestCode);
-      await writeFile(path.join(dir, "vitest.global-setup.ts"), README_GLOBAL_SETUP!);
-      await writeFile(path.join(dir, "api.test.mts"), README_MSW_TEST!);
-      await writeFile(path.join(dir, "vitest.config.mjs"), 'export default { test: { globalSetup: ["./vitest.global-setup.ts"] } };\n');
-      const results = path.join(dir, "results.json");
       await annotate(`vitest ${cell.vitest}`);
-      const vitest = await run(
-        cell.node.bin,
-        [path.join(cell.full, "node_modules", "vitest", "vitest.mjs"), "run", "--root", dir, "--reporter", "json", "--outputFile", results],
-        { cwd: dir, env: cell.env, timeout: 60_000 },
-      ).then(
-        () => ({ code: 0, output: "" }),
-        (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, output: error.stdout + error.stderr }),
-      );
-      expect(vitest.code, vitest.output).toBe(0);
-      const { testResults } = JSON.parse(await readFile(results, "utf8")) as {
-        testResults: Array<{ name: string; assertionResults: Array<{ title: string; status: string }> }>;
-      };
-      const byFile = Object.fromEntries(
-        testResults.map((file) => [path.basename(file.name), file.assertionResults.map(({ title, status }) => [title, status])]),
-      );
+      // One directory per Node: Nodes that share a project would otherwise share vitest's cache files.
+      const { code, output, byFile } = await consumerVitest(cell, cell.full, `vitest-node${version}`, {
+        "msw.test.ts": mswVitestCode,
+        "mock.test.ts": mockVitestCode,
+        "vitest.global-setup.ts": README_GLOBAL_SETUP!,
+        "api.test.mts": README_MSW_TEST!,
+        "vitest.config.mjs": 'export default { test: { globalSetup: ["./vitest.global-setup.ts"] } };\n',
+      });
+      expect(code, output).toBe(0);
       expect(byFile).toEqual({
         "msw.test.ts": MSW_VITEST_TESTS.map((title) => [title, "passed"]),
         "mock.test.ts": [["reaches the mock the README's globalSetup started", "passed"]],
@@ -668,6 +703,27 @@ describe("consumer of the packed package", { concurrent: true }, () => {
       expect(MSW_VITEST_TESTS).toHaveLength(5);
       expect(README_MSW_TESTS).toHaveLength(3);
       expect(README_GLOBAL_SETUP).toContain("startMock()");
+    });
+
+    it("runs the ./msw suites (the README's and the one above) with the lowest msw and openapi-msw their peer ranges allow", async ({
+      expect,
+      annotate,
+    }) => {
+      const installed = MSW_PEERS.map(
+        (peer) =>
+          `${peer}@${(JSON.parse(readFileSync(path.join(cell.mswLowest, "node_modules", peer, "package.json"), "utf8")) as { version: string }).version}`,
+      );
+      await annotate(`${installed.join(", ")}, vitest ${cell.vitest}`);
+      expect(installed).toEqual(MSW_PEERS.map((peer) => `${peer}@${lowestOf(peerDependencies[peer]!)}`));
+      const { code, output, byFile } = await consumerVitest(cell, cell.mswLowest, `vitest-node${version}`, {
+        "msw.test.ts": mswVitestCode,
+        "api.test.mts": README_MSW_TEST!,
+      });
+      expect(code, output).toBe(0);
+      expect(byFile).toEqual({
+        "msw.test.ts": MSW_VITEST_TESTS.map((title) => [title, "passed"]),
+        "api.test.mts": README_MSW_TESTS.map((title) => [title, "passed"]),
+      });
     });
 
     // One mock for the client and both commands: Prism's start is the slow part of these tests.
