@@ -2,7 +2,8 @@
 // package as another repository would, on every Node and TypeScript version of test/consumer/matrix.ts:
 // - per Node (20, 22, 24; binaries from the npm registry, test/consumer/toolchain.ts): the client, ./types and
 //   the contract validator as ESM and as CJS against a local server, ./mock as a vitest globalSetup (ESM, CJS),
-//   a vitest suite of the consumer's own (the README's globalSetup starting the mock; the ./msw handlers),
+//   a vitest suite of the consumer's own (the README's globalSetup starting the mock; the ./msw handlers, also
+//   with the lowest msw and openapi-msw their peer ranges allow),
 //   `npx api-contract mock` stopped with kill -TERM, every operation through the client against
 //   `api-contract mock`, and `api-contract verify` against that mock, a proxy that breaks one field, and a
 //   server that refuses everything;
