@@ -5,7 +5,8 @@
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type StartedMock, startMock } from "../../src/mock/index.js";
-import { json, notesSpec, refused } from "./helpers/notes-spec.js";
+import { json } from "./helpers/media.js";
+import { notesSpec, refused } from "./helpers/notes-spec.js";
 import { sendRaw } from "./helpers/raw-http.js";
 
 const answersSpec = notesSpec({

@@ -6,9 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { documentedAnswer, errorAnswer, parsePrefer, responseKeyFor, safeHeaderValue, violationsHeader } from "../../src/mock/answers.js";
 import { type StartedMock, startMock } from "../../src/mock/index.js";
 import type { JsonObject, OpenApiDocument } from "../../src/openapi/index.js";
+import { json } from "./helpers/media.js";
 import { sendRaw } from "./helpers/raw-http.js";
 
-const json = (schema: object, example: unknown) => ({ content: { "application/json": { schema, example } } });
 const query = (name: string, schema: object) => ({ name, in: "query", schema });
 
 /** Query parameters whose schema refuses an empty value (the mock answers 422 itself), and ones that accept it. */

@@ -9,9 +9,9 @@ import { createContractValidator } from "../../src/contract/index.js";
 import { listOperations, type OpenApiDocument } from "../../src/openapi/index.js";
 import { hasOwnQuota, negativeCases, positiveCases, sampleRequest } from "../../src/verify/cases.js";
 import { creatorPath, createVerifier, documentedSuccess, type PlannedCase, planVerification, verify } from "../../src/verify/index.js";
+import { json } from "./helpers/media.js";
 
 const KEY = "x-api-key";
-const json = (schema: object, example: unknown) => ({ content: { "application/json": { schema, example } } });
 const refusal = {
   description: "refused",
   ...json({ type: "object", required: ["message"], properties: { message: { type: "string" } } }, { message: "no" }),

@@ -1,9 +1,8 @@
 // The small contract the mock's edge tests run on: GET /notes (query `kind`: a or b) and POST /notes, each
 // with a JSON 4XX refusal, plus whatever paths a test adds.
 import type { OpenApiDocument } from "../../../src/openapi/index.js";
+import { json } from "./media.js";
 
-/** A JSON media type with its schema and example. */
-export const json = (schema: object, example: unknown) => ({ content: { "application/json": { schema, example } } });
 export const refused = { description: "refused", ...json({ type: "object" }, { message: "no" }) };
 
 export function notesSpec(options: { bodyRequired: boolean; paths?: Record<string, object>; notes?: Record<string, object> }): OpenApiDocument {
