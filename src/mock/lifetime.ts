@@ -11,8 +11,6 @@ import path from "node:path";
 export type StopCause = { kind: "signal"; signal: "SIGINT" | "SIGTERM" } | { kind: "launcher-exited"; pid: number };
 
 export interface LifetimeOptions {
-  /** Where npm's marker (`npm_lifecycle_event`, set by npm start, npm run and npx) is read. Default process.env. */
-  env?: NodeJS.ProcessEnv;
   /** How often the launcher is checked. Default 250 ms. */
   intervalMs?: number;
 }
@@ -25,20 +23,24 @@ export function describeStop(cause: StopCause): string {
 /** The shells npm runs commands in (its `script-shell`: sh by default; bash, dash, zsh where sh is one). */
 const SHELLS = new Set(["sh", "bash", "dash", "zsh", "ksh", "ash", "busybox"]);
 
-/** A process's parent pid and command name: from /proc on Linux, from ps elsewhere; undefined when unknown. */
-function describeProcess(pid: number): { ppid: number; name: string } | undefined {
+/**
+ * A process's parent pid, command name and state (its first letter: Z for an exited process nothing has reaped
+ * yet): from /proc on Linux, from ps elsewhere; undefined when unknown or gone.
+ */
+export function describeProcess(pid: number): { ppid: number; name: string; state: string } | undefined {
   try {
     if (process.platform === "linux") {
       // /proc/<pid>/stat: "pid (name) state ppid …"; the name may hold spaces and parentheses.
       const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
       const close = stat.lastIndexOf(")");
-      return { name: stat.slice(stat.indexOf("(") + 1, close), ppid: Number(stat.slice(close + 2).split(" ")[1]) };
+      const [state, ppid] = stat.slice(close + 2).split(" ");
+      return { name: stat.slice(stat.indexOf("(") + 1, close), ppid: Number(ppid), state: state!.charAt(0) };
     }
     if (process.platform === "win32") return undefined;
-    const [ppid, ...name] = execFileSync("ps", ["-o", "ppid=,comm=", "-p", String(pid)], { encoding: "utf8" })
+    const [ppid, state, ...name] = execFileSync("ps", ["-o", "ppid=,state=,comm=", "-p", String(pid)], { encoding: "utf8" })
       .trim()
       .split(/\s+/);
-    return { ppid: Number(ppid), name: path.basename(name.join(" ")) };
+    return { ppid: Number(ppid), name: path.basename(name.join(" ")), state: state!.charAt(0) };
   } catch {
     return undefined;
   }
@@ -61,11 +63,10 @@ function stillParentOf(pid: number, child: number): boolean {
 /**
  * Calls `stop` once: on SIGINT or SIGTERM, or, when npm launched this process, as soon as npm or the shell it
  * runs the command in exits (checked every `intervalMs`). Without npm's marker the mock outlives its parent,
- * as a command run with `&` from a shell script is expected to. Returns a function that removes the handlers
- * and the check; it runs before `stop`, so a second Ctrl-C ends the process at once.
+ * as a command run with `&` from a shell script is expected to. The handlers and the check are removed before
+ * `stop` runs, so a second Ctrl-C ends the process at once.
  */
-export function stopWithLauncher(stop: (cause: StopCause) => void, options: LifetimeOptions = {}): () => void {
-  const env = options.env ?? process.env;
+export function stopWithLauncher(stop: (cause: StopCause) => void, options: LifetimeOptions = {}): void {
   let timer: NodeJS.Timeout | undefined;
   const onSignal = (signal: "SIGINT" | "SIGTERM") => end({ kind: "signal", signal });
   const dispose = () => {
@@ -82,7 +83,7 @@ export function stopWithLauncher(stop: (cause: StopCause) => void, options: Life
   }
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
-  if (env.npm_lifecycle_event !== undefined) {
+  if (process.env.npm_lifecycle_event !== undefined) {
     const parent = process.ppid;
     const parentProcess = describeProcess(parent);
     const npm = parentProcess && SHELLS.has(parentProcess.name) && parentProcess.ppid > 1 ? parentProcess.ppid : undefined;
@@ -92,5 +93,4 @@ export function stopWithLauncher(stop: (cause: StopCause) => void, options: Life
     }, options.intervalMs ?? 250);
     timer.unref();
   }
-  return dispose;
 }

@@ -1,5 +1,5 @@
 // Whether a process still runs, for tests that stop process trees.
-import { readFileSync } from "node:fs";
+import { describeProcess } from "../../src/mock/lifetime.js";
 
 /** Alive and not a zombie (pid 1 may take its time to reap an orphan that exited; kill(pid, 0) still answers then). */
 export function isRunning(pid: number): boolean {
@@ -8,10 +8,7 @@ export function isRunning(pid: number): boolean {
   } catch {
     return false;
   }
-  if (process.platform !== "linux") return true;
-  try {
-    return !/^\d+ \(.*\) Z/s.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
-  } catch {
-    return false;
-  }
+  if (process.platform === "win32") return true;
+  const described = describeProcess(pid); // undefined: gone since the kill check
+  return described !== undefined && described.state !== "Z";
 }
