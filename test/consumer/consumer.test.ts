@@ -461,7 +461,7 @@ function command(
     });
     let output = "";
     let acting = false;
-    const timer = setTimeout(() => child.kill("SIGKILL"), 90_000);
+    const timer = setTimeout(() => child.kill("SIGKILL"), 180_000);
     const onData = (chunk: Buffer) => {
       output += chunk;
       if (options.untilOutput && !acting && output.includes(options.untilOutput)) {
@@ -496,7 +496,7 @@ async function consumerVitest(cell: NodeCell, project: string, subdir: string, f
   const vitest = await run(
     cell.node.bin,
     [path.join(project, "node_modules", "vitest", "vitest.mjs"), "run", "--root", dir, "--reporter", "json", "--outputFile", results],
-    { cwd: dir, env: cell.env, timeout: 60_000 },
+    { cwd: dir, env: cell.env, timeout: 180_000 },
   ).then(
     () => ({ code: 0, output: "" }),
     (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, output: error.stdout + error.stderr }),
@@ -530,7 +530,12 @@ async function attw(file: string): Promise<string> {
   return readFile(out, "utf8");
 }
 
-describe("consumer of the packed package", { concurrent: true }, () => {
+// Budgets, not speed checks: each cell's child process has its own limit (tsc 120 s, vitest 180 s, a command 180 s),
+// which names what hung; the test's own limit sits above them. A loaded 2-core machine runs the cells several at a
+// time: tsc 5.9 alone took 44-48 s there, past vitest's 60 s default.
+const CELL_TIMEOUT_MS = 300_000;
+
+describe("consumer of the packed package", { concurrent: true, timeout: CELL_TIMEOUT_MS }, () => {
   // The slowest cells (tsc 5.9) first: with a few tests at a time, they should not be the last to start.
   describe.each(TYPESCRIPT_VERSIONS)("with TypeScript %s", (version) => {
     let tsc: Tool;
@@ -625,7 +630,7 @@ describe("consumer of the packed package", { concurrent: true }, () => {
         const { stdout } = await run(cell.node.bin, [`consumer.${extension}`], {
           cwd: bare,
           env: { ...cell.env, BASE_URL: server.baseUrl },
-          timeout: 30_000,
+          timeout: 120_000,
         });
         expect(JSON.parse(stdout)).toEqual({
           ...onThisNode,
@@ -642,7 +647,7 @@ describe("consumer of the packed package", { concurrent: true }, () => {
       });
 
       it(`starts the mock from ./mock as a vitest globalSetup would, as ${format}`, async ({ expect }) => {
-        const { stdout } = await run(cell.node.bin, [`global-setup.${extension}`], { cwd: cell.full, env: cell.env, timeout: 60_000 });
+        const { stdout } = await run(cell.node.bin, [`global-setup.${extension}`], { cwd: cell.full, env: cell.env, timeout: 120_000 });
         expect(JSON.parse(stdout)).toEqual({
           ...onThisNode,
           status: 200,
@@ -706,7 +711,7 @@ describe("consumer of the packed package", { concurrent: true }, () => {
           const { stdout } = await run(cell.node.bin, ["all-operations.mjs"], {
             cwd: cell.full,
             env: { ...cell.env, BASE_URL: baseUrl },
-            timeout: 60_000,
+            timeout: 120_000,
           });
           statuses = JSON.parse(stdout);
           verified = await command(bare, ["verify", "--base-url", baseUrl, "--min-interval-ms", "0", "--report-dir", reports], { env });
@@ -757,8 +762,6 @@ describe("consumer of the packed package", { concurrent: true }, () => {
       npx.stderr.on("data", (chunk: Buffer) => (output += chunk));
       // Output pipes close once every process holding them, the mock included, has exited.
       const closed = new Promise<void>((resolve) => npx.once("close", () => resolve()));
-      const within = (ms: number, what: Promise<void>) =>
-        Promise.race([what.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms))]);
       let mockPid: number | undefined;
       try {
         await expect.poll(() => listeningOn(output), { timeout: 60_000, interval: 100 }).toBeDefined();
@@ -767,9 +770,9 @@ describe("consumer of the packed package", { concurrent: true }, () => {
         expect(mockPid).not.toBe(npx.pid);
         expect((await fetch(url)).status).toBe(200);
         npx.kill("SIGTERM");
-        expect(await within(10_000, closed), output).toBe(true);
+        await closed; // the pipes never closing fails the test at its time limit
         // Closing its pipes is part of the mock's exit; the process itself is gone a moment later.
-        await expect.poll(() => isRunning(mockPid!), { timeout: 5000 }).toBe(false);
+        await expect.poll(() => isRunning(mockPid!), { timeout: 30_000 }).toBe(false);
         expect(output).toMatch(/api-contract mock: stopping: the process that started it \(pid \d+\) has exited/);
         await expect(fetch(url)).rejects.toThrow();
       } finally {
