@@ -1,4 +1,4 @@
-// Client basics against real node:http servers: key header, base URL, timeouts, aborts.
+// Client basics against real node:http servers: key header, base URL, timeouts (aborts: abort.test.ts).
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createClient, MOCK_BASE_URL, TimeoutError, unwrap } from "../../src/index.js";
 import { track, until, useFakeClock } from "./support/clock.js";
@@ -165,18 +165,6 @@ describe("timeouts", () => {
     expect(() => createClient({ baseUrl: MOCK_BASE_URL, timeoutMs: Number.NaN })).toThrow(/timeoutMs/);
     const client = createClient({ baseUrl: MOCK_BASE_URL });
     await expect(client.GET("/currencies/fiat-rates", { timeoutMs: -1 })).rejects.toThrow(/timeoutMs must be a positive number/);
-  });
-
-  it("lets the caller's own AbortSignal abort without turning it into a TimeoutError", async () => {
-    server = await startServer(() => {});
-    const client = createClient({ baseUrl: server.baseUrl });
-    const controller = new AbortController();
-    const pending = client.GET("/currencies/fiat-rates", { signal: controller.signal }).catch((e: unknown) => e);
-    setTimeout(() => controller.abort(), 50);
-    const error = await pending;
-    expect(error).not.toBeInstanceOf(TimeoutError);
-    expect((error as Error).name).toBe("AbortError");
-    expect(server.requests).toHaveLength(1);
   });
 });
 
