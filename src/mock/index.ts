@@ -1,11 +1,13 @@
 // The mock of the whole API: Prism's engine answering from the contract's examples, in this process,
 // behind the mock's own server (server.ts), every operation under the contract's base path (`/v1`).
 import type { OpenApiDocument } from "../openapi/document.js";
+import { MOCK_IDENTITY_HEADER, PACKAGE_VERSION } from "./identity.js";
 import { MOCK_QUOTE_VALIDITY_MS } from "./quote-expiry.js";
 import { startMockServer } from "./server.js";
 import { deriveMockSpec } from "./spec.js";
 
 export { MockUnavailableError, PRISM_ENGINE_PACKAGE } from "./engine.js";
+export { MOCK_IDENTITY_HEADER, PACKAGE_VERSION } from "./identity.js";
 export { MOCK_QUOTE_VALIDITY_MS } from "./quote-expiry.js";
 export { DEFAULT_MAX_BODY_BYTES } from "./server.js";
 
@@ -40,6 +42,7 @@ const MOCK_FIXES = [
   "what Prism refuses (an unknown Prefer example, an unacceptable Accept) keeps Prism's status with the documented error response and headers, Prism's reason in sl-violations",
   "header values echoed from the request are escaped, so no request can stop the mock",
   `a quote's expiryDate is ${MOCK_QUOTE_VALIDITY_MS / 1000} s after the answer (the documented example's is in the past)`,
+  `every answer carries ${MOCK_IDENTITY_HEADER}: ${PACKAGE_VERSION}, the mock's own header (the contract does not declare it)`,
 ];
 
 /**

@@ -17,6 +17,7 @@ import { HTTP_METHODS, type JsonObject, listOperations, type OpenApiDocument, ty
 import { flattenSchema } from "../openapi/schema.js";
 import { type Answer, errorAnswer, parsePrefer, safeHeaderValue, violationsHeader } from "./answers.js";
 import { createMockEngine, type MockEngine } from "./engine.js";
+import { MOCK_IDENTITY } from "./identity.js";
 import { quoteExpiry } from "./quote-expiry.js";
 
 /** Requests larger than this are refused (413): every request body of the contract is a few hundred bytes. */
@@ -37,7 +38,9 @@ export interface MockServer {
   close(): Promise<void>;
 }
 
-const CORS_HEADERS = (request: http.IncomingMessage): Record<string, string> => ({
+/** The headers of every answer: the mock's identity and CORS for any origin. */
+const answerHeaders = (request: http.IncomingMessage): Record<string, string> => ({
+  ...MOCK_IDENTITY,
   "access-control-allow-origin": safeHeaderValue(String(request.headers.origin ?? "*")),
   "access-control-allow-headers": safeHeaderValue(String(request.headers["access-control-request-headers"] ?? "*")),
   "access-control-allow-credentials": "true",
@@ -78,7 +81,7 @@ function write(request: http.IncomingMessage, response: http.ServerResponse, ans
   }
   const text = answer.body === undefined ? "" : JSON.stringify(answer.body);
   const headers: Record<string, string | number> = {
-    ...CORS_HEADERS(request),
+    ...answerHeaders(request),
     ...answer.headers,
     ...extra,
     "content-length": Buffer.byteLength(text),
@@ -140,7 +143,7 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
     const path = url.pathname;
     if (method === "OPTIONS" && request.headers.origin && request.headers["access-control-request-method"]) {
       response.writeHead(204, {
-        ...CORS_HEADERS(request),
+        ...answerHeaders(request),
         "access-control-allow-methods": safeHeaderValue(String(request.headers["access-control-request-method"])),
         vary: "origin",
         "content-length": "0",
@@ -189,7 +192,7 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
       const status = answer.status >= 400 && answer.status < 500 ? answer.status : 400;
       return refuse(request, response, operation, status, `Prism refused the request: ${answer.reason}`);
     }
-    const headers: Record<string, string | string[]> = { ...CORS_HEADERS(request) };
+    const headers: Record<string, string | string[]> = { ...answerHeaders(request) };
     for (const [name, value] of Object.entries(answer.headers))
       headers[name.toLowerCase()] = Array.isArray(value) ? value.map(safeHeaderValue) : safeHeaderValue(String(value));
     if (answer.violations.length) headers["sl-violations"] = violationsHeader(answer.violations);
@@ -233,7 +236,7 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
     if (!socket.writable || error.code === "ECONNRESET") return socket.destroy();
     const answer = errorAnswer(spec, undefined, 400);
     const text = JSON.stringify(answer.body);
-    const headers = Object.entries({ ...answer.headers, "content-length": String(Buffer.byteLength(text)), connection: "close" })
+    const headers = Object.entries({ ...answer.headers, ...MOCK_IDENTITY, "content-length": String(Buffer.byteLength(text)), connection: "close" })
       .map(([name, value]) => `${name}: ${value}`)
       .join("\r\n");
     socket.end(`HTTP/1.1 400 Bad Request\r\n${headers}\r\n\r\n${text}`);

@@ -7,9 +7,11 @@ import { API_KEY_HEADER, MOCK_BASE_URL } from "../../generated/client-meta.js";
 import type { paths } from "../../generated/schema.js";
 import { openApiDocument } from "../contract/bundled.js";
 import { type Answer, documentedAnswer, errorAnswer, parsePrefer } from "../mock/answers.js";
+import { MOCK_IDENTITY } from "../mock/identity.js";
 import { quoteExpiry } from "../mock/quote-expiry.js";
 import { listOperations, successKey } from "../openapi/document.js";
 
+export { MOCK_IDENTITY_HEADER } from "../mock/identity.js";
 export { MOCK_QUOTE_VALIDITY_MS } from "../mock/quote-expiry.js";
 
 /** openapi-msw's `http`, typed by the contract: paths, parameters, bodies and responses are checked. */
@@ -23,7 +25,7 @@ export interface HandlerOptions {
 }
 
 function respond(answer: Answer): Response {
-  return HttpResponse.json(answer.body ?? null, { status: answer.status, headers: answer.headers });
+  return HttpResponse.json(answer.body ?? null, { status: answer.status, headers: { ...answer.headers, ...MOCK_IDENTITY } });
 }
 
 /**

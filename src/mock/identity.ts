@@ -1,0 +1,14 @@
+// The mock says it is this package's mock: every answer of the HTTP mock (server.ts) and of the ./msw
+// handlers carries MOCK_IDENTITY_HEADER with this package's version, so a verifier can tell the package's
+// own mock from a deployment without guessing from the host. It is the mock's header, not the API's: the
+// contract does not declare it, and the contract validator lets undeclared headers through.
+import packageJson from "../../package.json" with { type: "json" };
+
+/** This package's version (package.json). */
+export const PACKAGE_VERSION: string = packageJson.version;
+
+/** The mock's own response header (lower-cased, like the other header constants): `X-Api-Contract-Mock`. */
+export const MOCK_IDENTITY_HEADER = "x-api-contract-mock";
+
+/** The header every answer of the mock carries. */
+export const MOCK_IDENTITY: Readonly<Record<string, string>> = { [MOCK_IDENTITY_HEADER]: PACKAGE_VERSION };
