@@ -10,6 +10,7 @@ export {
   type PlannedCase,
   planVerification,
   type Verifier,
+  type VerifyClock,
   type VerifyOptions,
   type VerifyReport,
   verify,

@@ -29,6 +29,8 @@ export interface VerifyOptions {
   minIntervalMs?: number;
   /** Per-request time limit. Default 15 s. */
   timeoutMs?: number;
+  /** What time it is and how to wait, for the pacing and the durations: performance.now and setTimeout by default. */
+  clock?: VerifyClock;
   /** Called after each case, with its position (from 1) among the planned cases. */
   onCase?: (result: CaseResult, position: number, total: number) => void;
 }
@@ -64,6 +66,17 @@ export interface VerifyReport {
   cause?: string;
   results: CaseResult[];
 }
+
+/** The verifier's clock, in milliseconds; a test gives a fake one to see the pauses asked for. */
+export interface VerifyClock {
+  now(): number;
+  sleep(ms: number): Promise<void>;
+}
+
+const realClock: VerifyClock = {
+  now: () => performance.now(),
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+};
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
@@ -164,20 +177,21 @@ export function createVerifier(spec: OpenApiDocument, validator: ContractValidat
   const sign = options.apiSecret ? createSigner(options.apiSecret) : undefined;
   const created = new Map<string, string>();
   const timeoutMs = options.timeoutMs ?? 15_000;
+  const clock = options.clock ?? realClock;
   let last = -Infinity;
   let requests = 0;
   let answers = 0;
 
   // The pause runs from the end of the previous exchange, so the gap the target sees between two requests
   // is never shorter, however late one of them arrives. setTimeout may fire a little early: check again.
-  const pauseLeft = () => last + minIntervalMs - performance.now();
+  const pauseLeft = () => last + minIntervalMs - clock.now();
 
   async function send(method: string, url: string, headers: Record<string, string>, body: string | undefined) {
-    while (pauseLeft() > 0) await new Promise((resolve) => setTimeout(resolve, Math.ceil(pauseLeft())));
+    while (pauseLeft() > 0) await clock.sleep(Math.ceil(pauseLeft()));
     try {
       return await exchange(method, url, headers, body);
     } finally {
-      last = performance.now();
+      last = clock.now();
     }
   }
 
@@ -189,11 +203,11 @@ export function createVerifier(spec: OpenApiDocument, validator: ContractValidat
       sent[SIGNING_HEADERS.timestamp] = signed.timestamp;
       sent[SIGNING_HEADERS.signature] = signed.signature;
     }
-    const started = performance.now();
+    const started = clock.now();
     const response = await fetch(url, { method, headers: sent, body, signal: AbortSignal.timeout(timeoutMs) });
     answers++;
     const bodyText = await response.text();
-    return { status: response.status, headers: response.headers, bodyText, durationMs: Math.round(performance.now() - started) };
+    return { status: response.status, headers: response.headers, bodyText, durationMs: Math.round(clock.now() - started) };
   }
 
   return {

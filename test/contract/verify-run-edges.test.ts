@@ -92,11 +92,35 @@ interface Seen {
   url: string;
   headers: http.IncomingHttpHeaders;
   at: number;
+  /** The time of the fake clock in use when it arrived, if one is. */
+  clockAt?: number;
 }
 type Answer = { status: number; body?: unknown };
 
+/** A fake clock for the verifier: time moves only when it sleeps or a test advances it; records the pauses asked for. */
+function fakeClock({ shortBy = 0 } = {}) {
+  let time = 0;
+  const pauses: number[] = [];
+  const clock = {
+    pauses,
+    now: () => time,
+    advance: (ms: number) => {
+      time += ms;
+    },
+    // A sleep that ends `shortBy` ms early (as setTimeout may), at most once per pause asked for.
+    sleep: async (ms: number) => {
+      pauses.push(ms);
+      time += ms > shortBy ? ms - shortBy : ms;
+    },
+  };
+  activeClock = clock;
+  return clock;
+}
+let activeClock: { now(): number } | undefined;
+
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
+  activeClock = undefined;
   for (const close of closers.splice(0)) await close();
 });
 
@@ -108,7 +132,7 @@ async function deployment(
   const server = http.createServer((req, res) => {
     req.resume();
     req.on("end", async () => {
-      seen.push({ method: req.method ?? "", url: req.url ?? "", headers: req.headers, at: performance.now() });
+      seen.push({ method: req.method ?? "", url: req.url ?? "", headers: req.headers, at: performance.now(), clockAt: activeClock?.now() });
       const answered = await answer(req.method ?? "", req.url ?? "", req.headers);
       if (answered === undefined) return;
       const { status, body } = answered;
@@ -364,38 +388,55 @@ describe("createVerifier: sending a case and judging its answer", () => {
     expect(await reason("listThings: query kind outside its enum", { status: 401, body: { message: "no" } })).toBe("expected 400 or 422, got 401");
   });
 
-  it("paces requests: minIntervalMs apart, 1000 ms by default on a live target, none on the mock", async () => {
+  it("paces requests: asks its clock for minIntervalMs before each request but the first, 1000 ms by default on a live target, none on the mock", async () => {
     const server = await deployment(conforming);
-    const plan = planVerification(spec, { target: "mock" });
-    const list = planned(plan, "listThings: GET /things");
-    const live = createVerifier(spec, validator, { baseUrl: server.baseUrl, apiKey: "k" });
-    await live.run(list);
-    await live.run(list);
-    const paced = createVerifier(spec, validator, { baseUrl: server.baseUrl, apiKey: "k", minIntervalMs: 150 });
-    await paced.run(list);
-    await paced.run(list);
-    const mock = createVerifier(spec, validator, { baseUrl: server.baseUrl, apiKey: "k", target: "mock" });
-    const before = Date.now();
-    for (let i = 0; i < 3; i++) await mock.run(list);
-    const gaps = server.seen.slice(1).map((s, i) => s.at - server.seen[i]!.at);
-    // The pause runs from the end of one exchange, so arrivals are at least that far apart, however loaded.
-    expect(gaps[0]).toBeGreaterThanOrEqual(1000);
-    expect(gaps[2]).toBeGreaterThanOrEqual(150);
-    expect(gaps[2]).toBeLessThan(900);
-    // Three requests with no pause; paced at 1000 ms they would take at least 2000.
-    expect(Date.now() - before).toBeLessThan(1500);
+    const list = planned(planVerification(spec, { target: "mock" }), "listThings: GET /things");
+    const pausesOf = async (options: Partial<Parameters<typeof createVerifier>[2]>) => {
+      const clock = fakeClock();
+      const verifier = createVerifier(spec, validator, { baseUrl: server.baseUrl, apiKey: "k", clock, ...options });
+      for (let i = 0; i < 3; i++) await verifier.run(list);
+      return clock.pauses;
+    };
+    expect(await pausesOf({})).toEqual([1000, 1000]);
+    expect(await pausesOf({ minIntervalMs: 150 })).toEqual([150, 150]);
+    expect(await pausesOf({ target: "mock" })).toEqual([]);
+    expect(await pausesOf({ target: "mock", minIntervalMs: 40 })).toEqual([40, 40]);
+    expect(server.seen).toHaveLength(12);
   });
 
   it("paces from the end of one exchange to the start of the next: a slow answer does not shorten the pause", async () => {
-    const server = await deployment(async (method, url) => {
-      await new Promise((resolve) => setTimeout(resolve, 300));
+    const clock = fakeClock();
+    const server = await deployment((method, url) => {
+      clock.advance(300); // the answer takes 300 ms of the verifier's time
       return conforming(method, url);
     });
     const list = planned(planVerification(spec, { target: "mock" }), "listThings: GET /things");
-    const verifier = createVerifier(spec, validator, { baseUrl: server.baseUrl, apiKey: "k", minIntervalMs: 200 });
+    const verifier = createVerifier(spec, validator, { baseUrl: server.baseUrl, apiKey: "k", minIntervalMs: 200, clock });
     await verifier.run(list);
     await verifier.run(list);
-    expect(server.seen[1]!.at - server.seen[0]!.at).toBeGreaterThanOrEqual(500);
+    expect(clock.pauses).toEqual([200]);
+    expect(server.seen.map((s) => s.clockAt)).toEqual([0, 500]);
+  });
+
+  it("checks the pause again after a sleep that ends early, and sleeps what is left", async () => {
+    const clock = fakeClock({ shortBy: 30 });
+    const server = await deployment(conforming);
+    const list = planned(planVerification(spec, { target: "mock" }), "listThings: GET /things");
+    const verifier = createVerifier(spec, validator, { baseUrl: server.baseUrl, apiKey: "k", minIntervalMs: 100, clock });
+    await verifier.run(list);
+    await verifier.run(list);
+    expect(clock.pauses).toEqual([100, 30]);
+    expect(server.seen).toHaveLength(2);
+  });
+
+  it("sleeps for real with no clock given: arrivals at least minIntervalMs apart", async () => {
+    const server = await deployment(conforming);
+    const list = planned(planVerification(spec, { target: "mock" }), "listThings: GET /things");
+    const verifier = createVerifier(spec, validator, { baseUrl: server.baseUrl, apiKey: "k", minIntervalMs: 150 });
+    await verifier.run(list);
+    await verifier.run(list);
+    // The pause runs from the end of one exchange (after this server saw the request), re-checked after each sleep.
+    expect(server.seen[1]!.at - server.seen[0]!.at).toBeGreaterThanOrEqual(150);
   });
 
   it("gives up on a request after timeoutMs, with the reason", async () => {
@@ -414,9 +455,7 @@ describe("createVerifier: sending a case and judging its answer", () => {
     );
     const host = `127.0.0.1:${(silent.address() as net.AddressInfo).port}`;
     const verifier = createVerifier(spec, validator, { baseUrl: `http://${host}/v1`, apiKey: "k", timeoutMs: 100, target: "mock" });
-    const started = Date.now();
     const result = await verifier.run(planned(planVerification(spec, { target: "mock" }), "listThings: GET /things"));
-    expect(Date.now() - started).toBeLessThan(2000);
     expect(result).toMatchObject({
       outcome: "failed",
       noAnswer: `${host} did not answer within 0.1 s`,
