@@ -4,7 +4,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
 import { describe, it } from "vitest";
-import { describeStop, type StopCause } from "../../src/mock/lifetime.js";
+import { describeProcess, describeStop, type StopCause } from "../../src/mock/lifetime.js";
 import { isRunning } from "../support/processes.js";
 import { repoRoot } from "../support/spec.js";
 
@@ -16,8 +16,10 @@ interface Launched {
   standIn: ChildProcess;
   /** The command's pid and its parent's (the shell's, or the stand-in's without one). */
   ready: { ready: number; ppid: number };
-  /** The lines the command printed after its ready line. */
+  /** The lines the command printed after its ready line (its ticks apart). */
   lines: string[];
+  /** Resolves once the command has printed `count` ticks saying its parent is `ppid`. */
+  ticksWithParent: (ppid: number, count: number) => Promise<void>;
   /** Resolves with the cause the command printed when it stops. */
   stopped: Promise<StopCause>;
 }
@@ -31,15 +33,29 @@ async function launch(options: { shell: boolean; npmMarker: boolean }): Promise<
   const args = options.shell ? ["sh", "-c", '"$0" "$@"', ...command] : command;
   const standIn = spawn(process.execPath, ["-e", STAND_IN, ...args], { cwd: repoRoot, env, stdio: ["ignore", "pipe", "inherit"] });
   const lines: string[] = [];
+  const tickParents: number[] = [];
   let buffered = "";
   let onLine: (() => void) | undefined;
+  let onTick: (() => void) | undefined;
   standIn.stdout!.on("data", (chunk: Buffer) => {
     buffered += chunk;
     const parts = buffered.split("\n");
     buffered = parts.pop()!;
-    lines.push(...parts);
+    for (const part of parts) {
+      if (part.startsWith("tick ")) tickParents.push(Number(part.slice("tick ".length)));
+      else lines.push(part);
+    }
     onLine?.();
+    onTick?.();
   });
+  const ticksWithParent = (ppid: number, count: number) =>
+    new Promise<void>((resolve) => {
+      const check = () => {
+        if (tickParents.filter((parent) => parent === ppid).length >= count) resolve();
+      };
+      onTick = check;
+      check();
+    });
   const nextLine = (index: number, timeoutMs: number) =>
     new Promise<string>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`no line ${index} within ${timeoutMs} ms; got ${JSON.stringify(lines)}`)), timeoutMs);
@@ -53,7 +69,8 @@ async function launch(options: { shell: boolean; npmMarker: boolean }): Promise<
       check();
     });
   const ready = JSON.parse(await nextLine(0, 30_000)) as Launched["ready"];
-  return { standIn, ready, lines, stopped: nextLine(1, 10_000).then((line) => JSON.parse(line) as StopCause) };
+  const stopped = nextLine(1, 50_000).then((line) => JSON.parse(line) as StopCause);
+  return { standIn, ready, lines, ticksWithParent, stopped };
 }
 
 /** Runs `body`, then kills whatever of the launch is left. */
@@ -97,12 +114,14 @@ describe("the mock's commands stop with what started them", { concurrent: true, 
   });
 
   it("without npm's marker: outlives its launcher and its shell (as `cmd &` in a script does), and stops on SIGTERM", async ({ expect }) => {
-    await withLaunch({ shell: true, npmMarker: false }, async ({ standIn, ready, lines, stopped }) => {
+    await withLaunch({ shell: true, npmMarker: false }, async ({ standIn, ready, lines, ticksWithParent, stopped }) => {
       process.kill(standIn.pid!, "SIGKILL");
       process.kill(ready.ppid, "SIGTERM");
       await expect.poll(() => isRunning(ready.ppid)).toBe(false);
-      // 20 times the command's check interval.
-      await new Promise((resolve) => setTimeout(resolve, 1000));
+      // Reparented, then three more of the watcher's intervals: a watcher armed without npm's marker has fired.
+      const orphanedTo = describeProcess(ready.ready)!.ppid;
+      expect(orphanedTo).not.toBe(ready.ppid);
+      await Promise.race([ticksWithParent(orphanedTo, 3), stopped]); // a stop line instead fails the next check
       expect(lines).toHaveLength(1);
       expect(isRunning(ready.ready)).toBe(true);
       process.kill(ready.ready, "SIGTERM");
