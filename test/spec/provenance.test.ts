@@ -1,10 +1,11 @@
 // The provenance register (generated/provenance.json and .md): every marker of the bundle is listed under
-// its kind, and every fact of test/spec/observed.ts is among the observed entries.
+// its kind, each entry's text and place agree with the document at its pointer, and every fact of
+// test/spec/observed.ts is among the observed entries.
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { PROVENANCE_KINDS } from "../../scripts/build/provenance.js";
-import { escapePointerToken } from "../../src/openapi/index.js";
+import { collectProvenance, PROVENANCE_KINDS } from "../../scripts/build/provenance.js";
+import { escapePointerToken, isObject, pointerTokens } from "../../src/openapi/index.js";
 import { at, resolved, spec } from "../support/spec-ajv.js";
 import { repoRoot } from "../support/spec.js";
 import { OBSERVED_ENDPOINTS, OBSERVED_FIELDS, OBSERVED_PARAMETERS, OPTIONAL_BODIES, SIGNING_HEADERS } from "./observed.js";
@@ -19,6 +20,9 @@ const register = JSON.parse(readFileSync(path.join(repoRoot, "generated", "prove
 };
 const markdown = readFileSync(path.join(repoRoot, "generated", "provenance.md"), "utf8");
 const entriesOf = (key: string) => register.kinds.find((kind) => kind.key === key)?.entries ?? [];
+/** The register as the build's function makes it now, in this process (the file above is its last output). */
+const computed = collectProvenance(spec);
+const computedOf = (key: string) => computed.find((kind) => kind.key === key)?.entries ?? [];
 
 /** Every object of the bundle carrying `key`, by pointer, with its texts (example values are data, not markers). */
 function markedPlaces(key: string): Map<string, string[]> {
@@ -38,6 +42,23 @@ function markedPlaces(key: string): Map<string, string[]> {
   return found;
 }
 
+const quote = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** What a register place must say for a pointer, read from the document at that pointer. */
+function expectedPlace([top, a = "", b = "", ...rest]: string[]): RegExp {
+  if (top === "paths") {
+    const operation = at(`#/paths/${escapePointerToken(a)}/${b}`) as { operationId: string };
+    const head = `${operation.operationId} (${b.toUpperCase()} ${a})`;
+    return new RegExp(`^${quote([head, ...rest].join(" › "))}$`);
+  }
+  if (top === "components") {
+    // The kind in words, then the name, then each property name on the way (allOf branches are not places).
+    const properties = rest.filter((_, i) => rest[i - 1] === "properties");
+    return new RegExp(`^\\w[\\w ]* ${quote([b, ...properties].join(" › "))}$`);
+  }
+  return new RegExp(`\\(${quote(top ?? "")}\\)$`);
+}
+
 describe("provenance register", () => {
   it("has the kinds in order: observed, not shown, conventions", () => {
     expect(register.kinds.map((kind) => kind.key)).toEqual(PROVENANCE_KINDS.map((kind) => kind.key));
@@ -49,8 +70,36 @@ describe("provenance register", () => {
     const expected = [...markedPlaces(key)].flatMap(([pointer, texts]) => texts.map((text) => `${pointer} ${text}`)).sort();
     expect(expected.length, `${key} markers in the bundle`).toBeGreaterThan(0);
     expect(listed.map((entry) => `${entry.pointer} ${entry.text}`).sort()).toEqual(expected);
+    expect(
+      computedOf(key)
+        .map((entry) => `${entry.pointer} ${entry.text}`)
+        .sort(),
+      "collectProvenance now",
+    ).toEqual(expected);
     const section = markdown.split(`## ${kind.heading}\n`)[1]?.split("\n## ")[0] ?? "";
     for (const entry of listed) expect(section, entry.pointer).toContain(entry.pointer);
+  });
+
+  // Each entry read against the document itself (not against collectMarkers, which wrote it): the element at its
+  // pointer carries the marker with that text, and its place names what the pointer names: the operation
+  // (operationId, METHOD and path) and the tokens after it, or the component and every property on the way.
+  // Both the file and the function's output now (so a change to the function fails here before a build).
+  it.each(
+    PROVENANCE_KINDS.flatMap((kind) => [
+      [kind.key, "generated/provenance.json", entriesOf(kind.key)] as const,
+      [kind.key, "collectProvenance", computedOf(kind.key)] as const,
+    ]),
+  )("places each %s entry where its pointer leads (%s)", (key, _source, entries) => {
+    const wrong: string[] = [];
+    expect(entries.length).toBeGreaterThan(0);
+    for (const entry of entries) {
+      const element = at(entry.pointer);
+      const texts = isObject(element) ? [element[key]].flat() : [];
+      if (!texts.includes(entry.text)) wrong.push(`${entry.pointer}: no ${key} ${JSON.stringify(entry.text)} there`);
+      const expected = expectedPlace(pointerTokens(entry.pointer));
+      if (!expected.test(entry.place)) wrong.push(`${entry.pointer}: place "${entry.place}" does not match ${expected}`);
+    }
+    expect(wrong).toEqual([]);
   });
 
   it("lists every observed fact among the observed entries", () => {
