@@ -1,7 +1,8 @@
 // The shipped verification (src/verify; `api-contract verify`) judged on real local servers: it passes
 // the mock, fails a deployment that refuses or breaks everything (a positive case passes only with its
-// documented success status; a 404 is never a refusal), says in one line when the key was refused, stays
-// safe and paced on a live target, signs its requests, and writes a JUnit report a CI system can read.
+// documented success status; a 404 is never a refusal), says in one line when the key was refused, keeps
+// each safety promise on a deployment (no trade, Create Quote once, nothing else that changes state, paced),
+// signs its requests, and writes a JUnit report a CI system can read.
 // The command exits 0 / 1 / 2 (conforms / a violation / the target could not be checked).
 import { spawn } from "node:child_process";
 import { createHmac } from "node:crypto";
@@ -67,17 +68,18 @@ interface Forwarded extends Seen {
 
 /**
  * A deployment in front of the mock: every request is forwarded to it, and `rewrite` may change the
- * status (and body) of its answer. Records each request with its arrival time.
+ * status (and body) of its answer. Records each request with its arrival time (by `now`).
  */
 async function proxy(
   rewrite: (
     request: { method: string; url: string; hasKey: boolean },
     answer: { status: number; body: string },
   ) => { status: number; body?: string } | undefined = () => undefined,
+  now: () => number = () => performance.now(),
 ): Promise<{ baseUrl: string; seen: Forwarded[]; close(): Promise<void> }> {
   const seen: Forwarded[] = [];
   const server = http.createServer((req, res) => {
-    const at = performance.now();
+    const at = now();
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
     req.on("end", async () => {
@@ -98,7 +100,9 @@ async function proxy(
       seen.push({ method, url, headers: req.headers, at, status });
       const out: Record<string, string> = {};
       answer.headers.forEach((value, name) => {
-        if (!["content-length", "transfer-encoding", "connection", "keep-alive", "content-encoding"].includes(name)) out[name] = value;
+        // A deployment: the mock's own header (it says the answer comes from the package's mock) is not passed on.
+        if (!["content-length", "transfer-encoding", "connection", "keep-alive", "content-encoding", "x-api-contract-mock"].includes(name))
+          out[name] = value;
       });
       res.writeHead(status, out);
       res.end(changed?.body ?? body);
@@ -294,23 +298,6 @@ describe("verify (live rules)", () => {
     }
   });
 
-  it("stays safe on a live target: no trade, Create Quote once, nothing else that changes state, requests paced", async () => {
-    const recorded = await proxy();
-    try {
-      const report = await verify(spec, validator, { baseUrl: recorded.baseUrl, apiKey: "k", minIntervalMs: 60, params: { quoteId: "q-1" } });
-      expect(report.ok, JSON.stringify(report.results.filter((r) => r.outcome === "failed"))).toBe(true);
-      const posts = recorded.seen.filter((s) => s.method !== "GET" && s.method !== "HEAD");
-      expect(posts.map((s) => `${s.method} ${s.url}`)).toEqual([`POST ${BASE_PATH}/trades/quote`]);
-      expect(report.results.find((r) => r.case === "acceptQuote: POST /trades/quote/{quoteId}")?.reason).toMatch(/changes state/);
-      expect(recorded.seen.length).toBe(report.requests);
-      const gaps = recorded.seen.slice(1).map((s, i) => s.at - recorded.seen[i]!.at);
-      // Paced from the end of one exchange to the start of the next: the gap seen here is never shorter.
-      expect(Math.min(...gaps)).toBeGreaterThanOrEqual(60);
-    } finally {
-      await recorded.close();
-    }
-  });
-
   it("writes JUnit XML that escapes <, &, quotes, line breaks, forbidden characters and non-ASCII text", () => {
     const reason = `answered 200 <b>"bold"</b> & 'quoted' ]]> — ünïcödé → ✓ 😀\nsecond line\tafter a tab`;
     const report: VerifyReport = {
@@ -414,6 +401,60 @@ describe("verify (live rules)", () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+/** A clock for the verifier that moves only when it sleeps: pauses are asked for, not waited. */
+function fakeClock() {
+  let time = 0;
+  const pauses: number[] = [];
+  return {
+    pauses,
+    now: () => time,
+    sleep: async (ms: number) => {
+      pauses.push(ms);
+      time += ms;
+    },
+  };
+}
+
+describe("verify on a deployment keeps each safety promise (side effects not allowed)", () => {
+  // A deployment in front of the mock, recording what it is sent at the verifier's (fake) time.
+  const clock = fakeClock();
+  let recorded: Awaited<ReturnType<typeof proxy>>;
+  let report: VerifyReport;
+  const sent = () => recorded.seen.map((s) => `${s.method} ${s.url.replace(/\?.*$/, "")}`);
+  beforeAll(async () => {
+    recorded = await proxy(undefined, clock.now);
+    report = await verify(spec, validator, { baseUrl: recorded.baseUrl, apiKey: "k", minIntervalMs: 60, params: { quoteId: "q-1" }, clock });
+  });
+  afterAll(() => recorded?.close());
+
+  it("the run the promises are about passed, and every request it counted reached the deployment", () => {
+    expect(report.ok, JSON.stringify(report.results.filter((r) => r.outcome === "failed"))).toBe(true);
+    expect(recorded.seen.length).toBe(report.requests);
+  });
+
+  it("executes no trade: Accept Quote is never sent, and its case says why", () => {
+    expect(sent()).not.toContain(`POST ${BASE_PATH}/trades/quote/q-1`);
+    expect(recorded.seen.filter((s) => s.url.startsWith(`${BASE_PATH}/trades/quote/`))).toEqual([]);
+    expect(report.results.find((r) => r.case === "acceptQuote: POST /trades/quote/{quoteId}")?.reason).toMatch(/changes state/);
+  });
+
+  it("calls Create Quote once (its own quota): its invalid bodies are not sent", () => {
+    expect(sent().filter((s) => s === `POST ${BASE_PATH}/trades/quote`)).toHaveLength(1);
+  });
+
+  it("sends nothing else that changes state: every request but those to Create and Accept Quote is a GET", () => {
+    const quote = new RegExp(`^${BASE_PATH}/trades/quote(/|$)`);
+    expect(recorded.seen.filter((s) => s.method !== "GET" && !quote.test(s.url)).map((s) => `${s.method} ${s.url}`)).toEqual([]);
+  });
+
+  it("paces its requests: minIntervalMs from one answer to the next request, a pause asked for before each but the first", () => {
+    const gaps = recorded.seen.slice(1).map((s, i) => s.at - recorded.seen[i]!.at);
+    expect(gaps.length).toBeGreaterThan(10);
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(60);
+    expect(clock.pauses).toEqual(gaps.map(() => 60));
   });
 });
 
