@@ -21,95 +21,148 @@ const changeset = (bump: string, note: string) => `---\n"${PACKAGE_NAME}": ${bum
 const removeNote = [{ remove: "/components/schemas/Item/properties/note" }];
 const REMOVED_LINE = "BREAKING  response-field-removed  GET /items/{id} (getItem), response 200 body: field data.note removed";
 
+/** What the command line prints for a result: each problem, then the summary. */
+const text = (result: GateResult) => [...result.problems, result.summary].join("\n");
+
 describe("check:breaking", () => {
   it("passes when the contract is the released one", async () => {
     const repo = await released();
-    const run = await repo.gate();
-    expect(run.code, run.stderr).toBe(0);
-    expect(run.stdout).toContain("check:breaking: released 1.0.0 → 1.0.0: 0 breaking, 0 non-breaking, 0 annotations; needs no bump, has none");
+    const result = await repo.run();
+    expect(result.ok, text(result)).toBe(true);
+    expect(result.problems).toEqual([]);
+    expect(result.summary).toBe("check:breaking: released 1.0.0 → 1.0.0: 0 breaking, 0 non-breaking, 0 annotations; needs no bump, has none");
   });
 
   it("fails on a removed response field with a line naming the field and the operation; a major changeset or a major version lets it pass", async () => {
     const repo = await released();
     await repo.current(applyPatch(baseContract(), removeNote));
-    const failed = await repo.gate();
-    expect(failed.code).toBe(1);
-    expect(failed.stderr).toContain("2 breaking changes since the released 1.0.0 need a major version");
-    expect(failed.stderr).toContain(REMOVED_LINE);
-    expect(failed.stderr).toContain("POST /items (createItem), response 200 body: field data.note removed");
-    expect(failed.stderr).toContain(`npx changeset add --major ${PACKAGE_NAME}`);
+    const failed = await repo.run();
+    expect(failed.ok).toBe(false);
+    expect(failed.problems).toHaveLength(1);
+    expect(failed.problems[0]).toBe(
+      [
+        "2 breaking changes since the released 1.0.0 need a major version; neither the version (1.0.0, released 1.0.0) nor a pending changeset gives one:",
+        `  ${REMOVED_LINE}`,
+        "  BREAKING  response-field-removed  POST /items (createItem), response 200 body: field data.note removed",
+        `Undo the change, or record a major bump: \`npx changeset add --major ${PACKAGE_NAME} -m "<what changed, for consumers>"\` (RELEASING.md).`,
+      ].join("\n"),
+    );
+    expect(failed).toMatchObject({ required: "major", granted: "none", grantedBy: [] });
 
     await repo.changeset("small-note.md", changeset("minor", "Item: note removed."));
-    const minor = await repo.gate();
-    expect(minor.code).toBe(1);
-    expect(minor.stderr).toContain(".changeset/small-note.md: minor");
+    const minor = await repo.run();
+    expect(minor.ok).toBe(false);
+    expect(minor.problems[0]).toContain("nor a pending changeset (.changeset/small-note.md: minor) gives one:");
+    expect(minor.summary).toContain("needs a major bump, has minor (.changeset/small-note.md)");
 
     await repo.changeset("drop-note.md", changeset("major", "Item: note removed."));
-    const major = await repo.gate();
-    expect(major.code, major.stderr).toBe(0);
-    expect(major.stdout).toContain(REMOVED_LINE);
-    expect(major.stdout).toContain("needs a major bump, has major (.changeset/drop-note.md)");
+    const major = await repo.run();
+    expect(major.ok, text(major)).toBe(true);
+    expect(major.summary).toBe(
+      "check:breaking: released 1.0.0 → 1.0.0: 2 breaking, 0 non-breaking, 0 annotations; needs a major bump, has major (.changeset/drop-note.md)",
+    );
 
     // After `changeset version`: no changeset left, the version says it.
     const versioned = await checkout("2.0.0");
     open.push(versioned);
     await versioned.released(baseContract(), "1.0.0");
     await versioned.current(applyPatch(baseContract(), removeNote));
-    const bumped = await versioned.gate();
-    expect(bumped.code, bumped.stderr).toBe(0);
-    expect(bumped.stdout).toContain("released 1.0.0 → 2.0.0: 2 breaking");
-    expect(bumped.stdout).toContain("has major (version 2.0.0)");
+    const bumped = await versioned.run();
+    expect(bumped.ok, text(bumped)).toBe(true);
+    expect(bumped.summary).toBe(
+      "check:breaking: released 1.0.0 → 2.0.0: 2 breaking, 0 non-breaking, 0 annotations; needs a major bump, has major (version 2.0.0)",
+    );
   });
 
   it("asks for a minor bump for an addition and a patch bump for an annotation", async () => {
     const repo = await released();
     await repo.current(applyPatch(baseContract(), [{ set: "/components/schemas/Item/properties/color", value: { type: "string" } }]));
-    const addition = await repo.gate();
-    expect(addition.code).toBe(1);
-    expect(addition.stderr).toContain("need at least a minor bump");
-    expect(addition.stderr).toContain("NON-BREAKING  response-field-added  response * body: field color added — 2 places: getItem, createItem");
+    const addition = await repo.run();
+    expect(addition.ok).toBe(false);
+    expect(addition.problems[0]).toBe(
+      [
+        "2 changes since the released 1.0.0 need at least a minor bump; neither the version (1.0.0, released 1.0.0) nor a pending changeset gives one:",
+        "  NON-BREAKING  response-field-added  response * body: field color added — 2 places: getItem, createItem",
+        `Every change to the contract carries a note and a bump: \`npx changeset add --minor ${PACKAGE_NAME} -m "<what changed, for consumers>"\` (or \`npm run changeset\`; RELEASING.md).`,
+      ].join("\n"),
+    );
     await repo.changeset("color.md", changeset("minor", "Item: color."));
-    expect((await repo.gate()).code).toBe(0);
+    const granted = await repo.run();
+    expect(granted.ok, text(granted)).toBe(true);
+    expect(granted.summary).toContain("needs a minor bump, has minor (.changeset/color.md)");
 
     const notes = await released();
     await notes.current(applyPatch(baseContract(), [{ set: "/info/description", value: "Now described." }]));
-    const annotation = await notes.gate();
-    expect(annotation.code).toBe(1);
-    expect(annotation.stderr).toContain("need at least a patch bump");
+    const annotation = await notes.run();
+    expect(annotation.ok).toBe(false);
+    expect(annotation.problems[0]).toMatch(/^1 change since the released 1\.0\.0 need at least a patch bump/);
+    expect(annotation.summary).toContain("0 breaking, 0 non-breaking, 1 annotation; needs a patch bump, has none");
     await notes.version("1.0.1");
     await notes.current(applyPatch(baseContract(), [{ set: "/info/description", value: "Now described." }]));
-    expect((await notes.gate()).code).toBe(0);
+    const patched = await notes.run();
+    expect(patched.ok, text(patched)).toBe(true);
+    expect(patched.summary).toContain("has patch (version 1.0.1)");
   });
 
   it("fails when info.version is not the package version, naming both", async () => {
     const repo = await released();
     await repo.current(baseContract(), "1.0.1");
-    const run = await repo.gate();
-    expect(run.code).toBe(1);
-    expect(run.stderr).toContain('info.version is "1.0.1", but package.json\'s version is 1.0.0');
+    const result = await repo.run();
+    expect(result.ok).toBe(false);
+    expect(result.problems).toHaveLength(1);
+    expect(result.problems[0]).toMatch(/^generated\/openapi\.json: info\.version is "1\.0\.1", but package\.json's version is 1\.0\.0; /);
   });
 
   it("fails without a released bundle, with a hand-edited one, and with a version below it", async () => {
     const repo = await checkout();
     open.push(repo);
     await repo.current(baseContract());
-    const missing = await repo.gate();
-    expect(missing.code).toBe(1);
-    expect(missing.stderr).toContain("generated/released/openapi.json is missing");
+    const missing = await repo.run();
+    expect(missing.ok).toBe(false);
+    expect(missing.problems).toEqual([expect.stringMatching(/^generated\/released\/openapi\.json is missing: /)]);
+    expect(missing.summary).toBe("check:breaking: nothing to compare with");
 
     const edited = await released();
     const file = path.join(edited.dir, "generated", "released", "openapi.json");
     await writeFile(file, (await readFile(file, "utf8")).replace('"maxLength": 100', '"maxLength": 150'));
-    const hand = await edited.gate();
-    expect(hand.code).toBe(1);
-    expect(hand.stderr).toContain("edited by hand");
+    const hand = await edited.run();
+    expect(hand.ok).toBe(false);
+    expect(hand.problems).toEqual([expect.stringContaining("edited by hand")]);
+    expect(hand.summary).toBe("check:breaking: the released bundle cannot be read");
 
     const older = await released("1.2.0");
     await older.version("1.1.0");
     await older.current(baseContract());
-    const below = await older.gate();
-    expect(below.code).toBe(1);
-    expect(below.stderr).toContain("package.json's version 1.1.0 is below the released 1.2.0");
+    const below = await older.run();
+    expect(below.ok).toBe(false);
+    expect(below.problems).toEqual(["package.json's version 1.1.0 is below the released 1.2.0"]);
+  });
+
+  it("names a pending changeset whose frontmatter is broken, and still compares", async () => {
+    const repo = await released();
+    await repo.changeset("bad.md", "no frontmatter\n");
+    const result = await repo.run();
+    expect(result.ok).toBe(false);
+    expect(result.problems).toEqual([expect.stringMatching(/^\.changeset\/bad\.md: no frontmatter/)]);
+    expect(result.summary).toContain("released 1.0.0 → 1.0.0: 0 breaking");
+  });
+});
+
+// The command line around runGate: exit code, problems on stderr, the breaking lines and summary on stdout.
+describe("check:breaking, the command", () => {
+  it("exits 1 with the problems and summary on stderr; on a pass exits 0 with the breaking lines on stdout", async () => {
+    const repo = await released();
+    await repo.current(applyPatch(baseContract(), removeNote));
+    const failed = await repo.gate();
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toContain("check:breaking: 2 breaking changes since the released 1.0.0 need a major version");
+    expect(failed.stderr).toContain(REMOVED_LINE);
+    expect(failed.stderr).toContain("check:breaking: released 1.0.0 → 1.0.0: 2 breaking");
+    await repo.changeset("drop-note.md", changeset("major", "Item: note removed."));
+    const passed = await repo.gate();
+    expect(passed.code, passed.stderr).toBe(0);
+    expect(passed.stdout).toContain(`  ${REMOVED_LINE}`);
+    expect(passed.stdout).toContain("needs a major bump, has major (.changeset/drop-note.md)");
   });
 
   it("prints its result as JSON with --json", async () => {

@@ -10,6 +10,7 @@ import { parse } from "yaml";
 import { releasedText } from "../../scripts/build/steps/60-released.js";
 import { binPath, type NodeRun, runNodeScript } from "../../scripts/lib/node-cli.js";
 import type { ChangeKind, ChangeRule } from "../../scripts/release/compare.js";
+import { type GateResult, runGate } from "../../scripts/release/gate.js";
 import { isObject, type OpenApiDocument, pointerTokens } from "../../src/openapi/index.js";
 import { repoRoot } from "../support/spec.js";
 
@@ -70,6 +71,8 @@ export interface Checkout {
   changeset(file: string, text: string): Promise<void>;
   /** Runs the gate's command line on this checkout. */
   gate(args?: string[]): Promise<{ code: number | null; stdout: string; stderr: string }>;
+  /** Runs the gate in this process (what the command line prints is its problems and summary). */
+  run(): Promise<GateResult>;
   remove(): Promise<void>;
 }
 
@@ -97,6 +100,7 @@ export async function checkout(version = "1.0.0"): Promise<Checkout> {
     },
     changeset: (file, text) => writeFile(path.join(dir, ".changeset", file), text),
     gate: (args = []) => runTsx(path.join(repoRoot, "scripts", "check-breaking.ts"), ["--root", dir, ...args]),
+    run: () => runGate(dir),
     remove: () => rm(dir, { recursive: true, force: true }),
   };
 }
