@@ -149,6 +149,15 @@ export function createTypedClient<Paths extends Record<string, any>>(
   type Send = (method: string, path: string, init: unknown) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
   /** For calls that middleware sees (registered with use(), or per call): real Requests. */
   const client = createOpenApiClient<Paths>({ baseUrl, headers });
+  /** A call's facts, by the params object of its own that it hands `client` (what onRequest is given). */
+  const facts = new WeakMap<object, RequestInfo>();
+  // The first middleware records the URL a call is made for: all ApiError.url can say when a later middleware
+  // answers the call itself, sending nothing. The attempts record the URL they send.
+  client.use({
+    onRequest({ params, request }) {
+      facts.get(params)!.url = redact(request.url);
+    },
+  });
   const plain = createOpenApiClient<Paths>({ baseUrl, headers, Request: Prepared as unknown as typeof Request });
 
   async function call(method: string, path: string, init: Record<string, unknown> = {}): Promise<unknown> {
@@ -205,6 +214,8 @@ export function createTypedClient<Paths extends Record<string, any>>(
       }
     };
     const seen = middleware.length > 0 || (init.middleware as unknown[] | undefined)?.length;
+    const ownParams = seen ? { ...params } : params;
+    if (seen) facts.set(ownParams!, info);
     /** The network response of the last attempt, what was handed to openapi-fetch, and the parsed success body. */
     let original: Response | undefined;
     let handed: Response | undefined;
@@ -311,6 +322,7 @@ export function createTypedClient<Paths extends Record<string, any>>(
       parseAs: "stream",
       body: serialized,
       bodySerializer: identity,
+      params: ownParams,
     });
     // `handed`: what the attempts gave openapi-fetch; else a middleware answered, or replaced the response, and its
     // body is read here. The error body is redacted before anyone sees it.

@@ -6,7 +6,7 @@ export interface RequestInfo {
   method: string;
   path: string;
   operationId: string | undefined;
-  /** The final URL including the query string. */
+  /** The final URL including the query string (the URL the call was made for when a middleware answers it itself). */
   url: string;
 }
 

@@ -2,7 +2,7 @@
 // is what is sent: the call's own options (timeout, retry) and facts still apply to a replaced Request.
 import { afterEach, describe, expect, it } from "vitest";
 import type { Middleware } from "openapi-fetch";
-import { createClient, type RequestEvent } from "../../src/index.js";
+import { ApiError, createClient, MOCK_BASE_URL, type RequestEvent, unwrap } from "../../src/index.js";
 import { sendJson, startServer, type TestServer } from "./support/server.js";
 import { operationIdOf, successExample } from "../support/spec.js";
 
@@ -91,5 +91,20 @@ describe("middleware", () => {
     expect(response.status).toBe(404);
     expect(error).toEqual({ answered: true });
     expect(server.requests).toHaveLength(3); // the three calls the replacing middleware saw; none for the answered one
+  });
+
+  it("an answer a middleware gives itself names the URL the call was made for in ApiError.url (registered or per call)", async () => {
+    const refuse: Middleware = {
+      onRequest: () => new Response('{"error":"refused"}', { status: 409, headers: { "content-type": "application/json" } }),
+    };
+    const client = createClient({ baseUrl: MOCK_BASE_URL });
+    const customer = { params: { path: { id: "c 1" } } };
+    const perCall = await unwrap(client.GET("/collections/customers/{id}", { ...customer, middleware: [refuse] })).catch((e: unknown) => e);
+    client.use(refuse);
+    const registered = await unwrap(client.GET("/collections/customers/{id}", customer)).catch((e: unknown) => e);
+    for (const error of [perCall, registered]) {
+      expect(error).toBeInstanceOf(ApiError);
+      expect(error).toMatchObject({ status: 409, url: `${MOCK_BASE_URL}/collections/customers/c%201`, path: "/collections/customers/{id}" });
+    }
   });
 });
