@@ -42,6 +42,7 @@ const MOCK_FIXES = [
   "what Prism refuses (an unknown Prefer example, an unacceptable Accept) keeps Prism's status with the documented error response and headers, Prism's reason in sl-violations",
   "header values echoed from the request are escaped, so no request can stop the mock",
   `a quote's expiryDate is ${MOCK_QUOTE_VALIDITY_MS / 1000} s after the answer (the documented example's is in the past)`,
+  "X-RateLimit-Reset is the end of the current window (the documented example's is in the past), X-RateLimit-Remaining 0 on a 429 and never above X-RateLimit-Limit",
   `every answer carries ${MOCK_IDENTITY_HEADER}: ${PACKAGE_VERSION}, the mock's own header (the contract does not declare it)`,
 ];
 

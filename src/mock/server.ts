@@ -10,7 +10,9 @@
 //   - anything that fails inside the engine (400, logged): no request gets a 5xx or a non-JSON answer.
 // Header values Prism echoes from the request are escaped, so no request can make a write throw, and a
 // request Node's parser refuses gets a JSON 400 with the rate-limit headers too. A quote in an answer
-// expires MOCK_QUOTE_VALIDITY_MS after the answer (quote-expiry.ts): the documented one is in the past.
+// expires MOCK_QUOTE_VALIDITY_MS after the answer (quote-expiry.ts): the documented one is in the past; the
+// rate-limit headers of every answer are those of its moment (rate-limit.ts), and every answer says it is
+// this package's mock (identity.ts).
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { HTTP_METHODS, type JsonObject, listOperations, type OpenApiDocument, type Operation, OperationMatcher } from "../openapi/document.js";
@@ -19,6 +21,7 @@ import { type Answer, errorAnswer, parsePrefer, safeHeaderValue, violationsHeade
 import { createMockEngine, type MockEngine } from "./engine.js";
 import { MOCK_IDENTITY } from "./identity.js";
 import { quoteExpiry } from "./quote-expiry.js";
+import { rateLimitHeaders } from "./rate-limit.js";
 
 /** Requests larger than this are refused (413): every request body of the contract is a few hundred bytes. */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -104,6 +107,12 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
   const operations = listOperations(spec);
   const matcher = new OperationMatcher(operations, []);
   const quotes = quoteExpiry(spec);
+  const limits = rateLimitHeaders(spec);
+  /** The documented error answer for `status`, its rate-limit headers those of this moment. */
+  const refusal = (operation: Operation | undefined, status: number): Answer => {
+    const answer = errorAnswer(spec, operation, status);
+    return { ...answer, headers: limits.refresh(answer.headers, status) };
+  };
   const routes = new Map<Operation, Route>(
     operations.map((operation) => [
       operation,
@@ -125,7 +134,7 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
     why: string,
     extra: Record<string, string> = {},
   ) => {
-    write(request, response, errorAnswer(spec, operation, status), {
+    write(request, response, refusal(operation, status), {
       ...extra,
       "sl-violations": violationsHeader([{ location: ["request"], severity: "Error", message: why }]),
     });
@@ -192,9 +201,10 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
       const status = answer.status >= 400 && answer.status < 500 ? answer.status : 400;
       return refuse(request, response, operation, status, `Prism refused the request: ${answer.reason}`);
     }
-    const headers: Record<string, string | string[]> = { ...answerHeaders(request) };
+    const own: Record<string, string | string[]> = {};
     for (const [name, value] of Object.entries(answer.headers))
-      headers[name.toLowerCase()] = Array.isArray(value) ? value.map(safeHeaderValue) : safeHeaderValue(String(value));
+      own[name.toLowerCase()] = Array.isArray(value) ? value.map(safeHeaderValue) : safeHeaderValue(String(value));
+    const headers = { ...answerHeaders(request), ...limits.refresh(own, answer.status) };
     if (answer.violations.length) headers["sl-violations"] = violationsHeader(answer.violations);
     const answered = quotes.refresh(operation, answer.status, answer.body);
     const text = serialize(answered, String(headers["content-type"] ?? ""));
@@ -234,7 +244,7 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
   // A request Node's HTTP parser refuses (bad header bytes, a broken request line…) gets JSON too.
   server.on("clientError", (error: NodeJS.ErrnoException, socket) => {
     if (!socket.writable || error.code === "ECONNRESET") return socket.destroy();
-    const answer = errorAnswer(spec, undefined, 400);
+    const answer = refusal(undefined, 400);
     const text = JSON.stringify(answer.body);
     const headers = Object.entries({ ...answer.headers, ...MOCK_IDENTITY, "content-length": String(Buffer.byteLength(text)), connection: "close" })
       .map(([name, value]) => `${name}: ${value}`)

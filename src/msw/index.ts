@@ -9,6 +9,7 @@ import { openApiDocument } from "../contract/bundled.js";
 import { type Answer, documentedAnswer, errorAnswer, parsePrefer } from "../mock/answers.js";
 import { MOCK_IDENTITY } from "../mock/identity.js";
 import { quoteExpiry } from "../mock/quote-expiry.js";
+import { rateLimitHeaders } from "../mock/rate-limit.js";
 import { listOperations, successKey } from "../openapi/document.js";
 
 export { MOCK_IDENTITY_HEADER } from "../mock/identity.js";
@@ -24,13 +25,10 @@ export interface HandlerOptions {
   baseUrl?: string;
 }
 
-function respond(answer: Answer): Response {
-  return HttpResponse.json(answer.body ?? null, { status: answer.status, headers: { ...answer.headers, ...MOCK_IDENTITY } });
-}
-
 /**
  * One handler per operation. Each answers the operation's first documented success example with the
- * documented headers (the rate-limit headers included). Like the mock: a keyed operation called without
+ * documented headers (the rate-limit headers included, their Reset and Remaining those of the moment of
+ * the answer, as the mock writes them) and X-Api-Contract-Mock. Like the mock: a keyed operation called without
  * the API key gets its documented 401; `Prefer: code=<status>` and `Prefer: example=<name>` pick another
  * documented answer (an unknown one gets the documented 4XX with status 404). Requests are not validated
  * further: use the contract validator (`./contract`) for that. A quote expires MOCK_QUOTE_VALIDITY_MS after
@@ -39,6 +37,13 @@ function respond(answer: Answer): Response {
 export function createHandlers(options: HandlerOptions = {}): HttpHandler[] {
   const spec = openApiDocument;
   const quotes = quoteExpiry(spec);
+  const limits = rateLimitHeaders(spec);
+  /** The answer as written: rate-limit headers of this moment, and the mock's identity. */
+  const respond = (answer: Answer): Response =>
+    HttpResponse.json(answer.body ?? null, {
+      status: answer.status,
+      headers: { ...limits.refresh(answer.headers, answer.status), ...MOCK_IDENTITY },
+    });
   const http = createHttp(options.baseUrl) as unknown as Record<
     string,
     (path: string, resolver: (info: { request: Request }) => Response) => HttpHandler

@@ -52,7 +52,9 @@ describe("msw handlers", () => {
     expect(refused).toBeInstanceOf(ApiError);
     expect((refused as ApiError).status).toBe(401);
     const client = createClient({ baseUrl: MOCK_BASE_URL, apiKey: "k", retry: false });
-    const limited = await (client.request as any)("get", keyed.path, { headers: { prefer: "code=429" } });
+    // A client of its own: after a 429 (Remaining 0) a client waits for the reset before its next request.
+    const limitedClient = createClient({ baseUrl: MOCK_BASE_URL, apiKey: "k", retry: false });
+    const limited = await (limitedClient.request as any)("get", keyed.path, { headers: { prefer: "code=429" } });
     expect(limited.response.status).toBe(429);
     const unknown = await (client.request as any)("get", keyed.path, { headers: { prefer: "example=no-such-example" } });
     expect(unknown.response.status).toBe(404);
