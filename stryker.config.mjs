@@ -1,11 +1,12 @@
-// Stryker (mutation testing) over src/: `npm run test:mutation` (scripts/mutation-run.ts) runs it once per group
+// Stryker (mutation testing) over src/ and the release tooling (scripts/release, scripts/build/provenance.ts):
+// `npm run test:mutation` (scripts/mutation-run.ts) runs it once per group
 // of folders (scripts/mutation-groups.json, chosen by MUTATION_GROUP), then scripts/mutation-report.ts writes
 // MUTATION.md from the groups' JSON reports. Not part of `npm test` (about two hours on 2 cores); the groups make
 // a run resumable: each keeps its own report and incremental file, so a run stopped half-way keeps the groups it
 // finished and a rerun reuses their results.
 import { readFileSync } from "node:fs";
 
-/** Group name → its folders and files under src/ (a folder stands for every .ts file below it). */
+/** Group name → its folders and files (a folder stands for every .ts file below it). */
 const MUTATION_GROUPS = JSON.parse(readFileSync(new URL("./scripts/mutation-groups.json", import.meta.url), "utf8"));
 const globs = (paths) => paths.map((p) => (p.endsWith(".ts") ? p : `${p}/**/*.ts`));
 // Without MUTATION_GROUP (`npx stryker run`, or a tool that reads this file): every group at once, into
@@ -35,7 +36,8 @@ export default {
     "!src/mock/lifetime.ts",
   ],
   testRunner: "vitest",
-  // Only the test files that exercise src/ in-process; the reasons per left-out file are in that config.
+  // Only the test files that exercise the group's code in-process (it reads MUTATION_GROUP too); the reasons per
+  // left-out file are in that config.
   // `related: false`: Stryker already picks the test files that cover a mutant; vitest's related-files search on
   // top of that only costs time on every run.
   vitest: { configFile: "vitest.mutation.config.ts", related: false },

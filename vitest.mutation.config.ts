@@ -1,8 +1,10 @@
 // Vitest config of the mutation run (`npm run test:mutation`, stryker.config.mjs): only the tests that exercise
-// src/ in this process, quickly. Stryker reruns the tests covering a mutant once per mutant, so what it
-// gets from each left-out file below is nothing (no in-process coverage of src/) or not worth its time:
-//   test/consumer, test/release, test/scripts   pack the package, build generated/, run the release steps:
-//                                                src/ runs there only in child processes or from dist/
+// the mutated code in this process, quickly. Stryker reruns the tests covering a mutant once per mutant, so what
+// it gets from each left-out file below is nothing (no in-process coverage) or not worth its time.
+// The groups of src/ (client, contract, mock, verify) run the tests of src/; left out:
+//   test/consumer, test/scripts                  pack the package, build generated/, run scripts as child
+//                                                processes: src/ runs there only in child processes or from dist/
+//   test/release                                 the release tooling (the release group's tests, below)
 //   test/docs (but code-samples)                 the docs build and Chromium; no src/ import
 //   test/docs/code-samples.test.ts               scripts/build's samples compiled with tsc (5 s); src/openapi
 //                                                is covered by test/spec and test/contract too
@@ -16,26 +18,42 @@
 //   test/msw/msw-browser.test.ts                 src/msw runs bundled in Chromium there, not in this process
 //   test/contract/mock-lifetime.test.ts          src/mock/lifetime.ts (not mutated) runs in child processes there
 //   *.test-d.ts                                  compile-time type tests: no run-time code to kill a mutant
+// The release group (scripts/release, scripts/build/provenance.ts) runs the only tests that import them
+// in-process: test/release (but the two below) and test/spec/provenance.test.ts. Left out:
+//   test/release/done.test.ts                    builds a copy of the repository and runs the release steps
+//                                                with npm: child processes only, minutes per run
+//   test/release/publish.test.ts                 `npm publish --dry-run` of a copy: child processes only
+//   test/docs/docs.test.ts                       imports provenance.ts for its headings only; the docs build
+//                                                and Chromium
+// (gate.test.ts's two command-line tests spawn check-breaking.ts: they run in the dry run only, since they
+// cover nothing in this process.)
 // The property-based tests that stay (mock-robustness, date-time) get fixed seeds below, so that the same
 // inputs are tried for every mutant and a kill can be reproduced.
 import { defineConfig } from "vitest/config";
 
+const SRC_TESTS = [
+  "test/client/**/*.test.ts",
+  "test/contract/**/*.test.ts",
+  "test/msw/**/*.test.ts",
+  "test/spec/examples.test.ts",
+  "test/spec/provenance.test.ts",
+  // The edge tests written against the mutation report (in test/spec, test/contract, test/client…).
+  "test/**/*-edges.test.ts",
+];
+const RELEASE_TESTS = ["test/release/**/*.test.ts", "test/spec/provenance.test.ts"];
+/** The group Stryker runs (stryker.config.mjs); without one, every group's tests. */
+const group = process.env.MUTATION_GROUP || "all";
+
 export default defineConfig({
   test: {
-    include: [
-      "test/client/**/*.test.ts",
-      "test/contract/**/*.test.ts",
-      "test/msw/**/*.test.ts",
-      "test/spec/examples.test.ts",
-      "test/spec/provenance.test.ts",
-      // The edge tests written against the mutation report (in test/spec, test/contract, test/client…).
-      "test/**/*-edges.test.ts",
-    ],
+    include: group === "release" ? RELEASE_TESTS : group === "all" ? [...SRC_TESTS, ...RELEASE_TESTS] : SRC_TESTS,
     exclude: [
       "test/contract/fuzz.test.ts",
       "test/contract/verify.test.ts",
       "test/contract/mock-lifetime.test.ts",
       "test/msw/msw-browser.test.ts",
+      "test/release/done.test.ts",
+      "test/release/publish.test.ts",
       "**/node_modules/**",
     ],
     testTimeout: 60_000,
