@@ -38,7 +38,7 @@ export interface StartedMock {
 
 const MOCK_FIXES = [
   "a path no operation has answers 404, a method the path lacks 405 with Allow, both with the documented error response and headers",
-  'malformed or whitespace-only JSON answers 400; a null, false, 0 or "" JSON body where the body is optional 422 (Prism takes it for no body); a body over the size limit 413; an empty query value the parameter refuses 422 (Prism lets it through)',
+  'malformed or whitespace-only JSON answers 400; a null, false, 0 or "" JSON body where the body is optional 422 (Prism takes it for no body); a body over the size limit 413; an empty query or header value the parameter refuses 422 (Prism lets it through)',
   "what Prism refuses (an unknown Prefer example, an unacceptable Accept) keeps Prism's status with the documented error response and headers, Prism's reason in sl-violations",
   "header values echoed from the request are escaped, so no request can stop the mock",
   `a quote's expiryDate is ${MOCK_QUOTE_VALIDITY_MS / 1000} s after the answer (the documented example's is in the past)`,

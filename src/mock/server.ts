@@ -4,7 +4,8 @@
 //   - a path no operation has (404), a method the path lacks (405, with Allow);
 //   - a body that is too large (413), malformed JSON or only whitespace (400), or a falsy JSON value
 //     (null, false, 0, "") where the body is optional (422: Prism would take it for no body);
-//   - an empty query value a parameter's schema refuses (422: Prism lets `?status=` through);
+//   - an empty query or header value a parameter's schema refuses (422: Prism lets `?status=` and an empty
+//     `x-api-signature` through);
 //   - whatever Prism refuses itself (an unknown `Prefer: example=`, an unacceptable Accept): its status,
 //     the documented body and headers, and Prism's reason in `sl-violations`;
 //   - anything that fails inside the engine (400, logged): no request gets a 5xx or a non-JSON answer.
@@ -97,6 +98,8 @@ interface Route {
   operation: Operation;
   /** Documented query parameters that cannot be empty. */
   nonEmptyQuery: Set<string>;
+  /** Documented header parameters that cannot be empty (lower-cased): the signing headers. */
+  nonEmptyHeaders: Set<string>;
 }
 
 /** Starts the mock's server on host:port (0 = a free port). */
@@ -119,6 +122,9 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
       {
         operation,
         nonEmptyQuery: new Set(operation.parameters.filter((p) => p.in === "query" && !acceptsEmpty(spec, p)).map((p) => String(p.name))),
+        nonEmptyHeaders: new Set(
+          operation.parameters.filter((p) => p.in === "header" && !acceptsEmpty(spec, p)).map((p) => String(p.name).toLowerCase()),
+        ),
       },
     ]),
   );
@@ -188,6 +194,10 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
     for (const name of route.nonEmptyQuery) {
       if (url.searchParams.getAll(name).some((value) => value === ""))
         return refuse(request, response, operation, 422, `query parameter ${name} must not be empty`);
+    }
+    // Prism lets an empty value of these optional headers through; an empty value is a malformed one.
+    for (const name of route.nonEmptyHeaders) {
+      if (request.headers[name] === "") return refuse(request, response, operation, 422, `header ${name} must not be empty`);
     }
     const prefer = parsePrefer(typeof request.headers.prefer === "string" ? request.headers.prefer : undefined);
     if ("error" in prefer) return refuse(request, response, operation, 422, prefer.error);
