@@ -137,6 +137,30 @@ function coerceHeaderValue(raw: string, header: ResolvedHeader): unknown {
   return raw;
 }
 
+/** The count (an integer ≥ 0) a header holds, or undefined when it holds something else (its schema reports that). */
+const countOf = (raw: string | undefined): number | undefined => (raw !== undefined && /^\d+$/.test(raw.trim()) ? Number(raw) : undefined);
+
+/**
+ * Each documented `…-Remaining` header whose count exceeds its documented `…-Limit` sibling's (X-RateLimit-Remaining
+ * above X-RateLimit-Limit): as message tails, with the header's name.
+ */
+function remainingAboveLimit(documented: ResolvedHeader[], headers: HeadersLike | undefined): Array<{ name: string; tail: string }> {
+  const names = new Set(documented.map((header) => header.name));
+  const found: Array<{ name: string; tail: string }> = [];
+  for (const name of names) {
+    const limitName = name.replace(/-remaining$/, "-limit");
+    if (limitName === name || !names.has(limitName)) continue;
+    const remaining = countOf(readHeader(headers, name));
+    const limit = countOf(readHeader(headers, limitName));
+    if (remaining !== undefined && limit !== undefined && remaining > limit)
+      found.push({ name, tail: `header ${name} (${remaining}) exceeds ${limitName} (${limit})` });
+  }
+  return found;
+}
+
+/** RFC 8259 §8.1: a JSON text's sender must not add a byte-order mark. */
+const BYTE_ORDER_MARK = "\uFEFF";
+
 function conversionError(raw: string, header: ResolvedHeader): string {
   return header.integer && !header.number && !header.string
     ? `must be an integer, got ${JSON.stringify(raw)}`
@@ -310,6 +334,10 @@ export function createContractValidator(document: OpenApiDocument, options: Cont
       }
     }
 
+    for (const { name, tail } of remainingAboveLimit(resolved.headers, headers)) {
+      violations.push({ kind: "invalid-header", location: "headers", pointer: `/${name}`, message: `${label()} ${input.status}: ${tail}` });
+    }
+
     const hasBody = input.bodyText !== undefined ? input.bodyText.length > 0 : input.body !== undefined;
     const mediaType = mediaTypeOf(readHeader(headers, "content-type"));
     if (!resolved.content.length) {
@@ -342,8 +370,18 @@ export function createContractValidator(document: OpenApiDocument, options: Cont
         let parsed = true;
         if (input.bodyText !== undefined) {
           if (isJsonMediaType(mediaType)) {
+            let text = input.bodyText;
+            if (text.startsWith(BYTE_ORDER_MARK)) {
+              violations.push({
+                kind: "invalid-json",
+                location: "body",
+                pointer: "",
+                message: `${label()} ${input.status}: body begins with a byte-order mark (U+FEFF), which RFC 8259 forbids a sender to add`,
+              });
+              text = text.slice(BYTE_ORDER_MARK.length); // the rest is still checked
+            }
             try {
-              body = input.bodyText.length ? JSON.parse(input.bodyText) : undefined;
+              body = text.length ? JSON.parse(text) : undefined;
             } catch (error) {
               parsed = false;
               violations.push({

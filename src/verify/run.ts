@@ -78,6 +78,16 @@ const realClock: VerifyClock = {
   sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
 };
 
+/** The body's text as sent: a byte-order mark is kept (Response.text() drops it) for the validator to report. */
+const asSent = new TextDecoder("utf-8", { ignoreBOM: true });
+
+/** Said after the status of a 3xx answer: where it points, and that it was not followed. */
+function redirectHint(status: number, headers: Headers): string {
+  if (status < 300 || status > 399) return "";
+  const location = headers.get("location");
+  return ` (${location ? `a redirect to ${location}` : "a redirect"}: verify does not follow redirects)`;
+}
+
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 export interface PlannedCase extends VerifyCase {
@@ -204,9 +214,10 @@ export function createVerifier(spec: OpenApiDocument, validator: ContractValidat
       sent[SIGNING_HEADERS.signature] = signed.signature;
     }
     const started = clock.now();
-    const response = await fetch(url, { method, headers: sent, body, signal: AbortSignal.timeout(timeoutMs) });
+    // A redirect is an answer of its own, judged like any other (fetch would follow it unseen).
+    const response = await fetch(url, { method, headers: sent, body, redirect: "manual", signal: AbortSignal.timeout(timeoutMs) });
     answers++;
-    const bodyText = await response.text();
+    const bodyText = asSent.decode(await response.arrayBuffer());
     return { status: response.status, headers: response.headers, bodyText, durationMs: Math.round(clock.now() - started) };
   }
 
@@ -276,7 +287,8 @@ export function createVerifier(spec: OpenApiDocument, validator: ContractValidat
               },
               ...result.violations,
             ];
-          const why = answer.status === 404 ? " (not found: is the operation deployed at this base URL?)" : "";
+          const why =
+            answer.status === 404 ? " (not found: is the operation deployed at this base URL?)" : redirectHint(answer.status, answer.headers);
           return { ...result, reason: `answered ${answer.status}, not its documented success ${success.join(" or ") || "(none documented)"}${why}` };
         }
         if (judged.ok && operation.method === "POST") {
@@ -291,7 +303,8 @@ export function createVerifier(spec: OpenApiDocument, validator: ContractValidat
         return { ...result, outcome: "passed" };
       }
       // A negative case: refused with a 4xx that conforms; on the mock, refused for the reason the case is about.
-      if (answer.status < 400 || answer.status > 499) return { ...result, reason: `expected a 4xx refusal, got ${answer.status}` };
+      if (answer.status < 400 || answer.status > 499)
+        return { ...result, reason: `expected a 4xx refusal, got ${answer.status}${redirectHint(answer.status, answer.headers)}` };
       if (answer.status === 404 || answer.status === 405)
         return {
           ...result,

@@ -1,4 +1,5 @@
 // Unit tests of the contract validator on real bodies: the spec's own examples, changed on purpose.
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createBundledContractValidator, createContractValidator, openApiDocument, type OpenApiDocument } from "../../src/contract/index.js";
 import { walk, setAt } from "./helpers/schema-walk.js";
@@ -16,6 +17,7 @@ import {
   type JsonObject,
   type SpecOperation,
   BASE_PATH,
+  RATE_LIMIT_HEADERS,
 } from "../support/spec.js";
 
 const spec = loadSpec();
@@ -176,8 +178,48 @@ describe("violations", () => {
         result.violations.map((v) => [v.kind, v.pointer]),
         name,
       ).toEqual([["invalid-header", `/${name}`]]);
-      expect(validator.validateResponse({ ...base, headers: { ...success.headers, [name]: "0" } }).ok, name).toBe(true);
+      // 0 is a count (with nothing remaining, so that a limit of 0 is not exceeded).
+      const zero = { ...success.headers, [RATE_LIMIT_HEADERS.remaining]: "0", [name]: "0" };
+      expect(validator.validateResponse({ ...base, headers: zero }).ok, name).toBe(true);
     }
+  });
+
+  it("reports a remaining count above the limit, and only then (any two counts)", () => {
+    const { limit, remaining } = RATE_LIMIT_HEADERS;
+    fc.assert(
+      fc.property(fc.nat(10_000), fc.nat(10_000), (limitCount, remainingCount) => {
+        const headers = { ...success.headers, [limit]: String(limitCount), [remaining]: String(remainingCount) };
+        const result = validator.validateResponse({ ...base, headers });
+        expect(result.violations).toEqual(
+          remainingCount > limitCount
+            ? [
+                {
+                  kind: "invalid-header",
+                  location: "headers",
+                  pointer: `/${remaining}`,
+                  message: `${plainGet.method} ${plainGet.path} ${success.status}: header ${remaining} (${remainingCount}) exceeds ${limit} (${limitCount})`,
+                },
+              ]
+            : [],
+        );
+      }),
+    );
+  });
+
+  it("reports a JSON body that begins with a byte-order mark (RFC 8259 forbids it), and still checks the rest", () => {
+    const bom = "\uFEFF";
+    const withBom = validator.validateResponse({ ...base, body: undefined, bodyText: `${bom}${JSON.stringify(body)}` });
+    expect(withBom.violations).toEqual([
+      {
+        kind: "invalid-json",
+        location: "body",
+        pointer: "",
+        message: `${plainGet.method} ${plainGet.path} ${success.status}: body begins with a byte-order mark (U+FEFF), which RFC 8259 forbids a sender to add`,
+      },
+    ]);
+    const brokenToo = validator.validateResponse({ ...base, body: undefined, bodyText: `${bom}{"data":1}` });
+    expect(brokenToo.violations[0]?.kind).toBe("invalid-json");
+    expect(brokenToo.violations.slice(1).map((v) => v.kind)).toContain("body-schema");
   });
 
   it("reports an undocumented or missing content type", () => {

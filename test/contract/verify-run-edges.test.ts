@@ -333,7 +333,7 @@ describe("createVerifier: sending a case and judging its answer", () => {
     expect(await outcome(200)).toBe("passed");
     expect(await outcome(299)).toBe("passed");
     expect(await outcome(204)).toBe("passed");
-    expect(await outcome(300)).toBe("answered 300, not its documented success 2XX");
+    expect(await outcome(300)).toBe("answered 300, not its documented success 2XX (a redirect: verify does not follow redirects)");
     expect(await outcome(500)).toBe("answered 500, not its documented success 2XX");
   });
 
@@ -352,7 +352,7 @@ describe("createVerifier: sending a case and judging its answer", () => {
     expect(await outcome({ status: 409, body: { message: "no" } })).toBe("passed"); // any refusal, on a live target
     expect(await outcome({ status: 499, body: { message: "no" } })).toBe("passed");
     expect(await outcome({ status: 200, body: { data: [] } })).toBe("expected a 4xx refusal, got 200");
-    expect(await outcome({ status: 399, body: {} })).toBe("expected a 4xx refusal, got 399");
+    expect(await outcome({ status: 399, body: {} })).toBe("expected a 4xx refusal, got 399 (a redirect: verify does not follow redirects)");
     expect(await outcome({ status: 500, body: {} })).toBe("expected a 4xx refusal, got 500");
     expect(await outcome({ status: 404, body: { message: "no" } })).toBe(
       "answered 404: the operation is not there (expected a refusal of this request, not 404)",

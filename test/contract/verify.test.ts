@@ -68,13 +68,13 @@ interface Forwarded extends Seen {
 
 /**
  * A deployment in front of the mock: every request is forwarded to it, and `rewrite` may change the
- * status (and body) of its answer. Records each request with its arrival time (by `now`).
+ * status, body and headers of its answer. Records each request with its arrival time (by `now`).
  */
 async function proxy(
   rewrite: (
     request: { method: string; url: string; hasKey: boolean },
     answer: { status: number; body: string },
-  ) => { status: number; body?: string } | undefined = () => undefined,
+  ) => { status: number; body?: string; headers?: Record<string, string> } | undefined = () => undefined,
   now: () => number = () => performance.now(),
 ): Promise<{ baseUrl: string; seen: Forwarded[]; close(): Promise<void> }> {
   const seen: Forwarded[] = [];
@@ -87,7 +87,8 @@ async function proxy(
         string,
         string
       >;
-      const answer = await fetch(`${mock.origin}${req.url}`, {
+      // Under /moved (where a test's redirect points), the mock's own path.
+      const answer = await fetch(`${mock.origin}${(req.url ?? "").replace(/^\/moved\//, "/")}`, {
         method: req.method,
         headers,
         body: chunks.length ? Buffer.concat(chunks) : undefined,
@@ -104,7 +105,7 @@ async function proxy(
         if (!["content-length", "transfer-encoding", "connection", "keep-alive", "content-encoding", "x-api-contract-mock"].includes(name))
           out[name] = value;
       });
-      res.writeHead(status, out);
+      res.writeHead(status, { ...out, ...changed?.headers });
       res.end(changed?.body ?? body);
     });
   });
@@ -519,6 +520,26 @@ describe("api-contract verify (the command)", () => {
       });
     } finally {
       await broken.close();
+    }
+  }, 120_000);
+
+  it("exits 1 when every GET is redirected (301) to where the mock answers: no redirect is followed, each is named", async () => {
+    const moved = await proxy((request) =>
+      request.method === "GET" && !request.url.startsWith("/moved/")
+        ? { status: 301, body: "", headers: { location: `/moved${request.url}` } }
+        : undefined,
+    );
+    try {
+      const result = await cli(["verify", "--base-url", moved.baseUrl, "--min-interval-ms", "0"], { CONTRACT_API_KEY: "k" });
+      expect(result.code, result.output).toBe(1);
+      expect(result.output).toContain("Does NOT meet the contract");
+      expect(linesMatching(result.output, /✓ getFiatRates/)).toEqual([]);
+      expect(result.output).toContain(
+        `answered 301, not its documented success 200 (a redirect to /moved${BASE_PATH}/currencies/fiat-rates: verify does not follow redirects)`,
+      );
+      expect(moved.seen.filter((s) => s.url.startsWith("/moved/"))).toEqual([]);
+    } finally {
+      await moved.close();
     }
   }, 120_000);
 
