@@ -1,17 +1,30 @@
-// The retry matrix against real node:http servers.
-import { afterEach, describe, expect, it } from "vitest";
+// The retry matrix against real node:http servers. Time is a fake clock's (waits are what the client asked for, read
+// from its hooks and from when requests arrived); `noWait` backs off 0 ms where a test is not about the wait.
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { ApiError, createClient, DEFAULT_RETRY, NetworkError, TimeoutError, unwrap, type RetryEvent } from "../../src/index.js";
 import { backoffDelay } from "../../src/client/retry.js";
+import { track, until, useFakeClock } from "./support/clock.js";
 import { sendJson, startServer, type TestServer } from "./support/server.js";
 import { RATE_LIMIT_HEADERS, operationIdOf, successExample } from "../support/spec.js";
 
 let server: TestServer | undefined;
 afterEach(async () => {
+  vi.useRealTimers();
   await server?.close();
   server = undefined;
 });
 
-const fast = { baseDelayMs: 5, maxDelayMs: 20 };
+/** Backoff of 0 ms: retries without waiting, for the tests about whether a call is retried. */
+const noWait = { baseDelayMs: 0 };
+/** A whole second of the fake clock, so that X-RateLimit-Reset (whole seconds) is exactly 1 s away. */
+const START = Date.UTC(2030, 0, 1, 12, 0, 0);
+/** The delays the client asked for before each retry and before sending once the limit was spent. */
+function delaysSeen() {
+  const retries: RetryEvent[] = [];
+  const rateLimitWaits: number[] = [];
+  const hooks = { onRetry: (e: RetryEvent) => retries.push(e), onRateLimitWait: (e: { delayMs: number }) => rateLimitWaits.push(e.delayMs) };
+  return { retries, rateLimitWaits, hooks };
+}
 const quoteBody = { sourceId: "USDT", targetId: "NGNX", amount: 10, side: "SELL" as const };
 
 describe("defaults", () => {
@@ -26,7 +39,7 @@ describe("GET", () => {
     const rates = successExample("getFiatRates");
     server = await startServer((_req, res, _seen, i) => (i === 0 ? sendJson(res, 503, { error: "busy" }) : sendJson(res, 200, rates)));
     const retries: RetryEvent[] = [];
-    const client = createClient({ baseUrl: server.baseUrl, retry: fast, hooks: { onRetry: (e) => retries.push(e) } });
+    const client = createClient({ baseUrl: server.baseUrl, retry: noWait, hooks: { onRetry: (e) => retries.push(e) } });
     const { data, error } = await client.GET("/currencies/fiat-rates");
     expect(error).toBeUndefined();
     expect(data).toEqual(rates);
@@ -43,7 +56,7 @@ describe("GET", () => {
           ? sendJson(res, status, {}, status === 429 ? { [RATE_LIMIT_HEADERS.reset]: "0" } : {})
           : sendJson(res, 200, successExample("getFiatRates")),
       );
-      const client = createClient({ baseUrl: server.baseUrl, retry: fast });
+      const client = createClient({ baseUrl: server.baseUrl, retry: noWait });
       const { response } = await client.GET("/currencies/fiat-rates");
       expect(response.status).toBe(200);
       expect(server.requests).toHaveLength(2);
@@ -53,7 +66,7 @@ describe("GET", () => {
   it("is not retried on other statuses (500, 400)", async () => {
     for (const status of [500, 400]) {
       server = await startServer((_req, res) => sendJson(res, status, { error: "no" }));
-      const client = createClient({ baseUrl: server.baseUrl, retry: fast });
+      const client = createClient({ baseUrl: server.baseUrl, retry: noWait });
       const { error, response } = await client.GET("/currencies/fiat-rates");
       expect(response.status).toBe(status);
       expect(error).toEqual({ error: "no" });
@@ -65,7 +78,7 @@ describe("GET", () => {
 
   it("gives up after 2 retries with the last response", async () => {
     server = await startServer((_req, res, _seen, i) => sendJson(res, 503, { attempt: i + 1 }));
-    const client = createClient({ baseUrl: server.baseUrl, retry: fast });
+    const client = createClient({ baseUrl: server.baseUrl, retry: noWait });
     const { error, response } = await client.GET("/currencies/fiat-rates");
     expect(server.requests).toHaveLength(3);
     expect(response.status).toBe(503);
@@ -77,7 +90,7 @@ describe("GET", () => {
 
   it("gives up after the cap on network errors with NetworkError", async () => {
     server = await startServer((req) => req.socket.destroy());
-    const client = createClient({ baseUrl: server.baseUrl, retry: { ...fast, retries: 1 } });
+    const client = createClient({ baseUrl: server.baseUrl, retry: { ...noWait, retries: 1 } });
     const error = await client.GET("/currencies/fiat-rates").catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NetworkError);
     expect((error as NetworkError).attempts).toBe(2);
@@ -86,15 +99,21 @@ describe("GET", () => {
 
   it("is retried after a timeout", async () => {
     server = await startServer((_req, res, _seen, i) => (i === 0 ? undefined : sendJson(res, 200, successExample("getFiatRates"))));
-    const client = createClient({ baseUrl: server.baseUrl, timeoutMs: 100, retry: fast });
-    const { response } = await client.GET("/currencies/fiat-rates");
-    expect(response.status).toBe(200);
+    useFakeClock();
+    const { retries, hooks } = delaysSeen();
+    const client = createClient({ baseUrl: server.baseUrl, timeoutMs: 100, retry: noWait, hooks });
+    const call = track(client.GET("/currencies/fiat-rates"));
+    await until(() => server!.requests.length === 1, "the first request");
+    await vi.advanceTimersByTimeAsync(100);
+    await until(() => call.settled, "the retried call");
+    expect(call.value?.response.status).toBe(200);
     expect(server.requests).toHaveLength(2);
+    expect(retries).toEqual([expect.objectContaining({ attempt: 1, reason: "timeout" })]);
   });
 
   it("honours retry: false per request and at client level", async () => {
     server = await startServer((_req, res) => sendJson(res, 503, {}));
-    await createClient({ baseUrl: server.baseUrl, retry: fast }).GET("/currencies/fiat-rates", { retry: false });
+    await createClient({ baseUrl: server.baseUrl, retry: noWait }).GET("/currencies/fiat-rates", { retry: false });
     await createClient({ baseUrl: server.baseUrl, retry: false }).GET("/currencies/fiat-rates");
     expect(server.requests).toHaveLength(2);
   });
@@ -103,7 +122,7 @@ describe("GET", () => {
 describe("POST is never retried by default", () => {
   it("not on 503", async () => {
     server = await startServer((_req, res) => sendJson(res, 503, {}));
-    const client = createClient({ baseUrl: server.baseUrl, retry: fast });
+    const client = createClient({ baseUrl: server.baseUrl, retry: noWait });
     const { response } = await client.POST("/trades/quote", { body: quoteBody });
     expect(response.status).toBe(503);
     expect(server.requests).toHaveLength(1);
@@ -111,7 +130,7 @@ describe("POST is never retried by default", () => {
 
   it("not on 429", async () => {
     server = await startServer((_req, res) => sendJson(res, 429, {}, { [RATE_LIMIT_HEADERS.remaining]: "0", [RATE_LIMIT_HEADERS.reset]: "0" }));
-    const client = createClient({ baseUrl: server.baseUrl, retry: fast });
+    const client = createClient({ baseUrl: server.baseUrl, retry: noWait });
     const { response } = await client.POST("/trades/quote/{quoteId}", { params: { path: { quoteId: "q1" } }, body: {} });
     expect(response.status).toBe(429);
     expect(server.requests).toHaveLength(1);
@@ -119,15 +138,19 @@ describe("POST is never retried by default", () => {
 
   it("not on timeout", async () => {
     server = await startServer(() => {});
-    const client = createClient({ baseUrl: server.baseUrl, timeoutMs: 100, retry: fast });
-    const error = await client.POST("/trades/quote", { body: quoteBody }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(TimeoutError);
+    useFakeClock();
+    const client = createClient({ baseUrl: server.baseUrl, timeoutMs: 100, retry: noWait });
+    const call = track(client.POST("/trades/quote", { body: quoteBody }));
+    await until(() => server!.requests.length === 1, "the request");
+    await vi.advanceTimersByTimeAsync(100);
+    await until(() => call.settled, "the call to time out");
+    expect(call.error).toBeInstanceOf(TimeoutError);
     expect(server.requests).toHaveLength(1);
   });
 
   it("not on a reset connection", async () => {
     server = await startServer((req) => req.socket.destroy());
-    const client = createClient({ baseUrl: server.baseUrl, retry: fast });
+    const client = createClient({ baseUrl: server.baseUrl, retry: noWait });
     const error = await client.POST("/transactions/resendWebhooks", { body: { ids: ["t1"] } }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NetworkError);
     expect((error as NetworkError).attempts).toBe(1);
@@ -136,7 +159,7 @@ describe("POST is never retried by default", () => {
 
   it("unless the request opts in, and then the same body is sent again", async () => {
     server = await startServer((_req, res, _seen, i) => (i < 2 ? sendJson(res, 503, {}) : sendJson(res, 200, successExample("createQuote"))));
-    const client = createClient({ baseUrl: server.baseUrl, retry: fast });
+    const client = createClient({ baseUrl: server.baseUrl, retry: noWait });
     const { data } = await client.POST("/trades/quote", { body: quoteBody, retry: true });
     expect(data).toEqual(successExample("createQuote"));
     expect(server.requests.map((r) => r.body)).toEqual(Array(3).fill(JSON.stringify(quoteBody)));
@@ -145,61 +168,76 @@ describe("POST is never retried by default", () => {
 });
 
 describe("rate-limit waits", () => {
+  const spentUntil = (reset: number) => ({ [RATE_LIMIT_HEADERS.remaining]: "0", [RATE_LIMIT_HEADERS.reset]: String(reset) });
+
   it("429 waits until X-RateLimit-Reset before retrying", async () => {
-    const reset = Math.ceil(Date.now() / 1000) + 1;
+    useFakeClock(START);
+    const reset = START / 1000 + 1;
     server = await startServer((_req, res, _seen, i) =>
-      i === 0
-        ? sendJson(res, 429, {}, { [RATE_LIMIT_HEADERS.remaining]: "0", [RATE_LIMIT_HEADERS.reset]: String(reset) })
-        : sendJson(res, 200, successExample("getFiatRates")),
+      i === 0 ? sendJson(res, 429, {}, spentUntil(reset)) : sendJson(res, 200, successExample("getFiatRates")),
     );
-    const client = createClient({ baseUrl: server.baseUrl, retry: fast });
-    const { response } = await client.GET("/currencies/fiat-rates");
-    expect(response.status).toBe(200);
-    expect(server.requests).toHaveLength(2);
-    expect(server.requests[1]!.at).toBeGreaterThanOrEqual(reset * 1000);
+    const { retries, hooks } = delaysSeen();
+    const client = createClient({ baseUrl: server.baseUrl, retry: noWait, hooks });
+    const call = track(client.GET("/currencies/fiat-rates"));
+    await until(() => retries.length === 1, "the retry to be planned");
+    expect(retries[0]).toMatchObject({ reason: "status", status: 429, delayMs: 1000 });
+    await vi.advanceTimersByTimeAsync(999);
+    expect(server.requests).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    await until(() => call.settled, "the retried call");
+    expect(call.value?.response.status).toBe(200);
+    expect(server.requests.map((r) => r.at)).toEqual([START, reset * 1000]);
   });
 
-  it("429 whose reset is beyond maxRateLimitWaitMs is returned, not waited for", async () => {
-    const reset = Math.ceil(Date.now() / 1000) + 3600;
-    server = await startServer((_req, res) =>
-      sendJson(res, 429, { error: "quota" }, { [RATE_LIMIT_HEADERS.remaining]: "0", [RATE_LIMIT_HEADERS.reset]: String(reset) }),
-    );
-    const client = createClient({ baseUrl: server.baseUrl, retry: fast });
-    const started = Date.now();
-    const error = await unwrap(client.GET("/currencies/fiat-rates")).catch((e: unknown) => e);
-    expect(Date.now() - started).toBeLessThan(5000);
+  it("429 whose reset is beyond maxRateLimitWaitMs is returned at once, not waited for", async () => {
+    useFakeClock(START);
+    const reset = START / 1000 + 3600;
+    server = await startServer((_req, res) => sendJson(res, 429, { error: "quota" }, spentUntil(reset)));
+    const { retries, hooks } = delaysSeen();
+    const client = createClient({ baseUrl: server.baseUrl, retry: noWait, hooks });
+    // The clock never moves: the call can end only without waiting.
+    const call = track(unwrap(client.GET("/currencies/fiat-rates")));
+    await until(() => call.settled, "the 429 to be returned");
     expect(server.requests).toHaveLength(1);
-    expect(error).toBeInstanceOf(ApiError);
-    expect((error as ApiError).rateLimit).toMatchObject({ remaining: 0, reset });
+    expect(retries).toEqual([]);
+    expect(call.error).toBeInstanceOf(ApiError);
+    expect((call.error as ApiError).rateLimit).toMatchObject({ remaining: 0, reset });
   });
 
   it("Retry-After on 503 is honoured", async () => {
+    useFakeClock(START);
     server = await startServer((_req, res, _seen, i) =>
       i === 0 ? sendJson(res, 503, {}, { "retry-after": "1" }) : sendJson(res, 200, successExample("getFiatRates")),
     );
-    const client = createClient({ baseUrl: server.baseUrl, retry: fast });
-    await client.GET("/currencies/fiat-rates");
-    expect(server.requests[1]!.at - server.requests[0]!.at).toBeGreaterThanOrEqual(990);
+    const { retries, hooks } = delaysSeen();
+    const client = createClient({ baseUrl: server.baseUrl, retry: noWait, hooks });
+    const call = track(client.GET("/currencies/fiat-rates"));
+    await until(() => retries.length === 1, "the retry to be planned");
+    expect(retries[0]).toMatchObject({ status: 503, delayMs: 1000 });
+    await vi.advanceTimersByTimeAsync(999);
+    expect(server.requests).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    await until(() => call.settled, "the retried call");
+    expect(server.requests.map((r) => r.at)).toEqual([START, START + 1000]);
   });
 
   it("after Remaining: 0 the next request waits until the reset (POST included, no retry involved)", async () => {
-    const reset = Math.ceil(Date.now() / 1000) + 1;
-    server = await startServer((_req, res, _seen, i) =>
-      sendJson(
-        res,
-        200,
-        successExample("createQuote"),
-        i === 0 ? { [RATE_LIMIT_HEADERS.remaining]: "0", [RATE_LIMIT_HEADERS.reset]: String(reset) } : {},
-      ),
-    );
-    const waits: number[] = [];
-    const client = createClient({ baseUrl: server.baseUrl, retry: fast, hooks: { onRateLimitWait: (e) => waits.push(e.delayMs) } });
+    useFakeClock(START);
+    const reset = START / 1000 + 1;
+    server = await startServer((_req, res, _seen, i) => sendJson(res, 200, successExample("createQuote"), i === 0 ? spentUntil(reset) : {}));
+    const { retries, rateLimitWaits, hooks } = delaysSeen();
+    const client = createClient({ baseUrl: server.baseUrl, retry: noWait, hooks });
     await client.POST("/trades/quote", { body: quoteBody });
     expect(client.rateLimit).toMatchObject({ remaining: 0, reset });
-    await client.POST("/trades/quote", { body: quoteBody });
-    expect(server.requests).toHaveLength(2);
-    expect(server.requests[1]!.at).toBeGreaterThanOrEqual(reset * 1000);
-    expect(waits).toHaveLength(1);
+    const second = track(client.POST("/trades/quote", { body: quoteBody }));
+    await until(() => rateLimitWaits.length === 1, "the wait to be planned");
+    expect(rateLimitWaits).toEqual([1000]);
+    await vi.advanceTimersByTimeAsync(999);
+    expect(server.requests).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    await until(() => second.settled, "the second call");
+    expect(server.requests.map((r) => r.at)).toEqual([START, reset * 1000]);
+    expect(retries).toEqual([]);
   });
 });
 
