@@ -2,9 +2,13 @@
 // `npm run test:mutation` runs Stryker for each group, then this). Scores as Stryker counts them: detected (killed + timeout) ÷ (detected + survived + no
 // coverage); ignored mutants and compile/runtime errors are left out. Every undetected mutant is listed with
 // the reason from scripts/mutation-notes.json, the one hand-kept file: a note matches a mutant by file and,
-// when given, line, column, mutator and replacement. `tsx scripts/mutation-report.ts [--reports <dir>] [--out <file>] [name…]`:
+// when given, line, column, mutator and replacement.
+// `tsx scripts/mutation-report.ts [--reports <dir>] [--out <file>] [--previous <file>] [name…]`:
 // the reports of the groups of scripts/mutation-groups.json by default, or the named ones (`all`: a run without
 // MUTATION_GROUP), from reports/mutation/ into MUTATION.md unless told otherwise.
+// reports/ is git-ignored and a group takes up to an hour, so a checkout rarely has every group's report: a group
+// without one keeps its rows from the previous MUTATION.md (--previous, default the --out file), as that run wrote
+// them, with the time its report was written; the report says which groups are carried over that way.
 import { readFile, stat, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -92,12 +96,66 @@ const args = parseArgs({
   options: {
     reports: { type: "string", default: path.join(root, "reports", "mutation") },
     out: { type: "string", default: path.join(root, "MUTATION.md") },
+    previous: { type: "string" },
   },
   allowPositionals: true,
 });
 const reportNames = args.positionals.length > 0 ? args.positionals : Object.keys(MUTATION_GROUPS);
-const { report, missing, written } = await readReports(reportNames);
+const { report, missing: unreported, written } = await readReports(reportNames);
 const notes = JSON.parse(await readFile(notesPath, "utf8")) as Note[];
+
+/** A group's rows in a previous MUTATION.md: its files' counts, its undetected mutants, when its report was written. */
+interface Carried {
+  files: [string, Counts][];
+  undetected: Undetected[];
+  explained: number;
+  written: string | undefined;
+}
+
+interface Undetected {
+  file: string;
+  line: number;
+  column: number;
+  row: string;
+}
+
+/** Whether `file` belongs to a group of scripts/mutation-groups.json (unlike inGroup, false for unknown groups). */
+function ownedBy(group: string, file: string): boolean {
+  return group in MUTATION_GROUPS && inGroup(group, file);
+}
+
+/** The rows of `group` in the previous MUTATION.md's text (its "By file" and "Undetected mutants" tables). */
+function carriedRows(previous: string, group: string): Carried {
+  const section = (heading: string) => previous.split(`\n## ${heading}\n`)[1]?.split("\n## ")[0] ?? "";
+  const files: [string, Counts][] = [];
+  for (const line of section("By file").split("\n")) {
+    const cells = /^\| (\S+) \| [^|]+ \| (\d+) \| (\d+) \| (\d+) \| (\d+) \| (\d+) \| (\d+) \|$/.exec(line);
+    if (!cells || !ownedBy(group, cells[1]!)) continue;
+    const [killed, timeout, survived, noCoverage, ignored, errors] = cells.slice(2).map(Number) as [number, number, number, number, number, number];
+    files.push([cells[1]!, { killed, timeout, survived, noCoverage, ignored, errors }]);
+  }
+  const undetected: Undetected[] = [];
+  for (const row of section("Undetected mutants").split("\n")) {
+    const where = /^\| (\S+):(\d+):(\d+) \| /.exec(row);
+    if (where && ownedBy(group, where[1]!)) undetected.push({ file: where[1]!, line: Number(where[2]), column: Number(where[3]), row });
+  }
+  const explained = undetected.filter((u) => !u.row.endsWith("| **not explained** |")).length;
+  const written = new RegExp(`when they were written: (?:.*, )?${group} (\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC)`).exec(previous)?.[1];
+  return { files, undetected, explained, written };
+}
+
+let previousText = "";
+try {
+  previousText = await readFile(args.values.previous ?? args.values.out, "utf8");
+} catch (error) {
+  if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+}
+const carried = new Map<string, Carried>();
+for (const group of unreported) {
+  const rows = carriedRows(previousText, group);
+  if (rows.files.length > 0) carried.set(group, rows);
+}
+const missing = unreported.filter((group) => !carried.has(group));
 
 async function versionOf(pkg: string): Promise<string> {
   try {
@@ -170,7 +228,7 @@ function noteFor(file: string, m: Mutant): Note | undefined {
 const total = emptyCounts();
 const byDir = new Map<string, Counts>();
 const byFile: [string, Counts][] = [];
-const undetected: string[] = [];
+const undetected: Undetected[] = [];
 let explained = 0;
 let unexplained = 0;
 
@@ -189,15 +247,36 @@ for (const file of Object.keys(report.files).sort()) {
     const note = noteFor(file, m);
     if (note) explained++;
     else unexplained++;
-    undetected.push(
-      `| ${file}:${m.location.start.line}:${m.location.start.column} | ${m.status === "NoCoverage" ? "no coverage" : "survived"} | ${m.mutatorName} | ` +
+    const { line, column } = m.location.start;
+    undetected.push({
+      file,
+      line,
+      column,
+      row:
+        `| ${file}:${line}:${column} | ${m.status === "NoCoverage" ? "no coverage" : "survived"} | ${m.mutatorName} | ` +
         `${cell(original(source, m))} | ${cell(m.replacement ?? "")} | ${note ? note.reason.replaceAll("|", "\\|") : "**not explained**"} |`,
-    );
+    });
   }
   byFile.push([file, counts]);
 }
+for (const rows of carried.values()) {
+  for (const [file, counts] of rows.files) {
+    byFile.push([file, counts]);
+    const dir = path.posix.dirname(file);
+    const dirCounts = byDir.get(dir) ?? emptyCounts();
+    byDir.set(dir, dirCounts);
+    for (const target of [dirCounts, total]) for (const key of Object.keys(counts) as (keyof Counts)[]) target[key] += counts[key];
+  }
+  undetected.push(...rows.undetected);
+  explained += rows.explained;
+  unexplained += rows.undetected.length - rows.explained;
+}
+byFile.sort(([a], [b]) => a.localeCompare(b));
+undetected.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column);
+const carriedWritten = [...carried].map(([group, rows]) => `${group} ${rows.written ?? "at an unknown time"} (carried over)`);
 
-const stale = notes.filter((n) => !used.has(n));
+// A note of a carried-over group cannot be judged here: its group's mutants were not read.
+const stale = notes.filter((n) => !used.has(n) && ![...carried.keys()].some((group) => ownedBy(group, n.file)));
 const cpu = os.cpus()[0]?.model ?? "unknown CPU";
 const minutes = (ms: number) => `${(ms / 60_000).toFixed(1)} min`;
 const perf = report.performance;
@@ -216,9 +295,17 @@ const lines = [
       ? `; ${minutes(perf.setup + perf.initialRun + perf.mutation)} (dry run ${minutes(perf.initialRun)}, mutants ${minutes(perf.mutation)}).`
       : "."),
   "",
-  `Each group of folders (\`scripts/mutation-groups.json\`) keeps its own report; when they were written: ${written.join(", ")}.`,
+  `Each group of folders (\`scripts/mutation-groups.json\`) keeps its own report; when they were written: ${[...written, ...carriedWritten].join(", ")}.`,
+  ...(carried.size > 0
+    ? [
+        "",
+        `Carried over: ${[...carried.keys()].join(", ")} had no report where this was written (reports/ is not committed), so their rows`,
+        "are those of the previous MUTATION.md, as that run wrote them (their notes included), and count in the score.",
+      ]
+    : []),
   "",
-  "Stryker changes `src/` one small piece at a time (a mutant) and runs the tests that cover the piece: a mutant is",
+  "Stryker changes `src/` and the release tooling (`scripts/release/`, `scripts/build/provenance.ts`) one small piece",
+  "at a time (a mutant) and runs the tests that cover the piece: a mutant is",
   "detected when a test fails (killed) or hangs (timeout). What is mutated and why some files are not:",
   "`stryker.config.mjs` (not mutated: files with only types or re-exports, and `src/cli.ts` and `src/mock/lifetime.ts`,",
   "which tests can run only as child processes, where Stryker neither sees coverage nor switches mutants on); which",
@@ -245,7 +332,7 @@ const lines = [
   "## Undetected mutants",
   "",
   undetected.length ? "| where | status | mutator | original | replacement | why it is left |" : "None.",
-  ...(undetected.length ? ["|---|---|---|---|---|---|", ...undetected] : []),
+  ...(undetected.length ? ["|---|---|---|---|---|---|", ...undetected.map((u) => u.row)] : []),
   "",
 ];
 await writeFile(args.values.out, lines.join("\n"));

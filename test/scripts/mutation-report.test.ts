@@ -83,3 +83,73 @@ describe("mutation-report", () => {
     expect(output).toContain(`MUTATION.md is incomplete: no report for ${missing.join(", ")}`);
   });
 });
+
+// reports/ is not committed and a group takes up to an hour: a group without a report keeps its rows from the
+// previous MUTATION.md, says so with the time its report was written, and counts in the score.
+describe("mutation-report with groups that have no report here", () => {
+  const contractFile = `${groups.contract[0]}/kept.ts`;
+  const previous = [
+    "# Mutation testing",
+    "",
+    "Each group of folders (`scripts/mutation-groups.json`) keeps its own report; when they were written: " +
+      "client 2026-11-20 01:00 UTC, contract 2026-11-21 02:03 UTC.",
+    "",
+    "## By file",
+    "",
+    "| | score | killed | timeout | survived | no coverage | ignored (static) | errors |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|",
+    `| ${groups.client[0]}/old.ts | 0.00% | 0 | 0 | 9 | 0 | 0 | 0 |`,
+    `| ${contractFile} | 60.00% | 2 | 1 | 1 | 1 | 4 | 1 |`,
+    "",
+    "## Undetected mutants",
+    "",
+    "| where | status | mutator | original | replacement | why it is left |",
+    "|---|---|---|---|---|---|",
+    `| ${groups.client[0]}/old.ts:1:1 | survived | BooleanLiteral | \`a\` | \`b\` | an old reason |`,
+    `| ${contractFile}:10:5 | survived | BooleanLiteral | \`x\` | \`y\` | kept reason |`,
+    `| ${contractFile}:12:1 | no coverage | BlockStatement | \`{}\` | \`{}\` | **not explained** |`,
+    "",
+  ].join("\n");
+  let carriedDir: string;
+  let carriedMarkdown: string;
+  let carriedOutput: string;
+
+  beforeAll(async () => {
+    carriedDir = await mkdtemp(path.join(tmpdir(), "mutation-report-carried-"));
+    await writeFile(
+      path.join(carriedDir, "client.json"),
+      JSON.stringify({ files: { [`${groups.client[0]}/fresh.ts`]: { source, mutants: [mutant("1", "Killed", 1), mutant("2", "Survived", 2)] } } }),
+    );
+    await writeFile(path.join(carriedDir, "previous.md"), previous);
+    const out = path.join(carriedDir, "MUTATION.md");
+    const run = await runNodeScript(binPath("tsx"), [
+      path.join(repoRoot, "scripts", "mutation-report.ts"),
+      ...["--reports", carriedDir, "--out", out, "--previous", path.join(carriedDir, "previous.md")],
+    ]);
+    carriedOutput = run.stdout + run.stderr;
+    expect(run.code, carriedOutput).toBe(0);
+    carriedMarkdown = await readFile(out, "utf8");
+  }, 60_000);
+
+  afterAll(() => rm(carriedDir, { recursive: true, force: true }));
+
+  it("keeps the other groups' rows from the previous MUTATION.md and counts them; the group with a report replaces its own", () => {
+    // client now: 1 killed, 1 survived; contract carried: 3 detected, 1 survived, 1 no coverage (4 ignored, 1 error).
+    expect(carriedMarkdown).toContain("**Score: 57.14%** (4 detected of 7; 4 ignored as static). Undetected: 3, 1 explained, 2 not.");
+    expect(carriedMarkdown).toContain(`| ${contractFile} | 60.00% | 2 | 1 | 1 | 1 | 4 | 1 |`);
+    expect(carriedMarkdown).toContain(`| ${contractFile}:10:5 | survived | BooleanLiteral | \`x\` | \`y\` | kept reason |`);
+    expect(carriedMarkdown).toContain(`| ${contractFile}:12:1 | no coverage |`);
+    expect(carriedMarkdown).not.toContain("old.ts");
+  });
+
+  it("says which groups are carried over and when their reports were written, and which have none at all", () => {
+    expect(carriedMarkdown).toMatch(
+      /when they were written: client \d{4}-\d\d-\d\d \d\d:\d\d UTC, contract 2026-11-21 02:03 UTC \(carried over\)\.\n/,
+    );
+    expect(carriedMarkdown).toContain("Carried over: contract had no report where this was written");
+    const none = Object.keys(groups).filter((group) => group !== "client" && group !== "contract");
+    expect(carriedMarkdown).toContain(`**Incomplete: no report for the group(s) ${none.join(", ")}.**`);
+    // The contract notes match no mutant read here, but that is not a stale note: their group was not run.
+    expect(carriedOutput).not.toMatch(/a note matches no undetected mutant: \{"file":"src\/contract\//);
+  });
+});
