@@ -127,27 +127,35 @@ describe("timeouts", () => {
 
   it("raises TimeoutError when the server never answers", async () => {
     server = await startServer(() => {});
+    useFakeClock();
     const client = createClient({ baseUrl: server.baseUrl, timeoutMs: 150, retry: false });
-    const started = Date.now();
-    const error = await client.GET("/currencies/fiat-rates").catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(TimeoutError);
-    expect(error).toMatchObject({
+    const call = track(client.GET("/currencies/fiat-rates"));
+    await until(() => server!.requests.length === 1, "the request to arrive");
+    await vi.advanceTimersByTimeAsync(149);
+    expect(call.settled).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    await until(() => call.settled, "the call to time out");
+    expect(call.error).toBeInstanceOf(TimeoutError);
+    expect(call.error).toMatchObject({
       timeoutMs: 150,
       method: "GET",
       path: "/currencies/fiat-rates",
       operationId: operationIdOf("GET", "/currencies/fiat-rates"),
       attempts: 1,
     });
-    expect(Date.now() - started).toBeGreaterThanOrEqual(140);
     expect(server.requests).toHaveLength(1);
   });
 
   it("takes a per-request override", async () => {
     server = await startServer(() => {});
+    useFakeClock();
     const client = createClient({ baseUrl: server.baseUrl, timeoutMs: 60_000, retry: false });
-    const error = await client.GET("/currencies/fiat-rates", { timeoutMs: 100 }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(TimeoutError);
-    expect((error as TimeoutError).timeoutMs).toBe(100);
+    const call = track(client.GET("/currencies/fiat-rates", { timeoutMs: 100 }));
+    await until(() => server!.requests.length === 1, "the request to arrive");
+    await vi.advanceTimersByTimeAsync(100);
+    await until(() => call.settled, "the call to time out");
+    expect(call.error).toBeInstanceOf(TimeoutError);
+    expect((call.error as TimeoutError).timeoutMs).toBe(100);
   });
 
   it("covers the body: headers sent, body never finished", async () => {
@@ -155,9 +163,14 @@ describe("timeouts", () => {
       res.writeHead(200, { "content-type": "application/json" });
       res.write('{"message":"ok","data":[');
     });
-    const client = createClient({ baseUrl: server.baseUrl, timeoutMs: 200, retry: false });
-    const error = await client.GET("/currencies/fiat-rates").catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(TimeoutError);
+    let headers = 0;
+    useFakeClock();
+    const client = createClient({ baseUrl: server.baseUrl, timeoutMs: 200, retry: false, hooks: { onResponse: () => headers++ } });
+    const call = track(client.GET("/currencies/fiat-rates"));
+    await until(() => headers === 1, "the headers to arrive");
+    await vi.advanceTimersByTimeAsync(200);
+    await until(() => call.settled, "the call to time out");
+    expect(call.error).toBeInstanceOf(TimeoutError);
   });
 
   it("rejects invalid timeouts at construction and per request", async () => {
@@ -189,9 +202,13 @@ describe("injectable fetch", () => {
 
   it("applies the timeout through the Request's signal to a custom fetch", async () => {
     server = await startServer(() => {});
+    useFakeClock();
     const client = createClient({ baseUrl: server.baseUrl, timeoutMs: 100, retry: false, fetch: (request) => fetch(request) });
-    await expect(client.POST("/trades/quote", { body: { side: "BUY" } })).rejects.toBeInstanceOf(TimeoutError);
-    await expect(client.GET("/wallets/USDT")).rejects.toBeInstanceOf(TimeoutError);
-    expect(server.requests.map((r) => r.body)).toEqual(['{"side":"BUY"}', ""]);
+    const calls = [client.POST("/trades/quote", { body: { side: "BUY" } }), client.GET("/wallets/USDT")].map(track);
+    await until(() => server!.requests.length === 2, "both requests to arrive");
+    await vi.advanceTimersByTimeAsync(100);
+    await until(() => calls.every((call) => call.settled), "both calls to time out");
+    expect(calls.map((call) => call.error)).toEqual([expect.any(TimeoutError), expect.any(TimeoutError)]);
+    expect(server.requests.map((r) => r.body).sort()).toEqual(["", '{"side":"BUY"}']);
   });
 });
