@@ -204,7 +204,7 @@ describe("injectable fetch", () => {
     server = await startServer(() => {});
     useFakeClock();
     const client = createClient({ baseUrl: server.baseUrl, timeoutMs: 100, retry: false, fetch: (request) => fetch(request) });
-    const calls = [client.POST("/trades/quote", { body: { side: "BUY" } }), client.GET("/wallets/USDT")].map(track);
+    const calls = [track<unknown>(client.POST("/trades/quote", { body: { side: "BUY" } })), track<unknown>(client.GET("/wallets/USDT"))];
     await until(() => server!.requests.length === 2, "both requests to arrive");
     await vi.advanceTimersByTimeAsync(100);
     await until(() => calls.every((call) => call.settled), "both calls to time out");
