@@ -4,8 +4,8 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { collectProvenance, PROVENANCE_KINDS } from "../../scripts/build/provenance.js";
-import { escapePointerToken, isObject, pointerTokens } from "../../src/openapi/index.js";
+import { collectMarkers, collectProvenance, PROVENANCE_KINDS } from "../../scripts/build/provenance.js";
+import { escapePointerToken, isObject, type OpenApiDocument, pointerTokens } from "../../src/openapi/index.js";
 import { at, resolved, spec } from "../support/spec-ajv.js";
 import { repoRoot } from "../support/spec.js";
 import { OBSERVED_ENDPOINTS, OBSERVED_FIELDS, OBSERVED_PARAMETERS, OPTIONAL_BODIES, SIGNING_HEADERS } from "./observed.js";
@@ -128,6 +128,45 @@ describe("provenance register", () => {
     for (const body of OPTIONAL_BODIES) expectListed(`#/paths/${escapePointerToken(body.path)}/${body.method}/requestBody`, `${body.path} body`);
     for (const field of OBSERVED_FIELDS)
       expectListed(`#/components/schemas/${field.schema}/properties/${field.property}`, `${field.schema}.${field.property}`);
+  });
+
+  // The places of markers the contract does not have today, on a small document of each kind of place.
+  it("names each place for a reader: the operation and what follows, or the component and its fields; not in examples", () => {
+    const mark = (text: string | string[]) => ({ "x-observed": text });
+    const doc = {
+      openapi: "3.1.0",
+      info: { title: "t", version: "1", ...mark("i") },
+      paths: {
+        "/a/{id}": {
+          ...mark("path item"),
+          parameters: [{ name: "id", in: "path", ...mark("shared") }],
+          post: { operationId: "postA", ...mark(["one", "two"]), responses: { "200": { description: "ok", ...mark("r") } } },
+        },
+      },
+      components: {
+        schemas: {
+          S: {
+            allOf: [{ $ref: "#/components/schemas/T" }, { properties: { p: { properties: { q: mark("deep") } } } }],
+            examples: [mark("an example value")],
+          },
+          T: { properties: { r: { items: mark("item"), example: mark("example") } } },
+        },
+        securitySchemes: { K: mark("k") },
+        requestBodies: { B: mark("b") },
+      },
+    } as unknown as OpenApiDocument;
+    expect(collectMarkers(doc, "x-observed").map(({ pointer, place, text }) => `${pointer} | ${place} | ${text}`)).toEqual([
+      "#/info | API (info) | i",
+      "#/paths/~1a~1{id} | paths › /a/{id} | path item",
+      "#/paths/~1a~1{id}/parameters/0 | paths › /a/{id} › parameters › 0 | shared",
+      "#/paths/~1a~1{id}/post | postA (POST /a/{id}) | one",
+      "#/paths/~1a~1{id}/post | postA (POST /a/{id}) | two",
+      "#/paths/~1a~1{id}/post/responses/200 | postA (POST /a/{id}) › responses › 200 | r",
+      "#/components/schemas/S/allOf/1/properties/p/properties/q | schema S › p › q | deep",
+      "#/components/schemas/T/properties/r/items | schema T › r › items | item",
+      "#/components/securitySchemes/K | security scheme K | k",
+      "#/components/requestBodies/B | requestBodies B | b",
+    ]);
   });
 
   it("says under the conventions that every timestamp follows the description's convention", () => {
