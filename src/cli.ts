@@ -10,7 +10,7 @@ import { createContractValidator } from "./contract/validator.js";
 import { MockUnavailableError, startMock } from "./mock/index.js";
 import { describeStop, stopWithLauncher } from "./mock/lifetime.js";
 import type { OpenApiDocument } from "./openapi/document.js";
-import { violationLine, writeReport } from "./verify/report.js";
+import { targetLabel, violationLine, writeReport } from "./verify/report.js";
 import { type CaseResult, verify } from "./verify/run.js";
 
 const USAGE = `Usage: api-contract <command> [options]
@@ -22,7 +22,8 @@ Commands:
               --host <host>     default 127.0.0.1
               --spec <file>     serve another bundled OpenAPI 3.1 document (JSON) instead of this package's
               --quiet           no request log
-  verify    Check a running deployment against the contract.
+  verify    Check a running deployment against the contract. The package's mock (every answer of it carries
+            X-Api-Contract-Mock) gets every case, unpaced; any other target the safe rules below.
               --base-url <url>       the deployment's base URL, ending in ${BASE_PATH} (or CONTRACT_BASE_URL)
               --api-key <key>        the API key (default: CONTRACT_API_KEY)
               --api-secret <secret>  sign every request with it (default: CONTRACT_API_SECRET)
@@ -31,8 +32,8 @@ Commands:
               --param <n>=<v>        a real value for a path or query parameter (repeat); without one,
                                      cases that need it are skipped and say so
               --allow-side-effects   also run operations that change state (accepting a quote executes a
-                                     trade); without it no trade is executed and Create Quote is called once
-              --min-interval-ms <n>  pause after each answer (default 1000: at most 60 per minute)
+                                     trade); without it a deployment gets no trade and Create Quote once
+              --min-interval-ms <n>  pause after each answer (default 1000: at most 60 per minute; 0 on the mock)
               --report-dir <dir>     write verify-report.junit.xml, .json and .md there
             Exit status: 0 the deployment meets the contract, 1 it does not (a violation, a refused key),
             2 it could not be checked (unreachable, TLS failure, bad arguments).
@@ -141,7 +142,9 @@ async function verifyCommand(args: string[]): Promise<void> {
   const sideEffects = values["allow-side-effects"] ? "side effects ALLOWED" : "no side effects";
   process.stdout.write(
     `Verifying ${baseUrl} against ${openApiDocument.info?.title ?? "the contract"} ${openApiDocument.info?.version ?? ""}\n` +
-      `  ${sideEffects}, ${interval ?? 1000} ms between requests, ${key}${signing}\n\n`,
+      `  ${key}${signing}\n` +
+      `  on a deployment: ${sideEffects}, ${interval ?? 1000} ms between requests ` +
+      "(on the package's mock, which says so in its answers, every case runs)\n\n",
   );
   const started = performance.now();
   let answered = false;
@@ -153,6 +156,12 @@ async function verifyCommand(args: string[]): Promise<void> {
     allowSideEffects: values["allow-side-effects"],
     params,
     minIntervalMs: interval,
+    onTarget: (target, mockVersion) =>
+      process.stdout.write(
+        target === "mock"
+          ? `  the target is ${targetLabel({ target, mockVersion })} (X-Api-Contract-Mock): every case runs${interval === undefined ? ", unpaced" : ""}\n`
+          : "  the target is a deployment (its answers do not carry X-Api-Contract-Mock)\n",
+      ),
     onCase: (r, position, total) => {
       if (stopped) return;
       process.stdout.write(progressLine(r, position, total));
@@ -179,7 +188,7 @@ async function verifyCommand(args: string[]): Promise<void> {
   const { counts } = report;
   const verdict = report.ok ? "Meets the contract" : report.unchecked ? "Could NOT be checked" : "Does NOT meet the contract";
   process.stdout.write(
-    `\n${verdict}: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped (${report.requests} requests in ${elapsed} s).\n`,
+    `\n${verdict} (${targetLabel(report)}): ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped (${report.requests} requests in ${elapsed} s).\n`,
   );
   if (!report.ok && !report.unchecked && counts.failed === 0) process.stdout.write("No positive case passed: nothing was shown to work.\n");
   if (reportDir) {

@@ -23,7 +23,10 @@ export interface VerifyCase {
   withoutKey: boolean;
   /** The parsed invalid body a negative case sends (JSON), for checking it really is invalid. */
   invalidBody?: unknown;
-  /** Path parameters the request needs a real value for on a live target (their example is a placeholder). */
+  /**
+   * Path parameters the request needs a real value for on a deployment: those whose example is a placeholder
+   * (an id), not a value the spec itself documents (see documentedValues).
+   */
   pathParameters: string[];
 }
 
@@ -71,7 +74,41 @@ export function sampleRequest(
   return { method: operation.method, path: qs ? `${concrete}?${qs}` : concrete, headers, body };
 }
 
-const pathParametersOf = (operation: Operation): string[] => operation.parameters.filter((p) => p.in === "path").map((p) => String(p.name));
+const documentedValuesOf = new WeakMap<OpenApiDocument, Set<string>>();
+
+/**
+ * The strings the spec lists as the allowed values of a schema (an enum member or a const): values the
+ * description itself names, such as the currency codes USDT and NGNX, unlike the made-up ids of examples.
+ * Examples are not read: they are what is in question.
+ */
+export function documentedValues(spec: OpenApiDocument): Set<string> {
+  let values = documentedValuesOf.get(spec);
+  if (values) return values;
+  const found = new Set<string>();
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) for (const item of node) visit(item);
+    if (!isObject(node)) return;
+    if (Array.isArray(node.enum)) for (const value of node.enum) if (typeof value === "string") found.add(value);
+    if (typeof node.const === "string") found.add(node.const);
+    for (const [key, value] of Object.entries(node)) if (key !== "example" && key !== "examples") visit(value);
+  };
+  visit(spec);
+  values = found;
+  documentedValuesOf.set(spec, values);
+  return values;
+}
+
+/** The path parameters whose example may name nothing that exists on a deployment: it is no documented value. */
+function placeholderPathParameters(spec: OpenApiDocument, operation: Operation): string[] {
+  const documented = documentedValues(spec);
+  return operation.parameters
+    .filter((parameter) => parameter.in === "path")
+    .filter((parameter) => {
+      const example = firstExample(spec, parameter);
+      return !(example.found && typeof example.value === "string" && documented.has(example.value));
+    })
+    .map((parameter) => String(parameter.name));
+}
 
 export function positiveCases(spec: OpenApiDocument, operations: Operation[], params: Record<string, string> = {}): VerifyCase[] {
   return operations.map((operation) => ({
@@ -80,7 +117,7 @@ export function positiveCases(spec: OpenApiDocument, operations: Operation[], pa
     kind: "positive",
     request: sampleRequest(spec, operation, params),
     withoutKey: false,
-    pathParameters: pathParametersOf(operation),
+    pathParameters: placeholderPathParameters(spec, operation),
   }));
 }
 
@@ -132,7 +169,7 @@ export function negativeCases(spec: OpenApiDocument, operations: Operation[], pa
         kind: "negative",
         request,
         withoutKey: false,
-        pathParameters: pathParametersOf(operation),
+        pathParameters: placeholderPathParameters(spec, operation),
         ...extra,
       });
     if (operation.security === "required") add("without API key", sample, { withoutKey: true });

@@ -1,6 +1,6 @@
 // Contract verification of a running deployment: the cases, the runner and its report.
 export { type CaseRequest, hasOwnQuota, negativeCases, positiveCases, sampleRequest, type VerifyCase } from "./cases.js";
-export { reportJunit, reportMarkdown, violationLine, writeReport } from "./report.js";
+export { reportJunit, reportMarkdown, targetLabel, violationLine, writeReport } from "./report.js";
 export {
   type CaseResult,
   createVerifier,
@@ -13,5 +13,6 @@ export {
   type VerifyClock,
   type VerifyOptions,
   type VerifyReport,
+  type VerifyTarget,
   verify,
 } from "./run.js";

@@ -12,6 +12,11 @@ export function violationLine(v: ContractViolation | ContractWarning): string {
 
 const details = (r: CaseResult): string[] => [...r.violations.map(violationLine), ...r.warnings.map((w) => `warning ${violationLine(w)}`)];
 
+/** The target in words: the package's mock (with its version), or a deployment (which verify cannot know to be live). */
+export function targetLabel(report: Pick<VerifyReport, "target" | "mockVersion">): string {
+  return report.target === "mock" ? `the package's mock${report.mockVersion ? ` ${report.mockVersion}` : ""}` : "a deployment";
+}
+
 const cell = (text: string): string => text.replace(/\|/g, "\\|").replace(/\r?\n/g, " ");
 
 export function reportMarkdown(report: VerifyReport): string {
@@ -19,7 +24,7 @@ export function reportMarkdown(report: VerifyReport): string {
   return [
     "# Contract verification",
     "",
-    `Target: ${report.baseUrl} (${report.target}); ${report.startedAt} to ${report.finishedAt}; ${report.requests} requests.`,
+    `Target: ${report.baseUrl} (${targetLabel(report)}); ${report.startedAt} to ${report.finishedAt}; ${report.requests} requests.`,
     "",
     `${report.ok ? "**Meets the contract.**" : report.unchecked ? "**Could not be checked.**" : "**Does not meet the contract.**"} ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped.`,
     ...(report.unchecked ? ["", `Why: ${report.unchecked}.`] : []),
@@ -87,6 +92,7 @@ export function reportJunit(report: VerifyReport): string {
   const properties = [
     ["baseUrl", report.baseUrl],
     ["target", report.target],
+    ...(report.mockVersion ? [["mockVersion", report.mockVersion]] : []),
     ["requests", String(report.requests)],
     ["ok", String(report.ok)],
     ...(report.unchecked ? [["unchecked", report.unchecked]] : []),

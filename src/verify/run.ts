@@ -1,15 +1,18 @@
 // Contract verification of a running deployment (or of the mock): sends the cases of cases.ts and judges
 // each answer with the contract validator. A positive case passes only with its documented success
 // status and a conforming answer; a negative case only with a refusal (4xx) that conforms and is not a
-// 404 or 405 (those say the operation is not there, not that the request was refused). On a live target
+// 404 or 405 (those say the operation is not there, not that the request was refused). On a deployment
 // it is safe by default: operations that change state run only when allowed, an operation with its own
-// quota is called once, path parameters need real values (their examples name nothing that exists), and
-// requests are paced. A target that gives no HTTP answer to the first request it is sent (refused,
-// unresolvable, TLS failure, timeout) is not checked further: the report says why (`unchecked`).
+// quota is called once, path parameters need real values (their examples name nothing that exists, unless
+// the spec documents the value), and requests are paced. The package's own mock says what it is in every
+// answer (X-Api-Contract-Mock): while every answer does, all cases run, unpaced, with the exact refusals the
+// mock gives. A target that gives no HTTP answer to the first request it is sent (refused, unresolvable,
+// TLS failure, timeout) is not checked further: the report says why (`unchecked`).
 import { API_KEY_HEADER, SIGNING_HEADERS } from "../../generated/client-meta.js";
 import { createSigner } from "../client/signing.js";
 import type { ContractViolation, ContractWarning } from "../contract/types.js";
 import type { ContractValidator } from "../contract/validator.js";
+import { MOCK_IDENTITY_HEADER } from "../mock/identity.js";
 import { isObject, listOperations, type OpenApiDocument, type Operation } from "../openapi/document.js";
 import { hasOwnQuota, negativeCases, positiveCases, type VerifyCase } from "./cases.js";
 
@@ -19,13 +22,16 @@ export interface VerifyOptions {
   apiKey?: string;
   /** Signs every request (x-api-timestamp, x-api-signature) as a real client of the service does. */
   apiSecret?: string;
-  /** `live` (default): a real deployment, with the safety rules above. `mock`: this package's mock (exact refusal statuses, examples as path values). */
-  target?: "live" | "mock";
+  /**
+   * `deployment`: the safety rules above. `mock`: this package's mock (every case, exact refusal statuses, examples
+   * as path values). Default: learned from the answers (see VerifyTarget), a deployment's rules until the first.
+   */
+  target?: VerifyTarget;
   /** Run operations that change state (POST other than one with its own quota) and invalid bodies of such operations. */
   allowSideEffects?: boolean;
   /** Values for path and query parameters, by name (e.g. { id: "cus-123" }). */
   params?: Record<string, string>;
-  /** Minimum pause between the end of one request (its answer read) and the start of the next. Default 1000 ms on a live target (60/min, far under 200/min), 0 on the mock. */
+  /** Minimum pause between the end of one request (its answer read) and the start of the next. Default 1000 ms on a deployment (60/min, far under 200/min), 0 on the mock. */
   minIntervalMs?: number;
   /** Per-request time limit. Default 15 s. */
   timeoutMs?: number;
@@ -33,7 +39,15 @@ export interface VerifyOptions {
   clock?: VerifyClock;
   /** Called after each case, with its position (from 1) among the planned cases. */
   onCase?: (result: CaseResult, position: number, total: number) => void;
+  /** Called when verify learns what the target is (after its first answer), and again if that changes. */
+  onTarget?: (target: VerifyTarget, mockVersion: string | undefined) => void;
 }
+
+/**
+ * What is verified: `mock` when every answer so far carried the mock's X-Api-Contract-Mock header (this package's
+ * mock says so), else `deployment` (any other server, which verify cannot know to be a test one).
+ */
+export type VerifyTarget = "deployment" | "mock";
 
 export interface CaseResult {
   case: string;
@@ -53,7 +67,9 @@ export interface CaseResult {
 
 export interface VerifyReport {
   baseUrl: string;
-  target: "live" | "mock";
+  target: VerifyTarget;
+  /** The mock's version, from its X-Api-Contract-Mock header, when the target is the package's mock. */
+  mockVersion?: string;
   startedAt: string;
   finishedAt: string;
   requests: number;
@@ -98,24 +114,31 @@ export interface PlannedCase extends VerifyCase {
 /** The cases for a target, each with the reason it is skipped, if it is. */
 export function planVerification(spec: OpenApiDocument, options: Pick<VerifyOptions, "target" | "allowSideEffects" | "params">): PlannedCase[] {
   const operations = listOperations(spec);
-  const live = (options.target ?? "live") === "live";
+  const onDeployment = (options.target ?? "deployment") === "deployment";
   const params = options.params ?? {};
   const skipReason = (c: VerifyCase): string | undefined => {
-    if (!live) return undefined;
+    if (!onDeployment) return undefined;
     // The last path parameter of a positive case can come from what a POST of the parent path creates in this run.
-    const fromCreator = c.kind === "positive" && creatorPath(operations, c.operation) !== undefined ? c.pathParameters.at(-1) : undefined;
+    const fromCreator = createdParameter(operations, c);
     const missing = c.pathParameters.filter((name) => !(name in params) && name !== fromCreator);
     if (missing.length) {
-      return `needs a real value for ${missing.map((n) => `{${n}}`).join(", ")} (the spec's example names nothing on a live service): pass ${missing.map((n) => `--param ${n}=…`).join(" ")}`;
+      return `needs a real value for ${missing.map((n) => `{${n}}`).join(", ")} (the spec's example need not exist on the target): pass ${missing.map((n) => `--param ${n}=…`).join(" ")}`;
     }
     if (options.allowSideEffects) return undefined;
     if (hasOwnQuota(c.operation) && c.kind === "negative")
       return "each call may count against this operation's own quota; only one call is spent (allow side effects to run it)";
     if (!SAFE_METHODS.has(c.operation.method) && !hasOwnQuota(c.operation))
-      return `${c.operation.method} changes state on the live service (allow side effects to run it)`;
+      return `${c.operation.method} changes state on the target (allow side effects to run it)`;
     return undefined;
   };
   return [...positiveCases(spec, operations, params), ...negativeCases(spec, operations, params)].map((c) => ({ ...c, skip: skipReason(c) }));
+}
+
+/** The path parameter of a positive case that the id a POST of its parent path creates can stand for: its last, if a placeholder. */
+function createdParameter(operations: Operation[], c: VerifyCase): string | undefined {
+  const last = /\{([^}]+)\}$/.exec(c.operation.path)?.[1];
+  if (c.kind !== "positive" || last === undefined || !c.pathParameters.includes(last)) return undefined;
+  return creatorPath(operations, c.operation) !== undefined ? last : undefined;
 }
 
 /** The path of the POST operation whose created id can stand in for `operation`'s last path parameter (`/x` creates what `/x/{id}` uses). */
@@ -132,6 +155,10 @@ export interface Verifier {
   readonly requests: number;
   /** HTTP answers received (any status). */
   readonly answers: number;
+  /** What the target is, as far as the answers so far tell (options.target when given). */
+  readonly target: VerifyTarget;
+  /** The mock's version (its X-Api-Contract-Mock header) while the target is the package's mock. */
+  readonly mockVersion: string | undefined;
 }
 
 /** The documented success statuses of an operation: its 2xx response keys (`200`, `2XX`). */
@@ -180,10 +207,12 @@ export function noAnswerReason(error: unknown, url: string, timeoutMs: number): 
 /** A verifier for a target: paces and signs requests, remembers ids created by POST cases. */
 export function createVerifier(spec: OpenApiDocument, validator: ContractValidator, options: VerifyOptions): Verifier {
   const operations = listOperations(spec);
-  const target = options.target ?? "live";
-  const live = target === "live";
   const baseUrl = options.baseUrl.replace(/\/+$/, "");
-  const minIntervalMs = options.minIntervalMs ?? (live ? 1000 : 0);
+  // The mock is known by its header in every answer; one answer without it makes the target a deployment for good.
+  let mockVersion: string | undefined;
+  let answerWithoutIdentity = false;
+  const target = (): VerifyTarget => options.target ?? (mockVersion !== undefined && !answerWithoutIdentity ? "mock" : "deployment");
+  const minIntervalMs = () => options.minIntervalMs ?? (target() === "deployment" ? 1000 : 0);
   const sign = options.apiSecret ? createSigner(options.apiSecret) : undefined;
   const created = new Map<string, string>();
   const timeoutMs = options.timeoutMs ?? 15_000;
@@ -194,7 +223,7 @@ export function createVerifier(spec: OpenApiDocument, validator: ContractValidat
 
   // The pause runs from the end of the previous exchange, so the gap the target sees between two requests
   // is never shorter, however late one of them arrives. setTimeout may fire a little early: check again.
-  const pauseLeft = () => last + minIntervalMs - clock.now();
+  const pauseLeft = () => last + minIntervalMs() - clock.now();
 
   async function send(method: string, url: string, headers: Record<string, string>, body: string | undefined) {
     while (pauseLeft() > 0) await clock.sleep(Math.ceil(pauseLeft()));
@@ -217,6 +246,9 @@ export function createVerifier(spec: OpenApiDocument, validator: ContractValidat
     // A redirect is an answer of its own, judged like any other (fetch would follow it unseen).
     const response = await fetch(url, { method, headers: sent, body, redirect: "manual", signal: AbortSignal.timeout(timeoutMs) });
     answers++;
+    const identity = response.headers.get(MOCK_IDENTITY_HEADER);
+    if (identity === null) answerWithoutIdentity = true;
+    else mockVersion ??= identity;
     const bodyText = asSent.decode(await response.arrayBuffer());
     return { status: response.status, headers: response.headers, bodyText, durationMs: Math.round(clock.now() - started) };
   }
@@ -227,6 +259,12 @@ export function createVerifier(spec: OpenApiDocument, validator: ContractValidat
     },
     get answers() {
       return answers;
+    },
+    get target() {
+      return target();
+    },
+    get mockVersion() {
+      return target() === "mock" ? mockVersion : undefined;
     },
     async run(planned) {
       const { operation } = planned;
@@ -239,13 +277,15 @@ export function createVerifier(spec: OpenApiDocument, validator: ContractValidat
         warnings: [],
       };
       if (planned.skip) return { ...result, outcome: "skipped", reason: planned.skip };
+      const live = target() === "deployment";
       let path = planned.request.path;
-      const lastParameter = planned.pathParameters.at(-1);
+      const fromCreator = createdParameter(operations, planned);
       const creator = creatorPath(operations, operation);
-      if (live && planned.kind === "positive" && creator !== undefined && lastParameter !== undefined && !(lastParameter in (options.params ?? {}))) {
+      if (fromCreator !== undefined && creator !== undefined && !(fromCreator in (options.params ?? {}))) {
+        // The id this run created; on the mock, without one, the example stands.
         const id = created.get(creator);
-        if (id === undefined) return { ...result, outcome: "skipped", reason: `needs the id POST ${creator} creates, which this run did not get` };
-        path = path.replace(/\/[^/?]*(\?.*)?$/, `/${encodeURIComponent(id)}$1`);
+        if (id !== undefined) path = path.replace(/\/[^/?]*(\?.*)?$/, `/${encodeURIComponent(id)}$1`);
+        else if (live) return { ...result, outcome: "skipped", reason: `needs the id POST ${creator} creates, which this run did not get` };
       }
       const headers = { ...planned.request.headers };
       if (!planned.withoutKey && operation.security !== "none" && options.apiKey) headers[API_KEY_HEADER] = options.apiKey;
@@ -323,13 +363,25 @@ export function createVerifier(spec: OpenApiDocument, validator: ContractValidat
 /** Plans, sends and judges every case; the report's `ok` says whether the target meets the contract. */
 export async function verify(spec: OpenApiDocument, validator: ContractValidator, options: VerifyOptions): Promise<VerifyReport> {
   const startedAt = new Date().toISOString();
-  const target = options.target ?? "live";
   const verifier = createVerifier(spec, validator, options);
-  const plan = planVerification(spec, options);
+  // The same cases in the same order for either target; which skip reasons hold depends on what the target is.
+  const plans: Record<VerifyTarget, PlannedCase[]> = {
+    deployment: planVerification(spec, { ...options, target: "deployment" }),
+    mock: planVerification(spec, { ...options, target: "mock" }),
+  };
+  let told: string | undefined;
+  const tellTarget = () => {
+    const now = `${verifier.target} ${verifier.mockVersion}`;
+    if (verifier.answers === 0 || now === told) return;
+    told = now;
+    options.onTarget?.(verifier.target, verifier.mockVersion);
+  };
   const results: CaseResult[] = [];
   const sent: Array<{ planned: PlannedCase; result: CaseResult }> = [];
   let unchecked: string | undefined;
-  for (const [index, planned] of plan.entries()) {
+  const total = plans.deployment.length;
+  for (let index = 0; index < total; index++) {
+    const planned = plans[verifier.target][index]!;
     let result: CaseResult;
     if (unchecked !== undefined && !planned.skip) {
       result = {
@@ -348,7 +400,8 @@ export async function verify(spec: OpenApiDocument, validator: ContractValidator
       if (result.status !== undefined) sent.push({ planned, result });
     }
     results.push(result);
-    options.onCase?.(result, index + 1, plan.length);
+    tellTarget();
+    options.onCase?.(result, index + 1, total);
   }
   const counts = { passed: 0, failed: 0, skipped: 0 };
   for (const result of results) counts[result.outcome]++;
@@ -357,7 +410,8 @@ export async function verify(spec: OpenApiDocument, validator: ContractValidator
   const cause = ok || unchecked !== undefined ? undefined : commonCause(sent, options);
   return {
     baseUrl: options.baseUrl,
-    target,
+    target: verifier.target,
+    ...(verifier.mockVersion !== undefined ? { mockVersion: verifier.mockVersion } : {}),
     startedAt,
     finishedAt: new Date().toISOString(),
     requests: verifier.requests,

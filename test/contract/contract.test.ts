@@ -13,7 +13,7 @@ const spec = loadSpec();
 const validator = sharedValidator();
 const operations = listSpecOperations(spec);
 const liveUrl = process.env.CONTRACT_BASE_URL?.trim();
-const target = liveUrl ? "live" : "mock";
+const target = liveUrl ? "deployment" : "mock";
 const params = Object.fromEntries(
   (process.env.CONTRACT_PARAMS ?? "")
     .split(",")

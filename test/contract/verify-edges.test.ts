@@ -180,7 +180,7 @@ const skipped: CaseResult = {
   operationId: "deleteThing",
   kind: "positive",
   outcome: "skipped",
-  reason: "DELETE changes state on the live service\n(allow side effects to run it)",
+  reason: "DELETE changes state on the target\n(allow side effects to run it)",
   violations: [],
   warnings: [],
 };
@@ -189,7 +189,7 @@ const bare: CaseResult = { case: "bare", operationId: "bare", kind: "negative", 
 function report(fields: Partial<VerifyReport> = {}): VerifyReport {
   return {
     baseUrl: "http://127.0.0.1:1/v1",
-    target: "live",
+    target: "deployment",
     startedAt: "2026-01-01T00:00:00.000Z",
     finishedAt: "2026-01-01T00:00:02.250Z",
     requests: 3,
@@ -216,7 +216,7 @@ describe("reportMarkdown", () => {
       [
         "# Contract verification",
         "",
-        "Target: http://127.0.0.1:1/v1 (live); 2026-01-01T00:00:00.000Z to 2026-01-01T00:00:02.250Z; 3 requests.",
+        "Target: http://127.0.0.1:1/v1 (a deployment); 2026-01-01T00:00:00.000Z to 2026-01-01T00:00:02.250Z; 3 requests.",
         "",
         "**Does not meet the contract.** 1 passed, 3 failed, 1 skipped.",
         "",
@@ -229,7 +229,7 @@ describe("reportMarkdown", () => {
           "[body-schema] body (whole body): body is empty; [missing-header] headers /x-ratelimit-limit: required header x-ratelimit-limit is missing; " +
           "[unknown-operation] operation: not an operation |",
         "| createThing: POST /things | POST http://127.0.0.1:1/v1/things |  | failed | no answer: cannot connect |",
-        "| deleteThing: DELETE /things/{id} |  |  | skipped | DELETE changes state on the live service (allow side effects to run it) |",
+        "| deleteThing: DELETE /things/{id} |  |  | skipped | DELETE changes state on the target (allow side effects to run it) |",
         "| bare |  |  | failed |  |",
         "",
       ].join("\n"),
@@ -237,9 +237,11 @@ describe("reportMarkdown", () => {
   });
 
   it("says when the target meets the contract, or could not be checked and why", () => {
-    const ok = reportMarkdown(report({ ok: true, counts: { passed: 1, failed: 0, skipped: 0 }, results: [passed], target: "mock" }));
+    const ok = reportMarkdown(
+      report({ ok: true, counts: { passed: 1, failed: 0, skipped: 0 }, results: [passed], target: "mock", mockVersion: "1.2.3" }),
+    );
     expect(ok.split("\n").slice(2, 6)).toEqual([
-      "Target: http://127.0.0.1:1/v1 (mock); 2026-01-01T00:00:00.000Z to 2026-01-01T00:00:02.250Z; 3 requests.",
+      "Target: http://127.0.0.1:1/v1 (the package's mock 1.2.3); 2026-01-01T00:00:00.000Z to 2026-01-01T00:00:02.250Z; 3 requests.",
       "",
       "**Meets the contract.** 1 passed, 0 failed, 0 skipped.",
       "",
@@ -264,7 +266,7 @@ describe("reportJunit", () => {
         '  <testsuite name="api-contract verify http://127.0.0.1:1/v1" tests="5" failures="2" errors="1" skipped="1" time="2.250" timestamp="2026-01-01T00:00:00.000Z">',
         "    <properties>",
         '      <property name="baseUrl" value="http://127.0.0.1:1/v1"/>',
-        '      <property name="target" value="live"/>',
+        '      <property name="target" value="deployment"/>',
         '      <property name="requests" value="3"/>',
         '      <property name="ok" value="false"/>',
         '      <property name="unchecked" value="no &amp; answer"/>',
@@ -283,7 +285,7 @@ describe("reportJunit", () => {
         "no answer: cannot connect</error>",
         "    </testcase>",
         '    <testcase classname="deleteThing" name="deleteThing: DELETE /things/{id}" time="0.000">',
-        '      <skipped message="DELETE changes state on the live service&#10;(allow side effects to run it)"/>',
+        '      <skipped message="DELETE changes state on the target&#10;(allow side effects to run it)"/>',
         "    </testcase>",
         '    <testcase classname="bare" name="bare" time="0.000">',
         '      <failure message="" type="contract"></failure>',

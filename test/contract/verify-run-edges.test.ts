@@ -7,7 +7,7 @@ import net from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { createContractValidator } from "../../src/contract/index.js";
 import { listOperations, type OpenApiDocument } from "../../src/openapi/index.js";
-import { hasOwnQuota, negativeCases, positiveCases, sampleRequest } from "../../src/verify/cases.js";
+import { documentedValues, hasOwnQuota, negativeCases, positiveCases, sampleRequest } from "../../src/verify/cases.js";
 import { creatorPath, createVerifier, documentedSuccess, type PlannedCase, planVerification, verify } from "../../src/verify/index.js";
 import { json } from "./helpers/media.js";
 
@@ -167,30 +167,30 @@ const planned = (plan: PlannedCase[], name: string): PlannedCase => {
   return found;
 };
 
-describe("planVerification: why a case does not run on a live target", () => {
+describe("planVerification: why a case does not run on a deployment", () => {
   it("skips what needs a real path value, what changes state and what spends an own quota twice; never on the mock", () => {
     const skips = (options: Parameters<typeof planVerification>[1]) =>
       Object.fromEntries(planVerification(spec, options).map((c) => [c.name, c.skip ?? "runs"]));
     expect(skips({})).toEqual({
       "listThings: GET /things": "runs",
-      "createThing: POST /things": "POST changes state on the live service (allow side effects to run it)",
+      "createThing: POST /things": "POST changes state on the target (allow side effects to run it)",
       "getThing: GET /things/{id}": "runs", // its id comes from what POST /things creates
-      "deleteThing: DELETE /things/{id}": "DELETE changes state on the live service (allow side effects to run it)",
+      "deleteThing: DELETE /things/{id}": "DELETE changes state on the target (allow side effects to run it)",
       "getItem: GET /groups/{group}/items/{item}":
-        "needs a real value for {group}, {item} (the spec's example names nothing on a live service): pass --param group=… --param item=…",
+        "needs a real value for {group}, {item} (the spec's example need not exist on the target): pass --param group=… --param item=…",
       "ranged: GET /ranged": "runs",
       "open: GET /open": "runs",
       "spendQuota: POST /quota": "runs",
       "listThings: without API key": "runs",
       "listThings: query kind outside its enum": "runs",
-      "createThing: without API key": "POST changes state on the live service (allow side effects to run it)",
-      "createThing: name of the wrong type": "POST changes state on the live service (allow side effects to run it)",
-      "createThing: required name missing": "POST changes state on the live service (allow side effects to run it)",
-      "createThing: malformed JSON": "POST changes state on the live service (allow side effects to run it)",
-      "getThing: without API key": "needs a real value for {id} (the spec's example names nothing on a live service): pass --param id=…",
-      "deleteThing: without API key": "needs a real value for {id} (the spec's example names nothing on a live service): pass --param id=…",
+      "createThing: without API key": "POST changes state on the target (allow side effects to run it)",
+      "createThing: name of the wrong type": "POST changes state on the target (allow side effects to run it)",
+      "createThing: required name missing": "POST changes state on the target (allow side effects to run it)",
+      "createThing: malformed JSON": "POST changes state on the target (allow side effects to run it)",
+      "getThing: without API key": "needs a real value for {id} (the spec's example need not exist on the target): pass --param id=…",
+      "deleteThing: without API key": "needs a real value for {id} (the spec's example need not exist on the target): pass --param id=…",
       "getItem: without API key":
-        "needs a real value for {group}, {item} (the spec's example names nothing on a live service): pass --param group=… --param item=…",
+        "needs a real value for {group}, {item} (the spec's example need not exist on the target): pass --param group=… --param item=…",
       "ranged: without API key": "runs",
       "spendQuota: without API key": "each call may count against this operation's own quota; only one call is spent (allow side effects to run it)",
       "spendQuota: n of the wrong type":
@@ -201,15 +201,17 @@ describe("planVerification: why a case does not run on a live target", () => {
     expect(Object.entries(allowed).filter(([, why]) => why !== "runs")).toEqual([
       [
         "getItem: GET /groups/{group}/items/{item}",
-        "needs a real value for {item} (the spec's example names nothing on a live service): pass --param item=…",
+        "needs a real value for {item} (the spec's example need not exist on the target): pass --param item=…",
       ],
-      ["getThing: without API key", "needs a real value for {id} (the spec's example names nothing on a live service): pass --param id=…"],
-      ["deleteThing: without API key", "needs a real value for {id} (the spec's example names nothing on a live service): pass --param id=…"],
-      ["getItem: without API key", "needs a real value for {item} (the spec's example names nothing on a live service): pass --param item=…"],
+      ["getThing: without API key", "needs a real value for {id} (the spec's example need not exist on the target): pass --param id=…"],
+      ["deleteThing: without API key", "needs a real value for {id} (the spec's example need not exist on the target): pass --param id=…"],
+      ["getItem: without API key", "needs a real value for {item} (the spec's example need not exist on the target): pass --param item=…"],
     ]);
     expect(Object.values(skips({ target: "mock" })).every((why) => why === "runs")).toBe(true);
     expect(
-      Object.values(skips({ target: "live", allowSideEffects: true, params: { id: "1", group: "g", item: "i" } })).every((why) => why === "runs"),
+      Object.values(skips({ target: "deployment", allowSideEffects: true, params: { id: "1", group: "g", item: "i" } })).every(
+        (why) => why === "runs",
+      ),
     ).toBe(true);
   });
 
@@ -349,7 +351,7 @@ describe("createVerifier: sending a case and judging its answer", () => {
       return r.outcome === "passed" ? "passed" : r.reason;
     };
     expect(await outcome({ status: 400, body: { message: "no" } })).toBe("passed");
-    expect(await outcome({ status: 409, body: { message: "no" } })).toBe("passed"); // any refusal, on a live target
+    expect(await outcome({ status: 409, body: { message: "no" } })).toBe("passed"); // any refusal, on a deployment
     expect(await outcome({ status: 499, body: { message: "no" } })).toBe("passed");
     expect(await outcome({ status: 200, body: { data: [] } })).toBe("expected a 4xx refusal, got 200");
     expect(await outcome({ status: 399, body: {} })).toBe("expected a 4xx refusal, got 399 (a redirect: verify does not follow redirects)");
@@ -388,7 +390,7 @@ describe("createVerifier: sending a case and judging its answer", () => {
     expect(await reason("listThings: query kind outside its enum", { status: 401, body: { message: "no" } })).toBe("expected 400 or 422, got 401");
   });
 
-  it("paces requests: asks its clock for minIntervalMs before each request but the first, 1000 ms by default on a live target, none on the mock", async () => {
+  it("paces requests: asks its clock for minIntervalMs before each request but the first, 1000 ms by default on a deployment, none on the mock", async () => {
     const server = await deployment(conforming);
     const list = planned(planVerification(spec, { target: "mock" }), "listThings: GET /things");
     const pausesOf = async (options: Partial<Parameters<typeof createVerifier>[2]>) => {
@@ -482,7 +484,7 @@ describe("verify: the report", () => {
     const plan = planVerification(spec, {});
     expect(seen.map(([, position, total]) => [position, total])).toEqual(plan.map((_, i) => [i + 1, plan.length]));
     expect(report.unchecked).toBe(`cannot connect to 127.0.0.1:${port}: connection refused (ECONNREFUSED); is the service running there?`);
-    expect(report).toMatchObject({ ok: false, requests: 1, target: "live", baseUrl: `http://127.0.0.1:${port}/v1` });
+    expect(report).toMatchObject({ ok: false, requests: 1, target: "deployment", baseUrl: `http://127.0.0.1:${port}/v1` });
     expect(report.cause).toBeUndefined();
     expect(report.counts).toEqual({ passed: 0, failed: 1, skipped: plan.length - 1 });
     const byName = new Map(report.results.map((r) => [r.case, r]));
@@ -496,7 +498,7 @@ describe("verify: the report", () => {
       violations: [],
       warnings: [],
     });
-    expect(byName.get("createThing: POST /things")?.reason).toBe("POST changes state on the live service (allow side effects to run it)");
+    expect(byName.get("createThing: POST /things")?.reason).toBe("POST changes state on the target (allow side effects to run it)");
     expect(Date.parse(report.finishedAt)).toBeGreaterThanOrEqual(Date.parse(report.startedAt));
   });
 
@@ -601,6 +603,39 @@ describe("the cases, from the contract alone", () => {
     },
   } as OpenApiDocument;
   const [postA, getB, putB, postB] = listOperations(casesSpec); // methods in HTTP_METHODS order
+
+  it("documentedValues: the strings of every enum and const, not examples; a path example that is one needs no real value", () => {
+    const coded = {
+      openapi: "3.1.0",
+      info: { title: "Codes", version: "1.0.0" },
+      components: {
+        schemas: {
+          Code: { type: "string", enum: ["AAA", "BBB", 3], example: "EXAMPLE_ONLY" },
+          Base: { type: "object", properties: { base: { const: "CCC" }, n: { const: 1 } }, examples: [{ base: "DDD" }] },
+        },
+      },
+      paths: {
+        "/pairs/{from}/{to}/{id}": {
+          get: {
+            parameters: ["from", "to", "id"].map((name, i) => ({
+              name,
+              in: "path",
+              required: true,
+              schema: { type: "string" },
+              example: ["AAA", "CCC", "EXAMPLE_ONLY"][i],
+            })),
+            responses: { "200": { description: "ok" } },
+          },
+        },
+      },
+    } as OpenApiDocument;
+    expect([...documentedValues(coded)].sort()).toEqual(["AAA", "BBB", "CCC"]);
+    const [pairs] = positiveCases(coded, listOperations(coded));
+    expect(pairs!.pathParameters).toEqual(["id"]);
+    expect(planVerification(coded, {}).map((c) => c.skip)).toEqual([
+      "needs a real value for {id} (the spec's example need not exist on the target): pass --param id=…",
+    ]);
+  });
 
   it("hasOwnQuota: an x-rate-limits entry that names the operation, in any case", () => {
     expect(hasOwnQuota(postA!)).toBe(true);

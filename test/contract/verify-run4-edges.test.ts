@@ -155,7 +155,7 @@ describe("createVerifier on a deployment of its own", () => {
   });
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
   const planned = (kind: "positive" | "negative") => ({
-    ...planVerification(small, { target: "live" }).find((c) => c.kind === "positive")!,
+    ...planVerification(small, { target: "deployment" }).find((c) => c.kind === "positive")!,
     kind,
   });
   const verifier = (options: Partial<Parameters<typeof createVerifier>[2]> = {}) =>

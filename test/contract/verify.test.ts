@@ -14,8 +14,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { binPath } from "../../scripts/lib/node-cli.js";
 import { createContractValidator } from "../../src/contract/validator.js";
-import { type StartedMock, startMock } from "../../src/mock/index.js";
-import { reportJunit, type VerifyReport, verify } from "../../src/verify/index.js";
+import { MOCK_IDENTITY_HEADER, PACKAGE_VERSION, type StartedMock, startMock } from "../../src/mock/index.js";
+import { planVerification, reportJunit, type VerifyReport, verify } from "../../src/verify/index.js";
 import {
   API_KEY_HEADER,
   BASE_PATH,
@@ -68,16 +68,18 @@ interface Forwarded extends Seen {
 
 /**
  * A deployment in front of the mock: every request is forwarded to it, and `rewrite` may change the
- * status, body and headers of its answer. Records each request with its arrival time (by `now`).
+ * status, body and headers of its answer. Records each request with its arrival time (by `now`). The mock's
+ * X-Api-Contract-Mock header is passed on only in the answers `keepIdentity` names (by their index).
  */
 async function proxy(
   rewrite: (
     request: { method: string; url: string; hasKey: boolean },
     answer: { status: number; body: string },
   ) => { status: number; body?: string; headers?: Record<string, string> } | undefined = () => undefined,
-  now: () => number = () => performance.now(),
+  { now = () => performance.now(), keepIdentity = () => false }: { now?: () => number; keepIdentity?: (index: number) => boolean } = {},
 ): Promise<{ baseUrl: string; seen: Forwarded[]; close(): Promise<void> }> {
   const seen: Forwarded[] = [];
+  let answered = 0;
   const server = http.createServer((req, res) => {
     const at = now();
     const chunks: Buffer[] = [];
@@ -101,10 +103,10 @@ async function proxy(
       seen.push({ method, url, headers: req.headers, at, status });
       const out: Record<string, string> = {};
       answer.headers.forEach((value, name) => {
-        // A deployment: the mock's own header (it says the answer comes from the package's mock) is not passed on.
-        if (!["content-length", "transfer-encoding", "connection", "keep-alive", "content-encoding", "x-api-contract-mock"].includes(name))
-          out[name] = value;
+        if (!["content-length", "transfer-encoding", "connection", "keep-alive", "content-encoding"].includes(name)) out[name] = value;
       });
+      // A deployment: the mock's own header (the answer comes from the package's mock) is dropped unless kept.
+      if (!keepIdentity(answered++)) delete out[MOCK_IDENTITY_HEADER];
       res.writeHead(status, { ...out, ...changed?.headers });
       res.end(changed?.body ?? body);
     });
@@ -171,16 +173,63 @@ beforeAll(async () => {
 afterAll(() => mock?.stop());
 
 describe("verify (live rules)", () => {
-  it("passes the mock: every positive case it can run passes; the others are skipped with a reason", async () => {
-    const report = await verify(spec, validator, { baseUrl: mock.baseUrl, apiKey: "k", minIntervalMs: 0 });
-    expect(report.counts.failed, JSON.stringify(report.results.filter((r) => r.outcome === "failed"))).toBe(0);
-    expect(report.ok).toBe(true);
-    expect(report.counts.passed).toBeGreaterThan(0);
-    for (const skipped of report.results.filter((r) => r.outcome === "skipped")) expect(skipped.reason, skipped.case).toMatch(/\S/);
-    // A path parameter without a real value is skipped, not guessed; given one, the case runs.
-    expect(report.results.find((r) => r.operationId === "getCollectionCustomer")?.reason).toContain("--param id=");
-    const withParam = await verify(spec, validator, { baseUrl: mock.baseUrl, apiKey: "k", minIntervalMs: 0, params: { id: "cus-1" } });
-    expect(withParam.results.find((r) => r.operationId === "getCollectionCustomer" && r.kind === "positive")?.outcome).toBe("passed");
+  it("knows the package's mock by its X-Api-Contract-Mock header and runs every case on it, none skipped, no --param needed", async () => {
+    const report = await verify(spec, validator, { baseUrl: mock.baseUrl, apiKey: "k" });
+    expect(report.counts, JSON.stringify(report.results.filter((r) => r.outcome !== "passed"))).toEqual({
+      passed: planVerification(spec, {}).length,
+      failed: 0,
+      skipped: 0,
+    });
+    expect(report).toMatchObject({ ok: true, target: "mock", mockVersion: PACKAGE_VERSION });
+    // Accept Quote accepted the quote Create Quote had just made.
+    const accepted = report.results.find((r) => r.case === "acceptQuote: POST /trades/quote/{quoteId}");
+    expect(accepted).toMatchObject({ outcome: "passed", status: 200 });
+  });
+
+  it("on a deployment (no X-Api-Contract-Mock header) skips, saying why in terms of the target; a given value runs the case", async () => {
+    const deployed = await proxy();
+    try {
+      const report = await verify(spec, validator, { baseUrl: deployed.baseUrl, apiKey: "k", minIntervalMs: 0 });
+      expect(report).toMatchObject({ ok: true, target: "deployment" });
+      expect(report.mockVersion).toBeUndefined();
+      const reasons = report.results.filter((r) => r.outcome === "skipped").map((r) => r.reason ?? "");
+      expect(reasons.length).toBeGreaterThan(0);
+      for (const reason of reasons) expect(reason).not.toMatch(/live/);
+      expect(report.results.find((r) => r.operationId === "getCollectionCustomer")?.reason).toBe(
+        "needs a real value for {id} (the spec's example need not exist on the target): pass --param id=…",
+      );
+      expect(report.results.find((r) => r.case === "acceptQuote: POST /trades/quote/{quoteId}")?.reason).toBe(
+        "POST changes state on the target (allow side effects to run it)",
+      );
+      const withParam = await verify(spec, validator, { baseUrl: deployed.baseUrl, apiKey: "k", minIntervalMs: 0, params: { id: "cus-1" } });
+      expect(withParam.results.find((r) => r.operationId === "getCollectionCustomer" && r.kind === "positive")?.outcome).toBe("passed");
+    } finally {
+      await deployed.close();
+    }
+  });
+
+  it("runs Get Trade Pair and Get Wallet Balance By Code on a deployment with the currency codes the spec documents (USDT, NGNX)", async () => {
+    const deployed = await proxy();
+    try {
+      const report = await verify(spec, validator, { baseUrl: deployed.baseUrl, apiKey: "k", minIntervalMs: 0 });
+      const byId = (id: string) => report.results.find((r) => r.operationId === id && r.kind === "positive");
+      expect(byId("getTradePair")).toMatchObject({ outcome: "passed", request: { url: `${deployed.baseUrl}/trades/pairs/USDT/NGNX` } });
+      expect(byId("getWalletBalanceByCode")).toMatchObject({ outcome: "passed", request: { url: `${deployed.baseUrl}/wallets/NGNX` } });
+    } finally {
+      await deployed.close();
+    }
+  });
+
+  it("keeps a deployment's rules from the first answer without the mock's header on: Accept Quote is not sent", async () => {
+    // The first answer says "mock", no later one does.
+    const fickle = await proxy(undefined, { keepIdentity: (index) => index === 0 });
+    try {
+      const report = await verify(spec, validator, { baseUrl: fickle.baseUrl, apiKey: "k", minIntervalMs: 0 });
+      expect(report.target).toBe("deployment");
+      expect(fickle.seen.filter((s) => s.url.startsWith(`${BASE_PATH}/trades/quote/`))).toEqual([]);
+    } finally {
+      await fickle.close();
+    }
   });
 
   it.each([
@@ -303,7 +352,7 @@ describe("verify (live rules)", () => {
     const reason = `answered 200 <b>"bold"</b> & 'quoted' ]]> — ünïcödé → ✓ 😀\nsecond line\tafter a tab`;
     const report: VerifyReport = {
       baseUrl: "http://127.0.0.1:1/v1?a=1&b=<2>",
-      target: "live",
+      target: "deployment",
       startedAt: "2026-01-01T00:00:00.000Z",
       finishedAt: "2026-01-01T00:00:01.500Z",
       requests: 2,
@@ -426,7 +475,7 @@ describe("verify on a deployment keeps each safety promise (side effects not all
   let report: VerifyReport;
   const sent = () => recorded.seen.map((s) => `${s.method} ${s.url.replace(/\?.*$/, "")}`);
   beforeAll(async () => {
-    recorded = await proxy(undefined, clock.now);
+    recorded = await proxy(undefined, { now: clock.now });
     report = await verify(spec, validator, { baseUrl: recorded.baseUrl, apiKey: "k", minIntervalMs: 60, params: { quoteId: "q-1" }, clock });
   });
   afterAll(() => recorded?.close());
@@ -488,11 +537,20 @@ async function withTempDir<T>(run: (dir: string) => Promise<T>): Promise<T> {
 const linesMatching = (output: string, pattern: RegExp): string[] => output.split("\n").filter((line) => pattern.test(line));
 
 describe("api-contract verify (the command)", () => {
-  it("exits 0 against the mock, with a progress line per case, and writes JUnit XML, JSON and Markdown that agree", async () => {
+  it("exits 0 against the mock, every case run (no flag needed), with a progress line per case, and writes JUnit XML, JSON and Markdown that agree", async () => {
     await withTempDir(async (dir) => {
-      const good = await cli(["verify", "--base-url", mock.baseUrl, "--min-interval-ms", "0", "--report-dir", dir], { CONTRACT_API_KEY: "k" });
+      const good = await cli(["verify", "--base-url", mock.baseUrl, "--report-dir", dir], { CONTRACT_API_KEY: "k" });
       expect(good.code, good.output).toBe(0);
-      expect(good.output).toContain("Meets the contract");
+      const total = planVerification(spec, {}).length;
+      expect(linesMatching(good.output, /^Meets the contract/)).toEqual([
+        expect.stringMatching(
+          new RegExp(`^Meets the contract \\(the package's mock ${PACKAGE_VERSION}\\): ${total} passed, 0 failed, 0 skipped \\(`),
+        ),
+      ]);
+      expect(linesMatching(good.output, /the target is/)).toEqual([
+        `  the target is the package's mock ${PACKAGE_VERSION} (X-Api-Contract-Mock): every case runs, unpaced`,
+      ]);
+      expect(good.output).not.toMatch(/live/);
       const { report, junit } = await expectReportsAgree(dir);
       expect(report.ok).toBe(true);
       expect(junit.failures + junit.errors).toBe(0);
