@@ -2,14 +2,13 @@
 // `api-contract`: the package's command, for other repositories.
 //   api-contract mock    serve the mock of the whole API (Prism's engine, from the installed package)
 //   api-contract verify  check a running deployment against the contract (exit 0 only when it meets it)
-import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { API_KEY_HEADER, BASE_PATH } from "../generated/client-meta.js";
 import { openApiDocument } from "./contract/bundled.js";
 import { createContractValidator } from "./contract/validator.js";
+import { PACKAGE_VERSION } from "./mock/identity.js";
 import { MockUnavailableError, startMock } from "./mock/index.js";
 import { describeStop, stopWithLauncher } from "./mock/lifetime.js";
-import type { OpenApiDocument } from "./openapi/document.js";
 import { targetLabel, violationLine, writeReport } from "./verify/report.js";
 import { type CaseResult, verify } from "./verify/run.js";
 
@@ -20,7 +19,6 @@ Commands:
             (or until the npx or npm run that started it stops).
               --port <n>        default 4010 (0: a free port)
               --host <host>     default 127.0.0.1
-              --spec <file>     serve another bundled OpenAPI 3.1 document (JSON) instead of this package's
               --quiet           no request log
   verify    Check a running deployment against the contract. The package's mock (every answer of it carries
             X-Api-Contract-Mock) gets every case, unpaced; any other target the safe rules below.
@@ -37,8 +35,22 @@ Commands:
               --report-dir <dir>     write verify-report.junit.xml, .json and .md there
             Exit status: 0 the deployment meets the contract, 1 it does not (a violation, a refused key),
             2 it could not be checked (unreachable, TLS failure, bad arguments).
-  help      This text.
+  help      This text (also --help or -h, after a command too).
+  version   This package's version (also --version or -v, after a command too).
 `;
+
+/** The options every command takes: --help and --version. */
+const COMMON_OPTIONS = {
+  help: { type: "boolean", short: "h", default: false },
+  version: { type: "boolean", short: "v", default: false },
+} as const;
+
+/** Answers --help or --version; true when one was given (the command has nothing else to do). */
+function answeredCommon(values: { help: boolean; version: boolean }): boolean {
+  if (values.help) process.stdout.write(USAGE);
+  else if (values.version) process.stdout.write(`${PACKAGE_VERSION}\n`);
+  return values.help || values.version;
+}
 
 function fail(message: string, code = 2): never {
   process.stderr.write(`api-contract: ${message}\n`);
@@ -51,20 +63,14 @@ async function mock(args: string[]): Promise<void> {
     options: {
       port: { type: "string", default: "4010" },
       host: { type: "string", default: "127.0.0.1" },
-      spec: { type: "string" },
       quiet: { type: "boolean", default: false },
+      ...COMMON_OPTIONS,
     },
   });
+  if (answeredCommon(values)) return;
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be an integer from 0 to 65535, got ${values.port}`);
-  let spec: OpenApiDocument = openApiDocument;
-  if (values.spec) {
-    try {
-      spec = JSON.parse(await readFile(values.spec, "utf8")) as OpenApiDocument;
-    } catch (error) {
-      fail(`--spec ${values.spec}: cannot read it as JSON (${(error as Error).message})`);
-    }
-  }
+  const spec = openApiDocument;
   try {
     const started = await startMock({ host: values.host, port, spec, log: values.quiet ? undefined : (line) => process.stdout.write(`${line}\n`) });
     process.stdout.write(
@@ -103,13 +109,10 @@ async function verifyCommand(args: string[]): Promise<void> {
       "min-interval-ms": { type: "string", default: process.env.CONTRACT_MIN_INTERVAL_MS },
       "report-dir": { type: "string" },
       report: { type: "string" }, // deprecated alias of --report-dir
-      help: { type: "boolean", short: "h", default: false },
+      ...COMMON_OPTIONS,
     },
   });
-  if (values.help) {
-    process.stdout.write(USAGE);
-    return;
-  }
+  if (answeredCommon(values)) return;
   const baseUrl = values["base-url"]?.trim();
   if (!baseUrl) fail(`verify needs --base-url <url ending in ${BASE_PATH}> (or CONTRACT_BASE_URL)`);
   if (!URL.canParse(baseUrl) || !/^https?:\/\//.test(baseUrl) || !new URL(baseUrl).pathname.replace(/\/+$/, "").endsWith(BASE_PATH)) {
@@ -205,6 +208,7 @@ try {
   if (command === "mock") await mock(rest);
   else if (command === "verify") await verifyCommand(rest);
   else if (command === undefined || command === "help" || command === "--help" || command === "-h") process.stdout.write(USAGE);
+  else if (command === "version" || command === "--version" || command === "-v") process.stdout.write(`${PACKAGE_VERSION}\n`);
   else fail(`unknown command ${JSON.stringify(command)}\n\n${USAGE}`);
 } catch (error) {
   fail(error instanceof Error ? error.message : String(error), 2);

@@ -4,7 +4,6 @@
 // each safety promise on a deployment (no trade, Create Quote once, nothing else that changes state, paced),
 // signs its requests, and writes a JUnit report a CI system can read.
 // The command exits 0 / 1 / 2 (conforms / a violation / the target could not be checked).
-import { spawn } from "node:child_process";
 import { createHmac } from "node:crypto";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import http from "node:http";
@@ -12,7 +11,6 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { binPath } from "../../scripts/lib/node-cli.js";
 import { createContractValidator } from "../../src/contract/validator.js";
 import { MOCK_IDENTITY_HEADER, PACKAGE_VERSION, type StartedMock, startMock } from "../../src/mock/index.js";
 import { planVerification, reportJunit, type VerifyReport, verify } from "../../src/verify/index.js";
@@ -22,10 +20,10 @@ import {
   type JsonObject,
   loadSpec,
   RATE_LIMIT_HEADERS,
-  repoRoot,
   SIGNING_HEADERS,
   sharedValidator,
 } from "../support/spec.js";
+import { cli } from "../cli/run-cli.js";
 import { elementsNamed, parseXml, type XmlElement } from "./helpers/xml.js";
 
 const spec = loadSpec();
@@ -507,23 +505,6 @@ describe("verify on a deployment keeps each safety promise (side effects not all
     expect(clock.pauses).toEqual(gaps.map(() => 60));
   });
 });
-
-function cli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [binPath("tsx"), path.join(repoRoot, "src", "cli.ts"), ...args], {
-      env: { ...process.env, ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let output = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      output += chunk;
-    });
-    child.stderr.on("data", (chunk: Buffer) => {
-      output += chunk;
-    });
-    child.on("close", (code) => resolve({ code, output }));
-  });
-}
 
 async function withTempDir<T>(run: (dir: string) => Promise<T>): Promise<T> {
   const dir = await mkdtemp(path.join(os.tmpdir(), "api-contract-verify-"));
