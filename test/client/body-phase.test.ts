@@ -109,6 +109,23 @@ describe('parseAs: "stream"', () => {
     expect(JSON.parse(await new Response(data).text())).toEqual(rates);
   });
 
+  it("reads a whole stream with no timeout at all (timeoutMs: Infinity), and where timers are numbers, as in browsers", async () => {
+    server = await startServer((_req, res) => sendJson(res, 200, rates));
+    const client = createClient({ baseUrl: server.baseUrl });
+    const untimed = await client.GET("/currencies/fiat-rates", { parseAs: "stream", timeoutMs: Number.POSITIVE_INFINITY });
+    expect(JSON.parse(await new Response(untimed.data).text())).toEqual(rates);
+    // Only the client's timer is a number here: a fetch of its own, so that Node's own code never sees the stub.
+    const local = createClient({ baseUrl: server.baseUrl, fetch: async () => Response.json(rates) });
+    const nodeSetTimeout = globalThis.setTimeout;
+    vi.stubGlobal("setTimeout", (run: () => void, ms: number) => Number(nodeSetTimeout(run, ms)));
+    try {
+      const timed = await local.GET("/currencies/fiat-rates", { parseAs: "stream" });
+      expect(JSON.parse(await new Response(timed.data).text())).toEqual(rates);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
   describe("in a process of its own", () => {
     let bundled: BundledClient;
     beforeAll(async () => {

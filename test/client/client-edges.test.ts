@@ -8,6 +8,7 @@ import { sleep } from "../../src/client/retry.js";
 import { ApiError, createClient, createSigner, InvalidResponseError, NetworkError, unwrap } from "../../src/index.js";
 import { track, until, useFakeClock } from "./support/clock.js";
 import { sendJson, startServer, type TestServer } from "./support/server.js";
+import { successExample } from "../support/spec.js";
 
 let server: TestServer | undefined;
 afterEach(async () => {
@@ -55,6 +56,32 @@ describe("bodies", () => {
     const buffer = await api.GET("/currencies/networks/active", { parseAs: "arrayBuffer" });
     expect(buffer.data).toBeInstanceOf(ArrayBuffer);
     expect([...new Uint8Array(buffer.data as unknown as ArrayBuffer)]).toEqual([1, 2, 3, 250]);
+  });
+
+  it("a call without a body sends none, whatever bodySerializer it gives (openapi-fetch never calls it then)", async () => {
+    server = await startServer((_req, res) => sendJson(res, 200, successExample("acceptQuote")));
+    const api = createClient({ baseUrl: server.baseUrl });
+    const serializer = vi.fn(() => "serialized");
+    await api.POST("/trades/quote/{quoteId}", { params: { path: { quoteId: "q1" } }, bodySerializer: serializer });
+    expect(serializer).not.toHaveBeenCalled();
+    expect([server.requests[0]?.body, server.requests[0]?.headers["content-type"]]).toEqual(["", undefined]);
+  });
+
+  it("an arrayBuffer body is exactly the bytes received, when a custom fetch's chunk is a view into a larger buffer", async () => {
+    const backing = new Uint8Array([9, 9, 1, 2, 3, 9]);
+    const fetch = async () =>
+      new Response(
+        new ReadableStream({
+          start(controller) {
+            controller.enqueue(backing.subarray(2, 5));
+            controller.close();
+          },
+        }),
+        { headers: { "content-type": "application/octet-stream" } },
+      );
+    const api = createClient({ baseUrl: "http://127.0.0.1:1/v1", fetch });
+    const { data } = await api.GET("/currencies/fiat-rates", { parseAs: "arrayBuffer" });
+    expect([...new Uint8Array(data as unknown as ArrayBuffer)]).toEqual([1, 2, 3]);
   });
 
   it("serializes a body once with the call's headers and header parameters merged in, and sends them", async () => {

@@ -25,6 +25,13 @@ describe("API key", () => {
     expect(server.requests[1]?.headers["content-type"]).toBe("application/json");
   });
 
+  it("sends the headers option as given when no apiKey is set, an x-api-key among them included", async () => {
+    server = await startServer((_req, res) => sendJson(res, 200, successExample("getFiatRates")));
+    const client = createClient({ baseUrl: server.baseUrl, headers: { [API_KEY_HEADER]: "from-headers", "x-extra": "1" } });
+    await client.GET("/currencies/fiat-rates");
+    expect([server.requests[0]?.headers[API_KEY_HEADER], server.requests[0]?.headers["x-extra"]]).toEqual(["from-headers", "1"]);
+  });
+
   it("sends no API key header when none is configured", async () => {
     server = await startServer((_req, res) => sendJson(res, 200, successExample("getFiatRates")));
     const client = createClient({ baseUrl: server.baseUrl });

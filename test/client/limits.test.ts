@@ -71,9 +71,13 @@ describe("maxResponseBytes", () => {
     expect(() => createClient({ baseUrl: MOCK_BASE_URL, maxResponseBytes: Number.POSITIVE_INFINITY })).not.toThrow();
   });
 
-  it("defaults to 16 MiB: a declared 50 MB body is refused from its Content-Length, before it is read", async () => {
+  it("defaults to 16 MiB: a declared 50 MB body is refused from its Content-Length, before it is read, and its connection closed", async () => {
     let written = 0;
+    let closed = false;
     server = await startServer((_req, res) => {
+      res.on("close", () => {
+        closed = true;
+      });
       res.writeHead(200, { "content-type": "application/json", "content-length": String(50_000_000) });
       // Only a first chunk is ever written: reading the body whole would wait for the rest.
       res.write(`{"message":"${"x".repeat(1000)}`, () => {
@@ -88,6 +92,7 @@ describe("maxResponseBytes", () => {
     expect((error as Error).message).toMatch(/16777216 bytes/);
     expect(written).toBeLessThanOrEqual(1000);
     expect(server.requests).toHaveLength(1); // not retried, though a GET
+    await until(() => closed, "the refused answer's connection to close");
   });
 
   it("counts a body without Content-Length while it arrives, and stops reading at the limit", async () => {
@@ -102,6 +107,23 @@ describe("maxResponseBytes", () => {
     expect(call.error).toMatchObject({ name: "InvalidResponseError", reason: "too-large" });
     expect((call.error as Error).message).toMatch(/65536 bytes/);
     expect(server.requests).toHaveLength(1);
+  });
+
+  it("cancels a body it stops reading: a custom fetch's endless stream is told to stop", async () => {
+    let cancelled: unknown = "not cancelled";
+    const endless = () =>
+      new Response(
+        new ReadableStream({
+          pull: (controller) => controller.enqueue(new Uint8Array(4096)),
+          cancel: (reason) => {
+            cancelled = reason;
+          },
+        }),
+        { headers: { "content-type": "application/json" } },
+      );
+    const client = createClient({ baseUrl: MOCK_BASE_URL, fetch: async () => endless(), maxResponseBytes: 64 * 1024 });
+    await expect(client.GET("/currencies/fiat-rates")).rejects.toMatchObject({ reason: "too-large" });
+    expect(cancelled).toBeUndefined();
   });
 
   it("applies per call, to error bodies too, and lets a body within the limit through", async () => {

@@ -107,4 +107,14 @@ describe("middleware", () => {
       expect(error).toMatchObject({ status: 409, url: `${MOCK_BASE_URL}/collections/customers/c%201`, path: "/collections/customers/{id}" });
     }
   });
+
+  it("a 204 a middleware puts in place of the answer gives no data, however the call reads it", async () => {
+    server = await startServer((_req, res) => sendJson(res, 200, successExample("getFiatRates")));
+    const client = createClient({ baseUrl: server.baseUrl });
+    client.use({ onResponse: () => new Response(null, { status: 204 }) });
+    for (const parseAs of ["json", "text", "arrayBuffer", "blob"] as const) {
+      const { data, response } = await client.GET("/currencies/fiat-rates", { parseAs });
+      expect([response.status, data], parseAs).toEqual([204, undefined]);
+    }
+  });
 });

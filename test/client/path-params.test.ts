@@ -46,4 +46,12 @@ describe("path parameters", () => {
       ["...", "a.b", ".hidden", "a%2F..", "%252e%252e"].map((segment) => `${BASE_PATH}/currencies/${segment}/networks`),
     );
   });
+
+  it("a call that gives no params at all is refused the same way, naming the parameter", async () => {
+    const client = createClient({ baseUrl: "http://127.0.0.1:1/v1" });
+    const get = client.GET as unknown as (path: string) => Promise<unknown>;
+    await expect(get("/collections/customers/{id}")).rejects.toThrow(
+      new TypeError('GET /collections/customers/{id}: path parameter "id" is undefined, which sends the request to another path'),
+    );
+  });
 });

@@ -88,6 +88,22 @@ describe("GET", () => {
     expect((thrown as ApiError).body).toEqual({ attempt: 6 });
   });
 
+  it("closes the connection of a retried answer instead of leaving its body unread", async () => {
+    let firstClosed = false;
+    server = await startServer((_req, res, _seen, i) => {
+      if (i > 0) return sendJson(res, 200, successExample("getFiatRates"));
+      res.on("close", () => {
+        firstClosed = true;
+      });
+      res.writeHead(503, { "content-type": "application/json" });
+      res.write('{"message":'); // a body that never ends
+    });
+    const client = createClient({ baseUrl: server.baseUrl, retry: noWait });
+    const { response } = await client.GET("/currencies/fiat-rates");
+    expect(response.status).toBe(200);
+    await until(() => firstClosed, "the retried answer's connection to close");
+  });
+
   it("gives up after the cap on network errors with NetworkError", async () => {
     server = await startServer((req) => req.socket.destroy());
     const client = createClient({ baseUrl: server.baseUrl, retry: { ...noWait, retries: 1 } });
