@@ -2,11 +2,13 @@
 // `api-contract`: the package's command, for other repositories.
 //   api-contract mock    serve the mock of the whole API (Prism's engine, from the installed package)
 //   api-contract verify  check a running deployment against the contract (exit 0 only when it meets it)
+//   api-contract wait    wait until a mock answers (at a URL, or at the one its --ready-file holds)
+import { rename, readFile, rm, writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { API_KEY_HEADER, BASE_PATH } from "../generated/client-meta.js";
 import { openApiDocument } from "./contract/bundled.js";
 import { createContractValidator } from "./contract/validator.js";
-import { PACKAGE_VERSION } from "./mock/identity.js";
+import { MOCK_IDENTITY_HEADER, PACKAGE_VERSION } from "./mock/identity.js";
 import { MockUnavailableError, startMock } from "./mock/index.js";
 import { describeStop, stopWithLauncher } from "./mock/lifetime.js";
 import { targetLabel, violationLine, writeReport } from "./verify/report.js";
@@ -20,6 +22,9 @@ Commands:
               --port <n>        default 4010 (0: a free port)
               --host <host>     default 127.0.0.1
               --quiet           no request log
+              --ready-file <path>
+                                once listening, write the base URL to <path> (whole, at once); removed
+                                when the mock stops
   verify    Check a running deployment against the contract. The package's mock (every answer of it carries
             X-Api-Contract-Mock) gets every case, unpaced; any other target the safe rules below.
               --base-url <url>       the deployment's base URL, ending in ${BASE_PATH} (or CONTRACT_BASE_URL)
@@ -35,6 +40,11 @@ Commands:
               --report-dir <dir>     write verify-report.junit.xml, .json and .md there
             Exit status: 0 the deployment meets the contract, 1 it does not (a violation, a refused key),
             2 it could not be checked (unreachable, TLS failure, bad arguments).
+  wait      Wait until a mock answers, then print its base URL (exit 1 if none does in time).
+              <url>                 the URL to wait for, or:
+              --ready-file <path>   the URL a mock's --ready-file wrote there, once the mock answers
+                                    there (a URL an earlier run left is not taken)
+              --timeout <seconds>   default 60
   help      This text (also --help or -h, after a command too).
   version   This package's version (also --version or -v, after a command too).
 `;
@@ -64,10 +74,12 @@ async function mock(args: string[]): Promise<void> {
       port: { type: "string", default: "4010" },
       host: { type: "string", default: "127.0.0.1" },
       quiet: { type: "boolean", default: false },
+      "ready-file": { type: "string" },
       ...COMMON_OPTIONS,
     },
   });
   if (answeredCommon(values)) return;
+  const readyFile = values["ready-file"];
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be an integer from 0 to 65535, got ${values.port}`);
   const spec = openApiDocument;
@@ -78,13 +90,65 @@ async function mock(args: string[]): Promise<void> {
         `  any ${API_KEY_HEADER} value is accepted; other documented answers: -H 'Prefer: code=429', -H 'Prefer: example=<name>'\n` +
         "Ctrl-C to stop.\n",
     );
+    if (readyFile) await writeWhole(readyFile, `${started.baseUrl}\n`);
     stopWithLauncher((cause) => {
       if (cause.kind === "launcher-exited") process.stderr.write(`api-contract mock: stopping: ${describeStop(cause)}\n`);
-      void started.stop().then(() => process.exit(0));
+      void started
+        .stop()
+        .then(() => (readyFile ? rm(readyFile, { force: true }) : undefined))
+        .then(() => process.exit(0));
     });
   } catch (error) {
     if (error instanceof MockUnavailableError) fail(error.message, 1);
     throw error;
+  }
+}
+
+/** Writes `text` to `file` so that a reader sees nothing or all of it: a file beside it, renamed over it. */
+async function writeWhole(file: string, text: string): Promise<void> {
+  const partial = `${file}.${process.pid}.partial`;
+  await writeFile(partial, text);
+  await rename(partial, file);
+}
+
+/** Whether anything answers HTTP at `url` (any status); with `mockOnly`, the package's mock (its own header). */
+async function answersAt(url: string, mockOnly: boolean): Promise<boolean> {
+  try {
+    const response = await fetch(url, { signal: AbortSignal.timeout(2000) });
+    await response.body?.cancel();
+    return !mockOnly || response.headers.has(MOCK_IDENTITY_HEADER);
+  } catch {
+    return false;
+  }
+}
+
+async function waitCommand(args: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { "ready-file": { type: "string" }, timeout: { type: "string", default: "60" }, ...COMMON_OPTIONS },
+  });
+  if (answeredCommon(values)) return;
+  const readyFile = values["ready-file"];
+  const [url, ...extra] = positionals;
+  if ((url === undefined) === (readyFile === undefined) || extra.length) fail("wait takes a URL or --ready-file <path> (one of them)");
+  if (url !== undefined && !URL.canParse(url)) fail(`wait: not a URL: ${JSON.stringify(url)}`);
+  const seconds = Number(values.timeout);
+  if (!(Number.isFinite(seconds) && seconds > 0)) fail(`--timeout must be a number of seconds > 0, got ${values.timeout}`);
+  const deadline = Date.now() + seconds * 1000;
+  // The file may not be there yet, or still hold the URL of a mock that is gone: read it again each time.
+  const candidate = async () => url ?? (await readFile(readyFile!, "utf8").catch(() => "")).trim();
+  for (;;) {
+    const found = await candidate();
+    if (found && URL.canParse(found) && (await answersAt(found, readyFile !== undefined))) {
+      process.stdout.write(`${found}\n`);
+      return;
+    }
+    if (Date.now() >= deadline) {
+      const where = url !== undefined ? `nothing answered at ${url}` : `no mock answered at the URL in ${readyFile}`;
+      fail(`wait: ${where} within ${seconds} s`, 1);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 
@@ -207,6 +271,7 @@ const [command, ...rest] = process.argv.slice(2);
 try {
   if (command === "mock") await mock(rest);
   else if (command === "verify") await verifyCommand(rest);
+  else if (command === "wait") await waitCommand(rest);
   else if (command === undefined || command === "help" || command === "--help" || command === "-h") process.stdout.write(USAGE);
   else if (command === "version" || command === "--version" || command === "-v") process.stdout.write(`${PACKAGE_VERSION}\n`);
   else fail(`unknown command ${JSON.stringify(command)}\n\n${USAGE}`);
