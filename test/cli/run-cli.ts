@@ -4,7 +4,7 @@ import path from "node:path";
 import { binPath } from "../../scripts/lib/node-cli.js";
 import { repoRoot } from "../support/spec.js";
 
-export const CLI_SOURCE = path.join(repoRoot, "src", "cli.ts");
+const CLI_SOURCE = path.join(repoRoot, "src", "cli.ts");
 
 /** The command line that runs the command from source: for a shell script, `node <tsx> src/cli.ts`, quoted. */
 export const cliCommandLine = (): string => [process.execPath, binPath("tsx"), CLI_SOURCE].map((part) => `'${part}'`).join(" ");
