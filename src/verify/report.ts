@@ -12,7 +12,7 @@ export function violationLine(v: ContractViolation | ContractWarning): string {
 
 const details = (r: CaseResult): string[] => [...r.violations.map(violationLine), ...r.warnings.map((w) => `warning ${violationLine(w)}`)];
 
-/** The target in words: the package's mock (with its version), or a deployment (which verify cannot know to be live). */
+/** The target in words: the package's mock (with its version), or a deployment (verify cannot know it is live). */
 export function targetLabel(report: Pick<VerifyReport, "target" | "mockVersion">): string {
   return report.target === "mock" ? `the package's mock${report.mockVersion ? ` ${report.mockVersion}` : ""}` : "a deployment";
 }

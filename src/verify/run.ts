@@ -31,7 +31,10 @@ export interface VerifyOptions {
   allowSideEffects?: boolean;
   /** Values for path and query parameters, by name (e.g. { id: "cus-123" }). */
   params?: Record<string, string>;
-  /** Minimum pause between the end of one request (its answer read) and the start of the next. Default 1000 ms on a deployment (60/min, far under 200/min), 0 on the mock. */
+  /**
+   * Minimum pause between the end of one request (its answer read) and the start of the next. Default 1000 ms on a
+   * deployment (60/min, far under 200/min), 0 on the mock.
+   */
   minIntervalMs?: number;
   /** Per-request time limit. Default 15 s. */
   timeoutMs?: number;
@@ -134,7 +137,7 @@ export function planVerification(spec: OpenApiDocument, options: Pick<VerifyOpti
   return [...positiveCases(spec, operations, params), ...negativeCases(spec, operations, params)].map((c) => ({ ...c, skip: skipReason(c) }));
 }
 
-/** The path parameter of a positive case that the id a POST of its parent path creates can stand for: its last, if a placeholder. */
+/** The path parameter of a positive case that the id a POST of its parent path creates stands for: its last, if a placeholder. */
 function createdParameter(operations: Operation[], c: VerifyCase): string | undefined {
   const last = /\{([^}]+)\}$/.exec(c.operation.path)?.[1];
   if (c.kind !== "positive" || last === undefined || !c.pathParameters.includes(last)) return undefined;
