@@ -1,5 +1,6 @@
 // The mock and its connections: a client that goes away in the middle of a body does not stop it, stop() ends the
-// connections still open (a request in flight included), and a request Node's parser refuses is named in its log.
+// connections still open (a request in flight included), and a request Node's parser refuses is answered without a
+// throw and named in its log.
 import net from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { type StartedMock, startMock } from "../../src/mock/index.js";
@@ -47,6 +48,20 @@ describe("the mock's connections", () => {
     mock = undefined;
     await until(() => stopped && closed, "stop() to end the open connection");
     await stopping;
+  });
+
+  it("refuses a request Node's parser refused without throwing when it has no log (a throw would end its process)", async () => {
+    const uncaught: unknown[] = [];
+    const record = (error: unknown) => uncaught.push(error);
+    process.prependListener("uncaughtException", record);
+    try {
+      mock = await startMock();
+      const answer = await sendRaw(mock.port, Buffer.from(`GET ${BASE_PATH}/trades/summary/me HTTP/1.1\r\nhost: x\r\nbad header\r\n\r\n`));
+      expect(answer?.status).toBe(400);
+      expect(uncaught).toEqual([]);
+    } finally {
+      process.off("uncaughtException", record);
+    }
   });
 
   it("names in its log a request Node's parser refused, with the parser's code", async () => {
