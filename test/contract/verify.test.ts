@@ -14,15 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createContractValidator } from "../../src/contract/validator.js";
 import { MOCK_IDENTITY_HEADER, PACKAGE_VERSION, type StartedMock, startMock } from "../../src/mock/index.js";
 import { planVerification, reportJunit, type VerifyReport, verify } from "../../src/verify/index.js";
-import {
-  API_KEY_HEADER,
-  BASE_PATH,
-  type JsonObject,
-  loadSpec,
-  RATE_LIMIT_HEADERS,
-  SIGNING_HEADERS,
-  sharedValidator,
-} from "../support/spec.js";
+import { API_KEY_HEADER, BASE_PATH, type JsonObject, loadSpec, RATE_LIMIT_HEADERS, SIGNING_HEADERS, sharedValidator } from "../support/spec.js";
 import { cli } from "../cli/run-cli.js";
 import { elementsNamed, parseXml, type XmlElement } from "./helpers/xml.js";
 
@@ -546,7 +538,10 @@ describe("api-contract verify (the command)", () => {
       await withTempDir(async (dir) => {
         const bad = await cli(["verify", "--base-url", broken.baseUrl, "--min-interval-ms", "0", "--report-dir", dir], { CONTRACT_API_KEY: "k" });
         expect(bad.code, bad.output).toBe(1);
-        expect(bad.output).toContain("Does NOT meet the contract");
+        expect(linesMatching(bad.output, /the target is|^Does NOT meet/)).toEqual([
+          "  the target is a deployment (its answers do not carry X-Api-Contract-Mock)",
+          expect.stringMatching(/^Does NOT meet the contract \(a deployment\): \d+ passed, \d+ failed, \d+ skipped/),
+        ]);
         expect(linesMatching(bad.output, /key was refused/)).toEqual([
           expect.stringMatching(
             /^api-contract: the API key was refused: all \d+ positive cases that send it were answered 401; check CONTRACT_API_KEY/,
