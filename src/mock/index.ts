@@ -9,6 +9,7 @@ import { deriveMockSpec } from "./spec.js";
 export { MockUnavailableError, PRISM_ENGINE_PACKAGE } from "./engine.js";
 export { MOCK_IDENTITY_HEADER, PACKAGE_VERSION } from "./identity.js";
 export { MOCK_QUOTE_VALIDITY_MS } from "./quote-expiry.js";
+export { DEFAULT_REQUEST_TIMEOUT_MS, MAX_HEAD_BYTES, MAX_HEADER_BYTES, MAX_URL_BYTES } from "./limits.js";
 export { DEFAULT_MAX_BODY_BYTES } from "./server.js";
 
 export interface StartMockOptions {
@@ -22,6 +23,8 @@ export interface StartMockOptions {
   log?: (line: string) => void;
   /** Larger request bodies are refused with 413. Default 1 MiB. */
   maxBodyBytes?: number;
+  /** A request (head and body) that has not arrived within this many ms is refused with 408. Default 60 s. */
+  requestTimeoutMs?: number;
 }
 
 export interface StartedMock {
@@ -41,6 +44,7 @@ const MOCK_FIXES = [
   'malformed or whitespace-only JSON answers 400; a null, false, 0 or "" JSON body where the body is optional 422 (Prism takes it for no body); a body over the size limit 413; an empty query or header value the parameter refuses 422 (Prism lets it through)',
   "what Prism refuses (an unknown Prefer example, an unacceptable Accept) keeps Prism's status with the documented error response and headers, Prism's reason in sl-violations",
   "header values echoed from the request are escaped, so no request can stop the mock",
+  "a request not received in time answers 408, a URL too long 414, header fields too large 431 (Node's parser says 400)",
   `a quote's expiryDate is ${MOCK_QUOTE_VALIDITY_MS / 1000} s after the answer (the documented example's is in the past)`,
   "X-RateLimit-Reset is the end of the current window (the documented example's is in the past), X-RateLimit-Remaining 0 on a 429 and never above X-RateLimit-Limit",
   `every answer carries ${MOCK_IDENTITY_HEADER}: ${PACKAGE_VERSION}, the mock's own header (the contract does not declare it)`,
@@ -54,7 +58,14 @@ export async function startMock(options: StartMockOptions = {}): Promise<Started
   const host = options.host ?? "127.0.0.1";
   const input = options.spec ?? (await import("../contract/bundled.js")).openApiDocument;
   const { spec, basePath, fixes } = deriveMockSpec(input);
-  const server = await startMockServer({ spec, host, port: options.port ?? 0, log: options.log, maxBodyBytes: options.maxBodyBytes });
+  const server = await startMockServer({
+    spec,
+    host,
+    port: options.port ?? 0,
+    log: options.log,
+    maxBodyBytes: options.maxBodyBytes,
+    requestTimeoutMs: options.requestTimeoutMs,
+  });
   const origin = `http://${host.includes(":") ? `[${host}]` : host}:${server.port}`;
   return {
     baseUrl: `${origin}${basePath}`,

@@ -21,6 +21,7 @@ import { flattenSchema } from "../openapi/schema.js";
 import { type Answer, errorAnswer, parsePrefer, safeHeaderValue, violationsHeader } from "./answers.js";
 import { createMockEngine, type MockEngine } from "./engine.js";
 import { MOCK_IDENTITY } from "./identity.js";
+import { DEFAULT_REQUEST_TIMEOUT_MS, headerBytes, headOverflowStatus, MAX_HEAD_BYTES, MAX_HEADER_BYTES, MAX_URL_BYTES } from "./limits.js";
 import { quoteExpiry } from "./quote-expiry.js";
 import { rateLimitHeaders } from "./rate-limit.js";
 
@@ -33,6 +34,8 @@ export interface MockServerOptions {
   host: string;
   port: number;
   maxBodyBytes?: number;
+  /** A request (head and body) that has not arrived within it is refused with 408. Default 60 s. */
+  requestTimeoutMs?: number;
   /** One line per request (`GET /v1/... → 200 (2 ms)`) and per problem the mock absorbed. */
   log?: (line: string) => void;
 }
@@ -223,26 +226,43 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
     log?.(`${method} ${path} → ${answer.status} (${Math.round(performance.now() - started)} ms)`);
   }
 
-  const server = http.createServer({ keepAliveTimeout: 30_000 }, (request, response) => {
+  const requestTimeout = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  const serverOptions: http.ServerOptions = {
+    keepAliveTimeout: 30_000,
+    requestTimeout,
+    headersTimeout: requestTimeout,
+    // How often Node looks for requests past their time (its default, 30 s, would answer 408 up to 30 s late).
+    connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(requestTimeout / 4))),
+    maxHeaderSize: MAX_HEAD_BYTES,
+  };
+  const server = http.createServer(serverOptions, (request, response) => {
     const started = performance.now();
     const chunks: Buffer[] = [];
     let size = 0;
-    let tooLarge = false;
+    let refused = false;
+    /** Refuses before the body is read (and drains it), closing the connection. */
+    const refuseEarly = (status: number, why: string) => {
+      refused = true;
+      const operation = matcher.find(String(request.method), new URL(request.url ?? "/", "http://mock.invalid").pathname);
+      refuse(request, response, operation, status, why, { connection: "close" });
+      request.resume();
+    };
+    const urlBytes = Buffer.byteLength(String(request.url));
+    if (urlBytes > MAX_URL_BYTES) refuseEarly(414, `the URL is ${urlBytes} bytes long, over ${MAX_URL_BYTES}`);
+    else if (headerBytes(request.rawHeaders) > MAX_HEADER_BYTES)
+      refuseEarly(431, `the header fields are ${headerBytes(request.rawHeaders)} bytes, over ${MAX_HEADER_BYTES}`);
     request.on("data", (chunk: Buffer) => {
-      if (tooLarge) return;
+      if (refused) return;
       size += chunk.length;
       if (size > maxBodyBytes) {
-        tooLarge = true;
-        const operation = matcher.find(String(request.method), new URL(request.url ?? "/", "http://mock.invalid").pathname);
-        refuse(request, response, operation, 413, `the body is larger than ${maxBodyBytes} bytes`, { connection: "close" });
-        request.resume();
+        refuseEarly(413, `the body is larger than ${maxBodyBytes} bytes`);
         return;
       }
       chunks.push(chunk);
     });
     request.on("error", () => response.destroy());
     request.on("end", () => {
-      if (tooLarge) return;
+      if (refused) return;
       handle(request, response, Buffer.concat(chunks), started).catch((error: unknown) => {
         log?.(
           `mock: ${request.method} ${request.url} failed inside the mock and was answered 400: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
@@ -251,15 +271,17 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
       });
     });
   });
-  // A request Node's HTTP parser refuses (bad header bytes, a broken request line…) gets JSON too.
-  server.on("clientError", (error: NodeJS.ErrnoException, socket) => {
+  // A request Node's HTTP parser refuses gets JSON too: 408 when it did not arrive in time, 414 or 431 when
+  // its head is over the parser's limit (limits.ts), else 400 (bad header bytes, a broken request line…).
+  server.on("clientError", (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket) => {
     if (!socket.writable || error.code === "ECONNRESET") return socket.destroy();
-    const answer = refusal(undefined, 400);
+    const status = error.code === "ERR_HTTP_REQUEST_TIMEOUT" ? 408 : error.code === "HPE_HEADER_OVERFLOW" ? headOverflowStatus(error.rawPacket) : 400;
+    const answer = refusal(undefined, status);
     const text = JSON.stringify(answer.body);
     const headers = Object.entries({ ...answer.headers, ...MOCK_IDENTITY, "content-length": String(Buffer.byteLength(text)), connection: "close" })
       .map(([name, value]) => `${name}: ${value}`)
       .join("\r\n");
-    socket.end(`HTTP/1.1 400 Bad Request\r\n${headers}\r\n\r\n${text}`);
+    socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\n${headers}\r\n\r\n${text}`);
     log?.(`mock: refused a request Node could not parse (${error.code ?? error.message})`);
   });
   await new Promise<void>((resolve, reject) => {

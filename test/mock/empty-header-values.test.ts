@@ -47,7 +47,8 @@ describe("an empty signing header", () => {
     ] as const) {
       it(`${name} ${what}: 422 on every operation, like a malformed value, naming the header`, async () => {
         for (const [index, op] of operations.entries()) {
-          const other = name === SIGNING_HEADERS.signature ? { [SIGNING_HEADERS.timestamp]: TIMESTAMP } : { [SIGNING_HEADERS.signature]: SIGNATURE };
+          const other: Record<string, string> =
+            name === SIGNING_HEADERS.signature ? { [SIGNING_HEADERS.timestamp]: TIMESTAMP } : { [SIGNING_HEADERS.signature]: SIGNATURE };
           const empty = await send(index, { ...other, [name]: value });
           expect(empty.status, op.operationId).toBe(422);
           expect(await violations(empty), op.operationId).toEqual([

@@ -7,8 +7,11 @@ export interface RawAnswer {
   body: Buffer;
 }
 
-/** Sends raw bytes and reads the answer until the server closes the connection (the request asks it to). */
-export function sendRaw(port: number, bytes: Buffer): Promise<RawAnswer | undefined> {
+/**
+ * Sends raw bytes and reads the answer until the server closes the connection (the request asks it to).
+ * `keepOpen`: the socket's sending side stays open after the bytes (a slow or idle client), else it is ended.
+ */
+export function sendRaw(port: number, bytes: Buffer, options: { keepOpen?: boolean } = {}): Promise<RawAnswer | undefined> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(port, "127.0.0.1");
     const chunks: Buffer[] = [];
@@ -29,6 +32,7 @@ export function sendRaw(port: number, bytes: Buffer): Promise<RawAnswer | undefi
       );
       resolve({ status: Number(statusLine!.split(" ")[1]), headers, body: raw.subarray(end + 4) });
     });
-    socket.end(bytes);
+    if (options.keepOpen) socket.write(bytes);
+    else socket.end(bytes);
   });
 }

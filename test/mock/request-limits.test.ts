@@ -1,0 +1,93 @@
+// What the mock answers a request that breaks one of its limits, on raw sockets: a request that does not
+// arrive in time (an idle connection, a head or a body that stops) 408; a URL over MAX_URL_BYTES 414; header
+// fields over MAX_HEADER_BYTES 431; a head too large for Node's parser (over MAX_HEAD_BYTES) 414 or 431 by
+// what the parser was reading. Each is the documented error response, as JSON, with the rate-limit headers
+// and the mock's identity, and closes the connection. The time limit is an option of startMock: set small
+// here, and the test waits for the server's own timer to fire (it is the event under test).
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { errorAnswer } from "../../src/mock/answers.js";
+import { MAX_HEAD_BYTES, MAX_HEADER_BYTES, MAX_URL_BYTES, MOCK_IDENTITY_HEADER, type StartedMock, startMock } from "../../src/mock/index.js";
+import { headOverflowStatus } from "../../src/mock/limits.js";
+import { type RawAnswer, sendRaw } from "../contract/helpers/raw-http.js";
+import { API_KEY_HEADER, loadSpec, RATE_LIMIT_HEADERS } from "../support/spec.js";
+
+const spec = loadSpec();
+const REQUEST_TIMEOUT_MS = 150;
+
+let mock: StartedMock;
+beforeAll(async () => {
+  mock = await startMock({ requestTimeoutMs: REQUEST_TIMEOUT_MS });
+});
+afterAll(() => mock?.stop());
+
+const head = (target: string, headers: string[] = []) =>
+  Buffer.from([`GET ${target} HTTP/1.1`, "Host: 127.0.0.1", `${API_KEY_HEADER}: k`, ...headers, "", ""].join("\r\n"));
+/** `count` header lines of 100 bytes each (with their CRLF). */
+const headerLines = (count: number) => Array.from({ length: count }, (_, i) => `x-pad-${String(i).padStart(4, "0")}: ${"v".repeat(86)}`);
+
+function expectRefusal(answer: RawAnswer | undefined, status: number): void {
+  expect(answer?.status).toBe(status);
+  expect(answer?.headers.connection).toBe("close");
+  expect(answer?.headers[MOCK_IDENTITY_HEADER]).toBeDefined();
+  for (const name of Object.values(RATE_LIMIT_HEADERS)) expect(answer?.headers[name], name).toMatch(/^\d+$/);
+  expect(JSON.parse(answer!.body.toString("utf8"))).toEqual(errorAnswer(spec, undefined, status).body);
+}
+
+describe("a request that does not arrive in time: 408", () => {
+  it("an idle connection (nothing sent)", async () => {
+    expectRefusal(await sendRaw(mock.port, Buffer.alloc(0), { keepOpen: true }), 408);
+  });
+
+  it("a head that stops half-way", async () => {
+    expectRefusal(await sendRaw(mock.port, Buffer.from("GET /v1/trades/summary/me HTTP/1.1\r\nHost: x\r\n"), { keepOpen: true }), 408);
+  });
+
+  it("a body that stops half-way", async () => {
+    const partial = "POST /v1/trades/quote HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{";
+    expectRefusal(await sendRaw(mock.port, Buffer.from(partial), { keepOpen: true }), 408);
+  });
+});
+
+describe("a URL over MAX_URL_BYTES: 414", () => {
+  const path = "/v1/trades/summary/me?pad=";
+  it("refuses one byte over the limit, answers at the limit", async () => {
+    expectRefusal(await sendRaw(mock.port, head(path + "a".repeat(MAX_URL_BYTES - path.length + 1))), 414);
+    const atLimit = await sendRaw(mock.port, head(path + "a".repeat(MAX_URL_BYTES - path.length), ["connection: close"]));
+    expect(atLimit?.status).toBe(200);
+  });
+
+  it("refuses a URL too long for Node's parser", async () => {
+    expectRefusal(await sendRaw(mock.port, head(`/v1/${"a".repeat(MAX_HEAD_BYTES)}`)), 414);
+  });
+});
+
+describe("header fields over MAX_HEADER_BYTES: 431", () => {
+  it("refuses one byte over the limit, answers at the limit", async () => {
+    // The request's own header lines (Host, the key, connection) and the padding make up the header fields.
+    const own = ["Host: 127.0.0.1", `${API_KEY_HEADER}: k`, "connection: close"].reduce((sum, line) => sum + line.length + 2, 0);
+    const lines = headerLines(Math.floor((MAX_HEADER_BYTES - own) / 100));
+    const rest = MAX_HEADER_BYTES - own - lines.length * 100;
+    const filler = `x-fill: ${"f".repeat(rest - "x-fill: ".length - 2)}`;
+    const atLimit = await sendRaw(mock.port, head("/v1/trades/summary/me", [...lines, filler, "connection: close"]));
+    expect(atLimit?.status).toBe(200);
+    expectRefusal(await sendRaw(mock.port, head("/v1/trades/summary/me", [...lines, `${filler}f`, "connection: close"])), 431);
+  });
+
+  it("refuses a header set too large for Node's parser", async () => {
+    expectRefusal(await sendRaw(mock.port, head("/v1/trades/summary/me", headerLines(MAX_HEAD_BYTES / 100 + 1))), 431);
+  });
+});
+
+describe("headOverflowStatus: which part of a head Node's parser could not take, from the bytes it was reading", () => {
+  it("a head that came whole: 414 when its request line is the larger part, else 431", () => {
+    expect(headOverflowStatus(Buffer.from(`GET /${"a".repeat(100)}`))).toBe(414);
+    expect(headOverflowStatus(Buffer.from(`GET /${"a".repeat(100)} HTTP/1.1\r\nx: y\r\n`))).toBe(414);
+    expect(headOverflowStatus(Buffer.from(`GET / HTTP/1.1\r\nx: ${"y".repeat(100)}\r\n`))).toBe(431);
+  });
+
+  it("a later piece of a head: 414 while it holds no line end (still the request line), else 431", () => {
+    expect(headOverflowStatus(Buffer.from("a".repeat(100)))).toBe(414);
+    expect(headOverflowStatus(Buffer.from(`${"a".repeat(100)} HTTP/1.1\r\nx: y`))).toBe(431);
+    expect(headOverflowStatus(undefined)).toBe(431);
+  });
+});
