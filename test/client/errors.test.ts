@@ -1,6 +1,6 @@
 // Error shapes in both styles, rate-limit state, non-JSON bodies, and the API key kept out of everything.
 import { inspect } from "node:util";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import {
   ApiError,
   ClientError,
@@ -12,11 +12,13 @@ import {
   type RateLimitState,
 } from "../../src/index.js";
 import { parseIntegerHeader, parseRetryAfter, readRateLimit } from "../../src/client/rate-limit.js";
+import { track, until, useFakeClock } from "./support/clock.js";
 import { sendJson, startServer, type TestServer } from "./support/server.js";
 import { RATE_LIMIT_HEADERS, operationIdOf, rateLimitExamples, successExample } from "../support/spec.js";
 
 let server: TestServer | undefined;
 afterEach(async () => {
+  vi.useRealTimers();
   await server?.close();
   server = undefined;
 });
@@ -214,12 +216,15 @@ describe.each([
       res.writeHead(200, { "content-type": "text/plain" });
       res.end(`your credential is ${credential}`);
     });
+    useFakeClock(); // the timeout fires when the clock is moved, once the other two calls have ended
     const client = createClient({ baseUrl: server.baseUrl, ...options, timeoutMs: 100, retry: false });
-    const errors = await Promise.all([
-      client.GET("/currencies/fiat-rates").catch((e: unknown) => e),
-      client.GET("/wallets/USDT").catch((e: unknown) => e),
-      client.GET("/transactions/me").catch((e: unknown) => e),
-    ]);
+    const calls = [client.GET("/currencies/fiat-rates"), client.GET("/wallets/USDT"), client.GET("/transactions/me")].map((call) =>
+      track<unknown>(call),
+    );
+    await until(() => calls[1]!.settled && calls[2]!.settled && server!.requests.length === 3, "the other calls to end");
+    await vi.advanceTimersByTimeAsync(100);
+    await until(() => calls[0]!.settled, "the timeout");
+    const errors = calls.map((call) => call.error);
     expect(errors[0]).toBeInstanceOf(TimeoutError);
     expect(errors[1]).toBeInstanceOf(NetworkError);
     expect(errors[2]).toBeInstanceOf(InvalidResponseError);
@@ -278,7 +283,7 @@ describe.each([
     const client = createClient({
       baseUrl: server.baseUrl,
       ...options,
-      retry: { baseDelayMs: 1 },
+      retry: { baseDelayMs: 0 },
       hooks: { onRequest: record, onResponse: record, onRetry: record, onRateLimit: record },
     });
     await client.GET("/currencies/fiat-rates");

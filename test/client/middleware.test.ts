@@ -12,7 +12,8 @@ afterEach(async () => {
   server = undefined;
 });
 
-const fast = { baseDelayMs: 1, maxDelayMs: 5 };
+/** Retries without a backoff: these tests are about what is sent, not when. */
+const noWait = { baseDelayMs: 0 };
 const addHeader: Middleware = {
   onRequest: ({ request }) => {
     const headers = new Headers(request.headers);
@@ -25,7 +26,7 @@ describe("middleware", () => {
   it("a replaced Request keeps the call's retry option, timeout and facts", async () => {
     server = await startServer((_req, res) => sendJson(res, 503, {}));
     const events: RequestEvent[] = [];
-    const client = createClient({ baseUrl: server.baseUrl, retry: fast, hooks: { onRequest: (e) => events.push(e) } });
+    const client = createClient({ baseUrl: server.baseUrl, retry: noWait, hooks: { onRequest: (e) => events.push(e) } });
     client.use(addHeader);
     const { response } = await client.GET("/collections/customers/{id}", { params: { path: { id: "c1" } }, retry: false });
     expect(response.status).toBe(503);
@@ -36,7 +37,7 @@ describe("middleware", () => {
 
   it("a body the middleware replaced is the body sent, on every attempt", async () => {
     server = await startServer((_req, res, _seen, i) => (i === 0 ? sendJson(res, 503, {}) : sendJson(res, 200, successExample("resendWebhooks"))));
-    const client = createClient({ baseUrl: server.baseUrl, apiKey: "k", apiSecret: "s", retry: fast });
+    const client = createClient({ baseUrl: server.baseUrl, apiKey: "k", apiSecret: "s", retry: noWait });
     const replaceBody: Middleware = {
       onRequest: ({ request }) => new Request(request, { body: JSON.stringify({ ids: ["replaced"] }) }),
     };
