@@ -26,6 +26,8 @@ export interface ChangeFixture {
   field?: string;
   /** Every rule the comparison finds; default: only `rule`. */
   rules?: ChangeRule[];
+  /** Every change as the gate prints it (formatChange), in the comparer's order. */
+  lines: string[];
   before?: PatchStep[];
   after: PatchStep[];
 }
