@@ -41,6 +41,28 @@ describe("compareContracts: one fixture per kind of change", () => {
     expect(compareContracts(doc, { ...doc, "x-generated": "notice", info: { ...doc.info, version: "2.0.0" } })).toEqual([]);
   });
 
+  it("lists breaking changes first, whatever order the comparer met them in", () => {
+    const before = baseContract();
+    const after = applyPatch(before, [
+      { set: "/paths/~1items~1{id}/get/parameters/3", value: { name: "locale", in: "query", schema: { type: "string" } } },
+      { remove: "/paths/~1items/post/requestBody" },
+    ]);
+    expect(compareContracts(before, after).map(formatChange)).toEqual([
+      "BREAKING  request-body-removed  POST /items (createItem): request body removed",
+      "NON-BREAKING  parameter-added  GET /items/{id} (getItem): optional query parameter locale added",
+    ]);
+  });
+
+  it("names at most three places of a group, then how many operations it has", () => {
+    const before = baseContract();
+    const get = (before.paths?.["/items/{id}"] as { get: unknown }).get;
+    for (const n of [1, 2, 3]) before.paths![`/copies/${n}`] = { get: { ...(get as object), operationId: `getCopy${n}` } };
+    const after = applyPatch(before, [{ remove: "/components/schemas/Item/properties/note" }]);
+    expect(summarizeChanges(compareContracts(before, after))).toEqual([
+      "BREAKING  response-field-removed  response * body: field note removed — 5 places: getItem, createItem, getCopy1, … (5 operations)",
+    ]);
+  });
+
   it("groups the same change to a shared schema into one line with its places", () => {
     const before = baseContract();
     const after = applyPatch(before, [{ remove: "/components/schemas/Item/properties/note" }]);

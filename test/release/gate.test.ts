@@ -1,6 +1,6 @@
 // The gate's command line (`npm run check:breaking`, scripts/check-breaking.ts) on throwaway checkouts that
 // hold only what it reads: package.json, generated/openapi.json, generated/released/openapi.json, .changeset/.
-import { readFile, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { GateResult } from "../../scripts/release/gate.js";
@@ -110,7 +110,13 @@ describe("check:breaking", () => {
     const result = await repo.run();
     expect(result.ok).toBe(false);
     expect(result.problems).toHaveLength(1);
-    expect(result.problems[0]).toMatch(/^generated\/openapi\.json: info\.version is "1\.0\.1", but package\.json's version is 1\.0\.0; /);
+    expect(result.problems[0]).toBe(
+      'generated/openapi.json: info.version is "1.0.1", but package.json\'s version is 1.0.0; the package version is the one source: ' +
+        "`npm run release:version` sets info.version in openapi/openapi.yaml (or set it by hand), then `npm run build`",
+    );
+    // A bundle without info at all: the problem says so instead of failing to read it.
+    await writeFile(path.join(repo.dir, "generated", "openapi.json"), JSON.stringify({ ...baseContract(), info: undefined }));
+    expect((await repo.run()).problems[0]).toMatch(/^generated\/openapi\.json: info\.version is undefined, but package\.json's version is 1\.0\.0; /);
   });
 
   it("fails without a released bundle, with a hand-edited one, and with a version below it", async () => {
@@ -121,6 +127,7 @@ describe("check:breaking", () => {
     expect(missing.ok).toBe(false);
     expect(missing.problems).toEqual([expect.stringMatching(/^generated\/released\/openapi\.json is missing: /)]);
     expect(missing.summary).toBe("check:breaking: nothing to compare with");
+    expect(missing).toMatchObject({ releasedVersion: undefined, changes: [], required: "none", granted: "none", grantedBy: [] });
 
     const edited = await released();
     const file = path.join(edited.dir, "generated", "released", "openapi.json");
@@ -136,6 +143,51 @@ describe("check:breaking", () => {
     const below = await older.run();
     expect(below.ok).toBe(false);
     expect(below.problems).toEqual(["package.json's version 1.1.0 is below the released 1.2.0"]);
+  });
+
+  it("names every changeset it read and grants the biggest bump, by the version and changesets together", async () => {
+    const repo = await released();
+    await repo.current(applyPatch(baseContract(), removeNote));
+    await repo.changeset("a.md", changeset("minor", "One."));
+    await repo.changeset("b.md", changeset("patch", "Two."));
+    await repo.changeset("c.md", changeset("none", "Three."));
+    const failed = await repo.run();
+    expect(failed.problems[0]).toContain(
+      "nor a pending changeset (.changeset/a.md: minor, .changeset/b.md: patch, .changeset/c.md: none) gives one:",
+    );
+    expect(failed.summary).toBe(
+      "check:breaking: released 1.0.0 → 1.0.0: 2 breaking, 0 non-breaking, 0 annotations; needs a major bump, has minor (.changeset/a.md)",
+    );
+    await repo.version("1.0.1");
+    await repo.current(applyPatch(baseContract(), removeNote));
+    const both = await repo.run();
+    expect(both.grantedBy).toEqual(["version 1.0.1", ".changeset/a.md"]);
+    expect(both.summary).toContain("has minor (version 1.0.1, .changeset/a.md)");
+
+    const quiet = await released();
+    await quiet.version("1.0.1");
+    await quiet.current(baseContract());
+    await quiet.changeset("c.md", changeset("none", "Three."));
+    const none = await quiet.run();
+    expect(none.ok, text(none)).toBe(true);
+    expect(none.grantedBy).toEqual(["version 1.0.1"]);
+    expect(none.summary).toBe(
+      "check:breaking: released 1.0.0 → 1.0.1: 0 breaking, 0 non-breaking, 0 annotations; needs no bump, has patch (version 1.0.1)",
+    );
+  });
+
+  it("counts non-breaking changes in its summary", async () => {
+    const repo = await released();
+    await repo.current(applyPatch(baseContract(), [{ set: "/components/schemas/Item/properties/color", value: { type: "string" } }]));
+    expect((await repo.run()).summary).toContain("0 breaking, 2 non-breaking, 0 annotations; needs a minor bump, has none");
+  });
+
+  it("reports a released bundle it cannot read for another reason than its absence", async () => {
+    const repo = await released();
+    const file = path.join(repo.dir, "generated", "released", "openapi.json");
+    await rm(file);
+    await mkdir(file);
+    await expect(repo.run()).rejects.toThrow(/EISDIR/);
   });
 
   it("names a pending changeset whose frontmatter is broken, and still compares", async () => {

@@ -9,7 +9,7 @@ import { addToEntry, contractChangesSection } from "../../scripts/release/change
 import { pendingChangesets } from "../../scripts/release/changesets.js";
 import { compareContracts } from "../../scripts/release/compare.js";
 import { setLockVersion, setSpecVersion } from "../../scripts/release/sync-version.js";
-import { bumpBetween, compareVersions, parseVersion } from "../../scripts/release/versions.js";
+import { bumpBetween, compareVersions, isBump, maxBump, parseVersion } from "../../scripts/release/versions.js";
 import { applyPatch, baseContract, PACKAGE_NAME } from "./support.js";
 
 const dirs: string[] = [];
@@ -34,6 +34,33 @@ describe("versions", () => {
     expect(compareVersions(v("2.0.0-next.0"), v("2.0.0"))).toBeLessThan(0);
     expect(() => parseVersion("1.0")).toThrow(/not a semver version/);
   });
+
+  it("reads a version with a leading v, spaces, many digits, a prerelease and build metadata, and nothing around it", () => {
+    expect(parseVersion(" v10.20.30-next.1+build.5 \n")).toEqual({ major: 10, minor: 20, patch: 30, prerelease: "next.1" });
+    for (const text of ["x1.0.0", "1.0.0 x", "1.0.0+", "1.0.0+a b", "1.0.0-a+b+c"])
+      expect(() => parseVersion(text), text).toThrow(/not a semver version/);
+  });
+
+  it("orders prereleases below their release and among themselves, and bumps by the biggest part that grew", () => {
+    const v = parseVersion;
+    expect(compareVersions(v("2.0.0-next.0"), v("2.0.0-next.1"))).toBe(-1);
+    expect(compareVersions(v("2.0.0-next.1"), v("2.0.0-next.0"))).toBe(1);
+    expect(compareVersions(v("2.0.0"), v("2.0.0-next.0"))).toBe(1);
+    expect(compareVersions(v("2.0.0-next.0"), v("2.0.0-next.0"))).toBe(0);
+    expect(bumpBetween(v("1.2.0"), v("2.1.0"))).toBe("major");
+    expect(bumpBetween(v("1.2.3"), v("1.3.0"))).toBe("minor");
+    expect(bumpBetween(v("2.1.0"), v("3.0.1"))).toBe("major");
+    expect(bumpBetween(v("1.9.0"), v("2.0.0-next.0"))).toBe("major");
+    expect(bumpBetween(v("1.2.0"), v("1.2.1-next.0"))).toBe("patch");
+  });
+
+  it("takes the biggest of several bumps, none of none, and knows only its four names", () => {
+    expect(maxBump(["patch", "major", "minor"])).toBe("major");
+    expect(maxBump(["minor", "minor"])).toBe("minor");
+    expect(maxBump([])).toBe("none");
+    expect(["none", "patch", "minor", "major"].every(isBump)).toBe(true);
+    expect([undefined, 1, "MAJOR", "", ["major"]].some(isBump)).toBe(false);
+  });
 });
 
 describe("pending changesets", () => {
@@ -49,6 +76,36 @@ describe("pending changesets", () => {
       { file: ".changeset/a.md", bump: "major", summary: "Removed a field." },
       { file: ".changeset/c.md", bump: "patch", summary: "" },
     ]);
+  });
+
+  it("finds none without a .changeset folder", async () => {
+    expect(await pendingChangesets(await tempDir(), PACKAGE_NAME)).toEqual([]);
+  });
+
+  it("reads frontmatter with CRLF line ends, spaces after the dashes, and a body right after it", async () => {
+    const root = await tempDir();
+    await mkdir(path.join(root, ".changeset"));
+    await writeFile(path.join(root, ".changeset", "crlf.md"), `--- \r\n"${PACKAGE_NAME}": minor\r\n---\t\r\nAdded.\r\n`);
+    await writeFile(path.join(root, ".changeset", "end.md"), `---\n"${PACKAGE_NAME}": patch\n---`);
+    await writeFile(path.join(root, ".changeset", "notes.txt"), "not a changeset\n");
+    expect(await pendingChangesets(root, PACKAGE_NAME)).toEqual([
+      { file: ".changeset/crlf.md", bump: "minor", summary: "Added." },
+      { file: ".changeset/end.md", bump: "patch", summary: "" },
+    ]);
+  });
+
+  it("names a changeset whose frontmatter is not YAML or not a map of packages", async () => {
+    const root = await tempDir();
+    await mkdir(path.join(root, ".changeset"));
+    await writeFile(path.join(root, ".changeset", "bad.md"), '---\n"a: [\n---\n');
+    await expect(pendingChangesets(root, PACKAGE_NAME)).rejects.toThrow(/^\.changeset\/bad\.md: frontmatter is not YAML \([^\n]+\)$/);
+    for (const body of ["- major", "just text", "null"]) {
+      await writeFile(path.join(root, ".changeset", "bad.md"), `---\n${body}\n---\n`);
+      const expected = body === "null" ? [] : undefined;
+      if (expected) expect(await pendingChangesets(root, PACKAGE_NAME)).toEqual(expected);
+      else
+        await expect(pendingChangesets(root, PACKAGE_NAME), body).rejects.toThrow(".changeset/bad.md: frontmatter must map package names to bumps");
+    }
   });
 
   it("names a changeset whose frontmatter is broken", async () => {
@@ -81,6 +138,34 @@ describe("CHANGELOG section", () => {
     expect(() => addToEntry(changelog, "3.0.0", section)).toThrow(/no entry "## 3.0.0"/);
   });
 
+  it("says when the contract is unchanged, and names five places of a group, then an ellipsis", () => {
+    expect(contractChangesSection([], "1.0.0")).toBe(
+      "### Contract changes since 1.0.0\n\nClassified by `npm run check:breaking` (released bundle → this release's bundle).\n\nNone: the contract is unchanged.\n",
+    );
+    const before = baseContract();
+    const get = (before.paths?.["/items/{id}"] as { get: object }).get;
+    for (const n of [1, 2, 3, 4]) before.paths![`/copies/${n}`] = { get: { ...get, operationId: `getCopy${n}` } };
+    const five = applyPatch(before, [{ remove: "/paths/~1copies~14" }]);
+    const bullet = (doc: typeof before) =>
+      contractChangesSection(compareContracts(doc, applyPatch(doc, [{ remove: "/components/schemas/Item/properties/note" }])), "1.0.0")
+        .split("\n")
+        .find((line) => line.startsWith("- "));
+    expect(bullet(five)).toBe(
+      "- `response-field-removed` response \\* body: field note removed (5 places: getItem, createItem, getCopy1, getCopy2, getCopy3)",
+    );
+    expect(bullet(before)).toBe(
+      "- `response-field-removed` response \\* body: field note removed (6 places: getItem, createItem, getCopy1, getCopy2, getCopy3, …)",
+    );
+  });
+
+  it("writes a JSON value holding a backtick as a code span with double backticks", () => {
+    const before = baseContract();
+    const after = applyPatch(before, [{ set: "/components/schemas/CreateItemRequest/properties/name/pattern", value: "^[a-z`]+$" }]);
+    expect(contractChangesSection(compareContracts(before, after), "1.0.0")).toContain(
+      '- `request-constraint-tightened` POST /items (createItem), request body: name: pattern `` "^[a-z`]+$" `` added\n',
+    );
+  });
+
   it("writes JSON values (patterns) as code, so Markdown leaves them alone", () => {
     const before = baseContract();
     const after = applyPatch(before, [{ set: "/components/schemas/CreateItemRequest/properties/name/pattern", value: "^[a-z_]+\\.x$" }]);
@@ -101,7 +186,41 @@ describe("the version in package-lock.json", () => {
   });
 });
 
+describe("the version in package-lock.json, edge cases", () => {
+  it("leaves a repository without a lock alone, and a lock without packages gets its top-level version", async () => {
+    const root = await tempDir();
+    await setLockVersion(root, "2.0.0");
+    await expect(readFile(path.join(root, "package-lock.json"), "utf8")).rejects.toThrow(/ENOENT/);
+    await writeFile(path.join(root, "package-lock.json"), '{"name":"p","version":"1.0.0"}');
+    await setLockVersion(root, "2.0.0");
+    expect(await readFile(path.join(root, "package-lock.json"), "utf8")).toBe('{\n  "name": "p",\n  "version": "2.0.0"\n}\n');
+  });
+});
+
 describe("info.version in openapi/openapi.yaml", () => {
+  it("refuses a spec without an info.version line, and one where the line it finds is not info's own", async () => {
+    const root = await tempDir();
+    await mkdir(path.join(root, "openapi"));
+    const file = path.join(root, "openapi", "openapi.yaml");
+    await writeFile(file, "openapi: 3.1.0\ninfo:\n  title: T\npaths: {}\n");
+    await expect(setSpecVersion(root, "2.0.0")).rejects.toThrow("openapi/openapi.yaml: no info.version line found");
+    const nested = "openapi: 3.1.0\ninfo:\n  contact:\n    version: 9.9.9\n  version: 1.0.0\npaths: {}\n";
+    await writeFile(file, nested);
+    await expect(setSpecVersion(root, "2.0.0")).rejects.toThrow(
+      "openapi/openapi.yaml: setting info.version to 2.0.0 did not take (is it quoted or computed?)",
+    );
+    expect(await readFile(file, "utf8")).toBe(nested);
+  });
+
+  it("finds the line after blank lines and CRLF line ends in info, and only in info", async () => {
+    const root = await tempDir();
+    await mkdir(path.join(root, "openapi"));
+    const text = "x:\r\n  version: 0.0.1\r\ninfo:  \r\n  title: T\r\n\r\n\t\r\n  version:   1.0.0\r\npaths: {}\r\n";
+    await writeFile(path.join(root, "openapi", "openapi.yaml"), text);
+    expect(await setSpecVersion(root, "2.0.0")).toBe("1.0.0");
+    expect(await readFile(path.join(root, "openapi", "openapi.yaml"), "utf8")).toBe(text.replace("version:   1.0.0", "version: 2.0.0"));
+  });
+
   it("is set in place: only that line changes, comments and x-description-version stay", async () => {
     const root = await tempDir();
     await mkdir(path.join(root, "openapi"));
