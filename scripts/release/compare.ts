@@ -118,14 +118,18 @@ type Direction = "request" | "response";
 /** `GET /wallets/USDT (getWalletBalance)`. */
 export const operationLabel = (op: OperationRef): string => `${op.method} ${op.path} (${op.operationId ?? "no operationId"})`;
 
+/** `types` with "integer" added when it holds "number" (a number type allows the integers), so that an
+ * intersection with an integer part keeps them. */
+const withIntegers = (types: Set<string>): Set<string> => (types.has("number") ? types.add("integer") : types);
+
 /** The JSON types a schema allows (anyOf/oneOf: any branch's; allOf: every part's), or undefined for any. */
 function typesOf(doc: OpenApiDocument, schema: unknown, depth = 0): Set<string> | undefined {
   if (depth > 32) return undefined;
   let types: Set<string> | undefined;
   for (const part of flattenSchema(doc, schema)) {
     let own: Set<string> | undefined;
-    if (part.type !== undefined) own = new Set((Array.isArray(part.type) ? part.type : [part.type]) as string[]);
-    else if ("const" in part) own = new Set([part.const === null ? "null" : typeof part.const]);
+    if (part.type !== undefined) own = withIntegers(new Set((Array.isArray(part.type) ? part.type : [part.type]) as string[]));
+    else if ("const" in part) own = withIntegers(new Set([part.const === null ? "null" : typeof part.const]));
     for (const keyword of ["anyOf", "oneOf"] as const) {
       const branches = part[keyword];
       if (!Array.isArray(branches)) continue;
@@ -137,9 +141,8 @@ function typesOf(doc: OpenApiDocument, schema: unknown, depth = 0): Set<string> 
       }
       own = own ? new Set([...own].filter((t) => union.has(t))) : union;
     }
-    if (own) types = types ? new Set([...types].filter((t) => own.has(t) || (t === "integer" && own.has("number")))) : own;
+    if (own) types = types ? new Set([...types].filter((t) => own.has(t))) : own;
   }
-  if (types?.has("number")) types.add("integer");
   return types;
 }
 
@@ -258,7 +261,8 @@ class Comparer {
     const typesA = typesOf(this.before, a);
     const typesB = typesOf(this.after, b);
     if (typesA || typesB) {
-      const removed = typesA ? [...typesA].filter((t) => !typesB?.has(t)) : [];
+      // Nothing is removed when the type is now any (typesB undefined).
+      const removed = typesA && typesB ? [...typesA].filter((t) => !typesB.has(t)) : [];
       const added = typesB ? [...typesB].filter((t) => !typesA?.has(t)) : typesA ? ["any"] : [];
       if (direction === "response") {
         if (added.includes("null") && typesA && !typesA.has("null")) add("breaking", "response-nullable", `${label} may now be null`);
