@@ -3,50 +3,21 @@
 // against Prism alone (its CLI, `prism mock`, on the same mock-only copy of the contract, in its own
 // process): the baseline, measured in the same run. The ratio is what the mock's checks cost.
 // Rounds alternate between the two and the median round is reported.
-import { spawn } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import { API_KEY_HEADER, BASE_PATH } from "../../generated/client-meta.js";
-import { BUNDLE_JSON, ROOT } from "../../scripts/lib/paths.js";
+import { BUNDLE_JSON } from "../../scripts/lib/paths.js";
 import { deriveMockSpec, findFreePort } from "../../src/mock/index.js";
 import { listOperations, type OpenApiDocument } from "../../src/openapi/index.js";
+import { startNpmStart } from "../support/npm-start.js";
 import { startPrism } from "../support/prism-cli.js";
 
 export const title = "Mock: latency and throughput against Prism alone (autocannon)";
 
 const ROUND_S = Number(process.env.BENCH_MOCK_SECONDS ?? 3);
 const ROUNDS = Number(process.env.BENCH_MOCK_ROUNDS ?? 5);
-
-async function startNpmStart(port: number) {
-  const child = spawn(
-    process.execPath,
-    ["--import", "tsx", path.join(ROOT, "scripts", "start-mock.ts"), "--port", String(port), "--quiet", "--no-docs", "--no-build"],
-    {
-      cwd: ROOT,
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  );
-  let output = "";
-  child.stdout.on("data", (c: Buffer) => {
-    output += c;
-  });
-  child.stderr.on("data", (c: Buffer) => {
-    output += c;
-  });
-  const deadline = Date.now() + 45_000;
-  while (!output.includes("Ctrl-C")) {
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`start-mock did not start:\n${output}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return () =>
-    new Promise<void>((resolve) => {
-      if (child.exitCode !== null) return resolve();
-      child.once("exit", () => resolve());
-      child.kill("SIGTERM");
-    });
-}
 
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 

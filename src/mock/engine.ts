@@ -66,6 +66,12 @@ export interface MockEngine {
   answer(input: PrismInput, preferences: Preferences): Promise<EngineAnswer>;
 }
 
+/**
+ * Most violations of one request the mock reports (in sl-violations): Prism finds every one, a body of
+ * numbers where strings are expected one per item; twenty say what is wrong, and fit in a header.
+ */
+export const MAX_VIOLATIONS = 20;
+
 /** The package the mock needs; an optional peer dependency of this package. */
 export const PRISM_ENGINE_PACKAGE = "@stoplight/prism-http";
 
@@ -126,14 +132,16 @@ export async function createMockEngine(spec: OpenApiDocument): Promise<MockEngin
       }
       const { output, validations } = result.right;
       const violations: Violation[] = [
-        ...validations.input.map((v) => ({ ...v, where: "request" })),
-        ...validations.output.map((v) => ({ ...v, where: "response" })),
-      ].map((v) => ({
-        location: [v.where, ...(v.path ?? [])],
-        severity: SEVERITIES[v.severity] ?? String(v.severity),
-        code: v.code,
-        message: v.message,
-      }));
+        ...validations.input.slice(0, MAX_VIOLATIONS).map((v) => ({ ...v, where: "request" })),
+        ...validations.output.slice(0, MAX_VIOLATIONS).map((v) => ({ ...v, where: "response" })),
+      ]
+        .slice(0, MAX_VIOLATIONS)
+        .map((v) => ({
+          location: [v.where, ...(v.path ?? [])],
+          severity: SEVERITIES[v.severity] ?? String(v.severity),
+          code: v.code,
+          message: v.message,
+        }));
       return { kind: "answer", status: output.statusCode, headers: output.headers ?? {}, body: output.body, violations };
     },
   };

@@ -1,12 +1,15 @@
 // The mock of the whole API: Prism's engine answering from the contract's examples, in this process,
 // behind the mock's own server (server.ts), every operation under the contract's base path (`/v1`).
 import type { OpenApiDocument } from "../openapi/document.js";
+import { FULL_REPORT_MAX_BYTES } from "./body-check.js";
+import { MAX_VIOLATIONS } from "./engine.js";
 import { MOCK_IDENTITY_HEADER, PACKAGE_VERSION } from "./identity.js";
 import { MOCK_QUOTE_VALIDITY_MS } from "./quote-expiry.js";
 import { startMockServer } from "./server.js";
 import { deriveMockSpec } from "./spec.js";
 
-export { MockUnavailableError, PRISM_ENGINE_PACKAGE } from "./engine.js";
+export { FULL_REPORT_MAX_BYTES } from "./body-check.js";
+export { MAX_VIOLATIONS, MockUnavailableError, PRISM_ENGINE_PACKAGE } from "./engine.js";
 export { MOCK_IDENTITY_HEADER, PACKAGE_VERSION } from "./identity.js";
 export { MOCK_QUOTE_VALIDITY_MS } from "./quote-expiry.js";
 export { DEFAULT_REQUEST_TIMEOUT_MS, MAX_HEAD_BYTES, MAX_HEADER_BYTES, MAX_URL_BYTES } from "./limits.js";
@@ -45,6 +48,7 @@ const MOCK_FIXES = [
   "what Prism refuses (an unknown Prefer example, an unacceptable Accept) keeps Prism's status with the documented error response and headers, Prism's reason in sl-violations",
   "header values echoed from the request are escaped, so no request can stop the mock",
   "a request not received in time answers 408, a URL too long 414, header fields too large 431 (Node's parser says 400)",
+  `a JSON body over ${FULL_REPORT_MAX_BYTES} bytes that does not match its schema answers 422 with its first violation only (Prism would collect every one); at most ${MAX_VIOLATIONS} violations are reported`,
   `a quote's expiryDate is ${MOCK_QUOTE_VALIDITY_MS / 1000} s after the answer (the documented example's is in the past)`,
   "X-RateLimit-Reset is the end of the current window (the documented example's is in the past), X-RateLimit-Remaining 0 on a 429 and never above X-RateLimit-Limit",
   `every answer carries ${MOCK_IDENTITY_HEADER}: ${PACKAGE_VERSION}, the mock's own header (the contract does not declare it)`,

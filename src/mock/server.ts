@@ -8,6 +8,9 @@
 //     `x-api-signature` through);
 //   - whatever Prism refuses itself (an unknown `Prefer: example=`, an unacceptable Accept): its status,
 //     the documented body and headers, and Prism's reason in `sl-violations`;
+//   - a request that breaks a limit of limits.ts (408, 414, 431), and a JSON body over
+//     FULL_REPORT_MAX_BYTES that does not match its schema (422 with its first violation, body-check.ts:
+//     Prism would spend seconds collecting every violation of a large one);
 //   - anything that fails inside the engine (400, logged): no request gets a 5xx or a non-JSON answer.
 // Header values Prism echoes from the request are escaped, so no request can make a write throw, and a
 // request Node's parser refuses gets a JSON 400 with the rate-limit headers too. A quote in an answer
@@ -19,6 +22,7 @@ import type { AddressInfo } from "node:net";
 import { HTTP_METHODS, type JsonObject, listOperations, type OpenApiDocument, type Operation, OperationMatcher } from "../openapi/document.js";
 import { flattenSchema } from "../openapi/schema.js";
 import { type Answer, errorAnswer, parsePrefer, safeHeaderValue, violationsHeader } from "./answers.js";
+import { createBodyCheck, FULL_REPORT_MAX_BYTES } from "./body-check.js";
 import { createMockEngine, type MockEngine } from "./engine.js";
 import { MOCK_IDENTITY } from "./identity.js";
 import { DEFAULT_REQUEST_TIMEOUT_MS, headerBytes, headOverflowStatus, MAX_HEAD_BYTES, MAX_HEADER_BYTES, MAX_URL_BYTES } from "./limits.js";
@@ -114,6 +118,7 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
   const matcher = new OperationMatcher(operations, []);
   const quotes = quoteExpiry(spec);
   const limits = rateLimitHeaders(spec);
+  const bodyCheck = createBodyCheck(spec);
   /** The documented error answer for `status`, its rate-limit headers those of this moment. */
   const refusal = (operation: Operation | undefined, status: number): Answer => {
     const answer = errorAnswer(spec, operation, status);
@@ -201,6 +206,11 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
     // Prism lets an empty value of these optional headers through; an empty value is a malformed one.
     for (const name of route.nonEmptyHeaders) {
       if (request.headers[name] === "") return refuse(request, response, operation, 422, `header ${name} must not be empty`);
+    }
+    if (body.length > FULL_REPORT_MAX_BYTES && parsedBody !== undefined && typeof parsedBody !== "string") {
+      const first = bodyCheck.firstViolation(operation, parsedBody);
+      if (first)
+        return refuse(request, response, operation, 422, `${first} (the body is over ${FULL_REPORT_MAX_BYTES} bytes: its first violation only)`);
     }
     const prefer = parsePrefer(typeof request.headers.prefer === "string" ? request.headers.prefer : undefined);
     if ("error" in prefer) return refuse(request, response, operation, 422, prefer.error);
