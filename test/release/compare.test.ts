@@ -4,6 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { CHANGE_RULES, compareContracts, formatChange, summarizeChanges } from "../../scripts/release/compare.js";
 import { requiredBump } from "../../scripts/release/versions.js";
+import type { OpenApiDocument } from "../../src/openapi/index.js";
 import { applyPatch, baseContract, changeFixtures } from "./support.js";
 
 const BUMP = { breaking: "major", "non-breaking": "minor", annotation: "patch" } as const;
@@ -39,6 +40,51 @@ describe("compareContracts: one fixture per kind of change", () => {
     const doc = baseContract();
     expect(compareContracts(doc, structuredClone(doc))).toEqual([]);
     expect(compareContracts(doc, { ...doc, "x-generated": "notice", info: { ...doc.info, version: "2.0.0" } })).toEqual([]);
+    const { info: _info, ...noInfo } = doc;
+    expect(compareContracts(noInfo as OpenApiDocument, structuredClone(noInfo) as OpenApiDocument)).toEqual([]);
+  });
+
+  it("reads the schemes of one requirement in any order as the same requirement", () => {
+    const before = applyPatch(baseContract(), [
+      { set: "/components/securitySchemes/Bearer", value: { type: "http", scheme: "bearer" } },
+      { set: "/paths/~1items~1{id}/get/security", value: [{ ApiKey: [], Bearer: [] }] },
+    ]);
+    expect(compareContracts(before, applyPatch(before, [{ set: "/paths/~1items~1{id}/get/security", value: [{ Bearer: [], ApiKey: [] }] }]))).toEqual(
+      [],
+    );
+  });
+
+  it("gives each change its place apart from the message (what --json prints)", () => {
+    const before = applyPatch(baseContract(), [{ set: "/paths/~1items~1{id}/get/security", value: [] }]);
+    const after = applyPatch(before, [
+      { set: "/paths/~1items~1{id}/get/operationId", value: "fetchItem" },
+      { remove: "/paths/~1items~1{id}/get/security" },
+      { remove: "/paths/~1items~1{id}/get/responses/404" },
+      { set: "/paths/~1items/post/requestBody/required", value: false },
+      { remove: "/paths/~1items~1{id}/get/responses/200/headers/X-RateLimit-Remaining" },
+    ]);
+    expect(compareContracts(before, after).map((c) => `${c.rule} @ ${c.location}`)).toEqual([
+      "operation-id-renamed @ operationId",
+      "security-requirement-added @ security",
+      "response-header-removed @ response 200 header x-ratelimit-remaining",
+      "response-status-removed @ response 404",
+      "request-body-made-optional @ request body",
+    ]);
+  });
+
+  it("groups a removed status across operations under response *, and a change at a map's root by its own name", () => {
+    const before = applyPatch(baseContract(), [
+      { set: "/paths/~1items/post/responses/404", value: { description: "No such item." } },
+      { set: "/components/schemas/ErrorBody", value: { type: "object", additionalProperties: { type: "string" } } },
+    ]);
+    const after = applyPatch(before, [{ remove: "/paths/~1items/post/responses/404" }, { remove: "/paths/~1items~1{id}/get/responses/404" }]);
+    expect(summarizeChanges(compareContracts(before, after))).toEqual([
+      "BREAKING  response-status-removed  response * removed — 2 places: getItem, createItem",
+    ]);
+    const mapChanged = applyPatch(before, [{ set: "/components/schemas/ErrorBody/additionalProperties/type", value: "integer" }]);
+    expect(summarizeChanges(compareContracts(before, mapChanged))).toEqual([
+      "BREAKING  response-type-changed  GET /items/{id} (getItem), response 404 body: {*} changed type from string to integer",
+    ]);
   });
 
   it("lists breaking changes first, whatever order the comparer met them in", () => {

@@ -197,6 +197,12 @@ describe("check:breaking", () => {
     expect(result.ok).toBe(false);
     expect(result.problems).toEqual([expect.stringMatching(/^\.changeset\/bad\.md: no frontmatter/)]);
     expect(result.summary).toContain("released 1.0.0 → 1.0.0: 0 breaking");
+    // With a change to grant as well: no changeset counts (the broken one is not read as one).
+    await repo.current(applyPatch(baseContract(), removeNote));
+    const both = await repo.run();
+    expect(both.problems[1]).toMatch(
+      /^2 breaking changes since the released 1\.0\.0 need a major version; neither the version \(1\.0\.0, released 1\.0\.0\) nor a pending changeset gives one:\n/,
+    );
   });
 });
 

@@ -94,6 +94,22 @@ describe("pending changesets", () => {
     ]);
   });
 
+  it("takes frontmatter only at the very start, opened and closed by three dashes alone; empty frontmatter names no package", async () => {
+    const root = await tempDir();
+    await mkdir(path.join(root, ".changeset"));
+    const file = path.join(root, ".changeset", "x.md");
+    for (const text of [
+      `Intro.\n---\n"${PACKAGE_NAME}": major\n---\n`,
+      `---x\n"${PACKAGE_NAME}": major\n---\n`,
+      `---\n"${PACKAGE_NAME}": major\n---x\n`,
+    ]) {
+      await writeFile(file, text);
+      await expect(pendingChangesets(root, PACKAGE_NAME), text).rejects.toThrow(/^\.changeset\/x\.md: no frontmatter/);
+    }
+    await writeFile(file, "---\n---\nNothing declared.\n");
+    expect(await pendingChangesets(root, PACKAGE_NAME)).toEqual([]);
+  });
+
   it("names a changeset whose frontmatter is not YAML or not a map of packages", async () => {
     const root = await tempDir();
     await mkdir(path.join(root, ".changeset"));
@@ -136,6 +152,8 @@ describe("CHANGELOG section", () => {
         "## 1.0.0\n\nFirst.\n",
     );
     expect(() => addToEntry(changelog, "3.0.0", section)).toThrow(/no entry "## 3.0.0"/);
+    // The entry of the oldest version is the last: the section ends the file.
+    expect(addToEntry("# pkg\n\n## 1.0.0\n\nFirst.\n", "1.0.0", "### Section\n")).toBe("# pkg\n\n## 1.0.0\n\nFirst.\n\n### Section\n");
   });
 
   it("says when the contract is unchanged, and names five places of a group, then an ellipsis", () => {
