@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { CHANGE_RULES, compareContracts, formatChange, summarizeChanges } from "../../scripts/release/compare.js";
 import { requiredBump } from "../../scripts/release/versions.js";
 import type { OpenApiDocument } from "../../src/openapi/index.js";
-import { applyPatch, baseContract, changeFixtures } from "./support.js";
+import { applyPatch, baseContract, changeFixtures, withCopiesOfGetItem } from "./support.js";
 
 const BUMP = { breaking: "major", "non-breaking": "minor", annotation: "patch" } as const;
 const fixtures = changeFixtures();
@@ -100,9 +100,7 @@ describe("compareContracts: one fixture per kind of change", () => {
   });
 
   it("names at most three places of a group, then how many operations it has", () => {
-    const before = baseContract();
-    const get = (before.paths?.["/items/{id}"] as { get: unknown }).get;
-    for (const n of [1, 2, 3]) before.paths![`/copies/${n}`] = { get: { ...(get as object), operationId: `getCopy${n}` } };
+    const before = withCopiesOfGetItem(baseContract(), 3);
     const after = applyPatch(before, [{ remove: "/components/schemas/Item/properties/note" }]);
     expect(summarizeChanges(compareContracts(before, after))).toEqual([
       "BREAKING  response-field-removed  response * body: field note removed — 5 places: getItem, createItem, getCopy1, … (5 operations)",

@@ -10,7 +10,7 @@ import { pendingChangesets } from "../../scripts/release/changesets.js";
 import { compareContracts } from "../../scripts/release/compare.js";
 import { setLockVersion, setSpecVersion } from "../../scripts/release/sync-version.js";
 import { bumpBetween, compareVersions, isBump, maxBump, parseVersion } from "../../scripts/release/versions.js";
-import { applyPatch, baseContract, PACKAGE_NAME } from "./support.js";
+import { applyPatch, baseContract, PACKAGE_NAME, withCopiesOfGetItem } from "./support.js";
 
 const dirs: string[] = [];
 afterEach(async () => {
@@ -160,9 +160,7 @@ describe("CHANGELOG section", () => {
     expect(contractChangesSection([], "1.0.0")).toBe(
       "### Contract changes since 1.0.0\n\nClassified by `npm run check:breaking` (released bundle → this release's bundle).\n\nNone: the contract is unchanged.\n",
     );
-    const before = baseContract();
-    const get = (before.paths?.["/items/{id}"] as { get: object }).get;
-    for (const n of [1, 2, 3, 4]) before.paths![`/copies/${n}`] = { get: { ...get, operationId: `getCopy${n}` } };
+    const before = withCopiesOfGetItem(baseContract(), 4);
     const five = applyPatch(before, [{ remove: "/paths/~1copies~14" }]);
     const bullet = (doc: typeof before) =>
       contractChangesSection(compareContracts(doc, applyPatch(doc, [{ remove: "/components/schemas/Item/properties/note" }])), "1.0.0")

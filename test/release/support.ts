@@ -11,7 +11,7 @@ import { releasedText } from "../../scripts/build/steps/60-released.js";
 import { binPath, type NodeRun, runNodeScript } from "../../scripts/lib/node-cli.js";
 import type { ChangeKind, ChangeRule } from "../../scripts/release/compare.js";
 import { type GateResult, runGate } from "../../scripts/release/gate.js";
-import { isObject, type OpenApiDocument, pointerTokens } from "../../src/openapi/index.js";
+import { isObject, type JsonObject, type OpenApiDocument, pointerTokens, resolvePointer } from "../../src/openapi/index.js";
 import { repoRoot } from "../support/spec.js";
 
 const FIXTURES = path.join(repoRoot, "test", "release", "fixtures");
@@ -41,6 +41,14 @@ export function changeFixtures(): ChangeFixture[] {
     .filter((file) => file.endsWith(".yaml"))
     .sort()
     .map((file) => ({ name: file.replace(/\.yaml$/, ""), ...(parse(readFileSync(path.join(dir, file), "utf8")) as Omit<ChangeFixture, "name">) }));
+}
+
+/** `doc` with `count` more operations like getItem (getCopy1…, at /copies/1…): a change to Item then has many places. */
+export function withCopiesOfGetItem(doc: OpenApiDocument, count: number): OpenApiDocument {
+  const get = resolvePointer(doc, "#/paths/~1items~1{id}/get") as JsonObject;
+  const copy = structuredClone(doc);
+  for (let n = 1; n <= count; n++) copy.paths![`/copies/${n}`] = { get: { ...get, operationId: `getCopy${n}` } };
+  return copy;
 }
 
 /** Applies set/remove steps (JSON pointers; a missing parent is an error) to a copy of `doc`. */
