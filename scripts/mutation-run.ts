@@ -1,7 +1,8 @@
-// `npm run test:mutation`: runs Stryker once per group of src/ folders (scripts/mutation-groups.json),
-// one after the other, then writes MUTATION.md from the groups' reports (scripts/mutation-report.ts).
-// `tsx scripts/mutation-run.ts [group…]` runs only the named groups; the report always covers every group
-// that has a report, and says which are missing. Exit code: Stryker's first non-zero one, else the report's.
+// `npm run test:mutation`: runs Stryker once per group of folders (scripts/mutation-groups.json: src/ and the
+// release tooling), one after the other, then writes MUTATION.md from the groups' reports (scripts/mutation-report.ts).
+// `tsx scripts/mutation-run.ts [group…]` runs only the named groups; the report covers every group that has a
+// report, keeps the rows of the others from the previous MUTATION.md, and says so. Exit code: Stryker's first
+// non-zero one, else the report's.
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import MUTATION_GROUPS from "./mutation-groups.json" with { type: "json" };
