@@ -1,5 +1,5 @@
 // Builds dist/: ESM (.js) and CJS (.cjs) with declarations (.d.ts / .d.cts) for each public entry but
-// ./msw (ESM only), and the `api-contract` command.
+// ./msw (ESM only: its `require` condition loads msw.require.cjs, which says so), and the `api-contract` command.
 import { defineConfig } from "tsup";
 
 // Runtime dependencies stay external: openapi-fetch (client), ajv + ajv-formats (./contract), and the
@@ -26,6 +26,19 @@ export default defineConfig([
     shims: true,
     external,
     outExtension: ({ format }) => ({ js: format === "cjs" ? ".cjs" : ".js" }),
+  },
+  {
+    // What require() of ./msw loads: an error saying ./msw is ESM only and how to import it.
+    entry: { "msw.require": "src/msw/require.ts" },
+    format: ["cjs"],
+    dts: false,
+    clean: false,
+    target: "es2022",
+    platform: "neutral",
+    splitting: false,
+    sourcemap: false,
+    treeshake: true,
+    outExtension: () => ({ js: ".cjs" }),
   },
   {
     // ESM only: ./msw builds on openapi-msw, which is ESM only; the command is run, never imported.

@@ -5,6 +5,7 @@
 import { createRequire } from "node:module";
 import type { OpenApiDocument } from "../openapi/document.js";
 import type { Preferences } from "./answers.js";
+import { MockUnavailableError } from "./unavailable.js";
 
 /** The subset of @stoplight/prism-http this module uses. */
 interface PrismHttp {
@@ -75,9 +76,7 @@ export const MAX_VIOLATIONS = 20;
 /** The package the mock needs; an optional peer dependency of this package. */
 export const PRISM_ENGINE_PACKAGE = "@stoplight/prism-http";
 
-export class MockUnavailableError extends Error {
-  override readonly name = "MockUnavailableError";
-}
+export { MockUnavailableError };
 
 const require = createRequire(import.meta.url);
 

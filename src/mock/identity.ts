@@ -4,6 +4,9 @@
 // contract does not declare it, and the contract validator lets undeclared headers through.
 import packageJson from "../../package.json" with { type: "json" };
 
+/** This package's name (package.json). */
+export const PACKAGE_NAME: string = packageJson.name;
+
 /** This package's version (package.json). */
 export const PACKAGE_VERSION: string = packageJson.version;
 

@@ -1,8 +1,8 @@
 // In-process mocking for a consumer's unit tests, without any server: MSW request handlers for every
 // operation of the contract, answering its documented examples, and openapi-msw's `http` typed by the
-// contract for handlers of your own. Needs the optional peer dependencies msw (2.x) and openapi-msw.
-import { type HttpHandler, HttpResponse } from "msw";
-import { createOpenApiHttp } from "openapi-msw";
+// contract for handlers of your own. Needs the optional peer dependencies msw (2.x) and openapi-msw; ESM only
+// (openapi-msw is), so a require() of it gets the error of require.ts.
+import type { HttpHandler } from "msw";
 import { API_KEY_HEADER, MOCK_BASE_URL } from "../../generated/client-meta.js";
 import type { paths } from "../../generated/schema.js";
 import { openApiDocument } from "../contract/bundled.js";
@@ -11,9 +11,14 @@ import { MOCK_IDENTITY } from "../mock/identity.js";
 import { quoteExpiry } from "../mock/quote-expiry.js";
 import { rateLimitHeaders } from "../mock/rate-limit.js";
 import { listOperations, successKey } from "../openapi/document.js";
+import { loadPeers } from "./peers.js";
 
 export { MOCK_IDENTITY_HEADER } from "../mock/identity.js";
 export { MOCK_QUOTE_VALIDITY_MS } from "../mock/quote-expiry.js";
+export { MockUnavailableError } from "../mock/unavailable.js";
+
+// Loading ./msw without its peers fails here with what to install (peers.ts).
+const [{ HttpResponse }, { createOpenApiHttp }] = await loadPeers();
 
 /** openapi-msw's `http`, typed by the contract: paths, parameters, bodies and responses are checked. */
 export function createHttp(baseUrl: string = MOCK_BASE_URL) {

@@ -1,0 +1,103 @@
+// How ./msw fails when it cannot work, as a consumer meets it: the package built by its own tsup config
+// (into a temporary folder, declarations left out) and installed in a fresh project outside this repo.
+//   - require("…/msw") fails with an error that says ./msw is ESM only and how to import it, not with a bare
+//     ERR_PACKAGE_PATH_NOT_EXPORTED;
+//   - importing ./msw without its optional peers fails with a MockUnavailableError naming what to install;
+//   - with both peers it loads.
+import { execFile } from "node:child_process";
+import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { repoRoot } from "../support/spec.js";
+
+const run = promisify(execFile);
+const PEERS = ["msw", "openapi-msw"];
+let work: string;
+let name: string;
+
+beforeAll(async () => {
+  work = await mkdtemp(path.join(tmpdir(), "msw-entry-"));
+  const manifest = JSON.parse(await readFile(path.join(repoRoot, "package.json"), "utf8")) as { name: string };
+  name = manifest.name;
+  const installed = path.join(work, "node_modules", ...name.split("/"));
+  await mkdir(installed, { recursive: true });
+  await run(
+    process.execPath,
+    [path.join(repoRoot, "node_modules", "tsup", "dist", "cli-default.js"), "--out-dir", path.join(installed, "dist"), "--no-dts"],
+    {
+      cwd: repoRoot,
+    },
+  );
+  await cp(path.join(repoRoot, "package.json"), path.join(installed, "package.json"));
+  await cp(path.join(repoRoot, "generated", "openapi.json"), path.join(installed, "generated", "openapi.json"));
+}, 120_000);
+afterAll(() => rm(work, { recursive: true, force: true }));
+
+/** Runs `code` (a .cjs or .mjs file's text) in a project that has only the given peers installed. */
+async function runConsumer(file: string, code: string, peers: string[]): Promise<{ code: number; stderr: string; stdout: string }> {
+  const project = path.join(work, `project-${peers.join("+") || "none"}`);
+  await mkdir(path.join(project, "node_modules"), { recursive: true });
+  // A copy, not a link: the package resolves its peers from the project it is installed in.
+  await cp(path.join(work, "node_modules", ...name.split("/")), path.join(project, "node_modules", ...name.split("/")), { recursive: true });
+  for (const peer of peers) {
+    await rm(path.join(project, "node_modules", peer), { recursive: true, force: true });
+    await symlink(path.join(repoRoot, "node_modules", peer), path.join(project, "node_modules", peer));
+  }
+  await writeFile(path.join(project, file), code);
+  return run(process.execPath, [file], { cwd: project }).then(
+    ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+    (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr }),
+  );
+}
+
+const caught = (load: string) =>
+  `try { ${load}; console.log("loaded"); } catch (error) { console.log(JSON.stringify({ name: error.name, code: error.code, message: error.message })); }`;
+
+describe("require() of ./msw", () => {
+  it("fails saying ./msw is ESM only and how to import it", async () => {
+    const { stdout } = await runConsumer("consumer.cjs", caught(`require("${name}/msw")`), PEERS);
+    const error = JSON.parse(stdout) as { name: string; code: string; message: string };
+    expect(error.code).toBe("ERR_REQUIRE_ESM");
+    expect(error.message).toContain(`${name}/msw is an ES module only`);
+    expect(error.message).toContain(`import { createHandlers, createHttp } from "${name}/msw"`);
+    expect(error.message).toContain(`await import("${name}/msw")`);
+  });
+
+  it("works as a dynamic import from CommonJS, as the error says", async () => {
+    const { stdout } = await runConsumer(
+      "dynamic.cjs",
+      `import("${name}/msw").then((m) => console.log(typeof m.createHandlers, m.createHandlers().length > 0));`,
+      PEERS,
+    );
+    expect(stdout.trim()).toBe("function true");
+  });
+});
+
+describe("import of ./msw without its optional peers", () => {
+  const load = (peers: string[]) => runConsumer("consumer.mjs", caught(`await import("${name}/msw")`), peers);
+
+  it("fails with a MockUnavailableError naming both peers and the install command", async () => {
+    const error = JSON.parse((await load([])).stdout) as { name: string; message: string };
+    expect(error.name).toBe("MockUnavailableError");
+    expect(error.message).toContain("npm install --save-dev msw openapi-msw");
+    expect(error.message).toMatch(/msw, openapi-msw.*not installed/);
+  });
+
+  it("names only the missing one", async () => {
+    for (const [present, missing] of [
+      ["msw", "openapi-msw"],
+      ["openapi-msw", "msw"],
+    ] as const) {
+      const error = JSON.parse((await load([present])).stdout) as { name: string; message: string };
+      expect(error.name, missing).toBe("MockUnavailableError");
+      expect(error.message, missing).toContain(`npm install --save-dev ${missing}\n`.trim());
+      expect(error.message, missing).not.toContain(`install --save-dev ${present}`);
+    }
+  });
+
+  it("loads with both", async () => {
+    expect((await load(PEERS)).stdout.trim()).toBe("loaded");
+  });
+});
