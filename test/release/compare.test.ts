@@ -97,6 +97,8 @@ describe("compareContracts: one fixture per kind of change", () => {
       "BREAKING  request-body-removed  POST /items (createItem): request body removed",
       "NON-BREAKING  parameter-added  GET /items/{id} (getItem): optional query parameter locale added",
     ]);
+    // Two different changes are two groups.
+    expect(summarizeChanges(compareContracts(before, after))).toHaveLength(2);
   });
 
   it("names at most three places of a group, then how many operations it has", () => {
