@@ -261,9 +261,9 @@ class Comparer {
     const typesA = typesOf(this.before, a);
     const typesB = typesOf(this.after, b);
     if (typesA || typesB) {
-      // Nothing is removed when the type is now any (typesB undefined).
-      const removed = typesA && typesB ? [...typesA].filter((t) => !typesB.has(t)) : [];
-      const added = typesB ? [...typesB].filter((t) => !typesA?.has(t)) : typesA ? ["any"] : [];
+      // Any (undefined) to some types removes "any"; some types to any adds it; nothing else is counted then.
+      const removed = typesA ? (typesB ? [...typesA].filter((t) => !typesB.has(t)) : []) : ["any"];
+      const added = typesB ? (typesA ? [...typesB].filter((t) => !typesA.has(t)) : []) : ["any"];
       if (direction === "response") {
         if (added.includes("null") && typesA && !typesA.has("null")) add("breaking", "response-nullable", `${label} may now be null`);
         const otherAdded = added.filter((t) => t !== "null");
