@@ -70,6 +70,23 @@ describe("compareContracts: one fixture per kind of change", () => {
       "response-status-removed @ response 404",
       "request-body-made-optional @ request body",
     ]);
+    const placesIn = (...names: string[]) =>
+      fixtures
+        .filter((f) => names.includes(f.name))
+        .flatMap((f) => {
+          const from = applyPatch(baseContract(), f.before);
+          return compareContracts(from, applyPatch(from, f.after)).map((c) => `${c.rule} @ ${c.location}`);
+        });
+    expect(placesIn("request-body-removed", "required-request-body-added", "request-body-added", "request-body-made-required")).toEqual([
+      "request-body-added @ request body",
+      "request-body-made-required @ request body",
+      "request-body-removed @ request body",
+      "required-request-body-added @ request body",
+    ]);
+    expect(placesIn("response-header-added", "response-status-added")).toEqual([
+      "response-header-added @ response 200 header x-ratelimit-remaining",
+      "response-status-added @ response 410",
+    ]);
   });
 
   it("groups a removed status across operations under response *, and a change at a map's root by its own name", () => {
@@ -102,6 +119,10 @@ describe("compareContracts: one fixture per kind of change", () => {
   });
 
   it("names at most three places of a group, then how many operations it has", () => {
+    const three = withCopiesOfGetItem(baseContract(), 1);
+    expect(summarizeChanges(compareContracts(three, applyPatch(three, [{ remove: "/components/schemas/Item/properties/note" }])))).toEqual([
+      "BREAKING  response-field-removed  response * body: field note removed — 3 places: getItem, createItem, getCopy1",
+    ]);
     const before = withCopiesOfGetItem(baseContract(), 3);
     const after = applyPatch(before, [{ remove: "/components/schemas/Item/properties/note" }]);
     expect(summarizeChanges(compareContracts(before, after))).toEqual([

@@ -78,8 +78,11 @@ describe("pending changesets", () => {
     ]);
   });
 
-  it("finds none without a .changeset folder", async () => {
-    expect(await pendingChangesets(await tempDir(), PACKAGE_NAME)).toEqual([]);
+  it("finds none without a .changeset folder, and says when .changeset is not a folder", async () => {
+    const root = await tempDir();
+    expect(await pendingChangesets(root, PACKAGE_NAME)).toEqual([]);
+    await writeFile(path.join(root, ".changeset"), "a file\n");
+    await expect(pendingChangesets(root, PACKAGE_NAME)).rejects.toThrow(/ENOTDIR/);
   });
 
   it("reads frontmatter with CRLF line ends, spaces after the dashes, and a body right after it", async () => {
@@ -114,7 +117,7 @@ describe("pending changesets", () => {
     const root = await tempDir();
     await mkdir(path.join(root, ".changeset"));
     await writeFile(path.join(root, ".changeset", "bad.md"), '---\n"a: [\n---\n');
-    await expect(pendingChangesets(root, PACKAGE_NAME)).rejects.toThrow(/^\.changeset\/bad\.md: frontmatter is not YAML \([^\n]+\)$/);
+    await expect(pendingChangesets(root, PACKAGE_NAME)).rejects.toThrow(/^\.changeset\/bad\.md: frontmatter is not YAML \([^\n]{10,}\)$/);
     for (const body of ["- major", "just text", "null"]) {
       await writeFile(path.join(root, ".changeset", "bad.md"), `---\n${body}\n---\n`);
       const expected = body === "null" ? [] : undefined;
@@ -204,6 +207,9 @@ describe("the version in package-lock.json", () => {
 
 describe("the version in package-lock.json, edge cases", () => {
   it("leaves a repository without a lock alone, and a lock without packages gets its top-level version", async () => {
+    const folder = await tempDir();
+    await mkdir(path.join(folder, "package-lock.json"));
+    await expect(setLockVersion(folder, "2.0.0")).rejects.toThrow(/EISDIR/);
     const root = await tempDir();
     await setLockVersion(root, "2.0.0");
     await expect(readFile(path.join(root, "package-lock.json"), "utf8")).rejects.toThrow(/ENOENT/);
@@ -218,7 +224,8 @@ describe("info.version in openapi/openapi.yaml", () => {
     const root = await tempDir();
     await mkdir(path.join(root, "openapi"));
     const file = path.join(root, "openapi", "openapi.yaml");
-    await writeFile(file, "openapi: 3.1.0\ninfo:\n  title: T\npaths: {}\n");
+    // The version of a later block is not info's.
+    await writeFile(file, "openapi: 3.1.0\ninfo:\n  title: T\npaths: {}\nx:\n  version: 0.0.1\n");
     await expect(setSpecVersion(root, "2.0.0")).rejects.toThrow("openapi/openapi.yaml: no info.version line found");
     const nested = "openapi: 3.1.0\ninfo:\n  contact:\n    version: 9.9.9\n  version: 1.0.0\npaths: {}\n";
     await writeFile(file, nested);
@@ -226,6 +233,15 @@ describe("info.version in openapi/openapi.yaml", () => {
       "openapi/openapi.yaml: setting info.version to 2.0.0 did not take (is it quoted or computed?)",
     );
     expect(await readFile(file, "utf8")).toBe(nested);
+  });
+
+  it("finds info at the start of a line, its version line after a blank line, not in a comment", async () => {
+    const root = await tempDir();
+    await mkdir(path.join(root, "openapi"));
+    const text = "x-meta:\n  info:\n    version: 0.0.1\ninfo:\n  title: T\n\n  # version: 0.9.0\n  version: 1.0.0\npaths: {}\n";
+    await writeFile(path.join(root, "openapi", "openapi.yaml"), text);
+    expect(await setSpecVersion(root, "2.0.0")).toBe("1.0.0");
+    expect(await readFile(path.join(root, "openapi", "openapi.yaml"), "utf8")).toBe(text.replace("  version: 1.0.0", "  version: 2.0.0"));
   });
 
   it("finds the line after blank lines and CRLF line ends in info, and only in info", async () => {

@@ -147,7 +147,7 @@ describe("provenance register", () => {
       components: {
         schemas: {
           S: {
-            allOf: [{ $ref: "#/components/schemas/T" }, { properties: { p: { properties: { q: mark("deep") } } } }],
+            allOf: [{ $ref: "#/components/schemas/T" }, { properties: { "2fa": { properties: { q2: mark("deep") } } } }],
             examples: [mark("an example value")],
           },
           T: { properties: { r: { items: mark("item"), example: mark("example") } } },
@@ -163,7 +163,7 @@ describe("provenance register", () => {
       "#/paths/~1a~1{id}/post | postA (POST /a/{id}) | one",
       "#/paths/~1a~1{id}/post | postA (POST /a/{id}) | two",
       "#/paths/~1a~1{id}/post/responses/200 | postA (POST /a/{id}) › responses › 200 | r",
-      "#/components/schemas/S/allOf/1/properties/p/properties/q | schema S › p › q | deep",
+      "#/components/schemas/S/allOf/1/properties/2fa/properties/q2 | schema S › 2fa › q2 | deep",
       "#/components/schemas/T/properties/r/items | schema T › r › items | item",
       "#/components/securitySchemes/K | security scheme K | k",
       "#/components/requestBodies/B | requestBodies B | b",
