@@ -1,7 +1,7 @@
 // The mock's quotes are valid when they are answered: Create Quote answers its documented example with an
 // expiryDate MOCK_QUOTE_VALIDITY_MS after the answer (the documented one is in the past), so the README's
 // first example (create a quote, accept it unless expired) accepts against the mock. On a real socket.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { MOCK_QUOTE_VALIDITY_MS, type StartedMock, startMock } from "../../src/mock/index.js";
 import { createQuote, freshQuoteTests, quoteProperty } from "../support/quote.js";
 import type { JsonObject } from "../support/spec.js";
@@ -25,10 +25,20 @@ describe("the mock's Create Quote answer", () => {
   freshQuoteTests(() => mock.baseUrl);
 
   it("computes the expiry at each answer, not once", async () => {
-    const first = await createQuote(mock.baseUrl);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    const second = await createQuote(mock.baseUrl);
+    // Only Date is faked (the mock runs in this process): timers and sockets stay real.
+    const at = Date.parse("2026-11-24T10:00:00.000Z");
     const expiryOf = (body: JsonObject) => Date.parse((body[quoteProperty] as JsonObject).expiryDate as string);
-    expect(expiryOf(second.body)).toBeGreaterThan(expiryOf(first.body));
+    try {
+      vi.useFakeTimers({ toFake: ["Date"], now: at });
+      const first = await createQuote(mock.baseUrl);
+      vi.setSystemTime(at + 1234);
+      const second = await createQuote(mock.baseUrl);
+      expect([expiryOf(first.body), expiryOf(second.body)]).toEqual([
+        at + MOCK_QUOTE_VALIDITY_MS,
+        at + 1234 + MOCK_QUOTE_VALIDITY_MS,
+      ]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
