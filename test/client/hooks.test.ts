@@ -48,4 +48,19 @@ describe("hooks", () => {
     expect(new Set(called)).toEqual(new Set(Object.keys(hooks)));
     expect(server.requests).toHaveLength(3);
   });
+
+  it("onResponse's durationMs is the time from sending to the answer's headers, on the clock", async () => {
+    const waiting: Array<() => void> = [];
+    server = await startServer((_req, res) => waiting.push(() => sendJson(res, 200, successExample("getFiatRates"))));
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date", "performance"], now: Date.UTC(2030, 0, 1) });
+    await vi.advanceTimersByTimeAsync(5000); // a clock that does not start at 0
+    const durations: number[] = [];
+    const client = createClient({ baseUrl: server.baseUrl, hooks: { onResponse: (e) => durations.push(e.durationMs) } });
+    const call = track(client.GET("/currencies/fiat-rates"));
+    await until(() => waiting.length === 1, "the request");
+    await vi.advanceTimersByTimeAsync(250);
+    waiting[0]!();
+    await until(() => call.settled, "the answer");
+    expect(durations).toEqual([250]);
+  });
 });
