@@ -225,7 +225,7 @@ describe("info.version in openapi/openapi.yaml", () => {
     await mkdir(path.join(root, "openapi"));
     const file = path.join(root, "openapi", "openapi.yaml");
     // The version of a later block is not info's.
-    await writeFile(file, "openapi: 3.1.0\ninfo:\n  title: T\npaths: {}\nx:\n  version: 0.0.1\n");
+    await writeFile(file, "openapi: 3.1.0\ninfo:\n  title: T\nx:\n  version: 0.0.1\npaths: {}\n");
     await expect(setSpecVersion(root, "2.0.0")).rejects.toThrow("openapi/openapi.yaml: no info.version line found");
     const nested = "openapi: 3.1.0\ninfo:\n  contact:\n    version: 9.9.9\n  version: 1.0.0\npaths: {}\n";
     await writeFile(file, nested);
