@@ -155,14 +155,19 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
     log?.(`${request.method} ${safeHeaderValue(String(request.url))} → ${status} (${why})`);
   };
 
+  /** The request target as a URL, or undefined where it is none (Node's parser takes "//", the URL parser not). */
+  function requestUrl(request: http.IncomingMessage): URL | undefined {
+    try {
+      return new URL(request.url ?? "/", "http://mock.invalid");
+    } catch {
+      return undefined;
+    }
+  }
+
   async function handle(request: http.IncomingMessage, response: http.ServerResponse, body: Buffer, started: number): Promise<void> {
     const method = (request.method ?? "GET").toUpperCase();
-    let url: URL;
-    try {
-      url = new URL(request.url ?? "/", "http://mock.invalid");
-    } catch {
-      return refuse(request, response, undefined, 400, "the request target is not a valid URL");
-    }
+    const url = requestUrl(request);
+    if (url === undefined) return refuse(request, response, undefined, 400, "the request target is not a valid URL");
     const path = url.pathname;
     if (method === "OPTIONS" && request.headers.origin && request.headers["access-control-request-method"]) {
       response.writeHead(204, {
@@ -253,7 +258,8 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
     /** Refuses before the body is read (and drains it), closing the connection. */
     const refuseEarly = (status: number, why: string) => {
       refused = true;
-      const operation = matcher.find(String(request.method), new URL(request.url ?? "/", "http://mock.invalid").pathname);
+      const url = requestUrl(request);
+      const operation = url === undefined ? undefined : matcher.find(String(request.method), url.pathname);
       refuse(request, response, operation, status, why, { connection: "close" });
       request.resume();
     };

@@ -12,14 +12,14 @@ afterEach(async () => {
 });
 
 /** Sends a POST of `size` bytes of body in one write; resolves with what came back once the mock closes. */
-function postLargeBody(port: number, size: number): Promise<string> {
+function postLargeBody(port: number, size: number, target = `${BASE_PATH}/trades/quote`): Promise<string> {
   return new Promise((resolve) => {
     const socket = net.connect(port, "127.0.0.1");
     const chunks: Buffer[] = [];
     socket.on("data", (chunk) => chunks.push(chunk));
     socket.on("error", () => {}); // the mock closes the connection while the body still arrives
     socket.on("close", () => resolve(Buffer.concat(chunks).toString("latin1")));
-    const head = `POST ${BASE_PATH}/trades/quote HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: ${size}\r\n\r\n`;
+    const head = `POST ${target} HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: ${size}\r\n\r\n`;
     socket.end(Buffer.concat([Buffer.from(head), Buffer.alloc(size, 0x20)]));
   });
 }
@@ -32,5 +32,13 @@ describe("a body over maxBodyBytes", () => {
     const answer = await postLargeBody(mock.port, size);
     expect(answer.match(/^HTTP\/1\.1 \d+/gm)).toEqual(["HTTP/1.1 413"]);
     expect(lines).toEqual([`POST ${BASE_PATH}/trades/quote → 413 (the body is larger than 256 bytes)`]);
+  });
+
+  // "//" is a target Node's parser takes and the URL parser does not (a host-relative URL with no host).
+  it("to a target that is no URL is refused the same, and the mock keeps answering", async () => {
+    mock = await startMock({ maxBodyBytes: 256 });
+    const answer = await postLargeBody(mock.port, 300, "//");
+    expect(answer.match(/^HTTP\/1\.1 \d+/gm)).toEqual(["HTTP/1.1 413"]);
+    expect((await fetch(`${mock.baseUrl}/currencies/fiat-rates`)).status).toBe(200);
   });
 });
