@@ -179,6 +179,9 @@ export function createTypedClient<Paths extends Record<string, any>>(
       middleware?: unknown[];
     };
     const upper = method.toUpperCase();
+    // fetch cannot send it; refused here, it is not taken for a network failure and retried.
+    const bodiless = upper === "GET" || upper === "HEAD";
+    if (bodiless && body !== undefined) throw new TypeError(`${upper} ${path}: a ${upper} request has no body`);
     const userSignal = signal as AbortSignal | undefined;
     const override = retry as RequestOverrides["retry"];
     const fetchImpl = (typeof callFetch === "function" ? callFetch : baseFetch) as FetchLike | undefined;
