@@ -299,7 +299,7 @@ const lines = [
   ...(carried.size > 0
     ? [
         "",
-        `Carried over: ${[...carried.keys()].join(", ")} had no report where this was written (reports/ is not committed), so their rows`,
+        `Carried over: ${[...carried.keys()].join(", ")} had no report among those read (\`reports/\` is not committed), so their rows`,
         "are those of the previous MUTATION.md, as that run wrote them (their notes included), and count in the score.",
       ]
     : []),

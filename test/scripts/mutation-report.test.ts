@@ -146,7 +146,7 @@ describe("mutation-report with groups that have no report here", () => {
     expect(carriedMarkdown).toMatch(
       /when they were written: client \d{4}-\d\d-\d\d \d\d:\d\d UTC, contract 2026-11-21 02:03 UTC \(carried over\)\.\n/,
     );
-    expect(carriedMarkdown).toContain("Carried over: contract had no report where this was written");
+    expect(carriedMarkdown).toContain("Carried over: contract had no report among those read (`reports/` is not committed)");
     const none = Object.keys(groups).filter((group) => group !== "client" && group !== "contract");
     expect(carriedMarkdown).toContain(`**Incomplete: no report for the group(s) ${none.join(", ")}.**`);
     // The contract notes match no mutant read here, but that is not a stale note: their group was not run.
