@@ -235,31 +235,30 @@ describe("info.version in openapi/openapi.yaml", () => {
     expect(await readFile(file, "utf8")).toBe(nested);
   });
 
-  it("finds info at the start of a line, its version line after a blank line, not in a comment", async () => {
+  // Each: the spec's text, and the line that must become version 2.0.0 (nothing else changes).
+  it.each([
+    [
+      "finds info at the start of a line, its version line after a blank line, not in a comment",
+      "x-meta:\n  info:\n    version: 0.0.1\ninfo:\n  title: T\n\n  # version: 0.9.0\n  version: 1.0.0\npaths: {}\n",
+      "  version: 1.0.0",
+    ],
+    [
+      "finds the line after blank lines and CRLF line ends in info, and only in info",
+      "x:\r\n  version: 0.0.1\r\ninfo:  \r\n  title: T\r\n\r\n\t\r\n  version:   1.0.0\r\npaths: {}\r\n",
+      "  version:   1.0.0",
+    ],
+    [
+      "is set in place: only that line changes, comments and x-description-version stay",
+      "openapi: 3.1.0\ninfo:\n  title: T\n  # the package version\n  version: 1.0.0\n  x-description-version: 1.0.0\npaths: {}\n",
+      "  version: 1.0.0\n  x-",
+    ],
+  ])("%s", async (_, text, versionLine) => {
     const root = await tempDir();
     await mkdir(path.join(root, "openapi"));
-    const text = "x-meta:\n  info:\n    version: 0.0.1\ninfo:\n  title: T\n\n  # version: 0.9.0\n  version: 1.0.0\npaths: {}\n";
-    await writeFile(path.join(root, "openapi", "openapi.yaml"), text);
+    const file = path.join(root, "openapi", "openapi.yaml");
+    await writeFile(file, text);
     expect(await setSpecVersion(root, "2.0.0")).toBe("1.0.0");
-    expect(await readFile(path.join(root, "openapi", "openapi.yaml"), "utf8")).toBe(text.replace("  version: 1.0.0", "  version: 2.0.0"));
-  });
-
-  it("finds the line after blank lines and CRLF line ends in info, and only in info", async () => {
-    const root = await tempDir();
-    await mkdir(path.join(root, "openapi"));
-    const text = "x:\r\n  version: 0.0.1\r\ninfo:  \r\n  title: T\r\n\r\n\t\r\n  version:   1.0.0\r\npaths: {}\r\n";
-    await writeFile(path.join(root, "openapi", "openapi.yaml"), text);
-    expect(await setSpecVersion(root, "2.0.0")).toBe("1.0.0");
-    expect(await readFile(path.join(root, "openapi", "openapi.yaml"), "utf8")).toBe(text.replace("version:   1.0.0", "version: 2.0.0"));
-  });
-
-  it("is set in place: only that line changes, comments and x-description-version stay", async () => {
-    const root = await tempDir();
-    await mkdir(path.join(root, "openapi"));
-    const text = "openapi: 3.1.0\ninfo:\n  title: T\n  # the package version\n  version: 1.0.0\n  x-description-version: 1.0.0\npaths: {}\n";
-    await writeFile(path.join(root, "openapi", "openapi.yaml"), text);
-    expect(await setSpecVersion(root, "2.0.0")).toBe("1.0.0");
-    expect(await readFile(path.join(root, "openapi", "openapi.yaml"), "utf8")).toBe(text.replace("version: 1.0.0\n  x-", "version: 2.0.0\n  x-"));
+    expect(await readFile(file, "utf8")).toBe(text.replace(versionLine, versionLine.replace(/version: +1\.0\.0/, "version: 2.0.0")));
   });
 });
 
