@@ -39,6 +39,7 @@ const SRC_TESTS = [
   "test/spec/provenance.test.ts",
   // The edge tests written against the mutation report (in test/spec, test/contract, test/client…).
   "test/**/*-edges.test.ts",
+  "test/verify/**/*.test.ts",
 ];
 const RELEASE_TESTS = ["test/release/**/*.test.ts", "test/spec/provenance.test.ts"];
 /** The group Stryker runs (stryker.config.mjs); without one, every group's tests. */

@@ -297,6 +297,17 @@ describe("reportJunit", () => {
     );
   });
 
+  it("names the package's mock and its version as properties when that is the target", () => {
+    const properties = reportJunit(report({ target: "mock", mockVersion: "1.2.3" }))
+      .split("\n")
+      .slice(4, 7);
+    expect(properties).toEqual([
+      '      <property name="baseUrl" value="http://127.0.0.1:1/v1"/>',
+      '      <property name="target" value="mock"/>',
+      '      <property name="mockVersion" value="1.2.3"/>',
+    ]);
+  });
+
   it("leaves out the unchecked and cause properties when there are none; escapes > and \\r in content, and '\\t in attributes", () => {
     const odd: CaseResult = { ...bare, case: "a'b\tc", reason: "x > y\r\nz", request: { method: "GET", url: "http://h/v1/'q'" } };
     const xml = reportJunit(report({ ok: true, counts: { passed: 0, failed: 1, skipped: 0 }, results: [odd] }));

@@ -220,6 +220,19 @@ describe("planVerification: why a case does not run on a deployment", () => {
     expect(creatorPath(operations, operation("deleteThing"))).toBe("/things");
     expect(creatorPath(operations, operation("listThings"))).toBeUndefined();
     expect(creatorPath(operations, operation("getItem"))).toBeUndefined(); // no POST /groups/{group}/items
+    // Only the last path parameter can come from the POST of the parent path: {x} of /a/{x}/b/{y} still needs a value.
+    const xy = (name: string) => ({ name, in: "path", required: true, schema: { type: "string" }, example: name });
+    const nested = {
+      openapi: "3.1.0",
+      info: { title: "Nested", version: "1.0.0" },
+      paths: {
+        "/a/{x}/b": { post: { parameters: [xy("x")], responses: { "201": { description: "created" } } } },
+        "/a/{x}/b/{y}": { get: { parameters: [xy("x"), xy("y")], responses: { "200": { description: "ok" } } } },
+      },
+    } as OpenApiDocument;
+    expect(planned(planVerification(nested, { allowSideEffects: true }), "GET /a/{x}/b/{y}: GET /a/{x}/b/{y}").skip).toBe(
+      "needs a real value for {x} (the spec's example need not exist on the target): pass --param x=…",
+    );
     expect(documentedSuccess(operation("getItem"))).toEqual(["200", "201"]);
     expect(documentedSuccess(operation("open"))).toEqual([]);
     expect(
@@ -248,6 +261,11 @@ describe("createVerifier: sending a case and judging its answer", () => {
     const withParam = createVerifier(spec, validator, { baseUrl: `${server.baseUrl}//`, minIntervalMs: 0, params: { id: "mine" } });
     expect(await withParam.run(planned(given, "getThing: GET /things/{id}"))).toMatchObject({ outcome: "passed" });
     expect(server.seen.at(-1)!.url).toBe("/v1/things/mine");
+    // A negative case sends the value given, never waits for an id a POST creates.
+    expect(await withParam.run(planned(given, "getThing: without API key"))).toMatchObject({
+      status: 200,
+      request: { url: `${server.baseUrl}/things/mine` },
+    });
     // On the mock, the example stands: no id is needed from a POST.
     const onMock = createVerifier(spec, validator, { baseUrl: server.baseUrl, target: "mock" });
     expect(await onMock.run(planned(planVerification(spec, { target: "mock" }), "getThing: GET /things/{id}"))).toMatchObject({ outcome: "passed" });
@@ -635,6 +653,32 @@ describe("the cases, from the contract alone", () => {
     expect(planVerification(coded, {}).map((c) => c.skip)).toEqual([
       "needs a real value for {id} (the spec's example need not exist on the target): pass --param id=…",
     ]);
+  });
+
+  it("documentedValues: an enum inside an array (parameters, allOf) counts; enum or const inside an example does not", () => {
+    const worded = {
+      openapi: "3.1.0",
+      info: { title: "Words", version: "1.0.0" },
+      paths: {
+        "/c/{code}": {
+          get: {
+            parameters: [{ name: "code", in: "path", required: true, schema: { allOf: [{ enum: ["USDT"] }] }, example: "USDT" }],
+            responses: {
+              "200": {
+                description: "ok",
+                content: {
+                  "application/json": {
+                    schema: { type: "object", example: { enum: ["FROM_EXAMPLE"] } },
+                    examples: { one: { value: { const: "FROM_EXAMPLES" } } },
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+    } as OpenApiDocument;
+    expect([...documentedValues(worded)]).toEqual(["USDT"]);
   });
 
   it("hasOwnQuota: an x-rate-limits entry that names the operation, in any case", () => {

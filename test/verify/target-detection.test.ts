@@ -1,0 +1,122 @@
+// verify learns what its target is from the answers: the package's mock says so in every answer
+// (X-Api-Contract-Mock, with its version); one answer without it makes the target a deployment for good.
+// What it learns decides the plan (every case on the mock), the pacing, onTarget and the report.
+import http from "node:http";
+import net from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { createContractValidator } from "../../src/contract/index.js";
+import { MOCK_IDENTITY_HEADER } from "../../src/mock/identity.js";
+import type { OpenApiDocument } from "../../src/openapi/index.js";
+import { type VerifyOptions, type VerifyTarget, verify } from "../../src/verify/index.js";
+import { json } from "../contract/helpers/media.js";
+
+const item = { type: "object", required: ["data"], properties: { data: { type: "object" } } };
+/** Two reads; the id of GET /items/{id} is an example, which a deployment needs a real value for. */
+const spec = {
+  openapi: "3.1.0",
+  info: { title: "Items", version: "1.0.0" },
+  paths: {
+    "/items": { get: { operationId: "listItems", responses: { "200": { description: "ok", ...json(item, { data: {} }) } } } },
+    "/items/{id}": {
+      get: {
+        operationId: "getItem",
+        parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" }, example: "i-1" }],
+        responses: { "200": { description: "ok", ...json(item, { data: {} }) } },
+      },
+    },
+  },
+} as OpenApiDocument;
+const validator = createContractValidator(spec);
+
+const closers: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const close of closers.splice(0)) await close();
+});
+
+/** A server on 127.0.0.1 answering 200 { data: {} }, with the mock's header (version 9.9.9) on its first `identified` answers. */
+async function target(identified: number): Promise<{ baseUrl: string; seen: string[] }> {
+  const seen: string[] = [];
+  const server = http.createServer((req, res) => {
+    seen.push(req.url ?? "");
+    const identity: Record<string, string> = seen.length <= identified ? { [MOCK_IDENTITY_HEADER]: "9.9.9" } : {};
+    res.writeHead(200, { "content-type": "application/json", ...identity }).end('{"data":{}}');
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  closers.push(
+    () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
+  return { baseUrl: `http://127.0.0.1:${(server.address() as net.AddressInfo).port}/v1`, seen };
+}
+
+/** Runs verify with a fake clock (its time moves only by the pauses asked for), recording onTarget and the pauses. */
+async function run(options: VerifyOptions) {
+  let time = 0;
+  const pauses: number[] = [];
+  const told: Array<[VerifyTarget, string | undefined]> = [];
+  const clock = {
+    now: () => time,
+    sleep: async (ms: number) => {
+      pauses.push(ms);
+      time += ms;
+    },
+  };
+  const report = await verify(spec, validator, { clock, onTarget: (t, version) => told.push([t, version]), ...options });
+  return { report, pauses, told };
+}
+
+describe("verify: what the target is, learned from the answers", () => {
+  it("every answer with the mock's header: the mock, with its version; every case runs, unpaced; told once", async () => {
+    const server = await target(Number.POSITIVE_INFINITY);
+    const { report, pauses, told } = await run({ baseUrl: server.baseUrl });
+    expect(report).toMatchObject({ target: "mock", mockVersion: "9.9.9", ok: true, counts: { passed: 2, failed: 0, skipped: 0 } });
+    expect(server.seen).toEqual(["/v1/items", "/v1/items/i-1"]);
+    expect(pauses).toEqual([]);
+    expect(told).toEqual([["mock", "9.9.9"]]);
+  });
+
+  it("one answer without it: a deployment for good, without a version; told again when that changes", async () => {
+    const server = await target(1);
+    const { report, pauses, told } = await run({ baseUrl: server.baseUrl });
+    // The second case ran on the mock's plan (the first answer said mock); its answer said otherwise.
+    expect(server.seen).toEqual(["/v1/items", "/v1/items/i-1"]);
+    expect(report.target).toBe("deployment");
+    expect("mockVersion" in report).toBe(false);
+    expect(pauses).toEqual([]);
+    expect(told).toEqual([
+      ["mock", "9.9.9"],
+      ["deployment", undefined],
+    ]);
+  });
+
+  it("no answer with it: a deployment from the start, the example id not sent; told once", async () => {
+    const server = await target(0);
+    const { report, told } = await run({ baseUrl: server.baseUrl });
+    expect(server.seen).toEqual(["/v1/items"]);
+    expect(report).toMatchObject({ target: "deployment", counts: { passed: 1, failed: 0, skipped: 1 } });
+    expect("mockVersion" in report).toBe(false);
+    expect(told).toEqual([["deployment", undefined]]);
+  });
+
+  it("a target given as deployment stays one, and has no version, whatever the answers say", async () => {
+    const server = await target(Number.POSITIVE_INFINITY);
+    const { report, told } = await run({ baseUrl: server.baseUrl, target: "deployment", params: { id: "real" } });
+    expect(server.seen).toEqual(["/v1/items", "/v1/items/real"]);
+    expect(report.target).toBe("deployment");
+    expect("mockVersion" in report).toBe(false);
+    expect(told).toEqual([["deployment", undefined]]);
+  });
+
+  it("tells nothing when no answer came: the target is not known", async () => {
+    const closed = net.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const { port } = closed.address() as net.AddressInfo;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const { report, told } = await run({ baseUrl: `http://127.0.0.1:${port}/v1` });
+    expect(report.unchecked).toMatch(/connection refused/);
+    expect(told).toEqual([]);
+  });
+});
