@@ -9,6 +9,7 @@ import { createContractValidator } from "../../src/contract/index.js";
 import { listOperations, type OpenApiDocument } from "../../src/openapi/index.js";
 import { documentedValues, hasOwnQuota, negativeCases, positiveCases, sampleRequest } from "../../src/verify/cases.js";
 import { creatorPath, createVerifier, documentedSuccess, type PlannedCase, planVerification, verify } from "../../src/verify/index.js";
+import { listenLocally } from "../support/local-server.js";
 import { json } from "./helpers/media.js";
 
 const KEY = "x-api-key";
@@ -140,15 +141,9 @@ async function deployment(
       else res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  closers.push(
-    () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  );
-  return { baseUrl: `http://127.0.0.1:${(server.address() as net.AddressInfo).port}/v1`, seen };
+  const { origin, close } = await listenLocally(server);
+  closers.push(close);
+  return { baseUrl: `${origin}/v1`, seen };
 }
 
 /** Answers every request as the contract documents its success; refuses what has no success to give. */

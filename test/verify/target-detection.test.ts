@@ -9,6 +9,7 @@ import { MOCK_IDENTITY_HEADER } from "../../src/mock/identity.js";
 import type { OpenApiDocument } from "../../src/openapi/index.js";
 import { type VerifyOptions, type VerifyTarget, verify } from "../../src/verify/index.js";
 import { json } from "../contract/helpers/media.js";
+import { listenLocally } from "../support/local-server.js";
 
 const item = { type: "object", required: ["data"], properties: { data: { type: "object" } } };
 /** Two reads; the id of GET /items/{id} is an example, which a deployment needs a real value for. */
@@ -41,15 +42,9 @@ async function target(identified: number): Promise<{ baseUrl: string; seen: stri
     const identity: Record<string, string> = seen.length <= identified ? { [MOCK_IDENTITY_HEADER]: "9.9.9" } : {};
     res.writeHead(200, { "content-type": "application/json", ...identity }).end('{"data":{}}');
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  closers.push(
-    () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  );
-  return { baseUrl: `http://127.0.0.1:${(server.address() as net.AddressInfo).port}/v1`, seen };
+  const { origin, close } = await listenLocally(server);
+  closers.push(close);
+  return { baseUrl: `${origin}/v1`, seen };
 }
 
 /** Runs verify with a fake clock (its time moves only by the pauses asked for), recording onTarget and the pauses. */

@@ -1,6 +1,6 @@
 // A scripted node:http server on 127.0.0.1 for client tests. Each test starts its own and closes it.
 import http from "node:http";
-import type { AddressInfo } from "node:net";
+import { listenLocally } from "../../support/local-server.js";
 import { BASE_PATH, RATE_LIMIT_HEADERS, rateLimitExamples } from "../../support/spec.js";
 
 export interface SeenRequest {
@@ -34,18 +34,8 @@ export async function startServer(handler: Handler): Promise<TestServer> {
       handler(req, res, seen, requests.length - 1);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
-    baseUrl: `${origin}${BASE_PATH}`,
-    origin,
-    requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  const { origin, close } = await listenLocally(server);
+  return { baseUrl: `${origin}${BASE_PATH}`, origin, requests, close };
 }
 
 /** Sends JSON with the three rate-limit headers (overridable): the spec's examples for limit and remaining, reset in 60 s. */

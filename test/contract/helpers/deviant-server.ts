@@ -1,7 +1,7 @@
 // A node:http server on 127.0.0.1 that answers with canned responses, chosen per request by the
 // `x-canned-response` header. Started on a free port by the test that uses it, and closed by it.
 import http from "node:http";
-import type { AddressInfo } from "node:net";
+import { listenLocally } from "../../support/local-server.js";
 import type { CannedResponse } from "./mutants.js";
 
 export const CANNED_HEADER = "x-canned-response";
@@ -30,15 +30,6 @@ export async function startDeviantServer(responses: Map<string, CannedResponse>)
       res.end(canned.bodyText);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    origin: `http://127.0.0.1:${port}`,
-    hits,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.closeAllConnections();
-        server.close((error) => (error ? reject(error) : resolve()));
-      }),
-  };
+  const { origin, close } = await listenLocally(server);
+  return { origin, hits, close };
 }
