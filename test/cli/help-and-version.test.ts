@@ -9,7 +9,7 @@ import { cli } from "./run-cli.js";
 const { version } = JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { version: string };
 
 describe("api-contract --help and --version", () => {
-  it.each(["--help", "-h", "help", "mock --help", "mock -h", "verify --help", "verify -h"])(
+  it.each(["--help", "-h", "help", "mock --help", "mock -h", "verify --help", "verify -h", "wait --help"])(
     "api-contract %s prints the usage and exits 0",
     async (line) => {
       const result = await cli(line.split(" "));
@@ -17,11 +17,12 @@ describe("api-contract --help and --version", () => {
       expect(result.stdout).toMatch(/^Usage: api-contract <command> \[options\]\n/);
       expect(result.stdout).toContain("\n  mock ");
       expect(result.stdout).toContain("\n  verify ");
+      expect(result.stdout).toContain("\n  wait ");
     },
     60_000,
   );
 
-  it.each(["--version", "-v", "version", "mock --version", "verify --version"])(
+  it.each(["--version", "-v", "version", "mock --version", "verify --version", "wait --version", "wait -v"])(
     "api-contract %s prints the package's version alone and exits 0",
     async (line) => {
       const result = await cli(line.split(" "));
