@@ -37,6 +37,7 @@ import {
   successKey,
 } from "../support/spec.js";
 import { isRunning } from "../support/processes.js";
+import { readmeBlock } from "../support/readme.js";
 import { NODE_VERSIONS, RESOLUTIONS, TYPESCRIPT_VERSIONS } from "./matrix.js";
 import { ensureNode, ensureTypeScript, type Tool } from "./toolchain.js";
 
@@ -335,13 +336,8 @@ const calls = ${JSON.stringify(OPERATION_CALLS.map(({ status, ...call }) => call
 `;
 
 const SUMMARY_EXAMPLE = successExample("getTradesSummary") as { data: { totalDollarVolume: number } };
-const README = readFileSync(path.join(repoRoot, "README.md"), "utf8");
 /** The README's code block that starts with the comment `// <file>`, exactly as written there. */
-function readmeFile(file: string): string {
-  const block = new RegExp(`\`\`\`ts\\n(// ${file.replaceAll(".", "\\.")}[\\s\\S]*?)\`\`\``).exec(README)?.[1];
-  if (block === undefined) throw new Error(`README.md has no \`\`\`ts block starting with "// ${file}"`);
-  return block;
-}
+const readmeFile = (file: string) => readmeBlock("ts", `// ${file}`);
 /** The titles of a test file's top-level tests, in order: the consumer's vitest run must report each as passed. */
 const testTitles = (code: string) => [...code.matchAll(/^it\("([^"]+)"/gm)].map(([, title]) => title);
 /**

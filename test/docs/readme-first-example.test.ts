@@ -3,7 +3,7 @@
 // The only thing changed is where MOCK_BASE_URL's address leads (a preload sends it to a mock on a free port,
 // so the test does not need port 4010) and where the package name resolves (src/, as the tsc checks map it).
 import { execFile } from "node:child_process";
-import { readFile, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -11,6 +11,7 @@ import { MOCK_BASE_URL } from "../../generated/client-meta.js";
 import { PACKAGE_NAME } from "../../scripts/build/code-samples.js";
 import { type StartedMock, startMock } from "../../src/mock/index.js";
 import { deref, firstExample } from "../../src/openapi/index.js";
+import { firstScreenExample } from "../support/readme.js";
 import { jsonMedia, listSpecOperations, loadSpec, successKey } from "../support/spec.js";
 import { repoRoot, scratchDir } from "../support/tsc.js";
 
@@ -26,14 +27,6 @@ afterAll(async () => {
   await mock?.stop();
   await scratch?.remove();
 });
-
-async function firstScreenExample(): Promise<string> {
-  const readme = await readFile(path.join(repoRoot, "README.md"), "utf8");
-  const blocks = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!);
-  const block = blocks.find((b) => b.includes(`from "${PACKAGE_NAME}"`) && b.includes("createClient"));
-  if (block === undefined) throw new Error("README.md: no ts block importing createClient from the package");
-  return block;
-}
 
 /** Sends requests for MOCK_BASE_URL's origin to the mock this test started; nothing else is touched. */
 function redirectingPreload(from: string, to: string): string {
@@ -66,7 +59,7 @@ async function writeProject(example: string): Promise<void> {
 }
 
 it("runs the README's first example as pasted against the mock, with no API_KEY in the environment", async () => {
-  await writeProject(await firstScreenExample());
+  await writeProject(firstScreenExample());
   const env = { ...process.env };
   delete env.API_KEY;
   const tsx = path.join(repoRoot, "node_modules", "tsx", "dist", "loader.mjs");

@@ -1,13 +1,23 @@
 // The README's code blocks, read as written there, for the tests that run or compile them.
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { PACKAGE_NAME } from "../../scripts/build/code-samples.js";
 import { repoRoot } from "./spec.js";
 
-/** The README's ```<language> block whose first line is `firstLine`, exactly as written (the first line included). */
+const readme = () => readFileSync(path.join(repoRoot, "README.md"), "utf8");
+
+/** The README's ```<language> block whose first line starts with `firstLine`, exactly as written (that line included). */
 export function readmeBlock(language: string, firstLine: string): string {
-  const readme = readFileSync(path.join(repoRoot, "README.md"), "utf8");
   const escaped = firstLine.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  const block = new RegExp(`\`\`\`${language}\\n(${escaped}\\n[\\s\\S]*?)\`\`\``).exec(readme)?.[1];
+  const block = new RegExp(`\`\`\`${language}\\n(${escaped}[^\\n]*\\n[\\s\\S]*?)\`\`\``).exec(readme())?.[1];
   if (block === undefined) throw new Error(`README.md has no \`\`\`${language} block starting with "${firstLine}"`);
+  return block;
+}
+
+/** The first screen's example: the README's ts block that imports createClient from the package. */
+export function firstScreenExample(): string {
+  const blocks = [...readme().matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!);
+  const block = blocks.find((b) => b.includes(`from "${PACKAGE_NAME}"`) && b.includes("createClient"));
+  if (block === undefined) throw new Error("README.md: no ts block importing createClient from the package");
   return block;
 }
