@@ -4,7 +4,16 @@ import { defineConfig } from "tsup";
 
 // Runtime dependencies stay external: openapi-fetch (client), ajv + ajv-formats (./contract), and the
 // optional peers: @stoplight/prism-http (./mock, the command's mock), msw and openapi-msw (./msw).
-const external = ["openapi-fetch", "ajv", "ajv-formats", /^ajv\//, "@stoplight/prism-http", "msw", /^msw\//, "openapi-msw"];
+const external = [
+  "openapi-fetch",
+  "ajv",
+  "ajv-formats",
+  /^ajv\//,
+  "@stoplight/prism-http",
+  "msw",
+  /^msw\//,
+  "openapi-msw",
+];
 
 export default defineConfig([
   {

@@ -46,7 +46,9 @@ try {
     if (!freshFiles.includes(file)) problems.push(`generated/${file}: not produced by the build (remove it)`);
   }
   if (problems.length) {
-    console.error(`check:generated: ${problems.length} problem(s); run \`npm run build\` and commit:\n  ${problems.join("\n  ")}`);
+    console.error(
+      `check:generated: ${problems.length} problem(s); run \`npm run build\` and commit:\n  ${problems.join("\n  ")}`,
+    );
     process.exit(1);
   }
   console.log(`check:generated: ${freshFiles.length} generated files are fresh`);

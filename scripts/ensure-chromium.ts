@@ -8,11 +8,15 @@ if (existsSync(CHROMIUM)) process.exit(0);
 const asRoot = typeof process.getuid === "function" && process.getuid() === 0;
 const hasSudo = !asRoot && spawnSync("sudo", ["-n", "true"], { stdio: "ignore" }).status === 0;
 if (!asRoot && !hasSudo) {
-  console.error(`ensure-chromium: ${CHROMIUM} is missing and this user cannot install it. Run: sudo apt-get install -y chromium`);
+  console.error(
+    `ensure-chromium: ${CHROMIUM} is missing and this user cannot install it. Run: sudo apt-get install -y chromium`,
+  );
   process.exit(1);
 }
 const prefix = asRoot ? [] : ["sudo", "-n"];
-console.log("ensure-chromium: installing Debian's chromium for the browser tests, docs page and ./msw worker (about 40 s)…");
+console.log(
+  "ensure-chromium: installing Debian's chromium for the browser tests, docs page and ./msw worker (about 40 s)…",
+);
 for (const args of [
   ["apt-get", "update", "-qq"],
   ["apt-get", "install", "-y", "-qq", "chromium"],

@@ -29,7 +29,11 @@ interface RedoclyProblem {
 
 /** Redocly lint on the source (JSON output; warnings count too), one line per finding. */
 async function redocly(): Promise<string[]> {
-  const run = await runNodeScript(binPath("@redocly/cli", "redocly"), ["lint", "openapi/openapi.yaml", "--format=json"], { cwd: ROOT });
+  const run = await runNodeScript(
+    binPath("@redocly/cli", "redocly"),
+    ["lint", "openapi/openapi.yaml", "--format=json"],
+    { cwd: ROOT },
+  );
   const text = run.stdout.slice(run.stdout.indexOf("{"));
   let problems: RedoclyProblem[];
   try {
@@ -42,7 +46,8 @@ async function redocly(): Promise<string[]> {
     const file = where ? path.relative(ROOT, path.resolve(ROOT, where.source.ref)) : "openapi/openapi.yaml";
     return `${file}:${where?.start?.line ?? 1}  ${problem.severity}  ${problem.ruleId}  ${problem.message}  (${where?.pointer ?? "#"})`;
   });
-  if (run.code !== 0 && findings.length === 0) findings.push(`redocly lint exited with ${run.code}:\n${withoutBanner(run.stderr)}`);
+  if (run.code !== 0 && findings.length === 0)
+    findings.push(`redocly lint exited with ${run.code}:\n${withoutBanner(run.stderr)}`);
   return findings;
 }
 
@@ -54,10 +59,16 @@ async function spectral(): Promise<string[]> {
   try {
     await bundle({ root: ROOT, outDir: LINT_DIR, log: () => {} });
   } catch (error) {
-    return [`redocly bundle openapi/openapi.yaml failed, so Spectral cannot run:\n${error instanceof Error ? error.message : String(error)}`];
+    return [
+      `redocly bundle openapi/openapi.yaml failed, so Spectral cannot run:\n${error instanceof Error ? error.message : String(error)}`,
+    ];
   }
   const file = path.relative(ROOT, path.join(LINT_DIR, "openapi.yaml"));
-  const run = await runNodeScript(binPath("@stoplight/spectral-cli", "spectral"), ["lint", file, "-f", "json", "--quiet"], { cwd: ROOT });
+  const run = await runNodeScript(
+    binPath("@stoplight/spectral-cli", "spectral"),
+    ["lint", file, "-f", "json", "--quiet"],
+    { cwd: ROOT },
+  );
   const text = run.stdout.slice(run.stdout.indexOf("["));
   let results: SpectralResult[];
   try {

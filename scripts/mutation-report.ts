@@ -16,7 +16,15 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import MUTATION_GROUPS from "./mutation-groups.json" with { type: "json" };
 
-type Status = "Killed" | "Survived" | "NoCoverage" | "Timeout" | "CompileError" | "RuntimeError" | "Ignored" | "Pending";
+type Status =
+  | "Killed"
+  | "Survived"
+  | "NoCoverage"
+  | "Timeout"
+  | "CompileError"
+  | "RuntimeError"
+  | "Ignored"
+  | "Pending";
 
 interface Position {
   line: number;
@@ -86,9 +94,11 @@ async function readReports(names: string[]): Promise<{ report: Report; missing: 
       continue;
     }
     for (const [file, result] of Object.entries(part.files)) if (inGroup(group, file)) report.files[file] = result;
-    for (const key of ["setup", "initialRun", "mutation"] as const) report.performance![key] += part.performance?.[key] ?? 0;
+    for (const key of ["setup", "initialRun", "mutation"] as const)
+      report.performance![key] += part.performance?.[key] ?? 0;
   }
-  if (missing.length === names.length) throw new Error(`no report ${names.join(", ")} in reports/mutation/: run \`npm run test:mutation\``);
+  if (missing.length === names.length)
+    throw new Error(`no report ${names.join(", ")} in reports/mutation/: run \`npm run test:mutation\``);
   return { report, missing, written };
 }
 
@@ -131,16 +141,26 @@ function carriedRows(previous: string, group: string): Carried {
   for (const line of section("By file").split("\n")) {
     const cells = /^\| (\S+) \| [^|]+ \| (\d+) \| (\d+) \| (\d+) \| (\d+) \| (\d+) \| (\d+) \|$/.exec(line);
     if (!cells || !ownedBy(group, cells[1]!)) continue;
-    const [killed, timeout, survived, noCoverage, ignored, errors] = cells.slice(2).map(Number) as [number, number, number, number, number, number];
+    const [killed, timeout, survived, noCoverage, ignored, errors] = cells.slice(2).map(Number) as [
+      number,
+      number,
+      number,
+      number,
+      number,
+      number,
+    ];
     files.push([cells[1]!, { killed, timeout, survived, noCoverage, ignored, errors }]);
   }
   const undetected: Undetected[] = [];
   for (const row of section("Undetected mutants").split("\n")) {
     const where = /^\| (\S+):(\d+):(\d+) \| /.exec(row);
-    if (where && ownedBy(group, where[1]!)) undetected.push({ file: where[1]!, line: Number(where[2]), column: Number(where[3]), row });
+    if (where && ownedBy(group, where[1]!))
+      undetected.push({ file: where[1]!, line: Number(where[2]), column: Number(where[3]), row });
   }
   const explained = undetected.filter((u) => !u.row.endsWith("| **not explained** |")).length;
-  const written = new RegExp(`when they were written: (?:.*, )?${group} (\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC)`).exec(previous)?.[1];
+  const written = new RegExp(`when they were written: (?:.*, )?${group} (\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC)`).exec(
+    previous,
+  )?.[1];
   return { files, undetected, explained, written };
 }
 
@@ -159,7 +179,9 @@ const missing = unreported.filter((group) => !carried.has(group));
 
 async function versionOf(pkg: string): Promise<string> {
   try {
-    const json = JSON.parse(await readFile(path.join(root, "node_modules", pkg, "package.json"), "utf8")) as { version: string };
+    const json = JSON.parse(await readFile(path.join(root, "node_modules", pkg, "package.json"), "utf8")) as {
+      version: string;
+    };
     return json.version;
   } catch {
     return "?";
@@ -238,7 +260,9 @@ for (const file of Object.keys(report.files).sort()) {
   const dir = path.posix.dirname(file);
   const dirCounts = byDir.get(dir) ?? emptyCounts();
   byDir.set(dir, dirCounts);
-  const sorted = [...mutants].sort((a, b) => a.location.start.line - b.location.start.line || a.location.start.column - b.location.start.column);
+  const sorted = [...mutants].sort(
+    (a, b) => a.location.start.line - b.location.start.line || a.location.start.column - b.location.start.column,
+  );
   for (const m of sorted) {
     add(counts, m.status);
     add(dirCounts, m.status);
@@ -265,7 +289,8 @@ for (const rows of carried.values()) {
     const dir = path.posix.dirname(file);
     const dirCounts = byDir.get(dir) ?? emptyCounts();
     byDir.set(dir, dirCounts);
-    for (const target of [dirCounts, total]) for (const key of Object.keys(counts) as (keyof Counts)[]) target[key] += counts[key];
+    for (const target of [dirCounts, total])
+      for (const key of Object.keys(counts) as (keyof Counts)[]) target[key] += counts[key];
   }
   undetected.push(...rows.undetected);
   explained += rows.explained;
@@ -273,7 +298,9 @@ for (const rows of carried.values()) {
 }
 byFile.sort(([a], [b]) => a.localeCompare(b));
 undetected.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column);
-const carriedWritten = [...carried].map(([group, rows]) => `${group} ${rows.written ?? "at an unknown time"} (carried over)`);
+const carriedWritten = [...carried].map(
+  ([group, rows]) => `${group} ${rows.written ?? "at an unknown time"} (carried over)`,
+);
 
 // A note of a carried-over group cannot be judged here: its group's mutants were not read.
 const stale = notes.filter((n) => !used.has(n) && ![...carried.keys()].some((group) => ownedBy(group, n.file)));

@@ -27,5 +27,8 @@ for (const group of asked.length > 0 ? asked : known) {
   });
   if (run.code !== 0 && exitCode === 0) exitCode = run.code;
 }
-const report = await runCommand(process.execPath, [binPath("tsx"), path.join(root, "scripts", "mutation-report.ts")], { cwd: root, echo: true });
+const report = await runCommand(process.execPath, [binPath("tsx"), path.join(root, "scripts", "mutation-report.ts")], {
+  cwd: root,
+  echo: true,
+});
 process.exit(exitCode || report.code);

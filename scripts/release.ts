@@ -21,7 +21,8 @@ import { pendingChangesets } from "./release/changesets.js";
 import { CURRENT_BUNDLE, type GateResult, runGate } from "./release/gate.js";
 import { setLockVersion, setSpecVersion } from "./release/sync-version.js";
 
-const readVersion = async () => (JSON.parse(await readFile(path.join(ROOT, "package.json"), "utf8")) as { version: string }).version;
+const readVersion = async () =>
+  (JSON.parse(await readFile(path.join(ROOT, "package.json"), "utf8")) as { version: string }).version;
 
 function fail(message: string, gate?: GateResult): never {
   if (gate) for (const problem of gate.problems) console.error(`check:breaking: ${problem}`);
@@ -58,9 +59,14 @@ async function publish(args: string[]): Promise<void> {
   const gate = await runGate(ROOT);
   if (!gate.ok) fail("the breaking-change gate fails", gate);
   if (gate.releasedVersion === gate.version)
-    fail(`${gate.version} is released already (generated/${RELEASED_FILE}); \`npm run release:version\` makes the next version`);
+    fail(
+      `${gate.version} is released already (generated/${RELEASED_FILE}); \`npm run release:version\` makes the next version`,
+    );
   const left = await pendingChangesets(ROOT, gate.packageName);
-  if (left.length) fail(`pending changesets not in a version yet (${left.map((c) => c.file).join(", ")}): run \`npm run release:version\` first`);
+  if (left.length)
+    fail(
+      `pending changesets not in a version yet (${left.map((c) => c.file).join(", ")}): run \`npm run release:version\` first`,
+    );
   const check = spawnSync("npm", ["run", "--silent", "check:generated"], { cwd: ROOT, stdio: "inherit" });
   if (check.status !== 0) fail("generated/ is not fresh: `npm run build` and commit");
   if (!skipNpm) {
@@ -70,7 +76,9 @@ async function publish(args: string[]): Promise<void> {
     if (run.status !== 0) fail(`npm publish failed (exit ${run.status}); nothing recorded`);
   }
   if (dryRun) {
-    console.log(`release:publish: dry run: ${gate.version} would be recorded as released in generated/${RELEASED_FILE}`);
+    console.log(
+      `release:publish: dry run: ${gate.version} would be recorded as released in generated/${RELEASED_FILE}`,
+    );
     return;
   }
   const bundle = JSON.parse(await readFile(path.join(ROOT, CURRENT_BUNDLE), "utf8")) as Record<string, unknown>;

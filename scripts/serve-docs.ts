@@ -46,12 +46,18 @@ export interface DocsServer {
 }
 
 /** Starts a static server for the docs page. Port 0 picks a free port. */
-export async function startDocsServer({ host = "127.0.0.1", port = DEFAULT_DOCS_PORT, dir = DOCS_DIR } = {}): Promise<DocsServer> {
+export async function startDocsServer({
+  host = "127.0.0.1",
+  port = DEFAULT_DOCS_PORT,
+  dir = DOCS_DIR,
+} = {}): Promise<DocsServer> {
   const docsDir = path.resolve(dir);
   try {
     await stat(path.join(docsDir, "index.html"));
   } catch {
-    throw new Error(`docs: ${path.join(docsDir, "index.html")} is missing; run \`npm run build\` (or \`npm run docs\`)`);
+    throw new Error(
+      `docs: ${path.join(docsDir, "index.html")} is missing; run \`npm run build\` (or \`npm run docs\`)`,
+    );
   }
   const server = createServer(async (req, res) => {
     const { pathname } = new URL(req.url ?? "/", "http://localhost");

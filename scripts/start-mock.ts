@@ -40,12 +40,19 @@ if (!values["no-build"]) {
     await ensureFresh();
   } catch (error) {
     console.error(withSourceLocations(error instanceof Error ? error.message : String(error)));
-    console.error("start-mock: the build failed; generated/ is unchanged and nothing is served. Fix openapi/ and run npm start again.");
+    console.error(
+      "start-mock: the build failed; generated/ is unchanged and nothing is served. Fix openapi/ and run npm start again.",
+    );
     process.exit(1);
   }
 }
 const spec = JSON.parse(await readFile(BUNDLE_JSON, "utf8")) as OpenApiDocument;
-const mock = await startMock({ host: values.host, port, spec, log: values.quiet ? undefined : (line) => console.log(line) });
+const mock = await startMock({
+  host: values.host,
+  port,
+  spec,
+  log: values.quiet ? undefined : (line) => console.log(line),
+});
 
 let docs: DocsServer | undefined;
 if (!values["no-docs"]) {

@@ -81,10 +81,16 @@ async function mock(args: string[]): Promise<void> {
   if (answeredCommon(values)) return;
   const readyFile = values["ready-file"];
   const port = Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be an integer from 0 to 65535, got ${values.port}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    fail(`--port must be an integer from 0 to 65535, got ${values.port}`);
   const spec = openApiDocument;
   try {
-    const started = await startMock({ host: values.host, port, spec, log: values.quiet ? undefined : (line) => process.stdout.write(`${line}\n`) });
+    const started = await startMock({
+      host: values.host,
+      port,
+      spec,
+      log: values.quiet ? undefined : (line) => process.stdout.write(`${line}\n`),
+    });
     process.stdout.write(
       `Mock of ${spec.info?.title ?? "the API"} ${spec.info?.version ?? ""} listening on ${started.baseUrl} (pid ${process.pid})\n` +
         `  any ${API_KEY_HEADER} value is accepted; other documented answers: -H 'Prefer: code=429', -H 'Prefer: example=<name>'\n` +
@@ -92,7 +98,8 @@ async function mock(args: string[]): Promise<void> {
     );
     if (readyFile) await writeWhole(readyFile, `${started.baseUrl}\n`);
     stopWithLauncher((cause) => {
-      if (cause.kind === "launcher-exited") process.stderr.write(`api-contract mock: stopping: ${describeStop(cause)}\n`);
+      if (cause.kind === "launcher-exited")
+        process.stderr.write(`api-contract mock: stopping: ${describeStop(cause)}\n`);
       void started
         .stop()
         .then(() => (readyFile ? rm(readyFile, { force: true }) : undefined))
@@ -131,10 +138,12 @@ async function waitCommand(args: string[]): Promise<void> {
   if (answeredCommon(values)) return;
   const readyFile = values["ready-file"];
   const [url, ...extra] = positionals;
-  if ((url === undefined) === (readyFile === undefined) || extra.length) fail("wait takes a URL or --ready-file <path> (one of them)");
+  if ((url === undefined) === (readyFile === undefined) || extra.length)
+    fail("wait takes a URL or --ready-file <path> (one of them)");
   if (url !== undefined && !URL.canParse(url)) fail(`wait: not a URL: ${JSON.stringify(url)}`);
   const seconds = Number(values.timeout);
-  if (!(Number.isFinite(seconds) && seconds > 0)) fail(`--timeout must be a number of seconds > 0, got ${values.timeout}`);
+  if (!(Number.isFinite(seconds) && seconds > 0))
+    fail(`--timeout must be a number of seconds > 0, got ${values.timeout}`);
   const deadline = Date.now() + seconds * 1000;
   // The file may not be there yet, or still hold the URL of a mock that is gone: read it again each time.
   const candidate = async () => url ?? (await readFile(readyFile!, "utf8").catch(() => "")).trim();
@@ -156,8 +165,10 @@ const SYMBOL: Record<CaseResult["outcome"], string> = { passed: "✓", failed: "
 
 function progressLine(r: CaseResult, position: number, total: number): string {
   const counter = `[${String(position).padStart(String(total).length)}/${total}]`;
-  const answer = r.status !== undefined ? ` → ${r.status}${r.durationMs !== undefined ? ` (${r.durationMs} ms)` : ""}` : "";
-  const why = r.outcome === "passed" ? "" : r.outcome === "skipped" ? `: skipped, ${r.reason}` : `: ${r.reason ?? "failed"}`;
+  const answer =
+    r.status !== undefined ? ` → ${r.status}${r.durationMs !== undefined ? ` (${r.durationMs} ms)` : ""}` : "";
+  const why =
+    r.outcome === "passed" ? "" : r.outcome === "skipped" ? `: skipped, ${r.reason}` : `: ${r.reason ?? "failed"}`;
   return `${counter} ${SYMBOL[r.outcome]} ${r.case}${answer}${why}\n`;
 }
 
@@ -179,12 +190,18 @@ async function verifyCommand(args: string[]): Promise<void> {
   if (answeredCommon(values)) return;
   const baseUrl = values["base-url"]?.trim();
   if (!baseUrl) fail(`verify needs --base-url <url ending in ${BASE_PATH}> (or CONTRACT_BASE_URL)`);
-  if (!URL.canParse(baseUrl) || !/^https?:\/\//.test(baseUrl) || !new URL(baseUrl).pathname.replace(/\/+$/, "").endsWith(BASE_PATH)) {
+  if (
+    !URL.canParse(baseUrl) ||
+    !/^https?:\/\//.test(baseUrl) ||
+    !new URL(baseUrl).pathname.replace(/\/+$/, "").endsWith(BASE_PATH)
+  ) {
     fail(`--base-url must be an http(s) URL ending in ${BASE_PATH}, got ${JSON.stringify(baseUrl)}`);
   }
   for (const flag of ["api-key", "api-secret"] as const) {
     if (values[flag] !== undefined && !values[flag].trim())
-      fail(`--${flag} is empty (leave it out to use ${flag === "api-key" ? "CONTRACT_API_KEY" : "CONTRACT_API_SECRET"})`);
+      fail(
+        `--${flag} is empty (leave it out to use ${flag === "api-key" ? "CONTRACT_API_KEY" : "CONTRACT_API_SECRET"})`,
+      );
   }
   const apiKey = values["api-key"] ?? (process.env.CONTRACT_API_KEY || undefined);
   const apiSecret = values["api-secret"] ?? (process.env.CONTRACT_API_SECRET || undefined);
@@ -204,8 +221,11 @@ async function verifyCommand(args: string[]): Promise<void> {
   }
   const reportDir = values["report-dir"] ?? values.report;
 
-  const key = values["api-key"] !== undefined ? "key from --api-key" : apiKey ? "key from CONTRACT_API_KEY" : "no API key";
-  const signing = apiSecret ? `, requests signed (secret from ${values["api-secret"] !== undefined ? "--api-secret" : "CONTRACT_API_SECRET"})` : "";
+  const key =
+    values["api-key"] !== undefined ? "key from --api-key" : apiKey ? "key from CONTRACT_API_KEY" : "no API key";
+  const signing = apiSecret
+    ? `, requests signed (secret from ${values["api-secret"] !== undefined ? "--api-secret" : "CONTRACT_API_SECRET"})`
+    : "";
   const sideEffects = values["allow-side-effects"] ? "side effects ALLOWED" : "no side effects";
   process.stdout.write(
     `Verifying ${baseUrl} against ${openApiDocument.info?.title ?? "the contract"} ${openApiDocument.info?.version ?? ""}\n` +
@@ -249,15 +269,21 @@ async function verifyCommand(args: string[]): Promise<void> {
       if (report.cause) continue;
       process.stdout.write(`      ${r.reason ?? ""}\n`);
       // The reason already says which status came; the other violations, each with its JSON pointer.
-      for (const v of r.violations.filter((v) => v.kind !== "unexpected-status")) process.stdout.write(`      ${violationLine(v)}\n`);
+      for (const v of r.violations.filter((v) => v.kind !== "unexpected-status"))
+        process.stdout.write(`      ${violationLine(v)}\n`);
     }
   }
   const { counts } = report;
-  const verdict = report.ok ? "Meets the contract" : report.unchecked ? "Could NOT be checked" : "Does NOT meet the contract";
+  const verdict = report.ok
+    ? "Meets the contract"
+    : report.unchecked
+      ? "Could NOT be checked"
+      : "Does NOT meet the contract";
   process.stdout.write(
     `\n${verdict} (${targetLabel(report)}): ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped (${report.requests} requests in ${elapsed} s).\n`,
   );
-  if (!report.ok && !report.unchecked && counts.failed === 0) process.stdout.write("No positive case passed: nothing was shown to work.\n");
+  if (!report.ok && !report.unchecked && counts.failed === 0)
+    process.stdout.write("No positive case passed: nothing was shown to work.\n");
   if (reportDir) {
     const files = await writeReport(report, reportDir);
     process.stdout.write(`Reports: ${files.junit}, ${files.json}, ${files.markdown}\n`);
@@ -272,8 +298,10 @@ try {
   if (command === "mock") await mock(rest);
   else if (command === "verify") await verifyCommand(rest);
   else if (command === "wait") await waitCommand(rest);
-  else if (command === undefined || command === "help" || command === "--help" || command === "-h") process.stdout.write(USAGE);
-  else if (command === "version" || command === "--version" || command === "-v") process.stdout.write(`${PACKAGE_VERSION}\n`);
+  else if (command === undefined || command === "help" || command === "--help" || command === "-h")
+    process.stdout.write(USAGE);
+  else if (command === "version" || command === "--version" || command === "-v")
+    process.stdout.write(`${PACKAGE_VERSION}\n`);
   else fail(`unknown command ${JSON.stringify(command)}\n\n${USAGE}`);
 } catch (error) {
   fail(error instanceof Error ? error.message : String(error), 2);

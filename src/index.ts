@@ -21,7 +21,14 @@ export { createSigner, signingString, type Signer, type Signature } from "./clie
 export * from "../generated/enums.js";
 export { DEFAULT_TIMEOUT_MS } from "./client/create-client.js";
 export { DEFAULT_RETRY, type RetryOptions } from "./client/retry.js";
-export { ClientError, ApiError, TimeoutError, NetworkError, InvalidResponseError, type RequestInfo } from "./client/errors.js";
+export {
+  ClientError,
+  ApiError,
+  TimeoutError,
+  NetworkError,
+  InvalidResponseError,
+  type RequestInfo,
+} from "./client/errors.js";
 export type { RateLimitState } from "./client/rate-limit.js";
 export { unwrap, type FetchResult } from "./client/unwrap.js";
 export { isQuoteExpired, quoteTimeLeftMs, hasMorePages } from "./client/helpers.js";

@@ -38,9 +38,16 @@ async function loadClient(): Promise<typeof CreateClient> {
   const outfile = path.join(cacheDir, "client.mjs");
   await writeFile(
     outfile,
-    await bundle({ entryPoints: [path.join(root, "src", "index.ts")], platform: "node", target: "node20", packages: "external" }),
+    await bundle({
+      entryPoints: [path.join(root, "src", "index.ts")],
+      platform: "node",
+      target: "node20",
+      packages: "external",
+    }),
   );
-  const module = (await import(`${pathToFileURL(outfile).href}?t=${Date.now()}`)) as { createClient: typeof CreateClient };
+  const module = (await import(`${pathToFileURL(outfile).href}?t=${Date.now()}`)) as {
+    createClient: typeof CreateClient;
+  };
   return module.createClient;
 }
 
@@ -95,15 +102,17 @@ async function startServer() {
     post: JSON.stringify(exampleOf(spec, post.responses["200"], `${post.key} 200`)),
     // The documented header examples (the rate-limit headers) on every answer.
     headers: Object.fromEntries(
-      Object.entries((spec.components?.headers ?? {}) as Record<string, { example?: unknown }>).map(([name, header]) => [
-        name.toLowerCase(),
-        String(header.example),
-      ]),
+      Object.entries((spec.components?.headers ?? {}) as Record<string, { example?: unknown }>).map(
+        ([name, header]) => [name.toLowerCase(), String(header.example)],
+      ),
     ),
   };
   const file = path.join(cacheDir, "client-server.mjs");
   await writeFile(file, SERVER);
-  const child = fork(file, { stdio: ["ignore", "inherit", "inherit", "ipc"], env: { ...process.env, BENCH_ANSWERS: JSON.stringify(answers) } });
+  const child = fork(file, {
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+    env: { ...process.env, BENCH_ANSWERS: JSON.stringify(answers) },
+  });
   const port = await new Promise<number>((resolve, reject) => {
     child.once("message", (message) => resolve(Number(message)));
     child.once("error", reject);
@@ -160,7 +169,8 @@ export default async function clientSuite(): Promise<string> {
     // Sanity: every contestant gets the same JSON.
     for (const [op, calls] of Object.entries(contestants)) {
       const answers = await Promise.all(Object.values(calls).map((call) => call()));
-      if (new Set(answers.map((answer) => JSON.stringify(answer))).size !== 1) throw new Error(`bench: contestants disagree on ${op}`);
+      if (new Set(answers.map((answer) => JSON.stringify(answer))).size !== 1)
+        throw new Error(`bench: contestants disagree on ${op}`);
     }
     const rows: Array<{ op: string; rps: Record<Contestant, number> }> = [];
     for (const [op, calls] of Object.entries(contestants)) {
@@ -170,7 +180,14 @@ export default async function clientSuite(): Promise<string> {
       for (let round = 0; round < ROUNDS; round++) {
         for (const [name, fn] of entries) samples[name].push(await measure(fn, ROUND_MS));
       }
-      rows.push({ op, rps: { "raw fetch": median(samples["raw fetch"]), client: median(samples.client), axios: median(samples.axios) } });
+      rows.push({
+        op,
+        rps: {
+          "raw fetch": median(samples["raw fetch"]),
+          client: median(samples.client),
+          axios: median(samples.axios),
+        },
+      });
     }
     const size = await sizes();
     const fmt = (n: number) => Math.round(n).toLocaleString("en-US");

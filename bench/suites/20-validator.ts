@@ -76,7 +76,11 @@ function successExample(spec: OpenApiDocument, operation: Operation) {
   for (const [name, raw] of Object.entries((response.headers ?? {}) as JsonObject)) {
     const header = deref(spec, raw)!;
     headers[name.toLowerCase()] = String(header.example);
-    headerDefs.push({ name: name.toLowerCase(), required: header.required === true, type: deref(spec, header.schema)?.type });
+    headerDefs.push({
+      name: name.toLowerCase(),
+      required: header.required === true,
+      type: deref(spec, header.schema)?.type,
+    });
   }
   return { status: Number(status), body: example, headers, headerDefs, schema: media.schema };
 }
@@ -203,7 +207,9 @@ async function load(request: LoadRequest, durationSeconds: number) {
     duration: durationSeconds,
   });
   if (result.errors || result.timeouts || result.non2xx) {
-    throw new Error(`bench: ${request.method} ${request.url}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
+    throw new Error(
+      `bench: ${request.method} ${request.url}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`,
+    );
   }
   return { perSecond: result.requests.total / durationSeconds, p50: result.latency.p50, p99: result.latency.p99 };
 }
@@ -233,7 +239,10 @@ export default async function run(): Promise<string> {
   const item = depositsExample.body.data[0];
   const page = {
     ...depositsExample.body,
-    data: Array.from({ length: 100 }, (_, i) => ({ ...structuredClone(item), id: `${item.id.slice(0, -3)}${String(i).padStart(3, "0")}` })),
+    data: Array.from({ length: 100 }, (_, i) => ({
+      ...structuredClone(item),
+      id: `${item.id.slice(0, -3)}${String(i).padStart(3, "0")}`,
+    })),
     meta: { ...depositsExample.body.meta, perPage: 100, count: 100, total: 100 },
   };
 
@@ -241,7 +250,12 @@ export default async function run(): Promise<string> {
   const baselineArgs = (op: Operation): any => {
     const success = successExample(spec, op);
     return {
-      responses: { [success.status]: { description: "ok", content: { [success.headers["content-type"]!]: { schema: to30(success.schema) } } } },
+      responses: {
+        [success.status]: {
+          description: "ok",
+          content: { [success.headers["content-type"]!]: { schema: to30(success.schema) } },
+        },
+      },
       components,
     };
   };
@@ -278,42 +292,55 @@ export default async function run(): Promise<string> {
       oursText: () => validateText(quoteOp, quote.headers, quoteText),
       base: () => baselineQuote.validateResponse(quote.status, quote.body),
       formats: () => formatsQuote.validateResponse(quote.status, quote.body),
-      perCall: () => new OpenAPIResponseValidator(baselineArgs(quoteOp.operation)).validateResponse(quote.status, quote.body),
+      perCall: () =>
+        new OpenAPIResponseValidator(baselineArgs(quoteOp.operation)).validateResponse(quote.status, quote.body),
     },
     {
       name: "100-item deposits page",
       op: depositsOp,
       headers: depositsExample.headers,
       text: pageText,
-      request: { method: depositsOp.method, headers: { [keyHeader]: "bench" } as Record<string, string>, body: undefined as string | undefined },
+      request: {
+        method: depositsOp.method,
+        headers: { [keyHeader]: "bench" } as Record<string, string>,
+        body: undefined as string | undefined,
+      },
       ours: () => validate(depositsOp, depositsExample.headers, page),
       oursText: () => validateText(depositsOp, depositsExample.headers, pageText),
       base: () => baselinePage.validateResponse(depositsExample.status, page),
       formats: () => formatsPage.validateResponse(depositsExample.status, page),
-      perCall: () => new OpenAPIResponseValidator(baselineArgs(depositsOp.operation)).validateResponse(depositsExample.status, page),
+      perCall: () =>
+        new OpenAPIResponseValidator(baselineArgs(depositsOp.operation)).validateResponse(depositsExample.status, page),
     },
   ];
 
   // All must agree on what they are given: the valid bodies pass, a broken one fails.
   for (const c of cases) {
     for (const result of [c.ours(), c.oursText()]) {
-      if (!result.ok) throw new Error(`${c.name}: contract validator rejects the example: ${JSON.stringify(result.violations)}`);
+      if (!result.ok)
+        throw new Error(`${c.name}: contract validator rejects the example: ${JSON.stringify(result.violations)}`);
     }
     if (c.base() !== undefined) throw new Error(`${c.name}: baseline rejects the example: ${JSON.stringify(c.base())}`);
   }
   const broken = { ...page, data: page.data.map((d, i) => (i === 50 ? { ...d, amount: "12" } : d)) };
-  if (validate(depositsOp, depositsExample.headers, broken).ok) throw new Error("contract validator misses a broken page");
-  if (baselinePage.validateResponse(depositsExample.status, broken) === undefined) throw new Error("baseline misses a broken page");
+  if (validate(depositsOp, depositsExample.headers, broken).ok)
+    throw new Error("contract validator misses a broken page");
+  if (baselinePage.validateResponse(depositsExample.status, broken) === undefined)
+    throw new Error("baseline misses a broken page");
   const badDate = structuredClone(page);
   // Matches the Timestamp pattern (which both check) but is no date-time: only a format check catches it.
   badDate.data[10].createdAt = "2026-13-45T25:61:61.000Z";
-  if (formatsPage.validateResponse(depositsExample.status, badDate) === undefined) throw new Error("baseline with formats misses a bad date-time");
+  if (formatsPage.validateResponse(depositsExample.status, badDate) === undefined)
+    throw new Error("baseline with formats misses a bad date-time");
   if (baselinePage.validateResponse(depositsExample.status, badDate) !== undefined)
     throw new Error("baseline without formats unexpectedly checks date-time");
 
   // In-process figures.
   const rows = [];
-  const inProcess = new Map<(typeof cases)[number], Record<"ours" | "oursText" | "base" | "formats" | "perCall", number>>();
+  const inProcess = new Map<
+    (typeof cases)[number],
+    Record<"ours" | "oursText" | "base" | "formats" | "perCall", number>
+  >();
   for (const c of cases) {
     const figures = {
       ours: measure(c.ours),
@@ -333,42 +360,66 @@ export default async function run(): Promise<string> {
   for (const c of cases) serve(c.op, c.headers, c.text);
   const upstream = await startUpstream(routes);
   type Case = (typeof cases)[number];
-  const prismFigures = new Map<Case, { upstreamAlone: Awaited<ReturnType<typeof load>>; proxied: Awaited<ReturnType<typeof load>> }>();
+  const prismFigures = new Map<
+    Case,
+    { upstreamAlone: Awaited<ReturnType<typeof load>>; proxied: Awaited<ReturnType<typeof load>> }
+  >();
   const coverage: string[] = [];
   let prism: Awaited<ReturnType<typeof startPrismProxy>> | undefined;
   try {
     const proxy = await startPrismProxy(upstream.port, basePath);
     prism = proxy;
     // The upstream is reached with the base path; Prism without it (see startPrismProxy).
-    const requestOf = (c: Case): LoadRequest => ({ ...c.request, url: `http://127.0.0.1:${upstream.port}${upstreamPath(c.op)}` });
+    const requestOf = (c: Case): LoadRequest => ({
+      ...c.request,
+      url: `http://127.0.0.1:${upstream.port}${upstreamPath(c.op)}`,
+    });
     const viaPrismOf = (c: Case): LoadRequest => ({ ...c.request, url: `http://127.0.0.1:${proxy.port}${c.op.path}` });
     for (const c of cases) {
       const answer = await throughPrism(viaPrismOf(c));
       if (answer.flagged)
-        throw new Error(`${c.name}: Prism proxy rejects the valid response: ${answer.status} ${answer.violations ?? answer.text.slice(0, 500)}`);
-      if (JSON.stringify(JSON.parse(answer.text)) !== c.text) throw new Error(`${c.name}: Prism proxy changed the body`);
+        throw new Error(
+          `${c.name}: Prism proxy rejects the valid response: ${answer.status} ${answer.violations ?? answer.text.slice(0, 500)}`,
+        );
+      if (JSON.stringify(JSON.parse(answer.text)) !== c.text)
+        throw new Error(`${c.name}: Prism proxy changed the body`);
     }
     // Prism really validates: a broken item turns the answer into an error with sl-violations.
     const pageCase = cases[1]!;
     serve(depositsOp, depositsExample.headers, JSON.stringify(broken));
     const brokenAnswer = await throughPrism(viaPrismOf(pageCase));
     if (brokenAnswer.status < 400 || !brokenAnswer.violations?.includes("amount")) {
-      throw new Error(`Prism proxy misses a broken page (amount as a string): ${brokenAnswer.status} ${brokenAnswer.violations}`);
+      throw new Error(
+        `Prism proxy misses a broken page (amount as a string): ${brokenAnswer.status} ${brokenAnswer.violations}`,
+      );
     }
     // What else each catches (reported, not required of Prism). Header names come from the response's definition.
     const requiredHeader = depositsExample.headerDefs.find((h) => h.required) ?? depositsExample.headerDefs[0];
     const integerHeader = depositsExample.headerDefs.find((h) => h.type === "integer");
-    if (!requiredHeader || !integerHeader) throw new Error("bench: the deposits response declares no (required, integer) header to probe");
+    if (!requiredHeader || !integerHeader)
+      throw new Error("bench: the deposits response declares no (required, integer) header to probe");
     const probes = [
       { name: "`amount` as a string in one item", headers: depositsExample.headers, text: JSON.stringify(broken) },
-      { name: "a `createdAt` that is not a date-time", headers: depositsExample.headers, text: JSON.stringify(badDate) },
+      {
+        name: "a `createdAt` that is not a date-time",
+        headers: depositsExample.headers,
+        text: JSON.stringify(badDate),
+      },
       {
         name: `\`${requiredHeader.name}\` missing`,
         headers: Object.fromEntries(Object.entries(depositsExample.headers).filter(([n]) => n !== requiredHeader.name)),
         text: pageText,
       },
-      { name: `\`${integerHeader.name}\` not an integer`, headers: { ...depositsExample.headers, [integerHeader.name]: "many" }, text: pageText },
-      { name: "`text/html` content type", headers: { ...depositsExample.headers, "content-type": "text/html" }, text: pageText },
+      {
+        name: `\`${integerHeader.name}\` not an integer`,
+        headers: { ...depositsExample.headers, [integerHeader.name]: "many" },
+        text: pageText,
+      },
+      {
+        name: "`text/html` content type",
+        headers: { ...depositsExample.headers, "content-type": "text/html" },
+        text: pageText,
+      },
     ];
     for (const probe of probes) {
       serve(depositsOp, probe.headers, probe.text);
@@ -394,7 +445,8 @@ export default async function run(): Promise<string> {
     await upstream.close();
   }
 
-  const ratio = (ours: number, base: number) => (ours / base >= 10 ? (ours / base).toFixed(0) : (ours / base).toFixed(2));
+  const ratio = (ours: number, base: number) =>
+    ours / base >= 10 ? (ours / base).toFixed(0) : (ours / base).toFixed(2);
   const prismRows = cases.map((c) => {
     const { oursText } = inProcess.get(c)!;
     const { upstreamAlone, proxied } = prismFigures.get(c)!;

@@ -31,7 +31,9 @@ export default async function run(): Promise<string> {
   await writeFile(specFile, JSON.stringify(deriveMockSpec(spec).spec));
   const port = await findFreePort();
   const stopMock = await startNpmStart(port);
-  const prism = await startPrism({ args: (p) => ["mock", specFile, "-h", "127.0.0.1", "-p", String(p), "-v", "error"] });
+  const prism = await startPrism({
+    args: (p) => ["mock", specFile, "-h", "127.0.0.1", "-p", String(p), "-v", "error"],
+  });
   try {
     const targets = [
       { name: "`npm start` (the mock)", url: `http://127.0.0.1:${port}${BASE_PATH}${relative}` },

@@ -20,13 +20,17 @@ const LOADED_S = Number(process.env.BENCH_BODIES_SECONDS ?? 20);
 const quantile = (values: number[], q: number): number =>
   [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * q))]!;
 const ms = (value: number) => value.toFixed(1);
-const reported = (count: number) => (count === Infinity ? "more violations than fit in sl-violations" : `${count} violation(s)`);
+const reported = (count: number) =>
+  count === Infinity ? "more violations than fit in sl-violations" : `${count} violation(s)`;
 
 /** The operation's documented request example with its first array filled with numbers, just under `bytes`. */
 function invalidBody(spec: OpenApiDocument, operationId: string, bytes: number): { path: string; text: string } {
   const operation = listOperations(spec).find((op) => op.operationId === operationId);
   const example = operation && namedExamples(spec, jsonMedia(operation.requestBody))[0]?.value;
-  const field = example && typeof example === "object" ? Object.entries(example).find(([, value]) => Array.isArray(value))?.[0] : undefined;
+  const field =
+    example && typeof example === "object"
+      ? Object.entries(example).find(([, value]) => Array.isArray(value))?.[0]
+      : undefined;
   if (!operation || !field) throw new Error(`bench: ${operationId} has no request example with an array`);
   const count = Math.floor((bytes - 64) / 2); // "0," per item
   return { path: operation.path, text: JSON.stringify({ ...(example as object), [field]: new Array(count).fill(0) }) };

@@ -24,8 +24,14 @@ async function sizeOf(dir: string): Promise<number> {
 
 const VARIANTS: Array<{ name: string; extra: string[] }> = [
   { name: "the package alone (client, types, contract validator)", extra: [] },
-  { name: "+ @stoplight/prism-http (the chosen optional peer: ./mock and `api-contract mock`)", extra: ["@stoplight/prism-http@5.12.0"] },
-  { name: "+ @stoplight/prism-cli (what a dependency on Prism's CLI would add)", extra: ["@stoplight/prism-cli@5.14.2"] },
+  {
+    name: "+ @stoplight/prism-http (the chosen optional peer: ./mock and `api-contract mock`)",
+    extra: ["@stoplight/prism-http@5.12.0"],
+  },
+  {
+    name: "+ @stoplight/prism-cli (what a dependency on Prism's CLI would add)",
+    extra: ["@stoplight/prism-cli@5.14.2"],
+  },
   { name: "+ msw and openapi-msw (optional peers: ./msw)", extra: ["msw@2.12.9", "openapi-msw@2.0.0"] },
 ];
 
@@ -33,23 +39,34 @@ export default async function installSize(): Promise<string> {
   const work = await mkdtemp(path.join(tmpdir(), "bench-install-"));
   try {
     await run("npm", ["run", "-s", "build:dist"], { cwd: ROOT, maxBuffer: 32 * 2 ** 20 });
-    const { stdout } = await run("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", work], { cwd: ROOT, maxBuffer: 32 * 2 ** 20 });
+    const { stdout } = await run("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", work], {
+      cwd: ROOT,
+      maxBuffer: 32 * 2 ** 20,
+    });
     const tarball = path.join(work, (JSON.parse(stdout) as Array<{ filename: string }>)[0]!.filename);
     const rows: string[] = [];
     let baseline: { packages: number; bytes: number } | undefined;
     for (const [index, variant] of VARIANTS.entries()) {
       const project = path.join(work, `project-${index}`);
       await mkdir(project);
-      await writeFile(path.join(project, "package.json"), JSON.stringify({ name: "consumer", version: "0.0.0", private: true }));
+      await writeFile(
+        path.join(project, "package.json"),
+        JSON.stringify({ name: "consumer", version: "0.0.0", private: true }),
+      );
       const started = performance.now();
-      await run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts", tarball, ...variant.extra], {
+      await run(
+        "npm",
+        ["install", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts", tarball, ...variant.extra],
+        {
+          cwd: project,
+          maxBuffer: 32 * 2 ** 20,
+        },
+      );
+      const seconds = (performance.now() - started) / 1000;
+      const { stdout: listed } = await run("npm", ["ls", "--all", "--parseable"], {
         cwd: project,
         maxBuffer: 32 * 2 ** 20,
-      });
-      const seconds = (performance.now() - started) / 1000;
-      const { stdout: listed } = await run("npm", ["ls", "--all", "--parseable"], { cwd: project, maxBuffer: 32 * 2 ** 20 }).catch(
-        (e: { stdout: string }) => e,
-      );
+      }).catch((e: { stdout: string }) => e);
       const packages = listed.trim().split("\n").length - 1;
       const bytes = await sizeOf(path.join(project, "node_modules"));
       baseline ??= { packages, bytes };

@@ -7,7 +7,16 @@ import { ROOT } from "../../scripts/lib/paths.js";
 export async function startNpmStart(port: number): Promise<() => Promise<void>> {
   const child = spawn(
     process.execPath,
-    ["--import", "tsx", path.join(ROOT, "scripts", "start-mock.ts"), "--port", String(port), "--quiet", "--no-docs", "--no-build"],
+    [
+      "--import",
+      "tsx",
+      path.join(ROOT, "scripts", "start-mock.ts"),
+      "--port",
+      String(port),
+      "--quiet",
+      "--no-docs",
+      "--no-build",
+    ],
     {
       cwd: ROOT,
       stdio: ["ignore", "pipe", "pipe"],

@@ -47,7 +47,12 @@ export interface StartedPrism {
 
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function waitUntilAnswering(url: string, child: ChildProcess, output: string[], timeoutMs: number): Promise<void> {
+async function waitUntilAnswering(
+  url: string,
+  child: ChildProcess,
+  output: string[],
+  timeoutMs: number,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null || child.signalCode !== null) {
@@ -79,7 +84,10 @@ export async function startPrism(options: {
   for (let attempt = 0; attempt < 3; attempt++) {
     const port = await findFreePort("127.0.0.1");
     const output: string[] = [];
-    const child = spawn(process.execPath, [cli, ...options.args(port)], { detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [cli, ...options.args(port)], {
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     const collect = (chunk: Buffer) => {
       const text = chunk.toString();
       output.push(text);

@@ -16,7 +16,9 @@ import {
 } from "../../src/openapi/index.js";
 
 /** The name users import the client from: package.json's `name`. */
-export const PACKAGE_NAME: string = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")).name;
+export const PACKAGE_NAME: string = JSON.parse(
+  readFileSync(new URL("../../package.json", import.meta.url), "utf8"),
+).name;
 export const SAMPLE_LANG = "TypeScript";
 
 const PARAM_LOCATIONS = ["path", "query", "header"] as const;
@@ -41,7 +43,8 @@ function inlineLiteral(value: unknown): string {
 /** A value as a TypeScript literal, on one line when it fits, else one entry per line, nested at `indent`. */
 export function toTsLiteral(value: unknown, indent = "", prefixLength = 0): string {
   const inline = inlineLiteral(value);
-  if (value === null || typeof value !== "object" || indent.length + prefixLength + inline.length <= MAX_LINE) return inline;
+  if (value === null || typeof value !== "object" || indent.length + prefixLength + inline.length <= MAX_LINE)
+    return inline;
   const inner = `${indent}  `;
   if (Array.isArray(value)) {
     return `[\n${value.map((item) => `${inner}${toTsLiteral(item, inner)},`).join("\n")}\n${indent}]`;
@@ -72,7 +75,10 @@ export function requestInitOf(doc: OpenApiDocument, operation: Operation): Reque
     const required = location === "path" || param.required === true;
     const example = firstExample(doc, param);
     if (!example.found) {
-      if (required) throw new Error(`code samples: ${label}: required ${location} parameter "${String(param.name)}" has no example`);
+      if (required)
+        throw new Error(
+          `code samples: ${label}: required ${location} parameter "${String(param.name)}" has no example`,
+        );
       continue;
     }
     params[location] ??= {};
@@ -80,18 +86,23 @@ export function requestInitOf(doc: OpenApiDocument, operation: Operation): Reque
   }
   const init: RequestInit = {};
   if (Object.keys(params).length > 0)
-    init.params = Object.fromEntries(PARAM_LOCATIONS.filter((where) => params[where]).map((where) => [where, params[where]]));
+    init.params = Object.fromEntries(
+      PARAM_LOCATIONS.filter((where) => params[where]).map((where) => [where, params[where]]),
+    );
   if (operation.requestBody) {
     const example = firstExample(doc, jsonMedia(operation.requestBody));
     if (example.found) init.body = example.value;
-    else if (operation.requestBody.required) throw new Error(`code samples: ${label}: the required request body has no example`);
+    else if (operation.requestBody.required)
+      throw new Error(`code samples: ${label}: the required request body has no example`);
   }
   return Object.keys(init).length > 0 ? init : undefined;
 }
 
 /** Whether the spec declares request-signing headers (parameters marked `x-signing`). */
 function signsRequests(doc: OpenApiDocument): boolean {
-  return Object.values(doc.components?.parameters ?? {}).some((param) => (param as JsonObject)?.["x-signing"] !== undefined);
+  return Object.values(doc.components?.parameters ?? {}).some(
+    (param) => (param as JsonObject)?.["x-signing"] !== undefined,
+  );
 }
 
 /** The TypeScript source of one operation's sample. */
@@ -110,7 +121,9 @@ export function codeSampleFor(doc: OpenApiDocument, operation: Operation): strin
     "const client = createClient({",
     "  baseUrl: MOCK_BASE_URL,",
     '  apiKey: "YOUR_API_KEY",',
-    ...(signsRequests(doc) ? ['  // apiSecret: "YOUR_API_SECRET", // signs every request (observed in a real client); server side only'] : []),
+    ...(signsRequests(doc)
+      ? ['  // apiSecret: "YOUR_API_SECRET", // signs every request (observed in a real client); server side only']
+      : []),
     "});",
     "",
     call,

@@ -27,7 +27,9 @@ const require = createRequire(import.meta.url);
 /** The package name and the installed build tools' versions, as fingerprint text. */
 async function toolsText(root: string): Promise<string> {
   const { name } = JSON.parse(await readFile(path.join(root, "package.json"), "utf8")) as { name: string };
-  const versions = BUILD_TOOLS.map((tool) => `${tool}@${(require(`${tool}/package.json`) as { version: string }).version}`);
+  const versions = BUILD_TOOLS.map(
+    (tool) => `${tool}@${(require(`${tool}/package.json`) as { version: string }).version}`,
+  );
   return [`name ${name}`, ...versions].join("\n");
 }
 export const FINGERPRINT_FILE = "build-inputs.txt";
@@ -88,17 +90,23 @@ export async function buildSteps(only?: readonly string[]): Promise<string[]> {
 }
 
 /** Runs the steps into `outDir` (which must exist); a full build also writes the fingerprint there. */
-export async function runSteps(outDir: string, options: { only?: readonly string[]; quiet?: boolean; root?: string } = {}): Promise<void> {
+export async function runSteps(
+  outDir: string,
+  options: { only?: readonly string[]; quiet?: boolean; root?: string } = {},
+): Promise<void> {
   const root = options.root ?? ROOT;
   const log = options.quiet ? () => {} : (message: string) => console.log(message);
   for (const file of await buildSteps(options.only)) {
     const started = performance.now();
-    const step = (await import(pathToFileURL(path.join(STEPS_DIR, file)).href)) as { default: (context: BuildContext) => Promise<void> };
+    const step = (await import(pathToFileURL(path.join(STEPS_DIR, file)).href)) as {
+      default: (context: BuildContext) => Promise<void>;
+    };
     await step.default({ root, outDir, log });
     log(`build: ${file} (${Math.round(performance.now() - started)} ms)`);
   }
   // A partial build (npm run docs) leaves the recorded fingerprint alone: the other outputs were not rebuilt.
-  if (!options.only?.length) await writeFile(path.join(outDir, FINGERPRINT_FILE), fingerprintText(await inputFingerprint(root)));
+  if (!options.only?.length)
+    await writeFile(path.join(outDir, FINGERPRINT_FILE), fingerprintText(await inputFingerprint(root)));
 }
 
 /**

@@ -78,7 +78,8 @@ export function collectMarkers(doc: OpenApiDocument, key: string): ProvenanceEnt
     for (const [name, value] of Object.entries(node)) {
       if (name === key) {
         const pointer = refOf(segments);
-        for (const text of Array.isArray(value) ? value : [value]) entries.push({ pointer, place: describePlace(doc, segments), text: String(text) });
+        for (const text of Array.isArray(value) ? value : [value])
+          entries.push({ pointer, place: describePlace(doc, segments), text: String(text) });
       } else if (name !== "examples" && name !== "example") {
         walk(value, [...segments, name]);
       }

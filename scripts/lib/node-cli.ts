@@ -51,7 +51,11 @@ export function runCommand(
 }
 
 /** Runs `node script args…` and resolves with its exit code and output (never rejects on a non-zero exit). */
-export function runNodeScript(script: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<NodeRun> {
+export function runNodeScript(
+  script: string,
+  args: string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<NodeRun> {
   return runCommand(process.execPath, [script, ...args], {
     cwd: options.cwd,
     env: { REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true", ...options.env },
@@ -59,9 +63,14 @@ export function runNodeScript(script: string, args: string[], options: { cwd?: s
 }
 
 /** Runs `node script args…`, rejecting with its output on a non-zero exit. */
-export async function runNode(script: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<NodeRun> {
+export async function runNode(
+  script: string,
+  args: string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<NodeRun> {
   const run = await runNodeScript(script, args, options);
-  if (run.code !== 0) throw new Error(`${path.basename(script)} ${args.join(" ")} exited with ${run.code}\n${run.stdout}\n${run.stderr}`);
+  if (run.code !== 0)
+    throw new Error(`${path.basename(script)} ${args.join(" ")} exited with ${run.code}\n${run.stdout}\n${run.stderr}`);
   return run;
 }
 

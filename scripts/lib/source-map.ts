@@ -38,13 +38,15 @@ function lineOf(file: string, tokens: readonly string[]): number {
  * tokens), or undefined when the pointer leads nowhere known.
  */
 export function sourceLocation(pointer: string | readonly string[], root = ROOT): SourceLocation | undefined {
-  const tokens = typeof pointer === "string" ? pointerTokens(pointer.startsWith("#") ? pointer : `#${pointer}`) : [...pointer];
+  const tokens =
+    typeof pointer === "string" ? pointerTokens(pointer.startsWith("#") ? pointer : `#${pointer}`) : [...pointer];
   const entry = path.join(root, "openapi", "openapi.yaml");
   const top = parseDocument(readFileSync(entry, "utf8")).toJS() as Record<string, unknown>;
   const [first, second, third] = tokens;
   let file = entry;
   let rest = tokens;
-  const refAt = (value: unknown): string | undefined => (isObject(value) && typeof value.$ref === "string" ? value.$ref : undefined);
+  const refAt = (value: unknown): string | undefined =>
+    isObject(value) && typeof value.$ref === "string" ? value.$ref : undefined;
   if (first === "components" && second && third) {
     const ref = refAt((top.components as Record<string, Record<string, unknown>> | undefined)?.[second]?.[third]);
     if (ref) {

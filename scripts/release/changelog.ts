@@ -3,7 +3,11 @@
 // the gate classifies it (grouped: a change to a shared schema is one line with its places).
 import { type Change, type ChangeKind, groupChanges } from "./compare.js";
 
-const HEADINGS: Record<ChangeKind, string> = { breaking: "Breaking", "non-breaking": "Non-breaking", annotation: "Annotations" };
+const HEADINGS: Record<ChangeKind, string> = {
+  breaking: "Breaking",
+  "non-breaking": "Non-breaking",
+  annotation: "Annotations",
+};
 
 /** A message as Markdown: its JSON values (`"^[0-9]{4}…$"`) as code, the rest with markup characters escaped (`response \\* body`). */
 function markdown(text: string): string {
@@ -31,7 +35,10 @@ export function contractChangesSection(changes: readonly Change[], fromVersion: 
     if (!groups.length) continue;
     lines.push("", `#### ${HEADINGS[kind]}`, "");
     for (const g of groups) {
-      const places = g.count > 1 ? ` (${g.count} places: ${g.operations.slice(0, 5).join(", ")}${g.operations.length > 5 ? ", …" : ""})` : "";
+      const places =
+        g.count > 1
+          ? ` (${g.count} places: ${g.operations.slice(0, 5).join(", ")}${g.operations.length > 5 ? ", …" : ""})`
+          : "";
       lines.push(`- \`${g.rule}\` ${markdown(g.where ? `${g.where}: ${g.text}` : g.text)}${places}`);
     }
   }

@@ -38,7 +38,10 @@ export async function pendingChangesets(root: string, packageName: string): Prom
       throw new Error(`${file}: frontmatter must map package names to bumps`);
     const bump = (releases as Record<string, unknown>)[packageName];
     if (bump === undefined) continue;
-    if (!isBump(bump)) throw new Error(`${file}: "${packageName}" has bump ${JSON.stringify(bump)}; expected major, minor, patch or none`);
+    if (!isBump(bump))
+      throw new Error(
+        `${file}: "${packageName}" has bump ${JSON.stringify(bump)}; expected major, minor, patch or none`,
+      );
     found.push({ file, bump, summary: (match[2] ?? "").trim() });
   }
   return found;

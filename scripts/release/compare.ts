@@ -116,7 +116,8 @@ export interface Change {
 type Direction = "request" | "response";
 
 /** `GET /wallets/USDT (getWalletBalance)`. */
-export const operationLabel = (op: OperationRef): string => `${op.method} ${op.path} (${op.operationId ?? "no operationId"})`;
+export const operationLabel = (op: OperationRef): string =>
+  `${op.method} ${op.path} (${op.operationId ?? "no operationId"})`;
 
 /** `types` with "integer" added when it holds "number" (a number type allows the integers), so that an
  * intersection with an integer part keeps them. */
@@ -128,7 +129,8 @@ function typesOf(doc: OpenApiDocument, schema: unknown, depth = 0): Set<string> 
   let types: Set<string> | undefined;
   for (const part of flattenSchema(doc, schema)) {
     let own: Set<string> | undefined;
-    if (part.type !== undefined) own = withIntegers(new Set((Array.isArray(part.type) ? part.type : [part.type]) as string[]));
+    if (part.type !== undefined)
+      own = withIntegers(new Set((Array.isArray(part.type) ? part.type : [part.type]) as string[]));
     else if ("const" in part) own = withIntegers(new Set([part.const === null ? "null" : typeof part.const]));
     for (const keyword of ["anyOf", "oneOf"] as const) {
       const branches = part[keyword];
@@ -172,7 +174,8 @@ function shapeOf(doc: OpenApiDocument, schema: unknown): ObjectShape {
     for (const name of (part.required ?? []) as string[]) shape.required.add(name);
     if (part.additionalProperties === false || part.unevaluatedProperties === false) shape.closed = true;
     if (part.items !== undefined && typeof part.items !== "boolean") shape.items.push(part.items);
-    if (part.additionalProperties && typeof part.additionalProperties === "object") shape.maps.push(part.additionalProperties);
+    if (part.additionalProperties && typeof part.additionalProperties === "object")
+      shape.maps.push(part.additionalProperties);
   }
   return shape;
 }
@@ -237,10 +240,17 @@ class Comparer {
     private readonly after: OpenApiDocument,
   ) {}
 
-  add(kind: ChangeKind, rule: ChangeRule, place: { operation?: OperationRef; location: string }, message: string, field?: string): void {
+  add(
+    kind: ChangeKind,
+    rule: ChangeRule,
+    place: { operation?: OperationRef; location: string },
+    message: string,
+    field?: string,
+  ): void {
     const head = place.operation ? operationLabel(place.operation) : "";
     // The place is left out of `where` when the message names it already ("response 200 removed").
-    const where = [head, message.includes(place.location) ? "" : place.location].filter(Boolean).join(", ") || place.location;
+    const where =
+      [head, message.includes(place.location) ? "" : place.location].filter(Boolean).join(", ") || place.location;
     this.changes.push({
       kind,
       rule,
@@ -257,7 +267,8 @@ class Comparer {
     if (depth > 24) return;
     const { direction } = place;
     const label = field || place.root;
-    const add = (kind: ChangeKind, rule: ChangeRule, message: string, at = field) => this.add(kind, rule, place, message, at);
+    const add = (kind: ChangeKind, rule: ChangeRule, message: string, at = field) =>
+      this.add(kind, rule, place, message, at);
     const typesA = typesOf(this.before, a);
     const typesB = typesOf(this.after, b);
     if (typesA || typesB) {
@@ -265,20 +276,42 @@ class Comparer {
       const removed = typesA ? (typesB ? [...typesA].filter((t) => !typesB.has(t)) : []) : ["any"];
       const added = typesB ? (typesA ? [...typesB].filter((t) => !typesA.has(t)) : []) : ["any"];
       if (direction === "response") {
-        if (added.includes("null") && typesA && !typesA.has("null")) add("breaking", "response-nullable", `${label} may now be null`);
+        if (added.includes("null") && typesA && !typesA.has("null"))
+          add("breaking", "response-nullable", `${label} may now be null`);
         const otherAdded = added.filter((t) => t !== "null");
         if (otherAdded.length && removed.length)
-          add("breaking", "response-type-changed", `${label} changed type from ${typeText(typesA)} to ${typeText(typesB)}`);
+          add(
+            "breaking",
+            "response-type-changed",
+            `${label} changed type from ${typeText(typesA)} to ${typeText(typesB)}`,
+          );
         else if (otherAdded.length)
-          add("breaking", "response-type-widened", `${label} may now be ${otherAdded.join(" or ")} (was ${typeText(typesA)})`);
+          add(
+            "breaking",
+            "response-type-widened",
+            `${label} may now be ${otherAdded.join(" or ")} (was ${typeText(typesA)})`,
+          );
         else if (removed.length)
-          add("breaking", "response-type-narrowed", `${label} narrowed: it can no longer be ${removed.join(" or ")} (now ${typeText(typesB)})`);
+          add(
+            "breaking",
+            "response-type-narrowed",
+            `${label} narrowed: it can no longer be ${removed.join(" or ")} (now ${typeText(typesB)})`,
+          );
       } else {
         if (removed.length && added.filter((t) => t !== "null").length)
-          add("breaking", "request-type-changed", `${label} changed type from ${typeText(typesA)} to ${typeText(typesB)}`);
+          add(
+            "breaking",
+            "request-type-changed",
+            `${label} changed type from ${typeText(typesA)} to ${typeText(typesB)}`,
+          );
         else if (removed.length)
-          add("breaking", "request-type-narrowed", `${label} no longer accepts ${removed.join(" or ")} (now ${typeText(typesB)})`);
-        else if (added.length) add("non-breaking", "request-type-widened", `${label} now also accepts ${added.join(" or ")}`);
+          add(
+            "breaking",
+            "request-type-narrowed",
+            `${label} no longer accepts ${removed.join(" or ")} (now ${typeText(typesB)})`,
+          );
+        else if (added.length)
+          add("non-breaking", "request-type-widened", `${label} now also accepts ${added.join(" or ")}`);
       }
     }
     const valuesA = closedValues(this.before, a);
@@ -287,17 +320,32 @@ class Comparer {
       const gained = valuesB ? valuesB.filter((v) => !valuesA?.some((x) => isDeepStrictEqual(x, v))) : [];
       const lost = valuesA ? valuesA.filter((v) => !valuesB?.some((x) => isDeepStrictEqual(x, v))) : [];
       if (direction === "response") {
-        if (valuesA && !valuesB) add("breaking", "response-enum-opened", `${label} is no longer limited to ${valuesText(valuesA)}`);
-        else if (!valuesA && valuesB) add("non-breaking", "response-enum-closed", `${label} is now limited to ${valuesText(valuesB)}`);
+        if (valuesA && !valuesB)
+          add("breaking", "response-enum-opened", `${label} is no longer limited to ${valuesText(valuesA)}`);
+        else if (!valuesA && valuesB)
+          add("non-breaking", "response-enum-closed", `${label} is now limited to ${valuesText(valuesB)}`);
         else {
-          if (gained.length) add("breaking", "response-enum-value-added", `${label} gains the value(s) ${valuesText(gained)} in a closed enum`);
-          if (lost.length) add("non-breaking", "response-enum-value-removed", `${label} no longer takes the value(s) ${valuesText(lost)}`);
+          if (gained.length)
+            add(
+              "breaking",
+              "response-enum-value-added",
+              `${label} gains the value(s) ${valuesText(gained)} in a closed enum`,
+            );
+          if (lost.length)
+            add(
+              "non-breaking",
+              "response-enum-value-removed",
+              `${label} no longer takes the value(s) ${valuesText(lost)}`,
+            );
         }
       } else if (valuesA && !valuesB) add("non-breaking", "request-enum-opened", `${label} accepts any value now`);
-      else if (!valuesA && valuesB) add("breaking", "request-enum-closed", `${label} is now limited to ${valuesText(valuesB)}`);
+      else if (!valuesA && valuesB)
+        add("breaking", "request-enum-closed", `${label} is now limited to ${valuesText(valuesB)}`);
       else {
-        if (lost.length) add("breaking", "request-enum-value-removed", `${label} no longer accepts ${valuesText(lost)}`);
-        if (gained.length) add("non-breaking", "request-enum-value-added", `${label} now accepts ${valuesText(gained)}`);
+        if (lost.length)
+          add("breaking", "request-enum-value-removed", `${label} no longer accepts ${valuesText(lost)}`);
+        if (gained.length)
+          add("non-breaking", "request-enum-value-added", `${label} now accepts ${valuesText(gained)}`);
       }
     }
     this.constraints(a, b, place, field, label);
@@ -307,7 +355,8 @@ class Comparer {
     for (const [name, schemasA] of shapeA.properties) {
       const schemasB = shapeB.properties.get(name);
       if (!schemasB) {
-        if (direction === "response") add("breaking", "response-field-removed", `field ${child(name)} removed`, child(name));
+        if (direction === "response")
+          add("breaking", "response-field-removed", `field ${child(name)} removed`, child(name));
         else
           add(
             shapeB.closed ? "breaking" : "non-breaking",
@@ -320,11 +369,13 @@ class Comparer {
       const wasRequired = shapeA.required.has(name);
       const isRequired = shapeB.required.has(name);
       if (wasRequired && !isRequired) {
-        if (direction === "response") add("breaking", "response-field-made-optional", `field ${child(name)} made optional`, child(name));
+        if (direction === "response")
+          add("breaking", "response-field-made-optional", `field ${child(name)} made optional`, child(name));
         else add("non-breaking", "request-field-made-optional", `field ${child(name)} made optional`, child(name));
       }
       if (!wasRequired && isRequired) {
-        if (direction === "response") add("non-breaking", "response-field-made-required", `field ${child(name)} made required`, child(name));
+        if (direction === "response")
+          add("non-breaking", "response-field-made-required", `field ${child(name)} made required`, child(name));
         else add("breaking", "request-field-made-required", `field ${child(name)} made required`, child(name));
       }
       this.schema(anyOfSchemas(schemasA), anyOfSchemas(schemasB), place, child(name), depth + 1);
@@ -333,13 +384,20 @@ class Comparer {
       if (shapeA.properties.has(name)) continue;
       if (direction === "request" && shapeB.required.has(name))
         add("breaking", "request-required-field-added", `required field ${child(name)} added`, child(name));
-      else add("non-breaking", direction === "request" ? "request-field-added" : "response-field-added", `field ${child(name)} added`, child(name));
+      else
+        add(
+          "non-breaking",
+          direction === "request" ? "request-field-added" : "response-field-added",
+          `field ${child(name)} added`,
+          child(name),
+        );
     }
     if (direction === "request" && !shapeA.closed && shapeB.closed)
       add("breaking", "request-closed-to-undocumented-fields", `${label} refuses undocumented fields now`);
     if (shapeA.items.length && shapeB.items.length)
       this.schema(anyOfSchemas(shapeA.items), anyOfSchemas(shapeB.items), place, `${field}[]`, depth + 1);
-    if (shapeA.maps.length && shapeB.maps.length) this.schema(anyOfSchemas(shapeA.maps), anyOfSchemas(shapeB.maps), place, `${field}{*}`, depth + 1);
+    if (shapeA.maps.length && shapeB.maps.length)
+      this.schema(anyOfSchemas(shapeA.maps), anyOfSchemas(shapeB.maps), place, `${field}{*}`, depth + 1);
   }
 
   /** Value constraints (pattern, format, bounds, lengths): tighter is breaking in a request; in a response, looser is; a change without an order is breaking on both sides. */
@@ -347,7 +405,8 @@ class Comparer {
     const collect = (doc: OpenApiDocument, schema: unknown) => {
       const found = new Map<Constraint, unknown>();
       for (const part of flattenSchema(doc, schema, { alternatives: true }))
-        for (const key of Object.keys(CONSTRAINTS) as Constraint[]) if (part[key] !== undefined) found.set(key, part[key]);
+        for (const key of Object.keys(CONSTRAINTS) as Constraint[])
+          if (part[key] !== undefined) found.set(key, part[key]);
       return found;
     };
     const before = collect(this.before, a);
@@ -366,10 +425,15 @@ class Comparer {
       let tighter: boolean | undefined;
       if (was === undefined) tighter = true;
       else if (now === undefined) tighter = false;
-      else if (order && typeof was === "number" && typeof now === "number") tighter = order === "up" ? now > was : now < was;
+      else if (order && typeof was === "number" && typeof now === "number")
+        tighter = order === "up" ? now > was : now < was;
       const side = place.direction;
       const rule: ChangeRule =
-        tighter === undefined ? `${side}-constraint-changed` : tighter ? `${side}-constraint-tightened` : `${side}-constraint-loosened`;
+        tighter === undefined
+          ? `${side}-constraint-changed`
+          : tighter
+            ? `${side}-constraint-tightened`
+            : `${side}-constraint-loosened`;
       const safe = side === "request" ? tighter === false : tighter === true;
       this.add(safe ? "non-breaking" : "breaking", rule, place, `${label}: ${what}`, field);
     }
@@ -388,7 +452,12 @@ class Comparer {
     this.security(a, b, at("security"));
     // Header names are case-insensitive; other parameters are not.
     const params = (o: Operation) =>
-      new Map(o.parameters.map((p) => [`${String(p.in)} parameter ${p.in === "header" ? String(p.name).toLowerCase() : String(p.name)}`, p]));
+      new Map(
+        o.parameters.map((p) => [
+          `${String(p.in)} parameter ${p.in === "header" ? String(p.name).toLowerCase() : String(p.name)}`,
+          p,
+        ]),
+      );
     const paramsA = params(a);
     const paramsB = params(b);
     for (const [key, pa] of paramsA) {
@@ -397,8 +466,10 @@ class Comparer {
         this.add("breaking", "parameter-removed", at(key), `${key} removed`);
         continue;
       }
-      if (pa.required !== true && pb.required === true) this.add("breaking", "parameter-made-required", at(key), `${key} made required`);
-      if (pa.required === true && pb.required !== true) this.add("non-breaking", "parameter-made-optional", at(key), `${key} made optional`);
+      if (pa.required !== true && pb.required === true)
+        this.add("breaking", "parameter-made-required", at(key), `${key} made required`);
+      if (pa.required === true && pb.required !== true)
+        this.add("non-breaking", "parameter-made-optional", at(key), `${key} made optional`);
       this.schema(pa.schema, pb.schema, { operation: op, location: key, direction: "request", root: key }, "");
     }
     for (const [key, pb] of paramsB) {
@@ -410,7 +481,8 @@ class Comparer {
     const bodyB = b.requestBody;
     if (bodyA && !bodyB) this.add("breaking", "request-body-removed", at("request body"), "request body removed");
     else if (!bodyA && bodyB) {
-      if (bodyB.required === true) this.add("breaking", "required-request-body-added", at("request body"), "required request body added");
+      if (bodyB.required === true)
+        this.add("breaking", "required-request-body-added", at("request body"), "required request body added");
       else this.add("non-breaking", "request-body-added", at("request body"), "optional request body added");
     } else if (bodyA && bodyB) {
       if (bodyA.required !== true && bodyB.required === true)
@@ -430,8 +502,12 @@ class Comparer {
         this.add("breaking", "response-status-removed", at(`response ${status}`), `response ${status} removed`);
         continue;
       }
-      const headersB = new Map(Object.entries((rb.headers ?? {}) as JsonObject).map(([name, h]) => [name.toLowerCase(), h]));
-      const headersA = new Map(Object.entries((ra.headers ?? {}) as JsonObject).map(([name, h]) => [name.toLowerCase(), h]));
+      const headersB = new Map(
+        Object.entries((rb.headers ?? {}) as JsonObject).map(([name, h]) => [name.toLowerCase(), h]),
+      );
+      const headersA = new Map(
+        Object.entries((ra.headers ?? {}) as JsonObject).map(([name, h]) => [name.toLowerCase(), h]),
+      );
       for (const [name, rawA] of headersA) {
         const location = `response ${status} header ${name}`;
         const rawB = headersB.get(name);
@@ -442,20 +518,38 @@ class Comparer {
         const ha = deref(this.before, rawA);
         const hb = deref(this.after, rawB);
         if (ha?.required === true && hb?.required !== true)
-          this.add("breaking", "response-header-made-optional", at(location), `response ${status} header ${name} made optional`);
+          this.add(
+            "breaking",
+            "response-header-made-optional",
+            at(location),
+            `response ${status} header ${name} made optional`,
+          );
         this.schema(ha?.schema, hb?.schema, { operation: op, location, direction: "response", root: location }, "");
       }
       for (const name of headersB.keys())
         if (!headersA.has(name))
-          this.add("non-breaking", "response-header-added", at(`response ${status} header ${name}`), `response ${status} header ${name} added`);
+          this.add(
+            "non-breaking",
+            "response-header-added",
+            at(`response ${status} header ${name}`),
+            `response ${status} header ${name} added`,
+          );
       const mediaA = jsonMedia(ra);
       const mediaB = jsonMedia(rb);
       const location = `response ${status} body`;
-      if (mediaA && !mediaB) this.add("breaking", "response-body-removed", at(location), `response ${status} body removed`);
-      else if (mediaA && mediaB) this.schema(mediaA.schema, mediaB.schema, { operation: op, location, direction: "response", root: "the body" }, "");
+      if (mediaA && !mediaB)
+        this.add("breaking", "response-body-removed", at(location), `response ${status} body removed`);
+      else if (mediaA && mediaB)
+        this.schema(
+          mediaA.schema,
+          mediaB.schema,
+          { operation: op, location, direction: "response", root: "the body" },
+          "",
+        );
     }
     for (const status of Object.keys(b.responses))
-      if (!(status in a.responses)) this.add("non-breaking", "response-status-added", at(`response ${status}`), `response ${status} added`);
+      if (!(status in a.responses))
+        this.add("non-breaking", "response-status-added", at(`response ${status}`), `response ${status} added`);
   }
 
   /** A consumer meets one alternative of the security requirement; if it is gone, its calls are refused. */
@@ -470,11 +564,22 @@ class Comparer {
     const text = (alts: Set<string>) => (open(alts) ? "none" : [...alts].join(" or "));
     if (open(altsB) || isDeepStrictEqual(altsA, altsB)) {
       if (!open(altsA) && open(altsB))
-        this.add("non-breaking", "security-requirement-relaxed", place, `security requirement relaxed (was ${text(altsA)}, now none)`);
+        this.add(
+          "non-breaking",
+          "security-requirement-relaxed",
+          place,
+          `security requirement relaxed (was ${text(altsA)}, now none)`,
+        );
       return;
     }
     const lost = open(altsA) ? ["none"] : [...altsA].filter((alt) => !altsB.has(alt));
-    if (lost.length) this.add("breaking", "security-requirement-added", place, `security requirement now ${text(altsB)} (was ${text(altsA)})`);
+    if (lost.length)
+      this.add(
+        "breaking",
+        "security-requirement-added",
+        place,
+        `security requirement now ${text(altsB)} (was ${text(altsA)})`,
+      );
     else
       this.add(
         "non-breaking",
@@ -501,7 +606,13 @@ class Comparer {
             place,
             `renamed to ${renamedTo}: the exported type ${typeNameOf(kind, name)} is now ${typeNameOf(kind, renamedTo)}`,
           );
-        else this.add("breaking", "component-removed", place, `removed or renamed: the exported type ${typeNameOf(kind, name)} is gone`);
+        else
+          this.add(
+            "breaking",
+            "component-removed",
+            place,
+            `removed or renamed: the exported type ${typeNameOf(kind, name)} is gone`,
+          );
       }
       for (const name of added)
         if (!gone.some((old) => isDeepStrictEqual(mapA[old], mapB[name])))
@@ -540,9 +651,11 @@ class Comparer {
     const basesA = serverBasePaths(this.before);
     const basesB = serverBasePaths(this.after);
     for (const base of basesA)
-      if (!basesB.includes(base)) this.add("breaking", "server-base-path-removed", { location: "servers" }, `server base path ${base} removed`);
+      if (!basesB.includes(base))
+        this.add("breaking", "server-base-path-removed", { location: "servers" }, `server base path ${base} removed`);
     for (const base of basesB)
-      if (!basesA.includes(base)) this.add("non-breaking", "server-base-path-added", { location: "servers" }, `server base path ${base} added`);
+      if (!basesA.includes(base))
+        this.add("non-breaking", "server-base-path-added", { location: "servers" }, `server base path ${base} added`);
     this.components();
     if (this.changes.length === 0 && !isDeepStrictEqual(strip(this.before), strip(this.after)))
       this.add(
@@ -579,7 +692,8 @@ export function compareContracts(before: OpenApiDocument, after: OpenApiDocument
 }
 
 /** One line: `BREAKING  response-field-removed  GET /wallets/USDT (getWalletBalance), response 200 body: field data.currency removed`. */
-export const formatChange = (change: Change): string => `${change.kind.toUpperCase()}  ${change.rule}  ${change.where}: ${change.message}`;
+export const formatChange = (change: Change): string =>
+  `${change.kind.toUpperCase()}  ${change.rule}  ${change.where}: ${change.message}`;
 
 const leaf = (field: string) => /[\w-]+(?:\[\]|\{\*\})*$/.exec(field)?.[0] ?? field;
 
@@ -612,7 +726,8 @@ export function groupChanges(changes: readonly Change[]): ChangeGroup[] {
   return [...groups.values()].map(({ members, text }) => {
     const first = members[0]!;
     const operations = [...new Set(members.map((c) => c.operation?.operationId ?? c.where))];
-    if (members.length === 1) return { kind: first.kind, rule: first.rule, where: first.where, text: first.message, count: 1, operations };
+    if (members.length === 1)
+      return { kind: first.kind, rule: first.rule, where: first.where, text: first.message, count: 1, operations };
     const location = generic(first.location);
     const where = text.includes(location) ? "" : location;
     return { kind: first.kind, rule: first.rule, where, text, count: members.length, operations };
@@ -624,7 +739,8 @@ export function summarizeChanges(changes: readonly Change[]): string[] {
   return groupChanges(changes).map((g) => {
     const head = `${g.kind.toUpperCase()}  ${g.rule}  ${g.where ? `${g.where}: ` : ""}${g.text}`;
     if (g.count === 1) return head;
-    const shown = g.operations.slice(0, 3).join(", ") + (g.operations.length > 3 ? `, … (${g.operations.length} operations)` : "");
+    const shown =
+      g.operations.slice(0, 3).join(", ") + (g.operations.length > 3 ? `, … (${g.operations.length} operations)` : "");
     return `${head} — ${g.count} places: ${shown}`;
   });
 }

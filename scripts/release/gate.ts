@@ -79,7 +79,8 @@ export async function runGate(root: string): Promise<GateResult> {
   }
   result.releasedVersion = released.version;
   const releasedVersion = parseVersion(released.version);
-  if (compareVersions(version, releasedVersion) < 0) problems.push(`package.json's version ${pkg.version} is below the released ${released.version}`);
+  if (compareVersions(version, releasedVersion) < 0)
+    problems.push(`package.json's version ${pkg.version} is below the released ${released.version}`);
 
   let changesets: PendingChangeset[] = [];
   try {

@@ -6,8 +6,10 @@ export const BUMPS = ["none", "patch", "minor", "major"] as const;
 export type Bump = (typeof BUMPS)[number];
 
 export const bumpRank = (bump: Bump): number => BUMPS.indexOf(bump);
-export const maxBump = (bumps: Iterable<Bump>): Bump => [...bumps].reduce<Bump>((a, b) => (bumpRank(b) > bumpRank(a) ? b : a), "none");
-export const isBump = (value: unknown): value is Bump => typeof value === "string" && (BUMPS as readonly string[]).includes(value);
+export const maxBump = (bumps: Iterable<Bump>): Bump =>
+  [...bumps].reduce<Bump>((a, b) => (bumpRank(b) > bumpRank(a) ? b : a), "none");
+export const isBump = (value: unknown): value is Bump =>
+  typeof value === "string" && (BUMPS as readonly string[]).includes(value);
 
 export interface Version {
   major: number;

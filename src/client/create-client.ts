@@ -14,10 +14,25 @@
 import createOpenApiClient, { defaultBodySerializer, mergeHeaders } from "openapi-fetch";
 import { API_KEY_HEADER } from "../../generated/client-meta.js";
 import { validateBaseUrl } from "./base-url.js";
-import { ClientError, InvalidResponseError, type InvalidResponseReason, NetworkError, type RequestInfo, TimeoutError } from "./errors.js";
+import {
+  ClientError,
+  InvalidResponseError,
+  type InvalidResponseReason,
+  NetworkError,
+  type RequestInfo,
+  TimeoutError,
+} from "./errors.js";
 import { type RateLimitState, readRateLimit } from "./rate-limit.js";
 import { createRedactor, redactError, redactValue } from "./redact.js";
-import { type AttemptOutcome, DEFAULT_RETRY, rateLimitWait, resolveRetryOptions, retryDelay, shouldRetry, sleep } from "./retry.js";
+import {
+  type AttemptOutcome,
+  DEFAULT_RETRY,
+  rateLimitWait,
+  resolveRetryOptions,
+  retryDelay,
+  shouldRetry,
+  sleep,
+} from "./retry.js";
 import { createSigner, SIGNING_HEADERS } from "./signing.js";
 import type { ClientHooks, ClientOptions, FetchLike, RequestOverrides, TypedClient } from "./types.js";
 import { REQUEST_INFO } from "./unwrap.js";
@@ -46,19 +61,27 @@ function validateCredentials(apiKey: unknown, apiSecret: unknown): void {
     throw new TypeError(`createClient: ${what}`);
   };
   const bad = " (no line breaks, control characters or surrounding spaces)";
-  if (apiKey !== undefined && !(typeof apiKey === "string" && HEADER_SAFE.test(apiKey))) refuse(`apiKey must be printable ASCII${bad}`);
+  if (apiKey !== undefined && !(typeof apiKey === "string" && HEADER_SAFE.test(apiKey)))
+    refuse(`apiKey must be printable ASCII${bad}`);
   if (apiSecret === undefined) return;
-  if (!(typeof apiSecret === "string" && SECRET_SAFE.test(apiSecret))) refuse(`apiSecret must be a non-empty string${bad}`);
+  if (!(typeof apiSecret === "string" && SECRET_SAFE.test(apiSecret)))
+    refuse(`apiSecret must be a non-empty string${bad}`);
   if (apiKey === undefined) refuse("apiSecret signs an API key's requests: give apiKey too");
 }
 
 /** `value` when it is Infinity or `valid`, else a TypeError naming `name`, what it must be, and the value given. */
 function limit(value: unknown, name: string, valid: boolean, what: string): number {
-  if (value !== Infinity && !valid) throw new TypeError(`${name} must be ${what}, or Infinity to disable it; got ${String(value)}`);
+  if (value !== Infinity && !valid)
+    throw new TypeError(`${name} must be ${what}, or Infinity to disable it; got ${String(value)}`);
   return value as number;
 }
 const timeoutOf = (value: unknown, name: string) =>
-  limit(value, name, typeof value === "number" && value > 0 && value <= MAX_TIMER_MS, `a positive number of milliseconds up to ${MAX_TIMER_MS}`);
+  limit(
+    value,
+    name,
+    typeof value === "number" && value > 0 && value <= MAX_TIMER_MS,
+    `a positive number of milliseconds up to ${MAX_TIMER_MS}`,
+  );
 const maxBytesOf = (value: unknown, name: string) =>
   limit(value, name, Number.isInteger(value) && (value as number) > 0, "a positive integer (bytes)");
 
@@ -72,7 +95,9 @@ function fillPath(method: string, template: string, values: Record<string, unkno
     const value = values?.[name];
     const text = String(value ?? "");
     if (/^\.{0,2}$/.test(text)) {
-      throw new TypeError(`${method} ${template}: path parameter "${name}" is ${JSON.stringify(value)}, which sends the request to another path`);
+      throw new TypeError(
+        `${method} ${template}: path parameter "${name}" is ${JSON.stringify(value)}, which sends the request to another path`,
+      );
     }
     return text;
   });
@@ -120,18 +145,31 @@ export function createTypedClient<Paths extends Record<string, any>>(
 ): TypedClient<Paths> {
   if (options === null || typeof options !== "object") throw new TypeError("createClient: options are required");
   const baseUrl = validateBaseUrl(options.baseUrl);
-  const { apiKey, apiSecret, fetch: baseFetch, timeoutMs: clientTimeout, maxResponseBytes: clientMax, retry: clientRetry } = options;
+  const {
+    apiKey,
+    apiSecret,
+    fetch: baseFetch,
+    timeoutMs: clientTimeout,
+    maxResponseBytes: clientMax,
+    retry: clientRetry,
+  } = options;
   validateCredentials(apiKey, apiSecret);
   const redact = createRedactor(apiKey, apiSecret);
   // The secret lives on only inside the signer, as a non-extractable key.
   const signer = apiSecret === undefined ? undefined : createSigner(apiSecret);
-  const defaultTimeoutMs = clientTimeout === undefined ? DEFAULT_TIMEOUT_MS : timeoutOf(clientTimeout, "createClient: timeoutMs");
-  const defaultMaxBytes = clientMax === undefined ? DEFAULT_MAX_RESPONSE_BYTES : maxBytesOf(clientMax, "createClient: maxResponseBytes");
-  const retryDefaults = resolveRetryOptions(DEFAULT_RETRY, clientRetry === false ? { retries: 0 } : clientRetry === true ? undefined : clientRetry);
+  const defaultTimeoutMs =
+    clientTimeout === undefined ? DEFAULT_TIMEOUT_MS : timeoutOf(clientTimeout, "createClient: timeoutMs");
+  const defaultMaxBytes =
+    clientMax === undefined ? DEFAULT_MAX_RESPONSE_BYTES : maxBytesOf(clientMax, "createClient: maxResponseBytes");
+  const retryDefaults = resolveRetryOptions(
+    DEFAULT_RETRY,
+    clientRetry === false ? { retries: 0 } : clientRetry === true ? undefined : clientRetry,
+  );
   const hooks: ClientHooks = { ...options.hooks };
   /** Whether any hook needs the events built for each attempt (skipped otherwise: they cost time on every call). */
   const observed = Boolean(hooks.onRequest || hooks.onResponse || hooks.onRateLimit);
-  if (baseFetch !== undefined && typeof baseFetch !== "function") throw new TypeError("createClient: fetch must be a function");
+  if (baseFetch !== undefined && typeof baseFetch !== "function")
+    throw new TypeError("createClient: fetch must be a function");
   const headers = { ...options.headers, ...(apiKey === undefined ? {} : { [API_KEY_HEADER]: apiKey }) };
   const clientHeaders = mergeHeaders(headers);
   /** Middleware registered with use() and not ejected. */
@@ -146,7 +184,11 @@ export function createTypedClient<Paths extends Record<string, any>>(
     }
   };
 
-  type Send = (method: string, path: string, init: unknown) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
+  type Send = (
+    method: string,
+    path: string,
+    init: unknown,
+  ) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
   /** For calls that middleware sees (registered with use(), or per call): real Requests. */
   const client = createOpenApiClient<Paths>({ baseUrl, headers });
   /** A call's facts, by the params object of its own that it hands `client` (what onRequest is given). */
@@ -190,8 +232,10 @@ export function createTypedClient<Paths extends Record<string, any>>(
     const known = operationIds[`${upper} ${concrete}`] ? concrete : path;
     const info: RequestInfo = { method: upper, path: known, operationId: operationIds[`${upper} ${known}`], url: "" };
     const timeout = timeoutMs === undefined ? defaultTimeoutMs : timeoutOf(timeoutMs, "timeoutMs");
-    const maxBytes = maxResponseBytes === undefined ? defaultMaxBytes : maxBytesOf(maxResponseBytes, "maxResponseBytes");
-    const policy = override && typeof override === "object" ? resolveRetryOptions(retryDefaults, override) : retryDefaults;
+    const maxBytes =
+      maxResponseBytes === undefined ? defaultMaxBytes : maxBytesOf(maxResponseBytes, "maxResponseBytes");
+    const policy =
+      override && typeof override === "object" ? resolveRetryOptions(retryDefaults, override) : retryDefaults;
     // Serialized once, here, with the headers openapi-fetch would give (the client's alone are merged once, at
     // creation): openapi-fetch gets the result, and every attempt (and every signature) sends these same bytes.
     const serialized =
@@ -199,17 +243,29 @@ export function createTypedClient<Paths extends Record<string, any>>(
         ? undefined
         : ((bodySerializer ?? defaultBodySerializer) as (body: unknown, headers: Headers) => unknown)(
             body,
-            bodySerializer || callHeaders || params?.header ? mergeHeaders(headers, callHeaders, params?.header) : clientHeaders,
+            bodySerializer || callHeaders || params?.header
+              ? mergeHeaders(headers, callHeaders, params?.header)
+              : clientHeaders,
           );
     const invalid = (response: Response, reason: InvalidResponseReason, preview?: string, cause?: unknown) =>
-      new InvalidResponseError(info, response.status, response.headers.get("content-type"), reason, preview, cause, maxBytes);
+      new InvalidResponseError(
+        info,
+        response.status,
+        response.headers.get("content-type"),
+        reason,
+        preview,
+        cause,
+        maxBytes,
+      );
     const read = (response: Response) => readBody(response, maxBytes, () => invalid(response, "too-large"));
     /** Whether the body is wanted as text: JSON and text success bodies, and every error body (openapi-fetch reads those as text). */
     const textual = parseAs === "json" || parseAs === "text";
     /** A success body, parsed for `parseAs` (openapi-fetch's values); JSON that does not parse is an InvalidResponseError. */
     const parse = (body: string | Uint8Array<ArrayBuffer>, response: Response) => {
       if (typeof body !== "string")
-        return parseAs === "blob" ? new Blob([body], { type: response.headers.get("content-type") ?? "" }) : body.slice().buffer;
+        return parseAs === "blob"
+          ? new Blob([body], { type: response.headers.get("content-type") ?? "" })
+          : body.slice().buffer;
       try {
         return parseAs === "text" ? body : body ? JSON.parse(body) : undefined;
       } catch (error) {
@@ -232,7 +288,12 @@ export function createTypedClient<Paths extends Record<string, any>>(
       const prepared: RequestInit =
         request instanceof Prepared
           ? request.init
-          : { method: request.method, headers: request.headers, redirect: request.redirect, body: request.body && (await request.arrayBuffer()) };
+          : {
+              method: request.method,
+              headers: request.headers,
+              redirect: request.redirect,
+              body: request.body && (await request.arrayBuffer()),
+            };
       const { headers: given } = prepared;
       const wait = rateLimitWait(rateLimit, policy);
       if (wait > 0) {
@@ -257,7 +318,8 @@ export function createTypedClient<Paths extends Record<string, any>>(
             const signed = await signer(upper, url);
             const signedHeaders = new Headers(given);
             prepared.headers = signedHeaders;
-            for (const [name, value] of Object.entries(signed)) signedHeaders.set(SIGNING_HEADERS[name as keyof typeof signed], value);
+            for (const [name, value] of Object.entries(signed))
+              signedHeaders.set(SIGNING_HEADERS[name as keyof typeof signed], value);
           }
           if (observed) notify("onRequest", { ...info, attempt });
           const started = observed ? performance.now() : 0;
@@ -289,29 +351,49 @@ export function createTypedClient<Paths extends Record<string, any>>(
             const body = textual || !ok ? decoder.decode(bytes) : bytes;
             if (parseAs === "json" && ok && type !== null && !JSON_MEDIA_TYPE.test(type)) {
               // Redacted whole, then cut: a cut first could leave part of a credential.
-              throw invalid(response, "content-type", redact(typeof body === "string" ? body : decoder.decode(body)).slice(0, PREVIEW_LENGTH));
+              throw invalid(
+                response,
+                "content-type",
+                redact(typeof body === "string" ? body : decoder.decode(body)).slice(0, PREVIEW_LENGTH),
+              );
             }
             if (ok) {
               data = parse(body, response);
               if (!seen) return response;
             }
             // openapi-fetch reads error bodies itself, and middleware may read any body: hand on a readable copy.
-            handed = new Response(status === 205 || status === 304 ? null : body, { status, statusText: response.statusText, headers: got });
+            handed = new Response(status === 205 || status === 304 ? null : body, {
+              status,
+              statusText: response.statusText,
+              headers: got,
+            });
             return handed;
           }
           controller.abort(); // a retried status: its body is not read
         } catch (error) {
           controller.abort(); // a refused body (too large, not JSON) is not read to its end
           const reason =
-            timedOut ?? (userSignal?.aborted || error instanceof ClientError ? error : new NetworkError(info, attempt, redactError(error, redact)));
+            timedOut ??
+            (userSignal?.aborted || error instanceof ClientError
+              ? error
+              : new NetworkError(info, attempt, redactError(error, redact)));
           outcome = { kind: timedOut ? "timeout" : "network" };
-          if (!(reason instanceof TimeoutError || reason instanceof NetworkError) || !shouldRetry(attempt, upper, override, outcome, policy))
+          if (
+            !(reason instanceof TimeoutError || reason instanceof NetworkError) ||
+            !shouldRetry(attempt, upper, override, outcome, policy)
+          )
             throw reason;
         } finally {
           if (!armed) clearTimeout(timer);
         }
         const delayMs = retryDelay(attempt, outcome, policy);
-        notify("onRetry", { ...info, attempt, reason: outcome.kind, status: (outcome as { status?: number }).status, delayMs });
+        notify("onRetry", {
+          ...info,
+          attempt,
+          reason: outcome.kind,
+          status: (outcome as { status?: number }).status,
+          delayMs,
+        });
         await sleep(delayMs, userSignal);
       }
     }
@@ -358,6 +440,7 @@ export function createTypedClient<Paths extends Record<string, any>>(
     },
     baseUrl,
   };
-  for (const method of METHODS) typed[method] = (path: string, init?: Record<string, unknown>) => call(method, path, init);
+  for (const method of METHODS)
+    typed[method] = (path: string, init?: Record<string, unknown>) => call(method, path, init);
   return typed as unknown as TypedClient<Paths>;
 }

@@ -48,7 +48,14 @@ export class ApiError<Body = unknown> extends ClientError {
   /** The Response (not enumerable: kept out of logs and JSON). */
   declare readonly response: Response;
 
-  constructor(info: RequestInfo, status: number, statusText: string, body: Body, rateLimit: RateLimitState | undefined, response: Response) {
+  constructor(
+    info: RequestInfo,
+    status: number,
+    statusText: string,
+    body: Body,
+    rateLimit: RateLimitState | undefined,
+    response: Response,
+  ) {
     super(`${describe(info)} failed with HTTP ${status}${statusText ? ` ${statusText}` : ""}`, info);
     this.status = status;
     this.statusText = statusText;
@@ -77,9 +84,13 @@ export class NetworkError extends ClientError {
 
   constructor(info: RequestInfo, attempts: number, cause: unknown) {
     const reason = networkReason(cause);
-    super(`${describe(info)} failed: network error${reason ? ` (${reason})` : ""}${attempts > 1 ? ` after ${attempts} attempts` : ""}`, info, {
-      cause,
-    });
+    super(
+      `${describe(info)} failed: network error${reason ? ` (${reason})` : ""}${attempts > 1 ? ` after ${attempts} attempts` : ""}`,
+      info,
+      {
+        cause,
+      },
+    );
     this.attempts = attempts;
   }
 }

@@ -10,7 +10,8 @@ function toMillis(now: Date | number): number {
 /** Milliseconds until `quote.expiryDate` (0 once expired). Throws a TypeError when expiryDate is not a timestamp. */
 export function quoteTimeLeftMs(quote: Pick<Quote, "expiryDate">, now: Date | number = Date.now()): number {
   const expiry = Date.parse(quote.expiryDate);
-  if (Number.isNaN(expiry)) throw new TypeError(`quote.expiryDate is not an ISO 8601 timestamp: ${JSON.stringify(quote.expiryDate)}`);
+  if (Number.isNaN(expiry))
+    throw new TypeError(`quote.expiryDate is not an ISO 8601 timestamp: ${JSON.stringify(quote.expiryDate)}`);
   return Math.max(0, expiry - toMillis(now));
 }
 

@@ -37,18 +37,27 @@ export const MAX_RETRIES = 10;
 export type RetryOverride = boolean | Partial<RetryOptions> | undefined;
 
 /** How an attempt ended, as far as retrying is concerned. */
-export type AttemptOutcome = { kind: "network" } | { kind: "timeout" } | { kind: "status"; status: number; headers: Headers };
+export type AttemptOutcome =
+  | { kind: "network" }
+  | { kind: "timeout" }
+  | { kind: "status"; status: number; headers: Headers };
 
 /** `base` with the defined fields of `setting`, checked; methods upper-cased. Throws a TypeError naming the bad field. */
-export function resolveRetryOptions(base: Readonly<RetryOptions>, setting: Partial<RetryOptions> | undefined): Readonly<RetryOptions> {
+export function resolveRetryOptions(
+  base: Readonly<RetryOptions>,
+  setting: Partial<RetryOptions> | undefined,
+): Readonly<RetryOptions> {
   if (!setting) return base;
   const merged = { ...base };
-  for (const [key, value] of Object.entries(setting)) if (value !== undefined) (merged as Record<string, unknown>)[key] = value;
+  for (const [key, value] of Object.entries(setting))
+    if (value !== undefined) (merged as Record<string, unknown>)[key] = value;
   for (const key of ["retries", "baseDelayMs", "maxDelayMs", "maxRateLimitWaitMs"] as const) {
     const value = merged[key];
     const count = key === "retries";
     if (!(value >= 0 && (count ? Number.isInteger(value) && value <= MAX_RETRIES : value < Infinity))) {
-      throw new TypeError(`retry.${key} must be ${count ? `an integer from 0 to ${MAX_RETRIES}` : "a finite number ≥ 0"}, got ${value}`);
+      throw new TypeError(
+        `retry.${key} must be ${count ? `an integer from 0 to ${MAX_RETRIES}` : "a finite number ≥ 0"}, got ${value}`,
+      );
     }
   }
   merged.methods = Object.freeze(merged.methods.map((m) => m.toUpperCase()));
@@ -56,7 +65,11 @@ export function resolveRetryOptions(base: Readonly<RetryOptions>, setting: Parti
 }
 
 /** Full-jitter exponential backoff for retry number `retry` (1-based). */
-export function backoffDelay(retry: number, options: Pick<RetryOptions, "baseDelayMs" | "maxDelayMs">, random: () => number = Math.random): number {
+export function backoffDelay(
+  retry: number,
+  options: Pick<RetryOptions, "baseDelayMs" | "maxDelayMs">,
+  random: () => number = Math.random,
+): number {
   return Math.floor(random() * Math.min(options.maxDelayMs, options.baseDelayMs * 2 ** Math.max(0, retry - 1)));
 }
 
@@ -103,7 +116,11 @@ export function retryDelay(
 }
 
 /** Before sending: the wait until the reset when the last response said `Remaining: 0`, if allowed; else 0. */
-export function rateLimitWait(state: RateLimitState | undefined, options: Readonly<RetryOptions>, now: number = Date.now()): number {
+export function rateLimitWait(
+  state: RateLimitState | undefined,
+  options: Readonly<RetryOptions>,
+  now: number = Date.now(),
+): number {
   if (state?.remaining !== 0 || state.reset === undefined) return 0;
   const wait = msUntilReset(state.reset, now);
   return wait > options.maxRateLimitWaitMs ? 0 : wait;

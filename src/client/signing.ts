@@ -34,7 +34,14 @@ export function createSigner(secret: string, now: () => number = Date.now): Sign
     const timestamp = String(now());
     // The path and query exactly as fetch sends them (`/v1/transactions/me?page=1`).
     const { pathname, search } = new URL(url);
-    const mac = await subtle.sign("HMAC", await key, encoder.encode(signingString(method, pathname + search, timestamp)));
-    return { timestamp, signature: Array.from(new Uint8Array(mac), (byte) => byte.toString(16).padStart(2, "0")).join("") };
+    const mac = await subtle.sign(
+      "HMAC",
+      await key,
+      encoder.encode(signingString(method, pathname + search, timestamp)),
+    );
+    return {
+      timestamp,
+      signature: Array.from(new Uint8Array(mac), (byte) => byte.toString(16).padStart(2, "0")).join(""),
+    };
   };
 }

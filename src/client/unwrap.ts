@@ -24,7 +24,12 @@ export async function unwrap<R extends FetchResult>(result: R | Promise<R>): Pro
   const settled = (await result) as R & { [REQUEST_INFO]?: RequestInfo };
   const { data, error, response } = settled;
   if (response.ok && error === undefined) return data as Exclude<R["data"], undefined>;
-  const info = settled[REQUEST_INFO] ?? { method: "UNKNOWN", path: pathOf(response.url), operationId: undefined, url: response.url };
+  const info = settled[REQUEST_INFO] ?? {
+    method: "UNKNOWN",
+    path: pathOf(response.url),
+    operationId: undefined,
+    url: response.url,
+  };
   throw new ApiError(info, response.status, response.statusText, error, readRateLimit(response.headers), response);
 }
 

@@ -4,7 +4,13 @@
 import { Ajv2020 } from "ajv/dist/2020.js";
 import type { ErrorObject, FormatDefinition, ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsPkg from "ajv-formats";
-import { escapePointerToken, isObject, type JsonObject, type OpenApiDocument, resolvePointer } from "../openapi/document.js";
+import {
+  escapePointerToken,
+  isObject,
+  type JsonObject,
+  type OpenApiDocument,
+  resolvePointer,
+} from "../openapi/document.js";
 
 // ajv-formats is CommonJS: under NodeNext its default import is module.exports, whose `.default` is the plugin.
 const addFormats = addFormatsPkg.default;
@@ -23,7 +29,8 @@ export interface CompiledPair {
   full: ValidateFunction;
 }
 
-const twoDigits = (text: string, at: number): number => (text.charCodeAt(at) - 48) * 10 + (text.charCodeAt(at + 1) - 48);
+const twoDigits = (text: string, at: number): number =>
+  (text.charCodeAt(at) - 48) * 10 + (text.charCodeAt(at + 1) - 48);
 const DAYS_IN_MONTH = [0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 /** The canonical RFC 3339 shape, without captures (ASCII digits only, as in ajv-formats). */
 const CANONICAL_DATE_TIME = /^\d{4}-\d\d-\d\d[Tt]\d\d:\d\d:\d\d(?:\.\d+)?(?:[Zz]|[+-]\d\d:\d\d)$/;
@@ -36,7 +43,8 @@ const CANONICAL_DATE_TIME = /^\d{4}-\d\d-\d\d[Tt]\d\d:\d\d:\d\d(?:\.\d+)?(?:[Zz]
 export function isCanonicalDateTime(text: string): boolean {
   if (!CANONICAL_DATE_TIME.test(text)) return false;
   const last = text.charCodeAt(text.length - 1);
-  if (last !== 90 && last !== 122 && (twoDigits(text, text.length - 5) > 23 || twoDigits(text, text.length - 2) > 59)) return false; // offset ±HH:MM
+  if (last !== 90 && last !== 122 && (twoDigits(text, text.length - 5) > 23 || twoDigits(text, text.length - 2) > 59))
+    return false; // offset ±HH:MM
   const year = twoDigits(text, 0) * 100 + twoDigits(text, 2);
   const month = twoDigits(text, 5);
   const day = twoDigits(text, 8);
@@ -74,7 +82,8 @@ export function rewriteSchemaRefs(document: OpenApiDocument, schema: unknown, se
       if (value.startsWith(COMPONENT_SCHEMA_REF)) {
         const rest = value.slice(COMPONENT_SCHEMA_REF.length);
         const slash = rest.indexOf("/");
-        copy.$ref = slash === -1 ? SCHEMA_ID_BASE + rest : `${SCHEMA_ID_BASE}${rest.slice(0, slash)}#${rest.slice(slash)}`;
+        copy.$ref =
+          slash === -1 ? SCHEMA_ID_BASE + rest : `${SCHEMA_ID_BASE}${rest.slice(0, slash)}#${rest.slice(slash)}`;
         continue;
       }
       if (value.startsWith("#")) {
@@ -110,7 +119,10 @@ export class SchemaCompiler {
   constructor(private readonly document: OpenApiDocument) {
     const schemas = document.components?.schemas ?? {};
     for (const [name, schema] of Object.entries(schemas)) {
-      const rewritten: JsonObject = { ...(rewriteSchemaRefs(document, schema) as JsonObject), $id: SCHEMA_ID_BASE + name };
+      const rewritten: JsonObject = {
+        ...(rewriteSchemaRefs(document, schema) as JsonObject),
+        $id: SCHEMA_ID_BASE + name,
+      };
       delete rewritten.$schema;
       this.fastAjv.addSchema(rewritten);
       this.fullAjv.addSchema(structuredClone(rewritten));

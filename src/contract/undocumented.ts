@@ -20,7 +20,13 @@ export function findUndocumentedFields(
   return out;
 }
 
-function walk(document: OpenApiDocument, schemas: readonly unknown[], data: unknown, pointer: string, out: ContractWarning[]): void {
+function walk(
+  document: OpenApiDocument,
+  schemas: readonly unknown[],
+  data: unknown,
+  pointer: string,
+  out: ContractWarning[],
+): void {
   if (Array.isArray(data)) {
     const { items } = viewOf(document, schemas);
     if (!items.length) return;

@@ -1,5 +1,13 @@
 // The contract validator: checks one HTTP response against the OpenAPI document.
-import { deref, isObject, type JsonObject, listOperations, type Operation, OperationMatcher, serverBasePaths } from "../openapi/document.js";
+import {
+  deref,
+  isObject,
+  type JsonObject,
+  listOperations,
+  type Operation,
+  OperationMatcher,
+  serverBasePaths,
+} from "../openapi/document.js";
 import { schemaErrors, SchemaCompiler, type CompiledPair } from "./schemas.js";
 import type {
   ContractResult,
@@ -65,7 +73,10 @@ const MEMO_LIMIT = 256;
 function isFetchHeaders(
   headers: HeadersLike,
 ): headers is { get(name: string): string | null; forEach(cb: (value: string, name: string) => void): void } {
-  return typeof (headers as { get?: unknown }).get === "function" && typeof (headers as { forEach?: unknown }).forEach === "function";
+  return (
+    typeof (headers as { get?: unknown }).get === "function" &&
+    typeof (headers as { forEach?: unknown }).forEach === "function"
+  );
 }
 
 function headerText(value: string | string[] | number | undefined): string | undefined {
@@ -138,13 +149,17 @@ function coerceHeaderValue(raw: string, header: ResolvedHeader): unknown {
 }
 
 /** The count (an integer ≥ 0) a header holds, or undefined when it holds something else (its schema reports that). */
-const countOf = (raw: string | undefined): number | undefined => (raw !== undefined && /^\d+$/.test(raw.trim()) ? Number(raw) : undefined);
+const countOf = (raw: string | undefined): number | undefined =>
+  raw !== undefined && /^\d+$/.test(raw.trim()) ? Number(raw) : undefined;
 
 /**
  * Each documented `…-Remaining` header whose count exceeds its documented `…-Limit` sibling's (X-RateLimit-Remaining
  * above X-RateLimit-Limit): as message tails, with the header's name.
  */
-function remainingAboveLimit(documented: ResolvedHeader[], headers: HeadersLike | undefined): Array<{ name: string; tail: string }> {
+function remainingAboveLimit(
+  documented: ResolvedHeader[],
+  headers: HeadersLike | undefined,
+): Array<{ name: string; tail: string }> {
   const names = new Set(documented.map((header) => header.name));
   const found: Array<{ name: string; tail: string }> = [];
   for (const name of names) {
@@ -178,7 +193,10 @@ function declaredTypes(schema: unknown): Pick<ResolvedHeader, "integer" | "numbe
   };
 }
 
-export function createContractValidator(document: OpenApiDocument, options: ContractValidatorOptions = {}): ContractValidator {
+export function createContractValidator(
+  document: OpenApiDocument,
+  options: ContractValidatorOptions = {},
+): ContractValidator {
   if (!isObject(document) || typeof document.openapi !== "string" || !document.openapi.startsWith("3.1")) {
     throw new Error("contract: expected an OpenAPI 3.1 document (a bundled one, e.g. generated/openapi.json)");
   }
@@ -188,7 +206,11 @@ export function createContractValidator(document: OpenApiDocument, options: Cont
   const responseCache = new Map<string, ResolvedResponse | null>();
   const statusCache = new Map<Operation, Map<number, StatusResolution>>();
 
-  const refOf = (entry: Operation): OperationRef => ({ operationId: entry.operationId, method: entry.method, path: entry.path });
+  const refOf = (entry: Operation): OperationRef => ({
+    operationId: entry.operationId,
+    method: entry.method,
+    path: entry.path,
+  });
 
   function responseKeyFor(entry: Operation, status: number): string | undefined {
     const responses = isObject(entry.operation.responses) ? entry.operation.responses : {};
@@ -208,19 +230,21 @@ export function createContractValidator(document: OpenApiDocument, options: Cont
     const response = deref(document, responses[key]);
     let resolved: ResolvedResponse | null = null;
     if (response) {
-      const headers = Object.entries(isObject(response.headers) ? response.headers : {}).flatMap(([name, raw]): ResolvedHeader[] => {
-        const header = deref(document, raw);
-        if (!header || name.toLowerCase() === "content-type") return [];
-        return [
-          {
-            name: name.toLowerCase(),
-            required: header.required === true,
-            schema: header.schema,
-            cacheKey: `${cacheKey} header ${name}`,
-            ...declaredTypes(header.schema),
-          },
-        ];
-      });
+      const headers = Object.entries(isObject(response.headers) ? response.headers : {}).flatMap(
+        ([name, raw]): ResolvedHeader[] => {
+          const header = deref(document, raw);
+          if (!header || name.toLowerCase() === "content-type") return [];
+          return [
+            {
+              name: name.toLowerCase(),
+              required: header.required === true,
+              schema: header.schema,
+              cacheKey: `${cacheKey} header ${name}`,
+              ...declaredTypes(header.schema),
+            },
+          ];
+        },
+      );
       const content = Object.entries(isObject(response.content) ? response.content : {}).map(([mediaType, media]) => ({
         mediaType,
         schema: isObject(media) ? media.schema : undefined,
@@ -335,7 +359,12 @@ export function createContractValidator(document: OpenApiDocument, options: Cont
     }
 
     for (const { name, tail } of remainingAboveLimit(resolved.headers, headers)) {
-      violations.push({ kind: "invalid-header", location: "headers", pointer: `/${name}`, message: `${label()} ${input.status}: ${tail}` });
+      violations.push({
+        kind: "invalid-header",
+        location: "headers",
+        pointer: `/${name}`,
+        message: `${label()} ${input.status}: ${tail}`,
+      });
     }
 
     const hasBody = input.bodyText !== undefined ? input.bodyText.length > 0 : input.body !== undefined;
@@ -426,7 +455,12 @@ export function createContractValidator(document: OpenApiDocument, options: Cont
     const entry = matcher.find(method, path);
     if (!entry)
       return [
-        { kind: "unknown-operation", location: "operation", pointer: "", message: `${method.toUpperCase()} ${path} is not an operation of the spec` },
+        {
+          kind: "unknown-operation",
+          location: "operation",
+          pointer: "",
+          message: `${method.toUpperCase()} ${path} is not an operation of the spec`,
+        },
       ];
     const requestBody = deref(document, entry.operation.requestBody);
     const media =
@@ -438,7 +472,9 @@ export function createContractValidator(document: OpenApiDocument, options: Cont
         : undefined;
     if (!requestBody || !media) return [];
     if (body === undefined) {
-      return requestBody.required === true ? [{ kind: "body-schema", location: "body", pointer: "", message: "request body is required" }] : [];
+      return requestBody.required === true
+        ? [{ kind: "body-schema", location: "body", pointer: "", message: "request body is required" }]
+        : [];
     }
     const schema = isObject(media.value) ? media.value.schema : undefined;
     if (schema === undefined) return [];

@@ -2,7 +2,14 @@
 // (its example body and the examples of its headers, so the rate-limit headers are always there), and
 // header values made safe to write (Node refuses a header value with control characters or characters
 // above U+00FF, and Prism echoes request values into its `sl-violations` header).
-import { deref, type JsonObject, listOperations, namedExamples, type OpenApiDocument, type Operation } from "../openapi/document.js";
+import {
+  deref,
+  type JsonObject,
+  listOperations,
+  namedExamples,
+  type OpenApiDocument,
+  type Operation,
+} from "../openapi/document.js";
 
 export interface Answer {
   status: number;
@@ -35,7 +42,8 @@ export function documentedAnswer(
   for (const [name, raw] of Object.entries((response.headers ?? {}) as JsonObject)) {
     const header = deref(spec, raw);
     const schema = deref(spec, header?.schema);
-    const example = header?.example ?? schema?.example ?? (Array.isArray(schema?.examples) ? schema.examples[0] : undefined);
+    const example =
+      header?.example ?? schema?.example ?? (Array.isArray(schema?.examples) ? schema.examples[0] : undefined);
     if (example !== undefined) headers[name.toLowerCase()] = String(example);
   }
   const [mediaType, media] = Object.entries((response.content ?? {}) as JsonObject)[0] ?? [];
@@ -53,7 +61,11 @@ export function documentedAnswer(
  * The documented error answer of `operation` for `status`; for a request that matches no operation, the
  * error response the contract's operations share (the first operation documenting one for `status`).
  */
-export function errorAnswer(spec: OpenApiDocument, operation: Pick<Operation, "responses"> | undefined, status: number): Answer {
+export function errorAnswer(
+  spec: OpenApiDocument,
+  operation: Pick<Operation, "responses"> | undefined,
+  status: number,
+): Answer {
   const own = operation ? documentedAnswer(spec, operation, status) : undefined;
   if (own) return own;
   for (const candidate of listOperations(spec)) {
@@ -61,7 +73,11 @@ export function errorAnswer(spec: OpenApiDocument, operation: Pick<Operation, "r
     if (shared) return shared;
   }
   // A contract that documents no error response at all: a plain JSON problem, said to be the mock's own.
-  return { status, headers: { "content-type": "application/problem+json" }, body: { title: "The contract documents no error response", status } };
+  return {
+    status,
+    headers: { "content-type": "application/problem+json" },
+    body: { title: "The contract documents no error response", status },
+  };
 }
 
 /** `value` with every character a header value cannot carry written as `\uXXXX`. */
@@ -95,11 +111,13 @@ export function parsePrefer(value: string | null | undefined): Preferences | { e
     const name = match[1]!.toLowerCase();
     const raw = match[2] ?? match[3] ?? "";
     if (name === "code") {
-      if (!/^\d{3}$/.test(raw)) return { error: `Prefer: code must be a three-digit status, got ${JSON.stringify(raw)}` };
+      if (!/^\d{3}$/.test(raw))
+        return { error: `Prefer: code must be a three-digit status, got ${JSON.stringify(raw)}` };
       preferences.code = Number(raw);
     } else if (name === "example") preferences.example = raw;
     else if (name === "dynamic") {
-      if (raw !== "true" && raw !== "false") return { error: `Prefer: dynamic must be true or false, got ${JSON.stringify(raw)}` };
+      if (raw !== "true" && raw !== "false")
+        return { error: `Prefer: dynamic must be true or false, got ${JSON.stringify(raw)}` };
       preferences.dynamic = raw === "true";
     } else if (name === "seed") preferences.seed = raw;
   }

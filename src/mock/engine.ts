@@ -60,7 +60,13 @@ export interface Violation {
 }
 
 export type EngineAnswer =
-  | { kind: "answer"; status: number; headers: Record<string, string | string[]>; body: unknown; violations: Violation[] }
+  | {
+      kind: "answer";
+      status: number;
+      headers: Record<string, string | string[]>;
+      body: unknown;
+      violations: Violation[];
+    }
   | { kind: "refused"; status: number; reason: string };
 
 export interface MockEngine {
@@ -95,7 +101,10 @@ function loadPrismHttp(): PrismHttp {
 const SEVERITIES = ["Error", "Warning", "Information", "Hint"];
 
 /** Prism's logger is pino with extra levels: one that drops everything. */
-const silentLogger: unknown = new Proxy({}, { get: (_target, key) => (key === "child" ? () => silentLogger : () => {}) });
+const silentLogger: unknown = new Proxy(
+  {},
+  { get: (_target, key) => (key === "child" ? () => silentLogger : () => {}) },
+);
 
 /** Loads Prism's engine on a (mock-only, base-path-prefixed) contract. */
 export async function createMockEngine(spec: OpenApiDocument): Promise<MockEngine> {
@@ -141,7 +150,13 @@ export async function createMockEngine(spec: OpenApiDocument): Promise<MockEngin
           code: v.code,
           message: v.message,
         }));
-      return { kind: "answer", status: output.statusCode, headers: output.headers ?? {}, body: output.body, violations };
+      return {
+        kind: "answer",
+        status: output.statusCode,
+        headers: output.headers ?? {},
+        body: output.body,
+        violations,
+      };
     },
   };
 }

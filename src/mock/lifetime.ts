@@ -17,7 +17,9 @@ export interface LifetimeOptions {
 
 /** One line for the log, for a stop the user did not ask for in this terminal. */
 export function describeStop(cause: StopCause): string {
-  return cause.kind === "signal" ? `received ${cause.signal}` : `the process that started it (pid ${cause.pid}) has exited`;
+  return cause.kind === "signal"
+    ? `received ${cause.signal}`
+    : `the process that started it (pid ${cause.pid}) has exited`;
 }
 
 /** The shells npm runs commands in (its `script-shell`: sh by default; bash, dash, zsh where sh is one). */
@@ -37,7 +39,9 @@ export function describeProcess(pid: number): { ppid: number; name: string; stat
       return { name: stat.slice(stat.indexOf("(") + 1, close), ppid: Number(ppid), state: state!.charAt(0) };
     }
     if (process.platform === "win32") return undefined;
-    const [ppid, state, ...name] = execFileSync("ps", ["-o", "ppid=,state=,comm=", "-p", String(pid)], { encoding: "utf8" })
+    const [ppid, state, ...name] = execFileSync("ps", ["-o", "ppid=,state=,comm=", "-p", String(pid)], {
+      encoding: "utf8",
+    })
       .trim()
       .split(/\s+/);
     return { ppid: Number(ppid), name: path.basename(name.join(" ")), state: state!.charAt(0) };
@@ -86,7 +90,8 @@ export function stopWithLauncher(stop: (cause: StopCause) => void, options: Life
   if (process.env.npm_lifecycle_event !== undefined) {
     const parent = process.ppid;
     const parentProcess = describeProcess(parent);
-    const npm = parentProcess && SHELLS.has(parentProcess.name) && parentProcess.ppid > 1 ? parentProcess.ppid : undefined;
+    const npm =
+      parentProcess && SHELLS.has(parentProcess.name) && parentProcess.ppid > 1 ? parentProcess.ppid : undefined;
     timer = setInterval(() => {
       if (process.ppid !== parent) end({ kind: "launcher-exited", pid: parent });
       else if (npm !== undefined && !stillParentOf(npm, parent)) end({ kind: "launcher-exited", pid: npm });

@@ -26,7 +26,8 @@ export const MAX_HEAD_BYTES = 32 * 1024;
 /** The bytes of a request's header fields as sent: `name: value` and CRLF per line. */
 export function headerBytes(rawHeaders: readonly string[]): number {
   let total = 0;
-  for (let i = 0; i + 1 < rawHeaders.length; i += 2) total += Buffer.byteLength(rawHeaders[i]!) + Buffer.byteLength(rawHeaders[i + 1]!) + 4;
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2)
+    total += Buffer.byteLength(rawHeaders[i]!) + Buffer.byteLength(rawHeaders[i + 1]!) + 4;
   return total;
 }
 

@@ -9,7 +9,14 @@
 // its response's schema (through $ref, allOf, anyOf, oneOf, properties, items and maps), and every value
 // the Quote schema applies to is a quote. Responses whose schema cannot hold a quote are left untouched.
 import type { components } from "../../generated/schema.js";
-import { deref, isObject, type JsonObject, jsonMedia, type OpenApiDocument, type Operation } from "../openapi/document.js";
+import {
+  deref,
+  isObject,
+  type JsonObject,
+  jsonMedia,
+  type OpenApiDocument,
+  type Operation,
+} from "../openapi/document.js";
 import { flattenSchema, type SchemaView, viewOfSchemas } from "../openapi/schema.js";
 import { responseKeyFor } from "./answers.js";
 
@@ -49,7 +56,9 @@ export interface QuoteExpiry {
 export function quoteExpiry(spec: OpenApiDocument): QuoteExpiry {
   const quote = deref(spec, spec.components?.schemas?.[QUOTE_SCHEMA]);
   const expirySchemas = quote ? viewOfSchemas(flattenSchema(spec, quote)).properties.get(EXPIRY_PROPERTY) : undefined;
-  const isTimestamp = (expirySchemas ?? []).some((schema) => flattenSchema(spec, schema).some((part) => part.format === "date-time"));
+  const isTimestamp = (expirySchemas ?? []).some((schema) =>
+    flattenSchema(spec, schema).some((part) => part.format === "date-time"),
+  );
 
   const nodes = new WeakMap<object, SchemaNode>();
   const nodeOf = (schema: unknown): SchemaNode | undefined => {
@@ -62,7 +71,11 @@ export function quoteExpiry(spec: OpenApiDocument): QuoteExpiry {
     }
     return node;
   };
-  const children = (view: SchemaView): unknown[] => [...[...view.properties.values()].flat(), ...view.items, ...view.maps];
+  const children = (view: SchemaView): unknown[] => [
+    ...[...view.properties.values()].flat(),
+    ...view.items,
+    ...view.maps,
+  ];
   /** Whether a value of `schema` can hold a quote (depth-first, every schema visited once). */
   const reachesQuote = (schema: unknown, visited: Set<SchemaNode>): boolean => {
     const node = nodeOf(schema);
@@ -74,10 +87,13 @@ export function quoteExpiry(spec: OpenApiDocument): QuoteExpiry {
   const withExpiry = (value: unknown, schema: unknown, expiry: string, depth: number): unknown => {
     const node = nodeOf(schema);
     if (!node || depth > MAX_DEPTH) return value;
-    const apply = (item: unknown, schemas: unknown[]) => schemas.reduce((current, child) => withExpiry(current, child, expiry, depth + 1), item);
+    const apply = (item: unknown, schemas: unknown[]) =>
+      schemas.reduce((current, child) => withExpiry(current, child, expiry, depth + 1), item);
     if (Array.isArray(value)) return value.map((item) => apply(item, node.view.items));
     if (!isObject(value)) return value;
-    const copy = Object.fromEntries(Object.entries(value).map(([key, item]) => [key, apply(item, node.view.properties.get(key) ?? node.view.maps)]));
+    const copy = Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [key, apply(item, node.view.properties.get(key) ?? node.view.maps)]),
+    );
     if (node.isQuote && Object.hasOwn(copy, EXPIRY_PROPERTY)) copy[EXPIRY_PROPERTY] = expiry;
     return copy;
   };

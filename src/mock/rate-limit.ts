@@ -17,9 +17,15 @@ const TOO_MANY_REQUESTS = 429;
 
 /** Milliseconds of an ISO 8601 duration of days, hours, minutes and seconds (`PT1M`, `PT1H`), else undefined. */
 export function durationMs(text: unknown): number | undefined {
-  const match = typeof text === "string" ? /^P(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?)?$/.exec(text) : null;
+  const match =
+    typeof text === "string" ? /^P(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?)?$/.exec(text) : null;
   if (!match || text === "P" || (text as string).endsWith("T")) return undefined;
-  const [days, hours, minutes, seconds] = match.slice(1).map((part) => Number(part ?? 0)) as [number, number, number, number];
+  const [days, hours, minutes, seconds] = match.slice(1).map((part) => Number(part ?? 0)) as [
+    number,
+    number,
+    number,
+    number,
+  ];
   const ms = (((days * 24 + hours) * 60 + minutes) * 60 + seconds) * 1000;
   return ms > 0 ? ms : undefined;
 }
@@ -30,7 +36,8 @@ function windowsByLimit(spec: OpenApiDocument): Map<number, number> {
   const windows = new Map<number, number>();
   for (const entry of Array.isArray(entries) ? entries : []) {
     const window = isObject(entry) ? durationMs(entry.window) : undefined;
-    if (window !== undefined && typeof entry.requests === "number" && !windows.has(entry.requests)) windows.set(entry.requests, window);
+    if (window !== undefined && typeof entry.requests === "number" && !windows.has(entry.requests))
+      windows.set(entry.requests, window);
   }
   return windows;
 }
@@ -56,7 +63,11 @@ export function rateLimitHeaders(spec: OpenApiDocument): RateLimitHeaders {
       const remaining = headers[RATE_LIMIT_HEADERS.remaining];
       if (typeof remaining === "string") {
         const spent = status === TOO_MANY_REQUESTS;
-        copy[RATE_LIMIT_HEADERS.remaining] = spent ? "0" : Number.isFinite(limit) && Number(remaining) > limit ? String(limit) : remaining;
+        copy[RATE_LIMIT_HEADERS.remaining] = spent
+          ? "0"
+          : Number.isFinite(limit) && Number(remaining) > limit
+            ? String(limit)
+            : remaining;
       }
       return copy as typeof headers;
     },

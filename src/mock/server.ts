@@ -19,13 +19,27 @@
 // this package's mock (identity.ts).
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { HTTP_METHODS, type JsonObject, listOperations, type OpenApiDocument, type Operation, OperationMatcher } from "../openapi/document.js";
+import {
+  HTTP_METHODS,
+  type JsonObject,
+  listOperations,
+  type OpenApiDocument,
+  type Operation,
+  OperationMatcher,
+} from "../openapi/document.js";
 import { flattenSchema } from "../openapi/schema.js";
 import { type Answer, errorAnswer, parsePrefer, safeHeaderValue, violationsHeader } from "./answers.js";
 import { createBodyCheck, FULL_REPORT_MAX_BYTES } from "./body-check.js";
 import { createMockEngine, type MockEngine } from "./engine.js";
 import { MOCK_IDENTITY } from "./identity.js";
-import { DEFAULT_REQUEST_TIMEOUT_MS, headerBytes, headOverflowStatus, MAX_HEAD_BYTES, MAX_HEADER_BYTES, MAX_URL_BYTES } from "./limits.js";
+import {
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  headerBytes,
+  headOverflowStatus,
+  MAX_HEAD_BYTES,
+  MAX_HEADER_BYTES,
+  MAX_URL_BYTES,
+} from "./limits.js";
 import { quoteExpiry } from "./quote-expiry.js";
 import { rateLimitHeaders } from "./rate-limit.js";
 
@@ -85,7 +99,12 @@ function serialize(body: unknown, contentType: string | undefined): string {
   return JSON.stringify(body);
 }
 
-function write(request: http.IncomingMessage, response: http.ServerResponse, answer: Answer, extra: Record<string, string> = {}): void {
+function write(
+  request: http.IncomingMessage,
+  response: http.ServerResponse,
+  answer: Answer,
+  extra: Record<string, string> = {},
+): void {
   if (response.headersSent) {
     response.end();
     return;
@@ -129,9 +148,13 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
       operation,
       {
         operation,
-        nonEmptyQuery: new Set(operation.parameters.filter((p) => p.in === "query" && !acceptsEmpty(spec, p)).map((p) => String(p.name))),
+        nonEmptyQuery: new Set(
+          operation.parameters.filter((p) => p.in === "query" && !acceptsEmpty(spec, p)).map((p) => String(p.name)),
+        ),
         nonEmptyHeaders: new Set(
-          operation.parameters.filter((p) => p.in === "header" && !acceptsEmpty(spec, p)).map((p) => String(p.name).toLowerCase()),
+          operation.parameters
+            .filter((p) => p.in === "header" && !acceptsEmpty(spec, p))
+            .map((p) => String(p.name).toLowerCase()),
         ),
       },
     ]),
@@ -164,7 +187,12 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
     }
   }
 
-  async function handle(request: http.IncomingMessage, response: http.ServerResponse, body: Buffer, started: number): Promise<void> {
+  async function handle(
+    request: http.IncomingMessage,
+    response: http.ServerResponse,
+    body: Buffer,
+    started: number,
+  ): Promise<void> {
     const method = (request.method ?? "GET").toUpperCase();
     const url = requestUrl(request);
     if (url === undefined) return refuse(request, response, undefined, 400, "the request target is not a valid URL");
@@ -183,9 +211,16 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
     if (!operation) {
       const allowed = allowedMethods(path);
       if (allowed.length)
-        return refuse(request, response, matcher.find(allowed[0]!, path), 405, `${method} is not an operation of ${path}`, {
-          allow: allowed.join(", "),
-        });
+        return refuse(
+          request,
+          response,
+          matcher.find(allowed[0]!, path),
+          405,
+          `${method} is not an operation of ${path}`,
+          {
+            allow: allowed.join(", "),
+          },
+        );
       return refuse(request, response, undefined, 404, `no operation of the contract has the path ${path}`);
     }
     const route = routes.get(operation)!;
@@ -200,7 +235,13 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
           return refuse(request, response, operation, 400, `the body is not valid JSON (${(error as Error).message})`);
         }
         if (!parsedBody && operation.requestBody && operation.requestBody.required !== true) {
-          return refuse(request, response, operation, 422, 'a JSON body that is null, false, 0 or "" is not an absent body');
+          return refuse(
+            request,
+            response,
+            operation,
+            422,
+            'a JSON body that is null, false, 0 or "" is not an absent body',
+          );
         }
       } else parsedBody = text;
     }
@@ -210,12 +251,19 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
     }
     // Prism lets an empty value of these optional headers through; an empty value is a malformed one.
     for (const name of route.nonEmptyHeaders) {
-      if (request.headers[name] === "") return refuse(request, response, operation, 422, `header ${name} must not be empty`);
+      if (request.headers[name] === "")
+        return refuse(request, response, operation, 422, `header ${name} must not be empty`);
     }
     if (body.length > FULL_REPORT_MAX_BYTES && parsedBody !== undefined && typeof parsedBody !== "string") {
       const first = bodyCheck.firstViolation(operation, parsedBody);
       if (first)
-        return refuse(request, response, operation, 422, `${first} (the body is over ${FULL_REPORT_MAX_BYTES} bytes: its first violation only)`);
+        return refuse(
+          request,
+          response,
+          operation,
+          422,
+          `${first} (the body is over ${FULL_REPORT_MAX_BYTES} bytes: its first violation only)`,
+        );
     }
     const prefer = parsePrefer(typeof request.headers.prefer === "string" ? request.headers.prefer : undefined);
     if ("error" in prefer) return refuse(request, response, operation, 422, prefer.error);
@@ -224,7 +272,10 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
       const values = url.searchParams.getAll(key);
       query[key] = values.length === 1 ? values[0]! : values;
     }
-    const answer = await engine.answer({ method: method.toLowerCase(), url: { path, query }, headers: request.headers, body: parsedBody }, prefer);
+    const answer = await engine.answer(
+      { method: method.toLowerCase(), url: { path, query }, headers: request.headers, body: parsedBody },
+      prefer,
+    );
     if (answer.kind === "refused") {
       const status = answer.status >= 400 && answer.status < 500 ? answer.status : 400;
       return refuse(request, response, operation, status, `Prism refused the request: ${answer.reason}`);
@@ -291,10 +342,20 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
   // its head is over the parser's limit (limits.ts), else 400 (bad header bytes, a broken request line…).
   server.on("clientError", (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket) => {
     if (!socket.writable || error.code === "ECONNRESET") return socket.destroy();
-    const status = error.code === "ERR_HTTP_REQUEST_TIMEOUT" ? 408 : error.code === "HPE_HEADER_OVERFLOW" ? headOverflowStatus(error.rawPacket) : 400;
+    const status =
+      error.code === "ERR_HTTP_REQUEST_TIMEOUT"
+        ? 408
+        : error.code === "HPE_HEADER_OVERFLOW"
+          ? headOverflowStatus(error.rawPacket)
+          : 400;
     const answer = refusal(undefined, status);
     const text = JSON.stringify(answer.body);
-    const headers = Object.entries({ ...answer.headers, ...MOCK_IDENTITY, "content-length": String(Buffer.byteLength(text)), connection: "close" })
+    const headers = Object.entries({
+      ...answer.headers,
+      ...MOCK_IDENTITY,
+      "content-length": String(Buffer.byteLength(text)),
+      connection: "close",
+    })
       .map(([name, value]) => `${name}: ${value}`)
       .join("\r\n");
     socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\n${headers}\r\n\r\n${text}`);

@@ -58,7 +58,8 @@ export function createHandlers(options: HandlerOptions = {}): HttpHandler[] {
     if (!register) throw new Error(`msw: no handler factory for ${operation.method}`);
     const success = Number(successKey(operation) ?? 200);
     return register(operation.path, ({ request }) => {
-      if (operation.security === "required" && !request.headers.get(API_KEY_HEADER)) return respond(errorAnswer(spec, operation, 401));
+      if (operation.security === "required" && !request.headers.get(API_KEY_HEADER))
+        return respond(errorAnswer(spec, operation, 401));
       const prefer = parsePrefer(request.headers.get("prefer"));
       if ("error" in prefer) return respond(errorAnswer(spec, operation, 422));
       const answer = documentedAnswer(spec, operation, prefer.code ?? success, prefer.example);

@@ -14,7 +14,9 @@ function isMissing(error: unknown, name: string): boolean {
 /** Both peers; throws a MockUnavailableError naming each that is not installed. */
 export async function loadPeers(): Promise<[typeof import("msw"), typeof import("openapi-msw")]> {
   const settled = await Promise.allSettled([import("msw"), import("openapi-msw")]);
-  const missing = MSW_PEERS.filter((name, i) => settled[i]!.status === "rejected" && isMissing((settled[i] as PromiseRejectedResult).reason, name));
+  const missing = MSW_PEERS.filter(
+    (name, i) => settled[i]!.status === "rejected" && isMissing((settled[i] as PromiseRejectedResult).reason, name),
+  );
   if (missing.length) {
     throw new MockUnavailableError(
       `The ./msw handlers build on ${MSW_PEERS.join(" and ")}, optional peer dependencies of this package; ` +
@@ -23,5 +25,8 @@ export async function loadPeers(): Promise<[typeof import("msw"), typeof import(
     );
   }
   for (const result of settled) if (result.status === "rejected") throw result.reason;
-  return settled.map((result) => (result as PromiseFulfilledResult<unknown>).value) as [typeof import("msw"), typeof import("openapi-msw")];
+  return settled.map((result) => (result as PromiseFulfilledResult<unknown>).value) as [
+    typeof import("msw"),
+    typeof import("openapi-msw"),
+  ];
 }

@@ -63,7 +63,8 @@ export function deref<T = JsonObject>(document: unknown, value: unknown): T | un
   let current = value;
   for (let hops = 0; isObject(current) && typeof current.$ref === "string"; hops++) {
     if (hops > 32) throw new Error(`openapi: $ref chain too deep at ${current.$ref}`);
-    if (!current.$ref.startsWith("#")) throw new Error(`openapi: only local $refs are supported, got ${current.$ref} (use a bundled document)`);
+    if (!current.$ref.startsWith("#"))
+      throw new Error(`openapi: only local $refs are supported, got ${current.$ref} (use a bundled document)`);
     const target = resolvePointer(document, current.$ref);
     if (target === undefined) throw new Error(`openapi: unresolvable $ref ${current.$ref}`);
     current = target;
@@ -159,7 +160,8 @@ export function successKey(operation: Pick<Operation, "responses">): string | un
 /** Path part of a server URL, its variables replaced by their defaults, without a trailing "/" ("" for the root). */
 export function serverPath(server: { url: string; variables?: Record<string, { default: string }> }): string {
   let url = server.url;
-  for (const [name, variable] of Object.entries(server.variables ?? {})) url = url.split(`{${name}}`).join(variable.default);
+  for (const [name, variable] of Object.entries(server.variables ?? {}))
+    url = url.split(`{${name}}`).join(variable.default);
   const pathname = /^[a-z][a-z0-9+.-]*:\/\//i.test(url) ? new URL(url).pathname : url;
   return pathname.replace(/\/+$/, "");
 }
@@ -182,14 +184,16 @@ export function serverBasePaths(document: OpenApiDocument): string[] {
 export function basePathOf(document: OpenApiDocument): string {
   const paths = new Set((document.servers ?? []).map(serverPath));
   const [only] = paths;
-  if (paths.size !== 1 || only === undefined) throw new Error(`openapi: the servers must share one base path, found ${JSON.stringify([...paths])}`);
+  if (paths.size !== 1 || only === undefined)
+    throw new Error(`openapi: the servers must share one base path, found ${JSON.stringify([...paths])}`);
   return only;
 }
 
 /** The URL of the one server on the loopback interface (the local mock). */
 export function localServerUrl(document: OpenApiDocument): string {
   const local = (document.servers ?? []).filter((s) => /^http:\/\/(127\.0\.0\.1|localhost)[:/]/.test(s.url));
-  if (local.length !== 1) throw new Error(`openapi: expected exactly one local (loopback) server, found ${local.length}`);
+  if (local.length !== 1)
+    throw new Error(`openapi: expected exactly one local (loopback) server, found ${local.length}`);
   return local[0]!.url;
 }
 
@@ -198,7 +202,8 @@ export function apiKeyHeaderName(document: OpenApiDocument): string {
   const schemes = Object.values(document.components?.securitySchemes ?? {}).filter(
     (s) => isObject(s) && s.type === "apiKey" && s.in === "header",
   ) as JsonObject[];
-  if (schemes.length !== 1) throw new Error(`openapi: expected exactly one apiKey header security scheme, found ${schemes.length}`);
+  if (schemes.length !== 1)
+    throw new Error(`openapi: expected exactly one apiKey header security scheme, found ${schemes.length}`);
   return String(schemes[0]!.name).toLowerCase();
 }
 
@@ -208,7 +213,9 @@ export function rateLimitHeaderNames(document: OpenApiDocument): { limit: string
   const pick = (suffix: string): string => {
     const found = names.filter((name) => name.includes("ratelimit") && name.endsWith(`-${suffix}`));
     if (found.length !== 1)
-      throw new Error(`openapi: expected one rate-limit …-${suffix} header in components.headers, found ${JSON.stringify(found)}`);
+      throw new Error(
+        `openapi: expected one rate-limit …-${suffix} header in components.headers, found ${JSON.stringify(found)}`,
+      );
     return found[0]!;
   };
   return { limit: pick("limit"), remaining: pick("remaining"), reset: pick("reset") };
@@ -221,7 +228,8 @@ export function signingHeaderNames(document: OpenApiDocument): { timestamp: stri
   ) as JsonObject[];
   const pick = (role: string): string => {
     const found = marked.filter((p) => p["x-signing"] === role);
-    if (found.length !== 1) throw new Error(`openapi: expected one header parameter with x-signing: ${role}, found ${found.length}`);
+    if (found.length !== 1)
+      throw new Error(`openapi: expected one header parameter with x-signing: ${role}, found ${found.length}`);
     return String(found[0]!.name).toLowerCase();
   };
   return { timestamp: pick("timestamp"), signature: pick("signature") };
@@ -255,7 +263,10 @@ export function namedExamples(document: OpenApiDocument, holder: unknown): Array
  * The first example a parameter or media type gives: its `example` or first named example, else its schema's
  * `example`, first `examples` entry, `const` or first `enum` value. `found: false` when there is none.
  */
-export function firstExample(document: OpenApiDocument, holder: unknown): { found: true; value: unknown } | { found: false } {
+export function firstExample(
+  document: OpenApiDocument,
+  holder: unknown,
+): { found: true; value: unknown } | { found: false } {
   if (!isObject(holder)) return { found: false };
   if (holder.example !== undefined) return { found: true, value: holder.example };
   const [named] = namedExamples(document, { examples: holder.examples });

@@ -21,7 +21,8 @@ export function flattenSchema(
   const keywords = options.alternatives ? (["allOf", "anyOf", "oneOf"] as const) : (["allOf"] as const);
   for (const keyword of keywords) {
     const branches = resolved[keyword];
-    if (Array.isArray(branches)) for (const branch of branches) flattenSchema(document, branch, options, out, depth + 1);
+    if (Array.isArray(branches))
+      for (const branch of branches) flattenSchema(document, branch, options, out, depth + 1);
   }
   return out;
 }
@@ -49,7 +50,14 @@ export function schemaView(document: OpenApiDocument, schema: unknown, options: 
 
 /** The view of schemas that are already flattened. */
 export function viewOfSchemas(schemas: readonly JsonObject[]): SchemaView {
-  const view: SchemaView = { properties: new Map(), required: new Set(), closed: false, maps: [], items: [], describesKeys: false };
+  const view: SchemaView = {
+    properties: new Map(),
+    required: new Set(),
+    closed: false,
+    maps: [],
+    items: [],
+    describesKeys: false,
+  };
   for (const schema of schemas) {
     if (isObject(schema.properties)) {
       view.describesKeys = true;

@@ -2,7 +2,15 @@
 // (a request built from the spec's examples, which must be answered 2xx with a conforming response) and
 // negative cases (a missing key, bodies and queries that break one rule, malformed JSON), each of which
 // must be refused with a 4xx that conforms to the contract.
-import { firstExample, isObject, type JsonObject, jsonMedia, namedExamples, type OpenApiDocument, type Operation } from "../openapi/document.js";
+import {
+  firstExample,
+  isObject,
+  type JsonObject,
+  jsonMedia,
+  namedExamples,
+  type OpenApiDocument,
+  type Operation,
+} from "../openapi/document.js";
 import { flattenSchema, schemaView } from "../openapi/schema.js";
 
 export interface CaseRequest {
@@ -32,7 +40,9 @@ export interface VerifyCase {
 
 /** Operations limited by a quota of their own (an x-rate-limits entry naming them), e.g. Create Quote's hourly one. */
 export function hasOwnQuota(operation: Operation): boolean {
-  const limits = Array.isArray(operation.operation["x-rate-limits"]) ? (operation.operation["x-rate-limits"] as JsonObject[]) : [];
+  const limits = Array.isArray(operation.operation["x-rate-limits"])
+    ? (operation.operation["x-rate-limits"] as JsonObject[])
+    : [];
   return limits.some((limit) => String(limit.appliesTo ?? "").toUpperCase() === operation.key.toUpperCase());
 }
 
@@ -58,8 +68,10 @@ export function sampleRequest(
       if (value === undefined) throw new Error(`${label}: path parameter ${name} has no example (pass a value)`);
       concrete = concrete.replace(`{${name}}`, encodeURIComponent(value));
     } else if (parameter.in === "query") {
-      if (value !== undefined && (parameter.required === true || includeOptionalQuery || name in params)) query.set(name, value);
-      else if (parameter.required === true) throw new Error(`${label}: required query parameter ${name} has no example`);
+      if (value !== undefined && (parameter.required === true || includeOptionalQuery || name in params))
+        query.set(name, value);
+      else if (parameter.required === true)
+        throw new Error(`${label}: required query parameter ${name} has no example`);
     }
   }
   let body: string | undefined;
@@ -68,7 +80,8 @@ export function sampleRequest(
     if (first) {
       body = JSON.stringify(first.value);
       headers["content-type"] = "application/json";
-    } else if (operation.requestBody.required === true) throw new Error(`${label}: the required request body has no example`);
+    } else if (operation.requestBody.required === true)
+      throw new Error(`${label}: the required request body has no example`);
   }
   const qs = query.toString();
   return { method: operation.method, path: qs ? `${concrete}?${qs}` : concrete, headers, body };
@@ -110,7 +123,11 @@ function placeholderPathParameters(spec: OpenApiDocument, operation: Operation):
     .map((parameter) => String(parameter.name));
 }
 
-export function positiveCases(spec: OpenApiDocument, operations: Operation[], params: Record<string, string> = {}): VerifyCase[] {
+export function positiveCases(
+  spec: OpenApiDocument,
+  operations: Operation[],
+  params: Record<string, string> = {},
+): VerifyCase[] {
   return operations.map((operation) => ({
     name: `${operation.operationId ?? operation.key}: ${operation.method} ${operation.path}`,
     operation,
@@ -157,7 +174,11 @@ function outsideEnum(values: unknown[]): string {
 }
 
 /** Requests that break one rule each: a missing key, a query outside its enum or type, an invalid or malformed body. */
-export function negativeCases(spec: OpenApiDocument, operations: Operation[], params: Record<string, string> = {}): VerifyCase[] {
+export function negativeCases(
+  spec: OpenApiDocument,
+  operations: Operation[],
+  params: Record<string, string> = {},
+): VerifyCase[] {
   const cases: VerifyCase[] = [];
   for (const operation of operations) {
     const label = operation.operationId ?? operation.key;
@@ -181,13 +202,15 @@ export function negativeCases(spec: OpenApiDocument, operations: Operation[], pa
         add(`query ${String(parameter.name)} ${why}`, { ...sample, path: `${url.pathname}${url.search}` });
       };
       if (facts.closedEnum) withQuery("outside its enum", outsideEnum(facts.closedEnum));
-      if (facts.types && !facts.types.has("string") && facts.types.has("integer")) withQuery("of the wrong type", "not-a-number");
+      if (facts.types && !facts.types.has("string") && facts.types.has("integer"))
+        withQuery("of the wrong type", "not-a-number");
     }
     const schema = jsonMedia(operation.requestBody)?.schema;
     if (schema === undefined || sample.body === undefined) continue;
     const valid = JSON.parse(sample.body) as JsonObject;
     const view = schemaView(spec, schema);
-    const withBody = (name: string, body: unknown, text = JSON.stringify(body)) => add(name, { ...sample, body: text }, { invalidBody: body });
+    const withBody = (name: string, body: unknown, text = JSON.stringify(body)) =>
+      add(name, { ...sample, body: text }, { invalidBody: body });
     for (const [property, schemas] of view.properties) {
       const facts = schemas
         .map((child) => factsOf(spec, child))
@@ -195,7 +218,8 @@ export function negativeCases(spec: OpenApiDocument, operations: Operation[], pa
           types: undefined,
           closedEnum: undefined,
         });
-      if (facts.closedEnum) withBody(`${property} outside its enum`, { ...valid, [property]: outsideEnum(facts.closedEnum) });
+      if (facts.closedEnum)
+        withBody(`${property} outside its enum`, { ...valid, [property]: outsideEnum(facts.closedEnum) });
       if (facts.types) withBody(`${property} of the wrong type`, { ...valid, [property]: wrongTypeValue(facts.types) });
     }
     for (const property of view.required) {

@@ -1,5 +1,12 @@
 // Contract verification of a running deployment: the cases, the runner and its report.
-export { type CaseRequest, hasOwnQuota, negativeCases, positiveCases, sampleRequest, type VerifyCase } from "./cases.js";
+export {
+  type CaseRequest,
+  hasOwnQuota,
+  negativeCases,
+  positiveCases,
+  sampleRequest,
+  type VerifyCase,
+} from "./cases.js";
 export { reportJunit, reportMarkdown, targetLabel, violationLine, writeReport } from "./report.js";
 export {
   type CaseResult,

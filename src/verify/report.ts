@@ -6,15 +6,25 @@ import type { CaseResult, VerifyReport } from "./run.js";
 
 /** A violation in one line, with its JSON pointer: `[body-schema] body /data/0/amount: …`. */
 export function violationLine(v: ContractViolation | ContractWarning): string {
-  const where = v.location === "body" ? `body ${v.pointer || "(whole body)"}` : v.pointer ? `${v.location} ${v.pointer}` : v.location;
+  const where =
+    v.location === "body"
+      ? `body ${v.pointer || "(whole body)"}`
+      : v.pointer
+        ? `${v.location} ${v.pointer}`
+        : v.location;
   return `[${v.kind}] ${where}: ${v.message}`;
 }
 
-const details = (r: CaseResult): string[] => [...r.violations.map(violationLine), ...r.warnings.map((w) => `warning ${violationLine(w)}`)];
+const details = (r: CaseResult): string[] => [
+  ...r.violations.map(violationLine),
+  ...r.warnings.map((w) => `warning ${violationLine(w)}`),
+];
 
 /** The target in words: the package's mock (with its version), or a deployment (verify cannot know it is live). */
 export function targetLabel(report: Pick<VerifyReport, "target" | "mockVersion">): string {
-  return report.target === "mock" ? `the package's mock${report.mockVersion ? ` ${report.mockVersion}` : ""}` : "a deployment";
+  return report.target === "mock"
+    ? `the package's mock${report.mockVersion ? ` ${report.mockVersion}` : ""}`
+    : "a deployment";
 }
 
 const cell = (text: string): string => text.replace(/\|/g, "\\|").replace(/\r?\n/g, " ");
@@ -55,7 +65,12 @@ function xmlChars(text: string): string {
   for (const char of text) {
     const code = char.codePointAt(0) ?? 0;
     const allowed =
-      code === 0x9 || code === 0xa || code === 0xd || (code >= 0x20 && code <= 0xd7ff) || (code >= 0xe000 && code <= 0xfffd) || code >= 0x10000;
+      code === 0x9 ||
+      code === 0xa ||
+      code === 0xd ||
+      (code >= 0x20 && code <= 0xd7ff) ||
+      (code >= 0xe000 && code <= 0xfffd) ||
+      code >= 0x10000;
     out += allowed ? char : `\\u${code.toString(16).padStart(4, "0")}`;
   }
   return out;

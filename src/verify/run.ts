@@ -115,7 +115,10 @@ export interface PlannedCase extends VerifyCase {
 }
 
 /** The cases for a target, each with the reason it is skipped, if it is. */
-export function planVerification(spec: OpenApiDocument, options: Pick<VerifyOptions, "target" | "allowSideEffects" | "params">): PlannedCase[] {
+export function planVerification(
+  spec: OpenApiDocument,
+  options: Pick<VerifyOptions, "target" | "allowSideEffects" | "params">,
+): PlannedCase[] {
   const operations = listOperations(spec);
   const onDeployment = (options.target ?? "deployment") === "deployment";
   const params = options.params ?? {};
@@ -134,7 +137,10 @@ export function planVerification(spec: OpenApiDocument, options: Pick<VerifyOpti
       return `${c.operation.method} changes state on the target (allow side effects to run it)`;
     return undefined;
   };
-  return [...positiveCases(spec, operations, params), ...negativeCases(spec, operations, params)].map((c) => ({ ...c, skip: skipReason(c) }));
+  return [...positiveCases(spec, operations, params), ...negativeCases(spec, operations, params)].map((c) => ({
+    ...c,
+    skip: skipReason(c),
+  }));
 }
 
 /** The path parameter of a positive case that the id a POST of its parent path creates stands for: its last, if a placeholder. */
@@ -172,7 +178,8 @@ export function documentedSuccess(operation: Operation): string[] {
 const isDocumentedSuccess = (status: number, keys: string[]): boolean =>
   keys.some((key) => key === String(status) || (/^2XX$/i.test(key) && status >= 200 && status <= 299));
 
-const violationCount = (violations: ContractViolation[]): string => `${violations.length} violation${violations.length === 1 ? "" : "s"}`;
+const violationCount = (violations: ContractViolation[]): string =>
+  `${violations.length} violation${violations.length === 1 ? "" : "s"}`;
 
 const TLS_CODE = /^(ERR_SSL_|ERR_TLS_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|HOSTNAME_MISMATCH|ERR_OSSL_)/;
 
@@ -184,13 +191,15 @@ export function noAnswerReason(error: unknown, url: string, timeoutMs: number): 
   } catch {
     // keep the URL as given
   }
-  if (error instanceof Error && error.name === "TimeoutError") return `${host} did not answer within ${timeoutMs / 1000} s`;
+  if (error instanceof Error && error.name === "TimeoutError")
+    return `${host} did not answer within ${timeoutMs / 1000} s`;
   type SystemError = Error & { code?: unknown; reason?: unknown; library?: unknown };
   const cause: SystemError | undefined =
     error instanceof Error && error.cause instanceof Error ? error.cause : error instanceof Error ? error : undefined;
   const code = typeof cause?.code === "string" ? cause.code : "";
   const detail = (cause?.message ?? String(error)).split("\n")[0]!.trim();
-  if (code === "ECONNREFUSED") return `cannot connect to ${host}: connection refused (ECONNREFUSED); is the service running there?`;
+  if (code === "ECONNREFUSED")
+    return `cannot connect to ${host}: connection refused (ECONNREFUSED); is the service running there?`;
   if (code === "ENOTFOUND" || code === "EAI_AGAIN") return `cannot resolve the host of ${host} (${code})`;
   if (TLS_CODE.test(code) || cause?.library !== undefined) {
     const reason = typeof cause?.reason === "string" ? cause.reason : detail;
@@ -202,8 +211,10 @@ export function noAnswerReason(error: unknown, url: string, timeoutMs: number): 
           : "";
     return `TLS with ${host} failed: ${reason} (${code || "TLS"})${hint}`;
   }
-  if (cause?.name === "HTTPParserError") return `${host} did not answer in HTTP/1.1 (${detail}); an https server behind an http URL?`;
-  if (code === "ECONNRESET" || code === "UND_ERR_SOCKET") return `${host} closed the connection without an answer (${code})`;
+  if (cause?.name === "HTTPParserError")
+    return `${host} did not answer in HTTP/1.1 (${detail}); an https server behind an http URL?`;
+  if (code === "ECONNRESET" || code === "UND_ERR_SOCKET")
+    return `${host} closed the connection without an answer (${code})`;
   return `no answer from ${host}: ${detail}${code ? ` (${code})` : ""}`;
 }
 
@@ -214,7 +225,8 @@ export function createVerifier(spec: OpenApiDocument, validator: ContractValidat
   // The mock is known by its header in every answer; one answer without it makes the target a deployment for good.
   let mockVersion: string | undefined;
   let answerWithoutIdentity = false;
-  const target = (): VerifyTarget => options.target ?? (mockVersion !== undefined && !answerWithoutIdentity ? "mock" : "deployment");
+  const target = (): VerifyTarget =>
+    options.target ?? (mockVersion !== undefined && !answerWithoutIdentity ? "mock" : "deployment");
   const minIntervalMs = () => options.minIntervalMs ?? (target() === "deployment" ? 1000 : 0);
   const sign = options.apiSecret ? createSigner(options.apiSecret) : undefined;
   const created = new Map<string, string>();
@@ -247,13 +259,24 @@ export function createVerifier(spec: OpenApiDocument, validator: ContractValidat
     }
     const started = clock.now();
     // A redirect is an answer of its own, judged like any other (fetch would follow it unseen).
-    const response = await fetch(url, { method, headers: sent, body, redirect: "manual", signal: AbortSignal.timeout(timeoutMs) });
+    const response = await fetch(url, {
+      method,
+      headers: sent,
+      body,
+      redirect: "manual",
+      signal: AbortSignal.timeout(timeoutMs),
+    });
     answers++;
     const identity = response.headers.get(MOCK_IDENTITY_HEADER);
     if (identity === null) answerWithoutIdentity = true;
     else mockVersion ??= identity;
     const bodyText = asSent.decode(await response.arrayBuffer());
-    return { status: response.status, headers: response.headers, bodyText, durationMs: Math.round(clock.now() - started) };
+    return {
+      status: response.status,
+      headers: response.headers,
+      bodyText,
+      durationMs: Math.round(clock.now() - started),
+    };
   }
 
   return {
@@ -288,10 +311,16 @@ export function createVerifier(spec: OpenApiDocument, validator: ContractValidat
         // The id this run created; on the mock, without one, the example stands.
         const id = created.get(creator);
         if (id !== undefined) path = path.replace(/\/[^/?]*(\?.*)?$/, `/${encodeURIComponent(id)}$1`);
-        else if (live) return { ...result, outcome: "skipped", reason: `needs the id POST ${creator} creates, which this run did not get` };
+        else if (live)
+          return {
+            ...result,
+            outcome: "skipped",
+            reason: `needs the id POST ${creator} creates, which this run did not get`,
+          };
       }
       const headers = { ...planned.request.headers };
-      if (!planned.withoutKey && operation.security !== "none" && options.apiKey) headers[API_KEY_HEADER] = options.apiKey;
+      if (!planned.withoutKey && operation.security !== "none" && options.apiKey)
+        headers[API_KEY_HEADER] = options.apiKey;
       const url = `${baseUrl}${path}`;
       result.request = { method: planned.request.method, url };
       let answer: Awaited<ReturnType<typeof send>>;
@@ -331,23 +360,36 @@ export function createVerifier(spec: OpenApiDocument, validator: ContractValidat
               ...result.violations,
             ];
           const why =
-            answer.status === 404 ? " (not found: is the operation deployed at this base URL?)" : redirectHint(answer.status, answer.headers);
-          return { ...result, reason: `answered ${answer.status}, not its documented success ${success.join(" or ") || "(none documented)"}${why}` };
+            answer.status === 404
+              ? " (not found: is the operation deployed at this base URL?)"
+              : redirectHint(answer.status, answer.headers);
+          return {
+            ...result,
+            reason: `answered ${answer.status}, not its documented success ${success.join(" or ") || "(none documented)"}${why}`,
+          };
         }
         if (judged.ok && operation.method === "POST") {
           try {
             const parsed = JSON.parse(answer.bodyText) as unknown;
-            if (isObject(parsed) && isObject(parsed.data) && typeof parsed.data.id === "string") created.set(operation.path, parsed.data.id);
+            if (isObject(parsed) && isObject(parsed.data) && typeof parsed.data.id === "string")
+              created.set(operation.path, parsed.data.id);
           } catch {
             // judged above
           }
         }
-        if (!judged.ok) return { ...result, reason: `answered ${answer.status}, breaking the contract: ${violationCount(judged.violations)}` };
+        if (!judged.ok)
+          return {
+            ...result,
+            reason: `answered ${answer.status}, breaking the contract: ${violationCount(judged.violations)}`,
+          };
         return { ...result, outcome: "passed" };
       }
       // A negative case: refused with a 4xx that conforms; on the mock, refused for the reason the case is about.
       if (answer.status < 400 || answer.status > 499)
-        return { ...result, reason: `expected a 4xx refusal, got ${answer.status}${redirectHint(answer.status, answer.headers)}` };
+        return {
+          ...result,
+          reason: `expected a 4xx refusal, got ${answer.status}${redirectHint(answer.status, answer.headers)}`,
+        };
       if (answer.status === 404 || answer.status === 405)
         return {
           ...result,
@@ -355,16 +397,25 @@ export function createVerifier(spec: OpenApiDocument, validator: ContractValidat
         };
       if (!live) {
         const expected = planned.withoutKey ? ("401" in operation.responses ? [401] : undefined) : [400, 422];
-        if (expected && !expected.includes(answer.status)) return { ...result, reason: `expected ${expected.join(" or ")}, got ${answer.status}` };
+        if (expected && !expected.includes(answer.status))
+          return { ...result, reason: `expected ${expected.join(" or ")}, got ${answer.status}` };
       }
-      if (!judged.ok) return { ...result, reason: `the ${answer.status} refusal breaks the contract: ${violationCount(judged.violations)}` };
+      if (!judged.ok)
+        return {
+          ...result,
+          reason: `the ${answer.status} refusal breaks the contract: ${violationCount(judged.violations)}`,
+        };
       return { ...result, outcome: "passed" };
     },
   };
 }
 
 /** Plans, sends and judges every case; the report's `ok` says whether the target meets the contract. */
-export async function verify(spec: OpenApiDocument, validator: ContractValidator, options: VerifyOptions): Promise<VerifyReport> {
+export async function verify(
+  spec: OpenApiDocument,
+  validator: ContractValidator,
+  options: VerifyOptions,
+): Promise<VerifyReport> {
   const startedAt = new Date().toISOString();
   const verifier = createVerifier(spec, validator, options);
   // The same cases in the same order for either target; which skip reasons hold depends on what the target is.
@@ -427,11 +478,15 @@ export async function verify(spec: OpenApiDocument, validator: ContractValidator
 }
 
 /** One line when one cause explains the failures: every keyed positive case answered 401/403, or every answer a 404. */
-function commonCause(sent: Array<{ planned: PlannedCase; result: CaseResult }>, options: VerifyOptions): string | undefined {
+function commonCause(
+  sent: Array<{ planned: PlannedCase; result: CaseResult }>,
+  options: VerifyOptions,
+): string | undefined {
   // The positive cases that send the key (all but key-less operations), or, without a key, those that need one.
   const keyed = sent.filter(
     ({ planned }) =>
-      planned.kind === "positive" && (options.apiKey ? planned.operation.security !== "none" : planned.operation.security === "required"),
+      planned.kind === "positive" &&
+      (options.apiKey ? planned.operation.security !== "none" : planned.operation.security === "required"),
   );
   const statuses = [...new Set(keyed.map(({ result }) => result.status))].sort().join("/");
   if (keyed.length > 0 && keyed.every(({ result }) => result.status === 401 || result.status === 403)) {

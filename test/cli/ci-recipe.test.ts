@@ -40,7 +40,11 @@ async function staleUrl(): Promise<string> {
 
 function bash(code: string, cwd: string, env: NodeJS.ProcessEnv): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn("bash", ["-c", code], { cwd, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn("bash", ["-c", code], {
+      cwd,
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let output = "";
     child.stdout.on("data", (chunk: Buffer) => {
       output += chunk;
@@ -68,8 +72,16 @@ const response = await fetch(base + "/trades/summary/me", { headers: { "${API_KE
 
   const run = await bash(RECIPE, dir, { PATH: `${bin}${path.delimiter}${process.env.PATH}` });
   expect(run.code, run.output).toBe(0);
-  const reached = JSON.parse(await readFile(path.join(dir, "probe.json"), "utf8")) as { base: string; status: number; mock: string };
-  expect(reached).toEqual({ base: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/v1$/), status: 200, mock: PACKAGE_VERSION });
+  const reached = JSON.parse(await readFile(path.join(dir, "probe.json"), "utf8")) as {
+    base: string;
+    status: number;
+    mock: string;
+  };
+  expect(reached).toEqual({
+    base: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/v1$/),
+    status: 200,
+    mock: PACKAGE_VERSION,
+  });
   // Stopped: nothing answers at its URL any more, and its ready file is gone.
   await expect(fetch(reached.base)).rejects.toThrow();
   await expect(stat(path.join(dir, READY_FILE))).rejects.toMatchObject({ code: "ENOENT" });

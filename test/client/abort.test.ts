@@ -32,7 +32,8 @@ const CALLS = {
     client.POST("/transactions/resendWebhooks", { body: { ids: ["t1"] }, signal }),
   "GET with retry: false": (client: ReturnType<typeof createClient>, signal: AbortSignal) =>
     client.GET("/currencies/fiat-rates", { signal, retry: false }),
-  "GET with retries": (client: ReturnType<typeof createClient>, signal: AbortSignal) => client.GET("/currencies/fiat-rates", { signal }),
+  "GET with retries": (client: ReturnType<typeof createClient>, signal: AbortSignal) =>
+    client.GET("/currencies/fiat-rates", { signal }),
 };
 
 describe("the caller's own AbortSignal", () => {
@@ -48,7 +49,8 @@ describe("the caller's own AbortSignal", () => {
           () => "resolved",
           (error: unknown) => error,
         );
-        if (phase === "waiting for the headers") await until(() => server!.requests.length === 1, "the request to arrive");
+        if (phase === "waiting for the headers")
+          await until(() => server!.requests.length === 1, "the request to arrive");
         if (phase === "while the body arrives") await until(() => headers === 1, "the headers to arrive");
         if (!controller.signal.aborted) controller.abort();
         const error = await call;
@@ -74,13 +76,18 @@ describe("the caller's own AbortSignal", () => {
   });
 
   it("rejects a call with its own AbortError while it waits for the rate limit's reset, without waiting on", async () => {
-    const spent = { [RATE_LIMIT_HEADERS.remaining]: "0", [RATE_LIMIT_HEADERS.reset]: String(Math.ceil(Date.now() / 1000) + 30) };
+    const spent = {
+      [RATE_LIMIT_HEADERS.remaining]: "0",
+      [RATE_LIMIT_HEADERS.reset]: String(Math.ceil(Date.now() / 1000) + 30),
+    };
     server = await startServer((_req, res) => sendJson(res, 200, successExample("resendWebhooks"), spent));
     const controller = new AbortController();
     const client = createClient({ baseUrl: server.baseUrl, hooks: { onRateLimitWait: () => controller.abort() } });
     await client.POST("/transactions/resendWebhooks", { body: { ids: ["t1"] } });
     useFakeClock();
-    const call = track(client.POST("/transactions/resendWebhooks", { body: { ids: ["t2"] }, signal: controller.signal }));
+    const call = track(
+      client.POST("/transactions/resendWebhooks", { body: { ids: ["t2"] }, signal: controller.signal }),
+    );
     await until(() => call.settled, "the call to end");
     expect(call.error).toBe(controller.signal.reason);
     expect(server.requests).toHaveLength(1);

@@ -11,7 +11,16 @@ import { createRedactor, redactError, redactValue } from "../../src/client/redac
 import { DEFAULT_RETRY, rateLimitWait, resolveRetryOptions, sleep } from "../../src/client/retry.js";
 import { createSigner } from "../../src/client/signing.js";
 import { contractMiddleware, ContractViolationError, createContractValidator } from "../../src/contract/index.js";
-import { ApiError, type ClientHooks, createClient, hasMorePages, InvalidResponseError, NetworkError, TimeoutError, unwrap } from "../../src/index.js";
+import {
+  ApiError,
+  type ClientHooks,
+  createClient,
+  hasMorePages,
+  InvalidResponseError,
+  NetworkError,
+  TimeoutError,
+  unwrap,
+} from "../../src/index.js";
 import { loadSpec, RATE_LIMIT_HEADERS, successExample } from "../support/spec.js";
 import { track, until, useFakeClock } from "./support/clock.js";
 import { sendJson, startServer, type TestServer } from "./support/server.js";
@@ -36,9 +45,15 @@ describe("the base URL and the options, refused with what is wrong", () => {
       }
       return "accepted";
     };
-    expect(refusal("")).toBe(`createClient: baseUrl is required and must be a non-empty string; got "". ${BASE_EXAMPLE}`);
-    expect(refusal("   ")).toBe(`createClient: baseUrl is required and must be a non-empty string; got string. ${BASE_EXAMPLE}`);
-    expect(refusal(undefined)).toBe(`createClient: baseUrl is required and must be a non-empty string; got undefined. ${BASE_EXAMPLE}`);
+    expect(refusal("")).toBe(
+      `createClient: baseUrl is required and must be a non-empty string; got "". ${BASE_EXAMPLE}`,
+    );
+    expect(refusal("   ")).toBe(
+      `createClient: baseUrl is required and must be a non-empty string; got string. ${BASE_EXAMPLE}`,
+    );
+    expect(refusal(undefined)).toBe(
+      `createClient: baseUrl is required and must be a non-empty string; got undefined. ${BASE_EXAMPLE}`,
+    );
     expect(refusal("xhttp://api.example.com/v1")).toBe(
       `createClient: baseUrl must be an absolute http:// or https:// URL; got "xhttp://api.example.com/v1". ${BASE_EXAMPLE}`,
     );
@@ -86,20 +101,30 @@ describe("error messages", () => {
     vi.useRealTimers();
     const timeout = call.error;
     expect(timeout).toBeInstanceOf(TimeoutError);
-    expect((timeout as Error).message).toBe("GET /currencies/fiat-rates (getFiatRates) timed out after 30 ms (attempt 3)");
-    expect(new TimeoutError(info, 30, 1).message).toBe("GET /currencies/fiat-rates (getFiatRates) timed out after 30 ms");
+    expect((timeout as Error).message).toBe(
+      "GET /currencies/fiat-rates (getFiatRates) timed out after 30 ms (attempt 3)",
+    );
+    expect(new TimeoutError(info, 30, 1).message).toBe(
+      "GET /currencies/fiat-rates (getFiatRates) timed out after 30 ms",
+    );
     await server.close();
     server = await startServer((req) => req.socket.destroy());
     const dropped = await createClient({ baseUrl: server.baseUrl, retry: { retries: 1, baseDelayMs: 0 } })
       .GET("/currencies/fiat-rates")
       .catch((e: unknown) => e);
     expect(dropped).toBeInstanceOf(NetworkError);
-    expect((dropped as Error).message).toBe("GET /currencies/fiat-rates (getFiatRates) failed: network error (UND_ERR_SOCKET) after 2 attempts");
+    expect((dropped as Error).message).toBe(
+      "GET /currencies/fiat-rates (getFiatRates) failed: network error (UND_ERR_SOCKET) after 2 attempts",
+    );
   });
 
   it("the reason of a network error: its code, its cause's code, else its message, else none", () => {
-    expect(new NetworkError(info, 1, { code: "EPIPE", message: "m", cause: { code: "X" } }).message).toMatch(/network error \(EPIPE\)$/);
-    expect(new NetworkError(info, 1, { message: "m", cause: { code: "ECONNRESET" } }).message).toMatch(/network error \(ECONNRESET\)$/);
+    expect(new NetworkError(info, 1, { code: "EPIPE", message: "m", cause: { code: "X" } }).message).toMatch(
+      /network error \(EPIPE\)$/,
+    );
+    expect(new NetworkError(info, 1, { message: "m", cause: { code: "ECONNRESET" } }).message).toMatch(
+      /network error \(ECONNRESET\)$/,
+    );
     expect(new NetworkError(info, 1, { message: "went wrong" }).message).toMatch(/network error \(went wrong\)$/);
     expect(new NetworkError(info, 1, undefined).message).toMatch(/network error$/);
     expect(new NetworkError(info, 1, undefined).cause).toBeUndefined();
@@ -107,7 +132,9 @@ describe("error messages", () => {
 
   it("an invalid response names its reason; it has a cause only when given one", () => {
     const invalidJson = new InvalidResponseError(info, 200, "application/json", "invalid-json", undefined);
-    expect(invalidJson.message).toBe("GET /currencies/fiat-rates (getFiatRates) answered HTTP 200 with a body that is not valid JSON");
+    expect(invalidJson.message).toBe(
+      "GET /currencies/fiat-rates (getFiatRates) answered HTTP 200 with a body that is not valid JSON",
+    );
     expect(Object.hasOwn(invalidJson, "cause")).toBe(false);
     const cause = new SyntaxError("bad");
     expect(new InvalidResponseError(info, 200, "application/json", "invalid-json", undefined, cause).cause).toBe(cause);
@@ -115,13 +142,17 @@ describe("error messages", () => {
 
   it("unwrap throws for an error status even without an error body, and for an error body even with a 2xx", async () => {
     await expect(unwrap({ response: new Response(null, { status: 500 }) })).rejects.toBeInstanceOf(ApiError);
-    await expect(unwrap({ data: 1, error: { message: "x" }, response: new Response(null, { status: 200 }) })).rejects.toBeInstanceOf(ApiError);
+    await expect(
+      unwrap({ data: 1, error: { message: "x" }, response: new Response(null, { status: 200 }) }),
+    ).rejects.toBeInstanceOf(ApiError);
   });
 });
 
 describe("hooks and the rate-limit state", () => {
   it("each event carries the call's facts: request, response (with a duration), retry (reason, status, delay), rate limit", async () => {
-    server = await startServer((_req, res, _seen, i) => (i === 0 ? sendJson(res, 503, {}, { "retry-after": "0" }) : sendJson(res, 200, rates())));
+    server = await startServer((_req, res, _seen, i) =>
+      i === 0 ? sendJson(res, 503, {}, { "retry-after": "0" }) : sendJson(res, 200, rates()),
+    );
     const events: Array<[string, unknown]> = [];
     const hooks: ClientHooks = {
       onRequest: (e) => events.push(["request", e]),
@@ -131,13 +162,29 @@ describe("hooks and the rate-limit state", () => {
     };
     const api = createClient({ baseUrl: server.baseUrl, hooks });
     await api.GET("/currencies/fiat-rates");
-    const facts = { method: "GET", path: "/currencies/fiat-rates", operationId: "getFiatRates", url: `${server.baseUrl}/currencies/fiat-rates` };
-    expect(events.map(([name]) => name)).toEqual(["request", "response", "rateLimit", "retry", "request", "response", "rateLimit"]);
+    const facts = {
+      method: "GET",
+      path: "/currencies/fiat-rates",
+      operationId: "getFiatRates",
+      url: `${server.baseUrl}/currencies/fiat-rates`,
+    };
+    expect(events.map(([name]) => name)).toEqual([
+      "request",
+      "response",
+      "rateLimit",
+      "retry",
+      "request",
+      "response",
+      "rateLimit",
+    ]);
     expect(events[0]![1]).toEqual({ ...facts, attempt: 1 });
     const response = events[1]![1] as { durationMs: number };
     expect(response).toMatchObject({ ...facts, attempt: 1, status: 503 });
     expect(response.durationMs).toBeGreaterThanOrEqual(0);
-    expect(events[2]![1]).toMatchObject({ status: 503, state: { limit: expect.any(Number), remaining: expect.any(Number) } });
+    expect(events[2]![1]).toMatchObject({
+      status: 503,
+      state: { limit: expect.any(Number), remaining: expect.any(Number) },
+    });
     expect(events[3]![1]).toEqual({ ...facts, attempt: 1, reason: "status", status: 503, delayMs: 0 });
     expect(events[4]![1]).toEqual({ ...facts, attempt: 2 });
   });
@@ -149,20 +196,33 @@ describe("hooks and the rate-limit state", () => {
     server = await startServer((req, res, _seen, i) =>
       i === 0
         ? req.socket.destroy()
-        : sendJson(res, 200, rates(), i === 1 ? { [RATE_LIMIT_HEADERS.remaining]: "0", [RATE_LIMIT_HEADERS.reset]: String(reset) } : {}),
+        : sendJson(
+            res,
+            200,
+            rates(),
+            i === 1 ? { [RATE_LIMIT_HEADERS.remaining]: "0", [RATE_LIMIT_HEADERS.reset]: String(reset) } : {},
+          ),
     );
     const retries: unknown[] = [];
     const waits: Array<{ delayMs: number; attempt: number; rateLimit: { remaining: number | undefined } }> = [];
     const api = createClient({
       baseUrl: server.baseUrl,
       retry: { baseDelayMs: 0 },
-      hooks: { onRetry: (e) => retries.push([e.reason, e.status, e.delayMs]), onRateLimitWait: (e) => waits.push(e as never) },
+      hooks: {
+        onRetry: (e) => retries.push([e.reason, e.status, e.delayMs]),
+        onRateLimitWait: (e) => waits.push(e as never),
+      },
     });
     await api.GET("/currencies/fiat-rates");
     expect(retries).toEqual([["network", undefined, 0]]);
     const second = track(api.GET("/currencies/fiat-rates"));
     await until(() => waits.length === 1, "the wait for the reset");
-    expect(waits[0]).toMatchObject({ path: "/currencies/fiat-rates", attempt: 1, delayMs: 1000, rateLimit: { remaining: 0, reset } });
+    expect(waits[0]).toMatchObject({
+      path: "/currencies/fiat-rates",
+      attempt: 1,
+      delayMs: 1000,
+      rateLimit: { remaining: 0, reset },
+    });
     await vi.advanceTimersByTimeAsync(1000);
     await until(() => second.settled, "the call after the wait");
     expect(server.requests.map((r) => r.at)).toEqual([start, start, reset * 1000]);
@@ -209,7 +269,10 @@ describe("bodies and statuses", () => {
     let rest: (() => void) | undefined;
     server = await startServer((req, res) => {
       const declared = req.url?.includes("fiat-rates");
-      res.writeHead(200, { "content-type": "application/json", ...(declared ? { "content-length": String(Buffer.byteLength(body)) } : {}) });
+      res.writeHead(200, {
+        "content-type": "application/json",
+        ...(declared ? { "content-length": String(Buffer.byteLength(body)) } : {}),
+      });
       if (declared) return res.end(body);
       res.write(body.slice(0, 10));
       rest = () => res.end(body.slice(10));
@@ -218,8 +281,12 @@ describe("bodies and statuses", () => {
     const api = createClient({ baseUrl: server.baseUrl, hooks: { onResponse: () => rest?.() } });
     expect((await api.GET("/currencies/fiat-rates", { maxResponseBytes: size })).data).toEqual(JSON.parse(body));
     expect((await api.GET("/currencies/networks/active", { maxResponseBytes: size })).data).toEqual(JSON.parse(body)); // two chunks
-    await expect(api.GET("/currencies/fiat-rates", { maxResponseBytes: size - 1 })).rejects.toMatchObject({ reason: "too-large" });
-    await expect(api.GET("/currencies/networks/active", { maxResponseBytes: size - 1 })).rejects.toMatchObject({ reason: "too-large" });
+    await expect(api.GET("/currencies/fiat-rates", { maxResponseBytes: size - 1 })).rejects.toMatchObject({
+      reason: "too-large",
+    });
+    await expect(api.GET("/currencies/networks/active", { maxResponseBytes: size - 1 })).rejects.toMatchObject({
+      reason: "too-large",
+    });
   });
 
   it("answers without a body are not checked for JSON: 204, Content-Length 0, HEAD; a JSON body without a content type parses", async () => {
@@ -244,7 +311,9 @@ describe("bodies and statuses", () => {
     expect([noContent.response.status, noContent.data, noContent.error]).toEqual([204, undefined, undefined]);
     const empty = await api.GET("/currencies/networks/active");
     expect([empty.response.status, empty.data]).toEqual([200, undefined]);
-    const head = await (api.HEAD as unknown as (path: string) => Promise<{ response: Response; data: unknown }>)("/currencies/fiat-rates/x");
+    const head = await (api.HEAD as unknown as (path: string) => Promise<{ response: Response; data: unknown }>)(
+      "/currencies/fiat-rates/x",
+    );
     expect([head.response.status, head.data]).toEqual([200, undefined]);
     const untyped = await api.GET("/wallets/USDT");
     expect(untyped.data).toEqual({ data: [1] });
@@ -345,7 +414,8 @@ describe("small helpers", () => {
     // Past the bound, the rest as its JSON text, redacted: nothing deeper leaks, in objects or in arrays.
     expect(leaf(redactValue(nested(66), redact))).toBe('{"n":"[REDACTED]"}');
     const nestedArray = (depth: number): unknown => (depth === 0 ? "s3cr3t" : [nestedArray(depth - 1)]);
-    const arrayLeaf = (value: unknown): unknown => (typeof value === "string" ? value : arrayLeaf((value as unknown[])[0]));
+    const arrayLeaf = (value: unknown): unknown =>
+      typeof value === "string" ? value : arrayLeaf((value as unknown[])[0]);
     expect(arrayLeaf(redactValue(nestedArray(65), redact))).toBe("[REDACTED]");
     expect(arrayLeaf(redactValue(nestedArray(66), redact))).toBe('["[REDACTED]"]');
     const cyclic: Record<string, unknown> = { note: "s3cr3t" };
@@ -366,7 +436,10 @@ describe("small helpers", () => {
   });
 
   it("resolveRetryOptions ignores fields given as undefined", () => {
-    expect(resolveRetryOptions(DEFAULT_RETRY, { retries: undefined, baseDelayMs: 7 })).toEqual({ ...DEFAULT_RETRY, baseDelayMs: 7 });
+    expect(resolveRetryOptions(DEFAULT_RETRY, { retries: undefined, baseDelayMs: 7 })).toEqual({
+      ...DEFAULT_RETRY,
+      baseDelayMs: 7,
+    });
   });
 
   it("sleep leaves neither its timer nor its abort listener behind, whether it ends or is aborted", async () => {
@@ -390,7 +463,9 @@ describe("small helpers", () => {
       const sign = createSigner(""); // an empty HMAC key: importKey rejects
       // The same refusal, asked for after the signer's: once it is in, so is the signer's, and a turn later
       // an unhandled rejection would have been reported.
-      await crypto.subtle.importKey("raw", new Uint8Array(0), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]).catch(() => {});
+      await crypto.subtle
+        .importKey("raw", new Uint8Array(0), { name: "HMAC", hash: "SHA-256" }, false, ["sign"])
+        .catch(() => {});
       await new Promise((resolve) => setImmediate(resolve));
       expect(unhandled).toEqual([]);
       await expect(sign("GET", "http://127.0.0.1/v1/x")).rejects.toMatchObject({ name: "DataError" });
@@ -442,7 +517,12 @@ describe("the contract middleware", () => {
       contractMiddleware(validator, {
         mode: "report",
         onViolation: (result, { request, response }) =>
-          reports.push({ ok: result.ok, warnings: result.warnings.length, status: response.status, method: request.method }),
+          reports.push({
+            ok: result.ok,
+            warnings: result.warnings.length,
+            status: response.status,
+            method: request.method,
+          }),
       }),
     );
     expect((await reporting.GET("/currencies/fiat-rates")).data).toEqual({ unexpected: true });
@@ -458,7 +538,13 @@ describe("the contract middleware", () => {
     const results: number[] = [];
     for (const strict of [undefined, true]) {
       const api = createClient({ baseUrl: server.baseUrl });
-      api.use(contractMiddleware(validator, { mode: "report", ...(strict ? { strict } : {}), onViolation: (r) => results.push(r.warnings.length) }));
+      api.use(
+        contractMiddleware(validator, {
+          mode: "report",
+          ...(strict ? { strict } : {}),
+          onViolation: (r) => results.push(r.warnings.length),
+        }),
+      );
       await api.GET("/currencies/fiat-rates");
     }
     expect(results).toEqual([1]);
@@ -467,7 +553,10 @@ describe("the contract middleware", () => {
   it("validates the path below the client's base URL even when it is not the spec's base path", async () => {
     const validated: Array<string | undefined> = [];
     const answering = http.createServer((_req, res) => {
-      res.writeHead(200, { "content-type": "application/json", ...Object.fromEntries(Object.values(RATE_LIMIT_HEADERS).map((h) => [h, "1"])) });
+      res.writeHead(200, {
+        "content-type": "application/json",
+        ...Object.fromEntries(Object.values(RATE_LIMIT_HEADERS).map((h) => [h, "1"])),
+      });
       res.end(JSON.stringify(rates()));
     });
     await new Promise<void>((resolve) => answering.listen(0, "127.0.0.1", resolve));
@@ -475,8 +564,14 @@ describe("the contract middleware", () => {
       const origin = `http://127.0.0.1:${(answering.address() as { port: number }).port}`;
       for (const baseUrl of [`${origin}/gateway/v1`, `${origin}/gateway/v1//`]) {
         const api = createClient({ baseUrl: `${origin}/gateway/v1` });
-        const middleware = contractMiddleware(validator, { mode: "report", onViolation: (r) => validated.push(r.operation?.path) });
-        api.use({ onResponse: (options) => middleware.onResponse!({ ...options, options: { ...options.options, baseUrl }, schemaPath: "/nope" }) });
+        const middleware = contractMiddleware(validator, {
+          mode: "report",
+          onViolation: (r) => validated.push(r.operation?.path),
+        });
+        api.use({
+          onResponse: (options) =>
+            middleware.onResponse!({ ...options, options: { ...options.options, baseUrl }, schemaPath: "/nope" }),
+        });
         await api.GET("/currencies/fiat-rates");
       }
     } finally {

@@ -50,7 +50,9 @@ describe("a connection reset in the middle of the body", () => {
   it("is not retried for a POST", async () => {
     server = await startServer((_req, res) => halfBody(res, "reset"));
     const client = createClient({ baseUrl: server.baseUrl, retry: noWait });
-    await expect(client.POST("/transactions/resendWebhooks", { body: { ids: ["t1"] } })).rejects.toBeInstanceOf(NetworkError);
+    await expect(client.POST("/transactions/resendWebhooks", { body: { ids: ["t1"] } })).rejects.toBeInstanceOf(
+      NetworkError,
+    );
     expect(server.requests).toHaveLength(1);
   });
 });
@@ -60,7 +62,12 @@ describe("a timeout while the body arrives", () => {
     server = await startServer((_req, res, _seen, i) => (i === 0 ? halfBody(res, "stall") : sendJson(res, 200, rates)));
     useFakeClock();
     const retries: string[] = [];
-    const client = createClient({ baseUrl: server.baseUrl, timeoutMs: 150, retry: noWait, hooks: { onRetry: (e) => retries.push(e.reason) } });
+    const client = createClient({
+      baseUrl: server.baseUrl,
+      timeoutMs: 150,
+      retry: noWait,
+      hooks: { onRetry: (e) => retries.push(e.reason) },
+    });
     const call = track(client.GET("/currencies/fiat-rates"));
     await until(() => server!.requests.length === 1, "the first request");
     await vi.advanceTimersByTimeAsync(150);
@@ -112,7 +119,10 @@ describe('parseAs: "stream"', () => {
   it("reads a whole stream with no timeout at all (timeoutMs: Infinity), and where timers are numbers, as in browsers", async () => {
     server = await startServer((_req, res) => sendJson(res, 200, rates));
     const client = createClient({ baseUrl: server.baseUrl });
-    const untimed = await client.GET("/currencies/fiat-rates", { parseAs: "stream", timeoutMs: Number.POSITIVE_INFINITY });
+    const untimed = await client.GET("/currencies/fiat-rates", {
+      parseAs: "stream",
+      timeoutMs: Number.POSITIVE_INFINITY,
+    });
     expect(JSON.parse(await new Response(untimed.data).text())).toEqual(rates);
     // Only the client's timer is a number here: a fetch of its own, so that Node's own code never sees the stub.
     const local = createClient({ baseUrl: server.baseUrl, fetch: async () => Response.json(rates) });

@@ -20,7 +20,9 @@ afterEach(async () => {
 describe("createClient's checks", () => {
   it("names what is wrong: no options, a fetch that is not a function", () => {
     expect(() => createClient(null as never)).toThrow(new TypeError("createClient: options are required"));
-    expect(() => createClient("https://api.example.com/v1" as never)).toThrow(new TypeError("createClient: options are required"));
+    expect(() => createClient("https://api.example.com/v1" as never)).toThrow(
+      new TypeError("createClient: options are required"),
+    );
     expect(() => createClient({ baseUrl: "https://api.example.com/v1", fetch: "fetch" as never })).toThrow(
       new TypeError("createClient: fetch must be a function"),
     );
@@ -30,11 +32,13 @@ describe("createClient's checks", () => {
     server = await startServer((_req, res) => sendJson(res, 200, {}));
     const api = createClient({ baseUrl: server.baseUrl, apiKey: "k" });
     await expect(api.POST("/trades/quote/{quoteId}", { params: {} as never, body: {} })).rejects.toThrow(
-      new TypeError('POST /trades/quote/{quoteId}: path parameter "quoteId" is undefined, which sends the request to another path'),
+      new TypeError(
+        'POST /trades/quote/{quoteId}: path parameter "quoteId" is undefined, which sends the request to another path',
+      ),
     );
-    await expect(api.POST("/trades/quote/{quoteId}", { params: { path: { quoteId: null as never } }, body: {} })).rejects.toThrow(
-      'path parameter "quoteId" is null',
-    );
+    await expect(
+      api.POST("/trades/quote/{quoteId}", { params: { path: { quoteId: null as never } }, body: {} }),
+    ).rejects.toThrow('path parameter "quoteId" is null');
     expect(server.requests).toEqual([]);
   });
 });
@@ -121,18 +125,37 @@ describe("unwrap and the error messages", () => {
     });
     expect((error as ApiError).message).toBe("UNKNOWN /v1/networks failed with HTTP 503 Service Unavailable");
     const bare = await unwrap({ error: "x", response: new Response(null, { status: 500 }) }).catch((e: unknown) => e);
-    expect(bare).toMatchObject({ method: "UNKNOWN", path: "", url: "", statusText: "", message: "UNKNOWN  failed with HTTP 500" });
+    expect(bare).toMatchObject({
+      method: "UNKNOWN",
+      path: "",
+      url: "",
+      statusText: "",
+      message: "UNKNOWN  failed with HTTP 500",
+    });
     expect(await unwrap({ data: 1, response: new Response(null, { status: 200 }) })).toBe(1);
   });
 
   it("says (none) for a missing content type, and no reason for a network error without one", () => {
-    const info = { method: "GET", path: "/networks", operationId: "listNetworks", url: "https://api.example.com/v1/networks" };
+    const info = {
+      method: "GET",
+      path: "/networks",
+      operationId: "listNetworks",
+      url: "https://api.example.com/v1/networks",
+    };
     expect(new InvalidResponseError(info, 200, null, "content-type", undefined).message).toBe(
       "GET /networks (listNetworks) answered HTTP 200 with content-type (none) instead of JSON",
     );
-    expect(new InvalidResponseError({ ...info, operationId: undefined }, 200, "text/html", "too-large", undefined, undefined, 10).message).toBe(
-      "GET /networks answered HTTP 200 with a body over maxResponseBytes (10 bytes)",
-    );
+    expect(
+      new InvalidResponseError(
+        { ...info, operationId: undefined },
+        200,
+        "text/html",
+        "too-large",
+        undefined,
+        undefined,
+        10,
+      ).message,
+    ).toBe("GET /networks answered HTTP 200 with a body over maxResponseBytes (10 bytes)");
     expect(new NetworkError(info, 1, {}).message).toBe("GET /networks (listNetworks) failed: network error");
     expect(new NetworkError(info, 3, { cause: { code: "ECONNRESET" } }).message).toBe(
       "GET /networks (listNetworks) failed: network error (ECONNRESET) after 3 attempts",

@@ -27,9 +27,15 @@ describe("API key", () => {
 
   it("sends the headers option as given when no apiKey is set, an x-api-key among them included", async () => {
     server = await startServer((_req, res) => sendJson(res, 200, successExample("getFiatRates")));
-    const client = createClient({ baseUrl: server.baseUrl, headers: { [API_KEY_HEADER]: "from-headers", "x-extra": "1" } });
+    const client = createClient({
+      baseUrl: server.baseUrl,
+      headers: { [API_KEY_HEADER]: "from-headers", "x-extra": "1" },
+    });
     await client.GET("/currencies/fiat-rates");
-    expect([server.requests[0]?.headers[API_KEY_HEADER], server.requests[0]?.headers["x-extra"]]).toEqual(["from-headers", "1"]);
+    expect([server.requests[0]?.headers[API_KEY_HEADER], server.requests[0]?.headers["x-extra"]]).toEqual([
+      "from-headers",
+      "1",
+    ]);
   });
 
   it("sends no API key header when none is configured", async () => {
@@ -96,7 +102,9 @@ describe("baseUrl", () => {
   });
 
   it("names the offending value, except credentials", () => {
-    expect(() => createClient({ baseUrl: "https://api.example.com/elsewhere" })).toThrow('got "https://api.example.com/elsewhere"');
+    expect(() => createClient({ baseUrl: "https://api.example.com/elsewhere" })).toThrow(
+      'got "https://api.example.com/elsewhere"',
+    );
     expect(() => createClient({ baseUrl: `https://user:pw@api.example.com${BASE_PATH}` })).toThrow(/credentials/);
     expect(() => createClient({ baseUrl: `https://user:pw@api.example.com${BASE_PATH}` })).not.toThrow(/pw/);
   });
@@ -172,7 +180,12 @@ describe("timeouts", () => {
     });
     let headers = 0;
     useFakeClock();
-    const client = createClient({ baseUrl: server.baseUrl, timeoutMs: 200, retry: false, hooks: { onResponse: () => headers++ } });
+    const client = createClient({
+      baseUrl: server.baseUrl,
+      timeoutMs: 200,
+      retry: false,
+      hooks: { onResponse: () => headers++ },
+    });
     const call = track(client.GET("/currencies/fiat-rates"));
     await until(() => headers === 1, "the headers to arrive");
     await vi.advanceTimersByTimeAsync(200);
@@ -184,7 +197,9 @@ describe("timeouts", () => {
     expect(() => createClient({ baseUrl: MOCK_BASE_URL, timeoutMs: 0 })).toThrow(/timeoutMs must be a positive number/);
     expect(() => createClient({ baseUrl: MOCK_BASE_URL, timeoutMs: Number.NaN })).toThrow(/timeoutMs/);
     const client = createClient({ baseUrl: MOCK_BASE_URL });
-    await expect(client.GET("/currencies/fiat-rates", { timeoutMs: -1 })).rejects.toThrow(/timeoutMs must be a positive number/);
+    await expect(client.GET("/currencies/fiat-rates", { timeoutMs: -1 })).rejects.toThrow(
+      /timeoutMs must be a positive number/,
+    );
   });
 });
 
@@ -210,8 +225,16 @@ describe("injectable fetch", () => {
   it("applies the timeout through the Request's signal to a custom fetch", async () => {
     server = await startServer(() => {});
     useFakeClock();
-    const client = createClient({ baseUrl: server.baseUrl, timeoutMs: 100, retry: false, fetch: (request) => fetch(request) });
-    const calls = [track<unknown>(client.POST("/trades/quote", { body: { side: "BUY" } })), track<unknown>(client.GET("/wallets/USDT"))];
+    const client = createClient({
+      baseUrl: server.baseUrl,
+      timeoutMs: 100,
+      retry: false,
+      fetch: (request) => fetch(request),
+    });
+    const calls = [
+      track<unknown>(client.POST("/trades/quote", { body: { side: "BUY" } })),
+      track<unknown>(client.GET("/wallets/USDT")),
+    ];
     await until(() => server!.requests.length === 2, "both requests to arrive");
     await vi.advanceTimersByTimeAsync(100);
     await until(() => calls.every((call) => call.settled), "both calls to time out");

@@ -58,7 +58,11 @@ describe("error styles", () => {
             res,
             400,
             { message: "quote expired" },
-            { [RATE_LIMIT_HEADERS.limit]: "200", [RATE_LIMIT_HEADERS.remaining]: "17", [RATE_LIMIT_HEADERS.reset]: String(reset) },
+            {
+              [RATE_LIMIT_HEADERS.limit]: "200",
+              [RATE_LIMIT_HEADERS.remaining]: "17",
+              [RATE_LIMIT_HEADERS.reset]: String(reset),
+            },
           ),
     );
     const client = createClient({ baseUrl: server.baseUrl, apiKey: KEY });
@@ -77,7 +81,9 @@ describe("error styles", () => {
       body: { message: "quote expired" },
       rateLimit: { limit: 200, remaining: 17, reset },
     });
-    expect((error as ApiError).message).toBe(`POST /trades/quote/{quoteId} (${operationId}) failed with HTTP 400 Bad Request`);
+    expect((error as ApiError).message).toBe(
+      `POST /trades/quote/{quoteId} (${operationId}) failed with HTTP 400 Bad Request`,
+    );
     expect((error as ApiError).response.status).toBe(400);
     expect(JSON.parse(JSON.stringify(error))).toMatchObject({ name: "ApiError", status: 400, operationId });
   });
@@ -151,7 +157,11 @@ describe("rate-limit state", () => {
     expect(client.rateLimit).toBeUndefined();
     await client.GET("/currencies/fiat-rates");
     await client.GET("/currencies/fiat-rates");
-    expect(client.rateLimit).toMatchObject({ limit: rateLimitExamples()[RATE_LIMIT_HEADERS.limit], remaining: 198, reset: 1_900_000_000 });
+    expect(client.rateLimit).toMatchObject({
+      limit: rateLimitExamples()[RATE_LIMIT_HEADERS.limit],
+      remaining: 198,
+      reset: 1_900_000_000,
+    });
     expect(states.map((s) => s.remaining)).toEqual([199, 198]);
   });
 
@@ -171,7 +181,11 @@ describe("rate-limit state", () => {
 
   it("keeps each valid field and drops each malformed one", () => {
     const state = readRateLimit(
-      new Headers({ [RATE_LIMIT_HEADERS.limit]: " 200 ", [RATE_LIMIT_HEADERS.remaining]: "twelve", [RATE_LIMIT_HEADERS.reset]: "1900000000" }),
+      new Headers({
+        [RATE_LIMIT_HEADERS.limit]: " 200 ",
+        [RATE_LIMIT_HEADERS.remaining]: "twelve",
+        [RATE_LIMIT_HEADERS.reset]: "1900000000",
+      }),
       5,
     );
     expect(state).toEqual({ limit: 200, remaining: undefined, reset: 1_900_000_000, observedAt: 5 });
@@ -201,7 +215,9 @@ describe.each([
   });
 
   it("from ApiError, even when the server echoes it in its body", async () => {
-    server = await startServer((_req, res) => sendJson(res, 401, { message: `invalid credential ${credential}`, [credential]: true }));
+    server = await startServer((_req, res) =>
+      sendJson(res, 401, { message: `invalid credential ${credential}`, [credential]: true }),
+    );
     const client = createClient({ baseUrl: server.baseUrl, ...options });
     const error = await unwrap(client.GET("/trades/summary/me")).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
@@ -218,10 +234,15 @@ describe.each([
     });
     useFakeClock(); // the timeout fires when the clock is moved, once the other two calls have ended
     const client = createClient({ baseUrl: server.baseUrl, ...options, timeoutMs: 100, retry: false });
-    const calls = [client.GET("/currencies/fiat-rates"), client.GET("/wallets/USDT"), client.GET("/transactions/me")].map((call) =>
-      track<unknown>(call),
+    const calls = [
+      client.GET("/currencies/fiat-rates"),
+      client.GET("/wallets/USDT"),
+      client.GET("/transactions/me"),
+    ].map((call) => track<unknown>(call));
+    await until(
+      () => calls[1]!.settled && calls[2]!.settled && server!.requests.length === 3,
+      "the other calls to end",
     );
-    await until(() => calls[1]!.settled && calls[2]!.settled && server!.requests.length === 3, "the other calls to end");
     await vi.advanceTimersByTimeAsync(100);
     await until(() => calls[0]!.settled, "the timeout");
     const errors = calls.map((call) => call.error);
@@ -234,7 +255,8 @@ describe.each([
 
   it("from every occurrence: a body that repeats it has none left", async () => {
     server = await startServer((req, res) => {
-      if (req.url?.includes("summary")) return sendJson(res, 401, { message: `${credential} twice: ${credential}`, list: [credential, credential] });
+      if (req.url?.includes("summary"))
+        return sendJson(res, 401, { message: `${credential} twice: ${credential}`, list: [credential, credential] });
       res.writeHead(200, { "content-type": "text/plain" });
       res.end(`${credential}/${credential}`);
     });
@@ -242,7 +264,10 @@ describe.each([
     const result = await client.GET("/trades/summary/me");
     expect(result.error).toEqual({ message: "[REDACTED] twice: [REDACTED]", list: ["[REDACTED]", "[REDACTED]"] });
     const error = await unwrap(client.GET("/trades/summary/me")).catch((e: unknown) => e);
-    expect((error as ApiError).body).toEqual({ message: "[REDACTED] twice: [REDACTED]", list: ["[REDACTED]", "[REDACTED]"] });
+    expect((error as ApiError).body).toEqual({
+      message: "[REDACTED] twice: [REDACTED]",
+      list: ["[REDACTED]", "[REDACTED]"],
+    });
     const invalid = await client.GET("/currencies/fiat-rates").catch((e: unknown) => e);
     expect((invalid as InvalidResponseError).bodyPreview).toBe("[REDACTED]/[REDACTED]");
     for (const text of [...exposures(error), ...exposures(invalid)]) expect(text).not.toContain(credential);
@@ -277,7 +302,9 @@ describe.each([
   });
 
   it("from hook events", async () => {
-    server = await startServer((_req, res, _seen, i) => (i === 0 ? sendJson(res, 503, {}) : sendJson(res, 200, successExample("getFiatRates"))));
+    server = await startServer((_req, res, _seen, i) =>
+      i === 0 ? sendJson(res, 503, {}) : sendJson(res, 200, successExample("getFiatRates")),
+    );
     const events: unknown[] = [];
     const record = (e: unknown) => events.push(e);
     const client = createClient({

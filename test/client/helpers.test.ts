@@ -1,7 +1,14 @@
 // Quote expiry, pagination meta and the generated enums, checked against values read from the spec.
 import { describe, expect, it } from "vitest";
 import * as api from "../../src/index.js";
-import { hasMorePages, isQuoteExpired, quoteTimeLeftMs, type PageMetaA, type PageMetaB, type Quote } from "../../src/index.js";
+import {
+  hasMorePages,
+  isQuoteExpired,
+  quoteTimeLeftMs,
+  type PageMetaA,
+  type PageMetaB,
+  type Quote,
+} from "../../src/index.js";
 import { loadSpec, successExample } from "../support/spec.js";
 
 const spec = loadSpec();
@@ -63,9 +70,11 @@ describe("closed enums", () => {
     const schemas = spec.components?.schemas as Record<string, { enum?: unknown[]; "x-known-values"?: unknown[] }>;
     const closed = Object.entries(schemas).filter(([, s]) => Array.isArray(s.enum));
     expect(closed.length).toBeGreaterThan(0);
-    for (const [name, schema] of closed) expect((api as Record<string, unknown>)[`${name}Values`], name).toEqual(schema.enum);
+    for (const [name, schema] of closed)
+      expect((api as Record<string, unknown>)[`${name}Values`], name).toEqual(schema.enum);
     const exported = Object.keys(api).filter((k) => k.endsWith("Values"));
     expect(exported.sort()).toEqual(closed.map(([name]) => `${name}Values`).sort());
-    for (const [name, schema] of Object.entries(schemas)) if (schema["x-known-values"]) expect(exported).not.toContain(`${name}Values`);
+    for (const [name, schema] of Object.entries(schemas))
+      if (schema["x-known-values"]) expect(exported).not.toContain(`${name}Values`);
   });
 });

@@ -22,7 +22,12 @@ describe("hooks", () => {
     server = await startServer((_req, res, _seen, i) =>
       i === 0
         ? sendJson(res, 503, {})
-        : sendJson(res, 200, rates, i === 1 ? { [RATE_LIMIT_HEADERS.remaining]: "0", [RATE_LIMIT_HEADERS.reset]: String(reset) } : {}),
+        : sendJson(
+            res,
+            200,
+            rates,
+            i === 1 ? { [RATE_LIMIT_HEADERS.remaining]: "0", [RATE_LIMIT_HEADERS.reset]: String(reset) } : {},
+          ),
     );
     const called: string[] = [];
     const thrower = (name: keyof ClientHooks) => () => {
@@ -55,7 +60,10 @@ describe("hooks", () => {
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date", "performance"], now: Date.UTC(2030, 0, 1) });
     await vi.advanceTimersByTimeAsync(5000); // a clock that does not start at 0
     const durations: number[] = [];
-    const client = createClient({ baseUrl: server.baseUrl, hooks: { onResponse: (e) => durations.push(e.durationMs) } });
+    const client = createClient({
+      baseUrl: server.baseUrl,
+      hooks: { onResponse: (e) => durations.push(e.durationMs) },
+    });
     const call = track(client.GET("/currencies/fiat-rates"));
     await until(() => waiting.length === 1, "the request");
     await vi.advanceTimersByTimeAsync(250);

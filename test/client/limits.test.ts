@@ -20,9 +20,13 @@ describe("timeoutMs", () => {
   it("above 2,147,483,647 ms (what setTimeout can hold) is refused at createClient and per call", async () => {
     for (const timeoutMs of [MAX_TIMER_MS + 1, 1e12, Number.MAX_VALUE]) {
       expect(() => createClient({ baseUrl: MOCK_BASE_URL, timeoutMs }), String(timeoutMs)).toThrow(TypeError);
-      expect(() => createClient({ baseUrl: MOCK_BASE_URL, timeoutMs }), String(timeoutMs)).toThrow(/timeoutMs .*2147483647/);
+      expect(() => createClient({ baseUrl: MOCK_BASE_URL, timeoutMs }), String(timeoutMs)).toThrow(
+        /timeoutMs .*2147483647/,
+      );
       const client = createClient({ baseUrl: MOCK_BASE_URL });
-      await expect(client.GET("/currencies/fiat-rates", { timeoutMs }), String(timeoutMs)).rejects.toThrow(/timeoutMs .*2147483647/);
+      await expect(client.GET("/currencies/fiat-rates", { timeoutMs }), String(timeoutMs)).rejects.toThrow(
+        /timeoutMs .*2147483647/,
+      );
     }
   });
 
@@ -54,9 +58,12 @@ describe("retries", () => {
         /retry\.retries must be an integer from 0 to 10/,
       );
       const client = createClient({ baseUrl: MOCK_BASE_URL });
-      await expect(client.GET("/currencies/fiat-rates", { retry: { retries } }), String(retries)).rejects.toThrow(TypeError);
+      await expect(client.GET("/currencies/fiat-rates", { retry: { retries } }), String(retries)).rejects.toThrow(
+        TypeError,
+      );
     }
-    for (const retries of [0, 10]) expect(() => createClient({ baseUrl: MOCK_BASE_URL, retry: { retries } })).not.toThrow();
+    for (const retries of [0, 10])
+      expect(() => createClient({ baseUrl: MOCK_BASE_URL, retry: { retries } })).not.toThrow();
   });
 });
 
@@ -65,8 +72,12 @@ describe("maxResponseBytes", () => {
 
   it("refuses invalid values at createClient and per call", async () => {
     for (const maxResponseBytes of [0, -1, 1.5, Number.NaN, "1MB" as unknown as number]) {
-      expect(() => createClient({ baseUrl: MOCK_BASE_URL, maxResponseBytes }), String(maxResponseBytes)).toThrow(/maxResponseBytes must be/);
-      await expect(createClient({ baseUrl: MOCK_BASE_URL }).GET("/currencies/fiat-rates", { maxResponseBytes })).rejects.toThrow(TypeError);
+      expect(() => createClient({ baseUrl: MOCK_BASE_URL, maxResponseBytes }), String(maxResponseBytes)).toThrow(
+        /maxResponseBytes must be/,
+      );
+      await expect(
+        createClient({ baseUrl: MOCK_BASE_URL }).GET("/currencies/fiat-rates", { maxResponseBytes }),
+      ).rejects.toThrow(TypeError);
     }
     expect(() => createClient({ baseUrl: MOCK_BASE_URL, maxResponseBytes: Number.POSITIVE_INFINITY })).not.toThrow();
   });
@@ -101,7 +112,11 @@ describe("maxResponseBytes", () => {
       // 1 MiB, then a body that never ends: without a timeout, only counting while reading can end this call.
       res.write(`{"message":"${"x".repeat(2 ** 20)}`);
     });
-    const client = createClient({ baseUrl: server.baseUrl, timeoutMs: Number.POSITIVE_INFINITY, maxResponseBytes: 64 * 1024 });
+    const client = createClient({
+      baseUrl: server.baseUrl,
+      timeoutMs: Number.POSITIVE_INFINITY,
+      maxResponseBytes: 64 * 1024,
+    });
     const call = track(client.GET("/currencies/fiat-rates"));
     await until(() => call.settled, "the call to be refused while the body arrives");
     expect(call.error).toMatchObject({ name: "InvalidResponseError", reason: "too-large" });
@@ -135,10 +150,17 @@ describe("maxResponseBytes", () => {
     const client = createClient({ baseUrl: server.baseUrl, retry: false });
     const { data } = await client.GET("/currencies/fiat-rates", { maxResponseBytes: 6000 });
     expect(data).toEqual(JSON.parse(big(5000)));
-    await expect(client.GET("/currencies/fiat-rates", { maxResponseBytes: 4000 })).rejects.toMatchObject({ reason: "too-large" });
-    await expect(client.GET("/wallets/USDT", { maxResponseBytes: 4000 })).rejects.toMatchObject({ reason: "too-large", status: 500 });
+    await expect(client.GET("/currencies/fiat-rates", { maxResponseBytes: 4000 })).rejects.toMatchObject({
+      reason: "too-large",
+    });
+    await expect(client.GET("/wallets/USDT", { maxResponseBytes: 4000 })).rejects.toMatchObject({
+      reason: "too-large",
+      status: 500,
+    });
     const tight = createClient({ baseUrl: server.baseUrl, maxResponseBytes: 4000 });
-    await expect(tight.GET("/currencies/fiat-rates", { parseAs: "text" })).rejects.toMatchObject({ reason: "too-large" });
+    await expect(tight.GET("/currencies/fiat-rates", { parseAs: "text" })).rejects.toMatchObject({
+      reason: "too-large",
+    });
     expect((await tight.GET("/currencies/fiat-rates", { maxResponseBytes: 6000 })).data).toEqual(JSON.parse(big(5000)));
   });
 
@@ -149,6 +171,8 @@ describe("maxResponseBytes", () => {
       res.end(body);
     });
     const client = createClient({ baseUrl: server.baseUrl, maxResponseBytes: 4000 });
-    await expect(client.GET("/currencies/fiat-rates", { parseAs: "stream" })).rejects.toMatchObject({ reason: "too-large" });
+    await expect(client.GET("/currencies/fiat-rates", { parseAs: "stream" })).rejects.toMatchObject({
+      reason: "too-large",
+    });
   });
 });

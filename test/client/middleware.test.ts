@@ -26,23 +26,38 @@ describe("middleware", () => {
   it("a replaced Request keeps the call's retry option, timeout and facts", async () => {
     server = await startServer((_req, res) => sendJson(res, 503, {}));
     const events: RequestEvent[] = [];
-    const client = createClient({ baseUrl: server.baseUrl, retry: noWait, hooks: { onRequest: (e) => events.push(e) } });
+    const client = createClient({
+      baseUrl: server.baseUrl,
+      retry: noWait,
+      hooks: { onRequest: (e) => events.push(e) },
+    });
     client.use(addHeader);
-    const { response } = await client.GET("/collections/customers/{id}", { params: { path: { id: "c1" } }, retry: false });
+    const { response } = await client.GET("/collections/customers/{id}", {
+      params: { path: { id: "c1" } },
+      retry: false,
+    });
     expect(response.status).toBe(503);
     expect(server.requests).toHaveLength(1);
     expect(server.requests[0]!.headers["x-extra"]).toBe("1");
-    expect(events[0]).toMatchObject({ path: "/collections/customers/{id}", operationId: operationIdOf("GET", "/collections/customers/{id}") });
+    expect(events[0]).toMatchObject({
+      path: "/collections/customers/{id}",
+      operationId: operationIdOf("GET", "/collections/customers/{id}"),
+    });
   });
 
   it("a body the middleware replaced is the body sent, on every attempt", async () => {
-    server = await startServer((_req, res, _seen, i) => (i === 0 ? sendJson(res, 503, {}) : sendJson(res, 200, successExample("resendWebhooks"))));
+    server = await startServer((_req, res, _seen, i) =>
+      i === 0 ? sendJson(res, 503, {}) : sendJson(res, 200, successExample("resendWebhooks")),
+    );
     const client = createClient({ baseUrl: server.baseUrl, apiKey: "k", apiSecret: "s", retry: noWait });
     const replaceBody: Middleware = {
       onRequest: ({ request }) => new Request(request, { body: JSON.stringify({ ids: ["replaced"] }) }),
     };
     client.use(replaceBody);
-    const { response } = await client.POST("/transactions/resendWebhooks", { body: { ids: ["original"] }, retry: true });
+    const { response } = await client.POST("/transactions/resendWebhooks", {
+      body: { ids: ["original"] },
+      retry: true,
+    });
     expect(response.status).toBe(200);
     expect(server.requests.map((r) => r.body)).toEqual(Array(2).fill(JSON.stringify({ ids: ["replaced"] })));
     // Ejected: the call's own body again.
@@ -54,7 +69,9 @@ describe("middleware", () => {
   it("a per-call middleware is honoured the same way", async () => {
     server = await startServer((_req, res) => sendJson(res, 200, successExample("resendWebhooks")));
     const client = createClient({ baseUrl: server.baseUrl });
-    const middleware: Middleware[] = [{ onRequest: ({ request }) => new Request(request, { body: '{"ids":["per-call"]}' }) }];
+    const middleware: Middleware[] = [
+      { onRequest: ({ request }) => new Request(request, { body: '{"ids":["per-call"]}' }) },
+    ];
     await client.POST("/transactions/resendWebhooks", { body: { ids: ["original"] }, middleware });
     expect(server.requests[0]!.body).toBe('{"ids":["per-call"]}');
   });
@@ -77,14 +94,15 @@ describe("middleware", () => {
   it("a response the middleware replaces, or answers itself, is what the caller gets", async () => {
     server = await startServer((_req, res) => sendJson(res, 200, successExample("getFiatRates")));
     const client = createClient({ baseUrl: server.baseUrl });
-    const json = (value: unknown, status = 200) => new Response(JSON.stringify(value), { status, headers: { "content-type": "application/json" } });
+    const json = (value: unknown, status = 200) =>
+      new Response(JSON.stringify(value), { status, headers: { "content-type": "application/json" } });
     const replace: Middleware = { onResponse: () => json({ replaced: true }) };
     client.use(replace);
     expect((await client.GET("/currencies/fiat-rates")).data).toEqual({ replaced: true });
     expect((await client.GET("/currencies/fiat-rates", { parseAs: "text" })).data).toBe('{"replaced":true}');
-    expect(new Uint8Array((await client.GET("/currencies/fiat-rates", { parseAs: "arrayBuffer" })).data as ArrayBuffer)).toEqual(
-      new TextEncoder().encode('{"replaced":true}'),
-    );
+    expect(
+      new Uint8Array((await client.GET("/currencies/fiat-rates", { parseAs: "arrayBuffer" })).data as ArrayBuffer),
+    ).toEqual(new TextEncoder().encode('{"replaced":true}'));
     client.eject(replace);
     const answer: Middleware = { onRequest: () => json({ answered: true }, 404) };
     client.use(answer);
@@ -96,16 +114,23 @@ describe("middleware", () => {
 
   it("an answer a middleware gives itself names the URL the call was made for in ApiError.url (registered or per call)", async () => {
     const refuse: Middleware = {
-      onRequest: () => new Response('{"error":"refused"}', { status: 409, headers: { "content-type": "application/json" } }),
+      onRequest: () =>
+        new Response('{"error":"refused"}', { status: 409, headers: { "content-type": "application/json" } }),
     };
     const client = createClient({ baseUrl: MOCK_BASE_URL });
     const customer = { params: { path: { id: "c 1" } } };
-    const perCall = await unwrap(client.GET("/collections/customers/{id}", { ...customer, middleware: [refuse] })).catch((e: unknown) => e);
+    const perCall = await unwrap(
+      client.GET("/collections/customers/{id}", { ...customer, middleware: [refuse] }),
+    ).catch((e: unknown) => e);
     client.use(refuse);
     const registered = await unwrap(client.GET("/collections/customers/{id}", customer)).catch((e: unknown) => e);
     for (const error of [perCall, registered]) {
       expect(error).toBeInstanceOf(ApiError);
-      expect(error).toMatchObject({ status: 409, url: `${MOCK_BASE_URL}/collections/customers/c%201`, path: "/collections/customers/{id}" });
+      expect(error).toMatchObject({
+        status: 409,
+        url: `${MOCK_BASE_URL}/collections/customers/c%201`,
+        path: "/collections/customers/{id}",
+      });
     }
   });
 

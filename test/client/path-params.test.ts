@@ -12,25 +12,34 @@ afterEach(async () => {
 });
 
 describe("path parameters", () => {
-  it.each([".", "..", ""])("Accept Quote with quoteId %j is refused with a TypeError naming it, and nothing is sent", async (quoteId) => {
-    server = await startServer((_req, res) => sendJson(res, 200, successExample("acceptQuote")));
-    const client = createClient({ baseUrl: server.baseUrl, apiKey: "k" });
-    const error = await client.POST("/trades/quote/{quoteId}", { params: { path: { quoteId } }, body: {} }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(TypeError);
-    const message = (error as Error).message;
-    expect(message).toContain('path parameter "quoteId"');
-    expect(message).toContain(JSON.stringify(quoteId));
-    expect(message).toMatch(/another path/);
-    expect(message).toContain("POST /trades/quote/{quoteId}");
-    expect(server.requests).toHaveLength(0);
-  });
+  it.each([".", "..", ""])(
+    "Accept Quote with quoteId %j is refused with a TypeError naming it, and nothing is sent",
+    async (quoteId) => {
+      server = await startServer((_req, res) => sendJson(res, 200, successExample("acceptQuote")));
+      const client = createClient({ baseUrl: server.baseUrl, apiKey: "k" });
+      const error = await client
+        .POST("/trades/quote/{quoteId}", { params: { path: { quoteId } }, body: {} })
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(TypeError);
+      const message = (error as Error).message;
+      expect(message).toContain('path parameter "quoteId"');
+      expect(message).toContain(JSON.stringify(quoteId));
+      expect(message).toMatch(/another path/);
+      expect(message).toContain("POST /trades/quote/{quoteId}");
+      expect(server.requests).toHaveLength(0);
+    },
+  );
 
   it('a currency id ".." never reaches another operation (GET /networks)', async () => {
     server = await startServer((_req, res) => sendJson(res, 200, successExample("getWithdrawalCurrencyNetworks")));
     const client = createClient({ baseUrl: server.baseUrl });
-    await expect(client.GET("/currencies/{id}/networks", { params: { path: { id: ".." } } })).rejects.toThrow(/path parameter "id" is "\.\."/);
+    await expect(client.GET("/currencies/{id}/networks", { params: { path: { id: ".." } } })).rejects.toThrow(
+      /path parameter "id" is "\.\."/,
+    );
     await expect(
-      client.GET("/trades/pairs/{sourceCode}/{targetCode}", { params: { path: { sourceCode: "USDT", targetCode: "." } } }),
+      client.GET("/trades/pairs/{sourceCode}/{targetCode}", {
+        params: { path: { sourceCode: "USDT", targetCode: "." } },
+      }),
     ).rejects.toThrow(/path parameter "targetCode" is "\."/);
     expect(server.requests).toHaveLength(0);
   });
@@ -51,7 +60,9 @@ describe("path parameters", () => {
     const client = createClient({ baseUrl: "http://127.0.0.1:1/v1" });
     const get = client.GET as unknown as (path: string) => Promise<unknown>;
     await expect(get("/collections/customers/{id}")).rejects.toThrow(
-      new TypeError('GET /collections/customers/{id}: path parameter "id" is undefined, which sends the request to another path'),
+      new TypeError(
+        'GET /collections/customers/{id}: path parameter "id" is undefined, which sends the request to another path',
+      ),
     );
   });
 });

@@ -3,7 +3,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type StartedMock, startMock } from "../../src/mock/index.js";
 import { contractMiddleware, createBundledContractValidator } from "../../src/contract/index.js";
-import { createClient, unwrap, type ApiClient, type CreateQuoteRequest, type ResendWebhooksRequest, type InvoiceStatus } from "../../src/index.js";
+import {
+  createClient,
+  unwrap,
+  type ApiClient,
+  type CreateQuoteRequest,
+  type ResendWebhooksRequest,
+  type InvoiceStatus,
+} from "../../src/index.js";
 import { listSpecOperations, loadSpec, requestExample } from "../support/spec.js";
 
 const spec = loadSpec();
@@ -14,17 +21,23 @@ const parameter = (name: string): string => String(parameters[name]?.example);
 const calls: Record<string, (client: ApiClient) => Promise<unknown>> = {
   getFiatRates: (c) => unwrap(c.GET("/currencies/fiat-rates")),
   createQuote: (c) => unwrap(c.POST("/trades/quote", { body: requestExample<CreateQuoteRequest>("createQuote") })),
-  acceptQuote: (c) => unwrap(c.POST("/trades/quote/{quoteId}", { params: { path: { quoteId: parameter("QuoteId") } }, body: {} })),
+  acceptQuote: (c) =>
+    unwrap(c.POST("/trades/quote/{quoteId}", { params: { path: { quoteId: parameter("QuoteId") } }, body: {} })),
   // Observed: a real client sends no body at all.
-  acceptQuoteWithoutBody: (c) => unwrap(c.POST("/trades/quote/{quoteId}", { params: { path: { quoteId: parameter("QuoteId") } } })),
-  resendWebhooks: (c) => unwrap(c.POST("/transactions/resendWebhooks", { body: requestExample<ResendWebhooksRequest>("resendWebhooks") })),
-  listMyInvoices: (c) => unwrap(c.GET("/invoices/me", { params: { query: { status: parameter("InvoiceStatusFilter") as InvoiceStatus } } })),
+  acceptQuoteWithoutBody: (c) =>
+    unwrap(c.POST("/trades/quote/{quoteId}", { params: { path: { quoteId: parameter("QuoteId") } } })),
+  resendWebhooks: (c) =>
+    unwrap(c.POST("/transactions/resendWebhooks", { body: requestExample<ResendWebhooksRequest>("resendWebhooks") })),
+  listMyInvoices: (c) =>
+    unwrap(c.GET("/invoices/me", { params: { query: { status: parameter("InvoiceStatusFilter") as InvoiceStatus } } })),
   getCollectionCustomers: (c) => unwrap(c.GET("/collections/customers/me")),
-  getCollectionCustomer: (c) => unwrap(c.GET("/collections/customers/{id}", { params: { path: { id: parameter("CustomerId") } } })),
+  getCollectionCustomer: (c) =>
+    unwrap(c.GET("/collections/customers/{id}", { params: { path: { id: parameter("CustomerId") } } })),
   getDepositAddresses: (c) => unwrap(c.GET("/addresses/me/broker")),
   listDeposits: (c) => unwrap(c.GET("/transactions/deposits/me")),
   listPayouts: (c) => unwrap(c.GET("/transactions/withdrawals/me")),
-  getWithdrawalCurrencyNetworks: (c) => unwrap(c.GET("/currencies/{id}/networks", { params: { path: { id: parameter("CurrencyId") } } })),
+  getWithdrawalCurrencyNetworks: (c) =>
+    unwrap(c.GET("/currencies/{id}/networks", { params: { path: { id: parameter("CurrencyId") } } })),
   getTradesSummary: (c) => unwrap(c.GET("/trades/summary/me")),
   getActiveNetworks: (c) => unwrap(c.GET("/currencies/networks/active")),
   getTradePair: (c) =>
@@ -34,7 +47,8 @@ const calls: Record<string, (client: ApiClient) => Promise<unknown>> = {
       }),
     ),
   getWalletBalance: (c) => unwrap(c.GET("/wallets/USDT")),
-  getWalletBalanceByCode: (c) => unwrap(c.GET("/wallets/{currencyCode}", { params: { path: { currencyCode: parameter("WalletCurrencyCode") } } })),
+  getWalletBalanceByCode: (c) =>
+    unwrap(c.GET("/wallets/{currencyCode}", { params: { path: { currencyCode: parameter("WalletCurrencyCode") } } })),
   getUserTransactions: (c) => unwrap(c.GET("/transactions/me")),
   // Observed query parameters, with the spec's examples.
   getUserTransactionsWithQuery: (c) =>
@@ -85,7 +99,11 @@ describe("client against the Prism mock", () => {
       const body = (await call(client)) as { message?: unknown; data?: unknown };
       expect(typeof body.message, name).toBe("string");
       expect(body.data, name).toBeDefined();
-      expect(client.rateLimit, name).toMatchObject({ limit: expect.any(Number), remaining: expect.any(Number), reset: expect.any(Number) });
+      expect(client.rateLimit, name).toMatchObject({
+        limit: expect.any(Number),
+        remaining: expect.any(Number),
+        reset: expect.any(Number),
+      });
     }
   });
 });

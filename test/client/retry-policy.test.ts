@@ -2,7 +2,13 @@
 // and how long to wait before sending once the limit is spent. No sockets, no clock: `now` and `random` are given.
 import { describe, expect, it } from "vitest";
 import { DEFAULT_RETRY, type RetryOptions } from "../../src/index.js";
-import { type AttemptOutcome, rateLimitWait, resolveRetryOptions, retryDelay, shouldRetry } from "../../src/client/retry.js";
+import {
+  type AttemptOutcome,
+  rateLimitWait,
+  resolveRetryOptions,
+  retryDelay,
+  shouldRetry,
+} from "../../src/client/retry.js";
 import { RATE_LIMIT_HEADERS } from "../support/spec.js";
 
 const NOW = Date.UTC(2030, 0, 1, 12, 0, 0);
@@ -28,9 +34,30 @@ describe("shouldRetry(attempt, method, override, outcome, options, now)", () => 
     ["GET, 500", 1, "GET", undefined, status(500), false],
     ["GET, 400", 1, "GET", undefined, status(400), false],
     ["GET, 200", 1, "GET", undefined, status(200), false],
-    ["GET, 429, reset in 30 s (within 60 s)", 1, "GET", undefined, status(429, { [RATE_LIMIT_HEADERS.reset]: inSeconds(30) }), true],
-    ["GET, 429, reset in 60 s (the cap itself)", 1, "GET", undefined, status(429, { [RATE_LIMIT_HEADERS.reset]: inSeconds(60) }), true],
-    ["GET, 429, reset in an hour (the quote quota)", 1, "GET", undefined, status(429, { [RATE_LIMIT_HEADERS.reset]: inSeconds(3600) }), false],
+    [
+      "GET, 429, reset in 30 s (within 60 s)",
+      1,
+      "GET",
+      undefined,
+      status(429, { [RATE_LIMIT_HEADERS.reset]: inSeconds(30) }),
+      true,
+    ],
+    [
+      "GET, 429, reset in 60 s (the cap itself)",
+      1,
+      "GET",
+      undefined,
+      status(429, { [RATE_LIMIT_HEADERS.reset]: inSeconds(60) }),
+      true,
+    ],
+    [
+      "GET, 429, reset in an hour (the quote quota)",
+      1,
+      "GET",
+      undefined,
+      status(429, { [RATE_LIMIT_HEADERS.reset]: inSeconds(3600) }),
+      false,
+    ],
     ["GET, 503, Retry-After 120 s", 1, "GET", undefined, status(503, { "retry-after": "120" }), false],
     ["GET, 503, Retry-After 2 s", 1, "GET", undefined, status(503, { "retry-after": "2" }), true],
     ["GET, retry: false", 1, "GET", false, network, false],
@@ -49,15 +76,29 @@ describe("shouldRetry(attempt, method, override, outcome, options, now)", () => 
   });
 
   it("follows the options it is given: methods, statuses, retries, maxRateLimitWaitMs", () => {
-    const options = resolveRetryOptions(DEFAULT_RETRY, { methods: ["get", "PUT"], statuses: [500], retries: 1, maxRateLimitWaitMs: 5000 });
+    const options = resolveRetryOptions(DEFAULT_RETRY, {
+      methods: ["get", "PUT"],
+      statuses: [500],
+      retries: 1,
+      maxRateLimitWaitMs: 5000,
+    });
     expect(shouldRetry(1, "PUT", undefined, network, options, NOW)).toBe(true);
     expect(shouldRetry(1, "GET", undefined, status(500), options, NOW)).toBe(true);
     expect(shouldRetry(1, "GET", undefined, status(503), options, NOW)).toBe(false);
     expect(shouldRetry(2, "GET", undefined, network, options, NOW)).toBe(false);
     expect(
-      shouldRetry(1, "GET", undefined, status(500, { [RATE_LIMIT_HEADERS.remaining]: "0", [RATE_LIMIT_HEADERS.reset]: inSeconds(10) }), options, NOW),
+      shouldRetry(
+        1,
+        "GET",
+        undefined,
+        status(500, { [RATE_LIMIT_HEADERS.remaining]: "0", [RATE_LIMIT_HEADERS.reset]: inSeconds(10) }),
+        options,
+        NOW,
+      ),
     ).toBe(false);
-    expect(shouldRetry(1, "GET", undefined, network, resolveRetryOptions(DEFAULT_RETRY, { retries: 0 }), NOW)).toBe(false);
+    expect(shouldRetry(1, "GET", undefined, network, resolveRetryOptions(DEFAULT_RETRY, { retries: 0 }), NOW)).toBe(
+      false,
+    );
   });
 });
 
@@ -83,7 +124,13 @@ describe("retryDelay(attempt, outcome, options, now, random)", () => {
     ],
     ["429 with a reset already past: at once", 1, status(429, { [RATE_LIMIT_HEADERS.reset]: inSeconds(-5) }), top, 0],
     ["503: Retry-After in seconds", 1, status(503, { "retry-after": "2" }), top, 2000],
-    ["503: Retry-After as an HTTP date", 1, status(503, { "retry-after": new Date(NOW + 4000).toUTCString() }), top, 4000],
+    [
+      "503: Retry-After as an HTTP date",
+      1,
+      status(503, { "retry-after": new Date(NOW + 4000).toUTCString() }),
+      top,
+      4000,
+    ],
     ["429: Retry-After when no reset is given", 1, status(429, { "retry-after": "3" }), top, 3000],
     ["503: malformed Retry-After falls back to backoff", 1, status(503, { "retry-after": "soon" }), () => 0.5, 50],
     ["504: Retry-After is not read", 1, status(504, { "retry-after": "9" }), () => 0.5, 50],
@@ -94,7 +141,12 @@ describe("retryDelay(attempt, outcome, options, now, random)", () => {
 });
 
 describe("rateLimitWait(state, options, now): before sending, after `Remaining: 0`", () => {
-  const state = (remaining: number | undefined, reset: number | undefined) => ({ limit: 200, remaining, reset, observedAt: NOW });
+  const state = (remaining: number | undefined, reset: number | undefined) => ({
+    limit: 200,
+    remaining,
+    reset,
+    observedAt: NOW,
+  });
   const cases: Array<[string, ReturnType<typeof state> | undefined, number]> = [
     ["no state yet", undefined, 0],
     ["requests remain", state(5, NOW / 1000 + 30), 0],
@@ -111,11 +163,18 @@ describe("rateLimitWait(state, options, now): before sending, after `Remaining: 
 describe("resolveRetryOptions", () => {
   it("bounds retries to an integer from 0 to 10 and the delays to finite numbers ≥ 0", () => {
     for (const retries of [-1, 11, 2.5, Number.NaN])
-      expect(() => resolveRetryOptions(DEFAULT_RETRY, { retries })).toThrow(/retry\.retries must be an integer from 0 to 10/);
+      expect(() => resolveRetryOptions(DEFAULT_RETRY, { retries })).toThrow(
+        /retry\.retries must be an integer from 0 to 10/,
+      );
     for (const key of ["baseDelayMs", "maxDelayMs", "maxRateLimitWaitMs"] as const) {
-      expect(() => resolveRetryOptions(DEFAULT_RETRY, { [key]: -1 })).toThrow(new RegExp(`retry\\.${key} must be a finite number`));
+      expect(() => resolveRetryOptions(DEFAULT_RETRY, { [key]: -1 })).toThrow(
+        new RegExp(`retry\\.${key} must be a finite number`),
+      );
       expect(() => resolveRetryOptions(DEFAULT_RETRY, { [key]: Number.POSITIVE_INFINITY })).toThrow(TypeError);
     }
-    expect(resolveRetryOptions(DEFAULT_RETRY, { retries: 10, methods: ["get"] })).toMatchObject({ retries: 10, methods: ["GET"] });
+    expect(resolveRetryOptions(DEFAULT_RETRY, { retries: 10, methods: ["get"] })).toMatchObject({
+      retries: 10,
+      methods: ["GET"],
+    });
   });
 });

@@ -1,7 +1,15 @@
 // The retry matrix against real node:http servers. Time is a fake clock's (waits are what the client asked for, read
 // from its hooks and from when requests arrived); `noWait` backs off 0 ms where a test is not about the wait.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { ApiError, createClient, DEFAULT_RETRY, NetworkError, TimeoutError, unwrap, type RetryEvent } from "../../src/index.js";
+import {
+  ApiError,
+  createClient,
+  DEFAULT_RETRY,
+  NetworkError,
+  TimeoutError,
+  unwrap,
+  type RetryEvent,
+} from "../../src/index.js";
 import { backoffDelay } from "../../src/client/retry.js";
 import { track, until, useFakeClock } from "./support/clock.js";
 import { sendJson, startServer, type TestServer } from "./support/server.js";
@@ -22,7 +30,10 @@ const START = Date.UTC(2030, 0, 1, 12, 0, 0);
 function delaysSeen() {
   const retries: RetryEvent[] = [];
   const rateLimitWaits: number[] = [];
-  const hooks = { onRetry: (e: RetryEvent) => retries.push(e), onRateLimitWait: (e: { delayMs: number }) => rateLimitWaits.push(e.delayMs) };
+  const hooks = {
+    onRetry: (e: RetryEvent) => retries.push(e),
+    onRateLimitWait: (e: { delayMs: number }) => rateLimitWaits.push(e.delayMs),
+  };
   return { retries, rateLimitWaits, hooks };
 }
 const quoteBody = { sourceId: "USDT", targetId: "NGNX", amount: 10, side: "SELL" as const };
@@ -37,7 +48,9 @@ describe("defaults", () => {
 describe("GET", () => {
   it("is retried on 503 and then succeeds", async () => {
     const rates = successExample("getFiatRates");
-    server = await startServer((_req, res, _seen, i) => (i === 0 ? sendJson(res, 503, { error: "busy" }) : sendJson(res, 200, rates)));
+    server = await startServer((_req, res, _seen, i) =>
+      i === 0 ? sendJson(res, 503, { error: "busy" }) : sendJson(res, 200, rates),
+    );
     const retries: RetryEvent[] = [];
     const client = createClient({ baseUrl: server.baseUrl, retry: noWait, hooks: { onRetry: (e) => retries.push(e) } });
     const { data, error } = await client.GET("/currencies/fiat-rates");
@@ -45,7 +58,12 @@ describe("GET", () => {
     expect(data).toEqual(rates);
     expect(server.requests).toHaveLength(2);
     expect(retries).toEqual([
-      expect.objectContaining({ reason: "status", status: 503, attempt: 1, operationId: operationIdOf("GET", "/currencies/fiat-rates") }),
+      expect.objectContaining({
+        reason: "status",
+        status: 503,
+        attempt: 1,
+        operationId: operationIdOf("GET", "/currencies/fiat-rates"),
+      }),
     ]);
   });
 
@@ -114,7 +132,9 @@ describe("GET", () => {
   });
 
   it("is retried after a timeout", async () => {
-    server = await startServer((_req, res, _seen, i) => (i === 0 ? undefined : sendJson(res, 200, successExample("getFiatRates"))));
+    server = await startServer((_req, res, _seen, i) =>
+      i === 0 ? undefined : sendJson(res, 200, successExample("getFiatRates")),
+    );
     useFakeClock();
     const { retries, hooks } = delaysSeen();
     const client = createClient({ baseUrl: server.baseUrl, timeoutMs: 100, retry: noWait, hooks });
@@ -145,9 +165,14 @@ describe("POST is never retried by default", () => {
   });
 
   it("not on 429", async () => {
-    server = await startServer((_req, res) => sendJson(res, 429, {}, { [RATE_LIMIT_HEADERS.remaining]: "0", [RATE_LIMIT_HEADERS.reset]: "0" }));
+    server = await startServer((_req, res) =>
+      sendJson(res, 429, {}, { [RATE_LIMIT_HEADERS.remaining]: "0", [RATE_LIMIT_HEADERS.reset]: "0" }),
+    );
     const client = createClient({ baseUrl: server.baseUrl, retry: noWait });
-    const { response } = await client.POST("/trades/quote/{quoteId}", { params: { path: { quoteId: "q1" } }, body: {} });
+    const { response } = await client.POST("/trades/quote/{quoteId}", {
+      params: { path: { quoteId: "q1" } },
+      body: {},
+    });
     expect(response.status).toBe(429);
     expect(server.requests).toHaveLength(1);
   });
@@ -174,7 +199,9 @@ describe("POST is never retried by default", () => {
   });
 
   it("unless the request opts in, and then the same body is sent again", async () => {
-    server = await startServer((_req, res, _seen, i) => (i < 2 ? sendJson(res, 503, {}) : sendJson(res, 200, successExample("createQuote"))));
+    server = await startServer((_req, res, _seen, i) =>
+      i < 2 ? sendJson(res, 503, {}) : sendJson(res, 200, successExample("createQuote")),
+    );
     const client = createClient({ baseUrl: server.baseUrl, retry: noWait });
     const { data } = await client.POST("/trades/quote", { body: quoteBody, retry: true });
     expect(data).toEqual(successExample("createQuote"));
@@ -184,7 +211,10 @@ describe("POST is never retried by default", () => {
 });
 
 describe("rate-limit waits", () => {
-  const spentUntil = (reset: number) => ({ [RATE_LIMIT_HEADERS.remaining]: "0", [RATE_LIMIT_HEADERS.reset]: String(reset) });
+  const spentUntil = (reset: number) => ({
+    [RATE_LIMIT_HEADERS.remaining]: "0",
+    [RATE_LIMIT_HEADERS.reset]: String(reset),
+  });
 
   it("429 waits until X-RateLimit-Reset before retrying", async () => {
     useFakeClock(START);
@@ -240,7 +270,9 @@ describe("rate-limit waits", () => {
   it("after Remaining: 0 the next request waits until the reset (POST included, no retry involved)", async () => {
     useFakeClock(START);
     const reset = START / 1000 + 1;
-    server = await startServer((_req, res, _seen, i) => sendJson(res, 200, successExample("createQuote"), i === 0 ? spentUntil(reset) : {}));
+    server = await startServer((_req, res, _seen, i) =>
+      sendJson(res, 200, successExample("createQuote"), i === 0 ? spentUntil(reset) : {}),
+    );
     const { retries, rateLimitWaits, hooks } = delaysSeen();
     const client = createClient({ baseUrl: server.baseUrl, retry: noWait, hooks });
     await client.POST("/trades/quote", { body: quoteBody });
@@ -260,7 +292,9 @@ describe("rate-limit waits", () => {
 describe("backoff", () => {
   it("is exponential with full jitter and capped", () => {
     const options = { baseDelayMs: 100, maxDelayMs: 1000 };
-    expect([1, 2, 3, 4, 5, 6].map((n) => backoffDelay(n, options, () => 0.999999))).toEqual([99, 199, 399, 799, 999, 999]);
+    expect([1, 2, 3, 4, 5, 6].map((n) => backoffDelay(n, options, () => 0.999999))).toEqual([
+      99, 199, 399, 799, 999, 999,
+    ]);
     expect(backoffDelay(3, options, () => 0)).toBe(0);
     const samples = Array.from({ length: 200 }, () => backoffDelay(2, options));
     expect(Math.min(...samples)).toBeGreaterThanOrEqual(0);
@@ -269,6 +303,8 @@ describe("backoff", () => {
   });
 
   it("rejects invalid retry options", () => {
-    expect(() => createClient({ baseUrl: "http://127.0.0.1:1/v1", retry: { retries: -1 } })).toThrow(/retry.retries must be an integer from 0 to 10/);
+    expect(() => createClient({ baseUrl: "http://127.0.0.1:1/v1", retry: { retries: -1 } })).toThrow(
+      /retry.retries must be an integer from 0 to 10/,
+    );
   });
 });

@@ -51,17 +51,25 @@ describe("signing", () => {
   it.each(VECTORS)("signs METHOD + PATH + TIMESTAMP exactly: $signed", async ({ method, url, signed, signature }) => {
     const pathWithQuery = url.slice("https://api.example.com".length);
     expect(signingString(method, pathWithQuery, "1700000000000")).toBe(signed);
-    expect(await createSigner(SECRET, () => 1_700_000_000_000)(method, url)).toEqual({ timestamp: "1700000000000", signature });
+    expect(await createSigner(SECRET, () => 1_700_000_000_000)(method, url)).toEqual({
+      timestamp: "1700000000000",
+      signature,
+    });
   });
 
   it("sends a valid timestamp and signature with the key, for a GET with a query and a POST with a body", async () => {
-    server = await startServer((req, res) => sendJson(res, 200, successExample(req.method === "GET" ? "getUserTransactions" : "resendWebhooks")));
+    server = await startServer((req, res) =>
+      sendJson(res, 200, successExample(req.method === "GET" ? "getUserTransactions" : "resendWebhooks")),
+    );
     const client = createClient({ baseUrl: server.baseUrl, apiKey: "key-1", apiSecret: SECRET });
     const before = Date.now();
     await client.GET("/transactions/me", { params: { query: { page: 1, pageSize: 30, category: "DEPOSIT" } } });
     await client.POST("/transactions/resendWebhooks", { body: { ids: ["txn-1"] } });
     const after = Date.now();
-    expect(server.requests.map((r) => r.url)).toEqual(["/v1/transactions/me?page=1&pageSize=30&category=DEPOSIT", "/v1/transactions/resendWebhooks"]);
+    expect(server.requests.map((r) => r.url)).toEqual([
+      "/v1/transactions/me?page=1&pageSize=30&category=DEPOSIT",
+      "/v1/transactions/resendWebhooks",
+    ]);
     for (const seen of server.requests) {
       expect(seen.headers[API_KEY_HEADER]).toBe("key-1");
       const timestamp = Number(expectSigned(seen));
@@ -77,13 +85,20 @@ describe("signing", () => {
       if (index === 0) setTimeout(() => sendJson(res, 503, {}), 20);
       else sendJson(res, 200, successExample("getFiatRates"));
     });
-    const client = createClient({ baseUrl: server.baseUrl, apiKey: "key-1", apiSecret: SECRET, retry: { baseDelayMs: 1 } });
+    const client = createClient({
+      baseUrl: server.baseUrl,
+      apiKey: "key-1",
+      apiSecret: SECRET,
+      retry: { baseDelayMs: 1 },
+    });
     const { response } = await client.GET("/currencies/fiat-rates");
     expect(response.status).toBe(200);
     expect(server.requests).toHaveLength(2);
     const [first, second] = server.requests.map(expectSigned);
     expect(Number(second)).toBeGreaterThanOrEqual(Number(first) + 20);
-    expect(server.requests[1]!.headers[SIGNING_HEADERS.signature]).not.toBe(server.requests[0]!.headers[SIGNING_HEADERS.signature]);
+    expect(server.requests[1]!.headers[SIGNING_HEADERS.signature]).not.toBe(
+      server.requests[0]!.headers[SIGNING_HEADERS.signature],
+    );
   });
 
   it("signs an Accept Quote sent without a body", async () => {
@@ -103,7 +118,18 @@ describe("signing", () => {
   });
 
   it("refuses an unusable secret, or a secret without a key, without echoing it", () => {
-    for (const apiSecret of ["", " padded", "line\nbreak", "bell\u0007", "\u0007", "tab\tinside", "nul\u0000", "del\u007f", "esc\u001b[0m", "cr\r"]) {
+    for (const apiSecret of [
+      "",
+      " padded",
+      "line\nbreak",
+      "bell\u0007",
+      "\u0007",
+      "tab\tinside",
+      "nul\u0000",
+      "del\u007f",
+      "esc\u001b[0m",
+      "cr\r",
+    ]) {
       const attempt = () => createClient({ baseUrl: MOCK_BASE_URL, apiKey: "key-1", apiSecret });
       expect(attempt, JSON.stringify(apiSecret)).toThrow(
         /apiSecret must be a non-empty string \(no line breaks, control characters or surrounding spaces\)/,

@@ -1,7 +1,15 @@
 // Type tests of the typed client and the ./types entry: compile-only (vitest's typecheck and `npm run typecheck`);
 // every line marked @ts-expect-error must fail to compile.
 import { describe, expectTypeOf, it } from "vitest";
-import { type ApiClient, type Invoice, type Quote, type Side, type Trade, type TradesSummaryResponse, unwrap } from "../../src/index.js";
+import {
+  type ApiClient,
+  type Invoice,
+  type Quote,
+  type Side,
+  type Trade,
+  type TradesSummaryResponse,
+  unwrap,
+} from "../../src/index.js";
 import type { components, operations, paths } from "../../src/types.js";
 
 declare const client: ApiClient;
@@ -33,7 +41,12 @@ describe("typed calls", () => {
   });
 
   it("accept what it allows, with this client's per-request options", () => {
-    void client.GET("/invoices/me", { params: { query: { status: "PENDING" } }, timeoutMs: 5000, retry: { retries: 1 }, maxResponseBytes: 1024 });
+    void client.GET("/invoices/me", {
+      params: { query: { status: "PENDING" } },
+      timeoutMs: 5000,
+      retry: { retries: 1 },
+      maxResponseBytes: 1024,
+    });
     void client.POST("/trades/quote", { body: { side: "SELL" }, retry: true });
     void client.POST("/trades/quote/{quoteId}", { params: { path: { quoteId: "q-1" } }, body: {} });
   });
@@ -47,12 +60,17 @@ describe("typed calls", () => {
     // @ts-expect-error without a check, data may be undefined
     expectTypeOf(summary.data).toExtend<TradesSummaryResponse>();
 
-    const created = await client.POST("/trades/quote", { body: { sourceId: "USDT", targetId: "NGNX", amount: 10, side: "SELL" } });
+    const created = await client.POST("/trades/quote", {
+      body: { sourceId: "USDT", targetId: "NGNX", amount: 10, side: "SELL" },
+    });
     if (created.data === undefined) return;
     expectTypeOf(created.data.data).toEqualTypeOf<Quote>();
     expectTypeOf(created.data.data.side).toEqualTypeOf<Side>();
 
-    const accepted = await client.POST("/trades/quote/{quoteId}", { params: { path: { quoteId: created.data.data.id } }, body: {} });
+    const accepted = await client.POST("/trades/quote/{quoteId}", {
+      params: { path: { quoteId: created.data.data.id } },
+      body: {},
+    });
     if (accepted.data !== undefined) {
       // Mutually assignable (openapi-fetch maps response types through Readable<>, so not identical).
       expectTypeOf(accepted.data.data).toExtend<Trade>();

@@ -51,7 +51,9 @@ const { name: PACKAGE, peerDependencies } = JSON.parse(readFileSync(path.join(re
  * The optional peers: their peer range capped at the version this repository develops with (package-lock.json).
  * npm picks the newest version in it whose engines accept the Node it runs on: the locked one on Node 24.
  */
-const lock = JSON.parse(readFileSync(path.join(repoRoot, "package-lock.json"), "utf8")) as { packages: Record<string, { version: string }> };
+const lock = JSON.parse(readFileSync(path.join(repoRoot, "package-lock.json"), "utf8")) as {
+  packages: Record<string, { version: string }>;
+};
 const locked = (name: string) => lock.packages[`node_modules/${name}`]!.version;
 const PEERS = Object.entries(peerDependencies).map(([peer, range]) => `${peer}@${range} <=${locked(peer)}`);
 /** The optional peers ./msw needs. */
@@ -82,7 +84,11 @@ let server: { baseUrl: string; close(): Promise<void> };
 
 /** npm in `dir`, on the Node `env`'s PATH finds first (npm's own `#!/usr/bin/env node`), from its cache where it can. */
 const npm = (dir: string, args: string[], env: NodeJS.ProcessEnv = process.env) =>
-  run("npm", [...args, "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts"], { cwd: dir, env, maxBuffer: 32 * 2 ** 20 });
+  run("npm", [...args, "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts"], {
+    cwd: dir,
+    env,
+    maxBuffer: 32 * 2 ** 20,
+  });
 
 async function newProject(name: string): Promise<string> {
   const dir = path.join(work, name);
@@ -98,7 +104,12 @@ const installedProjects = new Map<string, Promise<string>>();
  * A project with `specs` as npm resolves them on `env`'s Node: resolved first (lock only, fast), then installed
  * once per outcome; `prepare` runs on a newly installed one. Returns its directory and the resolved lock.
  */
-async function installShared(name: string, specs: string[], env: NodeJS.ProcessEnv, prepare?: (dir: string) => Promise<void>) {
+async function installShared(
+  name: string,
+  specs: string[],
+  env: NodeJS.ProcessEnv,
+  prepare?: (dir: string) => Promise<void>,
+) {
   const dir = await newProject(name);
   await npm(dir, ["install", "--package-lock-only", ...specs], env);
   const { packages } = JSON.parse(await readFile(path.join(dir, "package-lock.json"), "utf8")) as {
@@ -119,7 +130,8 @@ async function installShared(name: string, specs: string[], env: NodeJS.ProcessE
 /** The lowest version a peer range of the form ^x.y.z allows. */
 function lowestOf(range: string): string {
   const lowest = /^\^(\d+\.\d+\.\d+)$/.exec(range)?.[1];
-  if (lowest === undefined) throw new Error(`peer range ${range}: not of the form ^x.y.z, so its lowest version is not read here`);
+  if (lowest === undefined)
+    throw new Error(`peer range ${range}: not of the form ^x.y.z, so its lowest version is not read here`);
   return lowest;
 }
 
@@ -140,7 +152,9 @@ async function setUpNode(node: Tool): Promise<NodeCell> {
   ]);
   const peers = Object.keys(peerDependencies).map((peer) => `${peer}@${packages[`node_modules/${peer}`]?.version}`);
   const cell = { node, env, full, peers, vitest: String(packages["node_modules/vitest"]?.version), mswLowest };
-  console.info(`consumer test, Node ${describeTool(node)}: peers ${peers.join(", ")} installed in ${path.basename(cell.full)}`);
+  console.info(
+    `consumer test, Node ${describeTool(node)}: peers ${peers.join(", ")} installed in ${path.basename(cell.full)}`,
+  );
   return cell;
 }
 
@@ -160,7 +174,9 @@ async function startDeployment(status?: number): Promise<{ baseUrl: string; clos
         ...Object.fromEntries(Object.entries(rateLimitExamples()).map(([name, value]) => [name, String(value)])),
         [RATE_LIMIT_HEADERS.reset]: reset,
       });
-      res.end(JSON.stringify(code === 200 ? (examples[req.url ?? ""] ?? successExample("getFiatRates")) : { error: "busy" }));
+      res.end(
+        JSON.stringify(code === 200 ? (examples[req.url ?? ""] ?? successExample("getFiatRates")) : { error: "busy" }),
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
@@ -179,7 +195,14 @@ const BROKEN_POINTER = "/data/0/buyRate";
  * BROKEN_POINTER it turns into a string.
  */
 async function startBreakingProxy(target: string): Promise<{ baseUrl: string; close(): Promise<void> }> {
-  const hopByHop = new Set(["host", "connection", "keep-alive", "transfer-encoding", "content-length", "content-encoding"]);
+  const hopByHop = new Set([
+    "host",
+    "connection",
+    "keep-alive",
+    "transfer-encoding",
+    "content-length",
+    "content-encoding",
+  ]);
   const server = http.createServer(async (req, res) => {
     try {
       const chunks: Buffer[] = [];
@@ -193,7 +216,11 @@ async function startBreakingProxy(target: string): Promise<{ baseUrl: string; cl
         body: chunks.length > 0 ? Buffer.concat(chunks) : undefined,
       });
       let body = Buffer.from(await upstream.arrayBuffer());
-      if (upstream.status === 200 && req.method === "GET" && req.url?.split("?")[0] === `${BASE_PATH}/currencies/fiat-rates`) {
+      if (
+        upstream.status === 200 &&
+        req.method === "GET" &&
+        req.url?.split("?")[0] === `${BASE_PATH}/currencies/fiat-rates`
+      ) {
         const json = JSON.parse(body.toString("utf8")) as { data: Array<Record<string, unknown>> };
         const [, , index, field] = BROKEN_POINTER.split("/");
         const item = json.data[Number(index)]!;
@@ -308,7 +335,9 @@ async function setup() {
 const OPERATION_CALLS = listSpecOperations().map((op) => {
   const parameters = (where: "path" | "query") =>
     Object.fromEntries(
-      op.parameters.filter((p) => p.in === where && p.required === true).map((p) => [String(p.name), parameterExample(loadSpec(), p)]),
+      op.parameters
+        .filter((p) => p.in === where && p.required === true)
+        .map((p) => [String(p.name), parameterExample(loadSpec(), p)]),
     );
   return {
     operationId: op.operationId,
@@ -400,9 +429,14 @@ function writeBareRunFiles(dir: string): Promise<unknown> {
 /** The consumer programs for a project with the peers: written once, before any test runs in it. */
 async function writeFullRunFiles(dir: string): Promise<void> {
   const [, , loadEsm] = formats[0];
-  const allOperations = [loadEsm("createClient", ""), loadEsm("createBundledContractValidator, contractMiddleware", "/contract")];
+  const allOperations = [
+    loadEsm("createClient", ""),
+    loadEsm("createBundledContractValidator, contractMiddleware", "/contract"),
+  ];
   await Promise.all([
-    ...formats.map(([, extension, load]) => writeFile(path.join(dir, `global-setup.${extension}`), globalSetupCode(load("startMock", "/mock")))),
+    ...formats.map(([, extension, load]) =>
+      writeFile(path.join(dir, `global-setup.${extension}`), globalSetupCode(load("startMock", "/mock"))),
+    ),
     writeFile(path.join(dir, "all-operations.mjs"), allOperationsCode(allOperations.join("\n"))),
     ...Object.entries(TYPE_FILES).map(([file, text]) => writeFile(path.join(dir, file), text)),
   ]);
@@ -420,11 +454,16 @@ beforeAll(async () => {
   // The toolchain is looked up (and downloaded, the first time) while dist/ builds.
   const nodeTools = NODE_VERSIONS.map((version) => handled(ensureNode(version)));
   compilersReady = handled(
-    Promise.all(TYPESCRIPT_VERSIONS.map(async (version) => [version, await ensureTypeScript(version)] as const)).then((entries) => new Map(entries)),
+    Promise.all(TYPESCRIPT_VERSIONS.map(async (version) => [version, await ensureTypeScript(version)] as const)).then(
+      (entries) => new Map(entries),
+    ),
   );
   // Build dist/ first (what prepack does), then pack without scripts so stdout is only npm's JSON.
   await run("npm", ["run", "-s", "build:dist"], { cwd: repoRoot, maxBuffer: 32 * 2 ** 20 });
-  const { stdout } = await run("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", work], { cwd: repoRoot, maxBuffer: 32 * 2 ** 20 });
+  const { stdout } = await run("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", work], {
+    cwd: repoRoot,
+    maxBuffer: 32 * 2 ** 20,
+  });
   tarball = path.join(work, (JSON.parse(stdout) as Array<{ filename: string }>)[0]!.filename);
   NODE_VERSIONS.forEach((version, index) => {
     nodeSetups.set(version, handled(nodeTools[index]!.then(setUpNode)));
@@ -433,7 +472,9 @@ beforeAll(async () => {
   await npm(bare, ["install", tarball]);
   await writeBareRunFiles(bare);
   server = await startDeployment();
-  console.info(`consumer test: packed, and the package alone installed, in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  console.info(
+    `consumer test: packed, and the package alone installed, in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
 }, 300_000);
 
 afterAll(async () => {
@@ -491,18 +532,33 @@ async function consumerVitest(cell: NodeCell, project: string, subdir: string, f
   const results = path.join(dir, "results.json");
   const vitest = await run(
     cell.node.bin,
-    [path.join(project, "node_modules", "vitest", "vitest.mjs"), "run", "--root", dir, "--reporter", "json", "--outputFile", results],
+    [
+      path.join(project, "node_modules", "vitest", "vitest.mjs"),
+      "run",
+      "--root",
+      dir,
+      "--reporter",
+      "json",
+      "--outputFile",
+      results,
+    ],
     { cwd: dir, env: cell.env, timeout: 180_000 },
   ).then(
     () => ({ code: 0, output: "" }),
-    (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, output: error.stdout + error.stderr }),
+    (error: { code: number; stdout: string; stderr: string }) => ({
+      code: error.code,
+      output: error.stdout + error.stderr,
+    }),
   );
   if (vitest.code !== 0) return { ...vitest, byFile: undefined };
   const { testResults } = JSON.parse(await readFile(results, "utf8")) as {
     testResults: Array<{ name: string; assertionResults: Array<{ title: string; status: string }> }>;
   };
   const byFile = Object.fromEntries(
-    testResults.map((file) => [path.basename(file.name), file.assertionResults.map(({ title, status }) => [title, status])]),
+    testResults.map((file) => [
+      path.basename(file.name),
+      file.assertionResults.map(({ title, status }) => [title, status]),
+    ]),
   );
   return { ...vitest, byFile };
 }
@@ -516,7 +572,9 @@ async function attw(file: string): Promise<string> {
   const handle = await open(out, "w");
   try {
     await new Promise<void>((resolve, reject) => {
-      const child = spawn(bin("attw"), [file, "--profile", "node16", "--format", "json"], { stdio: ["ignore", handle.fd, "inherit"] });
+      const child = spawn(bin("attw"), [file, "--profile", "node16", "--format", "json"], {
+        stdio: ["ignore", handle.fd, "inherit"],
+      });
       child.on("error", reject);
       child.on("close", () => resolve());
     });
@@ -563,11 +621,16 @@ describe("consumer of the packed package", { concurrent: true, timeout: CELL_TIM
             files: Object.keys(TYPE_FILES),
           }),
         );
-        const result = await run(process.execPath, [tsc.bin, "-p", tsconfig, "--pretty", "false"], { cwd: dir, timeout: 120_000 }).then(
+        const result = await run(process.execPath, [tsc.bin, "-p", tsconfig, "--pretty", "false"], {
+          cwd: dir,
+          timeout: 120_000,
+        }).then(
           (ok) => ({ ...ok, code: 0 }),
           (error: { stdout: string; stderr: string; code: number }) => error,
         );
-        const errorLines = [...result.stdout.matchAll(/^(\S+?)\((\d+),\d+\): error TS\d+/gm)].map(([, file, line]) => `${file}:${line}`);
+        const errorLines = [...result.stdout.matchAll(/^(\S+?)\((\d+),\d+\): error TS\d+/gm)].map(
+          ([, file, line]) => `${file}:${line}`,
+        );
         const wrongLines = Object.entries(TYPE_FILES).flatMap(([file, text]) =>
           text.split("\n").flatMap((line, index) => (line.includes(WRONG) ? [`${file}:${index + 1}`] : [])),
         );
@@ -599,12 +662,24 @@ describe("consumer of the packed package", { concurrent: true, timeout: CELL_TIM
   });
 
   it("passes publint (strict) and attw (node16 profile)", async ({ expect }) => {
-    const publint = await run(process.execPath, [path.join(repoRoot, "node_modules", "publint", "src", "cli.js"), "run", tarball, "--strict"]);
+    const publint = await run(process.execPath, [
+      path.join(repoRoot, "node_modules", "publint", "src", "cli.js"),
+      "run",
+      tarball,
+      "--strict",
+    ]);
     expect(publint.stdout).toContain("All good!");
-    const problems = (JSON.parse(await attw(tarball)) as { analysis: { problems: Array<{ resolutionKind?: string; entrypoint?: string }> } }).analysis
-      .problems;
+    const problems = (
+      JSON.parse(await attw(tarball)) as {
+        analysis: { problems: Array<{ resolutionKind?: string; entrypoint?: string }> };
+      }
+    ).analysis.problems;
     // node10 resolution reads no `exports` (only "." resolves there); ./msw has no CommonJS build (openapi-msw is ESM only).
-    expect(problems.filter((p) => p.resolutionKind !== "node10" && !(p.entrypoint === "./msw" && p.resolutionKind === "node16-cjs"))).toEqual([]);
+    expect(
+      problems.filter(
+        (p) => p.resolutionKind !== "node10" && !(p.entrypoint === "./msw" && p.resolutionKind === "node16-cjs"),
+      ),
+    ).toEqual([]);
   });
 
   describe.each(NODE_VERSIONS)("on Node %s", (version) => {
@@ -622,7 +697,9 @@ describe("consumer of the packed package", { concurrent: true, timeout: CELL_TIM
     });
 
     for (const [format, extension] of formats) {
-      it(`runs the client, ./types and the contract validator as ${format} against a local server, with the package alone`, async ({ expect }) => {
+      it(`runs the client, ./types and the contract validator as ${format} against a local server, with the package alone`, async ({
+        expect,
+      }) => {
         const { stdout } = await run(cell.node.bin, [`consumer.${extension}`], {
           cwd: bare,
           env: { ...cell.env, BASE_URL: server.baseUrl },
@@ -643,7 +720,11 @@ describe("consumer of the packed package", { concurrent: true, timeout: CELL_TIM
       });
 
       it(`starts the mock from ./mock as a vitest globalSetup would, as ${format}`, async ({ expect }) => {
-        const { stdout } = await run(cell.node.bin, [`global-setup.${extension}`], { cwd: cell.full, env: cell.env, timeout: 120_000 });
+        const { stdout } = await run(cell.node.bin, [`global-setup.${extension}`], {
+          cwd: cell.full,
+          env: cell.env,
+          timeout: 120_000,
+        });
         expect(JSON.parse(stdout)).toEqual({
           ...onThisNode,
           status: 200,
@@ -674,14 +755,19 @@ describe("consumer of the packed package", { concurrent: true, timeout: CELL_TIM
       expect(README_GLOBAL_SETUP).toContain("startMock()");
     });
 
-    it("runs the README's ./msw test file with the lowest msw and openapi-msw their peer ranges allow", async ({ expect, annotate }) => {
+    it("runs the README's ./msw test file with the lowest msw and openapi-msw their peer ranges allow", async ({
+      expect,
+      annotate,
+    }) => {
       const installed = MSW_PEERS.map(
         (peer) =>
           `${peer}@${(JSON.parse(readFileSync(path.join(cell.mswLowest, "node_modules", peer, "package.json"), "utf8")) as { version: string }).version}`,
       );
       await annotate(`${installed.join(", ")}, vitest ${cell.vitest}`);
       expect(installed).toEqual(MSW_PEERS.map((peer) => `${peer}@${lowestOf(peerDependencies[peer]!)}`));
-      const { code, output, byFile } = await consumerVitest(cell, cell.mswLowest, `vitest-node${version}`, { "api.test.mts": README_MSW_TEST });
+      const { code, output, byFile } = await consumerVitest(cell, cell.mswLowest, `vitest-node${version}`, {
+        "api.test.mts": README_MSW_TEST,
+      });
       expect(code, output).toBe(0);
       expect(byFile).toEqual({ "api.test.mts": testTitles(README_MSW_TEST).map((title) => [title, "passed"]) });
     });
@@ -710,10 +796,16 @@ describe("consumer of the packed package", { concurrent: true, timeout: CELL_TIM
             timeout: 120_000,
           });
           statuses = JSON.parse(stdout);
-          verified = await command(bare, ["verify", "--base-url", baseUrl, "--min-interval-ms", "0", "--report-dir", reports], { env });
+          verified = await command(
+            bare,
+            ["verify", "--base-url", baseUrl, "--min-interval-ms", "0", "--report-dir", reports],
+            { env },
+          );
           const breaking = await startBreakingProxy(baseUrl);
           try {
-            deviant = await command(bare, ["verify", "--base-url", breaking.baseUrl, "--min-interval-ms", "0"], { env });
+            deviant = await command(bare, ["verify", "--base-url", breaking.baseUrl, "--min-interval-ms", "0"], {
+              env,
+            });
           } finally {
             await breaking.close();
           }
@@ -725,20 +817,32 @@ describe("consumer of the packed package", { concurrent: true, timeout: CELL_TIM
         limit: String(rateLimitExamples()[RATE_LIMIT_HEADERS.limit]),
       });
       // Every operation, through the installed client and contract middleware, gets its documented success.
-      expect(statuses).toEqual(Object.fromEntries(OPERATION_CALLS.map(({ operationId, status }) => [operationId, status])));
+      expect(statuses).toEqual(
+        Object.fromEntries(OPERATION_CALLS.map(({ operationId, status }) => [operationId, status])),
+      );
       expect(verified?.output).toContain("Meets the contract");
       expect(verified?.code).toBe(0);
       // What a CI system reads: JUnit XML beside the JSON and Markdown reports.
-      expect((await readdir(reports)).sort()).toEqual(["verify-report.json", "verify-report.junit.xml", "verify-report.md"]);
-      expect(await readFile(path.join(reports, "verify-report.junit.xml"), "utf8")).toMatch(/<testsuites[\s\S]*<testcase[\s\S]*<\/testsuites>/);
+      expect((await readdir(reports)).sort()).toEqual([
+        "verify-report.json",
+        "verify-report.junit.xml",
+        "verify-report.md",
+      ]);
+      expect(await readFile(path.join(reports, "verify-report.junit.xml"), "utf8")).toMatch(
+        /<testsuites[\s\S]*<testcase[\s\S]*<\/testsuites>/,
+      );
       // One field broken in one answer: exit 1, that case alone failed, the violation named by its JSON pointer.
       expect(deviant?.code, deviant?.output).toBe(1);
       expect(deviant?.output).toContain("Does NOT meet the contract");
       expect(deviant?.output).toMatch(/^Failed \(1\):\n {2}✗ getFiatRates: GET \/currencies\/fiat-rates → 200\n/m);
-      expect(deviant?.output).toContain(`[body-schema] body ${BROKEN_POINTER}: GET /currencies/fiat-rates 200: ${BROKEN_POINTER} must be number`);
+      expect(deviant?.output).toContain(
+        `[body-schema] body ${BROKEN_POINTER}: GET /currencies/fiat-rates 200: ${BROKEN_POINTER} must be number`,
+      );
       const refusing = await startDeployment(401);
       try {
-        const refused = await command(bare, ["verify", "--base-url", refusing.baseUrl, "--min-interval-ms", "0"], { env });
+        const refused = await command(bare, ["verify", "--base-url", refusing.baseUrl, "--min-interval-ms", "0"], {
+          env,
+        });
         expect(refused.code).toBe(1);
         expect(refused.output).toContain("Does NOT meet the contract");
       } finally {
@@ -746,7 +850,9 @@ describe("consumer of the packed package", { concurrent: true, timeout: CELL_TIM
       }
     });
 
-    it("`npx api-contract mock` in the background stops, everything it started with it, on kill -TERM <npx's pid>", async ({ expect }) => {
+    it("`npx api-contract mock` in the background stops, everything it started with it, on kill -TERM <npx's pid>", async ({
+      expect,
+    }) => {
       // npx runs the command in a shell that dies of the forwarded SIGTERM without passing it on.
       const npx = spawn("npx", ["--offline", "api-contract", "mock", "--port", "0", "--quiet"], {
         cwd: cell.full,

@@ -84,21 +84,39 @@ async function ensure(recipe: Recipe): Promise<Tool> {
   await rm(staging, { recursive: true, force: true });
   await mkdir(staging, { recursive: true });
   try {
-    await run("npm", ["install", "--prefix", staging, "--no-save", "--no-package-lock", "--ignore-scripts", "--no-audit", "--no-fund", recipe.spec], {
-      maxBuffer: 32 * 2 ** 20,
-      timeout: 300_000,
-    });
+    await run(
+      "npm",
+      [
+        "install",
+        "--prefix",
+        staging,
+        "--no-save",
+        "--no-package-lock",
+        "--ignore-scripts",
+        "--no-audit",
+        "--no-fund",
+        recipe.spec,
+      ],
+      {
+        maxBuffer: 32 * 2 ** 20,
+        timeout: 300_000,
+      },
+    );
   } catch (error) {
     await rm(staging, { recursive: true, force: true });
     const { stderr, message } = error as { stderr?: string; message: string };
     // npm's first error lines name the cause (ETARGET: no such version; ECONNREFUSED, ENOTFOUND: no registry).
-    const errors = (stderr ?? "").split("\n").filter((line) => /^npm error \S/.test(line) && !line.includes("complete log"));
+    const errors = (stderr ?? "")
+      .split("\n")
+      .filter((line) => /^npm error \S/.test(line) && !line.includes("complete log"));
     const cause = errors.length > 0 ? errors.slice(0, 4).join("\n") : message;
     throw new Error(`could not install ${recipe.spec} from the npm registry into ${prefix}:\n${cause}`);
   }
   if (!(await passes(recipe, recipe.binIn(staging)))) {
     await rm(staging, { recursive: true, force: true });
-    throw new Error(`${recipe.spec} installed, but ${recipe.binIn(staging)} does not answer --version with ${recipe.version}`);
+    throw new Error(
+      `${recipe.spec} installed, but ${recipe.binIn(staging)} does not answer --version with ${recipe.version}`,
+    );
   }
   await rm(prefix, { recursive: true, force: true });
   await rename(staging, prefix).catch(async (error: unknown) => {

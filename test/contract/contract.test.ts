@@ -6,7 +6,13 @@
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type StartedMock, startMock } from "../../src/mock/index.js";
-import { type CaseResult, createVerifier, planVerification, type Verifier, writeReport } from "../../src/verify/index.js";
+import {
+  type CaseResult,
+  createVerifier,
+  planVerification,
+  type Verifier,
+  writeReport,
+} from "../../src/verify/index.js";
 import { listSpecOperations, loadSpec, repoRoot, sharedValidator } from "../support/spec.js";
 
 const spec = loadSpec();
@@ -41,7 +47,9 @@ beforeAll(async () => {
     apiSecret: liveUrl ? process.env.CONTRACT_API_SECRET : "contract-test-secret",
     minIntervalMs: liveUrl ? Number(process.env.CONTRACT_MIN_INTERVAL_MS ?? 1000) : 0,
   });
-  console.log(`contract: target ${baseUrl} (${target})${liveUrl ? `, side effects ${allowSideEffects ? "ALLOWED" : "off"}` : ""}`);
+  console.log(
+    `contract: target ${baseUrl} (${target})${liveUrl ? `, side effects ${allowSideEffects ? "ALLOWED" : "off"}` : ""}`,
+  );
   for (const c of planned.filter((p) => p.skip)) {
     results.push(await verifier.run(c)); // reported as skipped, with the reason; nothing is sent
     console.log(`contract: skipped ${c.name}: ${c.skip}`);
@@ -97,7 +105,9 @@ describe("contract: the planned cases", () => {
       if (c.invalidBody !== undefined) {
         // As sent: the request's JSON text parsed back.
         expect(JSON.parse(c.request.body!), c.name).toEqual(c.invalidBody);
-        expect(validator.validateRequestBody(c.operation.method, c.operation.path, c.invalidBody), c.name).not.toEqual([]);
+        expect(validator.validateRequestBody(c.operation.method, c.operation.path, c.invalidBody), c.name).not.toEqual(
+          [],
+        );
       }
       if (c.name.endsWith("malformed JSON")) expect(() => JSON.parse(c.request.body!), c.name).toThrow();
     }

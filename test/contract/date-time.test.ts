@@ -29,7 +29,9 @@ const mutated = fc.oneof(
   fc
     .tuple(canonical, fc.nat(), fc.constantFrom(..."0123456789:-+.TtZz x/9".split("")))
     .map(([s, i, c]) => s.slice(0, i % s.length) + c + s.slice((i % s.length) + 1)),
-  fc.tuple(canonical, fc.nat(), fc.constantFrom(..."0:-.9".split(""))).map(([s, i, c]) => s.slice(0, i % s.length) + c + s.slice(i % s.length)),
+  fc
+    .tuple(canonical, fc.nat(), fc.constantFrom(..."0:-.9".split("")))
+    .map(([s, i, c]) => s.slice(0, i % s.length) + c + s.slice(i % s.length)),
   fc.tuple(canonical, fc.nat()).map(([s, i]) => s.slice(0, i % s.length) + s.slice((i % s.length) + 1)),
   fc.string(),
 );

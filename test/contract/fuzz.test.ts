@@ -14,7 +14,8 @@ const operations = listSpecOperations(spec);
 const keyHeader = API_KEY_HEADER;
 
 const runs = Number(process.env.FUZZ_RUNS ?? 1000);
-const seed = process.env.FUZZ_SEED !== undefined ? Number(process.env.FUZZ_SEED) : (Date.now() ^ (Math.random() * 0x7fffffff)) | 0;
+const seed =
+  process.env.FUZZ_SEED !== undefined ? Number(process.env.FUZZ_SEED) : (Date.now() ^ (Math.random() * 0x7fffffff)) | 0;
 
 let mock: StartedMock;
 beforeAll(async () => {
@@ -24,7 +25,8 @@ afterAll(async () => {
   await mock?.stop();
 });
 
-const bodyIsValid = (op: (typeof operations)[number], body: unknown) => validator.validateRequestBody(op.method, op.path, body).length === 0;
+const bodyIsValid = (op: (typeof operations)[number], body: unknown) =>
+  validator.validateRequestBody(op.method, op.path, body).length === 0;
 const anyRequest = fc.oneof(...operations.map((op) => requestsFor(spec, op, keyHeader, bodyIsValid)));
 
 describe("fuzzing the mock with requests generated from the spec", () => {
@@ -35,7 +37,11 @@ describe("fuzzing the mock with requests generated from the spec", () => {
     const tally = { sent: 0, valid: 0, invalid: 0, statuses: new Map<number, number>(), operations: new Set<string>() };
 
     const property = fc.asyncProperty(anyRequest, async (request: FuzzRequest) => {
-      const response = await fetch(`${mock.baseUrl}${request.path}`, { method: request.method, headers: request.headers, body: request.body });
+      const response = await fetch(`${mock.baseUrl}${request.path}`, {
+        method: request.method,
+        headers: request.headers,
+        body: request.body,
+      });
       const bodyText = await response.text();
       tally.sent++;
       tally[request.valid ? "valid" : "invalid"]++;
@@ -44,9 +50,15 @@ describe("fuzzing the mock with requests generated from the spec", () => {
       const label = `${request.method} ${request.path} (${request.why}) → ${response.status} ${bodyText.slice(0, 200)}`;
       // The body as sent (parsed back from its text) must be what the generator claims.
       if (request.valid && request.body !== undefined)
-        expect(bodyIsValid(request.op, JSON.parse(request.body)), `generator made an invalid "valid" body: ${label}`).toBe(true);
+        expect(
+          bodyIsValid(request.op, JSON.parse(request.body)),
+          `generator made an invalid "valid" body: ${label}`,
+        ).toBe(true);
       if (request.why.startsWith("body:"))
-        expect(bodyIsValid(request.op, JSON.parse(request.body!)), `generator made a valid "invalid" body: ${label}`).toBe(false);
+        expect(
+          bodyIsValid(request.op, JSON.parse(request.body!)),
+          `generator made a valid "invalid" body: ${label}`,
+        ).toBe(false);
       expect(response.status, label).toBeLessThan(500);
       const result = validator.validateResponse({
         method: request.op.method,

@@ -63,17 +63,26 @@ afterAll(async () => {
 
 describe("a literal path wins over a matching template", () => {
   it("finds such pairs in the spec (GET /wallets/USDT and GET /wallets/{currencyCode})", () => {
-    expect(pairs.map(([t, l]) => `${t.method} ${l.path} < ${t.path}`)).toContain("GET /wallets/USDT < /wallets/{currencyCode}");
+    expect(pairs.map(([t, l]) => `${t.method} ${l.path} < ${t.path}`)).toContain(
+      "GET /wallets/USDT < /wallets/{currencyCode}",
+    );
   });
 
-  it.each(pairs.map(([t, l]) => [`${l.path} over ${t.path}`, t, l] as const))("in the validator: %s", (_, template, literal) => {
-    for (const candidate of [literal.path, `${mock.baseUrl}${literal.path}`, new URL(`${mock.baseUrl}${literal.path}`).pathname]) {
-      expect(validator.findOperation(literal.method, candidate)?.operationId, candidate).toBe(literal.operationId);
-    }
-    const other = buildSampleRequest(spec, template).path;
-    expect(other).not.toBe(literal.path);
-    expect(validator.findOperation(template.method, other)?.operationId).toBe(template.operationId);
-  });
+  it.each(pairs.map(([t, l]) => [`${l.path} over ${t.path}`, t, l] as const))(
+    "in the validator: %s",
+    (_, template, literal) => {
+      for (const candidate of [
+        literal.path,
+        `${mock.baseUrl}${literal.path}`,
+        new URL(`${mock.baseUrl}${literal.path}`).pathname,
+      ]) {
+        expect(validator.findOperation(literal.method, candidate)?.operationId, candidate).toBe(literal.operationId);
+      }
+      const other = buildSampleRequest(spec, template).path;
+      expect(other).not.toBe(literal.path);
+      expect(validator.findOperation(template.method, other)?.operationId).toBe(template.operationId);
+    },
+  );
 
   it.each(pairs.map(([t, l]) => [`${l.path} over ${t.path}`, t, l] as const))(
     "in the client and its contract middleware: %s",
@@ -83,10 +92,16 @@ describe("a literal path wins over a matching template", () => {
       try {
         const events: RequestEvent[] = [];
         const reported: ContractResult[] = [];
-        const client = createClient({ baseUrl: server.baseUrl, retry: false, hooks: { onRequest: (e) => events.push(e) } });
+        const client = createClient({
+          baseUrl: server.baseUrl,
+          retry: false,
+          hooks: { onRequest: (e) => events.push(e) },
+        });
         client.use(contractMiddleware(validator, { mode: "report", onViolation: (result) => reported.push(result) }));
         const call = client.request as unknown as (m: string, p: string, i: unknown) => Promise<unknown>;
-        await call(template.method.toLowerCase(), template.path, { params: { path: literalParams(template, literal) } });
+        await call(template.method.toLowerCase(), template.path, {
+          params: { path: literalParams(template, literal) },
+        });
         expect(server.requests[0]!.url).toBe(`${new URL(server.baseUrl).pathname}${literal.path}`);
         expect(events[0]).toMatchObject({ operationId: literal.operationId, path: literal.path });
         expect(reported[0]?.operation?.operationId).toBe(literal.operationId);
@@ -96,12 +111,18 @@ describe("a literal path wins over a matching template", () => {
     },
   );
 
-  it.each(pairs.map(([t, l]) => [`${l.path} over ${t.path}`, t, l] as const))("in the mock: %s", async (_, template, literal) => {
-    const headers = { [API_KEY_HEADER]: "any-key" };
-    const literalAnswer = await fetch(`${mock.baseUrl}${literal.path}`, { method: literal.method, headers });
-    expect(await literalAnswer.json()).toEqual(firstExample(literal));
-    const templateAnswer = await fetch(`${mock.baseUrl}${buildSampleRequest(spec, template).path}`, { method: template.method, headers });
-    expect(await templateAnswer.json()).toEqual(firstExample(template));
-    expect(firstExample(template)).not.toEqual(firstExample(literal));
-  });
+  it.each(pairs.map(([t, l]) => [`${l.path} over ${t.path}`, t, l] as const))(
+    "in the mock: %s",
+    async (_, template, literal) => {
+      const headers = { [API_KEY_HEADER]: "any-key" };
+      const literalAnswer = await fetch(`${mock.baseUrl}${literal.path}`, { method: literal.method, headers });
+      expect(await literalAnswer.json()).toEqual(firstExample(literal));
+      const templateAnswer = await fetch(`${mock.baseUrl}${buildSampleRequest(spec, template).path}`, {
+        method: template.method,
+        headers,
+      });
+      expect(await templateAnswer.json()).toEqual(firstExample(template));
+      expect(firstExample(template)).not.toEqual(firstExample(literal));
+    },
+  );
 });

@@ -18,10 +18,15 @@ describe("contractMiddleware and the request's origin", () => {
     // Both answer 200 with an empty object, which no operation documents: the middleware reports the operation it chose.
     const [base, elsewhere] = await Promise.all([0, 1].map(() => startServer((_req, res) => sendJson(res, 200, {}))));
     servers.push(base!, elsewhere!);
-    const toElsewhere: Middleware = { onRequest: ({ request }) => new Request(request.url.replace(base!.origin, elsewhere!.origin), request) };
+    const toElsewhere: Middleware = {
+      onRequest: ({ request }) => new Request(request.url.replace(base!.origin, elsewhere!.origin), request),
+    };
     const reported: ContractResult[] = [];
     const client = createClient({ baseUrl: base!.baseUrl, retry: false });
-    client.use(toElsewhere, contractMiddleware(sharedValidator(), { mode: "report", onViolation: (result) => reported.push(result) }));
+    client.use(
+      toElsewhere,
+      contractMiddleware(sharedValidator(), { mode: "report", onViolation: (result) => reported.push(result) }),
+    );
     await client.GET("/wallets/{currencyCode}", { params: { path: { currencyCode: "USDT" } } });
     expect([base!.requests.length, elsewhere!.requests.length]).toEqual([0, 1]);
     expect(reported[0]?.operation?.operationId).toBe(operationIdOf("GET", "/wallets/{currencyCode}"));

@@ -13,7 +13,9 @@ const answersSpec = notesSpec({
   bodyRequired: true,
   notes: { delete: { operationId: "clearNotes", responses: { "204": { description: "cleared" }, "4XX": refused } } },
   paths: {
-    "/greeting": { get: { operationId: "greet", responses: { "200": { description: "ok", ...json({ type: "string" }, "hi") } } } },
+    "/greeting": {
+      get: { operationId: "greet", responses: { "200": { description: "ok", ...json({ type: "string" }, "hi") } } },
+    },
     "/unanswerable": { get: { operationId: "unanswerable", responses: {} } },
   },
 });
@@ -68,9 +70,15 @@ describe("Prism's findings about a request, as sl-violations holds them", () => 
   });
 
   it("a JSON null where the body is required: a missing body", async () => {
-    const response = await fetch(`${mock.baseUrl}/notes`, { method: "POST", headers: { "content-type": "application/json" }, body: "null" });
+    const response = await fetch(`${mock.baseUrl}/notes`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "null",
+    });
     expect(response.status).toBe(422);
-    expect(violations(response)).toEqual([{ location: ["request"], severity: "Error", code: "required", message: "Body parameter is required" }]);
+    expect(violations(response)).toEqual([
+      { location: ["request"], severity: "Error", code: "required", message: "Body parameter is required" },
+    ]);
   });
 });
 
@@ -82,7 +90,8 @@ describe("Prism's own refusals", () => {
       {
         location: ["request"],
         severity: "Error",
-        message: "Prism refused the request: https://stoplight.io/prism/errors#NOT_FOUND: The server cannot find the requested content",
+        message:
+          "Prism refused the request: https://stoplight.io/prism/errors#NOT_FOUND: The server cannot find the requested content",
       },
     ]);
   });

@@ -3,7 +3,14 @@
 // body, the CORS preflight, a request target that is no URL, Prism's dynamic answers and its findings about the
 // contract's own example, and the documented answers, error answers, header values and Prefer parsing it builds on.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { documentedAnswer, errorAnswer, parsePrefer, responseKeyFor, safeHeaderValue, violationsHeader } from "../../src/mock/answers.js";
+import {
+  documentedAnswer,
+  errorAnswer,
+  parsePrefer,
+  responseKeyFor,
+  safeHeaderValue,
+  violationsHeader,
+} from "../../src/mock/answers.js";
 import { type StartedMock, startMock } from "../../src/mock/index.js";
 import type { JsonObject, OpenApiDocument } from "../../src/openapi/index.js";
 import { json } from "./helpers/media.js";
@@ -43,7 +50,14 @@ function smallSpec(): OpenApiDocument {
           responses: {
             "200": {
               description: "ok",
-              ...json({ type: "object", required: ["n"], properties: { n: { type: "integer", minimum: 1000, maximum: 1000000000 } } }, { n: 1 }),
+              ...json(
+                {
+                  type: "object",
+                  required: ["n"],
+                  properties: { n: { type: "integer", minimum: 1000, maximum: 1000000000 } },
+                },
+                { n: 1 },
+              ),
             },
             "4XX": { description: "refused, no body" },
           },
@@ -59,7 +73,12 @@ function smallSpec(): OpenApiDocument {
           },
         },
       },
-      "/null": { get: { operationId: "nothing", responses: { "200": { description: "JSON null", ...json({ type: "null" }, null) } } } },
+      "/null": {
+        get: {
+          operationId: "nothing",
+          responses: { "200": { description: "JSON null", ...json({ type: "null" }, null) } },
+        },
+      },
       "/broken": {
         get: {
           operationId: "broken",
@@ -82,7 +101,8 @@ beforeAll(async () => {
 });
 afterAll(() => mock?.stop());
 
-const violations = (response: Response): Array<{ location: string[]; message: string }> => JSON.parse(response.headers.get("sl-violations") ?? "[]");
+const violations = (response: Response): Array<{ location: string[]; message: string }> =>
+  JSON.parse(response.headers.get("sl-violations") ?? "[]");
 
 describe("the mock on a small contract", () => {
   it("refuses an empty query value the parameter's schema cannot take, with 422 and the documented (empty) error answer", async () => {
@@ -109,12 +129,20 @@ describe("the mock on a small contract", () => {
 
   it('refuses a JSON null, false, 0 or "" where the body is optional (Prism would take it for no body); answers text as text', async () => {
     for (const body of ["null", "false", "0", '""']) {
-      const response = await fetch(`${mock.baseUrl}/notes`, { method: "POST", headers: { "content-type": "application/json" }, body });
+      const response = await fetch(`${mock.baseUrl}/notes`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body,
+      });
       expect(response.status, body).toBe(422);
       expect(await response.json()).toEqual({ message: "no" });
       expect(violations(response)[0]?.message).toBe('a JSON body that is null, false, 0 or "" is not an absent body');
     }
-    const created = await fetch(`${mock.baseUrl}/notes`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    const created = await fetch(`${mock.baseUrl}/notes`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{}",
+    });
     expect(created.status).toBe(201);
     expect(created.headers.get("content-type")).toMatch(/^text\/plain/);
     expect(await created.text()).toBe("hello");
@@ -132,7 +160,11 @@ describe("the mock on a small contract", () => {
   it("answers a CORS preflight itself: 204, the origin, method and headers asked for, no body", async () => {
     const response = await fetch(`${mock.baseUrl}/notes`, {
       method: "OPTIONS",
-      headers: { origin: "http://app.example", "access-control-request-method": "POST", "access-control-request-headers": "x-api-key" },
+      headers: {
+        origin: "http://app.example",
+        "access-control-request-method": "POST",
+        "access-control-request-headers": "x-api-key",
+      },
     });
     expect(response.status).toBe(204);
     const cors: Record<string, string> = {};
@@ -149,13 +181,17 @@ describe("the mock on a small contract", () => {
     });
     expect(response.headers.get("content-length")).toBe("0");
     // Not a preflight without the requested method: the path has no OPTIONS, so 405.
-    expect((await fetch(`${mock.baseUrl}/notes`, { method: "OPTIONS", headers: { origin: "http://app.example" } })).status).toBe(405);
+    expect(
+      (await fetch(`${mock.baseUrl}/notes`, { method: "OPTIONS", headers: { origin: "http://app.example" } })).status,
+    ).toBe(405);
   });
 
   it("answers 400 with the documented error answer to a request target that is not a URL", async () => {
     const answer = await sendRaw(mock.port, Buffer.from("GET // HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"));
     expect(answer?.status).toBe(400);
-    expect(answer?.headers["sl-violations"]).toBe('[{"location":["request"],"severity":"Error","message":"the request target is not a valid URL"}]');
+    expect(answer?.headers["sl-violations"]).toBe(
+      '[{"location":["request"],"severity":"Error","message":"the request target is not a valid URL"}]',
+    );
     // The first operation that documents a 400 (GET /items: a 4XX without a body) gives the answer.
     expect(answer?.headers["content-length"]).toBe("0");
     expect(answer?.body.length).toBe(0);
@@ -191,7 +227,9 @@ describe("the mock on a small contract", () => {
   });
 
   it("refuses a contract without operations; listens on IPv6 with the host in brackets", async () => {
-    await expect(startMock({ spec: { ...smallSpec(), paths: {} } })).rejects.toThrow(/^mock: the contract has no operations$/);
+    await expect(startMock({ spec: { ...smallSpec(), paths: {} } })).rejects.toThrow(
+      /^mock: the contract has no operations$/,
+    );
     const v6 = await startMock({ spec: smallSpec(), host: "::1" });
     try {
       expect(v6.origin).toBe(`http://[::1]:${v6.port}`);
@@ -220,7 +258,9 @@ describe("the answers the mock builds from the contract", () => {
         "X-None": { schema: { type: "string" } },
       },
       content: {
-        "application/json": { examples: { first: { value: { from: "first" } }, named: { $ref: "#/components/examples/Named" } } },
+        "application/json": {
+          examples: { first: { value: { from: "first" } }, named: { $ref: "#/components/examples/Named" } },
+        },
         "text/plain": { example: "second media type" },
       },
     },
@@ -280,7 +320,9 @@ describe("the answers the mock builds from the contract", () => {
   });
 
   it("safeHeaderValue writes what a header cannot carry as \\uXXXX; violationsHeader stays under 8 KiB", () => {
-    expect(safeHeaderValue("a\u0000b\tc é\u007f\u0100\u2028😀~")).toBe("a\\u0000b\tc é\\u007f\\u0100\\u2028\\ud83d\\ude00~");
+    expect(safeHeaderValue("a\u0000b\tc é\u007f\u0100\u2028😀~")).toBe(
+      "a\\u0000b\tc é\\u007f\\u0100\\u2028\\ud83d\\ude00~",
+    );
     expect(violationsHeader([{ message: "é\n" }])).toBe('[{"message":"é\\n"}]');
     const long = violationsHeader([{ message: "x".repeat(9000) }]);
     expect(long.startsWith('Too many violations! [{"message":"xxx')).toBe(true);
@@ -292,7 +334,9 @@ describe("the answers the mock builds from the contract", () => {
   it("parsePrefer: code, example, dynamic and seed (names in any case, quoted values), and what is wrong with them", () => {
     expect(parsePrefer(undefined)).toEqual({});
     expect(parsePrefer("")).toEqual({});
-    expect(parsePrefer(' Code = 429 ; example="an \\"odd\\" one", Dynamic=true, seed=abc, respond-async, wait=5, =x')).toEqual({
+    expect(
+      parsePrefer(' Code = 429 ; example="an \\"odd\\" one", Dynamic=true, seed=abc, respond-async, wait=5, =x'),
+    ).toEqual({
       code: 429,
       example: 'an \\"odd\\" one',
       dynamic: true,

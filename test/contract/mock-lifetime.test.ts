@@ -31,7 +31,11 @@ async function launch(options: { shell: boolean; npmMarker: boolean }): Promise<
   else delete env.npm_lifecycle_event;
   const command = [process.execPath, "--import", "tsx", CHILD];
   const args = options.shell ? ["sh", "-c", '"$0" "$@"', ...command] : command;
-  const standIn = spawn(process.execPath, ["-e", STAND_IN, ...args], { cwd: repoRoot, env, stdio: ["ignore", "pipe", "inherit"] });
+  const standIn = spawn(process.execPath, ["-e", STAND_IN, ...args], {
+    cwd: repoRoot,
+    env,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   const lines: string[] = [];
   const tickParents: number[] = [];
   let buffered = "";
@@ -58,7 +62,10 @@ async function launch(options: { shell: boolean; npmMarker: boolean }): Promise<
     });
   const nextLine = (index: number, timeoutMs: number) =>
     new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no line ${index} within ${timeoutMs} ms; got ${JSON.stringify(lines)}`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`no line ${index} within ${timeoutMs} ms; got ${JSON.stringify(lines)}`)),
+        timeoutMs,
+      );
       const check = () => {
         if (lines.length > index) {
           clearTimeout(timer);
@@ -74,7 +81,10 @@ async function launch(options: { shell: boolean; npmMarker: boolean }): Promise<
 }
 
 /** Runs `body`, then kills whatever of the launch is left. */
-async function withLaunch(options: { shell: boolean; npmMarker: boolean }, body: (launched: Launched) => Promise<void>): Promise<void> {
+async function withLaunch(
+  options: { shell: boolean; npmMarker: boolean },
+  body: (launched: Launched) => Promise<void>,
+): Promise<void> {
   const launched = await launch(options);
   try {
     await body(launched);
@@ -97,7 +107,9 @@ describe("the mock's commands stop with what started them", { concurrent: true, 
     });
   });
 
-  it("launched by npm: stops when npm dies of a signal it does not forward (SIGKILL), its shell left running", async ({ expect }) => {
+  it("launched by npm: stops when npm dies of a signal it does not forward (SIGKILL), its shell left running", async ({
+    expect,
+  }) => {
     await withLaunch({ shell: true, npmMarker: true }, async ({ standIn, ready, stopped }) => {
       process.kill(standIn.pid!, "SIGKILL");
       expect(await stopped).toEqual({ kind: "launcher-exited", pid: standIn.pid });
@@ -113,7 +125,9 @@ describe("the mock's commands stop with what started them", { concurrent: true, 
     });
   });
 
-  it("without npm's marker: outlives its launcher and its shell (as `cmd &` in a script does), and stops on SIGTERM", async ({ expect }) => {
+  it("without npm's marker: outlives its launcher and its shell (as `cmd &` in a script does), and stops on SIGTERM", async ({
+    expect,
+  }) => {
     await withLaunch({ shell: true, npmMarker: false }, async ({ standIn, ready, lines, ticksWithParent, stopped }) => {
       process.kill(standIn.pid!, "SIGKILL");
       process.kill(ready.ppid, "SIGTERM");

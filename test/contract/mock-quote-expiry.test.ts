@@ -19,7 +19,9 @@ describe("the mock's Create Quote answer", () => {
 
   it("keeps MOCK_QUOTE_VALIDITY_MS a time-limited window: a minute", () => {
     expect(MOCK_QUOTE_VALIDITY_MS).toBe(60_000);
-    expect(mock.fixes.some((fix) => fix.includes("expiryDate") && fix.includes(`${MOCK_QUOTE_VALIDITY_MS / 1000} s`))).toBe(true);
+    expect(
+      mock.fixes.some((fix) => fix.includes("expiryDate") && fix.includes(`${MOCK_QUOTE_VALIDITY_MS / 1000} s`)),
+    ).toBe(true);
   });
 
   freshQuoteTests(() => mock.baseUrl);

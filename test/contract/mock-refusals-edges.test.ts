@@ -70,7 +70,9 @@ describe("the mock's refusals say why, in sl-violations and in its log", () => {
     const response = await fetch(`${mock.baseUrl}/nowhere`);
     expect(response.headers.get("access-control-allow-origin")).toBe("*");
     expect(response.headers.get("access-control-allow-headers")).toBe("*");
-    const withOrigin = await fetch(`${mock.baseUrl}/nowhere`, { headers: { origin: "http://127.0.0.1:9", "access-control-request-headers": "x-a" } });
+    const withOrigin = await fetch(`${mock.baseUrl}/nowhere`, {
+      headers: { origin: "http://127.0.0.1:9", "access-control-request-headers": "x-a" },
+    });
     expect(withOrigin.headers.get("access-control-allow-origin")).toBe("http://127.0.0.1:9");
     expect(withOrigin.headers.get("access-control-allow-headers")).toBe("x-a");
   });

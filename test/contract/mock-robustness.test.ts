@@ -12,28 +12,43 @@ import { sendRaw } from "./helpers/raw-http.js";
 const spec = loadSpec();
 const operations = listSpecOperations(spec);
 const runs = Number(process.env.MOCK_FUZZ_RUNS ?? 300);
-const seed = process.env.MOCK_FUZZ_SEED !== undefined ? Number(process.env.MOCK_FUZZ_SEED) : (Date.now() ^ (Math.random() * 0x7fffffff)) | 0;
+const seed =
+  process.env.MOCK_FUZZ_SEED !== undefined
+    ? Number(process.env.MOCK_FUZZ_SEED)
+    : (Date.now() ^ (Math.random() * 0x7fffffff)) | 0;
 
 const unicodeName = fc.oneof(
   fc.constantFrom("a\u007f", "é€", "名前", "😀key", "\u0100", "\u2028", "\ufffd", "x\u0000y"),
   fc.string({ unit: "binary", minLength: 1, maxLength: 8 }),
 );
-const jsonBody = fc.tuple(fc.dictionary(unicodeName, fc.jsonValue({ maxDepth: 2 }), { maxKeys: 4 }), fc.nat({ max: 40 })).map(([object, depth]) => {
-  let value: unknown = object;
-  for (let i = 0; i < depth; i++) value = { nested: value };
-  return Buffer.from(JSON.stringify(value), "utf8");
-});
+const jsonBody = fc
+  .tuple(fc.dictionary(unicodeName, fc.jsonValue({ maxDepth: 2 }), { maxKeys: 4 }), fc.nat({ max: 40 }))
+  .map(([object, depth]) => {
+    let value: unknown = object;
+    for (let i = 0; i < depth; i++) value = { nested: value };
+    return Buffer.from(JSON.stringify(value), "utf8");
+  });
 const body = fc.oneof(
   { weight: 3, arbitrary: jsonBody },
   { weight: 2, arbitrary: fc.uint8Array({ maxLength: 256 }).map((bytes) => Buffer.from(bytes)) },
-  { weight: 1, arbitrary: fc.constantFrom(Buffer.from("   "), Buffer.from("null"), Buffer.from("{}"), Buffer.from('{"ids":["a"]}')) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      Buffer.from("   "),
+      Buffer.from("null"),
+      Buffer.from("{}"),
+      Buffer.from('{"ids":["a"]}'),
+    ),
+  },
   { weight: 1, arbitrary: fc.constant(Buffer.alloc(DEFAULT_MAX_BODY_BYTES + 1024, 0x20)) },
 );
 const headerValue = fc.oneof(
   // Mostly values Node accepts (any byte but controls, UTF-8 included), so requests reach the engine…
   {
     weight: 6,
-    arbitrary: fc.string({ unit: "binary", maxLength: 24 }).map((text) => Buffer.from(text.replace(/[\u0000-\u001f\u007f]/g, "?"), "utf8")),
+    arbitrary: fc
+      .string({ unit: "binary", maxLength: 24 })
+      .map((text) => Buffer.from(text.replace(/[\u0000-\u001f\u007f]/g, "?"), "utf8")),
   },
   // …and sometimes any byte at all (Node's parser refuses those; the mock still answers JSON).
   { weight: 1, arbitrary: fc.uint8Array({ maxLength: 24 }).map((bytes) => Buffer.from(bytes)) },
@@ -42,7 +57,10 @@ const headerName = fc.oneof(
   fc.constantFrom("content-type", "prefer", "accept", API_KEY_HEADER, "x-api-signature", "x-custom"),
   fc.stringMatching(/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,12}$/),
 );
-const otherMethod = fc.oneof(fc.constantFrom("GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "HEAD"), fc.stringMatching(/^[A-Z]{1,10}$/));
+const otherMethod = fc.oneof(
+  fc.constantFrom("GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "HEAD"),
+  fc.stringMatching(/^[A-Z]{1,10}$/),
+);
 // An operation's path with its parameters replaced by any text (percent-encoded, or 1 in 6 raw bytes), mostly with its own method.
 const target = fc
   .tuple(
@@ -133,7 +151,10 @@ describe("the mock under any request", () => {
   });
 
   it("answers a request Node cannot parse with a JSON 400 carrying the rate-limit headers", async () => {
-    const answer = await sendRaw(mock.port, Buffer.from("GET /v1/currencies/fiat-rates HTTP/1.1\r\nhost: x\r\nx-bad: a\u0000b\r\n\r\n", "latin1"));
+    const answer = await sendRaw(
+      mock.port,
+      Buffer.from("GET /v1/currencies/fiat-rates HTTP/1.1\r\nhost: x\r\nx-bad: a\u0000b\r\n\r\n", "latin1"),
+    );
     expect(answer?.status).toBe(400);
     expect(answer?.headers["content-type"]).toMatch(/json/);
     expect(answer?.headers["x-ratelimit-limit"]).toBeDefined();

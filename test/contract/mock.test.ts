@@ -40,7 +40,10 @@ describe("the mock-only copy of the spec", () => {
   it("prefixes every path (and refs into paths) with the servers' base path, leaving the input unchanged", () => {
     const fixture = {
       openapi: "3.1.0",
-      servers: [{ url: "https://{host}/v9", variables: { host: { default: "example.invalid" } } }, { url: "http://127.0.0.1:9999/v9" }],
+      servers: [
+        { url: "https://{host}/v9", variables: { host: { default: "example.invalid" } } },
+        { url: "http://127.0.0.1:9999/v9" },
+      ],
       paths: { "/a/{id}": { get: { responses: {} } }, "/b": { get: { $ref: "#/paths/~1a~1{id}/get" } } },
     };
     const before = structuredClone(fixture);
@@ -48,12 +51,18 @@ describe("the mock-only copy of the spec", () => {
     expect(fixture).toEqual(before);
     expect(derived.basePath).toBe("/v9");
     expect(Object.keys(derived.spec.paths as object)).toEqual(["/v9/a/{id}", "/v9/b"]);
-    expect((derived.spec.paths as Record<string, { get: unknown }>)["/v9/b"]!.get).toEqual({ $ref: "#/paths/~1v9~1a~1{id}/get" });
+    expect((derived.spec.paths as Record<string, { get: unknown }>)["/v9/b"]!.get).toEqual({
+      $ref: "#/paths/~1v9~1a~1{id}/get",
+    });
     expect(derived.fixes).toHaveLength(1);
   });
 
   it("refuses a contract whose servers disagree on the base path, naming them", () => {
-    const fixture = { openapi: "3.1.0", servers: [{ url: "https://example.invalid/api" }, { url: "http://127.0.0.1:9999/v9" }], paths: {} };
+    const fixture = {
+      openapi: "3.1.0",
+      servers: [{ url: "https://example.invalid/api" }, { url: "http://127.0.0.1:9999/v9" }],
+      paths: {},
+    };
     expect(() => deriveMockSpec(fixture)).toThrow(/one base path, found \["\/api","\/v9"\]/);
   });
 
@@ -84,7 +93,13 @@ describe("the Prism mock", () => {
     return {
       response,
       bodyText,
-      result: validator.validateResponse({ method: op.method, path: op.path, status: response.status, headers: response.headers, bodyText }),
+      result: validator.validateResponse({
+        method: op.method,
+        path: op.path,
+        status: response.status,
+        headers: response.headers,
+        bodyText,
+      }),
     };
   }
 
@@ -93,7 +108,9 @@ describe("the Prism mock", () => {
     expect(mock.baseUrl).toBe(`${mock.origin}${basePath}`);
     expect(mock.origin).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     const op = operations.find((o) => o.method === "GET" && !o.path.includes("{"))!;
-    expect((await fetch(`${mock.baseUrl}${op.path}`, { headers: { [keyHeader]: "k" } })).status).toBe(Number(successKey(op)));
+    expect((await fetch(`${mock.baseUrl}${op.path}`, { headers: { [keyHeader]: "k" } })).status).toBe(
+      Number(successKey(op)),
+    );
     const withoutBase = await fetch(`${mock.origin}${op.path}`, { headers: { [keyHeader]: "k" } });
     await withoutBase.arrayBuffer();
     expect(withoutBase.status).toBe(404);
@@ -129,7 +146,8 @@ describe("the Prism mock", () => {
   });
 
   describe("answers every error with the documented error response and the rate-limit headers", () => {
-    const keyed = () => operations.find((o) => o.security === "required" && o.method === "GET" && !o.path.includes("{"))!;
+    const keyed = () =>
+      operations.find((o) => o.security === "required" && o.method === "GET" && !o.path.includes("{"))!;
     const withBody = () => operations.find((o) => o.requestBody?.required === true)!;
     const documentedError = () => {
       const [example] = mediaExamples(spec, jsonMedia(keyed().responses["4XX"]));
@@ -137,7 +155,8 @@ describe("the Prism mock", () => {
     };
     async function expectDocumented(response: Response, status: number) {
       expect(response.status).toBe(status);
-      for (const header of Object.values(RATE_LIMIT_HEADERS)) expect(response.headers.get(header), header).not.toBeNull();
+      for (const header of Object.values(RATE_LIMIT_HEADERS))
+        expect(response.headers.get(header), header).not.toBeNull();
       expect(response.headers.get("content-type")).toMatch(/json/);
       expect(await response.json()).toEqual(documentedError());
     }
@@ -155,7 +174,9 @@ describe("the Prism mock", () => {
     });
 
     it("an empty value for a query parameter whose schema refuses it (?status=): 422", async () => {
-      const op = operations.find((o) => o.parameters.some((p) => p.in === "query" && (deref(spec, p.schema) as { enum?: unknown })?.enum))!;
+      const op = operations.find((o) =>
+        o.parameters.some((p) => p.in === "query" && (deref(spec, p.schema) as { enum?: unknown })?.enum),
+      )!;
       const name = String(op.parameters.find((p) => p.in === "query")!.name);
       await expectDocumented(await fetch(`${mock.baseUrl}${op.path}?${name}=`, { headers: { [keyHeader]: "k" } }), 422);
     });
@@ -168,7 +189,9 @@ describe("the Prism mock", () => {
     });
 
     it("Prefer: example=<a name the operation lacks>: Prism's 404, with the documented body and headers", async () => {
-      const response = await fetch(`${mock.baseUrl}${keyed().path}`, { headers: { [keyHeader]: "k", prefer: "example=no-such-example" } });
+      const response = await fetch(`${mock.baseUrl}${keyed().path}`, {
+        headers: { [keyHeader]: "k", prefer: "example=no-such-example" },
+      });
       expect(response.headers.get("sl-violations")).toContain("NOT_FOUND");
       await expectDocumented(response, 404);
     });
@@ -181,7 +204,9 @@ describe("the Prism mock", () => {
   it("stops listening when stopped", async () => {
     const own = await startMock();
     const op = operations.find((o) => o.method === "GET" && !o.path.includes("{"))!;
-    expect((await fetch(`${own.baseUrl}${op.path}`, { headers: { [keyHeader]: "k" } })).status).toBe(Number(successKey(op)));
+    expect((await fetch(`${own.baseUrl}${op.path}`, { headers: { [keyHeader]: "k" } })).status).toBe(
+      Number(successKey(op)),
+    );
     await own.stop();
     await expect(fetch(`${own.baseUrl}${op.path}`)).rejects.toThrow();
   });

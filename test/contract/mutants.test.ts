@@ -59,7 +59,10 @@ describe("mutation self-test of the contract validator", () => {
   it("derives originals and mutants for every operation of the spec", () => {
     expect(originals.map((o) => o.operation.operationId).sort()).toEqual(operations.map((o) => o.operationId).sort());
     for (const op of operations) {
-      expect(mutants.filter((m) => m.operation.operationId === op.operationId).length, op.operationId).toBeGreaterThanOrEqual(8);
+      expect(
+        mutants.filter((m) => m.operation.operationId === op.operationId).length,
+        op.operationId,
+      ).toBeGreaterThanOrEqual(8);
     }
     expect(new Set(mutants.map((m) => m.kind)).size).toBeGreaterThanOrEqual(12);
   });
@@ -75,7 +78,10 @@ describe("mutation self-test of the contract validator", () => {
         expect(original.headers[name], label).toBeDefined();
         if (kind === "missing-header") expect(Object.keys(changed.headers), label).not.toContain(name);
         else expect(changed.headers[name], label).not.toBe(original.headers[name]);
-        expect({ status: changed.status, bodyText: changed.bodyText }, label).toEqual({ status: original.status, bodyText: original.bodyText });
+        expect({ status: changed.status, bodyText: changed.bodyText }, label).toEqual({
+          status: original.status,
+          bodyText: original.bodyText,
+        });
       } else if (kind === "undocumented-content-type") {
         expect(changed.headers["content-type"], label).not.toBe(original.headers["content-type"]);
       } else if (kind === "undocumented-status" || kind === "unexpected-status") {
@@ -87,7 +93,9 @@ describe("mutation self-test of the contract validator", () => {
         const [before, after] = [JSON.parse(original.bodyText) as unknown, JSON.parse(changed.bodyText) as unknown];
         if (pointer !== undefined) expect(valueAt(after, pointer), label).not.toEqual(valueAt(before, pointer));
         if (mutant.expected.pointerPrefix !== undefined) {
-          expect(valueAt(after, mutant.expected.pointerPrefix), label).not.toEqual(valueAt(before, mutant.expected.pointerPrefix));
+          expect(valueAt(after, mutant.expected.pointerPrefix), label).not.toEqual(
+            valueAt(before, mutant.expected.pointerPrefix),
+          );
         }
       }
     }
@@ -117,7 +125,9 @@ describe("mutation self-test of the contract validator", () => {
       perKind.set(mutant.kind, tally);
     }
     const kinds = [...perKind.entries()].map(([kind, t]) => `${kind} ${t.caught}/${t.total}`).join(", ");
-    console.log(`caught ${caught}/${mutants.length} mutants over ${operations.length} operations (${perKind.size} kinds: ${kinds})`);
+    console.log(
+      `caught ${caught}/${mutants.length} mutants over ${operations.length} operations (${perKind.size} kinds: ${kinds})`,
+    );
     expect(missed).toEqual([]);
     expect(server.hits.size).toBe(originals.length + mutants.length);
   });
@@ -130,9 +140,12 @@ describe("mutation self-test of the contract validator", () => {
     const client = createClient<paths>({ baseUrl: `${server.origin}${basePath}` });
     client.use(contractMiddleware(validator, { mode: "throw", onViolation: (result) => reported.push(result) }));
     const call = (id: string) =>
-      (client as unknown as { GET: (p: string, init: object) => Promise<{ data?: unknown; response: Response }> }).GET(original!.operation.path, {
-        headers: { [CANNED_HEADER]: id },
-      });
+      (client as unknown as { GET: (p: string, init: object) => Promise<{ data?: unknown; response: Response }> }).GET(
+        original!.operation.path,
+        {
+          headers: { [CANNED_HEADER]: id },
+        },
+      );
 
     const good = await call(original!.id);
     expect(good.response.status).toBe(200);
@@ -147,12 +160,11 @@ describe("mutation self-test of the contract validator", () => {
     const reporting = createClient<paths>({ baseUrl: `${server.origin}${basePath}` });
     const seen: ContractResult[] = [];
     reporting.use(contractMiddleware(validator, { mode: "report", onViolation: (result) => seen.push(result) }));
-    const reported2 = await (reporting as unknown as { GET: (p: string, init: object) => Promise<{ data?: unknown }> }).GET(
-      original!.operation.path,
-      {
-        headers: { [CANNED_HEADER]: mutant!.id },
-      },
-    );
+    const reported2 = await (
+      reporting as unknown as { GET: (p: string, init: object) => Promise<{ data?: unknown }> }
+    ).GET(original!.operation.path, {
+      headers: { [CANNED_HEADER]: mutant!.id },
+    });
     expect(reported2.data).toEqual(JSON.parse(mutant!.response.bodyText));
     expect(seen.map((r) => r.ok)).toEqual([false]);
   });

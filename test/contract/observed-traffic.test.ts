@@ -49,21 +49,37 @@ function wireRequests(basePath: string): WireRequest[] {
     // (2) A signed request, the description's example path.
     request("(2) a signed GET", "GET", "/currencies/fiat-rates"),
     // (3) Get User Transactions with its query parameters.
-    request("(3) Get User Transactions with page, pageSize and category", "GET", "/transactions/me?page=1&pageSize=30&category=DEPOSIT"),
+    request(
+      "(3) Get User Transactions with page, pageSize and category",
+      "GET",
+      "/transactions/me?page=1&pageSize=30&category=DEPOSIT",
+    ),
     // (4) The wallet of another currency code.
     request("(4) the NGNX wallet", "GET", "/wallets/NGNX"),
   ];
 }
 
 /** Sends exactly these headers and body (no header added but Host and Connection). */
-function send(origin: string, wire: WireRequest): Promise<{ status: number; headers: http.IncomingHttpHeaders; bodyText: string }> {
+function send(
+  origin: string,
+  wire: WireRequest,
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; bodyText: string }> {
   return new Promise((resolve, reject) => {
     const target = new URL(wire.path, origin);
-    const req = http.request({ host: target.hostname, port: target.port, method: wire.method, path: wire.path, headers: wire.headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (chunk: Buffer) => chunks.push(chunk));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, bodyText: Buffer.concat(chunks).toString("utf8") }));
-    });
+    const req = http.request(
+      { host: target.hostname, port: target.port, method: wire.method, path: wire.path, headers: wire.headers },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            bodyText: Buffer.concat(chunks).toString("utf8"),
+          }),
+        );
+      },
+    );
     req.on("error", reject);
     req.end(wire.body);
   });
@@ -74,7 +90,9 @@ function timestampPointers(value: unknown, pointer = ""): string[] {
   if (typeof value === "string") return /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/.test(value) ? [pointer] : [];
   if (Array.isArray(value)) return value.flatMap((item, i) => timestampPointers(item, `${pointer}/${i}`));
   if (value && typeof value === "object")
-    return Object.entries(value).flatMap(([key, item]) => timestampPointers(item, `${pointer}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`));
+    return Object.entries(value).flatMap(([key, item]) =>
+      timestampPointers(item, `${pointer}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`),
+    );
   return [];
 }
 

@@ -14,7 +14,10 @@ const old = "2020-01-01T00:00:00.000Z";
 const quoteRef = { $ref: "#/components/schemas/Quote" };
 
 const timestamp = { type: "string", format: "date-time" };
-const quoteSchema = { type: "object", properties: { id: { type: "string" }, expiryDate: { $ref: "#/components/schemas/Timestamp" } } };
+const quoteSchema = {
+  type: "object",
+  properties: { id: { type: "string" }, expiryDate: { $ref: "#/components/schemas/Timestamp" } },
+};
 
 /** A contract whose one operation answers `responseSchema` (200), nothing (204) and a Quote (4XX). */
 function fixture(responseSchema: unknown, schemas: Record<string, unknown> = {}): OpenApiDocument {
@@ -49,7 +52,12 @@ describe("quoteExpiry", () => {
           tree: { $ref: "#/components/schemas/Node" },
         },
       },
-      { Node: { type: "object", properties: { quote: { $ref: "#/components/schemas/Quote" }, next: { $ref: "#/components/schemas/Node" } } } },
+      {
+        Node: {
+          type: "object",
+          properties: { quote: { $ref: "#/components/schemas/Quote" }, next: { $ref: "#/components/schemas/Node" } },
+        },
+      },
     );
     const body = {
       list: [{ id: "a", expiryDate: old }],
@@ -77,7 +85,15 @@ describe("quoteExpiry", () => {
     const body = { id: "x", expiryDate: old };
     const noQuote: OpenApiDocument = {
       openapi: "3.1.0",
-      paths: { "/things": { get: { responses: { "200": { description: "ok", content: { "application/json": { schema: { type: "object" } } } } } } } },
+      paths: {
+        "/things": {
+          get: {
+            responses: {
+              "200": { description: "ok", content: { "application/json": { schema: { type: "object" } } } },
+            },
+          },
+        },
+      },
     };
     expect(refresh(noQuote, body)).toBe(body);
     const notTimestamp = fixture({ $ref: "#/components/schemas/Quote" }, { Timestamp: { type: "string" } });
@@ -95,7 +111,10 @@ describe("quoteExpiry", () => {
     };
     expect(refresh(fixture(quoteRef, splitProperty), { expiryDate: old })).toEqual({ expiryDate: fresh });
     const splitParts = {
-      Quote: { type: "object", properties: { expiryDate: { allOf: [{ type: "string", format: "date-time" }, { description: "x" }] } } },
+      Quote: {
+        type: "object",
+        properties: { expiryDate: { allOf: [{ type: "string", format: "date-time" }, { description: "x" }] } },
+      },
     };
     expect(refresh(fixture(quoteRef, splitParts), { expiryDate: old })).toEqual({ expiryDate: fresh });
   });
@@ -110,7 +129,10 @@ describe("quoteExpiry", () => {
       Quote: { type: "object", properties: { expiryDate: { type: "string", format: "date-time" } } },
       Tree: {
         type: "object",
-        properties: { expiryDate: { type: "string" }, children: { type: "array", items: { $ref: "#/components/schemas/Tree" } } },
+        properties: {
+          expiryDate: { type: "string" },
+          children: { type: "array", items: { $ref: "#/components/schemas/Tree" } },
+        },
       },
     };
     const body = { expiryDate: old, children: [{ expiryDate: old, children: [] }] };
@@ -119,7 +141,11 @@ describe("quoteExpiry", () => {
 
   it("passes over boolean schemas (true, false) beside and instead of a quote's", () => {
     const note = { noted: ["kept"] };
-    const beside = fixture({ type: "object", properties: { note: true, never: false, quote: quoteRef }, additionalProperties: true });
+    const beside = fixture({
+      type: "object",
+      properties: { note: true, never: false, quote: quoteRef },
+      additionalProperties: true,
+    });
     expect(refresh(beside, { note, extra: note, quote: { id: "q", expiryDate: old } })).toEqual({
       note,
       extra: note,
@@ -157,7 +183,11 @@ describe("quoteExpiry", () => {
     };
     const expiries = (value: Record<string, unknown>): string[] => {
       const found: string[] = [];
-      for (let node: Record<string, unknown> | undefined = value; node; node = node.next as Record<string, unknown> | undefined)
+      for (
+        let node: Record<string, unknown> | undefined = value;
+        node;
+        node = node.next as Record<string, unknown> | undefined
+      )
         found.push((node.quote as { expiryDate: string }).expiryDate);
       return found;
     };
@@ -168,11 +198,20 @@ describe("quoteExpiry", () => {
 
   it("gives a quote without an expiryDate none, and a non-quote with one keeps its own", () => {
     const schemas = {
-      Quote: { type: "object", properties: { id: { type: "string" }, expiryDate: { type: "string", format: "date-time" } } },
+      Quote: {
+        type: "object",
+        properties: { id: { type: "string" }, expiryDate: { type: "string", format: "date-time" } },
+      },
       Other: { type: "object", properties: { expiryDate: { type: "string" } } },
     };
-    const document = fixture({ type: "object", properties: { quote: quoteRef, other: { $ref: "#/components/schemas/Other" } } }, schemas);
-    expect(refresh(document, { quote: { id: "q" }, other: { expiryDate: old } })).toEqual({ quote: { id: "q" }, other: { expiryDate: old } });
+    const document = fixture(
+      { type: "object", properties: { quote: quoteRef, other: { $ref: "#/components/schemas/Other" } } },
+      schemas,
+    );
+    expect(refresh(document, { quote: { id: "q" }, other: { expiryDate: old } })).toEqual({
+      quote: { id: "q" },
+      other: { expiryDate: old },
+    });
   });
 });
 
@@ -208,7 +247,10 @@ describe("deriveMockSpec", () => {
       },
     } as OpenApiDocument;
     const { spec } = deriveMockSpec(input);
-    const components = spec.components as { schemas: { Either: { oneOf: Array<{ $ref: string }> } }; examples: { Data: { value: unknown } } };
+    const components = spec.components as {
+      schemas: { Either: { oneOf: Array<{ $ref: string }> } };
+      examples: { Data: { value: unknown } };
+    };
     expect(components.schemas.Either.oneOf[0]!.$ref).toBe("#/paths/~1v1~1a/get/responses/200");
     expect(components.examples.Data.value).toEqual({ $ref: { nested: "#/paths/~1a" }, note: "#/paths/~1a" });
   });

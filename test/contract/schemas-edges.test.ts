@@ -50,7 +50,11 @@ describe("the quick date-time check", () => {
                 description: "ok",
                 content: {
                   "application/json": {
-                    schema: { type: "object", properties: { at: { type: "string", format: "date-time" } }, additionalProperties: false },
+                    schema: {
+                      type: "object",
+                      properties: { at: { type: "string", format: "date-time" } },
+                      additionalProperties: false,
+                    },
                   },
                 },
               },
@@ -62,13 +66,21 @@ describe("the quick date-time check", () => {
     const validator = createContractValidator(spec);
     const problems = (body: unknown) =>
       validator
-        .validateResponse({ method: "GET", path: "/t", status: 200, headers: { "content-type": "application/json" }, body })
+        .validateResponse({
+          method: "GET",
+          path: "/t",
+          status: 200,
+          headers: { "content-type": "application/json" },
+          body,
+        })
         .violations.map((v) => `${v.pointer} ${v.message}`);
     expect(problems({ at: "2026-11-22T10:00:24.907Z" })).toEqual([]);
     expect(problems({ at: "2026-11-22t10:00:24Z" })).toEqual([]); // not canonical, still valid: the full check says so
     expect(problems({ at: "2026-13-22T10:00:24Z" })).toEqual(['/at GET /t 200: /at must match format "date-time"']);
     expect(problems({ at: "yesterday" })).toEqual(['/at GET /t 200: /at must match format "date-time"']);
-    expect(problems({ at: "2026-11-22T10:00:24Z", extra: 1 })).toEqual(["/extra GET /t 200: /extra is not allowed (additional property)"]);
+    expect(problems({ at: "2026-11-22T10:00:24Z", extra: 1 })).toEqual([
+      "/extra GET /t 200: /extra is not allowed (additional property)",
+    ]);
   });
 });
 
@@ -100,10 +112,9 @@ describe("media types and headers", () => {
   const validator = createContractValidator(spec);
 
   it("no headers at all: the required one is missing, the content type too", () => {
-    expect(validator.validateResponse({ method: "GET", path: "/h", status: 200, body: {} }).violations.map((v) => v.kind)).toEqual([
-      "missing-header",
-      "undocumented-content-type",
-    ]);
+    expect(
+      validator.validateResponse({ method: "GET", path: "/h", status: 200, body: {} }).violations.map((v) => v.kind),
+    ).toEqual(["missing-header", "undocumented-content-type"]);
   });
 
   it("a plain map with both spellings: the lower-case name is read first; a content type with spaces before its parameters", () => {
@@ -131,15 +142,32 @@ describe("undocumented fields (strict mode)", () => {
   const find = (schema: unknown, data: unknown) => findUndocumentedFields(document, schema, data).map((w) => w.pointer);
 
   it("walks array items, map values and every branch of a union; says nothing about undescribed or non-object values", () => {
-    expect(find({ type: "array", items: { $ref: "#/components/schemas/A" } }, [{ a: "1" }, { a: "2", z: 1 }])).toEqual(["/1/z"]);
+    expect(find({ type: "array", items: { $ref: "#/components/schemas/A" } }, [{ a: "1" }, { a: "2", z: 1 }])).toEqual([
+      "/1/z",
+    ]);
     expect(find({ type: "array" }, [{ z: 1 }])).toEqual([]);
-    expect(find({ type: "object", additionalProperties: { $ref: "#/components/schemas/A" } }, { k1: { a: "x" }, k2: { y: 1 } })).toEqual(["/k2/y"]);
-    expect(find({ oneOf: [{ $ref: "#/components/schemas/A" }, { $ref: "#/components/schemas/B" }] }, { a: "1", b: "2", c: 3 })).toEqual(["/c"]);
+    expect(
+      find(
+        { type: "object", additionalProperties: { $ref: "#/components/schemas/A" } },
+        { k1: { a: "x" }, k2: { y: 1 } },
+      ),
+    ).toEqual(["/k2/y"]);
+    expect(
+      find(
+        { oneOf: [{ $ref: "#/components/schemas/A" }, { $ref: "#/components/schemas/B" }] },
+        { a: "1", b: "2", c: 3 },
+      ),
+    ).toEqual(["/c"]);
     expect(find({ type: "object" }, { anything: { goes: 1 } })).toEqual([]);
     expect(find({ $ref: "#/components/schemas/A" }, "text")).toEqual([]);
     expect(find({ $ref: "#/components/schemas/A" }, null)).toEqual([]);
     expect(findUndocumentedFields(document, { $ref: "#/components/schemas/A" }, { z: 1 }, "/data")).toEqual([
-      { kind: "undocumented-field", location: "body", pointer: "/data/z", message: "/data/z is not documented by the spec" },
+      {
+        kind: "undocumented-field",
+        location: "body",
+        pointer: "/data/z",
+        message: "/data/z is not documented by the spec",
+      },
     ]);
   });
 });

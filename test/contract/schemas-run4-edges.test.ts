@@ -9,7 +9,9 @@ import type { OpenApiDocument } from "../../src/openapi/index.js";
 
 const documentWith = (schema: unknown, components: Record<string, unknown> = {}): OpenApiDocument => ({
   openapi: "3.1.0",
-  paths: { "/a": { get: { responses: { "200": { description: "ok", content: { "application/json": { schema } } } } } } },
+  paths: {
+    "/a": { get: { responses: { "200": { description: "ok", content: { "application/json": { schema } } } } } },
+  },
   components: { schemas: components },
 });
 const validate = (document: OpenApiDocument, body: unknown) =>
@@ -43,16 +45,24 @@ describe("a validator made from a document", () => {
   });
 
   it("refuses unknown formats wherever a schema uses them (paths, arrays), naming them together", () => {
-    expect(() => createContractValidator(documentWith({ type: "string", format: "no-such" }))).toThrow("contract: unknown schema format(s): no-such");
+    expect(() => createContractValidator(documentWith({ type: "string", format: "no-such" }))).toThrow(
+      "contract: unknown schema format(s): no-such",
+    );
     expect(() => createContractValidator(documentWith({ allOf: [{ format: "one" }, { format: "two" }] }))).toThrow(
       "contract: unknown schema format(s): one, two",
     );
   });
 
   it("does not take a format named inside an example for one the schemas use", () => {
-    const withExample = documentWith({ type: "object", example: { format: "no-such" }, examples: [{ format: "other" }] });
+    const withExample = documentWith({
+      type: "object",
+      example: { format: "no-such" },
+      examples: [{ format: "other" }],
+    });
     expect(() => createContractValidator(withExample)).not.toThrow();
     // A `format` key whose value is no string is not a format (a property named "format", say).
-    expect(() => createContractValidator(documentWith({ type: "object", properties: { format: { type: "string" } } }))).not.toThrow();
+    expect(() =>
+      createContractValidator(documentWith({ type: "object", properties: { format: { type: "string" } } })),
+    ).not.toThrow();
   });
 });

@@ -48,7 +48,11 @@ function smallSpec(): OpenApiDocument {
         get: {
           operationId: "headers",
           responses: {
-            "200": { description: "ok", headers: HEADERS, content: { "application/json": { schema: { $ref: "#/components/schemas/Thing" } } } },
+            "200": {
+              description: "ok",
+              headers: HEADERS,
+              content: { "application/json": { schema: { $ref: "#/components/schemas/Thing" } } },
+            },
           },
         },
       },
@@ -58,7 +62,9 @@ function smallSpec(): OpenApiDocument {
           requestBody: {
             required: true,
             content: {
-              "application/json": { schema: { type: "object", required: ["n"], properties: { n: { $ref: "#/components/x-shared/Count" } } } },
+              "application/json": {
+                schema: { type: "object", required: ["n"], properties: { n: { $ref: "#/components/x-shared/Count" } } },
+              },
             },
           },
           responses: { "204": { description: "ok" } },
@@ -96,27 +102,41 @@ const OK_HEADERS = { "x-int": "1" };
 
 const headerProblems = (headers: Record<string, string | string[] | number | undefined>): string[] =>
   validator
-    .validateResponse({ method: "GET", path: "/v1/h", status: 200, headers: { "content-type": "application/json", ...headers }, body: {} })
+    .validateResponse({
+      method: "GET",
+      path: "/v1/h",
+      status: 200,
+      headers: { "content-type": "application/json", ...headers },
+      body: {},
+    })
     .violations.map((v) => `${v.kind} ${v.pointer}: ${v.message.replace("GET /h 200: ", "")}`);
 
 describe("header values, converted to the types their schemas declare", () => {
   it("integer: digits (around spaces) only", () => {
     expect(headerProblems({ "x-int": " 12 " })).toEqual([]);
     expect(headerProblems({ "x-int": "-3" })).toEqual([]);
-    expect(headerProblems({ "x-int": "1.5" })).toEqual(['invalid-header /x-int: header x-int must be an integer, got "1.5"']);
+    expect(headerProblems({ "x-int": "1.5" })).toEqual([
+      'invalid-header /x-int: header x-int must be an integer, got "1.5"',
+    ]);
     expect(headerProblems({ "x-int": "" })).toEqual(['invalid-header /x-int: header x-int must be an integer, got ""']);
     expect(headerProblems({})).toEqual(["missing-header /x-int: required header x-int is missing"]);
   });
 
   it("number: any finite number, not an empty value", () => {
     expect(headerProblems({ ...OK_HEADERS, "x-num": "1.5e3" })).toEqual([]);
-    expect(headerProblems({ ...OK_HEADERS, "x-num": " " })).toEqual(['invalid-header /x-num: header x-num must be a number, got " "']);
-    expect(headerProblems({ ...OK_HEADERS, "x-num": "Infinity" })).toEqual(['invalid-header /x-num: header x-num must be a number, got "Infinity"']);
+    expect(headerProblems({ ...OK_HEADERS, "x-num": " " })).toEqual([
+      'invalid-header /x-num: header x-num must be a number, got " "',
+    ]);
+    expect(headerProblems({ ...OK_HEADERS, "x-num": "Infinity" })).toEqual([
+      'invalid-header /x-num: header x-num must be a number, got "Infinity"',
+    ]);
     expect(headerProblems({ ...OK_HEADERS, "x-int-or-num": "2.5" })).toEqual([]);
     expect(headerProblems({ ...OK_HEADERS, "x-int-or-num": "x" })).toEqual([
       'invalid-header /x-int-or-num: header x-int-or-num must be a number, got "x"',
     ]);
-    expect(headerProblems({ ...OK_HEADERS, "x-int-or-num": "-1" })).toEqual(["invalid-header /x-int-or-num: header x-int-or-num must be >= 0"]);
+    expect(headerProblems({ ...OK_HEADERS, "x-int-or-num": "-1" })).toEqual([
+      "invalid-header /x-int-or-num: header x-int-or-num must be >= 0",
+    ]);
   });
 
   it("a union with string keeps a value that is not a number as text, and checks a number as a number", () => {
@@ -133,12 +153,16 @@ describe("header values, converted to the types their schemas declare", () => {
   it("boolean: true or false only; a string schema gets the text as it came", () => {
     expect(headerProblems({ ...OK_HEADERS, "x-bool": "false" })).toEqual([]);
     expect(headerProblems({ ...OK_HEADERS, "x-bool": "true" })).toEqual([]);
-    expect(headerProblems({ ...OK_HEADERS, "x-bool": "yes" })).toEqual(["invalid-header /x-bool: header x-bool must be boolean"]);
+    expect(headerProblems({ ...OK_HEADERS, "x-bool": "yes" })).toEqual([
+      "invalid-header /x-bool: header x-bool must be boolean",
+    ]);
     expect(headerProblems({ ...OK_HEADERS, "x-bool": " true " })).toEqual([]);
     expect(headerProblems({ ...OK_HEADERS, "x-bool-or-int": "7" })).toEqual([]);
     expect(headerProblems({ ...OK_HEADERS, "x-str": "123" })).toEqual([]);
     expect(headerProblems({ ...OK_HEADERS, "x-str": " ab" })).toEqual([]);
-    expect(headerProblems({ ...OK_HEADERS, "x-str": "abcd" })).toEqual(["invalid-header /x-str: header x-str must NOT have more than 3 characters"]);
+    expect(headerProblems({ ...OK_HEADERS, "x-str": "abcd" })).toEqual([
+      "invalid-header /x-str: header x-str must NOT have more than 3 characters",
+    ]);
     expect(headerProblems({ ...OK_HEADERS, "x-any": "anything", "x-no-schema": "anything" })).toEqual([]);
   });
 
@@ -152,7 +176,13 @@ describe("header values, converted to the types their schemas declare", () => {
     const inherited = Object.assign(Object.create({ "X-Int": "1" }) as object, { "content-type": "application/json" });
     expect(
       validator
-        .validateResponse({ method: "GET", path: "/h", status: 200, headers: inherited as Record<string, string>, body: {} })
+        .validateResponse({
+          method: "GET",
+          path: "/h",
+          status: 200,
+          headers: inherited as Record<string, string>,
+          body: {},
+        })
         .violations.map((v) => v.kind),
     ).toEqual(["missing-header"]);
   });
@@ -178,18 +208,32 @@ describe("bodies", () => {
   });
 
   it("validateResponse of an unknown operation: that one violation, whole-request, and nothing else", () => {
-    expect(validator.validateResponse({ method: "get", path: "/nope", status: 200, headers: {}, bodyText: "{}" })).toEqual({
+    expect(
+      validator.validateResponse({ method: "get", path: "/nope", status: 200, headers: {}, bodyText: "{}" }),
+    ).toEqual({
       ok: false,
       operation: undefined,
       responseKey: undefined,
-      violations: [{ kind: "unknown-operation", location: "operation", pointer: "", message: "GET /nope is not an operation of the spec" }],
+      violations: [
+        {
+          kind: "unknown-operation",
+          location: "operation",
+          pointer: "",
+          message: "GET /nope is not an operation of the spec",
+        },
+      ],
       warnings: [],
     });
   });
 
   it("validateRequestBody: unknown operations, required and optional bodies, no JSON media type, no schema", () => {
     expect(validator.validateRequestBody("get", "/nope", {})).toEqual([
-      { kind: "unknown-operation", location: "operation", pointer: "", message: "GET /nope is not an operation of the spec" },
+      {
+        kind: "unknown-operation",
+        location: "operation",
+        pointer: "",
+        message: "GET /nope is not an operation of the spec",
+      },
     ]);
     expect(validator.validateRequestBody("POST", "/v1/body", undefined)).toEqual([
       { kind: "body-schema", location: "body", pointer: "", message: "request body is required" },
@@ -212,14 +256,30 @@ describe("bodies", () => {
 
   it("strict mode lists undocumented fields; findUndocumentedFields defaults to the root and a fresh list", () => {
     const result = validator.validateResponse(
-      { method: "GET", path: "/h", status: 200, headers: { ...OK_HEADERS, "content-type": "application/json" }, body: { id: "1", extra: true } },
+      {
+        method: "GET",
+        path: "/h",
+        status: 200,
+        headers: { ...OK_HEADERS, "content-type": "application/json" },
+        body: { id: "1", extra: true },
+      },
       { strict: true },
     );
     expect(result.warnings).toEqual([
-      { kind: "undocumented-field", location: "body", pointer: "/extra", message: "/extra is not documented by the spec" },
+      {
+        kind: "undocumented-field",
+        location: "body",
+        pointer: "/extra",
+        message: "/extra is not documented by the spec",
+      },
     ]);
     expect(findUndocumentedFields(spec, { $ref: "#/components/schemas/Thing" }, { id: "1", "a/b": 1 })).toEqual([
-      { kind: "undocumented-field", location: "body", pointer: "/a~1b", message: "/a~1b is not documented by the spec" },
+      {
+        kind: "undocumented-field",
+        location: "body",
+        pointer: "/a~1b",
+        message: "/a~1b is not documented by the spec",
+      },
     ]);
   });
 });
@@ -240,8 +300,12 @@ describe("the refs the schemas may hold", () => {
     const withComponents = (extra: Record<string, unknown>) =>
       ({ ...smallSpec(), components: { ...smallSpec().components, ...extra } }) as OpenApiDocument;
     const loop = withComponents({ "x-loop": { properties: { again: { $ref: "#/components/x-loop" } } } });
-    expect(() => rewriteSchemaRefs(loop, { $ref: "#/components/x-loop" })).toThrow(/^contract: recursive non-component \$ref #\/components\/x-loop$/);
-    expect(() => rewriteSchemaRefs(spec, { $ref: "#/components/nothing" })).toThrow(/^contract: unresolvable \$ref #\/components\/nothing$/);
+    expect(() => rewriteSchemaRefs(loop, { $ref: "#/components/x-loop" })).toThrow(
+      /^contract: recursive non-component \$ref #\/components\/x-loop$/,
+    );
+    expect(() => rewriteSchemaRefs(spec, { $ref: "#/components/nothing" })).toThrow(
+      /^contract: unresolvable \$ref #\/components\/nothing$/,
+    );
     expect(() => rewriteSchemaRefs(spec, { $ref: "other.json#/x" })).toThrow(
       /^contract: external \$ref other\.json#\/x \(validate a bundled document\)$/,
     );
@@ -251,7 +315,8 @@ describe("the refs the schemas may hold", () => {
 });
 
 describe("the middleware's path", () => {
-  const middleware = (onViolation: (result: ContractResult) => void) => contractMiddleware(validator, { mode: "report", onViolation });
+  const middleware = (onViolation: (result: ContractResult) => void) =>
+    contractMiddleware(validator, { mode: "report", onViolation });
   const respond = async (url: string, schemaPath: string, baseUrl: string | undefined) => {
     const found: ContractResult[] = [];
     const onResponse = middleware((result) => found.push(result)).onResponse!;

@@ -22,7 +22,9 @@ const fixture: OpenApiDocument = {
               "X-Either": { schema: { type: ["integer", "string"] } },
             },
             content: {
-              "application/json": { schema: { type: "object", required: ["n"], properties: { n: { type: "integer" } } } },
+              "application/json": {
+                schema: { type: "object", required: ["n"], properties: { n: { type: "integer" } } },
+              },
               "text/plain": { schema: { type: "string" } },
               "text/csv": {},
             },
@@ -40,7 +42,11 @@ const check = (
   status: number,
   input: { headers?: Record<string, string>; bodyText?: string; body?: unknown; expectSuccess?: boolean },
   strict = false,
-) => validator().validateResponse({ method: "GET", path: "/a", status, headers: new Headers(input.headers ?? {}), ...input }, { strict });
+) =>
+  validator().validateResponse(
+    { method: "GET", path: "/a", status, headers: new Headers(input.headers ?? {}), ...input },
+    { strict },
+  );
 
 describe("body violations, exactly", () => {
   it("a body where the spec documents none, as text or as a value; none without one", () => {
@@ -77,7 +83,12 @@ describe("body violations, exactly", () => {
       message: expect.stringMatching(/^GET \/a 200: body is not valid JSON \(.+\)$/),
     });
     expect(check(200, { headers: json, bodyText: "" }).violations).toEqual([
-      { kind: "body-schema", location: "body", pointer: "", message: "GET /a 200: body is empty, but the spec documents one" },
+      {
+        kind: "body-schema",
+        location: "body",
+        pointer: "",
+        message: "GET /a 200: body is empty, but the spec documents one",
+      },
     ]);
   });
 
@@ -94,7 +105,8 @@ describe("body violations, exactly", () => {
 });
 
 describe("header values", () => {
-  const headers = (values: Record<string, string>) => check(200, { headers: { ...json, ...values }, bodyText: '{"n":1}' }).violations;
+  const headers = (values: Record<string, string>) =>
+    check(200, { headers: { ...json, ...values }, bodyText: '{"n":1}' }).violations;
 
   it("are converted by their declared type and each checked against its own schema", () => {
     expect(headers({ "x-int": "2", "x-bool": "true", "x-num": "1.5", "x-either": "abc" })).toEqual([]);

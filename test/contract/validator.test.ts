@@ -1,7 +1,12 @@
 // Unit tests of the contract validator on real bodies: the spec's own examples, changed on purpose.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { createBundledContractValidator, createContractValidator, openApiDocument, type OpenApiDocument } from "../../src/contract/index.js";
+import {
+  createBundledContractValidator,
+  createContractValidator,
+  openApiDocument,
+  type OpenApiDocument,
+} from "../../src/contract/index.js";
 import { walk, setAt } from "./helpers/schema-walk.js";
 import {
   buildSampleRequest,
@@ -56,8 +61,16 @@ describe("operation lookup", () => {
     expect(validator.operations.length).toBe(operations.length);
     for (const op of operations) {
       const concrete = buildSampleRequest(spec, op).path;
-      for (const candidate of [op.path, concrete, `${basePath}${concrete}`, `http://127.0.0.1:4010${basePath}${concrete}?x=1`]) {
-        expect(validator.findOperation(op.method.toLowerCase(), candidate)?.operationId, `${op.method} ${candidate}`).toBe(op.operationId);
+      for (const candidate of [
+        op.path,
+        concrete,
+        `${basePath}${concrete}`,
+        `http://127.0.0.1:4010${basePath}${concrete}?x=1`,
+      ]) {
+        expect(
+          validator.findOperation(op.method.toLowerCase(), candidate)?.operationId,
+          `${op.method} ${candidate}`,
+        ).toBe(op.operationId);
       }
     }
   });
@@ -81,13 +94,23 @@ describe("operation lookup", () => {
     ];
     for (const [path, id] of expectations) expect(all.findOperation("GET", path)?.operationId, path).toBe(id);
     // Without the literal path, /a/b/c matches all three templates: /a/b/{y} has literals in the first two places.
-    const templates = fixture({ "/{p}/b/c": operation("pbc"), "/a/{x}/c": operation("axc"), "/a/b/{y}": operation("aby") });
+    const templates = fixture({
+      "/{p}/b/c": operation("pbc"),
+      "/a/{x}/c": operation("axc"),
+      "/a/b/{y}": operation("aby"),
+    });
     expect(templates.findOperation("GET", "/a/b/c")?.operationId).toBe("aby");
     expect(templates.findOperation("GET", "/q/r/s")).toBeUndefined();
   });
 
   it("reports an unknown operation", () => {
-    const result = validator.validateResponse({ method: "GET", path: "/no/such/path", status: 200, headers: {}, body: {} });
+    const result = validator.validateResponse({
+      method: "GET",
+      path: "/no/such/path",
+      status: 200,
+      headers: {},
+      body: {},
+    });
     expect(result.ok).toBe(false);
     expect(result.violations).toEqual([expect.objectContaining({ kind: "unknown-operation", location: "operation" })]);
     const wrongMethod = validator.validateResponse({ method: "DELETE", path: plainGet.path, status: 200 });
@@ -103,7 +126,13 @@ describe("success responses", () => {
       expect(success.examples.length, op.operationId).toBeGreaterThan(0);
       for (const example of success.examples) {
         const result = validator.validateResponse(
-          { method: op.method, path: op.path, status: success.status, headers: success.headers, bodyText: JSON.stringify(example.value) },
+          {
+            method: op.method,
+            path: op.path,
+            status: success.status,
+            headers: success.headers,
+            bodyText: JSON.stringify(example.value),
+          },
           { strict: true },
         );
         expect(result, `${op.operationId} ${example.name}`).toMatchObject({
@@ -143,7 +172,9 @@ describe("violations", () => {
 
   it("reports an undocumented status and a non-2xx when success was expected", () => {
     const undocumented = validator.validateResponse({ ...base, status: 302 });
-    expect(undocumented.violations).toEqual([expect.objectContaining({ kind: "undocumented-status", location: "status" })]);
+    expect(undocumented.violations).toEqual([
+      expect.objectContaining({ kind: "undocumented-status", location: "status" }),
+    ]);
     const rangeKey = Object.keys(plainGet.responses).find((k) => /^4XX$/i.test(k));
     expect(rangeKey).toBeDefined();
     const notFound = validator.validateResponse({ ...base, status: 404, body: {} });
@@ -169,7 +200,10 @@ describe("violations", () => {
   it("reports a negative rate-limit count (limit and remaining declare minimum 0)", () => {
     const response = plainGet.responses[String(success.status)]!;
     const counts = Object.entries(response.headers as Record<string, unknown>)
-      .filter(([, header]) => typeof (deref(spec, (deref(spec, header) as JsonObject).schema) as JsonObject).minimum === "number")
+      .filter(
+        ([, header]) =>
+          typeof (deref(spec, (deref(spec, header) as JsonObject).schema) as JsonObject).minimum === "number",
+      )
       .map(([name]) => name.toLowerCase());
     expect(counts.length).toBe(2);
     for (const name of counts) {
@@ -239,7 +273,9 @@ describe("violations", () => {
 
   it("reports every schema mismatch with a JSON pointer into the body", () => {
     const found = findField((e) => typeof e.value === "number" && e.pointer.startsWith("/data/"));
-    const dateField = walk(spec, found.success.schema, found.body).find((e) => e.facts.format === "date-time" && typeof e.value === "string");
+    const dateField = walk(spec, found.success.schema, found.body).find(
+      (e) => e.facts.format === "date-time" && typeof e.value === "string",
+    );
     let mutated = setAt(found.body, found.entry.pointer, "not a number");
     if (dateField) mutated = setAt(mutated, dateField.pointer, "yesterday");
     const result = validator.validateResponse({
@@ -252,7 +288,11 @@ describe("violations", () => {
     const pointers = result.violations.map((v) => v.pointer);
     expect(pointers).toContain(found.entry.pointer);
     if (dateField) expect(pointers).toContain(dateField.pointer);
-    expect(result.violations.every((v) => v.kind === "body-schema" && v.location === "body" && v.message.includes(v.pointer))).toBe(true);
+    expect(
+      result.violations.every(
+        (v) => v.kind === "body-schema" && v.location === "body" && v.message.includes(v.pointer),
+      ),
+    ).toBe(true);
   });
 
   it("points at a removed required field itself", () => {
@@ -270,12 +310,22 @@ describe("violations", () => {
 
 describe("strict mode", () => {
   it("reports undocumented fields as warnings, not violations", () => {
-    const found = findField((e) => isObject(e.value) && e.pointer.split("/").length >= 3 && e.pointer.startsWith("/data/"));
+    const found = findField(
+      (e) => isObject(e.value) && e.pointer.split("/").length >= 3 && e.pointer.startsWith("/data/"),
+    );
     const body = setAt(setAt(found.body, `${found.entry.pointer}/surpriseField`, 1), "/surpriseTop", true);
-    const input = { method: found.op.method, path: found.op.path, status: found.success.status, headers: found.success.headers, body };
+    const input = {
+      method: found.op.method,
+      path: found.op.path,
+      status: found.success.status,
+      headers: found.success.headers,
+      body,
+    };
     const strict = validator.validateResponse(input, { strict: true });
     expect(strict.ok).toBe(true);
-    expect(strict.warnings.map((w) => w.pointer).sort()).toEqual([`${found.entry.pointer}/surpriseField`, "/surpriseTop"].sort());
+    expect(strict.warnings.map((w) => w.pointer).sort()).toEqual(
+      [`${found.entry.pointer}/surpriseField`, "/surpriseTop"].sort(),
+    );
     expect(validator.validateResponse(input).warnings).toEqual([]);
     const strictByOption = createContractValidator(spec, { strict: true }).validateResponse(input);
     expect(strictByOption.warnings).toHaveLength(2);
@@ -301,7 +351,11 @@ function dataIsMap(op: SpecOperation): boolean {
   const schema = successOf(op).schema as JsonObject;
   const resolved = deref(spec, schema) as JsonObject;
   const parts = Array.isArray(resolved.allOf) ? resolved.allOf.map((p) => deref(spec, p) as JsonObject) : [resolved];
-  return parts.some((p) => isObject(p.properties) && isObject((deref(spec, p.properties.data) as JsonObject | undefined)?.additionalProperties));
+  return parts.some(
+    (p) =>
+      isObject(p.properties) &&
+      isObject((deref(spec, p.properties.data) as JsonObject | undefined)?.additionalProperties),
+  );
 }
 
 describe("request bodies", () => {
@@ -311,7 +365,10 @@ describe("request bodies", () => {
     for (const op of withBodies) {
       const sample = buildSampleRequest(spec, op);
       expect(validator.validateRequestBody(op.method, op.path, JSON.parse(sample.body!)), op.operationId).toEqual([]);
-      const extra = validator.validateRequestBody(op.method, op.path, { ...(JSON.parse(sample.body!) as JsonObject), unknownField: 1 });
+      const extra = validator.validateRequestBody(op.method, op.path, {
+        ...(JSON.parse(sample.body!) as JsonObject),
+        unknownField: 1,
+      });
       expect(
         extra.map((v) => v.pointer),
         op.operationId,
@@ -346,7 +403,10 @@ describe("construction", () => {
           get: {
             operationId: "getThing",
             responses: {
-              "200": { description: "ok", content: { "application/problem+json": { schema: { $ref: "#/components/schemas/Thing" } } } },
+              "200": {
+                description: "ok",
+                content: { "application/problem+json": { schema: { $ref: "#/components/schemas/Thing" } } },
+              },
               default: { description: "any", content: { "text/plain": { schema: { type: "string", maxLength: 3 } } } },
             },
           },
@@ -354,7 +414,11 @@ describe("construction", () => {
       },
       components: {
         schemas: {
-          Thing: { type: "object", required: ["tags"], properties: { tags: { type: "array", items: { $ref: "#/components/schemas/Tag" } } } },
+          Thing: {
+            type: "object",
+            required: ["tags"],
+            properties: { tags: { type: "array", items: { $ref: "#/components/schemas/Tag" } } },
+          },
           Tag: { type: "string", enum: ["a", "b"] },
         },
       },

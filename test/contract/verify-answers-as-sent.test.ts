@@ -72,7 +72,8 @@ describe("verify does not follow a redirect", () => {
     expect(result).toMatchObject({
       outcome: "failed",
       status: 301,
-      reason: "answered 301, not its documented success 200 (a redirect to /elsewhere: verify does not follow redirects)",
+      reason:
+        "answered 301, not its documented success 200 (a redirect to /elsewhere: verify does not follow redirects)",
     });
     expect(result.violations.map((v) => v.kind)).toEqual(["unexpected-status", "undocumented-status"]);
     expect(seen).toEqual(["GET /v1/lone"]);
@@ -84,7 +85,9 @@ describe("verify does not follow a redirect", () => {
     const planned = negative ?? { ...positive(), kind: "negative" as const };
     answer = { status: 302, headers: { location: `${baseUrl}/login` }, body: Buffer.alloc(0) };
     const result = await createVerifier(lone, validator, { baseUrl, target: "mock" }).run(planned);
-    expect(result.reason).toBe(`expected a 4xx refusal, got 302 (a redirect to ${baseUrl}/login: verify does not follow redirects)`);
+    expect(result.reason).toBe(
+      `expected a 4xx refusal, got 302 (a redirect to ${baseUrl}/login: verify does not follow redirects)`,
+    );
     expect(seen).toEqual(["GET /v1/lone"]);
   });
 
@@ -121,7 +124,11 @@ describe("verify applies the validator's header rules", () => {
     const result = await runPositive();
     expect(result.outcome).toBe("failed");
     expect(result.violations.map((v) => [v.kind, v.pointer, v.message])).toEqual([
-      ["invalid-header", "/x-ratelimit-remaining", "GET /lone 200: header x-ratelimit-remaining (201) exceeds x-ratelimit-limit (200)"],
+      [
+        "invalid-header",
+        "/x-ratelimit-remaining",
+        "GET /lone 200: header x-ratelimit-remaining (201) exceeds x-ratelimit-limit (200)",
+      ],
     ]);
   });
 });

@@ -78,7 +78,9 @@ describe("noAnswerReason: one line per way a request gets no HTTP answer", () =>
     expect(noAnswerReason(new TypeError("fetch failed", { cause: system("ENOTFOUND") }), url, 1000)).toBe(
       "cannot resolve the host of api.example.invalid (ENOTFOUND)",
     );
-    expect(noAnswerReason(system("EAI_AGAIN"), url, 1000)).toBe("cannot resolve the host of api.example.invalid (EAI_AGAIN)");
+    expect(noAnswerReason(system("EAI_AGAIN"), url, 1000)).toBe(
+      "cannot resolve the host of api.example.invalid (EAI_AGAIN)",
+    );
   });
 
   it("https to a plain-http server: TLS failed, OpenSSL's reason, and the hint that it speaks plain http", async () => {
@@ -92,17 +94,28 @@ describe("noAnswerReason: one line per way a request gets no HTTP answer", () =>
     const url = "https://api.example.com/v1/x";
     const tls = (fields: Record<string, unknown>, message = "certificate has expired\nat TLSSocket") =>
       new TypeError("fetch failed", { cause: Object.assign(new Error(message), fields) });
-    for (const code of ["CERT_HAS_EXPIRED", "UNABLE_TO_VERIFY_LEAF_SIGNATURE", "SELF_SIGNED_CERT_IN_CHAIN", "ERR_TLS_CERT_ALTNAME_INVALID"]) {
+    for (const code of [
+      "CERT_HAS_EXPIRED",
+      "UNABLE_TO_VERIFY_LEAF_SIGNATURE",
+      "SELF_SIGNED_CERT_IN_CHAIN",
+      "ERR_TLS_CERT_ALTNAME_INVALID",
+    ]) {
       expect(noAnswerReason(tls({ code }), url, 1000)).toBe(
         `TLS with api.example.com failed: certificate has expired (${code}); for a private CA, set NODE_EXTRA_CA_CERTS to its PEM file`,
       );
     }
     for (const code of ["DEPTH_ZERO_SELF_SIGNED_CERT", "HOSTNAME_MISMATCH"]) {
-      expect(noAnswerReason(tls({ code }), url, 1000)).toMatch(/; for a private CA, set NODE_EXTRA_CA_CERTS to its PEM file$/);
+      expect(noAnswerReason(tls({ code }), url, 1000)).toMatch(
+        /; for a private CA, set NODE_EXTRA_CA_CERTS to its PEM file$/,
+      );
     }
-    expect(noAnswerReason(tls({ code: "ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE", reason: "sslv3 alert handshake failure" }), url, 1000)).toBe(
-      "TLS with api.example.com failed: sslv3 alert handshake failure (ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE)",
-    );
+    expect(
+      noAnswerReason(
+        tls({ code: "ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE", reason: "sslv3 alert handshake failure" }),
+        url,
+        1000,
+      ),
+    ).toBe("TLS with api.example.com failed: sslv3 alert handshake failure (ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE)");
     expect(noAnswerReason(tls({ code: "ERR_OSSL_EVP_BAD_DECRYPT" }, "bad decrypt"), url, 1000)).toBe(
       "TLS with api.example.com failed: bad decrypt (ERR_OSSL_EVP_BAD_DECRYPT)",
     );
@@ -124,14 +137,18 @@ describe("noAnswerReason: one line per way a request gets no HTTP answer", () =>
     );
     const reset = await tcp((socket) => socket.resetAndDestroy());
     const resetUrl = `http://${reset}/v1/x`;
-    expect(noAnswerReason(await fetchError(resetUrl), resetUrl, 1000)).toBe(`${reset} closed the connection without an answer (ECONNRESET)`);
+    expect(noAnswerReason(await fetchError(resetUrl), resetUrl, 1000)).toBe(
+      `${reset} closed the connection without an answer (ECONNRESET)`,
+    );
 
     const url = "http://api.example.com/v1/x";
     expect(noAnswerReason(Object.assign(new Error(" broken pipe \nstack"), { code: "EPIPE" }), url, 1000)).toBe(
       "no answer from api.example.com: broken pipe (EPIPE)",
     );
     expect(noAnswerReason(new Error("something odd"), url, 1000)).toBe("no answer from api.example.com: something odd");
-    expect(noAnswerReason(Object.assign(new Error("odd code"), { code: 7 }), url, 1000)).toBe("no answer from api.example.com: odd code");
+    expect(noAnswerReason(Object.assign(new Error("odd code"), { code: 7 }), url, 1000)).toBe(
+      "no answer from api.example.com: odd code",
+    );
     expect(noAnswerReason("a thrown string", url, 1000)).toBe("no answer from api.example.com: a thrown string");
     expect(noAnswerReason(new Error("no URL"), "not a url", 1000)).toBe("no answer from not a url: no URL");
   });
@@ -146,7 +163,14 @@ const passed: CaseResult = {
   status: 200,
   durationMs: 1234,
   violations: [],
-  warnings: [{ kind: "undocumented-field", location: "body", pointer: "/data/extra", message: "/data/extra is not documented by the spec" }],
+  warnings: [
+    {
+      kind: "undocumented-field",
+      location: "body",
+      pointer: "/data/extra",
+      message: "/data/extra is not documented by the spec",
+    },
+  ],
 };
 const failed: CaseResult = {
   case: "listThings: GET /things",
@@ -159,7 +183,12 @@ const failed: CaseResult = {
   durationMs: 5,
   violations: [
     { kind: "body-schema", location: "body", pointer: "", message: "body is empty" },
-    { kind: "missing-header", location: "headers", pointer: "/x-ratelimit-limit", message: "required header x-ratelimit-limit is missing" },
+    {
+      kind: "missing-header",
+      location: "headers",
+      pointer: "/x-ratelimit-limit",
+      message: "required header x-ratelimit-limit is missing",
+    },
     { kind: "unknown-operation", location: "operation", pointer: "", message: "not an operation" },
   ],
   warnings: [],
@@ -184,7 +213,14 @@ const skipped: CaseResult = {
   violations: [],
   warnings: [],
 };
-const bare: CaseResult = { case: "bare", operationId: "bare", kind: "negative", outcome: "failed", violations: [], warnings: [] };
+const bare: CaseResult = {
+  case: "bare",
+  operationId: "bare",
+  kind: "negative",
+  outcome: "failed",
+  violations: [],
+  warnings: [],
+};
 
 function report(fields: Partial<VerifyReport> = {}): VerifyReport {
   return {
@@ -203,10 +239,16 @@ function report(fields: Partial<VerifyReport> = {}): VerifyReport {
 describe("violationLine", () => {
   it("names the kind, where (a body pointer, '(whole body)', a header pointer, or the location alone) and the message", () => {
     expect(violationLine(failed.violations[0]!)).toBe("[body-schema] body (whole body): body is empty");
-    expect(violationLine({ kind: "body-schema", location: "body", pointer: "/data/0", message: "m" })).toBe("[body-schema] body /data/0: m");
-    expect(violationLine(failed.violations[1]!)).toBe("[missing-header] headers /x-ratelimit-limit: required header x-ratelimit-limit is missing");
+    expect(violationLine({ kind: "body-schema", location: "body", pointer: "/data/0", message: "m" })).toBe(
+      "[body-schema] body /data/0: m",
+    );
+    expect(violationLine(failed.violations[1]!)).toBe(
+      "[missing-header] headers /x-ratelimit-limit: required header x-ratelimit-limit is missing",
+    );
     expect(violationLine(failed.violations[2]!)).toBe("[unknown-operation] operation: not an operation");
-    expect(violationLine(passed.warnings[0]!)).toBe("[undocumented-field] body /data/extra: /data/extra is not documented by the spec");
+    expect(violationLine(passed.warnings[0]!)).toBe(
+      "[undocumented-field] body /data/extra: /data/extra is not documented by the spec",
+    );
   });
 });
 
@@ -238,7 +280,13 @@ describe("reportMarkdown", () => {
 
   it("says when the target meets the contract, or could not be checked and why", () => {
     const ok = reportMarkdown(
-      report({ ok: true, counts: { passed: 1, failed: 0, skipped: 0 }, results: [passed], target: "mock", mockVersion: "1.2.3" }),
+      report({
+        ok: true,
+        counts: { passed: 1, failed: 0, skipped: 0 },
+        results: [passed],
+        target: "mock",
+        mockVersion: "1.2.3",
+      }),
     );
     expect(ok.split("\n").slice(2, 6)).toEqual([
       "Target: http://127.0.0.1:1/v1 (the package's mock 1.2.3); 2026-01-01T00:00:00.000Z to 2026-01-01T00:00:02.250Z; 3 requests.",
@@ -309,21 +357,34 @@ describe("reportJunit", () => {
   });
 
   it("leaves out the unchecked and cause properties when there are none; escapes > and \\r in content, and '\\t in attributes", () => {
-    const odd: CaseResult = { ...bare, case: "a'b\tc", reason: "x > y\r\nz", request: { method: "GET", url: "http://h/v1/'q'" } };
+    const odd: CaseResult = {
+      ...bare,
+      case: "a'b\tc",
+      reason: "x > y\r\nz",
+      request: { method: "GET", url: "http://h/v1/'q'" },
+    };
     const xml = reportJunit(report({ ok: true, counts: { passed: 0, failed: 1, skipped: 0 }, results: [odd] }));
     expect(xml).not.toMatch(/name="unchecked"|name="cause"/);
     const properties = xml.slice(xml.indexOf("<properties>"), xml.indexOf("</properties>"));
-    expect(properties.match(/<property name="[^"]*"/g)).toEqual(["baseUrl", "target", "requests", "ok"].map((name) => `<property name="${name}"`));
+    expect(properties.match(/<property name="[^"]*"/g)).toEqual(
+      ["baseUrl", "target", "requests", "ok"].map((name) => `<property name="${name}"`),
+    );
     expect(xml).toContain('<property name="ok" value="true"/>');
     expect(xml).toContain(`<testcase classname="bare" name="a&apos;b&#9;c" time="0.000">`);
-    expect(xml).toContain(`<failure message="x &gt; y&#13;&#10;z" type="contract">GET http://h/v1/'q'\nx &gt; y&#13;\nz</failure>`);
+    expect(xml).toContain(
+      `<failure message="x &gt; y&#13;&#10;z" type="contract">GET http://h/v1/'q'\nx &gt; y&#13;\nz</failure>`,
+    );
   });
 
   it("writes characters XML 1.0 forbids as \\uXXXX, and keeps tabs, line breaks, the BMP's edges and astral characters", () => {
     const text = "\u0000\u0008\u000b\u001f\u0009|\u0020\ud7ff\ud800\ue000\ufffd\ufffe\uffff\u{10000}😀";
     const xml = reportJunit(report({ results: [{ ...bare, reason: text }] }));
-    expect(xml).toContain(`message="\\u0000\\u0008\\u000b\\u001f&#9;| \ud7ff\\ud800\ue000\ufffd\\ufffe\\uffff\u{10000}😀"`);
-    expect(xml).toContain(`>\\u0000\\u0008\\u000b\\u001f\t| \ud7ff\\ud800\ue000\ufffd\\ufffe\\uffff\u{10000}😀</failure>`);
+    expect(xml).toContain(
+      `message="\\u0000\\u0008\\u000b\\u001f&#9;| \ud7ff\\ud800\ue000\ufffd\\ufffe\\uffff\u{10000}😀"`,
+    );
+    expect(xml).toContain(
+      `>\\u0000\\u0008\\u000b\\u001f\t| \ud7ff\\ud800\ue000\ufffd\\ufffe\\uffff\u{10000}😀</failure>`,
+    );
   });
 });
 

@@ -8,7 +8,14 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createContractValidator } from "../../src/contract/index.js";
 import { listOperations, type OpenApiDocument } from "../../src/openapi/index.js";
 import { documentedValues, hasOwnQuota, negativeCases, positiveCases, sampleRequest } from "../../src/verify/cases.js";
-import { creatorPath, createVerifier, documentedSuccess, type PlannedCase, planVerification, verify } from "../../src/verify/index.js";
+import {
+  creatorPath,
+  createVerifier,
+  documentedSuccess,
+  type PlannedCase,
+  planVerification,
+  verify,
+} from "../../src/verify/index.js";
 import { listenLocally } from "../support/local-server.js";
 import { json } from "./helpers/media.js";
 
@@ -34,15 +41,24 @@ function thingsSpec(): OpenApiDocument {
           operationId: "listThings",
           parameters: [{ name: "kind", in: "query", schema: { type: "string", enum: ["a", "b"] }, example: "a" }],
           responses: {
-            "200": { description: "ok", ...json({ type: "object", required: ["data"], properties: { data: { type: "array" } } }, { data: [] }) },
+            "200": {
+              description: "ok",
+              ...json({ type: "object", required: ["data"], properties: { data: { type: "array" } } }, { data: [] }),
+            },
             "4XX": refusal,
           },
         },
         post: {
           operationId: "createThing",
-          requestBody: { required: true, ...json({ type: "object", required: ["name"], properties: { name: { type: "string" } } }, { name: "n" }) },
+          requestBody: {
+            required: true,
+            ...json({ type: "object", required: ["name"], properties: { name: { type: "string" } } }, { name: "n" }),
+          },
           responses: {
-            "201": { description: "created", ...json({ type: "object", required: ["data"], properties: { data: thing } }, { data: { id: "t-1" } }) },
+            "201": {
+              description: "created",
+              ...json({ type: "object", required: ["data"], properties: { data: thing } }, { data: { id: "t-1" } }),
+            },
             "4XX": refusal,
           },
         },
@@ -52,12 +68,19 @@ function thingsSpec(): OpenApiDocument {
           operationId: "getThing",
           parameters: [idParameter],
           responses: {
-            "200": { description: "ok", ...json({ type: "object", properties: { data: thing } }, { data: { id: "t-0" } }) },
+            "200": {
+              description: "ok",
+              ...json({ type: "object", properties: { data: thing } }, { data: { id: "t-0" } }),
+            },
             "401": refusal,
             "4XX": refusal,
           },
         },
-        delete: { operationId: "deleteThing", parameters: [idParameter], responses: { "204": { description: "gone" }, "4XX": refusal } },
+        delete: {
+          operationId: "deleteThing",
+          parameters: [idParameter],
+          responses: { "204": { description: "gone" }, "4XX": refusal },
+        },
       },
       "/groups/{group}/items/{item}": {
         get: {
@@ -69,13 +92,24 @@ function thingsSpec(): OpenApiDocument {
           responses: { "200": { description: "ok" }, "201": { description: "also ok" } },
         },
       },
-      "/ranged": { get: { operationId: "ranged", responses: { "2XX": { description: "any success" }, "4XX": refusal } } },
-      "/open": { get: { operationId: "open", security: [], responses: { default: { description: "anything", ...json({ type: "object" }, {}) } } } },
+      "/ranged": {
+        get: { operationId: "ranged", responses: { "2XX": { description: "any success" }, "4XX": refusal } },
+      },
+      "/open": {
+        get: {
+          operationId: "open",
+          security: [],
+          responses: { default: { description: "anything", ...json({ type: "object" }, {}) } },
+        },
+      },
       "/quota": {
         post: {
           operationId: "spendQuota",
           "x-rate-limits": [{ appliesTo: "post /quota", limit: 1 }],
-          requestBody: { required: true, ...json({ type: "object", properties: { n: { type: "integer" } } }, { n: 1 }) },
+          requestBody: {
+            required: true,
+            ...json({ type: "object", properties: { n: { type: "integer" } } }, { n: 1 }),
+          },
           responses: { "200": { description: "ok", ...json({ type: "object" }, {}) }, "4XX": refusal },
         },
       },
@@ -133,7 +167,13 @@ async function deployment(
   const server = http.createServer((req, res) => {
     req.resume();
     req.on("end", async () => {
-      seen.push({ method: req.method ?? "", url: req.url ?? "", headers: req.headers, at: performance.now(), clockAt: activeClock?.now() });
+      seen.push({
+        method: req.method ?? "",
+        url: req.url ?? "",
+        headers: req.headers,
+        at: performance.now(),
+        clockAt: activeClock?.now(),
+      });
       const answered = await answer(req.method ?? "", req.url ?? "", req.headers);
       if (answered === undefined) return;
       const { status, body } = answered;
@@ -182,15 +222,19 @@ describe("planVerification: why a case does not run on a deployment", () => {
       "createThing: name of the wrong type": "POST changes state on the target (allow side effects to run it)",
       "createThing: required name missing": "POST changes state on the target (allow side effects to run it)",
       "createThing: malformed JSON": "POST changes state on the target (allow side effects to run it)",
-      "getThing: without API key": "needs a real value for {id} (the spec's example need not exist on the target): pass --param id=…",
-      "deleteThing: without API key": "needs a real value for {id} (the spec's example need not exist on the target): pass --param id=…",
+      "getThing: without API key":
+        "needs a real value for {id} (the spec's example need not exist on the target): pass --param id=…",
+      "deleteThing: without API key":
+        "needs a real value for {id} (the spec's example need not exist on the target): pass --param id=…",
       "getItem: without API key":
         "needs a real value for {group}, {item} (the spec's example need not exist on the target): pass --param group=… --param item=…",
       "ranged: without API key": "runs",
-      "spendQuota: without API key": "each call may count against this operation's own quota; only one call is spent (allow side effects to run it)",
+      "spendQuota: without API key":
+        "each call may count against this operation's own quota; only one call is spent (allow side effects to run it)",
       "spendQuota: n of the wrong type":
         "each call may count against this operation's own quota; only one call is spent (allow side effects to run it)",
-      "spendQuota: malformed JSON": "each call may count against this operation's own quota; only one call is spent (allow side effects to run it)",
+      "spendQuota: malformed JSON":
+        "each call may count against this operation's own quota; only one call is spent (allow side effects to run it)",
     });
     const allowed = skips({ allowSideEffects: true, params: { group: "g1" } });
     expect(Object.entries(allowed).filter(([, why]) => why !== "runs")).toEqual([
@@ -198,15 +242,24 @@ describe("planVerification: why a case does not run on a deployment", () => {
         "getItem: GET /groups/{group}/items/{item}",
         "needs a real value for {item} (the spec's example need not exist on the target): pass --param item=…",
       ],
-      ["getThing: without API key", "needs a real value for {id} (the spec's example need not exist on the target): pass --param id=…"],
-      ["deleteThing: without API key", "needs a real value for {id} (the spec's example need not exist on the target): pass --param id=…"],
-      ["getItem: without API key", "needs a real value for {item} (the spec's example need not exist on the target): pass --param item=…"],
+      [
+        "getThing: without API key",
+        "needs a real value for {id} (the spec's example need not exist on the target): pass --param id=…",
+      ],
+      [
+        "deleteThing: without API key",
+        "needs a real value for {id} (the spec's example need not exist on the target): pass --param id=…",
+      ],
+      [
+        "getItem: without API key",
+        "needs a real value for {item} (the spec's example need not exist on the target): pass --param item=…",
+      ],
     ]);
     expect(Object.values(skips({ target: "mock" })).every((why) => why === "runs")).toBe(true);
     expect(
-      Object.values(skips({ target: "deployment", allowSideEffects: true, params: { id: "1", group: "g", item: "i" } })).every(
-        (why) => why === "runs",
-      ),
+      Object.values(
+        skips({ target: "deployment", allowSideEffects: true, params: { id: "1", group: "g", item: "i" } }),
+      ).every((why) => why === "runs"),
     ).toBe(true);
   });
 
@@ -225,13 +278,16 @@ describe("planVerification: why a case does not run on a deployment", () => {
         "/a/{x}/b/{y}": { get: { parameters: [xy("x"), xy("y")], responses: { "200": { description: "ok" } } } },
       },
     } as OpenApiDocument;
-    expect(planned(planVerification(nested, { allowSideEffects: true }), "GET /a/{x}/b/{y}: GET /a/{x}/b/{y}").skip).toBe(
-      "needs a real value for {x} (the spec's example need not exist on the target): pass --param x=…",
-    );
+    expect(
+      planned(planVerification(nested, { allowSideEffects: true }), "GET /a/{x}/b/{y}: GET /a/{x}/b/{y}").skip,
+    ).toBe("needs a real value for {x} (the spec's example need not exist on the target): pass --param x=…");
     expect(documentedSuccess(operation("getItem"))).toEqual(["200", "201"]);
     expect(documentedSuccess(operation("open"))).toEqual([]);
     expect(
-      documentedSuccess({ ...operation("open"), responses: { "2XX": {}, "2xx": {}, "200": {}, "20": {}, "2000": {}, "300": {}, x200: {} } }),
+      documentedSuccess({
+        ...operation("open"),
+        responses: { "2XX": {}, "2xx": {}, "200": {}, "20": {}, "2000": {}, "300": {}, x200: {} },
+      }),
     ).toEqual(["200", "2XX", "2xx"]);
   });
 });
@@ -240,20 +296,42 @@ describe("createVerifier: sending a case and judging its answer", () => {
   it("uses the id POST /things created for GET /things/{id} (escaped), skips it before one was created, and prefers a given value", async () => {
     const server = await deployment(conforming);
     const plan = planVerification(spec, { allowSideEffects: true });
-    const fresh = createVerifier(spec, validator, { baseUrl: server.baseUrl, apiKey: "k", minIntervalMs: 0, allowSideEffects: true });
+    const fresh = createVerifier(spec, validator, {
+      baseUrl: server.baseUrl,
+      apiKey: "k",
+      minIntervalMs: 0,
+      allowSideEffects: true,
+    });
     expect(await fresh.run(planned(plan, "getThing: GET /things/{id}"))).toMatchObject({
       outcome: "skipped",
       reason: "needs the id POST /things creates, which this run did not get",
     });
     expect(fresh.requests).toBe(0);
-    expect(await fresh.run(planned(plan, "createThing: POST /things"))).toMatchObject({ outcome: "passed", status: 201 });
+    expect(await fresh.run(planned(plan, "createThing: POST /things"))).toMatchObject({
+      outcome: "passed",
+      status: 201,
+    });
     const got = await fresh.run(planned(plan, "getThing: GET /things/{id}"));
-    expect(got).toMatchObject({ outcome: "passed", request: { method: "GET", url: `${server.baseUrl}/things/new%2F1` } });
-    expect(await fresh.run(planned(plan, "deleteThing: DELETE /things/{id}"))).toMatchObject({ outcome: "passed", status: 204 });
-    expect(server.seen.map((s) => `${s.method} ${s.url}`)).toEqual(["POST /v1/things", "GET /v1/things/new%2F1", "DELETE /v1/things/new%2F1"]);
+    expect(got).toMatchObject({
+      outcome: "passed",
+      request: { method: "GET", url: `${server.baseUrl}/things/new%2F1` },
+    });
+    expect(await fresh.run(planned(plan, "deleteThing: DELETE /things/{id}"))).toMatchObject({
+      outcome: "passed",
+      status: 204,
+    });
+    expect(server.seen.map((s) => `${s.method} ${s.url}`)).toEqual([
+      "POST /v1/things",
+      "GET /v1/things/new%2F1",
+      "DELETE /v1/things/new%2F1",
+    ]);
 
     const given = planVerification(spec, { params: { id: "mine" } });
-    const withParam = createVerifier(spec, validator, { baseUrl: `${server.baseUrl}//`, minIntervalMs: 0, params: { id: "mine" } });
+    const withParam = createVerifier(spec, validator, {
+      baseUrl: `${server.baseUrl}//`,
+      minIntervalMs: 0,
+      params: { id: "mine" },
+    });
     expect(await withParam.run(planned(given, "getThing: GET /things/{id}"))).toMatchObject({ outcome: "passed" });
     expect(server.seen.at(-1)!.url).toBe("/v1/things/mine");
     // A negative case sends the value given, never waits for an id a POST creates.
@@ -263,30 +341,44 @@ describe("createVerifier: sending a case and judging its answer", () => {
     });
     // On the mock, the example stands: no id is needed from a POST.
     const onMock = createVerifier(spec, validator, { baseUrl: server.baseUrl, target: "mock" });
-    expect(await onMock.run(planned(planVerification(spec, { target: "mock" }), "getThing: GET /things/{id}"))).toMatchObject({ outcome: "passed" });
+    expect(
+      await onMock.run(planned(planVerification(spec, { target: "mock" }), "getThing: GET /things/{id}")),
+    ).toMatchObject({ outcome: "passed" });
     expect(server.seen.at(-1)!.url).toBe("/v1/things/t-0");
   });
 
   it("remembers only an id that is a string in a conforming answer", async () => {
     let created: unknown = { data: { id: 7 } };
-    const server = await deployment((method, url) => (method === "POST" ? { status: 201, body: created } : conforming(method, url)));
+    const server = await deployment((method, url) =>
+      method === "POST" ? { status: 201, body: created } : conforming(method, url),
+    );
     const plan = planVerification(spec, { allowSideEffects: true });
-    const verifier = createVerifier(spec, validator, { baseUrl: server.baseUrl, minIntervalMs: 0, allowSideEffects: true });
+    const verifier = createVerifier(spec, validator, {
+      baseUrl: server.baseUrl,
+      minIntervalMs: 0,
+      allowSideEffects: true,
+    });
     expect((await verifier.run(planned(plan, "createThing: POST /things"))).outcome).toBe("failed"); // id must be a string
     expect((await verifier.run(planned(plan, "getThing: GET /things/{id}"))).outcome).toBe("skipped");
     created = { data: { id: "x", extra: 1 }, more: true };
     expect((await verifier.run(planned(plan, "createThing: POST /things"))).outcome).toBe("passed");
-    expect(await verifier.run(planned(plan, "getThing: GET /things/{id}"))).toMatchObject({ outcome: "passed", status: 200 });
+    expect(await verifier.run(planned(plan, "getThing: GET /things/{id}"))).toMatchObject({
+      outcome: "passed",
+      status: 200,
+    });
     expect(server.seen.at(-1)!.url).toBe("/v1/things/x");
   });
 
   it("sends the key on keyed operations only, never on a case without the key or when none is given; no body on GET", async () => {
     const server = await deployment((method, url) =>
-      url.startsWith("/v1/things?") && !url.includes("kind=a") ? { status: 400, body: { message: "no" } } : conforming(method, url),
+      url.startsWith("/v1/things?") && !url.includes("kind=a")
+        ? { status: 400, body: { message: "no" } }
+        : conforming(method, url),
     );
     const plan = planVerification(spec, { target: "mock", allowSideEffects: true });
     const keyed = createVerifier(spec, validator, { baseUrl: server.baseUrl, target: "mock", apiKey: "the-key" });
-    for (const name of ["listThings: GET /things", "open: GET /open", "listThings: without API key"]) await keyed.run(planned(plan, name));
+    for (const name of ["listThings: GET /things", "open: GET /open", "listThings: without API key"])
+      await keyed.run(planned(plan, name));
     const unkeyed = createVerifier(spec, validator, { baseUrl: server.baseUrl, target: "mock" });
     await unkeyed.run(planned(plan, "listThings: GET /things"));
     expect(server.seen.map((s) => [s.url, s.headers[KEY] ?? null])).toEqual([
@@ -320,9 +412,17 @@ describe("createVerifier: sending a case and judging its answer", () => {
     expect(notFound.violations.map((v) => v.kind)).toEqual(["unexpected-status"]);
     // Only `default` documents /open: any 2xx conforms, none is its documented success.
     const open = await run("open: GET /open");
-    expect(open).toMatchObject({ outcome: "failed", reason: "answered 200, not its documented success (none documented)" });
+    expect(open).toMatchObject({
+      outcome: "failed",
+      reason: "answered 200, not its documented success (none documented)",
+    });
     expect(open.violations).toEqual([
-      { kind: "unexpected-status", location: "status", pointer: "", message: "GET /open: expected a documented 2xx, got 200" },
+      {
+        kind: "unexpected-status",
+        location: "status",
+        pointer: "",
+        message: "GET /open: expected a documented 2xx, got 200",
+      },
     ]);
     const item = await run("getItem: GET /groups/{group}/items/{item}");
     expect(item.reason).toBe("answered 202, not its documented success 200 or 201");
@@ -348,7 +448,9 @@ describe("createVerifier: sending a case and judging its answer", () => {
     expect(await outcome(200)).toBe("passed");
     expect(await outcome(299)).toBe("passed");
     expect(await outcome(204)).toBe("passed");
-    expect(await outcome(300)).toBe("answered 300, not its documented success 2XX (a redirect: verify does not follow redirects)");
+    expect(await outcome(300)).toBe(
+      "answered 300, not its documented success 2XX (a redirect: verify does not follow redirects)",
+    );
     expect(await outcome(500)).toBe("answered 500, not its documented success 2XX");
   });
 
@@ -367,7 +469,9 @@ describe("createVerifier: sending a case and judging its answer", () => {
     expect(await outcome({ status: 409, body: { message: "no" } })).toBe("passed"); // any refusal, on a deployment
     expect(await outcome({ status: 499, body: { message: "no" } })).toBe("passed");
     expect(await outcome({ status: 200, body: { data: [] } })).toBe("expected a 4xx refusal, got 200");
-    expect(await outcome({ status: 399, body: {} })).toBe("expected a 4xx refusal, got 399 (a redirect: verify does not follow redirects)");
+    expect(await outcome({ status: 399, body: {} })).toBe(
+      "expected a 4xx refusal, got 399 (a redirect: verify does not follow redirects)",
+    );
     expect(await outcome({ status: 500, body: {} })).toBe("expected a 4xx refusal, got 500");
     expect(await outcome({ status: 404, body: { message: "no" } })).toBe(
       "answered 404: the operation is not there (expected a refusal of this request, not 404)",
@@ -394,13 +498,23 @@ describe("createVerifier: sending a case and judging its answer", () => {
       return r.outcome === "passed" ? "passed" : r.reason;
     };
     expect(await reason("getThing: without API key", { status: 401, body: { message: "no" } })).toBe("passed");
-    expect(await reason("getThing: without API key", { status: 403, body: { message: "no" } })).toBe("expected 401, got 403");
+    expect(await reason("getThing: without API key", { status: 403, body: { message: "no" } })).toBe(
+      "expected 401, got 403",
+    );
     // listThings documents no 401 of its own: any refusal will do.
     expect(await reason("listThings: without API key", { status: 403, body: { message: "no" } })).toBe("passed");
-    expect(await reason("listThings: query kind outside its enum", { status: 400, body: { message: "no" } })).toBe("passed");
-    expect(await reason("listThings: query kind outside its enum", { status: 422, body: { message: "no" } })).toBe("passed");
-    expect(await reason("listThings: query kind outside its enum", { status: 409, body: { message: "no" } })).toBe("expected 400 or 422, got 409");
-    expect(await reason("listThings: query kind outside its enum", { status: 401, body: { message: "no" } })).toBe("expected 400 or 422, got 401");
+    expect(await reason("listThings: query kind outside its enum", { status: 400, body: { message: "no" } })).toBe(
+      "passed",
+    );
+    expect(await reason("listThings: query kind outside its enum", { status: 422, body: { message: "no" } })).toBe(
+      "passed",
+    );
+    expect(await reason("listThings: query kind outside its enum", { status: 409, body: { message: "no" } })).toBe(
+      "expected 400 or 422, got 409",
+    );
+    expect(await reason("listThings: query kind outside its enum", { status: 401, body: { message: "no" } })).toBe(
+      "expected 400 or 422, got 401",
+    );
   });
 
   it("paces requests: asks its clock for minIntervalMs before each request but the first, 1000 ms by default on a deployment, none on the mock", async () => {
@@ -426,7 +540,12 @@ describe("createVerifier: sending a case and judging its answer", () => {
       return conforming(method, url);
     });
     const list = planned(planVerification(spec, { target: "mock" }), "listThings: GET /things");
-    const verifier = createVerifier(spec, validator, { baseUrl: server.baseUrl, apiKey: "k", minIntervalMs: 200, clock });
+    const verifier = createVerifier(spec, validator, {
+      baseUrl: server.baseUrl,
+      apiKey: "k",
+      minIntervalMs: 200,
+      clock,
+    });
     await verifier.run(list);
     await verifier.run(list);
     expect(clock.pauses).toEqual([200]);
@@ -437,7 +556,12 @@ describe("createVerifier: sending a case and judging its answer", () => {
     const clock = fakeClock({ shortBy: 30 });
     const server = await deployment(conforming);
     const list = planned(planVerification(spec, { target: "mock" }), "listThings: GET /things");
-    const verifier = createVerifier(spec, validator, { baseUrl: server.baseUrl, apiKey: "k", minIntervalMs: 100, clock });
+    const verifier = createVerifier(spec, validator, {
+      baseUrl: server.baseUrl,
+      apiKey: "k",
+      minIntervalMs: 100,
+      clock,
+    });
     await verifier.run(list);
     await verifier.run(list);
     expect(clock.pauses).toEqual([100, 30]);
@@ -469,7 +593,12 @@ describe("createVerifier: sending a case and judging its answer", () => {
         }),
     );
     const host = `127.0.0.1:${(silent.address() as net.AddressInfo).port}`;
-    const verifier = createVerifier(spec, validator, { baseUrl: `http://${host}/v1`, apiKey: "k", timeoutMs: 100, target: "mock" });
+    const verifier = createVerifier(spec, validator, {
+      baseUrl: `http://${host}/v1`,
+      apiKey: "k",
+      timeoutMs: 100,
+      target: "mock",
+    });
     const result = await verifier.run(planned(planVerification(spec, { target: "mock" }), "listThings: GET /things"));
     expect(result).toMatchObject({
       outcome: "failed",
@@ -496,8 +625,15 @@ describe("verify: the report", () => {
     });
     const plan = planVerification(spec, {});
     expect(seen.map(([, position, total]) => [position, total])).toEqual(plan.map((_, i) => [i + 1, plan.length]));
-    expect(report.unchecked).toBe(`cannot connect to 127.0.0.1:${port}: connection refused (ECONNREFUSED); is the service running there?`);
-    expect(report).toMatchObject({ ok: false, requests: 1, target: "deployment", baseUrl: `http://127.0.0.1:${port}/v1` });
+    expect(report.unchecked).toBe(
+      `cannot connect to 127.0.0.1:${port}: connection refused (ECONNREFUSED); is the service running there?`,
+    );
+    expect(report).toMatchObject({
+      ok: false,
+      requests: 1,
+      target: "deployment",
+      baseUrl: `http://127.0.0.1:${port}/v1`,
+    });
     expect(report.cause).toBeUndefined();
     expect(report.counts).toEqual({ passed: 0, failed: 1, skipped: plan.length - 1 });
     const byName = new Map(report.results.map((r) => [r.case, r]));
@@ -511,7 +647,9 @@ describe("verify: the report", () => {
       violations: [],
       warnings: [],
     });
-    expect(byName.get("createThing: POST /things")?.reason).toBe("POST changes state on the target (allow side effects to run it)");
+    expect(byName.get("createThing: POST /things")?.reason).toBe(
+      "POST changes state on the target (allow side effects to run it)",
+    );
     expect(Date.parse(report.finishedAt)).toBeGreaterThanOrEqual(Date.parse(report.startedAt));
   });
 
@@ -522,7 +660,9 @@ describe("verify: the report", () => {
       paths: { "/things/{id}": { get: (spec.paths!["/things/{id}"] as Record<string, unknown>).get } },
     } as OpenApiDocument;
     const itemValidator = createContractValidator(onlyItem);
-    const keyAware = await deployment((method, url, headers) => (headers[KEY] ? conforming(method, url) : { status: 401, body: { message: "no" } }));
+    const keyAware = await deployment((method, url, headers) =>
+      headers[KEY] ? conforming(method, url) : { status: 401, body: { message: "no" } },
+    );
     const options = { baseUrl: keyAware.baseUrl, minIntervalMs: 0, apiKey: "k" };
     const good = await verify(onlyItem, itemValidator, { ...options, params: { id: "1" } });
     expect(good).toMatchObject({ ok: true, requests: 2, counts: { passed: 2, failed: 0, skipped: 0 } });
@@ -534,7 +674,11 @@ describe("verify: the report", () => {
     expect(allSkipped).toMatchObject({ ok: false, requests: 0, counts: { passed: 0, failed: 0, skipped: 2 } });
     // The positive case passes, the refusal does not.
     const open = await deployment(conforming);
-    const letThrough = await verify(onlyItem, itemValidator, { ...options, baseUrl: open.baseUrl, params: { id: "1" } });
+    const letThrough = await verify(onlyItem, itemValidator, {
+      ...options,
+      baseUrl: open.baseUrl,
+      params: { id: "1" },
+    });
     expect(letThrough.results.map((r) => [r.kind, r.outcome])).toEqual([
       ["positive", "passed"],
       ["negative", "failed"],
@@ -545,7 +689,9 @@ describe("verify: the report", () => {
 
   it("names one cause: the key refused (with or without a secret), no key given, or every answer a 404", async () => {
     const refusing = await deployment((_method, url) =>
-      url === "/v1/open" ? { status: 200, body: {} } : { status: url.includes("kind") ? 401 : 403, body: { message: "no" } },
+      url === "/v1/open"
+        ? { status: 200, body: {} }
+        : { status: url.includes("kind") ? 401 : 403, body: { message: "no" } },
     );
     const options = { baseUrl: refusing.baseUrl, minIntervalMs: 0, params: { id: "1", group: "g", item: "i" } };
     const keyed = await verify(spec, validator, { ...options, apiKey: "k" });
@@ -570,7 +716,9 @@ describe("verify: the report", () => {
     expect(one.requests).toBe(1);
     expect(one.cause).toBeUndefined();
     // Some keyed positive case was let through: no cause.
-    const mixed = await deployment((method, url) => (url.includes("kind") ? { status: 401, body: { message: "no" } } : conforming(method, url)));
+    const mixed = await deployment((method, url) =>
+      url.includes("kind") ? { status: 401, body: { message: "no" } } : conforming(method, url),
+    );
     expect((await verify(spec, validator, { ...options, baseUrl: mixed.baseUrl, apiKey: "k" })).cause).toBeUndefined();
   });
 });
@@ -586,9 +734,19 @@ describe("the cases, from the contract alone", () => {
           "x-rate-limits": [{ limit: 1 }, { appliesTo: "Post /A/{ID}" }],
           parameters: [
             { name: "id", in: "path", required: true, schema: { type: "string" } },
-            { name: "n", in: "query", schema: { allOf: [{ type: ["integer", "string"] }, { type: "number" }] }, example: 1 },
+            {
+              name: "n",
+              in: "query",
+              schema: { allOf: [{ type: ["integer", "string"] }, { type: "number" }] },
+              example: 1,
+            },
             { name: "c", in: "query", schema: { const: "NOT_A_DOCUMENTED_VALUE" } },
-            { name: "e", in: "query", schema: { enum: ["NOT_A_DOCUMENTED_VALUE", "NOT_A_DOCUMENTED_VALUE_"] }, example: "NOT_A_DOCUMENTED_VALUE" },
+            {
+              name: "e",
+              in: "query",
+              schema: { enum: ["NOT_A_DOCUMENTED_VALUE", "NOT_A_DOCUMENTED_VALUE_"] },
+              example: "NOT_A_DOCUMENTED_VALUE",
+            },
           ],
           requestBody: {
             required: true,
@@ -596,7 +754,12 @@ describe("the cases, from the contract alone", () => {
               "application/json": {
                 schema: {
                   type: "object",
-                  properties: { s: { type: "string" }, i: { type: "integer" }, sn: { type: ["string", "number"] }, k: { const: 1 } },
+                  properties: {
+                    s: { type: "string" },
+                    i: { type: "integer" },
+                    sn: { type: ["string", "number"] },
+                    k: { const: 1 },
+                  },
                 },
                 example: { s: "x", i: 1, sn: 2, k: 1 },
               },
@@ -606,12 +769,18 @@ describe("the cases, from the contract alone", () => {
         },
       },
       "/b": {
-        get: { parameters: [{ name: "q", in: "query", required: true, schema: { type: "string" } }], responses: { "200": { description: "ok" } } },
+        get: {
+          parameters: [{ name: "q", in: "query", required: true, schema: { type: "string" } }],
+          responses: { "200": { description: "ok" } },
+        },
         post: {
           requestBody: { required: true, content: { "application/json": { schema: { type: "object" } } } },
           responses: { "200": { description: "ok" } },
         },
-        put: { requestBody: { content: { "application/json": { schema: { type: "object" } } } }, responses: { "200": { description: "ok" } } },
+        put: {
+          requestBody: { content: { "application/json": { schema: { type: "object" } } } },
+          responses: { "200": { description: "ok" } },
+        },
       },
     },
   } as OpenApiDocument;
@@ -624,7 +793,11 @@ describe("the cases, from the contract alone", () => {
       components: {
         schemas: {
           Code: { type: "string", enum: ["AAA", "BBB", 3], example: "EXAMPLE_ONLY" },
-          Base: { type: "object", properties: { base: { const: "CCC" }, n: { const: 1 } }, examples: [{ base: "DDD" }] },
+          Base: {
+            type: "object",
+            properties: { base: { const: "CCC" }, n: { const: 1 } },
+            examples: [{ base: "DDD" }],
+          },
         },
       },
       paths: {
@@ -657,7 +830,9 @@ describe("the cases, from the contract alone", () => {
       paths: {
         "/c/{code}": {
           get: {
-            parameters: [{ name: "code", in: "path", required: true, schema: { allOf: [{ enum: ["USDT"] }] }, example: "USDT" }],
+            parameters: [
+              { name: "code", in: "path", required: true, schema: { allOf: [{ enum: ["USDT"] }] }, example: "USDT" },
+            ],
             responses: {
               "200": {
                 description: "ok",
@@ -684,10 +859,17 @@ describe("the cases, from the contract alone", () => {
   });
 
   it("sampleRequest needs a value for every path parameter, required query and required body, naming the one missing", () => {
-    expect(() => sampleRequest(casesSpec, postA!)).toThrow(/^postA: path parameter id has no example \(pass a value\)$/);
+    expect(() => sampleRequest(casesSpec, postA!)).toThrow(
+      /^postA: path parameter id has no example \(pass a value\)$/,
+    );
     expect(() => sampleRequest(casesSpec, getB!)).toThrow(/^GET \/b: required query parameter q has no example$/);
     expect(() => sampleRequest(casesSpec, postB!)).toThrow(/^POST \/b: the required request body has no example$/);
-    expect(sampleRequest(casesSpec, putB!)).toEqual({ method: "PUT", path: "/b", headers: { accept: "application/json" }, body: undefined });
+    expect(sampleRequest(casesSpec, putB!)).toEqual({
+      method: "PUT",
+      path: "/b",
+      headers: { accept: "application/json" },
+      body: undefined,
+    });
     expect(sampleRequest(casesSpec, getB!, { q: "given" }).path).toBe("/b?q=given");
     expect(sampleRequest(casesSpec, postA!, { id: "a b" })).toEqual({
       method: "POST",
@@ -703,7 +885,9 @@ describe("the cases, from the contract alone", () => {
 
   it("breaks one rule per case: values outside an enum or const, of a type the schema does not take, a missing field, malformed JSON", () => {
     const cases = negativeCases(casesSpec, [postA!], { id: "1" });
-    const byName = Object.fromEntries(cases.map((c) => [c.name.replace("postA: ", ""), c.request.path === "/a/1" ? c.invalidBody : c.request.path]));
+    const byName = Object.fromEntries(
+      cases.map((c) => [c.name.replace("postA: ", ""), c.request.path === "/a/1" ? c.invalidBody : c.request.path]),
+    );
     expect(byName).toEqual({
       "query n of the wrong type": "/a/1?n=not-a-number",
       "query c outside its enum": "/a/1?c=NOT_A_DOCUMENTED_VALUE_",
@@ -722,9 +906,12 @@ describe("the cases, from the contract alone", () => {
 describe("what a created id, a positive case's status violation and the report's verdict depend on", () => {
   /** The JSON schema of a response of the small contract, to replace. */
   const media = (document: OpenApiDocument, path: string, method: string, status: string) =>
-    (document.paths![path] as Record<string, { responses: Record<string, { content: Record<string, { schema: object }> }> }>)[method]!.responses[
-      status
-    ]!.content["application/json"]!;
+    (
+      document.paths![path] as Record<
+        string,
+        { responses: Record<string, { content: Record<string, { schema: object }> }> }
+      >
+    )[method]!.responses[status]!.content["application/json"]!;
 
   it("takes an id only from a conforming POST answer, only a string, never from a GET of the same path; keeps the query after it", async () => {
     const document = thingsSpec();
@@ -732,10 +919,16 @@ describe("what a created id, a positive case's status violation and the report's
     media(document, "/things", "post", "201").schema = {
       type: "object",
       required: ["data"],
-      properties: { data: { type: "object", properties: { id: { type: ["string", "integer"] } } }, n: { type: "integer" } },
+      properties: {
+        data: { type: "object", properties: { id: { type: ["string", "integer"] } } },
+        n: { type: "integer" },
+      },
     };
     const getThing = (document.paths!["/things/{id}"] as Record<string, { parameters: object[] }>).get!;
-    getThing.parameters = [...getThing.parameters, { name: "view", in: "query", required: true, schema: { type: "string" }, example: "full" }];
+    getThing.parameters = [
+      ...getThing.parameters,
+      { name: "view", in: "query", required: true, schema: { type: "string" }, example: "full" },
+    ];
     let created: unknown = { data: { id: 7 } };
     const server = await deployment((method, url) =>
       method === "POST"
@@ -774,9 +967,15 @@ describe("what a created id, a positive case's status violation and the report's
       "201": { description: "made", ...anything },
       default: { description: "anything", ...anything },
     };
-    const server = await deployment((_method, url) => (url === "/v1/open" ? { status: 202, body: [] } : { status: 401, body: { message: "no" } }));
+    const server = await deployment((_method, url) =>
+      url === "/v1/open" ? { status: 202, body: [] } : { status: 401, body: { message: "no" } },
+    );
     const plan = planVerification(document, { target: "mock" });
-    const verifier = createVerifier(document, createContractValidator(document), { baseUrl: server.baseUrl, target: "mock", apiKey: "k" });
+    const verifier = createVerifier(document, createContractValidator(document), {
+      baseUrl: server.baseUrl,
+      target: "mock",
+      apiKey: "k",
+    });
 
     const open = await verifier.run(planned(plan, "open: GET /open"));
     expect(open.reason).toBe("answered 202, not its documented success 200 or 201");
@@ -789,13 +988,23 @@ describe("what a created id, a positive case's status violation and the report's
     expect(open.violations.slice(1).map((v) => v.location)).toEqual(["body"]);
     const refused = await verifier.run(planned(plan, "getThing: GET /things/{id}"));
     expect(refused.violations).toEqual([
-      { kind: "unexpected-status", location: "status", pointer: "", message: "GET /things/{id}: expected a 2xx status, got 401" },
+      {
+        kind: "unexpected-status",
+        location: "status",
+        pointer: "",
+        message: "GET /things/{id}: expected a 2xx status, got 401",
+      },
     ]);
   });
 
   it("a request left unanswered after the target answered others fails that case alone: the target was checked", async () => {
     const server = await deployment((method, url) => (url === "/v1/open" ? undefined : conforming(method, url)));
-    const report = await verify(spec, validator, { baseUrl: server.baseUrl, apiKey: "k", minIntervalMs: 0, timeoutMs: 1000 }); // room for a loaded machine: only /open must time out
+    const report = await verify(spec, validator, {
+      baseUrl: server.baseUrl,
+      apiKey: "k",
+      minIntervalMs: 0,
+      timeoutMs: 1000,
+    }); // room for a loaded machine: only /open must time out
     expect(Object.hasOwn(report, "unchecked")).toBe(false);
     const host = new URL(server.baseUrl).host;
     expect(report.results.find((r) => r.case === "open: GET /open")).toMatchObject({
@@ -812,7 +1021,11 @@ describe("what a created id, a positive case's status violation and the report's
     const lone = {
       ...thingsSpec(),
       security: [],
-      paths: { "/lone": { get: { operationId: "lone", responses: { "200": { description: "ok", ...json({ type: "object" }, {}) } } } } },
+      paths: {
+        "/lone": {
+          get: { operationId: "lone", responses: { "200": { description: "ok", ...json({ type: "object" }, {}) } } },
+        },
+      },
     } as OpenApiDocument;
     const server = await deployment(conforming);
     const report = await verify(lone, createContractValidator(lone), { baseUrl: server.baseUrl, minIntervalMs: 0 });
@@ -821,14 +1034,23 @@ describe("what a created id, a positive case's status violation and the report's
   });
 
   it("the key-refused cause counts positive cases only, lists their statuses in order; one 404 among other answers is no cause", async () => {
-    const options = { minIntervalMs: 0, apiKey: "k", allowSideEffects: true, params: { id: "1", group: "g", item: "i" } };
+    const options = {
+      minIntervalMs: 0,
+      apiKey: "k",
+      allowSideEffects: true,
+      params: { id: "1", group: "g", item: "i" },
+    };
     // The first keyed case is answered 403, the rest 401; the negative cases outnumber the 7 positive ones.
     const refusing = await deployment((_method, url) =>
-      url === "/v1/open" ? { status: 200, body: {} } : { status: url.startsWith("/v1/things?") ? 403 : 401, body: { message: "no" } },
+      url === "/v1/open"
+        ? { status: 200, body: {} }
+        : { status: url.startsWith("/v1/things?") ? 403 : 401, body: { message: "no" } },
     );
     const refused = await verify(spec, validator, { ...options, baseUrl: refusing.baseUrl });
     expect(refused.results.filter((r) => r.kind === "negative" && r.outcome !== "skipped").length).toBeGreaterThan(7);
-    expect(refused.cause).toMatch(/^the API key was refused: all 7 positive cases that send it were answered 401\/403; /);
+    expect(refused.cause).toMatch(
+      /^the API key was refused: all 7 positive cases that send it were answered 401\/403; /,
+    );
     const partly = await deployment((method, url) =>
       url.startsWith("/v1/ranged") ? { status: 404, body: { message: "no" } } : conforming(method, url),
     );

@@ -66,12 +66,17 @@ describe("negativeCases", () => {
   // Built in each test, not while the file loads: Stryker links a mutant to the tests that run its code.
   const built = () => {
     const cases = negativeCases(spec, operations);
-    return { cases, bodies: Object.fromEntries(cases.filter((c) => "invalidBody" in c).map((c) => [c.name, c.invalidBody])) };
+    return {
+      cases,
+      bodies: Object.fromEntries(cases.filter((c) => "invalidBody" in c).map((c) => [c.name, c.invalidBody])),
+    };
   };
 
   it("breaks query parameters only, each by what its schema refuses", () => {
     const { cases } = built();
-    expect(cases.filter((c) => c.operation.key === "GET /items").map((c) => c.name)).toEqual(["GET /items: query req outside its enum"]);
+    expect(cases.filter((c) => c.operation.key === "GET /items").map((c) => c.name)).toEqual([
+      "GET /items: query req outside its enum",
+    ]);
   });
 
   it("breaks each body property by its type or enum, drops each required one the example has, adds an unknown field to a closed object", () => {
@@ -98,10 +103,16 @@ describe("negativeCases", () => {
 });
 
 describe("creatorPath and hasOwnQuota", () => {
-  const ops = (paths: Record<string, Record<string, unknown>>) => listOperations({ openapi: "3.1.0", paths } as OpenApiDocument);
+  const ops = (paths: Record<string, Record<string, unknown>>) =>
+    listOperations({ openapi: "3.1.0", paths } as OpenApiDocument);
 
   it("the creator is the POST of the path without its last parameter, and only when the path ends in one", () => {
-    const withPost = ops({ "/x": { post: ok }, "/x/{id}": { get: ok }, "/x/y": { post: ok }, "/x/{id}/y": { get: ok } });
+    const withPost = ops({
+      "/x": { post: ok },
+      "/x/{id}": { get: ok },
+      "/x/y": { post: ok },
+      "/x/{id}/y": { get: ok },
+    });
     expect(creatorPath(withPost, withPost.find((o) => o.path === "/x/{id}")!)).toBe("/x");
     expect(creatorPath(withPost, withPost.find((o) => o.path === "/x/{id}/y")!)).toBeUndefined();
     const withGet = ops({ "/x": { get: ok }, "/x/{id}": { get: ok } });
@@ -130,7 +141,11 @@ describe("createVerifier on a deployment of its own", () => {
               description: "ok",
               content: {
                 "application/json": {
-                  schema: { type: "object", required: ["n"], properties: { n: { type: "integer" }, m: { type: "integer" } } },
+                  schema: {
+                    type: "object",
+                    required: ["n"],
+                    properties: { n: { type: "integer" }, m: { type: "integer" } },
+                  },
                   example: { n: 1 },
                 },
               },

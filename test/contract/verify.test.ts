@@ -14,7 +14,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createContractValidator } from "../../src/contract/validator.js";
 import { MOCK_IDENTITY_HEADER, PACKAGE_VERSION, type StartedMock, startMock } from "../../src/mock/index.js";
 import { planVerification, reportJunit, type VerifyReport, verify } from "../../src/verify/index.js";
-import { API_KEY_HEADER, BASE_PATH, type JsonObject, loadSpec, RATE_LIMIT_HEADERS, SIGNING_HEADERS, sharedValidator } from "../support/spec.js";
+import {
+  API_KEY_HEADER,
+  BASE_PATH,
+  type JsonObject,
+  loadSpec,
+  RATE_LIMIT_HEADERS,
+  SIGNING_HEADERS,
+  sharedValidator,
+} from "../support/spec.js";
 import { cli } from "../cli/run-cli.js";
 import { elementsNamed, parseXml, type XmlElement } from "./helpers/xml.js";
 
@@ -28,7 +36,10 @@ interface Seen {
 }
 
 /** A deployment that answers every request with `status` and `body` (and the rate-limit headers). */
-async function deployment(status: number, body: unknown): Promise<{ baseUrl: string; seen: Seen[]; close(): Promise<void> }> {
+async function deployment(
+  status: number,
+  body: unknown,
+): Promise<{ baseUrl: string; seen: Seen[]; close(): Promise<void> }> {
   const seen: Seen[] = [];
   const server = http.createServer((req, res) => {
     req.resume();
@@ -66,7 +77,10 @@ async function proxy(
     request: { method: string; url: string; hasKey: boolean },
     answer: { status: number; body: string },
   ) => { status: number; body?: string; headers?: Record<string, string> } | undefined = () => undefined,
-  { now = () => performance.now(), keepIdentity = () => false }: { now?: () => number; keepIdentity?: (index: number) => boolean } = {},
+  {
+    now = () => performance.now(),
+    keepIdentity = () => false,
+  }: { now?: () => number; keepIdentity?: (index: number) => boolean } = {},
 ): Promise<{ baseUrl: string; seen: Forwarded[]; close(): Promise<void> }> {
   const seen: Forwarded[] = [];
   let answered = 0;
@@ -75,10 +89,9 @@ async function proxy(
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
     req.on("end", async () => {
-      const headers = Object.fromEntries(Object.entries(req.headers).filter(([name]) => name !== "host" && name !== "connection")) as Record<
-        string,
-        string
-      >;
+      const headers = Object.fromEntries(
+        Object.entries(req.headers).filter(([name]) => name !== "host" && name !== "connection"),
+      ) as Record<string, string>;
       // Under /moved (where a test's redirect points), the mock's own path.
       const answer = await fetch(`${mock.origin}${(req.url ?? "").replace(/^\/moved\//, "/")}`, {
         method: req.method,
@@ -93,7 +106,8 @@ async function proxy(
       seen.push({ method, url, headers: req.headers, at, status });
       const out: Record<string, string> = {};
       answer.headers.forEach((value, name) => {
-        if (!["content-length", "transfer-encoding", "connection", "keep-alive", "content-encoding"].includes(name)) out[name] = value;
+        if (!["content-length", "transfer-encoding", "connection", "keep-alive", "content-encoding"].includes(name))
+          out[name] = value;
       });
       // A deployment: the mock's own header (the answer comes from the package's mock) is dropped unless kept.
       if (!keepIdentity(answered++)) delete out[MOCK_IDENTITY_HEADER];
@@ -138,7 +152,9 @@ function junitCounts(xml: string) {
 }
 
 /** The JUnit report agrees with the JSON one: a testcase per case, as many failures (+ errors) and skips. */
-async function expectReportsAgree(dir: string): Promise<{ report: VerifyReport; junit: ReturnType<typeof junitCounts> }> {
+async function expectReportsAgree(
+  dir: string,
+): Promise<{ report: VerifyReport; junit: ReturnType<typeof junitCounts> }> {
   const report = JSON.parse(await readFile(path.join(dir, "verify-report.json"), "utf8")) as VerifyReport;
   const junit = junitCounts(await readFile(path.join(dir, "verify-report.junit.xml"), "utf8"));
   expect(junit.root).toBe("testsuites");
@@ -191,8 +207,15 @@ describe("verify (live rules)", () => {
       expect(report.results.find((r) => r.case === "acceptQuote: POST /trades/quote/{quoteId}")?.reason).toBe(
         "POST changes state on the target (allow side effects to run it)",
       );
-      const withParam = await verify(spec, validator, { baseUrl: deployed.baseUrl, apiKey: "k", minIntervalMs: 0, params: { id: "cus-1" } });
-      expect(withParam.results.find((r) => r.operationId === "getCollectionCustomer" && r.kind === "positive")?.outcome).toBe("passed");
+      const withParam = await verify(spec, validator, {
+        baseUrl: deployed.baseUrl,
+        apiKey: "k",
+        minIntervalMs: 0,
+        params: { id: "cus-1" },
+      });
+      expect(
+        withParam.results.find((r) => r.operationId === "getCollectionCustomer" && r.kind === "positive")?.outcome,
+      ).toBe("passed");
     } finally {
       await deployed.close();
     }
@@ -203,8 +226,14 @@ describe("verify (live rules)", () => {
     try {
       const report = await verify(spec, validator, { baseUrl: deployed.baseUrl, apiKey: "k", minIntervalMs: 0 });
       const byId = (id: string) => report.results.find((r) => r.operationId === id && r.kind === "positive");
-      expect(byId("getTradePair")).toMatchObject({ outcome: "passed", request: { url: `${deployed.baseUrl}/trades/pairs/USDT/NGNX` } });
-      expect(byId("getWalletBalanceByCode")).toMatchObject({ outcome: "passed", request: { url: `${deployed.baseUrl}/wallets/NGNX` } });
+      expect(byId("getTradePair")).toMatchObject({
+        outcome: "passed",
+        request: { url: `${deployed.baseUrl}/trades/pairs/USDT/NGNX` },
+      });
+      expect(byId("getWalletBalanceByCode")).toMatchObject({
+        outcome: "passed",
+        request: { url: `${deployed.baseUrl}/wallets/NGNX` },
+      });
     } finally {
       await deployed.close();
     }
@@ -224,22 +253,29 @@ describe("verify (live rules)", () => {
 
   it.each([
     [401, "a revoked key", /^the API key was refused: /],
-    [404, "nothing there", /^every request was answered 404: is the base URL right \(http:\/\/127\.0\.0\.1:\d+\/v1\)\?$/],
+    [
+      404,
+      "nothing there",
+      /^every request was answered 404: is the base URL right \(http:\/\/127\.0\.0\.1:\d+\/v1\)\?$/,
+    ],
     [418, "a teapot", undefined],
-  ])("fails a deployment that answers every request with %i (%s), naming the one cause if there is one", async (status, _, cause) => {
-    const broken = await deployment(status, {});
-    try {
-      const report = await verify(spec, validator, { baseUrl: broken.baseUrl, apiKey: "k", minIntervalMs: 0 });
-      expect(report.ok).toBe(false);
-      const positives = report.results.filter((r) => r.kind === "positive" && r.outcome !== "skipped");
-      expect(positives.length).toBeGreaterThan(0);
-      for (const r of positives) expect(r.outcome, r.case).toBe("failed");
-      if (cause) expect(report.cause).toMatch(cause);
-      else expect(report.cause).toBeUndefined();
-    } finally {
-      await broken.close();
-    }
-  });
+  ])(
+    "fails a deployment that answers every request with %i (%s), naming the one cause if there is one",
+    async (status, _, cause) => {
+      const broken = await deployment(status, {});
+      try {
+        const report = await verify(spec, validator, { baseUrl: broken.baseUrl, apiKey: "k", minIntervalMs: 0 });
+        expect(report.ok).toBe(false);
+        const positives = report.results.filter((r) => r.kind === "positive" && r.outcome !== "skipped");
+        expect(positives.length).toBeGreaterThan(0);
+        for (const r of positives) expect(r.outcome, r.case).toBe("failed");
+        if (cause) expect(report.cause).toMatch(cause);
+        else expect(report.cause).toBeUndefined();
+      } finally {
+        await broken.close();
+      }
+    },
+  );
 
   it("fails a deployment whose 200 breaks the contract; one that cannot be reached is not checked (one request, the reason in one line)", async () => {
     const broken = await deployment(200, { message: "ok" });
@@ -264,24 +300,36 @@ describe("verify (live rules)", () => {
   it("passes a positive case only with its documented success status: a 404 or an undocumented 2xx fails; a refusal answered 404 fails", async () => {
     const rewritten = await proxy((request, answer) => {
       if (request.method === "GET" && request.url === `${BASE_PATH}/wallets/USDT`) return { status: 404 };
-      if (request.method === "GET" && request.url === `${BASE_PATH}/trades/summary/me` && request.hasKey) return { status: 201 };
+      if (request.method === "GET" && request.url === `${BASE_PATH}/trades/summary/me` && request.hasKey)
+        return { status: 201 };
       // The mock's conforming 422 refusal, as a 404.
-      if (request.url.startsWith(`${BASE_PATH}/invoices/me?`) && request.url.includes("NOT_A_DOCUMENTED_VALUE")) return { status: 404 };
+      if (request.url.startsWith(`${BASE_PATH}/invoices/me?`) && request.url.includes("NOT_A_DOCUMENTED_VALUE"))
+        return { status: 404 };
       return answer.status === 200 || answer.status >= 400 ? undefined : { status: 500 };
     });
     try {
       const report = await verify(spec, validator, { baseUrl: rewritten.baseUrl, apiKey: "k", minIntervalMs: 0 });
       const failed = report.results.filter((r) => r.outcome === "failed");
       expect(failed.map((r) => r.case).sort()).toEqual(
-        ["getWalletBalance: GET /wallets/USDT", "getTradesSummary: GET /trades/summary/me", "listMyInvoices: query status outside its enum"].sort(),
+        [
+          "getWalletBalance: GET /wallets/USDT",
+          "getTradesSummary: GET /trades/summary/me",
+          "listMyInvoices: query status outside its enum",
+        ].sort(),
       );
       const byCase = (name: string) => failed.find((r) => r.case === name)!;
       expect(byCase("getWalletBalance: GET /wallets/USDT").reason).toBe(
         "answered 404, not its documented success 200 (not found: is the operation deployed at this base URL?)",
       );
-      expect(byCase("getTradesSummary: GET /trades/summary/me").reason).toBe("answered 201, not its documented success 200");
-      expect(byCase("getTradesSummary: GET /trades/summary/me").violations.map((v) => v.kind)).toContain("undocumented-status");
-      expect(byCase("listMyInvoices: query status outside its enum").reason).toMatch(/^answered 404: the operation is not there/);
+      expect(byCase("getTradesSummary: GET /trades/summary/me").reason).toBe(
+        "answered 201, not its documented success 200",
+      );
+      expect(byCase("getTradesSummary: GET /trades/summary/me").violations.map((v) => v.kind)).toContain(
+        "undocumented-status",
+      );
+      expect(byCase("listMyInvoices: query status outside its enum").reason).toMatch(
+        /^answered 404: the operation is not there/,
+      );
       expect(report.ok).toBe(false);
       expect(report.cause).toBeUndefined();
     } finally {
@@ -296,18 +344,33 @@ describe("verify (live rules)", () => {
     const responses = operation.responses as JsonObject;
     responses.default = responses["4XX"];
     // A body the contract accepts for a 4XX (so for `default`): the mock's answer to a request it refuses.
-    const errorBody = await fetch(`${mock.baseUrl}/invoices/me?status=NOT_A_DOCUMENTED_VALUE`, { headers: { [API_KEY_HEADER]: "k" } }).then((r) =>
-      r.text(),
-    );
+    const errorBody = await fetch(`${mock.baseUrl}/invoices/me?status=NOT_A_DOCUMENTED_VALUE`, {
+      headers: { [API_KEY_HEADER]: "k" },
+    }).then((r) => r.text());
     const rewritten = await proxy((request) =>
-      request.method === "GET" && request.url === `${BASE_PATH}/trades/summary/me` && request.hasKey ? { status: 201, body: errorBody } : undefined,
+      request.method === "GET" && request.url === `${BASE_PATH}/trades/summary/me` && request.hasKey
+        ? { status: 201, body: errorBody }
+        : undefined,
     );
     try {
-      const report = await verify(withDefault, createContractValidator(withDefault), { baseUrl: rewritten.baseUrl, apiKey: "k", minIntervalMs: 0 });
+      const report = await verify(withDefault, createContractValidator(withDefault), {
+        baseUrl: rewritten.baseUrl,
+        apiKey: "k",
+        minIntervalMs: 0,
+      });
       const summary = report.results.find((r) => r.case === "getTradesSummary: GET /trades/summary/me")!;
-      expect(summary).toMatchObject({ outcome: "failed", status: 201, reason: "answered 201, not its documented success 200" });
+      expect(summary).toMatchObject({
+        outcome: "failed",
+        status: 201,
+        reason: "answered 201, not its documented success 200",
+      });
       expect(summary.violations).toEqual([
-        { kind: "unexpected-status", location: "status", pointer: "", message: "GET /trades/summary/me: expected 200, got 201" },
+        {
+          kind: "unexpected-status",
+          location: "status",
+          pointer: "",
+          message: "GET /trades/summary/me: expected 200, got 201",
+        },
       ]);
     } finally {
       await rewritten.close();
@@ -319,16 +382,22 @@ describe("verify (live rules)", () => {
     try {
       const report = await verify(spec, validator, { baseUrl: forbidding.baseUrl, apiKey: "k", minIntervalMs: 0 });
       expect(report.ok).toBe(false);
-      expect(report.cause).toMatch(/^the API key was refused: all \d+ positive cases that send it were answered 403; check CONTRACT_API_KEY/);
+      expect(report.cause).toMatch(
+        /^the API key was refused: all \d+ positive cases that send it were answered 403; check CONTRACT_API_KEY/,
+      );
       expect(report.cause).not.toContain("\n");
     } finally {
       await forbidding.close();
     }
     // Without a key, against the mock: the cases that need one get 401.
     const keyless = await verify(spec, validator, { baseUrl: mock.baseUrl, minIntervalMs: 0 });
-    expect(keyless.cause).toMatch(/^no API key was given, and all \d+ positive cases that need one were answered 401; set CONTRACT_API_KEY/);
+    expect(keyless.cause).toMatch(
+      /^no API key was given, and all \d+ positive cases that need one were answered 401; set CONTRACT_API_KEY/,
+    );
     // Not every keyed case refused: no such line (the failure is that case's own).
-    const partly = await proxy((request) => (request.url === `${BASE_PATH}/trades/summary/me` && request.hasKey ? { status: 401 } : undefined));
+    const partly = await proxy((request) =>
+      request.url === `${BASE_PATH}/trades/summary/me` && request.hasKey ? { status: 401 } : undefined,
+    );
     try {
       const report = await verify(spec, validator, { baseUrl: partly.baseUrl, apiKey: "k", minIntervalMs: 0 });
       expect(report.counts.failed).toBe(1);
@@ -349,7 +418,16 @@ describe("verify (live rules)", () => {
       counts: { passed: 1, failed: 2, skipped: 1 },
       ok: false,
       results: [
-        { case: "ok: GET /a", operationId: "a", kind: "positive", outcome: "passed", status: 200, durationMs: 12, violations: [], warnings: [] },
+        {
+          case: "ok: GET /a",
+          operationId: "a",
+          kind: "positive",
+          outcome: "passed",
+          status: 200,
+          durationMs: 12,
+          violations: [],
+          warnings: [],
+        },
         {
           case: `bad: GET /b?x="<&>"`,
           operationId: "b",
@@ -358,7 +436,14 @@ describe("verify (live rules)", () => {
           reason,
           request: { method: "GET", url: "http://127.0.0.1:1/v1/b?x=1&y=2" },
           status: 200,
-          violations: [{ kind: "body-schema", location: "body", pointer: "/data/0/näme", message: `must be <string> & not "null" \u0007 bell` }],
+          violations: [
+            {
+              kind: "body-schema",
+              location: "body",
+              pointer: "/data/0/näme",
+              message: `must be <string> & not "null" \u0007 bell`,
+            },
+          ],
           warnings: [],
         },
         {
@@ -398,8 +483,11 @@ describe("verify (live rules)", () => {
     // The bell (forbidden in XML 1.0) is written as \u0007; the rest as it was.
     expect(failure.text).toContain(`[body-schema] body /data/0/näme: must be <string> & not "null" \\u0007 bell`);
     expect(error!.children.map((c) => [c.name, c.attributes.type])).toEqual([["error", "no-answer"]]);
-    expect(skipped!.children.find((c) => c.name === "skipped")?.attributes.message).toBe(`needs {id} — "--param id=…" & <more>`);
-    const property = (name: string) => elementsNamed(parseXml(xml), "property").find((p) => p.attributes.name === name)?.attributes.value;
+    expect(skipped!.children.find((c) => c.name === "skipped")?.attributes.message).toBe(
+      `needs {id} — "--param id=…" & <more>`,
+    );
+    const property = (name: string) =>
+      elementsNamed(parseXml(xml), "property").find((p) => p.attributes.name === name)?.attributes.value;
     expect(property("baseUrl")).toBe(report.baseUrl);
   });
 
@@ -420,7 +508,9 @@ describe("verify (live rules)", () => {
     ]) {
       expect(() => parseXml(bad), bad).toThrow(/^xml: /);
     }
-    expect(parseXml(`<?xml version="1.0" encoding="UTF-8"?>\n<a x="&quot;&#10;&#x1F600;"><b>&lt;&amp;&gt;</b></a>`)).toEqual({
+    expect(
+      parseXml(`<?xml version="1.0" encoding="UTF-8"?>\n<a x="&quot;&#10;&#x1F600;"><b>&lt;&amp;&gt;</b></a>`),
+    ).toEqual({
       name: "a",
       attributes: { x: '"\n😀' },
       children: [{ name: "b", attributes: {}, children: [], text: "<&>" }],
@@ -430,7 +520,12 @@ describe("verify (live rules)", () => {
   it("signs every request when given a secret", async () => {
     const server = await deployment(401, {});
     try {
-      await verify(spec, validator, { baseUrl: server.baseUrl, apiKey: "k", apiSecret: "verify-secret", minIntervalMs: 0 });
+      await verify(spec, validator, {
+        baseUrl: server.baseUrl,
+        apiKey: "k",
+        apiSecret: "verify-secret",
+        minIntervalMs: 0,
+      });
       expect(server.seen.length).toBeGreaterThan(0);
       for (const seen of server.seen) {
         const timestamp = String(seen.headers[SIGNING_HEADERS.timestamp]);
@@ -466,7 +561,13 @@ describe("verify on a deployment keeps each safety promise (side effects not all
   const sent = () => recorded.seen.map((s) => `${s.method} ${s.url.replace(/\?.*$/, "")}`);
   beforeAll(async () => {
     recorded = await proxy(undefined, { now: clock.now });
-    report = await verify(spec, validator, { baseUrl: recorded.baseUrl, apiKey: "k", minIntervalMs: 60, params: { quoteId: "q-1" }, clock });
+    report = await verify(spec, validator, {
+      baseUrl: recorded.baseUrl,
+      apiKey: "k",
+      minIntervalMs: 60,
+      params: { quoteId: "q-1" },
+      clock,
+    });
   });
   afterAll(() => recorded?.close());
 
@@ -478,7 +579,9 @@ describe("verify on a deployment keeps each safety promise (side effects not all
   it("executes no trade: Accept Quote is never sent, and its case says why", () => {
     expect(sent()).not.toContain(`POST ${BASE_PATH}/trades/quote/q-1`);
     expect(recorded.seen.filter((s) => s.url.startsWith(`${BASE_PATH}/trades/quote/`))).toEqual([]);
-    expect(report.results.find((r) => r.case === "acceptQuote: POST /trades/quote/{quoteId}")?.reason).toMatch(/changes state/);
+    expect(report.results.find((r) => r.case === "acceptQuote: POST /trades/quote/{quoteId}")?.reason).toMatch(
+      /changes state/,
+    );
   });
 
   it("calls Create Quote once (its own quota): its invalid bodies are not sent", () => {
@@ -487,7 +590,9 @@ describe("verify on a deployment keeps each safety promise (side effects not all
 
   it("sends nothing else that changes state: every request but those to Create and Accept Quote is a GET", () => {
     const quote = new RegExp(`^${BASE_PATH}/trades/quote(/|$)`);
-    expect(recorded.seen.filter((s) => s.method !== "GET" && !quote.test(s.url)).map((s) => `${s.method} ${s.url}`)).toEqual([]);
+    expect(
+      recorded.seen.filter((s) => s.method !== "GET" && !quote.test(s.url)).map((s) => `${s.method} ${s.url}`),
+    ).toEqual([]);
   });
 
   it("paces its requests: minIntervalMs from one answer to the next request, a pause asked for before each but the first", () => {
@@ -507,7 +612,8 @@ async function withTempDir<T>(run: (dir: string) => Promise<T>): Promise<T> {
   }
 }
 
-const linesMatching = (output: string, pattern: RegExp): string[] => output.split("\n").filter((line) => pattern.test(line));
+const linesMatching = (output: string, pattern: RegExp): string[] =>
+  output.split("\n").filter((line) => pattern.test(line));
 
 describe("api-contract verify (the command)", () => {
   it("exits 0 against the mock, every case run (no flag needed), with a progress line per case, and writes JUnit XML, JSON and Markdown that agree", async () => {
@@ -517,7 +623,9 @@ describe("api-contract verify (the command)", () => {
       const total = planVerification(spec, {}).length;
       expect(linesMatching(good.output, /^Meets the contract/)).toEqual([
         expect.stringMatching(
-          new RegExp(`^Meets the contract \\(the package's mock ${PACKAGE_VERSION}\\): ${total} passed, 0 failed, 0 skipped \\(`),
+          new RegExp(
+            `^Meets the contract \\(the package's mock ${PACKAGE_VERSION}\\): ${total} passed, 0 failed, 0 skipped \\(`,
+          ),
         ),
       ]);
       expect(linesMatching(good.output, /the target is/)).toEqual([
@@ -536,7 +644,9 @@ describe("api-contract verify (the command)", () => {
     const broken = await deployment(401, {});
     try {
       await withTempDir(async (dir) => {
-        const bad = await cli(["verify", "--base-url", broken.baseUrl, "--min-interval-ms", "0", "--report-dir", dir], { CONTRACT_API_KEY: "k" });
+        const bad = await cli(["verify", "--base-url", broken.baseUrl, "--min-interval-ms", "0", "--report-dir", dir], {
+          CONTRACT_API_KEY: "k",
+        });
         expect(bad.code, bad.output).toBe(1);
         expect(linesMatching(bad.output, /the target is|^Does NOT meet/)).toEqual([
           "  the target is a deployment (its answers do not carry X-Api-Contract-Mock)",
@@ -564,7 +674,9 @@ describe("api-contract verify (the command)", () => {
         : undefined,
     );
     try {
-      const result = await cli(["verify", "--base-url", moved.baseUrl, "--min-interval-ms", "0"], { CONTRACT_API_KEY: "k" });
+      const result = await cli(["verify", "--base-url", moved.baseUrl, "--min-interval-ms", "0"], {
+        CONTRACT_API_KEY: "k",
+      });
       expect(result.code, result.output).toBe(1);
       expect(result.output).toContain("Does NOT meet the contract");
       expect(linesMatching(result.output, /✓ getFiatRates/)).toEqual([]);
@@ -599,7 +711,9 @@ describe("api-contract verify (the command)", () => {
       const result = await cli(["verify", "--base-url", url]);
       expect(result.code, result.output).toBe(2);
       expect(linesMatching(result.output, /could not check/)).toEqual([
-        expect.stringMatching(/^api-contract: could not check https:\/\/127\.0\.0\.1:\d+\/v1: TLS with 127\.0\.0\.1:\d+ failed: .*\(ERR_SSL_\w+\)/),
+        expect.stringMatching(
+          /^api-contract: could not check https:\/\/127\.0\.0\.1:\d+\/v1: TLS with 127\.0\.0\.1:\d+ failed: .*\(ERR_SSL_\w+\)/,
+        ),
       ]);
       expect(plain.seen).toEqual([]);
     } finally {
@@ -617,7 +731,17 @@ describe("api-contract verify (the command)", () => {
         .digest("hex");
     try {
       const fromFlags = await cli(
-        ["verify", "--base-url", server.baseUrl, "--min-interval-ms", "0", "--api-key", "flag-key", "--api-secret", "flag-secret"],
+        [
+          "verify",
+          "--base-url",
+          server.baseUrl,
+          "--min-interval-ms",
+          "0",
+          "--api-key",
+          "flag-key",
+          "--api-secret",
+          "flag-secret",
+        ],
         env,
       );
       expect(fromFlags.code).toBe(1);
@@ -629,12 +753,15 @@ describe("api-contract verify (the command)", () => {
       server.seen.length = 0;
       const fromEnv = await cli(["verify", "--base-url", server.baseUrl, "--min-interval-ms", "0"], env);
       expect(fromEnv.output).toContain("key from CONTRACT_API_KEY, requests signed (secret from CONTRACT_API_SECRET)");
-      expect(new Set(server.seen.filter((s) => s.headers[API_KEY_HEADER] !== undefined).map((s) => s.headers[API_KEY_HEADER]))).toEqual(
-        new Set(["env-key"]),
-      );
+      expect(
+        new Set(
+          server.seen.filter((s) => s.headers[API_KEY_HEADER] !== undefined).map((s) => s.headers[API_KEY_HEADER]),
+        ),
+      ).toEqual(new Set(["env-key"]));
       for (const seen of server.seen) expect(signedWith("env-secret", seen), seen.url).toBe(true);
       // Neither the key nor the secret is printed.
-      for (const output of [fromFlags.output, fromEnv.output]) expect(output).not.toMatch(/flag-key|flag-secret|env-key|env-secret/);
+      for (const output of [fromFlags.output, fromEnv.output])
+        expect(output).not.toMatch(/flag-key|flag-secret|env-key|env-secret/);
     } finally {
       await server.close();
     }
@@ -646,10 +773,20 @@ describe("api-contract verify (the command)", () => {
     expect(noBase.output).toContain(`ending in ${BASE_PATH}`);
     const unknown = await cli(["verify", "--nope"]);
     expect(unknown.code).toBe(2);
-    const emptyKey = await cli(["verify", "--base-url", `http://127.0.0.1:9${BASE_PATH}`, "--api-key", ""], { CONTRACT_API_KEY: "k" });
+    const emptyKey = await cli(["verify", "--base-url", `http://127.0.0.1:9${BASE_PATH}`, "--api-key", ""], {
+      CONTRACT_API_KEY: "k",
+    });
     expect(emptyKey.code).toBe(2);
     expect(emptyKey.output).toContain("--api-key is empty");
-    const both = await cli(["verify", "--base-url", `http://127.0.0.1:9${BASE_PATH}`, "--report", "a", "--report-dir", "b"]);
+    const both = await cli([
+      "verify",
+      "--base-url",
+      `http://127.0.0.1:9${BASE_PATH}`,
+      "--report",
+      "a",
+      "--report-dir",
+      "b",
+    ]);
     expect(both.code).toBe(2);
     expect(both.output).toContain("--report is the old name of --report-dir");
   });

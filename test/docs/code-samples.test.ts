@@ -1,9 +1,23 @@
 // The docs' TypeScript code samples: generated from the spec for every operation, and compiling
 // against this package's client (a sample that stops compiling fails here).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { generateCodeSamples, PACKAGE_NAME, requestInitOf, toTsLiteral, withCodeSamples } from "../../scripts/build/code-samples.js";
+import {
+  generateCodeSamples,
+  PACKAGE_NAME,
+  requestInitOf,
+  toTsLiteral,
+  withCodeSamples,
+} from "../../scripts/build/code-samples.js";
 import { listOperations } from "../../src/openapi/index.js";
-import { deref, jsonMedia, listSpecOperations, loadSpec, mediaExamples, parameterExample, type JsonObject } from "../support/spec.js";
+import {
+  deref,
+  jsonMedia,
+  listSpecOperations,
+  loadSpec,
+  mediaExamples,
+  parameterExample,
+  type JsonObject,
+} from "../support/spec.js";
 import { scratchDir, tscErrors } from "../support/tsc.js";
 
 const spec = loadSpec();
@@ -27,7 +41,9 @@ describe("code samples", () => {
     for (const entry of listOperations(spec)) {
       const init = requestInitOf(spec, entry);
       const label = `${entry.method.toUpperCase()} ${entry.path}`;
-      const params = listSpecOperations(spec).find((op) => op.method === entry.method.toUpperCase() && op.path === entry.path)!.parameters;
+      const params = listSpecOperations(spec).find(
+        (op) => op.method === entry.method.toUpperCase() && op.path === entry.path,
+      )!.parameters;
       for (const name of entry.path.match(/\{([^}]+)\}/g)?.map((p) => p.slice(1, -1)) ?? []) {
         const param = params.find((p) => p.in === "path" && p.name === name);
         expect(param, `${label}: path parameter ${name} is declared`).toBeDefined();
@@ -54,7 +70,11 @@ describe("code samples", () => {
       openapi: "3.1.0",
       paths: {
         "/things/{id}": {
-          get: { operationId: "getThing", parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }], responses: {} },
+          get: {
+            operationId: "getThing",
+            parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
+            responses: {},
+          },
         },
       },
     };
@@ -63,7 +83,9 @@ describe("code samples", () => {
   });
 
   it("leaves the signing headers to the client's apiSecret option, never passing them by hand", () => {
-    const signing = Object.values((spec.components?.parameters ?? {}) as Record<string, JsonObject>).filter((p) => p["x-signing"] !== undefined);
+    const signing = Object.values((spec.components?.parameters ?? {}) as Record<string, JsonObject>).filter(
+      (p) => p["x-signing"] !== undefined,
+    );
     expect(signing.length).toBeGreaterThan(0);
     for (const sample of generateCodeSamples(spec)) {
       for (const parameter of signing) expect(sample.source, sample.operationId).not.toContain(String(parameter.name));
@@ -76,7 +98,9 @@ describe("code samples", () => {
     const copy = withCodeSamples(spec);
     expect(JSON.stringify(spec)).toBe(before);
     for (const { operation } of listOperations(copy)) {
-      expect(operation["x-codeSamples"]).toEqual([{ lang: "TypeScript", source: expect.stringContaining("createClient") }]);
+      expect(operation["x-codeSamples"]).toEqual([
+        { lang: "TypeScript", source: expect.stringContaining("createClient") },
+      ]);
     }
   });
 
@@ -90,7 +114,8 @@ describe("code samples", () => {
     it("compiles every sample with tsc against src/index.ts, and catches a broken one", async () => {
       const samples = generateCodeSamples(spec);
       const files: Record<string, string> = {};
-      for (const sample of samples) files[`sample-${sample.operationId ?? Object.keys(files).length}.ts`] = sample.source;
+      for (const sample of samples)
+        files[`sample-${sample.operationId ?? Object.keys(files).length}.ts`] = sample.source;
       // Control: a sample calling a path the spec does not have must not compile.
       const badPath = "/no-such-path";
       expect(spec.paths?.[badPath]).toBeUndefined();

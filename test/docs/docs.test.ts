@@ -11,7 +11,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHROMIUM, CHROMIUM_FLAGS } from "../../scripts/lib/chromium.js";
 import { startDocsServer, type DocsServer } from "../../scripts/serve-docs.js";
 import { PROVENANCE_KINDS, type ProvenanceEntry } from "../../scripts/build/provenance.js";
-import { deref, jsonMedia, listSpecOperations, loadSpec, mediaExamples, successKey, type SpecOperation } from "../support/spec.js";
+import {
+  deref,
+  jsonMedia,
+  listSpecOperations,
+  loadSpec,
+  mediaExamples,
+  successKey,
+  type SpecOperation,
+} from "../support/spec.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const PAGE_FILE = path.join(root, "generated", "docs", "index.html");
@@ -37,7 +45,9 @@ const register: { kinds: { key: string; heading: string; entries: ProvenanceEntr
 // The TypeScript samples import the client from this package (their first line).
 const packageName = String(JSON.parse(await readFile(path.join(root, "package.json"), "utf8")).name);
 
-const tagLabels = new Map<string, string>(((spec.tags ?? []) as any[]).map((t: any) => [t.name, t["x-displayName"] ?? t.name]));
+const tagLabels = new Map<string, string>(
+  ((spec.tags ?? []) as any[]).map((t: any) => [t.name, t["x-displayName"] ?? t.name]),
+);
 const operations: Operation[] = listSpecOperations().map((op) => ({
   method: op.method,
   path: op.path,
@@ -84,7 +94,8 @@ function watch(target: Page, origin: string) {
     if (sameOrigin(request.url())) failedRequests.push(`${request.url()}: ${request.failure()?.errorText}`);
   });
   target.on("response", (response) => {
-    if (sameOrigin(response.url()) && response.status() >= 400) failedRequests.push(`${response.url()}: HTTP ${response.status()}`);
+    if (sameOrigin(response.url()) && response.status() >= 400)
+      failedRequests.push(`${response.url()}: HTTP ${response.status()}`);
   });
 }
 
@@ -120,19 +131,27 @@ async function menuSettled(target: Page, route?: string) {
     if (expected !== undefined && current !== routeOf(expected)) return false;
     const items = Array.from(document.querySelectorAll('[data-component-name="Menu/MenuItem"]'));
     // Redoc may leave the introduction's item marked active too (after a load with a route); the route's own item must be.
-    const active = items.filter((item) => item.querySelector(':scope > a > [data-testid="menu-item-label"]')?.getAttribute("data-active") === "true");
-    if (!active.some((item) => routeOf(item.querySelector(":scope > a")?.getAttribute("href")) === current)) return false;
+    const active = items.filter(
+      (item) =>
+        item.querySelector(':scope > a > [data-testid="menu-item-label"]')?.getAttribute("data-active") === "true",
+    );
+    if (!active.some((item) => routeOf(item.querySelector(":scope > a")?.getAttribute("href")) === current))
+      return false;
     return items
       .filter((item) => item.classList.contains("menu-item-type-group"))
       .every((group) => {
         const panel = group.querySelector<HTMLElement>(":scope > div");
         if (!panel) return false;
-        const expanded = group.querySelector(':scope > a [data-component-name="icons/ChevronDownIcon/ChevronDownIcon"]') !== null;
+        const expanded =
+          group.querySelector(':scope > a [data-component-name="icons/ChevronDownIcon/ChevronDownIcon"]') !== null;
         if (expanded !== active.some((item) => group.contains(item))) return false;
         // Redoc animates the panel's inline height; at rest an open panel has none, a closed one is display: none and empty.
         if (panel.style.transition !== "") return false;
         return expanded
-          ? panel.style.display !== "none" && panel.style.height === "" && panel.style.pointerEvents !== "none" && panel.children.length > 0
+          ? panel.style.display !== "none" &&
+              panel.style.height === "" &&
+              panel.style.pointerEvents !== "none" &&
+              panel.children.length > 0
           : panel.style.display === "none" && panel.children.length === 0;
       });
   }, route);
@@ -143,7 +162,8 @@ async function openFromMenu(target: Page, op: Operation) {
   await menuSettled(target);
   const group = groupMenuItem(target, op.tag).first();
   // Redoc's own expanded state (the label's chevron), read on a settled menu: clicking an expanded group would collapse it.
-  const expanded = (await group.locator(':scope > a [data-component-name="icons/ChevronDownIcon/ChevronDownIcon"]').count()) > 0;
+  const expanded =
+    (await group.locator(':scope > a [data-component-name="icons/ChevronDownIcon/ChevronDownIcon"]').count()) > 0;
   if (!expanded) {
     const groupLink = group.locator(":scope > a");
     const groupHref = await groupLink.getAttribute("href");
@@ -168,7 +188,8 @@ interface Box {
   width: number;
   height: number;
 }
-const overlaps = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+const overlaps = (a: Box, b: Box) =>
+  a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
 /**
  * The section's TypeScript sample (the code block that imports the package) measured at both ends of its
@@ -306,8 +327,10 @@ function seams(where: string, markdown: string, softBreaks: boolean): Seam[] {
   const blockStart = /^\s*(?:#|[-*+]\s|\d+[.)]\s|\||>|```|~~~)/;
   const listItem = /^\s*(?:[-*+]|\d+[.)])\s+(.*)$/;
   const delimiter = /^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)+\|?\s*$/;
-  const cells = (row: string) => row.split(/(?<!\\)\|/).filter((cell, i, all) => cell.trim() !== "" || (i > 0 && i < all.length - 1));
-  const textLine = (line: string | undefined) => line !== undefined && line.trim() !== "" && !blockStart.test(line) && !delimiter.test(line);
+  const cells = (row: string) =>
+    row.split(/(?<!\\)\|/).filter((cell, i, all) => cell.trim() !== "" || (i > 0 && i < all.length - 1));
+  const textLine = (line: string | undefined) =>
+    line !== undefined && line.trim() !== "" && !blockStart.test(line) && !delimiter.test(line);
   /** A list item's text, which runs on over the lines after it that start no block, and the index of the line after it. */
   const item = (start: number) => {
     let text = listItem.exec(lines[start]!)![1]!;
@@ -324,7 +347,8 @@ function seams(where: string, markdown: string, softBreaks: boolean): Seam[] {
     const next = lines[index + 1];
     if (listItem.test(line) && !inList) {
       const first = item(index);
-      if (first.end < lines.length && listItem.test(lines[first.end]!)) out.push(seam(`${where}: list items`, first.text, item(first.end).text));
+      if (first.end < lines.length && listItem.test(lines[first.end]!))
+        out.push(seam(`${where}: list items`, first.text, item(first.end).text));
     }
     if (line.trim() === "") inList = false;
     else if (listItem.test(line)) inList = true;
@@ -384,7 +408,8 @@ async function pixelSpread(target: Page, png: Buffer): Promise<number> {
 
 describe("docs page in Chromium", () => {
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (never \`playwright install\`)`);
+    if (!existsSync(CHROMIUM))
+      throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (never \`playwright install\`)`);
     if (!existsSync(PAGE_FILE)) throw new Error(`${PAGE_FILE} is missing: run \`npm run build\``);
     await mkdir(SCREENSHOTS, { recursive: true });
     docs = await startDocsServer({ host: "127.0.0.1", port: 0 });
@@ -516,7 +541,9 @@ describe("docs page in Chromium", () => {
     expect(allSeams.some((s) => s.where.endsWith("soft line break"))).toBe(true);
 
     const vocabulary = new Set<string>();
-    const registerStrings = register.kinds.flatMap((kind) => kind.entries.flatMap((entry) => [entry.place, entry.text]));
+    const registerStrings = register.kinds.flatMap((kind) =>
+      kind.entries.flatMap((entry) => [entry.place, entry.text]),
+    );
     for (const text of [...specStrings(spec), ...registerStrings])
       for (const word of words(searchText(text))) {
         vocabulary.add(word.toLowerCase());
@@ -586,7 +613,8 @@ describe("docs page in Chromium", () => {
       expect(panelText).toContain(`"${key}"`);
       if (typeof value === "string") expect(panelText).toContain(JSON.stringify(value));
     }
-    for (const key of Object.keys((example as { data?: object }).data ?? {}).slice(0, 5)) expect(panelText).toContain(`"${key}"`);
+    for (const key of Object.keys((example as { data?: object }).data ?? {}).slice(0, 5))
+      expect(panelText).toContain(`"${key}"`);
     await section.scrollIntoViewIfNeeded();
     const png = await page.screenshot({ path: path.join(SCREENSHOTS, "operation.png") });
     expect(await pixelSpread(page, png)).toBeGreaterThan(10);
@@ -618,35 +646,41 @@ describe("docs page in Chromium", () => {
   });
 
   // One section per kind of provenance marker (observed, not shown, conventions), each listing its markers.
-  it.each(PROVENANCE_KINDS.map((kind) => [kind.heading, kind] as const))("has the register section %s", async (heading, kind) => {
-    const entries = register.kinds.find((k) => k.key === kind.key)?.entries ?? [];
-    expect(entries.length, `${kind.key} markers in generated/provenance.json`).toBeGreaterThan(0);
-    const route = sectionRoute(heading);
-    const item = menuItems()
-      .filter({ hasText: new RegExp(`^\\s*${escapeRegExp(heading)}\\s*$`) })
-      .first();
-    await item.locator(":scope > a").click();
-    const title = page.locator(`h2[id="${route}"]`);
-    await title.waitFor({ state: "visible" });
-    // The menu link scrolled the page to the section.
-    await expect.poll(async () => (await title.boundingBox())?.y ?? -1).toBeGreaterThanOrEqual(0);
-    await expect.poll(async () => (await title.boundingBox())?.y ?? Infinity).toBeLessThan(400);
-    await expect.poll(() => page.url()).toContain(`#/${route}`);
-    expect(await title.innerText()).toContain(heading);
-    // The register is the first numbered list after the heading, one item per marker.
-    const list = title.locator("xpath=following::ol[1]");
-    await list.waitFor({ state: "visible" });
-    const items = (await list.locator(":scope > li").allInnerTexts()).map(plain);
-    expect(items).toHaveLength(entries.length);
-    entries.forEach((entry, index) => {
-      expect(items[index]).toContain(plain(entry.place));
-      expect(items[index]).toContain(plain(entry.text));
-    });
-  });
+  it.each(PROVENANCE_KINDS.map((kind) => [kind.heading, kind] as const))(
+    "has the register section %s",
+    async (heading, kind) => {
+      const entries = register.kinds.find((k) => k.key === kind.key)?.entries ?? [];
+      expect(entries.length, `${kind.key} markers in generated/provenance.json`).toBeGreaterThan(0);
+      const route = sectionRoute(heading);
+      const item = menuItems()
+        .filter({ hasText: new RegExp(`^\\s*${escapeRegExp(heading)}\\s*$`) })
+        .first();
+      await item.locator(":scope > a").click();
+      const title = page.locator(`h2[id="${route}"]`);
+      await title.waitFor({ state: "visible" });
+      // The menu link scrolled the page to the section.
+      await expect.poll(async () => (await title.boundingBox())?.y ?? -1).toBeGreaterThanOrEqual(0);
+      await expect.poll(async () => (await title.boundingBox())?.y ?? Infinity).toBeLessThan(400);
+      await expect.poll(() => page.url()).toContain(`#/${route}`);
+      expect(await title.innerText()).toContain(heading);
+      // The register is the first numbered list after the heading, one item per marker.
+      const list = title.locator("xpath=following::ol[1]");
+      await list.waitFor({ state: "visible" });
+      const items = (await list.locator(":scope > li").allInnerTexts()).map(plain);
+      expect(items).toHaveLength(entries.length);
+      entries.forEach((entry, index) => {
+        expect(items[index]).toContain(plain(entry.place));
+        expect(items[index]).toContain(plain(entry.text));
+      });
+    },
+  );
 
   it("lists a literal path before the template it wins over (Get Wallet Balance, then other codes)", async () => {
     const literal = operations.find(
-      (op) => op.method === "GET" && !op.path.includes("{") && operations.some((other) => templateMatches(other.path, op.path) && other !== op),
+      (op) =>
+        op.method === "GET" &&
+        !op.path.includes("{") &&
+        operations.some((other) => templateMatches(other.path, op.path) && other !== op),
     );
     expect(literal, "a literal path that a template also matches").toBeDefined();
     const template = operations.find((op) => op !== literal && templateMatches(op.path, literal!.path))!;

@@ -20,18 +20,24 @@ describe("joinSoftBreaks", () => {
   });
 
   it("keeps list items on their lines and joins the continuation lines of an item", () => {
-    expect(joinSoftBreaks(md("Kinds:", "- deposit", "  of crypto", "- withdrawal", "* swap", "+ fee", "1. one", "   more", "2) two"))).toBe(
-      md("Kinds:", "- deposit of crypto", "- withdrawal", "* swap", "+ fee", "1. one more", "2) two"),
-    );
+    expect(
+      joinSoftBreaks(
+        md("Kinds:", "- deposit", "  of crypto", "- withdrawal", "* swap", "+ fee", "1. one", "   more", "2) two"),
+      ),
+    ).toBe(md("Kinds:", "- deposit of crypto", "- withdrawal", "* swap", "+ fee", "1. one more", "2) two"));
   });
 
   it("keeps nested list items on their lines", () => {
-    expect(joinSoftBreaks(md("- outer", "  - inner", "    text", "- next"))).toBe(md("- outer", "  - inner text", "- next"));
+    expect(joinSoftBreaks(md("- outer", "  - inner", "    text", "- next"))).toBe(
+      md("- outer", "  - inner text", "- next"),
+    );
   });
 
   it("keeps table rows on their lines, also when a paragraph line comes right before the table", () => {
     const table = md("| Limit | Value |", "|---|---|", "| General | 200 |", "| Quote | 100 |");
-    expect(joinSoftBreaks(md("Limits", "by key:", table, "After", "the table."))).toBe(md("Limits by key:", table, "After", "the table."));
+    expect(joinSoftBreaks(md("Limits", "by key:", table, "After", "the table."))).toBe(
+      md("Limits by key:", table, "After", "the table."),
+    );
     expect(joinSoftBreaks(md(table, "", "After", "the table."))).toBe(md(table, "", "After the table."));
   });
 
@@ -55,7 +61,9 @@ describe("joinSoftBreaks", () => {
 
   it("keeps fenced code as it is, with backticks or tildes, and joins the text around it", () => {
     const fence = md("```ts", "const a =", "  1;", "", "const b = 2;", "```");
-    expect(joinSoftBreaks(md("Before", "the code:", fence, "After", "it."))).toBe(md("Before the code:", fence, "After it."));
+    expect(joinSoftBreaks(md("Before", "the code:", fence, "After", "it."))).toBe(
+      md("Before the code:", fence, "After it."),
+    );
     const tildes = md("~~~", "line one", "```", "line two", "~~~");
     expect(joinSoftBreaks(md(tildes, "After", "it."))).toBe(md(tildes, "After it."));
   });
@@ -81,8 +89,17 @@ describe("withSearchSpaces", () => {
   });
 
   it("ends each table cell with a space entity, leaving the delimiter row and escaped pipes alone", () => {
-    expect(withSearchSpaces(md("| Limit | Applies to |", "|---|:---:|", "| General | every request |", "| Pipe | `a \\| b` |"))).toBe(
-      md("| Limit&#32; | Applies to&#32; |", "|---|:---:|", "| General&#32; | every request&#32; |", "| Pipe&#32; | `a \\| b`&#32; |"),
+    expect(
+      withSearchSpaces(
+        md("| Limit | Applies to |", "|---|:---:|", "| General | every request |", "| Pipe | `a \\| b` |"),
+      ),
+    ).toBe(
+      md(
+        "| Limit&#32; | Applies to&#32; |",
+        "|---|:---:|",
+        "| General&#32; | every request&#32; |",
+        "| Pipe&#32; | `a \\| b`&#32; |",
+      ),
     );
     expect(withSearchSpaces(md("Limit | Value", "--- | ---", "General | 200"))).toBe(
       md("Limit&#32; | Value&#32;", "--- | ---", "General&#32; | 200&#32;"),
@@ -90,7 +107,18 @@ describe("withSearchSpaces", () => {
   });
 
   it("leaves paragraphs, headings, rules, fenced code and a pipe in a sentence alone", () => {
-    const text = md("A paragraph with a | pipe.", "", "## Heading", "", "---", "", "```", "- not an item", "| not | a row |", "```");
+    const text = md(
+      "A paragraph with a | pipe.",
+      "",
+      "## Heading",
+      "",
+      "---",
+      "",
+      "```",
+      "- not an item",
+      "| not | a row |",
+      "```",
+    );
     expect(withSearchSpaces(text)).toBe(text);
   });
 

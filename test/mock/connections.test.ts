@@ -19,7 +19,9 @@ async function halfSentPost(port: number): Promise<net.Socket> {
   const socket = net.connect(port, "127.0.0.1");
   socket.on("error", () => {});
   await new Promise((resolve) => socket.once("connect", resolve));
-  socket.write(`POST ${BASE_PATH}/trades/quote HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"side":`);
+  socket.write(
+    `POST ${BASE_PATH}/trades/quote HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"side":`,
+  );
   return socket;
 }
 
@@ -56,7 +58,10 @@ describe("the mock's connections", () => {
     process.prependListener("uncaughtException", record);
     try {
       mock = await startMock();
-      const answer = await sendRaw(mock.port, Buffer.from(`GET ${BASE_PATH}/trades/summary/me HTTP/1.1\r\nhost: x\r\nbad header\r\n\r\n`));
+      const answer = await sendRaw(
+        mock.port,
+        Buffer.from(`GET ${BASE_PATH}/trades/summary/me HTTP/1.1\r\nhost: x\r\nbad header\r\n\r\n`),
+      );
       expect(answer?.status).toBe(400);
       expect(uncaught).toEqual([]);
     } finally {
@@ -67,7 +72,10 @@ describe("the mock's connections", () => {
   it("names in its log a request Node's parser refused, with the parser's code", async () => {
     const lines: string[] = [];
     mock = await startMock({ log: (line) => lines.push(line) });
-    const answer = await sendRaw(mock.port, Buffer.from(`GET ${BASE_PATH}/trades/summary/me HTTP/1.1\r\nhost: x\r\nbad header\r\n\r\n`));
+    const answer = await sendRaw(
+      mock.port,
+      Buffer.from(`GET ${BASE_PATH}/trades/summary/me HTTP/1.1\r\nhost: x\r\nbad header\r\n\r\n`),
+    );
     expect(answer?.status).toBe(400);
     await until(() => lines.some((line) => line.includes("could not parse")), "the log line");
     expect(lines.filter((line) => line.includes("could not parse"))).toEqual([

@@ -34,7 +34,10 @@ const violations = async (response: Response) => {
 describe("an empty signing header", () => {
   it("is accepted when well-formed (the baseline): every operation answers 200", async () => {
     for (const [index, op] of operations.entries()) {
-      const response = await send(index, { [SIGNING_HEADERS.signature]: SIGNATURE, [SIGNING_HEADERS.timestamp]: TIMESTAMP });
+      const response = await send(index, {
+        [SIGNING_HEADERS.signature]: SIGNATURE,
+        [SIGNING_HEADERS.timestamp]: TIMESTAMP,
+      });
       await response.arrayBuffer();
       expect(response.status, op.operationId).toBe(200);
     }
@@ -48,7 +51,9 @@ describe("an empty signing header", () => {
       it(`${name} ${what}: 422 on every operation, like a malformed value, naming the header`, async () => {
         for (const [index, op] of operations.entries()) {
           const other: Record<string, string> =
-            name === SIGNING_HEADERS.signature ? { [SIGNING_HEADERS.timestamp]: TIMESTAMP } : { [SIGNING_HEADERS.signature]: SIGNATURE };
+            name === SIGNING_HEADERS.signature
+              ? { [SIGNING_HEADERS.timestamp]: TIMESTAMP }
+              : { [SIGNING_HEADERS.signature]: SIGNATURE };
           const empty = await send(index, { ...other, [name]: value });
           expect(empty.status, op.operationId).toBe(422);
           expect(await violations(empty), op.operationId).toEqual([

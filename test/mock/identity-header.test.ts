@@ -12,7 +12,8 @@ import { sendRaw } from "../contract/helpers/raw-http.js";
 import { MOCK_BASE_URL } from "../../generated/client-meta.js";
 import { API_KEY_HEADER, repoRoot, sharedValidator } from "../support/spec.js";
 
-const packageVersion = (JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { version: string }).version;
+const packageVersion = (JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { version: string })
+  .version;
 
 describe("the identity header", () => {
   it("is named X-Api-Contract-Mock, valued the package's version, one name for the mock and ./msw", () => {
@@ -32,13 +33,21 @@ describe("every answer of the HTTP mock carries it", () => {
   const keyed = { [API_KEY_HEADER]: "k" };
   const requests: Array<[string, () => Promise<Response>]> = [
     ["a documented answer", () => fetch(`${mock.baseUrl}/trades/summary/me`, { headers: keyed })],
-    ["a preferred 429", () => fetch(`${mock.baseUrl}/trades/summary/me`, { headers: { ...keyed, prefer: "code=429" } })],
+    [
+      "a preferred 429",
+      () => fetch(`${mock.baseUrl}/trades/summary/me`, { headers: { ...keyed, prefer: "code=429" } }),
+    ],
     ["Prism's 401 without the key", () => fetch(`${mock.baseUrl}/trades/summary/me`)],
     ["a 404 path", () => fetch(`${mock.baseUrl}/nowhere`, { headers: keyed })],
     ["a 405 method", () => fetch(`${mock.baseUrl}/trades/summary/me`, { method: "DELETE", headers: keyed })],
     [
       "a 400 body",
-      () => fetch(`${mock.baseUrl}/trades/quote`, { method: "POST", headers: { ...keyed, "content-type": "application/json" }, body: "{" }),
+      () =>
+        fetch(`${mock.baseUrl}/trades/quote`, {
+          method: "POST",
+          headers: { ...keyed, "content-type": "application/json" },
+          body: "{",
+        }),
     ],
     [
       "a 413 body",
@@ -68,7 +77,10 @@ describe("every answer of the HTTP mock carries it", () => {
   }
 
   it("a request Node's parser refuses", async () => {
-    const answer = await sendRaw(mock.port, Buffer.from("GET /v1/trades/summary/me HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n"));
+    const answer = await sendRaw(
+      mock.port,
+      Buffer.from("GET /v1/trades/summary/me HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n"),
+    );
     expect(answer?.status).toBe(400);
     expect(answer?.headers[MOCK_IDENTITY_HEADER]).toBe(packageVersion);
   });
@@ -77,7 +89,13 @@ describe("every answer of the HTTP mock carries it", () => {
     const response = await fetch(`${mock.baseUrl}/trades/summary/me`, { headers: keyed });
     expect(response.headers.get(MOCK_IDENTITY_HEADER)).toBe(packageVersion);
     const result = sharedValidator().validateResponse(
-      { method: "GET", path: "/trades/summary/me", status: response.status, headers: response.headers, bodyText: await response.text() },
+      {
+        method: "GET",
+        path: "/trades/summary/me",
+        status: response.status,
+        headers: response.headers,
+        bodyText: await response.text(),
+      },
       { strict: true },
     );
     expect(result.violations).toEqual([]);

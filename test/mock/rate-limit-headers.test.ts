@@ -12,7 +12,13 @@ import { documentedAnswer, errorAnswer } from "../../src/mock/answers.js";
 import { type StartedMock, startMock } from "../../src/mock/index.js";
 import { durationMs, rateLimitHeaders } from "../../src/mock/rate-limit.js";
 import { createHandlers } from "../../src/msw/index.js";
-import { API_KEY_HEADER, listSpecOperations, loadSpec, RATE_LIMIT_HEADERS, rateLimitExamples } from "../support/spec.js";
+import {
+  API_KEY_HEADER,
+  listSpecOperations,
+  loadSpec,
+  RATE_LIMIT_HEADERS,
+  rateLimitExamples,
+} from "../support/spec.js";
 
 const spec = loadSpec();
 const operations = listSpecOperations(spec);
@@ -69,15 +75,22 @@ describe("the rate-limit headers of an answer (the function the mock and ./msw s
   });
 
   it("takes the window from the info x-rate-limits entry of the documented Limit", () => {
-    const hourly = { ...spec, info: { ...spec.info, "x-rate-limits": [{ requests: documented[RATE_LIMIT_HEADERS.limit], window: "PT1H" }] } };
+    const hourly = {
+      ...spec,
+      info: { ...spec.info, "x-rate-limits": [{ requests: documented[RATE_LIMIT_HEADERS.limit], window: "PT1H" }] },
+    };
     const answer = errorAnswer(spec, operations[0], 429);
-    expect(read(rateLimitHeaders(hourly).refresh(answer.headers, 429, NOW)).reset).toBe(String(Date.parse("2026-11-24T11:00:00.000Z") / 1000));
+    expect(read(rateLimitHeaders(hourly).refresh(answer.headers, 429, NOW)).reset).toBe(
+      String(Date.parse("2026-11-24T11:00:00.000Z") / 1000),
+    );
     const otherLimit = { ...spec, info: { ...spec.info, "x-rate-limits": [{ requests: 1, window: "PT1H" }] } };
     expect(read(rateLimitHeaders(otherLimit).refresh(answer.headers, 429, NOW)).reset).toBe(String(WINDOW_END_S));
   });
 
   it("reads ISO 8601 durations of days, hours, minutes and seconds", () => {
-    expect(["PT1M", "PT1H", "P1D", "PT0.5S", "P1DT1H1M1S"].map(durationMs)).toEqual([60_000, 3_600_000, 86_400_000, 500, 90_061_000]);
+    expect(["PT1M", "PT1H", "P1D", "PT0.5S", "P1DT1H1M1S"].map(durationMs)).toEqual([
+      60_000, 3_600_000, 86_400_000, 500, 90_061_000,
+    ]);
     expect(["P", "PT", "PT0S", "1M", "", "PT1X", undefined, 60].map(durationMs)).toEqual(Array(8).fill(undefined));
   });
 
@@ -96,7 +109,11 @@ function answersAtTheMoment(baseUrl: () => string) {
     vi.useFakeTimers({ toFake: ["Date"], now: NOW });
     const response = await fetch(`${baseUrl()}/trades/summary/me`, { headers: { ...keyed, prefer: "code=429" } });
     expect(response.status).toBe(429);
-    expect(read(response.headers)).toEqual({ limit: documented[RATE_LIMIT_HEADERS.limit], remaining: 0, reset: String(WINDOW_END_S) });
+    expect(read(response.headers)).toEqual({
+      limit: documented[RATE_LIMIT_HEADERS.limit],
+      remaining: 0,
+      reset: String(WINDOW_END_S),
+    });
   });
 
   it("answers a success and a refusal with the documented Remaining and the same reset", async () => {
@@ -128,7 +145,9 @@ function answersAtTheMoment(baseUrl: () => string) {
         },
       },
     });
-    await client.GET("/trades/summary/me", { headers: { prefer: "code=429" }, signal: controller.signal }).catch(() => undefined);
+    await client
+      .GET("/trades/summary/me", { headers: { prefer: "code=429" }, signal: controller.signal })
+      .catch(() => undefined);
     expect(delays).toEqual([WINDOW_END_S * 1000 - NOW]);
   });
 }

@@ -6,7 +6,14 @@
 // here, and the test waits for the server's own timer to fire (it is the event under test).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { errorAnswer } from "../../src/mock/answers.js";
-import { MAX_HEAD_BYTES, MAX_HEADER_BYTES, MAX_URL_BYTES, MOCK_IDENTITY_HEADER, type StartedMock, startMock } from "../../src/mock/index.js";
+import {
+  MAX_HEAD_BYTES,
+  MAX_HEADER_BYTES,
+  MAX_URL_BYTES,
+  MOCK_IDENTITY_HEADER,
+  type StartedMock,
+  startMock,
+} from "../../src/mock/index.js";
 import { headOverflowStatus } from "../../src/mock/limits.js";
 import { type RawAnswer, sendRaw } from "../contract/helpers/raw-http.js";
 import { API_KEY_HEADER, loadSpec, RATE_LIMIT_HEADERS } from "../support/spec.js";
@@ -26,7 +33,8 @@ afterAll(() => Promise.all([mock?.stop(), impatientMock?.stop()]));
 const head = (target: string, headers: string[] = []) =>
   Buffer.from([`GET ${target} HTTP/1.1`, "Host: 127.0.0.1", `${API_KEY_HEADER}: k`, ...headers, "", ""].join("\r\n"));
 /** `count` header lines of 100 bytes each (with their CRLF). */
-const headerLines = (count: number) => Array.from({ length: count }, (_, i) => `x-pad-${String(i).padStart(4, "0")}: ${"v".repeat(86)}`);
+const headerLines = (count: number) =>
+  Array.from({ length: count }, (_, i) => `x-pad-${String(i).padStart(4, "0")}: ${"v".repeat(86)}`);
 
 function expectRefusal(answer: RawAnswer | undefined, status: number): void {
   expect(answer?.status).toBe(status);
@@ -47,7 +55,8 @@ describe("a request that does not arrive in time: 408", () => {
   });
 
   it("a body that stops half-way", async () => {
-    const partial = "POST /v1/trades/quote HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{";
+    const partial =
+      "POST /v1/trades/quote HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{";
     expectRefusal(await sendRaw(impatientMock.port, Buffer.from(partial), { keepOpen: true }), 408);
   });
 });
@@ -56,7 +65,10 @@ describe("a URL over MAX_URL_BYTES: 414", () => {
   const path = "/v1/trades/summary/me?pad=";
   it("refuses one byte over the limit, answers at the limit", async () => {
     expectRefusal(await sendRaw(mock.port, head(path + "a".repeat(MAX_URL_BYTES - path.length + 1))), 414);
-    const atLimit = await sendRaw(mock.port, head(path + "a".repeat(MAX_URL_BYTES - path.length), ["connection: close"]));
+    const atLimit = await sendRaw(
+      mock.port,
+      head(path + "a".repeat(MAX_URL_BYTES - path.length), ["connection: close"]),
+    );
     expect(atLimit?.status).toBe(200);
   });
 
@@ -68,13 +80,19 @@ describe("a URL over MAX_URL_BYTES: 414", () => {
 describe("header fields over MAX_HEADER_BYTES: 431", () => {
   it("refuses one byte over the limit, answers at the limit", async () => {
     // The request's own header lines (Host, the key, connection) and the padding make up the header fields.
-    const own = ["Host: 127.0.0.1", `${API_KEY_HEADER}: k`, "connection: close"].reduce((sum, line) => sum + line.length + 2, 0);
+    const own = ["Host: 127.0.0.1", `${API_KEY_HEADER}: k`, "connection: close"].reduce(
+      (sum, line) => sum + line.length + 2,
+      0,
+    );
     const lines = headerLines(Math.floor((MAX_HEADER_BYTES - own) / 100));
     const rest = MAX_HEADER_BYTES - own - lines.length * 100;
     const filler = `x-fill: ${"f".repeat(rest - "x-fill: ".length - 2)}`;
     const atLimit = await sendRaw(mock.port, head("/v1/trades/summary/me", [...lines, filler, "connection: close"]));
     expect(atLimit?.status).toBe(200);
-    expectRefusal(await sendRaw(mock.port, head("/v1/trades/summary/me", [...lines, `${filler}f`, "connection: close"])), 431);
+    expectRefusal(
+      await sendRaw(mock.port, head("/v1/trades/summary/me", [...lines, `${filler}f`, "connection: close"])),
+      431,
+    );
   });
 
   it("refuses a header set too large for Node's parser", async () => {

@@ -5,7 +5,13 @@
 // MAX_VIOLATIONS of them. What is asserted is what is reported, not how long it took.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { errorAnswer } from "../../src/mock/answers.js";
-import { DEFAULT_MAX_BODY_BYTES, FULL_REPORT_MAX_BYTES, MAX_VIOLATIONS, type StartedMock, startMock } from "../../src/mock/index.js";
+import {
+  DEFAULT_MAX_BODY_BYTES,
+  FULL_REPORT_MAX_BYTES,
+  MAX_VIOLATIONS,
+  type StartedMock,
+  startMock,
+} from "../../src/mock/index.js";
 import { API_KEY_HEADER, listSpecOperations, loadSpec, requestExample } from "../support/spec.js";
 
 const spec = loadSpec();
@@ -23,7 +29,11 @@ afterAll(() => mock?.stop());
 /** The example with `count` numbers in its array (2 bytes each). */
 const withNumbers = (count: number) => JSON.stringify({ ...example, [field]: new Array(count).fill(0) });
 const post = (text: string) =>
-  fetch(`${mock.baseUrl}${resend.path}`, { method: "POST", headers: { [API_KEY_HEADER]: "k", "content-type": "application/json" }, body: text });
+  fetch(`${mock.baseUrl}${resend.path}`, {
+    method: "POST",
+    headers: { [API_KEY_HEADER]: "k", "content-type": "application/json" },
+    body: text,
+  });
 const violations = async (response: Response) => {
   await response.arrayBuffer();
   return JSON.parse(response.headers.get("sl-violations") ?? "[]") as Array<{ location: string[]; message: string }>;

@@ -25,7 +25,12 @@ beforeAll(async () => {
   await mkdir(installed, { recursive: true });
   await run(
     process.execPath,
-    [path.join(repoRoot, "node_modules", "tsup", "dist", "cli-default.js"), "--out-dir", path.join(installed, "dist"), "--no-dts"],
+    [
+      path.join(repoRoot, "node_modules", "tsup", "dist", "cli-default.js"),
+      "--out-dir",
+      path.join(installed, "dist"),
+      "--no-dts",
+    ],
     {
       cwd: repoRoot,
     },
@@ -36,11 +41,19 @@ beforeAll(async () => {
 afterAll(() => rm(work, { recursive: true, force: true }));
 
 /** Runs `code` (a .cjs or .mjs file's text) in a project that has only the given peers installed. */
-async function runConsumer(file: string, code: string, peers: string[]): Promise<{ code: number; stderr: string; stdout: string }> {
+async function runConsumer(
+  file: string,
+  code: string,
+  peers: string[],
+): Promise<{ code: number; stderr: string; stdout: string }> {
   const project = path.join(work, `project-${peers.join("+") || "none"}`);
   await mkdir(path.join(project, "node_modules"), { recursive: true });
   // A copy, not a link: the package resolves its peers from the project it is installed in.
-  await cp(path.join(work, "node_modules", ...name.split("/")), path.join(project, "node_modules", ...name.split("/")), { recursive: true });
+  await cp(
+    path.join(work, "node_modules", ...name.split("/")),
+    path.join(project, "node_modules", ...name.split("/")),
+    { recursive: true },
+  );
   for (const peer of peers) {
     await rm(path.join(project, "node_modules", peer), { recursive: true, force: true });
     await symlink(path.join(repoRoot, "node_modules", peer), path.join(project, "node_modules", peer));
@@ -48,7 +61,11 @@ async function runConsumer(file: string, code: string, peers: string[]): Promise
   await writeFile(path.join(project, file), code);
   return run(process.execPath, [file], { cwd: project }).then(
     ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
-    (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr }),
+    (error: { code: number; stdout: string; stderr: string }) => ({
+      code: error.code,
+      stdout: error.stdout,
+      stderr: error.stderr,
+    }),
   );
 }
 

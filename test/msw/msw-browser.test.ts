@@ -64,9 +64,15 @@ beforeAll(async () => {
     logLevel: "silent",
   });
   const files: Record<string, [string, string | Uint8Array]> = {
-    "/": ["text/html", '<!doctype html><meta charset="utf-8"><title>msw</title><script type="module" src="/page.js"></script>'],
+    "/": [
+      "text/html",
+      '<!doctype html><meta charset="utf-8"><title>msw</title><script type="module" src="/page.js"></script>',
+    ],
     "/page.js": ["text/javascript", bundle.outputFiles[0]!.contents],
-    "/mockServiceWorker.js": ["text/javascript", await readFile(path.join(repoRoot, "node_modules", "msw", "lib", "mockServiceWorker.js"))],
+    "/mockServiceWorker.js": [
+      "text/javascript",
+      await readFile(path.join(repoRoot, "node_modules", "msw", "lib", "mockServiceWorker.js")),
+    ],
   };
   server = http.createServer((req, res) => {
     const url = req.url ?? "/";
@@ -78,7 +84,11 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   userDataDir = await mkdtemp(path.join(tmpdir(), "msw-chromium-"));
-  context = await chromium.launchPersistentContext(userDataDir, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS });
+  context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: CHROMIUM_FLAGS,
+  });
 }, 60_000);
 
 afterAll(async () => {
@@ -91,7 +101,9 @@ it("answers the package's client in Chromium through MSW's service worker: docum
   const page = context.pages()[0] ?? (await context.newPage());
   await page.goto(`${origin}/`);
   const outcome = await (
-    await page.waitForFunction(() => (window as unknown as { outcome?: unknown }).outcome, undefined, { timeout: 30_000 })
+    await page.waitForFunction(() => (window as unknown as { outcome?: unknown }).outcome, undefined, {
+      timeout: 30_000,
+    })
   ).jsonValue();
   expect(outcome).toEqual({
     documented: (successExample("getTradesSummary") as { data: { totalDollarVolume: number } }).data.totalDollarVolume,

@@ -25,13 +25,20 @@ describe("msw handlers", () => {
   it("answers every operation with its documented success example and headers, meeting the contract", async () => {
     const client = createClient({ baseUrl: MOCK_BASE_URL, apiKey: "k", retry: false });
     client.use(contractMiddleware(sharedValidator()));
-    const call = client.request as unknown as (method: string, path: string, init: unknown) => Promise<{ data?: unknown; response: Response }>;
+    const call = client.request as unknown as (
+      method: string,
+      path: string,
+      init: unknown,
+    ) => Promise<{ data?: unknown; response: Response }>;
     for (const op of operations) {
       const sample = buildSampleRequest(spec, op);
       const pathParams = Object.fromEntries(
         op.parameters
           .filter((p) => p.in === "path")
-          .map((p) => [p.name, decodeURIComponent(sample.path.split("/")[op.path.split("/").indexOf(`{${String(p.name)}}`)]!)]),
+          .map((p) => [
+            p.name,
+            decodeURIComponent(sample.path.split("/")[op.path.split("/").indexOf(`{${String(p.name)}}`)]!),
+          ]),
       );
       const result = await call(op.method.toLowerCase(), op.path, {
         params: { path: pathParams },
@@ -56,7 +63,9 @@ describe("msw handlers", () => {
     const limitedClient = createClient({ baseUrl: MOCK_BASE_URL, apiKey: "k", retry: false });
     const limited = await (limitedClient.request as any)("get", keyed.path, { headers: { prefer: "code=429" } });
     expect(limited.response.status).toBe(429);
-    const unknown = await (client.request as any)("get", keyed.path, { headers: { prefer: "example=no-such-example" } });
+    const unknown = await (client.request as any)("get", keyed.path, {
+      headers: { prefer: "example=no-such-example" },
+    });
     expect(unknown.response.status).toBe(404);
     // A Prefer the mock cannot read: the documented 4XX with status 422, as the mock answers it.
     const malformed = await (client.request as any)("get", keyed.path, { headers: { prefer: "code=abc" } });
@@ -65,7 +74,11 @@ describe("msw handlers", () => {
 
   it("lets a test override one operation with the typed http", async () => {
     const http = createHttp();
-    server.use(http.get("/trades/summary/me", ({ response }) => response(200).json({ message: "overridden", data: { totalDollarVolume: 42 } })));
+    server.use(
+      http.get("/trades/summary/me", ({ response }) =>
+        response(200).json({ message: "overridden", data: { totalDollarVolume: 42 } }),
+      ),
+    );
     const client = createClient({ baseUrl: MOCK_BASE_URL, apiKey: "k" });
     const summary = await unwrap(client.GET("/trades/summary/me"));
     expect(summary.data.totalDollarVolume).toBe(42);

@@ -39,7 +39,9 @@ describe("compareContracts: one fixture per kind of change", () => {
   it("finds nothing between a contract and itself, whatever its notices and version", () => {
     const doc = baseContract();
     expect(compareContracts(doc, structuredClone(doc))).toEqual([]);
-    expect(compareContracts(doc, { ...doc, "x-generated": "notice", info: { ...doc.info, version: "2.0.0" } })).toEqual([]);
+    expect(compareContracts(doc, { ...doc, "x-generated": "notice", info: { ...doc.info, version: "2.0.0" } })).toEqual(
+      [],
+    );
     const { info: _info, ...noInfo } = doc;
     expect(compareContracts(noInfo as OpenApiDocument, structuredClone(noInfo) as OpenApiDocument)).toEqual([]);
   });
@@ -49,9 +51,12 @@ describe("compareContracts: one fixture per kind of change", () => {
       { set: "/components/securitySchemes/Bearer", value: { type: "http", scheme: "bearer" } },
       { set: "/paths/~1items~1{id}/get/security", value: [{ ApiKey: [], Bearer: [] }] },
     ]);
-    expect(compareContracts(before, applyPatch(before, [{ set: "/paths/~1items~1{id}/get/security", value: [{ Bearer: [], ApiKey: [] }] }]))).toEqual(
-      [],
-    );
+    expect(
+      compareContracts(
+        before,
+        applyPatch(before, [{ set: "/paths/~1items~1{id}/get/security", value: [{ Bearer: [], ApiKey: [] }] }]),
+      ),
+    ).toEqual([]);
   });
 
   it("gives each change its place apart from the message (what --json prints)", () => {
@@ -77,7 +82,14 @@ describe("compareContracts: one fixture per kind of change", () => {
           const from = applyPatch(baseContract(), f.before);
           return compareContracts(from, applyPatch(from, f.after)).map((c) => `${c.rule} @ ${c.location}`);
         });
-    expect(placesIn("request-body-removed", "required-request-body-added", "request-body-added", "request-body-made-required")).toEqual([
+    expect(
+      placesIn(
+        "request-body-removed",
+        "required-request-body-added",
+        "request-body-added",
+        "request-body-made-required",
+      ),
+    ).toEqual([
       "request-body-added @ request body",
       "request-body-made-required @ request body",
       "request-body-removed @ request body",
@@ -94,11 +106,16 @@ describe("compareContracts: one fixture per kind of change", () => {
       { set: "/paths/~1items/post/responses/404", value: { description: "No such item." } },
       { set: "/components/schemas/ErrorBody", value: { type: "object", additionalProperties: { type: "string" } } },
     ]);
-    const after = applyPatch(before, [{ remove: "/paths/~1items/post/responses/404" }, { remove: "/paths/~1items~1{id}/get/responses/404" }]);
+    const after = applyPatch(before, [
+      { remove: "/paths/~1items/post/responses/404" },
+      { remove: "/paths/~1items~1{id}/get/responses/404" },
+    ]);
     expect(summarizeChanges(compareContracts(before, after))).toEqual([
       "BREAKING  response-status-removed  response * removed — 2 places: getItem, createItem",
     ]);
-    const mapChanged = applyPatch(before, [{ set: "/components/schemas/ErrorBody/additionalProperties/type", value: "integer" }]);
+    const mapChanged = applyPatch(before, [
+      { set: "/components/schemas/ErrorBody/additionalProperties/type", value: "integer" },
+    ]);
     expect(summarizeChanges(compareContracts(before, mapChanged))).toEqual([
       "BREAKING  response-type-changed  GET /items/{id} (getItem), response 404 body: {*} changed type from string to integer",
     ]);
@@ -107,7 +124,10 @@ describe("compareContracts: one fixture per kind of change", () => {
   it("lists breaking changes first, whatever order the comparer met them in", () => {
     const before = baseContract();
     const after = applyPatch(before, [
-      { set: "/paths/~1items~1{id}/get/parameters/3", value: { name: "locale", in: "query", schema: { type: "string" } } },
+      {
+        set: "/paths/~1items~1{id}/get/parameters/3",
+        value: { name: "locale", in: "query", schema: { type: "string" } },
+      },
       { remove: "/paths/~1items/post/requestBody" },
     ]);
     expect(compareContracts(before, after).map(formatChange)).toEqual([
@@ -120,7 +140,11 @@ describe("compareContracts: one fixture per kind of change", () => {
 
   it("names at most three places of a group, then how many operations it has", () => {
     const three = withCopiesOfGetItem(baseContract(), 1);
-    expect(summarizeChanges(compareContracts(three, applyPatch(three, [{ remove: "/components/schemas/Item/properties/note" }])))).toEqual([
+    expect(
+      summarizeChanges(
+        compareContracts(three, applyPatch(three, [{ remove: "/components/schemas/Item/properties/note" }])),
+      ),
+    ).toEqual([
       "BREAKING  response-field-removed  response * body: field note removed — 3 places: getItem, createItem, getCopy1",
     ]);
     const before = withCopiesOfGetItem(baseContract(), 3);

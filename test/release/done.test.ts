@@ -10,7 +10,8 @@ import { type FixtureRepo, fixtureRepo } from "../support/fixture-repo.js";
 import { repoRoot } from "../support/spec.js";
 import { PACKAGE_NAME } from "./support.js";
 
-const LINE = "BREAKING  response-field-removed  GET /wallets/USDT (getWalletBalance), response 200 body: field data.lockedBalance removed";
+const LINE =
+  "BREAKING  response-field-removed  GET /wallets/USDT (getWalletBalance), response 200 body: field data.lockedBalance removed";
 
 describe("a removed response field, from the commit to the release", () => {
   let repo: FixtureRepo;
@@ -20,7 +21,8 @@ describe("a removed response field, from the commit to the release", () => {
     await mkdir(path.join(repo.dir, ".changeset"));
     for (const name of await readdir(path.join(repoRoot, ".changeset")))
       await repo.write(path.join(".changeset", name), await readFile(path.join(repoRoot, ".changeset", name), "utf8"));
-    for (const file of ["CHANGELOG.md", "package-lock.json"]) await repo.write(file, await readFile(path.join(repoRoot, file), "utf8"));
+    for (const file of ["CHANGELOG.md", "package-lock.json"])
+      await repo.write(file, await readFile(path.join(repoRoot, file), "utf8"));
   }, 60_000);
   afterAll(() => repo?.remove());
 
@@ -35,7 +37,11 @@ describe("a removed response field, from the commit to the release", () => {
       "required: [availableBalance, pendingBalance, pendingSwapBalance, lockedBalance,",
       "required: [availableBalance, pendingBalance, pendingSwapBalance,",
     );
-    await repo.edit("openapi/components/schemas/Wallet.yaml", /\n {6}lockedBalance:\n {8}type: number\n {8}description: Balance locked\./, "");
+    await repo.edit(
+      "openapi/components/schemas/Wallet.yaml",
+      /\n {6}lockedBalance:\n {8}type: number\n {8}description: Balance locked\./,
+      "",
+    );
     const build = await repo.npm("build", ["bundle"]);
     expect(build.code, build.output).toBe(0);
     const failed = await repo.npm("check:breaking");
@@ -64,7 +70,9 @@ describe("a removed response field, from the commit to the release", () => {
     expect(entry).toContain("Wallet: `lockedBalance` removed.");
     expect(entry).toContain("### Contract changes since 1.0.0");
     expect(entry).toMatch(/#### Breaking\n\n- `response-field-removed` .*field lockedBalance removed/);
-    expect((await readdir(path.join(repo.dir, ".changeset"))).filter((f) => f.endsWith(".md") && f !== "README.md")).toEqual([]);
+    expect(
+      (await readdir(path.join(repo.dir, ".changeset"))).filter((f) => f.endsWith(".md") && f !== "README.md"),
+    ).toEqual([]);
     const afterVersion = await repo.npm("check:breaking");
     expect(afterVersion.code, afterVersion.output).toBe(0);
     expect(afterVersion.output).toContain("released 1.0.0 → 2.0.0");

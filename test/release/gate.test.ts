@@ -19,7 +19,8 @@ async function released(version = "1.0.0"): Promise<Checkout> {
 }
 const changeset = (bump: string, note: string) => `---\n"${PACKAGE_NAME}": ${bump}\n---\n\n${note}\n`;
 const removeNote = [{ remove: "/components/schemas/Item/properties/note" }];
-const REMOVED_LINE = "BREAKING  response-field-removed  GET /items/{id} (getItem), response 200 body: field data.note removed";
+const REMOVED_LINE =
+  "BREAKING  response-field-removed  GET /items/{id} (getItem), response 200 body: field data.note removed";
 
 /** What the command line prints for a result: each problem, then the summary. */
 const text = (result: GateResult) => [...result.problems, result.summary].join("\n");
@@ -30,7 +31,9 @@ describe("check:breaking", () => {
     const result = await repo.run();
     expect(result.ok, text(result)).toBe(true);
     expect(result.problems).toEqual([]);
-    expect(result.summary).toBe("check:breaking: released 1.0.0 → 1.0.0: 0 breaking, 0 non-breaking, 0 annotations; needs no bump, has none");
+    expect(result.summary).toBe(
+      "check:breaking: released 1.0.0 → 1.0.0: 0 breaking, 0 non-breaking, 0 annotations; needs no bump, has none",
+    );
   });
 
   it("fails on a removed response field with a line naming the field and the operation; a major changeset or a major version lets it pass", async () => {
@@ -76,7 +79,9 @@ describe("check:breaking", () => {
 
   it("asks for a minor bump for an addition and a patch bump for an annotation", async () => {
     const repo = await released();
-    await repo.current(applyPatch(baseContract(), [{ set: "/components/schemas/Item/properties/color", value: { type: "string" } }]));
+    await repo.current(
+      applyPatch(baseContract(), [{ set: "/components/schemas/Item/properties/color", value: { type: "string" } }]),
+    );
     const addition = await repo.run();
     expect(addition.ok).toBe(false);
     expect(addition.problems[0]).toBe(
@@ -115,8 +120,13 @@ describe("check:breaking", () => {
         "`npm run release:version` sets info.version in openapi/openapi.yaml (or set it by hand), then `npm run build`",
     );
     // A bundle without info at all: the problem says so instead of failing to read it.
-    await writeFile(path.join(repo.dir, "generated", "openapi.json"), JSON.stringify({ ...baseContract(), info: undefined }));
-    expect((await repo.run()).problems[0]).toMatch(/^generated\/openapi\.json: info\.version is undefined, but package\.json's version is 1\.0\.0; /);
+    await writeFile(
+      path.join(repo.dir, "generated", "openapi.json"),
+      JSON.stringify({ ...baseContract(), info: undefined }),
+    );
+    expect((await repo.run()).problems[0]).toMatch(
+      /^generated\/openapi\.json: info\.version is undefined, but package\.json's version is 1\.0\.0; /,
+    );
   });
 
   it("fails without a released bundle, with a hand-edited one, and with a version below it", async () => {
@@ -127,7 +137,13 @@ describe("check:breaking", () => {
     expect(missing.ok).toBe(false);
     expect(missing.problems).toEqual([expect.stringMatching(/^generated\/released\/openapi\.json is missing: /)]);
     expect(missing.summary).toBe("check:breaking: nothing to compare with");
-    expect(missing).toMatchObject({ releasedVersion: undefined, changes: [], required: "none", granted: "none", grantedBy: [] });
+    expect(missing).toMatchObject({
+      releasedVersion: undefined,
+      changes: [],
+      required: "none",
+      granted: "none",
+      grantedBy: [],
+    });
 
     const edited = await released();
     const file = path.join(edited.dir, "generated", "released", "openapi.json");
@@ -178,8 +194,12 @@ describe("check:breaking", () => {
 
   it("counts non-breaking changes in its summary", async () => {
     const repo = await released();
-    await repo.current(applyPatch(baseContract(), [{ set: "/components/schemas/Item/properties/color", value: { type: "string" } }]));
-    expect((await repo.run()).summary).toContain("0 breaking, 2 non-breaking, 0 annotations; needs a minor bump, has none");
+    await repo.current(
+      applyPatch(baseContract(), [{ set: "/components/schemas/Item/properties/color", value: { type: "string" } }]),
+    );
+    expect((await repo.run()).summary).toContain(
+      "0 breaking, 2 non-breaking, 0 annotations; needs a minor bump, has none",
+    );
   });
 
   it("reports a released bundle it cannot read for another reason than its absence", async () => {
@@ -229,7 +249,13 @@ describe("check:breaking, the command", () => {
     const run = await repo.gate(["--json"]);
     expect(run.code).toBe(1);
     const result = JSON.parse(run.stdout) as GateResult;
-    expect(result).toMatchObject({ ok: false, required: "major", granted: "none", version: "1.0.0", releasedVersion: "1.0.0" });
+    expect(result).toMatchObject({
+      ok: false,
+      required: "major",
+      granted: "none",
+      version: "1.0.0",
+      releasedVersion: "1.0.0",
+    });
     expect(result.changes[0]).toMatchObject({
       kind: "breaking",
       rule: "response-field-removed",

@@ -36,7 +36,12 @@ describe("versions", () => {
   });
 
   it("reads a version with a leading v, spaces, many digits, a prerelease and build metadata, and nothing around it", () => {
-    expect(parseVersion(" v10.20.30-next.1+build.5 \n")).toEqual({ major: 10, minor: 20, patch: 30, prerelease: "next.1" });
+    expect(parseVersion(" v10.20.30-next.1+build.5 \n")).toEqual({
+      major: 10,
+      minor: 20,
+      patch: 30,
+      prerelease: "next.1",
+    });
     for (const text of ["x1.0.0", "1.0.0 x", "1.0.0+", "1.0.0+a b", "1.0.0-a+b+c"])
       expect(() => parseVersion(text), text).toThrow(/not a semver version/);
   });
@@ -88,7 +93,10 @@ describe("pending changesets", () => {
   it("reads frontmatter with CRLF line ends, spaces after the dashes, and a body right after it", async () => {
     const root = await tempDir();
     await mkdir(path.join(root, ".changeset"));
-    await writeFile(path.join(root, ".changeset", "crlf.md"), `--- \r\n"${PACKAGE_NAME}": minor\r\n---\t\r\nAdded.\r\n`);
+    await writeFile(
+      path.join(root, ".changeset", "crlf.md"),
+      `--- \r\n"${PACKAGE_NAME}": minor\r\n---\t\r\nAdded.\r\n`,
+    );
     await writeFile(path.join(root, ".changeset", "end.md"), `---\n"${PACKAGE_NAME}": patch\n---`);
     await writeFile(path.join(root, ".changeset", "notes.txt"), "not a changeset\n");
     expect(await pendingChangesets(root, PACKAGE_NAME)).toEqual([
@@ -117,13 +125,17 @@ describe("pending changesets", () => {
     const root = await tempDir();
     await mkdir(path.join(root, ".changeset"));
     await writeFile(path.join(root, ".changeset", "bad.md"), '---\n"a: [\n---\n');
-    await expect(pendingChangesets(root, PACKAGE_NAME)).rejects.toThrow(/^\.changeset\/bad\.md: frontmatter is not YAML \([^\n]{10,}\)$/);
+    await expect(pendingChangesets(root, PACKAGE_NAME)).rejects.toThrow(
+      /^\.changeset\/bad\.md: frontmatter is not YAML \([^\n]{10,}\)$/,
+    );
     for (const body of ["- major", "just text", "null"]) {
       await writeFile(path.join(root, ".changeset", "bad.md"), `---\n${body}\n---\n`);
       const expected = body === "null" ? [] : undefined;
       if (expected) expect(await pendingChangesets(root, PACKAGE_NAME)).toEqual(expected);
       else
-        await expect(pendingChangesets(root, PACKAGE_NAME), body).rejects.toThrow(".changeset/bad.md: frontmatter must map package names to bumps");
+        await expect(pendingChangesets(root, PACKAGE_NAME), body).rejects.toThrow(
+          ".changeset/bad.md: frontmatter must map package names to bumps",
+        );
     }
   });
 
@@ -156,7 +168,9 @@ describe("CHANGELOG section", () => {
     );
     expect(() => addToEntry(changelog, "3.0.0", section)).toThrow(/no entry "## 3.0.0"/);
     // The entry of the oldest version is the last: the section ends the file.
-    expect(addToEntry("# pkg\n\n## 1.0.0\n\nFirst.\n", "1.0.0", "### Section\n")).toBe("# pkg\n\n## 1.0.0\n\nFirst.\n\n### Section\n");
+    expect(addToEntry("# pkg\n\n## 1.0.0\n\nFirst.\n", "1.0.0", "### Section\n")).toBe(
+      "# pkg\n\n## 1.0.0\n\nFirst.\n\n### Section\n",
+    );
   });
 
   it("says when the contract is unchanged, and names five places of a group, then an ellipsis", () => {
@@ -166,7 +180,10 @@ describe("CHANGELOG section", () => {
     const before = withCopiesOfGetItem(baseContract(), 4);
     const five = applyPatch(before, [{ remove: "/paths/~1copies~14" }]);
     const bullet = (doc: typeof before) =>
-      contractChangesSection(compareContracts(doc, applyPatch(doc, [{ remove: "/components/schemas/Item/properties/note" }])), "1.0.0")
+      contractChangesSection(
+        compareContracts(doc, applyPatch(doc, [{ remove: "/components/schemas/Item/properties/note" }])),
+        "1.0.0",
+      )
         .split("\n")
         .find((line) => line.startsWith("- "));
     expect(bullet(five)).toBe(
@@ -179,7 +196,9 @@ describe("CHANGELOG section", () => {
 
   it("writes a JSON value holding a backtick as a code span with double backticks", () => {
     const before = baseContract();
-    const after = applyPatch(before, [{ set: "/components/schemas/CreateItemRequest/properties/name/pattern", value: "^[a-z`]+$" }]);
+    const after = applyPatch(before, [
+      { set: "/components/schemas/CreateItemRequest/properties/name/pattern", value: "^[a-z`]+$" },
+    ]);
     expect(contractChangesSection(compareContracts(before, after), "1.0.0")).toContain(
       '- `request-constraint-tightened` POST /items (createItem), request body: name: pattern `` "^[a-z`]+$" `` added\n',
     );
@@ -187,7 +206,9 @@ describe("CHANGELOG section", () => {
 
   it("writes JSON values (patterns) as code, so Markdown leaves them alone", () => {
     const before = baseContract();
-    const after = applyPatch(before, [{ set: "/components/schemas/CreateItemRequest/properties/name/pattern", value: "^[a-z_]+\\.x$" }]);
+    const after = applyPatch(before, [
+      { set: "/components/schemas/CreateItemRequest/properties/name/pattern", value: "^[a-z_]+\\.x$" },
+    ]);
     expect(contractChangesSection(compareContracts(before, after), "1.0.0")).toContain(
       '- `request-constraint-tightened` POST /items (createItem), request body: name: pattern `"^[a-z_]+\\\\.x$"` added\n',
     );
@@ -215,7 +236,9 @@ describe("the version in package-lock.json, edge cases", () => {
     await expect(readFile(path.join(root, "package-lock.json"), "utf8")).rejects.toThrow(/ENOENT/);
     await writeFile(path.join(root, "package-lock.json"), '{"name":"p","version":"1.0.0"}');
     await setLockVersion(root, "2.0.0");
-    expect(await readFile(path.join(root, "package-lock.json"), "utf8")).toBe('{\n  "name": "p",\n  "version": "2.0.0"\n}\n');
+    expect(await readFile(path.join(root, "package-lock.json"), "utf8")).toBe(
+      '{\n  "name": "p",\n  "version": "2.0.0"\n}\n',
+    );
   });
 });
 
@@ -258,7 +281,9 @@ describe("info.version in openapi/openapi.yaml", () => {
     const file = path.join(root, "openapi", "openapi.yaml");
     await writeFile(file, text);
     expect(await setSpecVersion(root, "2.0.0")).toBe("1.0.0");
-    expect(await readFile(file, "utf8")).toBe(text.replace(versionLine, versionLine.replace(/version: +1\.0\.0/, "version: 2.0.0")));
+    expect(await readFile(file, "utf8")).toBe(
+      text.replace(versionLine, versionLine.replace(/version: +1\.0\.0/, "version: 2.0.0")),
+    );
   });
 });
 
@@ -270,7 +295,9 @@ describe("the released bundle", () => {
     expect(released.version).toBe("1.0.0");
     expect(released.document["x-generated"]).toMatch(/^Copied by `npm run release:publish`.*do not edit by hand/);
     expect(() => parseReleased(text.replace('"maxLength": 100', '"maxLength": 101'))).toThrow(/edited by hand/);
-    expect(() => parseReleased(text.replace(/"x-generated": ".*",/, '"x-generated": "mine",'))).toThrow(/no release notice/);
+    expect(() => parseReleased(text.replace(/"x-generated": ".*",/, '"x-generated": "mine",'))).toThrow(
+      /no release notice/,
+    );
     expect(() => releasedText(doc, "2.0.0")).toThrow(/info.version is 1.0.0, not the released version 2.0.0/);
   });
 });

@@ -11,7 +11,13 @@ import { releasedText } from "../../scripts/build/steps/60-released.js";
 import { binPath, type NodeRun, runNodeScript } from "../../scripts/lib/node-cli.js";
 import type { ChangeKind, ChangeRule } from "../../scripts/release/compare.js";
 import { type GateResult, runGate } from "../../scripts/release/gate.js";
-import { isObject, type JsonObject, type OpenApiDocument, pointerTokens, resolvePointer } from "../../src/openapi/index.js";
+import {
+  isObject,
+  type JsonObject,
+  type OpenApiDocument,
+  pointerTokens,
+  resolvePointer,
+} from "../../src/openapi/index.js";
 import { repoRoot } from "../support/spec.js";
 
 const FIXTURES = path.join(repoRoot, "test", "release", "fixtures");
@@ -33,14 +39,18 @@ export interface ChangeFixture {
 }
 
 /** The base contract, a fresh copy each call. */
-export const baseContract = (): OpenApiDocument => parse(readFileSync(path.join(FIXTURES, "base.yaml"), "utf8")) as OpenApiDocument;
+export const baseContract = (): OpenApiDocument =>
+  parse(readFileSync(path.join(FIXTURES, "base.yaml"), "utf8")) as OpenApiDocument;
 
 export function changeFixtures(): ChangeFixture[] {
   const dir = path.join(FIXTURES, "changes");
   return readdirSync(dir)
     .filter((file) => file.endsWith(".yaml"))
     .sort()
-    .map((file) => ({ name: file.replace(/\.yaml$/, ""), ...(parse(readFileSync(path.join(dir, file), "utf8")) as Omit<ChangeFixture, "name">) }));
+    .map((file) => ({
+      name: file.replace(/\.yaml$/, ""),
+      ...(parse(readFileSync(path.join(dir, file), "utf8")) as Omit<ChangeFixture, "name">),
+    }));
 }
 
 /** `doc` with `count` more operations like getItem (getCopy1…, at /copies/1…): a change to Item then has many places. */
@@ -59,8 +69,10 @@ export function applyPatch<T>(doc: T, steps: readonly PatchStep[] = []): T {
     const tokens = pointerTokens(pointer);
     const last = tokens.pop();
     let parent: unknown = copy;
-    for (const token of tokens) parent = Array.isArray(parent) ? parent[Number(token)] : isObject(parent) ? parent[token] : undefined;
-    if (last === undefined || (!Array.isArray(parent) && !isObject(parent))) throw new Error(`fixture patch: no parent for ${pointer}`);
+    for (const token of tokens)
+      parent = Array.isArray(parent) ? parent[Number(token)] : isObject(parent) ? parent[token] : undefined;
+    if (last === undefined || (!Array.isArray(parent) && !isObject(parent)))
+      throw new Error(`fixture patch: no parent for ${pointer}`);
     if ("remove" in step) {
       if (!(last in parent)) throw new Error(`fixture patch: nothing to remove at ${pointer}`);
       if (Array.isArray(parent)) parent.splice(Number(last), 1);
@@ -95,15 +107,27 @@ export async function checkout(version = "1.0.0"): Promise<Checkout> {
   await mkdir(path.join(dir, ".changeset"), { recursive: true });
   let packageVersion = version;
   const writePackage = () =>
-    writeFile(path.join(dir, "package.json"), `${JSON.stringify({ name: PACKAGE_NAME, version: packageVersion }, null, 2)}\n`);
+    writeFile(
+      path.join(dir, "package.json"),
+      `${JSON.stringify({ name: PACKAGE_NAME, version: packageVersion }, null, 2)}\n`,
+    );
   await writePackage();
-  const withVersion = (doc: OpenApiDocument, v: string): OpenApiDocument => ({ ...doc, info: { ...doc.info, version: v } });
+  const withVersion = (doc: OpenApiDocument, v: string): OpenApiDocument => ({
+    ...doc,
+    info: { ...doc.info, version: v },
+  });
   return {
     dir,
     current: (doc, specVersion) =>
-      writeFile(path.join(dir, "generated", "openapi.json"), `${JSON.stringify(withVersion(doc, specVersion ?? packageVersion), null, 2)}\n`),
+      writeFile(
+        path.join(dir, "generated", "openapi.json"),
+        `${JSON.stringify(withVersion(doc, specVersion ?? packageVersion), null, 2)}\n`,
+      ),
     released: (doc, v) =>
-      writeFile(path.join(dir, "generated", "released", "openapi.json"), releasedText(withVersion(doc, v) as Record<string, unknown>, v)),
+      writeFile(
+        path.join(dir, "generated", "released", "openapi.json"),
+        releasedText(withVersion(doc, v) as Record<string, unknown>, v),
+      ),
     async version(v) {
       packageVersion = v;
       await writePackage();

@@ -46,7 +46,11 @@ describe("a build that fails", () => {
   beforeAll(async () => {
     repo = await fixtureRepo();
     // A newcomer adds a required field to Quote without updating its example.
-    await repo.edit("openapi/components/schemas/Quote.yaml", /\n {2}- expiresIn\n/, "\n  - expiresIn\n  - settlementNote\n");
+    await repo.edit(
+      "openapi/components/schemas/Quote.yaml",
+      /\n {2}- expiresIn\n/,
+      "\n  - expiresIn\n  - settlementNote\n",
+    );
     await repo.edit(
       "openapi/components/schemas/Quote.yaml",
       /\nproperties:\n/,
@@ -71,7 +75,11 @@ describe("a build that fails", () => {
       expect(run.code, `attempt ${attempt}: ${run.output}`).not.toBe(0);
       expect(run.output).toContain("nothing is served");
     }
-    await repo.edit("openapi/components/examples/Quote.yaml", /\n {4}expiresIn: (\d+)\n/, "\n    expiresIn: $1\n    settlementNote: none\n");
+    await repo.edit(
+      "openapi/components/examples/Quote.yaml",
+      /\n {4}expiresIn: (\d+)\n/,
+      "\n    expiresIn: $1\n    settlementNote: none\n",
+    );
     const port = await findFreePort();
     const child = spawn("npm", ["run", "--silent", "start", "--", "--no-docs", "--quiet", "--port", String(port)], {
       cwd: repo.dir,
@@ -87,7 +95,8 @@ describe("a build that fails", () => {
     });
     try {
       const deadline = Date.now() + 90_000;
-      while (!output.includes("Ctrl-C") && child.exitCode === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+      while (!output.includes("Ctrl-C") && child.exitCode === null && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 200));
       expect(output).toContain("rebuilding generated/");
       const response = await fetch(`http://127.0.0.1:${port}${BASE_PATH}/trades/quote`, {
         method: "POST",

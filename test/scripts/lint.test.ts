@@ -31,8 +31,16 @@ describe("npm run lint", () => {
       await repo.edit("openapi/components/examples/Quote.yaml", "side: SELL", "side: HOLD");
       // The project's Spectral rules: a missing rate-limit header, a body that is not the envelope, a missing example, a missing error status.
       await repo.edit("openapi/paths/currencies_fiat-rates.yaml", /\n {8}X-RateLimit-Reset:\n {10}\$ref: [^\n]+/, "");
-      await repo.edit("openapi/paths/currencies_fiat-rates.yaml", /(\n {10}schema:\n {12})\$ref: [^\n]+/, "$1type: array");
-      await repo.edit("openapi/paths/currencies_fiat-rates.yaml", /\n {10}examples:\n {12}\w+:\n {14}\$ref: [^\n]+/, "");
+      await repo.edit(
+        "openapi/paths/currencies_fiat-rates.yaml",
+        /(\n {10}schema:\n {12})\$ref: [^\n]+/,
+        "$1type: array",
+      );
+      await repo.edit(
+        "openapi/paths/currencies_fiat-rates.yaml",
+        /\n {10}examples:\n {12}\w+:\n {14}\$ref: [^\n]+/,
+        "",
+      );
       await repo.edit("openapi/paths/trades_summary_me.yaml", /\n {4}"429":\n {6}\$ref: [^\n]+/, "");
       ({ output, code } = await repo.npm("lint"));
     }, 180_000);

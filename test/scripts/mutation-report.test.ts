@@ -20,7 +20,11 @@ const mutant = (id: string, status: string, line: number, mutatorName = "Boolean
 const source = Array.from({ length: 300 }, (_, i) => `line ${i + 1}`).join("\n");
 /** A note of the real notes file: the report must quote its reason for a survivor it matches. */
 const note = notes.find(
-  (n) => n.file.startsWith(`${groups.client[0]}/`) && n.line !== undefined && n.mutator === undefined && n.replacement === undefined,
+  (n) =>
+    n.file.startsWith(`${groups.client[0]}/`) &&
+    n.line !== undefined &&
+    n.mutator === undefined &&
+    n.replacement === undefined,
 )!;
 
 let dir: string;
@@ -37,11 +41,19 @@ beforeAll(async () => {
       files: {
         [clientFile]: {
           source,
-          mutants: [mutant("1", "Killed", 1), mutant("2", "Timeout", 2), mutant("3", "Survived", 3), mutant("4", "Ignored", 4)],
+          mutants: [
+            mutant("1", "Killed", 1),
+            mutant("2", "Timeout", 2),
+            mutant("3", "Survived", 3),
+            mutant("4", "Ignored", 4),
+          ],
         },
         [note.file]: { source, mutants: [mutant("5", "Survived", note.line!), mutant("6", "Killed", 6)] },
         // Results Stryker carried over for another group's file: not the client group's to report.
-        [`${groups.contract[0]}/stale.ts`]: { source, mutants: [mutant("7", "Survived", 7), mutant("8", "Survived", 8)] },
+        [`${groups.contract[0]}/stale.ts`]: {
+          source,
+          mutants: [mutant("7", "Survived", 7), mutant("8", "Survived", 8)],
+        },
       },
       performance: { setup: 1000, initialRun: 2000, mutation: 60_000 },
     }),
@@ -64,14 +76,18 @@ describe("mutation-report", () => {
   it("scores detected ÷ (detected + survived + no coverage), over the group's own files only", () => {
     expect(code, output).toBe(0);
     // killed 2 + timeout 1 of 5 valid (the ignored one left out; the other group's stale file too)
-    expect(markdown).toContain("**Score: 60.00%** (3 detected of 5; 1 ignored as static). Undetected: 2, 1 explained, 1 not.");
+    expect(markdown).toContain(
+      "**Score: 60.00%** (3 detected of 5; 1 ignored as static). Undetected: 2, 1 explained, 1 not.",
+    );
     expect(markdown).not.toContain("stale.ts");
   });
 
   it("lists each survivor with its note's reason, or as not explained", () => {
     const rows = markdown.split("\n").filter((line) => line.startsWith("| src/") && line.includes(" | survived | "));
     expect(rows).toHaveLength(2);
-    expect(rows.find((row) => row.startsWith(`| ${note.file}:${note.line}:1 `))).toContain(note.reason.replaceAll("|", "\\|"));
+    expect(rows.find((row) => row.startsWith(`| ${note.file}:${note.line}:1 `))).toContain(
+      note.reason.replaceAll("|", "\\|"),
+    );
     expect(rows.find((row) => row.startsWith(`| ${groups.client[0]}/fixture.ts:3:1 `))).toContain("**not explained**");
   });
 
@@ -118,7 +134,11 @@ describe("mutation-report with groups that have no report here", () => {
     carriedDir = await mkdtemp(path.join(tmpdir(), "mutation-report-carried-"));
     await writeFile(
       path.join(carriedDir, "client.json"),
-      JSON.stringify({ files: { [`${groups.client[0]}/fresh.ts`]: { source, mutants: [mutant("1", "Killed", 1), mutant("2", "Survived", 2)] } } }),
+      JSON.stringify({
+        files: {
+          [`${groups.client[0]}/fresh.ts`]: { source, mutants: [mutant("1", "Killed", 1), mutant("2", "Survived", 2)] },
+        },
+      }),
     );
     await writeFile(path.join(carriedDir, "previous.md"), previous);
     const out = path.join(carriedDir, "MUTATION.md");
@@ -135,9 +155,13 @@ describe("mutation-report with groups that have no report here", () => {
 
   it("keeps the other groups' rows from the previous MUTATION.md and counts them; the group with a report replaces its own", () => {
     // client now: 1 killed, 1 survived; contract carried: 3 detected, 1 survived, 1 no coverage (4 ignored, 1 error).
-    expect(carriedMarkdown).toContain("**Score: 57.14%** (4 detected of 7; 4 ignored as static). Undetected: 3, 1 explained, 2 not.");
+    expect(carriedMarkdown).toContain(
+      "**Score: 57.14%** (4 detected of 7; 4 ignored as static). Undetected: 3, 1 explained, 2 not.",
+    );
     expect(carriedMarkdown).toContain(`| ${contractFile} | 60.00% | 2 | 1 | 1 | 1 | 4 | 1 |`);
-    expect(carriedMarkdown).toContain(`| ${contractFile}:10:5 | survived | BooleanLiteral | \`x\` | \`y\` | kept reason |`);
+    expect(carriedMarkdown).toContain(
+      `| ${contractFile}:10:5 | survived | BooleanLiteral | \`x\` | \`y\` | kept reason |`,
+    );
     expect(carriedMarkdown).toContain(`| ${contractFile}:12:1 | no coverage |`);
     expect(carriedMarkdown).not.toContain("old.ts");
   });
@@ -146,7 +170,9 @@ describe("mutation-report with groups that have no report here", () => {
     expect(carriedMarkdown).toMatch(
       /when they were written: client \d{4}-\d\d-\d\d \d\d:\d\d UTC, contract 2026-11-21 02:03 UTC \(carried over\)\.\n/,
     );
-    expect(carriedMarkdown).toContain("Carried over: contract had no report among those read (`reports/` is not committed)");
+    expect(carriedMarkdown).toContain(
+      "Carried over: contract had no report among those read (`reports/` is not committed)",
+    );
     const none = Object.keys(groups).filter((group) => group !== "client" && group !== "contract");
     expect(carriedMarkdown).toContain(`**Incomplete: no report for the group(s) ${none.join(", ")}.**`);
     // The contract notes match no mutant read here, but that is not a stale note: their group was not run.

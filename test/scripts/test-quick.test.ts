@@ -12,7 +12,9 @@ const testFiles = readdirSync(path.join(repoRoot, "test"), { recursive: true, en
   .map((file) => path.posix.join("test", file.split(path.sep).join("/")));
 
 it("leaves out every test file that drives a browser, downloads, copies the repository or builds the package", () => {
-  const needingTheSlowPath = testFiles.filter((file) => Object.values(QUICK_RUN_LEAVES_OUT).some((reason) => reason.test(source(file))));
+  const needingTheSlowPath = testFiles.filter((file) =>
+    Object.values(QUICK_RUN_LEAVES_OUT).some((reason) => reason.test(source(file))),
+  );
   expect(needingTheSlowPath.length).toBeGreaterThan(0);
   expect(needingTheSlowPath.sort()).toEqual(Object.keys(LEFT_OUT_OF_QUICK_RUN).sort());
 });

@@ -4,7 +4,9 @@ import path from "node:path";
 import { expect, it } from "vitest";
 import { repoRoot } from "../support/spec.js";
 
-const pkg = JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { devDependencies: Record<string, string> };
+const pkg = JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8")) as {
+  devDependencies: Record<string, string>;
+};
 
 it("runs on the Node of the devDependency `node`, the version .nvmrc names", () => {
   const pinned = pkg.devDependencies.node;

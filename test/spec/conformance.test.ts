@@ -21,7 +21,14 @@ import {
   type ParameterExpectation,
   type Shape,
 } from "./description.js";
-import { MALFORMED_SIGNING_HEADERS, OBSERVED_ENDPOINTS, OBSERVED_FIELDS, OBSERVED_PARAMETERS, OPTIONAL_BODIES, SIGNING_HEADERS } from "./observed.js";
+import {
+  MALFORMED_SIGNING_HEADERS,
+  OBSERVED_ENDPOINTS,
+  OBSERVED_FIELDS,
+  OBSERVED_PARAMETERS,
+  OPTIONAL_BODIES,
+  SIGNING_HEADERS,
+} from "./observed.js";
 import { type Probe, Prober, sampleOf } from "./probes.js";
 import {
   componentSchemaPointer,
@@ -60,11 +67,13 @@ function* allExpectedShapes(): Generator<Shape> {
     yield* shapesIn(endpoint.data);
     if (endpoint.meta) yield* shapesIn(META[endpoint.meta]);
     for (const parameter of endpoint.parameters) yield* shapesIn(parameter.shape);
-    if (endpoint.requestBody?.kind === "fields") for (const field of Object.values(endpoint.requestBody.fields)) yield* shapesIn(field);
+    if (endpoint.requestBody?.kind === "fields")
+      for (const field of Object.values(endpoint.requestBody.fields)) yield* shapesIn(field);
   }
 }
 
-const componentOf = (shape: Shape): string | undefined => (shape.kind === "object" || shape.kind === "dateTime" ? shape.component : undefined);
+const componentOf = (shape: Shape): string | undefined =>
+  shape.kind === "object" || shape.kind === "dateTime" ? shape.component : undefined;
 
 // ---------------------------------------------------------------- probes (built once, in this order)
 
@@ -120,7 +129,11 @@ function requestBodyProbes(endpoint: EndpointExpectation): Probe[] {
   const probes: Probe[] = [
     { name: "the full body built from the description passes", value: sample, valid: true },
     { name: "an unknown field fails", value: { ...sample, undocumentedField: "x" }, valid: false },
-    { name: `{} ${body.required.length === 0 ? "passes (no field required)" : "fails"}`, value: {}, valid: body.required.length === 0 },
+    {
+      name: `{} ${body.required.length === 0 ? "passes (no field required)" : "fails"}`,
+      value: {},
+      valid: body.required.length === 0,
+    },
   ];
   for (const [name, field] of Object.entries(body.fields)) {
     // In a request, "optional" means the field may be left out; "required" ones may not.
@@ -132,8 +145,16 @@ function requestBodyProbes(endpoint: EndpointExpectation): Probe[] {
 /** Cases the brief names explicitly, on top of the generated probes. */
 const NAMED_BODY_CASES: Record<string, Probe[]> = {
   "/trades/quote": [
-    { name: 'side "HOLD" fails', value: { sourceId: "USDT", targetId: "NGNX", amount: 100, side: "HOLD" }, valid: false },
-    { name: 'amount "100" (string) fails', value: { sourceId: "USDT", targetId: "NGNX", amount: "100", side: "BUY" }, valid: false },
+    {
+      name: 'side "HOLD" fails',
+      value: { sourceId: "USDT", targetId: "NGNX", amount: 100, side: "HOLD" },
+      valid: false,
+    },
+    {
+      name: 'amount "100" (string) fails',
+      value: { sourceId: "USDT", targetId: "NGNX", amount: "100", side: "BUY" },
+      valid: false,
+    },
     { name: "side SELL passes", value: { sourceId: "USDT", targetId: "NGNX", amount: 100, side: "SELL" }, valid: true },
   ],
   "/transactions/resendWebhooks": [
@@ -166,11 +187,15 @@ const endpointProbes = new Map(
     endpoint,
     {
       // The signing headers are probed once per schema they are declared with (below), not on every operation.
-      parameters: [...endpoint.parameters, ...(OBSERVED_PARAMETERS[`${endpoint.method} ${endpoint.path}`] ?? [])].map((parameter) => ({
-        parameter,
-        probes: parameterProbes(parameter),
-      })),
-      requestBody: endpoint.requestBody ? [...requestBodyProbes(endpoint), ...(NAMED_BODY_CASES[endpoint.path] ?? [])] : [],
+      parameters: [...endpoint.parameters, ...(OBSERVED_PARAMETERS[`${endpoint.method} ${endpoint.path}`] ?? [])].map(
+        (parameter) => ({
+          parameter,
+          probes: parameterProbes(parameter),
+        }),
+      ),
+      requestBody: endpoint.requestBody
+        ? [...requestBodyProbes(endpoint), ...(NAMED_BODY_CASES[endpoint.path] ?? [])]
+        : [],
       response: responseProbes(endpoint),
     },
   ]),
@@ -192,7 +217,8 @@ const signingHeaderProbes = SIGNING_HEADERS.flatMap((header) => {
       pointer = parameterSchemaPointer(endpoint.method, endpoint.path, header.in, header.name);
     } catch (caught) {
       // Not declared at all: "declares exactly the parameters" reports it. Declared but unreadable: the probes do.
-      const declared = operationKeys().includes(key) && declaredParameter(endpoint.method, endpoint.path, header) !== undefined;
+      const declared =
+        operationKeys().includes(key) && declaredParameter(endpoint.method, endpoint.path, header) !== undefined;
       if (!declared) continue;
       error = (caught as Error).message;
       pointer = `unreadable on ${key}`;
@@ -229,7 +255,9 @@ const isOptionalBody = (endpoint: EndpointExpectation): boolean =>
 
 const isNonEmptyMark = (value: unknown): boolean =>
   (typeof value === "string" && value.trim().length > 0) ||
-  (Array.isArray(value) && value.length > 0 && value.every((item) => typeof item === "string" && item.trim().length > 0));
+  (Array.isArray(value) &&
+    value.length > 0 &&
+    value.every((item) => typeof item === "string" && item.trim().length > 0));
 
 // ---------------------------------------------------------------- tests
 
@@ -255,8 +283,11 @@ describe("the document as a whole", () => {
 
   it("marks every observed operation x-observed and no described one", () => {
     for (const endpoint of OBSERVED_ENDPOINTS)
-      expect(isNonEmptyMark(operation(endpoint.method, endpoint.path).operation["x-observed"]), endpoint.path).toBe(true);
-    for (const endpoint of ENDPOINTS) expect(operation(endpoint.method, endpoint.path).operation["x-observed"], endpoint.path).toBeUndefined();
+      expect(isNonEmptyMark(operation(endpoint.method, endpoint.path).operation["x-observed"]), endpoint.path).toBe(
+        true,
+      );
+    for (const endpoint of ENDPOINTS)
+      expect(operation(endpoint.method, endpoint.path).operation["x-observed"], endpoint.path).toBeUndefined();
   });
 
   it("marks Create Quote's sourceId and targetId x-observed (identifiers sent) and keeps them plain strings", () => {
@@ -279,17 +310,24 @@ describe("the document as a whole", () => {
 
 // ---------------------------------------------------------------- component schemas, once each
 
-describe.each(componentProbes.map((component) => [component.name, component] as const))("component schema %s", (name, { probes }) => {
-  it.each(named(probes))("%s", (_, probe) => {
-    expectJudged(componentSchemaPointer(name), probe);
-  });
-});
+describe.each(componentProbes.map((component) => [component.name, component] as const))(
+  "component schema %s",
+  (name, { probes }) => {
+    it.each(named(probes))("%s", (_, probe) => {
+      expectJudged(componentSchemaPointer(name), probe);
+    });
+  },
+);
 
 // ---------------------------------------------------------------- operations
 
 describe.each(
   ALL_ENDPOINTS.map(
-    (endpoint) => [`${endpoint.n || "observed"} ${endpoint.method.toUpperCase()} ${endpoint.path} (${endpoint.name})`, endpoint] as const,
+    (endpoint) =>
+      [
+        `${endpoint.n || "observed"} ${endpoint.method.toUpperCase()} ${endpoint.path} (${endpoint.name})`,
+        endpoint,
+      ] as const,
   ),
 )("%s", (_, endpoint) => {
   const { method, path } = endpoint;
@@ -305,7 +343,8 @@ describe.each(
         const security = securityOf(method, path);
         expect(security, "security").toBeDefined();
         expect(security!.length).toBeGreaterThan(0);
-        for (const requirement of security!) expect(requiresApiKey(requirement), JSON.stringify(requirement)).toBe(true);
+        for (const requirement of security!)
+          expect(requiresApiKey(requirement), JSON.stringify(requirement)).toBe(true);
       });
     } else {
       it("accepts the x-api-key header or none, and marks the question x-not-shown", () => {
@@ -315,7 +354,9 @@ describe.each(
           "an empty {} alternative",
         ).toBe(true);
         expect(security.some(requiresApiKey), "an x-api-key alternative").toBe(true);
-        expect(isNonEmptyMark(operation(method, path).operation["x-not-shown"]), "x-not-shown on the operation").toBe(true);
+        expect(isNonEmptyMark(operation(method, path).operation["x-not-shown"]), "x-not-shown on the operation").toBe(
+          true,
+        );
       });
     }
 
@@ -326,17 +367,26 @@ describe.each(
         .sort();
       expect(declared).toEqual(allParameters.map((parameter) => `${parameter.in}:${parameter.name}`).sort());
       for (const expected of allParameters) {
-        expect(declaredParameter(method, path, expected)?.required === true, `${expected.name} required`).toBe(expected.required);
+        expect(declaredParameter(method, path, expected)?.required === true, `${expected.name} required`).toBe(
+          expected.required,
+        );
       }
     });
 
     it("marks each observed parameter x-observed (or its observed operation) and no described one", () => {
       const observedOperation = OBSERVED_ENDPOINTS.includes(endpoint);
       for (const expected of observedParametersOf(endpoint)) {
-        expect(isNonEmptyMark(declaredParameter(method, path, expected)?.["x-observed"]), `${expected.in}:${expected.name}`).toBe(true);
+        expect(
+          isNonEmptyMark(declaredParameter(method, path, expected)?.["x-observed"]),
+          `${expected.in}:${expected.name}`,
+        ).toBe(true);
       }
       for (const expected of endpoint.parameters) {
-        if (!observedOperation) expect(declaredParameter(method, path, expected)?.["x-observed"], `${expected.in}:${expected.name}`).toBeUndefined();
+        if (!observedOperation)
+          expect(
+            declaredParameter(method, path, expected)?.["x-observed"],
+            `${expected.in}:${expected.name}`,
+          ).toBeUndefined();
       }
     });
 
@@ -398,7 +448,9 @@ describe.each(
 // ---------------------------------------------------------------- signing headers, once per schema
 
 describe.each(
-  signingHeaderProbes.map((group) => [`${group.header.name} at ${group.pointer} (${group.operations.length} operations)`, group] as const),
+  signingHeaderProbes.map(
+    (group) => [`${group.header.name} at ${group.pointer} (${group.operations.length} operations)`, group] as const,
+  ),
 )("signing header %s", (_, group) => {
   it.each(named(group.probes))("%s", (_, probe) => {
     if (group.error !== undefined) throw new Error(`${group.header.name}: ${group.error}`);
@@ -407,7 +459,9 @@ describe.each(
 });
 
 it("probes every signing header", () => {
-  expect(new Set(signingHeaderProbes.map((group) => group.header.name))).toEqual(new Set(SIGNING_HEADERS.map((header) => header.name)));
+  expect(new Set(signingHeaderProbes.map((group) => group.header.name))).toEqual(
+    new Set(SIGNING_HEADERS.map((header) => header.name)),
+  );
 });
 
 // ---------------------------------------------------------------- rate-limit headers
@@ -439,7 +493,8 @@ describe("rate-limit headers", () => {
 /** Every closed enum the description gives (as sorted value lists), from the expectations. */
 function describedClosedEnums(): Set<string> {
   const found = new Set<string>();
-  for (const shape of allExpectedShapes()) if (shape.kind === "enum" && !shape.open) found.add(JSON.stringify([...shape.values].sort()));
+  for (const shape of allExpectedShapes())
+    if (shape.kind === "enum" && !shape.open) found.add(JSON.stringify([...shape.values].sort()));
   return found;
 }
 
@@ -454,7 +509,8 @@ function specEnums(): Array<{ where: string; values: string }> {
     if (!node || typeof node !== "object") return;
     for (const [key, value] of Object.entries(node)) {
       if (key === "example" || key === "examples") continue;
-      if (key === "enum" && Array.isArray(value)) found.push({ where: where.join("/"), values: JSON.stringify([...value].sort()) });
+      if (key === "enum" && Array.isArray(value))
+        found.push({ where: where.join("/"), values: JSON.stringify([...value].sort()) });
       else walk(value, [...where, key]);
     }
   };

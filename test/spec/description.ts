@@ -51,13 +51,19 @@ export const constant = (value: string): Field => ({ kind: "const", value });
 /** An object without a component schema of its own (a variant of a resource, a request body...). */
 export const obj = (name: string, fields: Fields): Field => ({ kind: "object", name, fields });
 /** A resource of the description that is the component schema `component` (its PascalCase name). */
-export const resource = (component: string, fields: Fields): Field => ({ kind: "object", name: component, fields, component });
+export const resource = (component: string, fields: Fields): Field => ({
+  kind: "object",
+  name: component,
+  fields,
+  component,
+});
 export const arrayOf = (items: Shape): Field => ({ kind: "array", items });
 export const orNull = (field: Field): Field => ({ ...field, nullable: true });
 export const optional = (field: Field): Field => ({ ...field, optional: true });
 
 /** Marks every field optional. */
-const allOptional = (fields: Fields): Fields => Object.fromEntries(Object.entries(fields).map(([name, field]) => [name, optional(field)]));
+const allOptional = (fields: Fields): Fields =>
+  Object.fromEntries(Object.entries(fields).map(([name, field]) => [name, optional(field)]));
 
 // ---------------------------------------------------------------- resources
 
@@ -271,7 +277,15 @@ export const TransactionWithPayout = obj("Transaction (with payout)", {
   payout: Payout,
 });
 
-export const INVOICE_STATUSES = ["PENDING", "APPROVED", "PROCESSING", "COMPLETED", "FAILED", "EXPIRED", "REFUNDED"] as const;
+export const INVOICE_STATUSES = [
+  "PENDING",
+  "APPROVED",
+  "PROCESSING",
+  "COMPLETED",
+  "FAILED",
+  "EXPIRED",
+  "REFUNDED",
+] as const;
 
 /** "Invoice": no `active`, all listed fields. */
 export const Invoice = resource("Invoice", {
@@ -401,7 +415,15 @@ export const pathParam = (name: string, sample: string): ParameterExpectation =>
 });
 
 export const ENDPOINTS: EndpointExpectation[] = [
-  { n: 1, name: "Get Fiat Rates", method: "get", path: "/currencies/fiat-rates", key: "notShown", parameters: [], data: arrayOf(FiatRate) },
+  {
+    n: 1,
+    name: "Get Fiat Rates",
+    method: "get",
+    path: "/currencies/fiat-rates",
+    key: "notShown",
+    parameters: [],
+    data: arrayOf(FiatRate),
+  },
   {
     n: 2,
     name: "Create Quote",
@@ -412,7 +434,12 @@ export const ENDPOINTS: EndpointExpectation[] = [
     // "Which request fields are required: not shown": none is required.
     requestBody: {
       kind: "fields",
-      fields: allOptional({ sourceId: str("USDT"), targetId: str("NGNX"), amount: num(), side: closedEnum("SELL", "BUY") }),
+      fields: allOptional({
+        sourceId: str("USDT"),
+        targetId: str("NGNX"),
+        amount: num(),
+        side: closedEnum("SELL", "BUY"),
+      }),
       required: [],
     },
     data: Quote,
@@ -505,7 +532,15 @@ export const ENDPOINTS: EndpointExpectation[] = [
     parameters: [pathParam("id", "cur-usdt-0001")],
     data: arrayOf(WithdrawalNetwork),
   },
-  { n: 12, name: "Trades summary", method: "get", path: "/trades/summary/me", key: "required", parameters: [], data: TradesSummary },
+  {
+    n: 12,
+    name: "Trades summary",
+    method: "get",
+    path: "/trades/summary/me",
+    key: "required",
+    parameters: [],
+    data: TradesSummary,
+  },
   {
     n: 13,
     name: "Get Active Networks",
@@ -524,7 +559,15 @@ export const ENDPOINTS: EndpointExpectation[] = [
     parameters: [pathParam("sourceCode", "USDT"), pathParam("targetCode", "NGNX")],
     data: Pair,
   },
-  { n: 15, name: "Get Wallet Balance", method: "get", path: "/wallets/USDT", key: "notShown", parameters: [], data: WalletWithCurrency },
+  {
+    n: 15,
+    name: "Get Wallet Balance",
+    method: "get",
+    path: "/wallets/USDT",
+    key: "notShown",
+    parameters: [],
+    data: WalletWithCurrency,
+  },
   {
     n: 16,
     name: "Get User Transactions",

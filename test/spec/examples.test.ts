@@ -46,7 +46,8 @@ for (const [route, item] of Object.entries(spec.paths ?? {})) {
     const op = resolved(item[method]);
     if (!op) continue;
     const where = `${method.toUpperCase()} ${route}`;
-    if (op.requestBody) cases.push(...contentCases(`${where} request`, refOf(["paths", route, method, "requestBody"]), op.requestBody));
+    if (op.requestBody)
+      cases.push(...contentCases(`${where} request`, refOf(["paths", route, method, "requestBody"]), op.requestBody));
     for (const [status, raw] of Object.entries(resolved(op.responses) ?? {})) {
       cases.push(...contentCases(`${where} ${status}`, refOf(["paths", route, method, "responses", status]), raw));
     }

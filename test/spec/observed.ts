@@ -2,14 +2,27 @@
 // purpose NOT read from the spec, like description.ts. They are not in the description: the contract
 // must declare each one and mark it `x-observed` where it is declared. test/spec/conformance.test.ts
 // checks generated/openapi.json against them.
-import { WalletWithCurrency, int, openEnum, pathParam, str, type EndpointExpectation, type ParameterExpectation } from "./description.js";
+import {
+  WalletWithCurrency,
+  int,
+  openEnum,
+  pathParam,
+  str,
+  type EndpointExpectation,
+  type ParameterExpectation,
+} from "./description.js";
 
 /** Fact 2: every request carries these two headers besides x-api-key (optional in the contract). */
 export const SIGNING_HEADERS: ParameterExpectation[] = [
   // Milliseconds since the Unix epoch, as a decimal string.
   { name: "x-api-timestamp", in: "header", required: false, shape: str("1700000000000") },
   // Lowercase hex of HMAC-SHA256 (64 hex digits).
-  { name: "x-api-signature", in: "header", required: false, shape: str("ece0ab4cc6577304fa2104f6c84454050b3b5ead1ede4e961ed1f4dcea9830ae") },
+  {
+    name: "x-api-signature",
+    in: "header",
+    required: false,
+    shape: str("ece0ab4cc6577304fa2104f6c84454050b3b5ead1ede4e961ed1f4dcea9830ae"),
+  },
 ];
 
 /** Malformed values of the signing headers: what the observed formats exclude. */

@@ -72,7 +72,10 @@ describe("servers and the header names the build reads", () => {
       servers: [
         { url: "https://a.example.com/v1/" },
         { url: "v1" },
-        { url: "https://{region}.example.com/{version}", variables: { region: { default: "eu" }, version: { default: "api/v22" } } },
+        {
+          url: "https://{region}.example.com/{version}",
+          variables: { region: { default: "eu" }, version: { default: "api/v22" } },
+        },
         { url: "http://[bad/x" },
         { url: "https://root.example.com/" },
         { url: "/" },
@@ -84,7 +87,9 @@ describe("servers and the header names the build reads", () => {
   });
 
   it("basePathOf: the one path all servers share, or an error listing what they say", () => {
-    expect(basePathOf(doc({ servers: [{ url: "https://a.example.com/v1" }, { url: "http://127.0.0.1:4010/v1/" }] }))).toBe("/v1");
+    expect(
+      basePathOf(doc({ servers: [{ url: "https://a.example.com/v1" }, { url: "http://127.0.0.1:4010/v1/" }] })),
+    ).toBe("/v1");
     expect(() => basePathOf(doc({ servers: [{ url: "https://a.example.com/v1" }, { url: "/v2" }] }))).toThrow(
       'openapi: the servers must share one base path, found ["/v1","/v2"]',
     );
@@ -95,8 +100,13 @@ describe("servers and the header names the build reads", () => {
     const local = "http://127.0.0.1:4010/v1";
     expect(localServerUrl(doc({ servers: [{ url: "https://api.example.com/v1" }, { url: local }] }))).toBe(local);
     expect(localServerUrl(doc({ servers: [{ url: "http://localhost/v1" }] }))).toBe("http://localhost/v1");
-    for (const servers of [[], [{ url: "http://localhostile.example/v1" }, { url: "https://127.0.0.1/v1" }, { url: "x http://localhost/" }]]) {
-      expect(() => localServerUrl(doc({ servers }))).toThrow("openapi: expected exactly one local (loopback) server, found 0");
+    for (const servers of [
+      [],
+      [{ url: "http://localhostile.example/v1" }, { url: "https://127.0.0.1/v1" }, { url: "x http://localhost/" }],
+    ]) {
+      expect(() => localServerUrl(doc({ servers }))).toThrow(
+        "openapi: expected exactly one local (loopback) server, found 0",
+      );
     }
     expect(() => localServerUrl(doc({ servers: [{ url: local }, { url: "http://localhost:1/v1" }] }))).toThrow(
       "openapi: expected exactly one local (loopback) server, found 2",
@@ -115,16 +125,29 @@ describe("servers and the header names the build reads", () => {
         }),
       ),
     ).toBe("x-api-key");
-    expect(() => apiKeyHeaderName(doc({}))).toThrow("openapi: expected exactly one apiKey header security scheme, found 0");
+    expect(() => apiKeyHeaderName(doc({}))).toThrow(
+      "openapi: expected exactly one apiKey header security scheme, found 0",
+    );
     expect(() =>
-      apiKeyHeaderName(schemes({ a: { type: "apiKey", in: "header", name: "A" }, b: { type: "apiKey", in: "header", name: "B" } })),
+      apiKeyHeaderName(
+        schemes({ a: { type: "apiKey", in: "header", name: "A" }, b: { type: "apiKey", in: "header", name: "B" } }),
+      ),
     ).toThrow("openapi: expected exactly one apiKey header security scheme, found 2");
   });
 
   it("rateLimitHeaderNames: one …ratelimit…-limit, -remaining and -reset header each, lower-cased", () => {
-    const headers = (names: string[]) => doc({ components: { headers: Object.fromEntries(names.map((n) => [n, { schema: {} }])) } });
+    const headers = (names: string[]) =>
+      doc({ components: { headers: Object.fromEntries(names.map((n) => [n, { schema: {} }])) } });
     expect(
-      rateLimitHeaderNames(headers(["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "X-Other-Limit", "Ratelimit-Resets"])),
+      rateLimitHeaderNames(
+        headers([
+          "X-RateLimit-Limit",
+          "X-RateLimit-Remaining",
+          "X-RateLimit-Reset",
+          "X-Other-Limit",
+          "Ratelimit-Resets",
+        ]),
+      ),
     ).toEqual({
       limit: "x-ratelimit-limit",
       remaining: "x-ratelimit-remaining",
@@ -133,10 +156,16 @@ describe("servers and the header names the build reads", () => {
     expect(() => rateLimitHeaderNames(headers(["X-RateLimit-Limit", "X-RateLimit-Reset"]))).toThrow(
       "openapi: expected one rate-limit …-remaining header in components.headers, found []",
     );
-    expect(() => rateLimitHeaderNames(headers(["X-RateLimit-Limit", "RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"]))).toThrow(
+    expect(() =>
+      rateLimitHeaderNames(
+        headers(["X-RateLimit-Limit", "RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"]),
+      ),
+    ).toThrow(
       'openapi: expected one rate-limit …-limit header in components.headers, found ["x-ratelimit-limit","ratelimit-limit"]',
     );
-    expect(() => rateLimitHeaderNames(doc({}))).toThrow("openapi: expected one rate-limit …-limit header in components.headers, found []");
+    expect(() => rateLimitHeaderNames(doc({}))).toThrow(
+      "openapi: expected one rate-limit …-limit header in components.headers, found []",
+    );
   });
 
   it("signingHeaderNames: the header parameters marked x-signing timestamp and signature, lower-cased", () => {
@@ -144,12 +173,21 @@ describe("servers and the header names the build reads", () => {
     const ts = { in: "header", name: "X-Api-Timestamp", "x-signing": "timestamp" };
     const sig = { in: "header", name: "X-Api-Signature", "x-signing": "signature" };
     expect(
-      signingHeaderNames(parameters({ ts, sig, query: { in: "query", name: "q", "x-signing": "timestamp" }, plain: { in: "header", name: "P" } })),
+      signingHeaderNames(
+        parameters({
+          ts,
+          sig,
+          query: { in: "query", name: "q", "x-signing": "timestamp" },
+          plain: { in: "header", name: "P" },
+        }),
+      ),
     ).toEqual({
       timestamp: "x-api-timestamp",
       signature: "x-api-signature",
     });
-    expect(() => signingHeaderNames(parameters({ ts }))).toThrow("openapi: expected one header parameter with x-signing: signature, found 0");
+    expect(() => signingHeaderNames(parameters({ ts }))).toThrow(
+      "openapi: expected one header parameter with x-signing: signature, found 0",
+    );
     expect(() => signingHeaderNames(parameters({ ts, ts2: { ...ts, name: "Other" }, sig }))).toThrow(
       "openapi: expected one header parameter with x-signing: timestamp, found 2",
     );
@@ -158,7 +196,9 @@ describe("servers and the header names the build reads", () => {
 
 describe("examples", () => {
   it("jsonMedia: application/json or a +json type, as an object", () => {
-    expect(jsonMedia({ content: { "text/plain": {}, "application/problem+json": { schema: 1 } } })).toEqual({ schema: 1 });
+    expect(jsonMedia({ content: { "text/plain": {}, "application/problem+json": { schema: 1 } } })).toEqual({
+      schema: 1,
+    });
     expect(jsonMedia({ content: { "application/json": "not an object" } })).toBeUndefined();
     expect(jsonMedia({ content: { "application/jsonx": {}, "text/json+xml": {} } })).toBeUndefined();
     expect(jsonMedia(undefined)).toBeUndefined();
@@ -168,7 +208,11 @@ describe("examples", () => {
     const document = doc({ components: { examples: { shared: { value: { n: 2 } } } } });
     expect(
       namedExamples(document, {
-        examples: { first: { value: 1 }, shared: { $ref: "#/components/examples/shared" }, external: { externalValue: "x.json" } },
+        examples: {
+          first: { value: 1 },
+          shared: { $ref: "#/components/examples/shared" },
+          external: { externalValue: "x.json" },
+        },
         example: "last",
       }),
     ).toEqual([
@@ -183,7 +227,10 @@ describe("examples", () => {
   it("firstExample: example, first named example, then the schema's example, examples[0], const, enum[0]; else none", () => {
     const document = doc({ components: { schemas: { Kind: { enum: ["a", "b"] } } } });
     const first = (holder: unknown) => firstExample(document, holder);
-    expect(first({ example: 0, examples: { n: { value: 1 } }, schema: { example: 2 } })).toEqual({ found: true, value: 0 });
+    expect(first({ example: 0, examples: { n: { value: 1 } }, schema: { example: 2 } })).toEqual({
+      found: true,
+      value: 0,
+    });
     expect(first({ examples: { n: { value: 1 } }, schema: { example: 2 } })).toEqual({ found: true, value: 1 });
     expect(first({ schema: { example: 2, examples: [3], const: 4, enum: [5] } })).toEqual({ found: true, value: 2 });
     expect(first({ schema: { examples: [3], const: 4, enum: [5] } })).toEqual({ found: true, value: 3 });
@@ -232,7 +279,10 @@ describe("finding the operation of a request", () => {
 
   it("stays right past its memo's bound (2000 paths)", () => {
     const document = doc({
-      paths: { "/things/{id}": { get: { operationId: "thing", responses: {} } }, "/other": { get: { operationId: "other", responses: {} } } },
+      paths: {
+        "/things/{id}": { get: { operationId: "thing", responses: {} } },
+        "/other": { get: { operationId: "other", responses: {} } },
+      },
     });
     const matcher = new OperationMatcher(listOperations(document), []);
     for (let i = 0; i < 2100; i++) expect(matcher.find("GET", `/things/${i}`)?.operationId).toBe("thing");
@@ -244,7 +294,9 @@ describe("finding the operation of a request", () => {
 
 describe("the schema view", () => {
   it("collects every schema a property has, the maps of patternProperties, and tuple items", () => {
-    const document = doc({ components: { schemas: { Base: { type: "object", properties: { id: { type: "string" } } } } } });
+    const document = doc({
+      components: { schemas: { Base: { type: "object", properties: { id: { type: "string" } } } } },
+    });
     const view = schemaView(document, {
       allOf: [
         { $ref: "#/components/schemas/Base" },
@@ -256,8 +308,15 @@ describe("the schema view", () => {
     expect(view.maps).toEqual([{ type: "string" }]);
     expect(view.describesKeys).toBe(true);
     const patternOnly = viewOfSchemas([{ patternProperties: { a: { type: "integer" }, b: { type: "string" } } }]);
-    expect(patternOnly).toMatchObject({ describesKeys: true, maps: [{ type: "integer" }, { type: "string" }], closed: false });
-    const tuple = viewOfSchemas([{ prefixItems: [{ type: "string" }, { type: "number" }], items: false }, { items: { type: "boolean" } }]);
+    expect(patternOnly).toMatchObject({
+      describesKeys: true,
+      maps: [{ type: "integer" }, { type: "string" }],
+      closed: false,
+    });
+    const tuple = viewOfSchemas([
+      { prefixItems: [{ type: "string" }, { type: "number" }], items: false },
+      { items: { type: "boolean" } },
+    ]);
     expect(tuple.items).toEqual([{ type: "string" }, { type: "number" }, { type: "boolean" }]);
     expect(tuple.describesKeys).toBe(false);
     expect(viewOfSchemas([{ additionalProperties: {} }, { unevaluatedProperties: false }])).toMatchObject({

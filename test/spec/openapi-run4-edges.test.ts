@@ -104,7 +104,10 @@ describe("paths of servers and requests", () => {
 
 describe("OperationMatcher", () => {
   const matcher = (paths: string[], basePaths: string[] = []) =>
-    new OperationMatcher(listOperations(documentWith(Object.fromEntries(paths.map((p) => [p, { get: ok }])))), basePaths);
+    new OperationMatcher(
+      listOperations(documentWith(Object.fromEntries(paths.map((p) => [p, { get: ok }])))),
+      basePaths,
+    );
 
   it("finds nothing for a path no template fits", () => {
     expect(matcher(["/{id}"]).find("GET", "/a/b")).toBeUndefined();

@@ -130,7 +130,11 @@ export class Prober {
     if (shape.kind === "object" && shape.component === undefined) this.probedVariants.add(shape.name);
     const root = sampleOf(shape);
     return [
-      { name: `${label}: the sample built from the description ${JSON.stringify(root).slice(0, 60)} passes`, value: root, valid: true },
+      {
+        name: `${label}: the sample built from the description ${JSON.stringify(root).slice(0, 60)} passes`,
+        value: root,
+        valid: true,
+      },
       ...this.valueProbes(label, root, [], shape, false, true),
     ];
   }
@@ -149,11 +153,22 @@ export class Prober {
    * Probes of the value at `path` (a sample of `shape` inside `root`): null, a wrong type, then what the
    * shape itself says, in full at its own place (`own`) or for a variant seen here first; else one deep probe.
    */
-  private valueProbes(label: string, root: unknown, path: Path, shape: Shape, nullable: boolean, own: boolean): Probe[] {
+  private valueProbes(
+    label: string,
+    root: unknown,
+    path: Path,
+    shape: Shape,
+    nullable: boolean,
+    own: boolean,
+  ): Probe[] {
     const where = formatPath(label, path);
     const probes: Probe[] = [];
     const probe = (what: string, value: unknown, valid: boolean) =>
-      probes.push({ name: `${where}: ${what} ${valid ? "passes" : "fails"}`, value: changed(root, path, { set: value }), valid });
+      probes.push({
+        name: `${where}: ${what} ${valid ? "passes" : "fails"}`,
+        value: changed(root, path, { set: value }),
+        valid,
+      });
 
     probe(nullable ? "null (or null)" : "null", null, nullable);
     probe(`wrong type ${JSON.stringify(wrongTypeOf(shape))}`, wrongTypeOf(shape), false);
@@ -179,10 +194,16 @@ export class Prober {
       case "enum":
         for (const value of shape.values) probe(`documented value ${value}`, value, true);
         probe(`undocumented value (${shape.open ? "open" : "closed"} enum)`, UNDOCUMENTED, shape.open);
-        if (!shape.open) probe(`lower-case variant "${shape.values[0]!.toLowerCase()}" (closed enum)`, shape.values[0]!.toLowerCase(), false);
+        if (!shape.open)
+          probe(
+            `lower-case variant "${shape.values[0]!.toLowerCase()}" (closed enum)`,
+            shape.values[0]!.toLowerCase(),
+            false,
+          );
         break;
       case "object":
-        for (const [name, field] of Object.entries(shape.fields)) probes.push(...this.fieldProbes(label, root, [...path, name], field));
+        for (const [name, field] of Object.entries(shape.fields))
+          probes.push(...this.fieldProbes(label, root, [...path, name], field));
         break;
       case "array":
         probes.push(...this.valueProbes(label, root, [...path, 0], shape.items, false, false));

@@ -8,7 +8,13 @@ import { collectMarkers, collectProvenance, PROVENANCE_KINDS } from "../../scrip
 import { escapePointerToken, isObject, type OpenApiDocument, pointerTokens } from "../../src/openapi/index.js";
 import { at, resolved, spec } from "../support/spec-ajv.js";
 import { repoRoot } from "../support/spec.js";
-import { OBSERVED_ENDPOINTS, OBSERVED_FIELDS, OBSERVED_PARAMETERS, OPTIONAL_BODIES, SIGNING_HEADERS } from "./observed.js";
+import {
+  OBSERVED_ENDPOINTS,
+  OBSERVED_FIELDS,
+  OBSERVED_PARAMETERS,
+  OPTIONAL_BODIES,
+  SIGNING_HEADERS,
+} from "./observed.js";
 
 interface Entry {
   pointer: string;
@@ -65,20 +71,25 @@ describe("provenance register", () => {
     expect(register.kinds.map((kind) => kind.key)).toEqual(["x-observed", "x-not-shown", "x-convention"]);
   });
 
-  it.each(PROVENANCE_KINDS.map((kind) => [kind.key, kind] as const))("lists every %s marker of the bundle, in its own section", (key, kind) => {
-    const listed = entriesOf(key);
-    const expected = [...markedPlaces(key)].flatMap(([pointer, texts]) => texts.map((text) => `${pointer} ${text}`)).sort();
-    expect(expected.length, `${key} markers in the bundle`).toBeGreaterThan(0);
-    expect(listed.map((entry) => `${entry.pointer} ${entry.text}`).sort()).toEqual(expected);
-    expect(
-      computedOf(key)
-        .map((entry) => `${entry.pointer} ${entry.text}`)
-        .sort(),
-      "collectProvenance now",
-    ).toEqual(expected);
-    const section = markdown.split(`## ${kind.heading}\n`)[1]?.split("\n## ")[0] ?? "";
-    for (const entry of listed) expect(section, entry.pointer).toContain(entry.pointer);
-  });
+  it.each(PROVENANCE_KINDS.map((kind) => [kind.key, kind] as const))(
+    "lists every %s marker of the bundle, in its own section",
+    (key, kind) => {
+      const listed = entriesOf(key);
+      const expected = [...markedPlaces(key)]
+        .flatMap(([pointer, texts]) => texts.map((text) => `${pointer} ${text}`))
+        .sort();
+      expect(expected.length, `${key} markers in the bundle`).toBeGreaterThan(0);
+      expect(listed.map((entry) => `${entry.pointer} ${entry.text}`).sort()).toEqual(expected);
+      expect(
+        computedOf(key)
+          .map((entry) => `${entry.pointer} ${entry.text}`)
+          .sort(),
+        "collectProvenance now",
+      ).toEqual(expected);
+      const section = markdown.split(`## ${kind.heading}\n`)[1]?.split("\n## ")[0] ?? "";
+      for (const entry of listed) expect(section, entry.pointer).toContain(entry.pointer);
+    },
+  );
 
   // Each entry read against the document itself (not against collectMarkers, which wrote it): the element at its
   // pointer carries the marker with that text, and its place names what the pointer names: the operation
@@ -98,7 +109,8 @@ describe("provenance register", () => {
       const texts = isObject(element) ? [element[key]].flat() : [];
       if (!texts.includes(entry.text)) wrong.push(`${entry.pointer}: no ${key} ${JSON.stringify(entry.text)} there`);
       const expected = expectedPlace(pointerTokens(entry.pointer));
-      if (!expected.test(entry.place)) wrong.push(`${entry.pointer}: place "${entry.place}" does not match ${expected}`);
+      if (!expected.test(entry.place))
+        wrong.push(`${entry.pointer}: place "${entry.place}" does not match ${expected}`);
     }
     expect(wrong).toEqual([]);
   });
@@ -120,15 +132,22 @@ describe("provenance register", () => {
       expect(index, `${method} ${route} ${location}:${name}`).toBeGreaterThanOrEqual(0);
       return `#/paths/${escapePointerToken(route)}/${method}/parameters/${index}`;
     };
-    for (const header of SIGNING_HEADERS) expectListed(parameterPointer("get", "/currencies/fiat-rates", header.name, header.in), header.name);
+    for (const header of SIGNING_HEADERS)
+      expectListed(parameterPointer("get", "/currencies/fiat-rates", header.name, header.in), header.name);
     for (const [key, parameters] of Object.entries(OBSERVED_PARAMETERS)) {
       const [method, route] = key.split(" ") as [string, string];
-      for (const parameter of parameters) expectListed(parameterPointer(method, route, parameter.name, parameter.in), `${key} ${parameter.name}`);
+      for (const parameter of parameters)
+        expectListed(parameterPointer(method, route, parameter.name, parameter.in), `${key} ${parameter.name}`);
     }
-    for (const endpoint of OBSERVED_ENDPOINTS) expectListed(`#/paths/${escapePointerToken(endpoint.path)}/${endpoint.method}`, endpoint.path);
-    for (const body of OPTIONAL_BODIES) expectListed(`#/paths/${escapePointerToken(body.path)}/${body.method}/requestBody`, `${body.path} body`);
+    for (const endpoint of OBSERVED_ENDPOINTS)
+      expectListed(`#/paths/${escapePointerToken(endpoint.path)}/${endpoint.method}`, endpoint.path);
+    for (const body of OPTIONAL_BODIES)
+      expectListed(`#/paths/${escapePointerToken(body.path)}/${body.method}/requestBody`, `${body.path} body`);
     for (const field of OBSERVED_FIELDS)
-      expectListed(`#/components/schemas/${field.schema}/properties/${field.property}`, `${field.schema}.${field.property}`);
+      expectListed(
+        `#/components/schemas/${field.schema}/properties/${field.property}`,
+        `${field.schema}.${field.property}`,
+      );
   });
 
   // The places of markers the contract does not have today, on a small document of each kind of place.
@@ -141,13 +160,20 @@ describe("provenance register", () => {
         "/a/{id}": {
           ...mark("path item"),
           parameters: [{ name: "id", in: "path", ...mark("shared") }],
-          post: { operationId: "postA", ...mark(["one", "two"]), responses: { "200": { description: "ok", ...mark("r") } } },
+          post: {
+            operationId: "postA",
+            ...mark(["one", "two"]),
+            responses: { "200": { description: "ok", ...mark("r") } },
+          },
         },
       },
       components: {
         schemas: {
           S: {
-            allOf: [{ $ref: "#/components/schemas/T" }, { properties: { "2fa": { properties: { q2: mark("deep") } } } }],
+            allOf: [
+              { $ref: "#/components/schemas/T" },
+              { properties: { "2fa": { properties: { q2: mark("deep") } } } },
+            ],
             examples: [mark("an example value")],
           },
           T: { properties: { r: { items: mark("item"), example: mark("example") } } },
@@ -156,7 +182,9 @@ describe("provenance register", () => {
         requestBodies: { B: mark("b") },
       },
     } as unknown as OpenApiDocument;
-    expect(collectMarkers(doc, "x-observed").map(({ pointer, place, text }) => `${pointer} | ${place} | ${text}`)).toEqual([
+    expect(
+      collectMarkers(doc, "x-observed").map(({ pointer, place, text }) => `${pointer} | ${place} | ${text}`),
+    ).toEqual([
       "#/info | API (info) | i",
       "#/paths/~1a~1{id} | paths › /a/{id} | path item",
       "#/paths/~1a~1{id}/parameters/0 | paths › /a/{id} › parameters › 0 | shared",
@@ -172,6 +200,8 @@ describe("provenance register", () => {
 
   it("says under the conventions that every timestamp follows the description's convention", () => {
     const conventions = entriesOf("x-convention");
-    expect(conventions.some((entry) => /Timestamps are ISO 8601 UTC strings with milliseconds/.test(entry.text))).toBe(true);
+    expect(conventions.some((entry) => /Timestamps are ISO 8601 UTC strings with milliseconds/.test(entry.text))).toBe(
+      true,
+    );
   });
 });

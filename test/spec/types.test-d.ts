@@ -41,7 +41,9 @@ describe("generated types", () => {
 
   it("types open enums as string and the error body as any JSON value (its shape is not shown)", () => {
     expectTypeOf<Schemas["TransactionCategory"]>().toEqualTypeOf<string>();
-    expectTypeOf<Schemas["ErrorBody"]>().toEqualTypeOf<{ [key: string]: unknown } | unknown[] | string | number | boolean | null>();
+    expectTypeOf<Schemas["ErrorBody"]>().toEqualTypeOf<
+      { [key: string]: unknown } | unknown[] | string | number | boolean | null
+    >();
   });
 
   it("types the empty bodies as empty objects", () => {
@@ -50,6 +52,8 @@ describe("generated types", () => {
   });
 
   it("types the Get Active Networks data as an object keyed by currency code", () => {
-    expectTypeOf<Schemas["ActiveNetworksResponse"]["data"]>().toEqualTypeOf<Record<string, Schemas["ActiveNetworkEntry"]>>();
+    expectTypeOf<Schemas["ActiveNetworksResponse"]["data"]>().toEqualTypeOf<
+      Record<string, Schemas["ActiveNetworkEntry"]>
+    >();
   });
 });

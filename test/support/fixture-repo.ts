@@ -7,7 +7,17 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { repoRoot } from "./spec.js";
 
-const COPIED = ["openapi", "scripts", "src", "generated", "spectral-functions", "package.json", "tsconfig.json", "redocly.yaml", ".spectral.yaml"];
+const COPIED = [
+  "openapi",
+  "scripts",
+  "src",
+  "generated",
+  "spectral-functions",
+  "package.json",
+  "tsconfig.json",
+  "redocly.yaml",
+  ".spectral.yaml",
+];
 
 export interface ScriptRun {
   code: number | null;

@@ -27,7 +27,9 @@ function quoteOperation(): { op: SpecOperation; property: string } {
   const quote = deref(spec, spec.components?.schemas?.Quote);
   const found = listSpecOperations(spec).flatMap((op) => {
     const view = schemaView(spec, jsonMedia(op.responses[successKey(op)])?.schema);
-    return [...view.properties].filter(([, schemas]) => schemas.some((s) => deref(spec, s) === quote)).map(([property]) => ({ op, property }));
+    return [...view.properties]
+      .filter(([, schemas]) => schemas.some((s) => deref(spec, s) === quote))
+      .map(([property]) => ({ op, property }));
   });
   expect(found, "exactly one operation answers a Quote").toHaveLength(1);
   return found[0]!;
@@ -100,9 +102,13 @@ export function freshQuoteTests(baseUrl: () => string): void {
     api.use(contractMiddleware(validator));
     const rates = await unwrap(api.GET("/currencies/fiat-rates"));
     expect(Array.isArray(rates.data)).toBe(true);
-    const quote = await unwrap(api.POST("/trades/quote", { body: { sourceId: "USDT", targetId: "NGNX", amount: 100, side: "SELL" } }));
+    const quote = await unwrap(
+      api.POST("/trades/quote", { body: { sourceId: "USDT", targetId: "NGNX", amount: 100, side: "SELL" } }),
+    );
     expect(isQuoteExpired(quote.data)).toBe(false);
-    const trade = await unwrap(api.POST("/trades/quote/{quoteId}", { params: { path: { quoteId: quote.data.id } }, body: {} }));
+    const trade = await unwrap(
+      api.POST("/trades/quote/{quoteId}", { params: { path: { quoteId: quote.data.id } }, body: {} }),
+    );
     expect(typeof trade.data.reference).toBe("string");
     expect(api.rateLimit?.remaining).toEqual(expect.any(Number));
   });

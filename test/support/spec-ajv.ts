@@ -33,7 +33,8 @@ export type SecurityRequirement = Record<string, string[]>;
  * environment variable SPEC_FILE (relative to the repository root), so that a test can be shown to
  * fail on a broken copy of the bundle without touching generated/.
  */
-export const specFile = process.env.VITEST && process.env.SPEC_FILE ? path.resolve(ROOT, process.env.SPEC_FILE) : BUNDLE_JSON;
+export const specFile =
+  process.env.VITEST && process.env.SPEC_FILE ? path.resolve(ROOT, process.env.SPEC_FILE) : BUNDLE_JSON;
 
 /** The parsed bundle. Loaded once per test file (module scope). */
 export const spec: OpenApiDocument = JSON.parse(readFileSync(specFile, "utf8")) as OpenApiDocument;
@@ -64,7 +65,11 @@ export function canonicalPointer(pointer: string): string {
       current = pointerTokens(node.$ref);
       node = at(node.$ref);
     }
-    node = Array.isArray(node) ? node[Number(token)] : isObject(node) && Object.hasOwn(node, token) ? node[token] : undefined;
+    node = Array.isArray(node)
+      ? node[Number(token)]
+      : isObject(node) && Object.hasOwn(node, token)
+        ? node[token]
+        : undefined;
     if (node === undefined) throw new Error(`Nothing at ${pointer} (missing "${token}")`);
     current.push(token);
   }
@@ -104,13 +109,19 @@ export function parameterSchemaPointer(method: HttpMethod, path: string, locatio
     if (!Array.isArray(list)) continue;
     for (const [index, raw] of list.entries()) {
       const parameter = resolved(raw);
-      if (parameter?.in === location && parameter.name === name) return canonicalPointer(`${holder}/parameters/${index}/schema`);
+      if (parameter?.in === location && parameter.name === name)
+        return canonicalPointer(`${holder}/parameters/${index}/schema`);
     }
   }
   throw new Error(`No ${location} parameter "${name}" on ${method.toUpperCase()} ${path}`);
 }
 
-export function responseSchemaPointer(method: HttpMethod, path: string, status = "200", mediaType = "application/json"): string {
+export function responseSchemaPointer(
+  method: HttpMethod,
+  path: string,
+  status = "200",
+  mediaType = "application/json",
+): string {
   return canonicalPointer(refOf(["paths", path, method, "responses", status, "content", mediaType, "schema"]));
 }
 

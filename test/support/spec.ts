@@ -44,7 +44,9 @@ export interface SpecOperation extends Operation {
 export function listSpecOperations(spec: OpenApiDocument = loadSpec()): SpecOperation[] {
   return listOperations(spec).map((operation) => {
     if (operation.operationId === undefined) throw new Error(`${operation.key} has no operationId`);
-    const limits = Array.isArray(operation.operation["x-rate-limits"]) ? (operation.operation["x-rate-limits"] as JsonObject[]) : [];
+    const limits = Array.isArray(operation.operation["x-rate-limits"])
+      ? (operation.operation["x-rate-limits"] as JsonObject[])
+      : [];
     return {
       ...operation,
       operationId: operation.operationId,
@@ -78,16 +80,25 @@ export interface SampleRequest {
 }
 
 /** A request built only from the spec's examples. Throws when the spec lacks an example it needs. */
-export function buildSampleRequest(spec: OpenApiDocument, op: SpecOperation, options: { includeOptionalQuery?: boolean } = {}): SampleRequest {
+export function buildSampleRequest(
+  spec: OpenApiDocument,
+  op: SpecOperation,
+  options: { includeOptionalQuery?: boolean } = {},
+): SampleRequest {
   let concrete = op.path;
   const query = new URLSearchParams();
   const headers: Record<string, string> = { accept: "application/json" };
   for (const parameter of op.parameters) {
     const value = parameterExample(spec, parameter);
     if (parameter.in === "path") {
-      if (value === undefined) throw new Error(`${op.operationId}: path parameter ${String(parameter.name)} has no example`);
+      if (value === undefined)
+        throw new Error(`${op.operationId}: path parameter ${String(parameter.name)} has no example`);
       concrete = concrete.replace(`{${String(parameter.name)}}`, encodeURIComponent(String(value)));
-    } else if (parameter.in === "query" && value !== undefined && (parameter.required === true || options.includeOptionalQuery)) {
+    } else if (
+      parameter.in === "query" &&
+      value !== undefined &&
+      (parameter.required === true || options.includeOptionalQuery)
+    ) {
       query.set(String(parameter.name), String(value));
     } else if (parameter.in === "query" && parameter.required === true) {
       throw new Error(`${op.operationId}: required query parameter ${String(parameter.name)} has no example`);
@@ -138,5 +149,7 @@ export function operationIdOf(method: string, path: string): string {
 /** The example of each rate-limit header of components.headers (limit, remaining, reset), by lower-cased name. */
 export function rateLimitExamples(spec: OpenApiDocument = loadSpec()): Record<string, number> {
   const headers = (spec.components?.headers ?? {}) as Record<string, JsonObject>;
-  return Object.fromEntries(Object.entries(headers).map(([name, header]) => [name.toLowerCase(), Number(header.example)]));
+  return Object.fromEntries(
+    Object.entries(headers).map(([name, header]) => [name.toLowerCase(), Number(header.example)]),
+  );
 }

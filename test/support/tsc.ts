@@ -44,7 +44,9 @@ export async function tscErrors(
   };
   await writeFile(path.join(dir, "tsconfig.json"), JSON.stringify(tsconfig, null, 2));
   const tsc = path.join(repoRoot, "node_modules", "typescript", "bin", "tsc");
-  const output = await run(process.execPath, [tsc, "-p", path.join(dir, "tsconfig.json"), "--pretty", "false"], { cwd: dir })
+  const output = await run(process.execPath, [tsc, "-p", path.join(dir, "tsconfig.json"), "--pretty", "false"], {
+    cwd: dir,
+  })
     .then(({ stdout }) => stdout)
     .catch((err: { stdout?: string }) => err.stdout ?? String(err));
   return { errors: output.split("\n").filter((line) => /error TS\d+/.test(line)), output };

@@ -17,7 +17,9 @@ const spec = {
   openapi: "3.1.0",
   info: { title: "Items", version: "1.0.0" },
   paths: {
-    "/items": { get: { operationId: "listItems", responses: { "200": { description: "ok", ...json(item, { data: {} }) } } } },
+    "/items": {
+      get: { operationId: "listItems", responses: { "200": { description: "ok", ...json(item, { data: {} }) } } },
+    },
     "/items/{id}": {
       get: {
         operationId: "getItem",
@@ -59,7 +61,11 @@ async function run(options: VerifyOptions) {
       time += ms;
     },
   };
-  const report = await verify(spec, validator, { clock, onTarget: (t, version) => told.push([t, version]), ...options });
+  const report = await verify(spec, validator, {
+    clock,
+    onTarget: (t, version) => told.push([t, version]),
+    ...options,
+  });
   return { report, pauses, told };
 }
 
@@ -67,7 +73,12 @@ describe("verify: what the target is, learned from the answers", () => {
   it("every answer with the mock's header: the mock, with its version; every case runs, unpaced; told once", async () => {
     const server = await target(Number.POSITIVE_INFINITY);
     const { report, pauses, told } = await run({ baseUrl: server.baseUrl });
-    expect(report).toMatchObject({ target: "mock", mockVersion: "9.9.9", ok: true, counts: { passed: 2, failed: 0, skipped: 0 } });
+    expect(report).toMatchObject({
+      target: "mock",
+      mockVersion: "9.9.9",
+      ok: true,
+      counts: { passed: 2, failed: 0, skipped: 0 },
+    });
     expect(server.seen).toEqual(["/v1/items", "/v1/items/i-1"]);
     expect(pauses).toEqual([]);
     expect(told).toEqual([["mock", "9.9.9"]]);

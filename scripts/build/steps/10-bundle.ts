@@ -17,7 +17,8 @@ export default async function bundle({ root, outDir }: BuildContext): Promise<vo
     const withNotice = { openapi: doc.openapi, "x-generated": GENERATED_NOTICE, ...doc };
     await writeFile(
       path.join(outDir, "openapi.yaml"),
-      headerFor("openapi.yaml") + yamlText.replace(/^openapi: (.*)\n/, `openapi: $1\nx-generated: ${JSON.stringify(GENERATED_NOTICE)}\n`),
+      headerFor("openapi.yaml") +
+        yamlText.replace(/^openapi: (.*)\n/, `openapi: $1\nx-generated: ${JSON.stringify(GENERATED_NOTICE)}\n`),
     );
     await writeFile(path.join(outDir, "openapi.json"), `${JSON.stringify(withNotice, null, 2)}\n`);
   } finally {

@@ -20,7 +20,13 @@ export default async function provenanceRegister({ outDir }: BuildContext): Prom
     "",
   ];
   for (const kind of kinds) {
-    lines.push(`## ${kind.heading}`, "", kind.lead, `${kind.entries.length} marker${kind.entries.length === 1 ? "" : "s"}.`, "");
+    lines.push(
+      `## ${kind.heading}`,
+      "",
+      kind.lead,
+      `${kind.entries.length} marker${kind.entries.length === 1 ? "" : "s"}.`,
+      "",
+    );
     if (kind.entries.length === 0) {
       lines.push("None.", "");
       continue;
@@ -32,6 +38,9 @@ export default async function provenanceRegister({ outDir }: BuildContext): Prom
     lines.push("");
   }
   await writeFile(path.join(outDir, "provenance.md"), headerFor("provenance.md") + lines.join("\n"));
-  const json = { "x-generated": GENERATED_NOTICE, kinds: kinds.map(({ key, heading, entries }) => ({ key, heading, entries })) };
+  const json = {
+    "x-generated": GENERATED_NOTICE,
+    kinds: kinds.map(({ key, heading, entries }) => ({ key, heading, entries })),
+  };
   await writeFile(path.join(outDir, "provenance.json"), `${JSON.stringify(json, null, 2)}\n`);
 }

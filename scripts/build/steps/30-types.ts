@@ -11,9 +11,13 @@ export default async function types({ root, outDir }: BuildContext): Promise<voi
   const tmp = await mkdtemp(path.join(tmpdir(), "types-"));
   try {
     const out = path.join(tmp, "schema.d.ts");
-    await runNode(binPath("openapi-typescript"), [path.join(outDir, "openapi.json"), "-o", out, "--root-types", "--root-types-no-schema-prefix"], {
-      cwd: root,
-    });
+    await runNode(
+      binPath("openapi-typescript"),
+      [path.join(outDir, "openapi.json"), "-o", out, "--root-types", "--root-types-no-schema-prefix"],
+      {
+        cwd: root,
+      },
+    );
     await writeFile(path.join(outDir, "schema.d.ts"), headerFor("schema.d.ts") + (await readFile(out, "utf8")));
   } finally {
     await rm(tmp, { recursive: true, force: true });

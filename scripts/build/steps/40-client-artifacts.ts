@@ -35,7 +35,8 @@ function jsDoc(text: unknown, indent = ""): string {
 
 function operationIndex(doc: OpenApiDocument): Array<[string, string]> {
   const entries = listOperations(doc).map((operation): [string, string] => {
-    if (operation.operationId === undefined) throw new Error(`40-client-artifacts: ${operation.key} has no operationId`);
+    if (operation.operationId === undefined)
+      throw new Error(`40-client-artifacts: ${operation.key} has no operationId`);
     return [operation.key, operation.operationId];
   });
   return entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
@@ -79,7 +80,9 @@ function enums(doc: OpenApiDocument): string {
     "// Closed enums of the contract (schemas with `enum`). Open enums (`x-known-values`) accept any string and are not listed.",
     "",
   ];
-  const schemas = Object.entries((doc.components?.schemas ?? {}) as Record<string, JsonObject>).sort(([a], [b]) => (a < b ? -1 : 1));
+  const schemas = Object.entries((doc.components?.schemas ?? {}) as Record<string, JsonObject>).sort(([a], [b]) =>
+    a < b ? -1 : 1,
+  );
   for (const [name, schema] of schemas) {
     if (!Array.isArray(schema?.enum)) continue;
     if (!IDENTIFIER.test(name)) throw new Error(`40-client-artifacts: schema name ${name} is not an identifier`);

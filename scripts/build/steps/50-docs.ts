@@ -46,7 +46,10 @@ export function registerList(kind: Pick<ProvenanceKind, "key"> & { entries: Prov
  * The introduction with each kind's register at the end of the section headed by the kind's heading
  * (a new last section when the introduction has none).
  */
-export function withRegisters(description: string | undefined, kinds: Array<ProvenanceKind & { entries: ProvenanceEntry[] }>): string {
+export function withRegisters(
+  description: string | undefined,
+  kinds: Array<ProvenanceKind & { entries: ProvenanceEntry[] }>,
+): string {
   let text = (description ?? "").trimEnd();
   for (const kind of kinds) {
     const register = registerList(kind);
@@ -119,7 +122,14 @@ export function joinSoftBreaks(markdown: string): string {
     }
     const quote = QUOTE.exec(line);
     const previousQuote = QUOTE.exec(out[out.length - 1] ?? "");
-    if (joinable && quote && previousQuote && quote[2]!.trim() !== "" && !BLOCK_START.test(quote[2]!) && !RULE_LINE.test(quote[2]!)) {
+    if (
+      joinable &&
+      quote &&
+      previousQuote &&
+      quote[2]!.trim() !== "" &&
+      !BLOCK_START.test(quote[2]!) &&
+      !RULE_LINE.test(quote[2]!)
+    ) {
       out[out.length - 1] = `${out[out.length - 1]!.trimEnd()} ${quote[2]!.trim()}`;
       return;
     }
@@ -158,9 +168,11 @@ export function withSearchSpaces(markdown: string): string {
         fence = open;
         return line;
       }
-      if (line.includes("|") && !isDelimiterRow(line) && (isDelimiterRow(lines[index + 1]) || isTableRow(lines, index))) return spaceCells(line);
+      if (line.includes("|") && !isDelimiterRow(line) && (isDelimiterRow(lines[index + 1]) || isTableRow(lines, index)))
+        return spaceCells(line);
       const item = LIST_ITEM.exec(line);
-      if (item && !RULE_LINE.test(line) && !item[2]!.endsWith(SEARCH_SPACE)) return `${item[1]}${item[2]}${SEARCH_SPACE}`;
+      if (item && !RULE_LINE.test(line) && !item[2]!.endsWith(SEARCH_SPACE))
+        return `${item[1]}${item[2]}${SEARCH_SPACE}`;
       return line;
     })
     .join("\n");
@@ -180,7 +192,11 @@ function isTableRow(lines: string[], index: number): boolean {
 function spaceCells(row: string): string {
   return row
     .split(/(?<!\\)\|/)
-    .map((cell) => (cell.trim() === "" || cell.trimEnd().endsWith(SEARCH_SPACE) ? cell : cell.replace(/\S(?=\s*$)/, `$&${SEARCH_SPACE}`)))
+    .map((cell) =>
+      cell.trim() === "" || cell.trimEnd().endsWith(SEARCH_SPACE)
+        ? cell
+        : cell.replace(/\S(?=\s*$)/, `$&${SEARCH_SPACE}`),
+    )
     .join("|");
 }
 
@@ -200,7 +216,10 @@ function joinDescriptions(node: unknown): void {
 /** The docs-only derived document: code samples on every operation, the registers in the introduction, descriptions for the search index. */
 export function docsDocument(bundle: OpenApiDocument): OpenApiDocument {
   const doc = withCodeSamples(bundle);
-  doc.info = { ...doc.info, description: withRegisters(doc.info?.description as string | undefined, collectProvenance(bundle)) };
+  doc.info = {
+    ...doc.info,
+    description: withRegisters(doc.info?.description as string | undefined, collectProvenance(bundle)),
+  };
   joinDescriptions(doc);
   return doc;
 }
@@ -229,7 +248,11 @@ export default async function buildDocs({ root, outDir, log }: BuildContext): Pr
     const output = path.join(work, "index.html");
     await writeFile(input, `${JSON.stringify(doc, null, 2)}\n`);
     const config = path.join(root, "redocly.yaml");
-    await runNode(binPath("@redocly/cli", "redocly"), ["build-docs", input, "--inlineBundle", "--output", output, "--config", config], { cwd: root });
+    await runNode(
+      binPath("@redocly/cli", "redocly"),
+      ["build-docs", input, "--inlineBundle", "--output", output, "--config", config],
+      { cwd: root },
+    );
     const html = finishHtml(await readFile(output, "utf8"));
     await mkdir(path.join(outDir, "docs"), { recursive: true });
     await writeFile(path.join(outDir, "docs", "index.html"), html);

@@ -29,13 +29,17 @@ function digestOf(doc: Document): string {
 export function releasedText(bundle: Document, version: string): string {
   const { openapi, "x-generated": _notice, "x-released": _released, ...rest } = bundle;
   const info = rest.info as { version?: unknown } | undefined;
-  if (info?.version !== version) throw new Error(`released bundle: info.version is ${String(info?.version)}, not the released version ${version}`);
+  if (info?.version !== version)
+    throw new Error(`released bundle: info.version is ${String(info?.version)}, not the released version ${version}`);
   const content = { openapi, ...rest };
   return `${JSON.stringify({ openapi, "x-generated": releasedNotice(version), "x-released": { version, sha256: digestOf(content) }, ...rest }, null, 2)}\n`;
 }
 
 /** Reads a released bundle's text, or throws saying what is wrong with it. */
-export function parseReleased(text: string, file = `generated/${RELEASED_FILE}`): { version: string; document: Document } {
+export function parseReleased(
+  text: string,
+  file = `generated/${RELEASED_FILE}`,
+): { version: string; document: Document } {
   let doc: Document;
   try {
     doc = JSON.parse(text) as Document;
@@ -44,12 +48,18 @@ export function parseReleased(text: string, file = `generated/${RELEASED_FILE}`)
   }
   const released = doc["x-released"] as { version?: unknown; sha256?: unknown } | undefined;
   const version = typeof released?.version === "string" ? released.version : undefined;
-  if (!version || doc["x-generated"] !== releasedNotice(version) || (doc.info as { version?: unknown } | undefined)?.version !== version)
+  if (
+    !version ||
+    doc["x-generated"] !== releasedNotice(version) ||
+    (doc.info as { version?: unknown } | undefined)?.version !== version
+  )
     throw new Error(
       `${file}: no release notice (x-generated, x-released.version and info.version agreeing); only \`npm run release:publish\` writes it`,
     );
   if (released?.sha256 !== digestOf(doc))
-    throw new Error(`${file}: edited by hand (its content no longer matches x-released.sha256); restore it from the release commit of ${version}`);
+    throw new Error(
+      `${file}: edited by hand (its content no longer matches x-released.sha256); restore it from the release commit of ${version}`,
+    );
   return { version, document: doc };
 }
 

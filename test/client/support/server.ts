@@ -29,7 +29,13 @@ export async function startServer(handler: Handler): Promise<TestServer> {
     const at = Date.now();
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
     req.on("end", () => {
-      const seen = { method: req.method ?? "", url: req.url ?? "", headers: req.headers, body: Buffer.concat(chunks).toString("utf8"), at };
+      const seen = {
+        method: req.method ?? "",
+        url: req.url ?? "",
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString("utf8"),
+        at,
+      };
       requests.push(seen);
       handler(req, res, seen, requests.length - 1);
     });
@@ -39,7 +45,12 @@ export async function startServer(handler: Handler): Promise<TestServer> {
 }
 
 /** Sends JSON with the three rate-limit headers (overridable): the spec's examples for limit and remaining, reset in 60 s. */
-export function sendJson(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: http.ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   res.writeHead(status, {
     "content-type": "application/json",
     [RATE_LIMIT_HEADERS.limit]: String(rateLimitExamples()[RATE_LIMIT_HEADERS.limit]),

@@ -44,9 +44,12 @@ function merged(spec: OpenApiDocument, schema: unknown): JsonObject {
   const out: JsonObject = {};
   for (const part of flatten(spec, schema)) {
     for (const [key, value] of Object.entries(part)) {
-      if (!HANDLED.has(key) && !key.startsWith("x-")) throw new Error(`arbitraries: schema keyword ${key} is not handled`);
-      if (key === "properties" && isObject(value)) out.properties = { ...(out.properties as JsonObject | undefined), ...value };
-      else if (key === "required" && Array.isArray(value)) out.required = [...((out.required as string[] | undefined) ?? []), ...(value as string[])];
+      if (!HANDLED.has(key) && !key.startsWith("x-"))
+        throw new Error(`arbitraries: schema keyword ${key} is not handled`);
+      if (key === "properties" && isObject(value))
+        out.properties = { ...(out.properties as JsonObject | undefined), ...value };
+      else if (key === "required" && Array.isArray(value))
+        out.required = [...((out.required as string[] | undefined) ?? []), ...(value as string[])];
       else if (key !== "allOf" && key !== "$ref") out[key] = value;
     }
   }
@@ -79,15 +82,32 @@ function validOfType(spec: OpenApiDocument, s: JsonObject, type: string, depth: 
           .map((d) => d.toISOString());
       if (typeof s.pattern === "string") return fc.stringMatching(new RegExp(s.pattern));
       if (s.format !== undefined) throw new Error(`arbitraries: string format ${String(s.format)} is not handled`);
-      return fc.string({ unit: "grapheme", minLength: Number(s.minLength ?? 0), maxLength: Math.min(Number(s.maxLength ?? 24), 24) });
+      return fc.string({
+        unit: "grapheme",
+        minLength: Number(s.minLength ?? 0),
+        maxLength: Math.min(Number(s.maxLength ?? 24), 24),
+      });
     }
     case "number":
     case "integer": {
-      const min = typeof s.minimum === "number" ? s.minimum : typeof s.exclusiveMinimum === "number" ? s.exclusiveMinimum : undefined;
-      const max = typeof s.maximum === "number" ? s.maximum : typeof s.exclusiveMaximum === "number" ? s.exclusiveMaximum : undefined;
+      const min =
+        typeof s.minimum === "number"
+          ? s.minimum
+          : typeof s.exclusiveMinimum === "number"
+            ? s.exclusiveMinimum
+            : undefined;
+      const max =
+        typeof s.maximum === "number"
+          ? s.maximum
+          : typeof s.exclusiveMaximum === "number"
+            ? s.exclusiveMaximum
+            : undefined;
       const base =
         type === "integer"
-          ? fc.integer({ min: min === undefined ? undefined : Math.ceil(min), max: max === undefined ? undefined : Math.floor(max) })
+          ? fc.integer({
+              min: min === undefined ? undefined : Math.ceil(min),
+              max: max === undefined ? undefined : Math.floor(max),
+            })
           : fc.double({
               noNaN: true,
               noDefaultInfinity: true,
@@ -111,9 +131,14 @@ function validOfType(spec: OpenApiDocument, s: JsonObject, type: string, depth: 
       const properties = (s.properties ?? {}) as JsonObject;
       const required = new Set((s.required as string[] | undefined) ?? []);
       if (s.maxProperties === 0) return fc.constant({});
-      const record = fc.record(Object.fromEntries(Object.entries(properties).map(([name, child]) => [name, validValue(spec, child, depth + 1)])), {
-        requiredKeys: [...required].filter((name) => name in properties),
-      });
+      const record = fc.record(
+        Object.fromEntries(
+          Object.entries(properties).map(([name, child]) => [name, validValue(spec, child, depth + 1)]),
+        ),
+        {
+          requiredKeys: [...required].filter((name) => name in properties),
+        },
+      );
       return record as fc.Arbitrary<unknown>;
     }
     default:
@@ -141,7 +166,9 @@ function wrongTypeValue(types: string[] | undefined): fc.Arbitrary<unknown> {
 export function invalidValue(spec: OpenApiDocument, schema: unknown): fc.Arbitrary<{ value: unknown; why: string }> {
   const s = merged(spec, schema);
   const types = typesOf(s);
-  const options: Array<fc.Arbitrary<{ value: unknown; why: string }>> = [wrongTypeValue(types).map((value) => ({ value, why: "wrong type" }))];
+  const options: Array<fc.Arbitrary<{ value: unknown; why: string }>> = [
+    wrongTypeValue(types).map((value) => ({ value, why: "wrong type" })),
+  ];
   if (Array.isArray(s.enum))
     options.push(
       fc
@@ -250,21 +277,42 @@ export function requestsFor(
 
   const pathArb = fc
     .tuple(...pathParams.map((p) => pathSegment(spec, p.schema)))
-    .map((values) => pathParams.reduce((path, p, i) => path.replace(`{${String(p.name)}}`, encodeURIComponent(values[i]!)), op.path));
+    .map((values) =>
+      pathParams.reduce((path, p, i) => path.replace(`{${String(p.name)}}`, encodeURIComponent(values[i]!)), op.path),
+    );
   const validQuery = fc
-    .tuple(...queryParams.map((p) => (p.required === true ? validValue(spec, p.schema) : fc.option(validValue(spec, p.schema), { nil: undefined }))))
-    .map((values) => queryParams.flatMap((p, i) => (values[i] === undefined ? [] : [[String(p.name), String(values[i])] as [string, string]])));
+    .tuple(
+      ...queryParams.map((p) =>
+        p.required === true ? validValue(spec, p.schema) : fc.option(validValue(spec, p.schema), { nil: undefined }),
+      ),
+    )
+    .map((values) =>
+      queryParams.flatMap((p, i) =>
+        values[i] === undefined ? [] : [[String(p.name), String(values[i])] as [string, string]],
+      ),
+    );
   const keyValue = fc
     .string({ unit: "grapheme-ascii", minLength: 1, maxLength: 32 })
     .filter((v) => /^[\x21-\x7e]([\x20-\x7e]*[\x21-\x7e])?$/.test(v));
   const validKey: fc.Arbitrary<string | undefined> =
-    op.security === "required" ? keyValue : op.security === "optional" ? fc.option(keyValue, { nil: undefined }) : fc.constant(undefined);
-  const someBody: fc.Arbitrary<unknown> = bodySchema === undefined ? fc.constant(undefined) : validValue(spec, bodySchema);
+    op.security === "required"
+      ? keyValue
+      : op.security === "optional"
+        ? fc.option(keyValue, { nil: undefined })
+        : fc.constant(undefined);
+  const someBody: fc.Arbitrary<unknown> =
+    bodySchema === undefined ? fc.constant(undefined) : validValue(spec, bodySchema);
   // An optional body (Accept Quote's, observed sent without one) is sometimes left out.
   const validBody = bodyRequired ? someBody : fc.option(someBody, { nil: undefined });
 
   const assemble = (
-    parts: { path: string; query: Array<[string, string]>; key: string | undefined; body: string | undefined; parsedBody: unknown },
+    parts: {
+      path: string;
+      query: Array<[string, string]>;
+      key: string | undefined;
+      body: string | undefined;
+      parsedBody: unknown;
+    },
     valid: boolean,
     why: string,
   ): FuzzRequest => {
@@ -287,7 +335,11 @@ export function requestsFor(
   const valid = fc
     .record({ path: pathArb, query: validQuery, key: validKey, body: validBody })
     .map(({ path, query, key, body }) =>
-      assemble({ path, query, key, body: body === undefined ? undefined : JSON.stringify(body), parsedBody: body }, true, "valid"),
+      assemble(
+        { path, query, key, body: body === undefined ? undefined : JSON.stringify(body), parsedBody: body },
+        true,
+        "valid",
+      ),
     );
 
   const breakers: Array<fc.Arbitrary<FuzzRequest>> = [];
@@ -295,7 +347,11 @@ export function requestsFor(
   if (op.security === "required") {
     breakers.push(
       validParts.map((p) =>
-        assemble({ ...p, key: undefined, body: p.body === undefined ? undefined : JSON.stringify(p.body), parsedBody: p.body }, false, "no API key"),
+        assemble(
+          { ...p, key: undefined, body: p.body === undefined ? undefined : JSON.stringify(p.body), parsedBody: p.body },
+          false,
+          "no API key",
+        ),
       ),
     );
   }
@@ -320,11 +376,15 @@ export function requestsFor(
   }
   if (bodySchema !== undefined) {
     // Checked as sent: the JSON text parsed back (JSON.stringify can change a value, e.g. drop undefined).
-    const reallyInvalid = invalidValue(spec, bodySchema).filter((b) => !bodyIsValid(op, JSON.parse(JSON.stringify(b.value)) as unknown));
+    const reallyInvalid = invalidValue(spec, bodySchema).filter(
+      (b) => !bodyIsValid(op, JSON.parse(JSON.stringify(b.value)) as unknown),
+    );
     breakers.push(
       fc
         .tuple(validParts, reallyInvalid)
-        .map(([p, b]) => assemble({ ...p, body: JSON.stringify(b.value), parsedBody: b.value }, false, `body: ${b.why}`)),
+        .map(([p, b]) =>
+          assemble({ ...p, body: JSON.stringify(b.value), parsedBody: b.value }, false, `body: ${b.why}`),
+        ),
     );
     breakers.push(
       fc
@@ -332,7 +392,11 @@ export function requestsFor(
         .map(([p, text]) => assemble({ ...p, body: text, parsedBody: undefined }, false, "malformed JSON")),
     );
     if (bodyRequired)
-      breakers.push(validParts.map((p) => assemble({ ...p, body: undefined, parsedBody: undefined }, false, "required body missing")));
+      breakers.push(
+        validParts.map((p) =>
+          assemble({ ...p, body: undefined, parsedBody: undefined }, false, "required body missing"),
+        ),
+      );
   }
   return breakers.length ? fc.oneof(valid, ...breakers) : valid;
 }

@@ -41,11 +41,15 @@ export interface Original {
 }
 
 /** Header name → example value, for a response object. */
-function headerExamples(spec: OpenApiDocument, response: JsonObject): Array<{ name: string; required: boolean; type: unknown; value: string }> {
+function headerExamples(
+  spec: OpenApiDocument,
+  response: JsonObject,
+): Array<{ name: string; required: boolean; type: unknown; value: string }> {
   return Object.entries(isObject(response.headers) ? response.headers : {}).map(([name, raw]) => {
     const header = deref(spec, raw) as JsonObject;
     const schema = deref(spec, header.schema) as JsonObject | undefined;
-    const example = header.example ?? schema?.example ?? (Array.isArray(schema?.examples) ? schema.examples[0] : undefined);
+    const example =
+      header.example ?? schema?.example ?? (Array.isArray(schema?.examples) ? schema.examples[0] : undefined);
     if (example === undefined) throw new Error(`header ${name} has no example`);
     return { name: name.toLowerCase(), required: header.required === true, type: schema?.type, value: String(example) };
   });
@@ -64,12 +68,18 @@ function cannedFrom(
   const examples = mediaExamples(spec, media);
   // The richest example (most values), so that every kind of field has a chance to appear.
   const schema = media?.schema;
-  const best = examples.map((e) => ({ ...e, size: walk(spec, schema, e.value).length })).sort((a, b) => b.size - a.size)[0];
+  const best = examples
+    .map((e) => ({ ...e, size: walk(spec, schema, e.value).length }))
+    .sort((a, b) => b.size - a.size)[0];
   if (!best || !mediaType) throw new Error(`${op.operationId} ${key}: no JSON example`);
   const headers: Record<string, string> = { "content-type": mediaType };
   for (const h of headerExamples(spec, response)) headers[h.name] = h.value;
   const status = statusOverride ?? (/^\d{3}$/.test(key) ? Number(key) : Number(`${key[0]}00`));
-  return { response: { status, headers, bodyText: JSON.stringify(best.value) }, exampleName: best.name, body: best.value };
+  return {
+    response: { status, headers, bodyText: JSON.stringify(best.value) },
+    exampleName: best.name,
+    body: best.value,
+  };
 }
 
 function statusDocumented(op: SpecOperation, status: number): boolean {
@@ -115,17 +125,29 @@ export function buildMutants(spec: OpenApiDocument): { originals: Original[]; mu
     const required = preferData(entries.filter((e) => e.required));
     const requiredPick = [...required].sort((a, b) => b.pointer.split("/").length - a.pointer.split("/").length)[0];
     if (requiredPick)
-      add("required-field-removed", `removed ${requiredPick.pointer}`, withBody(setAt(body, requiredPick.pointer, undefined, true)), {
-        kind: "body-schema",
-        pointer: requiredPick.pointer,
-      });
+      add(
+        "required-field-removed",
+        `removed ${requiredPick.pointer}`,
+        withBody(setAt(body, requiredPick.pointer, undefined, true)),
+        {
+          kind: "body-schema",
+          pointer: requiredPick.pointer,
+        },
+      );
 
-    const numberPick = preferData(entries).find((e) => typeof e.value === "number" && e.facts.types !== undefined && !e.facts.types.has("string"));
+    const numberPick = preferData(entries).find(
+      (e) => typeof e.value === "number" && e.facts.types !== undefined && !e.facts.types.has("string"),
+    );
     if (numberPick)
-      add("number-as-string", `${numberPick.pointer} sent as a string`, withBody(setAt(body, numberPick.pointer, String(numberPick.value))), {
-        kind: "body-schema",
-        pointer: numberPick.pointer,
-      });
+      add(
+        "number-as-string",
+        `${numberPick.pointer} sent as a string`,
+        withBody(setAt(body, numberPick.pointer, String(numberPick.value))),
+        {
+          kind: "body-schema",
+          pointer: numberPick.pointer,
+        },
+      );
 
     const nullPick = preferData(entries).find((e) => e.value !== null && !e.facts.nullable);
     if (nullPick)
@@ -146,35 +168,59 @@ export function buildMutants(spec: OpenApiDocument): { originals: Original[]; mu
 
     const datePick = preferData(entries).find((e) => e.facts.format === "date-time" && typeof e.value === "string");
     if (datePick)
-      add("date-time-invalid", `${datePick.pointer} not a date-time`, withBody(setAt(body, datePick.pointer, "22/11/2026 10:00")), {
-        kind: "body-schema",
-        pointer: datePick.pointer,
-      });
+      add(
+        "date-time-invalid",
+        `${datePick.pointer} not a date-time`,
+        withBody(setAt(body, datePick.pointer, "22/11/2026 10:00")),
+        {
+          kind: "body-schema",
+          pointer: datePick.pointer,
+        },
+      );
 
-    const booleanPick = preferData(entries).find((e) => typeof e.value === "boolean" && e.facts.types !== undefined && !e.facts.types.has("string"));
+    const booleanPick = preferData(entries).find(
+      (e) => typeof e.value === "boolean" && e.facts.types !== undefined && !e.facts.types.has("string"),
+    );
     if (booleanPick)
-      add("boolean-as-string", `${booleanPick.pointer} sent as a string`, withBody(setAt(body, booleanPick.pointer, String(booleanPick.value))), {
-        kind: "body-schema",
-        pointer: booleanPick.pointer,
-      });
+      add(
+        "boolean-as-string",
+        `${booleanPick.pointer} sent as a string`,
+        withBody(setAt(body, booleanPick.pointer, String(booleanPick.value))),
+        {
+          kind: "body-schema",
+          pointer: booleanPick.pointer,
+        },
+      );
 
     if (isObject(body) && "data" in body) {
       add("envelope-dropped", "data sent without the envelope", withBody(body.data), { kind: "body-schema" });
       const data = body.data;
-      add("data-wrong-type", "data of the wrong JSON type", withBody({ ...body, data: Array.isArray(data) ? { ...data } : [data] }), {
-        kind: "body-schema",
-        pointerPrefix: "/data",
-      });
+      add(
+        "data-wrong-type",
+        "data of the wrong JSON type",
+        withBody({ ...body, data: Array.isArray(data) ? { ...data } : [data] }),
+        {
+          kind: "body-schema",
+          pointerPrefix: "/data",
+        },
+      );
     }
 
     if (isObject(body) && isObject(body.meta)) {
       const ownKeys = Object.keys(body.meta).sort().join(",");
       const other = metaExamples.find((m) => Object.keys(m.meta).sort().join(",") !== ownKeys);
-      const wrongMeta = other ? other.meta : Object.fromEntries(Object.entries(body.meta).map(([k, v]) => [`${k}X`, v]));
-      add("meta-wrong-shape", other ? `meta of ${other.operationId}` : "meta keys renamed", withBody({ ...body, meta: wrongMeta }), {
-        kind: "body-schema",
-        pointerPrefix: "/meta",
-      });
+      const wrongMeta = other
+        ? other.meta
+        : Object.fromEntries(Object.entries(body.meta).map(([k, v]) => [`${k}X`, v]));
+      add(
+        "meta-wrong-shape",
+        other ? `meta of ${other.operationId}` : "meta keys renamed",
+        withBody({ ...body, meta: wrongMeta }),
+        {
+          kind: "body-schema",
+          pointerPrefix: "/meta",
+        },
+      );
     }
 
     const headers = headerExamples(spec, op.responses[key]!);
@@ -182,7 +228,12 @@ export function buildMutants(spec: OpenApiDocument): { originals: Original[]; mu
     const missing = requiredHeaders[index % Math.max(1, requiredHeaders.length)];
     if (missing) {
       const { [missing.name]: _dropped, ...rest } = response.headers;
-      add("rate-limit-header-missing", `${missing.name} missing`, { headers: rest }, { kind: "missing-header", pointer: `/${missing.name}` });
+      add(
+        "rate-limit-header-missing",
+        `${missing.name} missing`,
+        { headers: rest },
+        { kind: "missing-header", pointer: `/${missing.name}` },
+      );
     }
     const integerHeaders = headers.filter((h) => h.type === "integer");
     const notInteger = integerHeaders[index % Math.max(1, integerHeaders.length)];
@@ -203,12 +254,15 @@ export function buildMutants(spec: OpenApiDocument): { originals: Original[]; mu
     );
 
     const undocumented = [201, 202, 203, 206, 207, 208, 226].find((status) => !statusDocumented(op, status));
-    if (undocumented) add("undocumented-status", `status ${undocumented}`, { status: undocumented }, { kind: "undocumented-status" });
+    if (undocumented)
+      add("undocumented-status", `status ${undocumented}`, { status: undocumented }, { kind: "undocumented-status" });
 
     const serverErrorKey = ["500", "5XX", "default"].find((k) => k in op.responses);
     if (serverErrorKey) {
       const { response: errorResponse } = cannedFrom(spec, op, serverErrorKey, 500);
-      add("server-error-500", "a documented 500 instead of the success response", errorResponse, { kind: "unexpected-status" });
+      add("server-error-500", "a documented 500 instead of the success response", errorResponse, {
+        kind: "unexpected-status",
+      });
     } else {
       add("server-error-500", "an undocumented 500", { status: 500 }, { kind: "undocumented-status" });
     }

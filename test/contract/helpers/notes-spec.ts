@@ -5,7 +5,11 @@ import { json } from "./media.js";
 
 export const refused = { description: "refused", ...json({ type: "object" }, { message: "no" }) };
 
-export function notesSpec(options: { bodyRequired: boolean; paths?: Record<string, object>; notes?: Record<string, object> }): OpenApiDocument {
+export function notesSpec(options: {
+  bodyRequired: boolean;
+  paths?: Record<string, object>;
+  notes?: Record<string, object>;
+}): OpenApiDocument {
   return {
     openapi: "3.1.0",
     info: { title: "Notes", version: "1.0.0" },

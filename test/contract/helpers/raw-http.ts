@@ -11,7 +11,11 @@ export interface RawAnswer {
  * Sends raw bytes and reads the answer until the server closes the connection (the request asks it to).
  * `keepOpen`: the socket's sending side stays open after the bytes (a slow or idle client), else it is ended.
  */
-export function sendRaw(port: number, bytes: Buffer, options: { keepOpen?: boolean } = {}): Promise<RawAnswer | undefined> {
+export function sendRaw(
+  port: number,
+  bytes: Buffer,
+  options: { keepOpen?: boolean } = {},
+): Promise<RawAnswer | undefined> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(port, "127.0.0.1");
     const chunks: Buffer[] = [];

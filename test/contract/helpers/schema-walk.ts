@@ -30,13 +30,16 @@ export function factsOf(schemas: JsonObject[]): Facts {
     if (schema.type !== undefined) {
       const declared = new Set((Array.isArray(schema.type) ? schema.type : [schema.type]) as string[]);
       if (declared.has("number")) declared.add("integer");
-      types = types ? new Set([...types].filter((t) => declared.has(t) || (t === "integer" && declared.has("number")))) : declared;
+      types = types
+        ? new Set([...types].filter((t) => declared.has(t) || (t === "integer" && declared.has("number"))))
+        : declared;
     }
     if (Array.isArray(schema.enum)) closedEnum = schema.enum;
     if ("const" in schema) closedEnum = [schema.const];
     if (typeof schema.format === "string") format = schema.format;
   }
-  const nullable = (types === undefined || types.has("null")) && (closedEnum === undefined || closedEnum.includes(null));
+  const nullable =
+    (types === undefined || types.has("null")) && (closedEnum === undefined || closedEnum.includes(null));
   return { types, closedEnum, format, nullable };
 }
 
@@ -98,7 +101,8 @@ export function objectShape(spec: OpenApiDocument, schema: unknown) {
   const properties = new Map<string, JsonObject[]>();
   for (const s of schemas) {
     if (isObject(s.properties))
-      for (const [name, child] of Object.entries(s.properties)) properties.set(name, [...(properties.get(name) ?? []), ...flatten(spec, child)]);
+      for (const [name, child] of Object.entries(s.properties))
+        properties.set(name, [...(properties.get(name) ?? []), ...flatten(spec, child)]);
   }
   return {
     properties,
@@ -133,7 +137,8 @@ export function setAt(data: unknown, pointer: string, value: unknown, remove = f
   const path = tokens(pointer);
   if (path.length === 0) return value;
   let parent: unknown = copy;
-  for (const token of path.slice(0, -1)) parent = Array.isArray(parent) ? parent[Number(token)] : (parent as JsonObject)[token];
+  for (const token of path.slice(0, -1))
+    parent = Array.isArray(parent) ? parent[Number(token)] : (parent as JsonObject)[token];
   const last = path[path.length - 1]!;
   if (Array.isArray(parent)) {
     if (remove) parent.splice(Number(last), 1);

@@ -43,7 +43,9 @@ function decode(raw: string, at: number, inAttribute: boolean): string {
     let value: string | undefined;
     const numeric = /^#(x[0-9A-Fa-f]+|[0-9]+)$/.exec(ref);
     if (numeric) {
-      const code = numeric[1]!.startsWith("x") ? Number.parseInt(numeric[1]!.slice(1), 16) : Number.parseInt(numeric[1]!, 10);
+      const code = numeric[1]!.startsWith("x")
+        ? Number.parseInt(numeric[1]!.slice(1), 16)
+        : Number.parseInt(numeric[1]!, 10);
       if (!isXmlChar(code)) throw new Error(`xml: character reference &${ref}; names a character XML forbids`);
       value = String.fromCodePoint(code);
     } else value = ENTITIES[ref];
@@ -56,7 +58,8 @@ function decode(raw: string, at: number, inAttribute: boolean): string {
 
 export function parseXml(source: string): XmlElement {
   for (const char of source) {
-    if (!isXmlChar(char.codePointAt(0)!)) throw new Error(`xml: forbidden character U+${char.codePointAt(0)!.toString(16)}`);
+    if (!isXmlChar(char.codePointAt(0)!))
+      throw new Error(`xml: forbidden character U+${char.codePointAt(0)!.toString(16)}`);
   }
   let i = 0;
   const skipSpace = () => {
@@ -80,7 +83,10 @@ export function parseXml(source: string): XmlElement {
   };
   if (source.startsWith("<?xml", 0)) {
     const end = source.indexOf("?>");
-    if (end < 0 || !/^<\?xml version="1\.[0-9]"( encoding="[A-Za-z][-A-Za-z0-9._]*")?\s*\?>$/.test(source.slice(0, end + 2)))
+    if (
+      end < 0 ||
+      !/^<\?xml version="1\.[0-9]"( encoding="[A-Za-z][-A-Za-z0-9._]*")?\s*\?>$/.test(source.slice(0, end + 2))
+    )
       throw new Error("xml: malformed declaration");
     i = end + 2;
   }
@@ -153,5 +159,8 @@ export function parseXml(source: string): XmlElement {
 
 /** Every element named `name` under (and including) `element`. */
 export function elementsNamed(element: XmlElement, name: string): XmlElement[] {
-  return [...(element.name === name ? [element] : []), ...element.children.flatMap((child) => elementsNamed(child, name))];
+  return [
+    ...(element.name === name ? [element] : []),
+    ...element.children.flatMap((child) => elementsNamed(child, name)),
+  ];
 }
