@@ -3,7 +3,15 @@
 // the operation of a concrete path. The one module for this: src/, scripts/, test/ and bench/ use it.
 // (Values of this package's own contract are generated once into generated/client-meta.ts from here.)
 
+/** The methods an OpenAPI path item can hold, lower case as the document writes them. */
 export const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
+
+export type HttpMethod = (typeof HTTP_METHODS)[number];
+
+/** True for a key of a path item that holds an operation (`get`, `post`…; not `parameters` or `summary`). */
+export function isHttpMethod(key: string): key is HttpMethod {
+  return (HTTP_METHODS as readonly string[]).includes(key);
+}
 
 export type JsonObject = Record<string, unknown>;
 
@@ -148,6 +156,26 @@ export function listOperations(document: OpenApiDocument): Operation[] {
   return entries;
 }
 
+/** The documented success statuses of an operation: its 2xx response keys (`200`, `2XX`). */
+export function successKeys(operation: Pick<Operation, "responses">): string[] {
+  return Object.keys(operation.responses).filter((key) => /^2(\d\d|XX)$/i.test(key));
+}
+
+/** True when `status` is one of `keys` (`2XX` standing for 200–299). */
+export function isDocumentedSuccess(status: number, keys: readonly string[]): boolean {
+  return keys.some((key) => key === String(status) || (/^2XX$/i.test(key) && status >= 200 && status <= 299));
+}
+
+/** The response key that documents `status`: the status itself, else its range (`4XX`), else `default`. */
+export function responseKeyFor(responses: Record<string, unknown>, status: number): string | undefined {
+  const keys = Object.keys(responses);
+  return (
+    keys.find((key) => key === String(status)) ??
+    keys.find((key) => key.toUpperCase() === `${String(status)[0]}XX`) ??
+    keys.find((key) => key === "default")
+  );
+}
+
 /** The lowest 2xx response key of an operation, or undefined. */
 export function successKey(operation: Pick<Operation, "responses">): string | undefined {
   return Object.keys(operation.responses)
@@ -235,13 +263,30 @@ export function signingHeaderNames(document: OpenApiDocument): { timestamp: stri
   return { timestamp: pick("timestamp"), signature: pick("signature") };
 }
 
-// ---------------------------------------------------------------- examples
+// ---------------------------------------------------------------- media types and examples
+
+/** The media type of a Content-Type value, lower case, without parameters (`application/json`), or undefined. */
+export function mediaTypeOf(contentType: string | null | undefined): string | undefined {
+  return contentType?.split(";")[0]!.trim().toLowerCase() || undefined;
+}
+
+const STRUCTURED_JSON = /^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+\+json$/;
+
+/**
+ * True when a media type or Content-Type value is JSON: `application/json` or any `type/subtype+json`
+ * (RFC 6839), parameters and case aside. The one answer to "is this JSON?" of the client, validator and mock.
+ */
+export function isJsonMediaType(contentType: string | null | undefined): boolean {
+  const mediaType = mediaTypeOf(contentType);
+  if (mediaType === undefined) return false;
+  return mediaType === "application/json" || STRUCTURED_JSON.test(mediaType);
+}
 
 /** The JSON media type object of a request body or response (`application/json` or `…+json`), if any. */
 export function jsonMedia(container: JsonObject | undefined): JsonObject | undefined {
   const content = container && isObject(container.content) ? container.content : undefined;
   if (!content) return undefined;
-  const key = Object.keys(content).find((k) => k === "application/json" || k.endsWith("+json"));
+  const key = Object.keys(content).find(isJsonMediaType);
   return key && isObject(content[key]) ? (content[key] as JsonObject) : undefined;
 }
 
@@ -293,6 +338,29 @@ export function normalizePath(input: string): string {
   return path;
 }
 
+/** The operation a request's path names, with its path parameters (`{ currencyCode: "USDT" }`, decoded). */
+export interface OperationMatch {
+  operation: Operation;
+  params: Record<string, string>;
+}
+
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment; // a malformed escape: the segment as sent
+  }
+}
+
+function paramsOf(operation: Operation, path: string): Record<string, string> {
+  const segments = splitPath(path);
+  const params: Record<string, string> = {};
+  operation.segments.forEach((expected, index) => {
+    if ("param" in expected) params[expected.param] = decodeSegment(segments[index] ?? "");
+  });
+  return params;
+}
+
 /**
  * Finds the operation for a method and a path (templated or concrete, with or without a base path).
  * Among templates that match, the one with a literal segment at the first position where they differ
@@ -302,7 +370,7 @@ export class OperationMatcher {
   private readonly byMethod = new Map<string, Operation[]>();
   private readonly exact = new Map<string, Operation>();
   /** Lookups memoized per method, then per raw path (bounded). */
-  private readonly memo = new Map<string, Map<string, Operation | null>>();
+  private readonly memo = new Map<string, Map<string, OperationMatch | null>>();
   private memoSize = 0;
 
   constructor(
@@ -317,7 +385,13 @@ export class OperationMatcher {
     }
   }
 
+  /** The operation of `method` and `rawPath`, or undefined. */
   find(method: string, rawPath: string): Operation | undefined {
+    return this.match(method, rawPath)?.operation;
+  }
+
+  /** The operation of `method` and `rawPath` with the values of its path parameters, or undefined. */
+  match(method: string, rawPath: string): OperationMatch | undefined {
     let byPath = this.memo.get(method);
     const memoized = byPath?.get(rawPath);
     if (memoized !== undefined) return memoized ?? undefined;
@@ -337,7 +411,7 @@ export class OperationMatcher {
     return found;
   }
 
-  private lookup(method: string, rawPath: string): Operation | undefined {
+  private lookup(method: string, rawPath: string): OperationMatch | undefined {
     const upper = method.toUpperCase();
     const path = normalizePath(rawPath);
     const candidates: string[] = [];
@@ -348,15 +422,14 @@ export class OperationMatcher {
     candidates.push(path);
     for (const candidate of candidates) {
       const exact = this.exact.get(`${upper} ${candidate}`);
-      if (exact) return exact;
+      if (exact) return { operation: exact, params: paramsOf(exact, candidate) };
     }
     for (const candidate of candidates) {
       const found = this.matchConcrete(upper, candidate);
-      if (found) return found;
+      if (found) return { operation: found, params: paramsOf(found, candidate) };
     }
     return undefined;
   }
-
   private matchConcrete(method: string, path: string): Operation | undefined {
     const segments = splitPath(path);
     let best: Operation | undefined;
