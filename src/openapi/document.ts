@@ -267,7 +267,8 @@ export function signingHeaderNames(document: OpenApiDocument): { timestamp: stri
 
 /** The media type of a Content-Type value, lower case, without parameters (`application/json`), or undefined. */
 export function mediaTypeOf(contentType: string | null | undefined): string | undefined {
-  return contentType?.split(";")[0]!.trim().toLowerCase() || undefined;
+  if (!contentType) return undefined;
+  return contentType.split(";")[0]!.trim().toLowerCase() || undefined;
 }
 
 const STRUCTURED_JSON = /^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+\+json$/;
