@@ -5,9 +5,9 @@
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type StartedMock, startMock } from "../../src/mock/index.js";
-import { json } from "./helpers/media.js";
-import { notesSpec, refused } from "./helpers/notes-spec.js";
-import { sendRaw } from "./helpers/raw-http.js";
+import { json } from "../support/media.js";
+import { notesSpec, refused } from "../mock/support/notes-spec.js";
+import { sendRaw } from "../mock/support/raw-http.js";
 
 const answersSpec = notesSpec({
   bodyRequired: true,

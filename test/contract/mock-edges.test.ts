@@ -13,8 +13,8 @@ import {
 } from "../../src/mock/answers.js";
 import { type StartedMock, startMock } from "../../src/mock/index.js";
 import type { JsonObject, OpenApiDocument } from "../../src/openapi/index.js";
-import { json } from "./helpers/media.js";
-import { sendRaw } from "./helpers/raw-http.js";
+import { json } from "../support/media.js";
+import { sendRaw } from "../mock/support/raw-http.js";
 
 const query = (name: string, schema: object) => ({ name, in: "query", schema });
 

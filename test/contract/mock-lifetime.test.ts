@@ -8,7 +8,7 @@ import { describeProcess, describeStop, type StopCause } from "../../src/mock/li
 import { isRunning } from "../support/processes.js";
 import { repoRoot } from "../support/spec.js";
 
-const CHILD = path.join(repoRoot, "test", "contract", "helpers", "lifetime-child.ts");
+const CHILD = path.join(repoRoot, "test", "mock", "support", "lifetime-child.ts");
 /** The stand-in for npm: runs its arguments as a command and stays until killed. */
 const STAND_IN = `require("node:child_process").spawn(process.argv[1], process.argv.slice(2), { stdio: "inherit" }); setInterval(() => {}, 2 ** 30);`;
 

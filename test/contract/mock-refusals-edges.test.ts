@@ -4,7 +4,7 @@
 // size limit at exactly its bound, and the log line of an answer.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findFreePort, type StartedMock, startMock } from "../../src/mock/index.js";
-import { notesSpec } from "./helpers/notes-spec.js";
+import { notesSpec } from "../mock/support/notes-spec.js";
 
 const MAX_BODY_BYTES = 64;
 const smallSpec = () => notesSpec({ bodyRequired: false });

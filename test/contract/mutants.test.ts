@@ -5,9 +5,9 @@ import createClient from "openapi-fetch";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { paths } from "../../generated/schema.js";
 import { contractMiddleware, ContractViolationError, type ContractResult } from "../../src/contract/index.js";
-import { CANNED_HEADER, startDeviantServer, type DeviantServer } from "./helpers/deviant-server.js";
-import { buildMutants, type CannedResponse, type Mutant } from "./helpers/mutants.js";
-import { valueAt } from "./helpers/schema-walk.js";
+import { CANNED_HEADER, startDeviantServer, type DeviantServer } from "../validator/support/deviant-server.js";
+import { buildMutants, type CannedResponse, type Mutant } from "../validator/support/mutants.js";
+import { valueAt } from "../validator/support/schema-walk.js";
 import { BASE_PATH, listSpecOperations, loadSpec, type SampleRequest, sharedValidator } from "../support/spec.js";
 
 const spec = loadSpec();

@@ -7,7 +7,7 @@ import {
   openApiDocument,
   type OpenApiDocument,
 } from "../../src/contract/index.js";
-import { walk, setAt } from "./helpers/schema-walk.js";
+import { walk, setAt } from "../validator/support/schema-walk.js";
 import {
   buildSampleRequest,
   deref,

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createContractValidator } from "../../src/contract/index.js";
 import type { OpenApiDocument } from "../../src/openapi/index.js";
 import { createVerifier, planVerification, verify } from "../../src/verify/index.js";
-import { json } from "./helpers/media.js";
+import { json } from "../support/media.js";
 
 const count = { schema: { type: "integer", minimum: 0 } };
 const lone: OpenApiDocument = {

@@ -17,7 +17,7 @@ import {
   verify,
 } from "../../src/verify/index.js";
 import { listenLocally } from "../support/local-server.js";
-import { json } from "./helpers/media.js";
+import { json } from "../support/media.js";
 
 const KEY = "x-api-key";
 const refusal = {

@@ -24,7 +24,7 @@ import {
   sharedValidator,
 } from "../support/spec.js";
 import { cli } from "../cli/run-cli.js";
-import { elementsNamed, parseXml, type XmlElement } from "./helpers/xml.js";
+import { elementsNamed, parseXml, type XmlElement } from "../verify/support/xml.js";
 
 const spec = loadSpec();
 const validator = sharedValidator();

@@ -5,7 +5,7 @@ import net from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { type StartedMock, startMock } from "../../src/mock/index.js";
 import { until } from "../client/support/clock.js";
-import { sendRaw } from "../contract/helpers/raw-http.js";
+import { sendRaw } from "./support/raw-http.js";
 import { API_KEY_HEADER, BASE_PATH } from "../support/spec.js";
 
 let mock: StartedMock | undefined;

@@ -8,7 +8,7 @@ import { setupServer } from "msw/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MOCK_IDENTITY_HEADER, PACKAGE_VERSION, type StartedMock, startMock } from "../../src/mock/index.js";
 import { createHandlers, MOCK_IDENTITY_HEADER as MSW_IDENTITY_HEADER } from "../../src/msw/index.js";
-import { sendRaw } from "../contract/helpers/raw-http.js";
+import { sendRaw } from "./support/raw-http.js";
 import { MOCK_BASE_URL } from "../../generated/client-meta.js";
 import { API_KEY_HEADER, repoRoot, sharedValidator } from "../support/spec.js";
 

@@ -15,7 +15,7 @@ import {
   startMock,
 } from "../../src/mock/index.js";
 import { headOverflowStatus } from "../../src/mock/limits.js";
-import { type RawAnswer, sendRaw } from "../contract/helpers/raw-http.js";
+import { type RawAnswer, sendRaw } from "./support/raw-http.js";
 import { API_KEY_HEADER, loadSpec, RATE_LIMIT_HEADERS } from "../support/spec.js";
 
 const spec = loadSpec();

@@ -8,7 +8,7 @@ import { createContractValidator } from "../../src/contract/index.js";
 import { MOCK_IDENTITY_HEADER } from "../../src/mock/identity.js";
 import type { OpenApiDocument } from "../../src/openapi/index.js";
 import { type VerifyOptions, type VerifyTarget, verify } from "../../src/verify/index.js";
-import { json } from "../contract/helpers/media.js";
+import { json } from "../support/media.js";
 import { listenLocally } from "../support/local-server.js";
 
 const item = { type: "object", required: ["data"], properties: { data: { type: "object" } } };

@@ -5,7 +5,7 @@
 // the subset below covers them; it throws on a keyword it does not handle, so a new one is noticed.
 import fc from "fast-check";
 import type { OpenApiDocument } from "../../../src/contract/index.js";
-import { flatten } from "./schema-walk.js";
+import { flatten } from "../../validator/support/schema-walk.js";
 import { isObject, requestBodySchema, type JsonObject, type SpecOperation } from "../../support/spec.js";
 
 const HANDLED = new Set([

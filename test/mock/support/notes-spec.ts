@@ -1,7 +1,7 @@
 // The small contract the mock's edge tests run on: GET /notes (query `kind`: a or b) and POST /notes, each
 // with a JSON 4XX refusal, plus whatever paths a test adds.
 import type { OpenApiDocument } from "../../../src/openapi/index.js";
-import { json } from "./media.js";
+import { json } from "../../support/media.js";
 
 export const refused = { description: "refused", ...json({ type: "object" }, { message: "no" }) };
 
