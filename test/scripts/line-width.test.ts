@@ -1,0 +1,63 @@
+// No line of the project's own source is wider than 120 characters (Biome's lineWidth), comments and strings
+// included, which Biome's formatter does not wrap. One test per file, so a failure names the file and its lines.
+// The files: what git tracks (or would add) of code, templates and Markdown under the source folders, and the
+// config files at the root; not generated/, not JSON data, not fixtures that reproduce an external sample.
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { repoRoot } from "../support/spec.js";
+
+const MAX_WIDTH = 120;
+const SOURCE_FOLDERS = ["src/", "scripts/", "test/", "bench/", "spectral-functions/"];
+const SOURCE_FILE = /\.(ts|mts|mjs|js|hbs|md)$/;
+/** At the root only code is config (package.json and the other JSON files are data). */
+const ROOT_CONFIG_FILE = /^[^/]+\.(ts|mts|mjs|js)$/;
+/** Files whose lines reproduce something written elsewhere, kept as it is there. */
+const REPRODUCED = [/\/fixtures\//];
+
+const listed = execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard"], {
+  cwd: repoRoot,
+  encoding: "utf8",
+})
+  .split("\n")
+  .filter((file) => file !== "");
+const checkedFiles = [...new Set(listed)]
+  .filter((file) => ROOT_CONFIG_FILE.test(file) || SOURCE_FOLDERS.some((folder) => file.startsWith(folder)))
+  .filter((file) => SOURCE_FILE.test(file) && !REPRODUCED.some((pattern) => pattern.test(file)))
+  .filter((file) => existsSync(path.join(repoRoot, file)))
+  .sort();
+
+/** `line N (W characters)` for each line of the text wider than `max` characters (code points, not bytes). */
+function wideLines(text: string, max = MAX_WIDTH): string[] {
+  return text.split(/\r?\n/).flatMap((line, index) => {
+    const width = [...line].length;
+    return width > max ? [`line ${index + 1} (${width} characters)`] : [];
+  });
+}
+
+describe("the checked files", () => {
+  it("are the source folders' code, templates and Markdown and the root's config files", () => {
+    for (const file of ["src/index.ts", "scripts/build.ts", "test/support/spec.ts", "vitest.config.ts"])
+      expect(checkedFiles, file).toContain(file);
+    expect(checkedFiles.some((file) => file.endsWith(".hbs"))).toBe(true);
+    expect(checkedFiles.some((file) => file.startsWith("spectral-functions/"))).toBe(true);
+    expect(checkedFiles.filter((file) => /^generated\/|\.json$|\/fixtures\/|^[^/]+\.md$/.test(file))).toEqual([]);
+  });
+
+  it("count characters, not bytes or UTF-16 units, and name each wide line", () => {
+    const atLimit = `${"é".repeat(MAX_WIDTH - 1)}✓`;
+    expect(wideLines(atLimit)).toEqual([]);
+    expect(wideLines(`${"💡".repeat(MAX_WIDTH)}`)).toEqual([]);
+    expect(wideLines(["short", `${atLimit}x`, "", "y".repeat(MAX_WIDTH + 5)].join("\r\n"))).toEqual([
+      `line 2 (${MAX_WIDTH + 1} characters)`,
+      `line 4 (${MAX_WIDTH + 5} characters)`,
+    ]);
+  });
+});
+
+describe(`no line over ${MAX_WIDTH} characters`, () => {
+  it.for(checkedFiles)("%s", (file) => {
+    expect(wideLines(readFileSync(path.join(repoRoot, file), "utf8")), file).toEqual([]);
+  });
+});
