@@ -1,5 +1,7 @@
 // Walking JSON Schemas of a bundled document: the schemas that apply to one value ($refs followed, allOf
-// merged, and anyOf/oneOf too for a union view), and what they say about an object's keys and an array's items.
+// merged, and anyOf/oneOf too for a union view), what they say about an object's keys and an array's items,
+// the JSON types a value may have and the closed set of values it may take. The validator, the mock, the
+// verifier, the release comparer and the tests all read schemas through here.
 import { deref, isObject, type JsonObject, type OpenApiDocument } from "./document.js";
 
 export interface FlattenOptions {
@@ -81,4 +83,85 @@ export function viewOfSchemas(schemas: readonly JsonObject[]): SchemaView {
     if (Array.isArray(schema.prefixItems)) view.items.push(...schema.prefixItems);
   }
   return view;
+}
+
+// ---------------------------------------------------------------- types and closed values
+
+/** The JSON type of a value, as a schema's `type` names it ("integer" aside: see withIntegers). */
+function jsonTypeOf(value: unknown): string {
+  if (value === null) return "null";
+  return Array.isArray(value) ? "array" : typeof value;
+}
+
+/** A number type allows the integers: "integer" is added where "number" is, so an intersection keeps them. */
+function withIntegers(types: Set<string>): Set<string> {
+  if (types.has("number")) types.add("integer");
+  return types;
+}
+
+function intersection(a: Set<string>, b: Set<string>): Set<string> {
+  return new Set([...a].filter((type) => b.has(type)));
+}
+
+/** The types one schema declares itself: its `type`, else the type of its `const`; undefined when neither. */
+function declaredTypes(schema: JsonObject): Set<string> | undefined {
+  if (schema.type !== undefined)
+    return withIntegers(new Set((Array.isArray(schema.type) ? schema.type : [schema.type]).map(String)));
+  if ("const" in schema) return withIntegers(new Set([jsonTypeOf(schema.const)]));
+  return undefined;
+}
+
+/** The types any branch allows; undefined when a branch allows any type (the branches then constrain none). */
+function branchTypes(document: OpenApiDocument, branches: unknown[], depth: number): Set<string> | undefined {
+  const union = new Set<string>();
+  for (const branch of branches) {
+    const types = typesOfSchemas(document, flattenSchema(document, branch), depth + 1);
+    if (!types) return undefined;
+    for (const type of types) union.add(type);
+  }
+  return union;
+}
+
+/**
+ * The JSON types a value described by already flattened `schemas` may have: every part's `type` (or its
+ * `const`'s type) intersected, anyOf/oneOf allowing any branch's; "integer" wherever "number" is.
+ * Undefined when nothing constrains the type.
+ */
+export function typesOfSchemas(
+  document: OpenApiDocument,
+  schemas: readonly JsonObject[],
+  depth = 0,
+): Set<string> | undefined {
+  if (depth > 32) return undefined;
+  let types: Set<string> | undefined;
+  for (const part of schemas) {
+    let own = declaredTypes(part);
+    for (const keyword of ["anyOf", "oneOf"] as const) {
+      const branches = part[keyword];
+      const union = Array.isArray(branches) ? branchTypes(document, branches, depth) : undefined;
+      if (union) own = own ? intersection(own, union) : union;
+    }
+    if (own) types = types ? intersection(types, own) : own;
+  }
+  return types;
+}
+
+/** The JSON types a value of `schema` may have (see typesOfSchemas), or undefined for any. */
+export function schemaTypes(document: OpenApiDocument, schema: unknown): Set<string> | undefined {
+  return typesOfSchemas(document, flattenSchema(document, schema));
+}
+
+/** The closed set of values already flattened `schemas` allow (an `enum`, or a `const`; the last part's wins). */
+export function closedValuesOfSchemas(schemas: readonly JsonObject[]): unknown[] | undefined {
+  let values: unknown[] | undefined;
+  for (const part of schemas) {
+    if (Array.isArray(part.enum)) values = part.enum;
+    if ("const" in part) values = [part.const];
+  }
+  return values;
+}
+
+/** The closed set of values `schema` allows (enum or const), or undefined when it is open. */
+export function closedValues(document: OpenApiDocument, schema: unknown): unknown[] | undefined {
+  return closedValuesOfSchemas(flattenSchema(document, schema));
 }
