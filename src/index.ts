@@ -19,7 +19,7 @@ export function createClient(options: ClientOptions): ApiClient {
 export { MOCK_BASE_URL, SPEC_VERSION, SIGNING_HEADERS } from "../generated/client-meta.js";
 export { createSigner, signingString, type Signer, type Signature } from "./client/signing.js";
 export * from "../generated/enums.js";
-export { DEFAULT_TIMEOUT_MS } from "./client/create-client.js";
+export { DEFAULT_TIMEOUT_MS } from "./client/options.js";
 export { DEFAULT_RETRY, type RetryOptions } from "./client/retry.js";
 export {
   ClientError,

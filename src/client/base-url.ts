@@ -2,7 +2,10 @@
 // servers' base path (the version segment, from the spec).
 import { BASE_PATH } from "../../generated/client-meta.js";
 
-/** The base URL without a trailing slash, or a TypeError that names what is wrong with it (and the value, unless it holds credentials). */
+/**
+ * The base URL without a trailing slash, or a TypeError that names what is wrong with it (and the value, unless it
+ * holds credentials).
+ */
 export function validateBaseUrl(value: unknown): string {
   const problem = (what: string, got = JSON.stringify(value)) =>
     new TypeError(

@@ -37,7 +37,7 @@ export class ClientError extends Error {
   }
 }
 
-/** A non-2xx answer, raised by `unwrap()`. The non-throwing `{ data, error, response }` result carries the same facts. */
+/** A non-2xx answer, raised by `unwrap()`. The `{ data, error, response }` result carries the same facts. */
 export class ApiError<Body = unknown> extends ClientError {
   declare readonly status: number;
   declare readonly statusText: string;
@@ -84,13 +84,8 @@ export class NetworkError extends ClientError {
 
   constructor(info: RequestInfo, attempts: number, cause: unknown) {
     const reason = networkReason(cause);
-    super(
-      `${describe(info)} failed: network error${reason ? ` (${reason})` : ""}${attempts > 1 ? ` after ${attempts} attempts` : ""}`,
-      info,
-      {
-        cause,
-      },
-    );
+    const after = attempts > 1 ? ` after ${attempts} attempts` : "";
+    super(`${describe(info)} failed: network error${reason ? ` (${reason})` : ""}${after}`, info, { cause });
     this.attempts = attempts;
   }
 }
@@ -98,7 +93,10 @@ export class NetworkError extends ClientError {
 /** Why a response was refused: see `InvalidResponseError.reason`. */
 export type InvalidResponseReason = "content-type" | "invalid-json" | "too-large";
 
-/** A successful status whose body is not the JSON the operation documents, or a body (any status) over `maxResponseBytes`. */
+/**
+ * A successful status whose body is not the JSON the operation documents, or a body (any status) over
+ * `maxResponseBytes`.
+ */
 export class InvalidResponseError extends ClientError {
   declare readonly status: number;
   declare readonly contentType: string | null;
@@ -134,7 +132,7 @@ export class InvalidResponseError extends ClientError {
   }
 }
 
-/** The error code (ECONNREFUSED, UND_ERR_SOCKET…) of the failure or of its cause (fetch wraps it), else its message. */
+/** The error code (ECONNREFUSED, UND_ERR_SOCKET…) of the failure or its cause (fetch wraps it), else its message. */
 function networkReason(cause: unknown): string | undefined {
   const error = cause as { code?: string; message?: string; cause?: { code?: string } } | undefined;
   return error?.code ?? error?.cause?.code ?? error?.message;

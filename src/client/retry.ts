@@ -6,11 +6,17 @@ import { msUntilReset, parseRetryAfter, readRateLimit, type RateLimitState } fro
 export interface RetryOptions {
   /** Retries after the first attempt: an integer from 0 to 10. Default 2. */
   retries: number;
-  /** Methods retried without a per-request opt-in. Default `["GET"]`: every POST of this API has effects or a scarce quota. */
+  /**
+   * Methods retried without a per-request opt-in. Default `["GET"]`: every POST of this API has effects or a scarce
+   * quota.
+   */
   methods: readonly string[];
   /** Statuses that are retried. Default 429, 502, 503, 504. */
   statuses: readonly number[];
-  /** Backoff base: attempt n waits a random time in [0, min(maxDelayMs, baseDelayMs × 2^(n-1))] ("full jitter"). Default 300 ms. */
+  /**
+   * Backoff base: attempt n waits a random time in [0, min(maxDelayMs, baseDelayMs × 2^(n-1))] ("full jitter").
+   * Default 300 ms.
+   */
   baseDelayMs: number;
   /** Cap of the computed backoff. Default 5000 ms. */
   maxDelayMs: number;
@@ -42,7 +48,7 @@ export type AttemptOutcome =
   | { kind: "timeout" }
   | { kind: "status"; status: number; headers: Headers };
 
-/** `base` with the defined fields of `setting`, checked; methods upper-cased. Throws a TypeError naming the bad field. */
+/** `base` with the defined fields of `setting`, checked; methods upper-cased. A TypeError names a bad field. */
 export function resolveRetryOptions(
   base: Readonly<RetryOptions>,
   setting: Partial<RetryOptions> | undefined,
@@ -73,7 +79,7 @@ export function backoffDelay(
   return Math.floor(random() * Math.min(options.maxDelayMs, options.baseDelayMs * 2 ** Math.max(0, retry - 1)));
 }
 
-/** The wait a status response asks for (X-RateLimit-Reset after a 429 or `Remaining: 0`, else Retry-After on 429/503). */
+/** The wait a status response asks for (X-RateLimit-Reset after a 429 or `Remaining: 0`, else Retry-After, 429/503). */
 function serverWait(outcome: AttemptOutcome, now: number): number | undefined {
   if (outcome.kind !== "status") return undefined;
   const { status, headers } = outcome;

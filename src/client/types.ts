@@ -72,7 +72,7 @@ export interface ClientOptions {
    * fails with InvalidResponseError reason `too-large`, never retried. Default 16 MiB; `Infinity` disables.
    */
   maxResponseBytes?: number;
-  /** Retry policy (see `RetryOptions`; `retries` from 0 to 10); `false` disables retries. Default: GET only, 2 retries. */
+  /** Retry policy (`RetryOptions`; `retries` from 0 to 10); `false` disables retries. Default: GET only, 2 retries. */
   retry?: boolean | Partial<RetryOptions>;
   /** Observers of requests, retries and rate limits. */
   hooks?: ClientHooks;
