@@ -16,6 +16,7 @@
 // the field path, so that the gate, the changelog and the tests can name them.
 import { isDeepStrictEqual } from "node:util";
 import {
+  closedValues,
   deref,
   flattenSchema,
   isObject,
@@ -24,6 +25,9 @@ import {
   listOperations,
   type OpenApiDocument,
   type Operation,
+  type SchemaView,
+  schemaTypes,
+  schemaView,
   serverBasePaths,
 } from "../../src/openapi/index.js";
 
@@ -104,9 +108,15 @@ export interface Change {
   rule: ChangeRule;
   /** The operation it happens in (none for components, servers, the document). */
   operation?: OperationRef;
-  /** The place inside the operation (`response 200 body`, `query parameter page`), or what else changed (`component schema Quote`). */
+  /**
+   * The place inside the operation (`response 200 body`, `query parameter page`), or what else changed
+   * (`component schema Quote`).
+   */
   location: string;
-  /** The field path inside a body or value (`data.currency`, `data[].id`); "" for the whole body; absent when not about a field. */
+  /**
+   * The field path inside a body or value (`data.currency`, `data[].id`); "" for the whole body; absent when
+   * not about a field.
+   */
   field?: string;
   /** Where, for a reader: `GET /wallets/USDT (getWalletBalance), response 200 body`. */
   where: string;
@@ -118,67 +128,6 @@ type Direction = "request" | "response";
 /** `GET /wallets/USDT (getWalletBalance)`. */
 export const operationLabel = (op: OperationRef): string =>
   `${op.method} ${op.path} (${op.operationId ?? "no operationId"})`;
-
-/** `types` with "integer" added when it holds "number" (a number type allows the integers), so that an
- * intersection with an integer part keeps them. */
-const withIntegers = (types: Set<string>): Set<string> => (types.has("number") ? types.add("integer") : types);
-
-/** The JSON types a schema allows (anyOf/oneOf: any branch's; allOf: every part's), or undefined for any. */
-function typesOf(doc: OpenApiDocument, schema: unknown, depth = 0): Set<string> | undefined {
-  if (depth > 32) return undefined;
-  let types: Set<string> | undefined;
-  for (const part of flattenSchema(doc, schema)) {
-    let own: Set<string> | undefined;
-    if (part.type !== undefined)
-      own = withIntegers(new Set((Array.isArray(part.type) ? part.type : [part.type]) as string[]));
-    else if ("const" in part) own = withIntegers(new Set([part.const === null ? "null" : typeof part.const]));
-    for (const keyword of ["anyOf", "oneOf"] as const) {
-      const branches = part[keyword];
-      if (!Array.isArray(branches)) continue;
-      const union = new Set<string>();
-      for (const branch of branches) {
-        const branchTypes = typesOf(doc, branch, depth + 1);
-        if (!branchTypes) return undefined;
-        for (const t of branchTypes) union.add(t);
-      }
-      own = own ? new Set([...own].filter((t) => union.has(t))) : union;
-    }
-    if (own) types = types ? new Set([...types].filter((t) => own.has(t))) : own;
-  }
-  return types;
-}
-
-/** The closed set of values a schema allows (enum or const), or undefined. */
-function closedValues(doc: OpenApiDocument, schema: unknown): unknown[] | undefined {
-  let values: unknown[] | undefined;
-  for (const part of flattenSchema(doc, schema)) {
-    if (Array.isArray(part.enum)) values = part.enum;
-    if ("const" in part) values = [part.const];
-  }
-  return values;
-}
-
-interface ObjectShape {
-  properties: Map<string, unknown[]>;
-  required: Set<string>;
-  closed: boolean;
-  items: unknown[];
-  maps: unknown[];
-}
-
-function shapeOf(doc: OpenApiDocument, schema: unknown): ObjectShape {
-  const shape: ObjectShape = { properties: new Map(), required: new Set(), closed: false, items: [], maps: [] };
-  for (const part of flattenSchema(doc, schema, { alternatives: true })) {
-    for (const [name, child] of Object.entries((part.properties ?? {}) as JsonObject))
-      shape.properties.set(name, [...(shape.properties.get(name) ?? []), child]);
-    for (const name of (part.required ?? []) as string[]) shape.required.add(name);
-    if (part.additionalProperties === false || part.unevaluatedProperties === false) shape.closed = true;
-    if (part.items !== undefined && typeof part.items !== "boolean") shape.items.push(part.items);
-    if (part.additionalProperties && typeof part.additionalProperties === "object")
-      shape.maps.push(part.additionalProperties);
-  }
-  return shape;
-}
 
 /** Value constraints, and which way a bigger number goes ("up": a bigger value is tighter; undefined: no order). */
 const CONSTRAINTS = {
@@ -224,6 +173,21 @@ const typeNameOf = (kind: keyof typeof COMPONENT_TYPES, name: string) =>
         .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
         .join("");
 
+/** The JSON types before and after, and which the change removed and added ("any" for no constraint). */
+interface TypeChange {
+  typesA: Set<string> | undefined;
+  typesB: Set<string> | undefined;
+  removed: string[];
+  added: string[];
+}
+
+/** One value compared: where, its field path ("" for the root) and how messages name it. */
+interface At {
+  place: Place;
+  field: string;
+  label: string;
+}
+
 /** Where a schema comparison happens: the operation, the place in it, the side. */
 interface Place {
   operation?: OperationRef;
@@ -231,6 +195,21 @@ interface Place {
   direction: Direction;
   /** How the root value is named in messages ("the body", or the parameter or header). */
   root: string;
+}
+
+/** An operation's parameters by `in` and name; header names are case-insensitive, other parameters are not. */
+function parametersByKey(operation: Operation): Map<string, JsonObject> {
+  return new Map(
+    operation.parameters.map((p) => [
+      `${String(p.in)} parameter ${p.in === "header" ? String(p.name).toLowerCase() : String(p.name)}`,
+      p,
+    ]),
+  );
+}
+
+/** A response's headers by lower-cased name (header names are case-insensitive). */
+function headersByName(response: JsonObject): Map<string, unknown> {
+  return new Map(Object.entries((response.headers ?? {}) as JsonObject).map(([name, h]) => [name.toLowerCase(), h]));
 }
 
 class Comparer {
@@ -265,142 +244,168 @@ class Comparer {
   /** Compares the value described by `a` (before) and `b` (after) at `field` (a dotted path, "" for the root). */
   schema(a: unknown, b: unknown, place: Place, field: string, depth = 0): void {
     if (depth > 24) return;
-    const { direction } = place;
-    const label = field || place.root;
-    const add = (kind: ChangeKind, rule: ChangeRule, message: string, at = field) =>
-      this.add(kind, rule, place, message, at);
-    const typesA = typesOf(this.before, a);
-    const typesB = typesOf(this.after, b);
-    if (typesA || typesB) {
-      // Any (undefined) to some types removes "any"; some types to any adds it; nothing else is counted then.
-      const removed = typesA ? (typesB ? [...typesA].filter((t) => !typesB.has(t)) : []) : ["any"];
-      const added = typesB ? (typesA ? [...typesB].filter((t) => !typesA.has(t)) : []) : ["any"];
-      if (direction === "response") {
-        if (added.includes("null") && typesA && !typesA.has("null"))
-          add("breaking", "response-nullable", `${label} may now be null`);
-        const otherAdded = added.filter((t) => t !== "null");
-        if (otherAdded.length && removed.length)
-          add(
-            "breaking",
-            "response-type-changed",
-            `${label} changed type from ${typeText(typesA)} to ${typeText(typesB)}`,
-          );
-        else if (otherAdded.length)
-          add(
-            "breaking",
-            "response-type-widened",
-            `${label} may now be ${otherAdded.join(" or ")} (was ${typeText(typesA)})`,
-          );
-        else if (removed.length)
-          add(
-            "breaking",
-            "response-type-narrowed",
-            `${label} narrowed: it can no longer be ${removed.join(" or ")} (now ${typeText(typesB)})`,
-          );
-      } else {
-        if (removed.length && added.filter((t) => t !== "null").length)
-          add(
-            "breaking",
-            "request-type-changed",
-            `${label} changed type from ${typeText(typesA)} to ${typeText(typesB)}`,
-          );
-        else if (removed.length)
-          add(
-            "breaking",
-            "request-type-narrowed",
-            `${label} no longer accepts ${removed.join(" or ")} (now ${typeText(typesB)})`,
-          );
-        else if (added.length)
-          add("non-breaking", "request-type-widened", `${label} now also accepts ${added.join(" or ")}`);
-      }
-    }
-    const valuesA = closedValues(this.before, a);
-    const valuesB = closedValues(this.after, b);
-    if (valuesA || valuesB) {
-      const gained = valuesB ? valuesB.filter((v) => !valuesA?.some((x) => isDeepStrictEqual(x, v))) : [];
-      const lost = valuesA ? valuesA.filter((v) => !valuesB?.some((x) => isDeepStrictEqual(x, v))) : [];
-      if (direction === "response") {
-        if (valuesA && !valuesB)
-          add("breaking", "response-enum-opened", `${label} is no longer limited to ${valuesText(valuesA)}`);
-        else if (!valuesA && valuesB)
-          add("non-breaking", "response-enum-closed", `${label} is now limited to ${valuesText(valuesB)}`);
-        else {
-          if (gained.length)
-            add(
-              "breaking",
-              "response-enum-value-added",
-              `${label} gains the value(s) ${valuesText(gained)} in a closed enum`,
-            );
-          if (lost.length)
-            add(
-              "non-breaking",
-              "response-enum-value-removed",
-              `${label} no longer takes the value(s) ${valuesText(lost)}`,
-            );
-        }
-      } else if (valuesA && !valuesB) add("non-breaking", "request-enum-opened", `${label} accepts any value now`);
-      else if (!valuesA && valuesB)
-        add("breaking", "request-enum-closed", `${label} is now limited to ${valuesText(valuesB)}`);
-      else {
-        if (lost.length)
-          add("breaking", "request-enum-value-removed", `${label} no longer accepts ${valuesText(lost)}`);
-        if (gained.length)
-          add("non-breaking", "request-enum-value-added", `${label} now accepts ${valuesText(gained)}`);
-      }
-    }
-    this.constraints(a, b, place, field, label);
-    const shapeA = shapeOf(this.before, a);
-    const shapeB = shapeOf(this.after, b);
-    const child = (name: string) => (field ? `${field}.${name}` : name);
-    for (const [name, schemasA] of shapeA.properties) {
-      const schemasB = shapeB.properties.get(name);
-      if (!schemasB) {
-        if (direction === "response")
-          add("breaking", "response-field-removed", `field ${child(name)} removed`, child(name));
-        else
-          add(
-            shapeB.closed ? "breaking" : "non-breaking",
-            "request-field-removed",
-            `field ${child(name)} removed${shapeB.closed ? " (sending it is now refused)" : ""}`,
-            child(name),
-          );
-        continue;
-      }
-      const wasRequired = shapeA.required.has(name);
-      const isRequired = shapeB.required.has(name);
-      if (wasRequired && !isRequired) {
-        if (direction === "response")
-          add("breaking", "response-field-made-optional", `field ${child(name)} made optional`, child(name));
-        else add("non-breaking", "request-field-made-optional", `field ${child(name)} made optional`, child(name));
-      }
-      if (!wasRequired && isRequired) {
-        if (direction === "response")
-          add("non-breaking", "response-field-made-required", `field ${child(name)} made required`, child(name));
-        else add("breaking", "request-field-made-required", `field ${child(name)} made required`, child(name));
-      }
-      this.schema(anyOfSchemas(schemasA), anyOfSchemas(schemasB), place, child(name), depth + 1);
-    }
-    for (const [name] of shapeB.properties) {
-      if (shapeA.properties.has(name)) continue;
-      if (direction === "request" && shapeB.required.has(name))
-        add("breaking", "request-required-field-added", `required field ${child(name)} added`, child(name));
-      else
-        add(
-          "non-breaking",
-          direction === "request" ? "request-field-added" : "response-field-added",
-          `field ${child(name)} added`,
-          child(name),
-        );
-    }
-    if (direction === "request" && !shapeA.closed && shapeB.closed)
-      add("breaking", "request-closed-to-undocumented-fields", `${label} refuses undocumented fields now`);
-    if (shapeA.items.length && shapeB.items.length)
-      this.schema(anyOfSchemas(shapeA.items), anyOfSchemas(shapeB.items), place, `${field}[]`, depth + 1);
-    if (shapeA.maps.length && shapeB.maps.length)
-      this.schema(anyOfSchemas(shapeA.maps), anyOfSchemas(shapeB.maps), place, `${field}{*}`, depth + 1);
+    const at: At = { place, field, label: field || place.root };
+    this.types(schemaTypes(this.before, a), schemaTypes(this.after, b), at);
+    this.values(closedValues(this.before, a), closedValues(this.after, b), at);
+    this.constraints(a, b, place, field, at.label);
+    const viewA = schemaView(this.before, a, { alternatives: true });
+    const viewB = schemaView(this.after, b, { alternatives: true });
+    this.fields(viewA, viewB, at, depth);
+    if (place.direction === "request" && !viewA.closed && viewB.closed)
+      this.note(at, "breaking", "request-closed-to-undocumented-fields", `${at.label} refuses undocumented fields now`);
+    if (viewA.items.length && viewB.items.length)
+      this.schema(anyOfSchemas(viewA.items), anyOfSchemas(viewB.items), place, `${field}[]`, depth + 1);
+    if (viewA.maps.length && viewB.maps.length)
+      this.schema(anyOfSchemas(viewA.maps), anyOfSchemas(viewB.maps), place, `${field}{*}`, depth + 1);
   }
 
-  /** Value constraints (pattern, format, bounds, lengths): tighter is breaking in a request; in a response, looser is; a change without an order is breaking on both sides. */
+  /** A change about the value at `at` (or, with `field`, about one of its fields). */
+  private note(at: At, kind: ChangeKind, rule: ChangeRule, message: string, field = at.field): void {
+    this.add(kind, rule, at.place, message, field);
+  }
+
+  /** The JSON types: undefined is any type, so any to some removes "any" and some to any adds it. */
+  private types(typesA: Set<string> | undefined, typesB: Set<string> | undefined, at: At): void {
+    if (!typesA && !typesB) return;
+    const removed = typesA ? (typesB ? [...typesA].filter((t) => !typesB.has(t)) : []) : ["any"];
+    const added = typesB ? (typesA ? [...typesB].filter((t) => !typesA.has(t)) : []) : ["any"];
+    const change = { typesA, typesB, removed, added };
+    if (at.place.direction === "response") this.responseTypes(change, at);
+    else this.requestTypes(change, at);
+  }
+
+  /** A response may now hold a type the consumer does not expect: null, another type, or fewer (narrowed). */
+  private responseTypes({ typesA, typesB, removed, added }: TypeChange, at: At): void {
+    const { label } = at;
+    if (added.includes("null") && typesA && !typesA.has("null"))
+      this.note(at, "breaking", "response-nullable", `${label} may now be null`);
+    const otherAdded = added.filter((t) => t !== "null");
+    if (otherAdded.length && removed.length)
+      this.note(
+        at,
+        "breaking",
+        "response-type-changed",
+        `${label} changed type from ${typeText(typesA)} to ${typeText(typesB)}`,
+      );
+    else if (otherAdded.length)
+      this.note(
+        at,
+        "breaking",
+        "response-type-widened",
+        `${label} may now be ${otherAdded.join(" or ")} (was ${typeText(typesA)})`,
+      );
+    else if (removed.length)
+      this.note(
+        at,
+        "breaking",
+        "response-type-narrowed",
+        `${label} narrowed: it can no longer be ${removed.join(" or ")} (now ${typeText(typesB)})`,
+      );
+  }
+
+  /** A request that sent a type no longer accepted is refused; accepting more is safe. */
+  private requestTypes({ typesA, typesB, removed, added }: TypeChange, at: At): void {
+    const { label } = at;
+    if (removed.length && added.filter((t) => t !== "null").length)
+      this.note(
+        at,
+        "breaking",
+        "request-type-changed",
+        `${label} changed type from ${typeText(typesA)} to ${typeText(typesB)}`,
+      );
+    else if (removed.length)
+      this.note(
+        at,
+        "breaking",
+        "request-type-narrowed",
+        `${label} no longer accepts ${removed.join(" or ")} (now ${typeText(typesB)})`,
+      );
+    else if (added.length)
+      this.note(at, "non-breaking", "request-type-widened", `${label} now also accepts ${added.join(" or ")}`);
+  }
+
+  /** Closed values (enum or const): a response gaining one, or a request losing one, is breaking. */
+  private values(valuesA: unknown[] | undefined, valuesB: unknown[] | undefined, at: At): void {
+    if (!valuesA && !valuesB) return;
+    const gained = valuesB ? valuesB.filter((v) => !valuesA?.some((x) => isDeepStrictEqual(x, v))) : [];
+    const lost = valuesA ? valuesA.filter((v) => !valuesB?.some((x) => isDeepStrictEqual(x, v))) : [];
+    const { label } = at;
+    if (at.place.direction === "response") {
+      if (valuesA && !valuesB)
+        this.note(at, "breaking", "response-enum-opened", `${label} is no longer limited to ${valuesText(valuesA)}`);
+      else if (!valuesA && valuesB)
+        this.note(at, "non-breaking", "response-enum-closed", `${label} is now limited to ${valuesText(valuesB)}`);
+      else {
+        const addedText = `${label} gains the value(s) ${valuesText(gained)} in a closed enum`;
+        if (gained.length) this.note(at, "breaking", "response-enum-value-added", addedText);
+        const removedText = `${label} no longer takes the value(s) ${valuesText(lost)}`;
+        if (lost.length) this.note(at, "non-breaking", "response-enum-value-removed", removedText);
+      }
+    } else if (valuesA && !valuesB)
+      this.note(at, "non-breaking", "request-enum-opened", `${label} accepts any value now`);
+    else if (!valuesA && valuesB)
+      this.note(at, "breaking", "request-enum-closed", `${label} is now limited to ${valuesText(valuesB)}`);
+    else {
+      if (lost.length)
+        this.note(at, "breaking", "request-enum-value-removed", `${label} no longer accepts ${valuesText(lost)}`);
+      if (gained.length)
+        this.note(at, "non-breaking", "request-enum-value-added", `${label} now accepts ${valuesText(gained)}`);
+    }
+  }
+
+  /** The fields of an object: removed, made optional or required, added; each kept field compared in turn. */
+  private fields(viewA: SchemaView, viewB: SchemaView, at: At, depth: number): void {
+    const child = (name: string) => (at.field ? `${at.field}.${name}` : name);
+    for (const [name, schemasA] of viewA.properties) {
+      const schemasB = viewB.properties.get(name);
+      if (!schemasB) this.fieldRemoved(child(name), viewB.closed, at);
+      else {
+        this.requiredness(viewA.required.has(name), viewB.required.has(name), child(name), at);
+        this.schema(anyOfSchemas(schemasA), anyOfSchemas(schemasB), at.place, child(name), depth + 1);
+      }
+    }
+    for (const [name] of viewB.properties) {
+      if (viewA.properties.has(name)) continue;
+      if (at.place.direction === "request" && viewB.required.has(name))
+        this.note(at, "breaking", "request-required-field-added", `required field ${child(name)} added`, child(name));
+      else {
+        const rule = at.place.direction === "request" ? "request-field-added" : "response-field-added";
+        this.note(at, "non-breaking", rule, `field ${child(name)} added`, child(name));
+      }
+    }
+  }
+
+  /** A response field removed breaks its readers; a request field removed breaks only a closed object's senders. */
+  private fieldRemoved(field: string, closedAfter: boolean, at: At): void {
+    if (at.place.direction === "response")
+      this.note(at, "breaking", "response-field-removed", `field ${field} removed`, field);
+    else
+      this.note(
+        at,
+        closedAfter ? "breaking" : "non-breaking",
+        "request-field-removed",
+        `field ${field} removed${closedAfter ? " (sending it is now refused)" : ""}`,
+        field,
+      );
+  }
+
+  private requiredness(wasRequired: boolean, isRequired: boolean, field: string, at: At): void {
+    const response = at.place.direction === "response";
+    if (wasRequired && !isRequired) {
+      if (response) this.note(at, "breaking", "response-field-made-optional", `field ${field} made optional`, field);
+      else this.note(at, "non-breaking", "request-field-made-optional", `field ${field} made optional`, field);
+    }
+    if (!wasRequired && isRequired) {
+      if (response)
+        this.note(at, "non-breaking", "response-field-made-required", `field ${field} made required`, field);
+      else this.note(at, "breaking", "request-field-made-required", `field ${field} made required`, field);
+    }
+  }
+
+  /**
+   * Value constraints (pattern, format, bounds, lengths): tighter is breaking in a request; in a response,
+   * looser is; a change without an order is breaking on both sides.
+   */
   constraints(a: unknown, b: unknown, place: Place, field: string, label: string): void {
     const collect = (doc: OpenApiDocument, schema: unknown) => {
       const found = new Map<Constraint, unknown>();
@@ -441,25 +446,42 @@ class Comparer {
 
   operation(a: Operation, b: Operation): void {
     const op: OperationRef = { method: b.method, path: b.path, operationId: b.operationId ?? a.operationId };
-    const at = (location: string) => ({ operation: op, location });
     if (a.operationId !== b.operationId)
       this.add(
         "breaking",
         "operation-id-renamed",
-        at("operationId"),
+        { operation: op, location: "operationId" },
         `operationId renamed from ${a.operationId} to ${b.operationId} (the key of the operations type)`,
       );
-    this.security(a, b, at("security"));
-    // Header names are case-insensitive; other parameters are not.
-    const params = (o: Operation) =>
-      new Map(
-        o.parameters.map((p) => [
-          `${String(p.in)} parameter ${p.in === "header" ? String(p.name).toLowerCase() : String(p.name)}`,
-          p,
-        ]),
-      );
-    const paramsA = params(a);
-    const paramsB = params(b);
+    this.security(a, b, { operation: op, location: "security" });
+    this.parameters(a, b, op);
+    this.requestBody(a.requestBody, b.requestBody, op);
+    for (const [status, responseA] of Object.entries(a.responses)) {
+      const responseB = b.responses[status];
+      if (responseB) this.response(status, responseA, responseB, op);
+      else
+        this.add(
+          "breaking",
+          "response-status-removed",
+          { operation: op, location: `response ${status}` },
+          `response ${status} removed`,
+        );
+    }
+    for (const status of Object.keys(b.responses))
+      if (!(status in a.responses))
+        this.add(
+          "non-breaking",
+          "response-status-added",
+          { operation: op, location: `response ${status}` },
+          `response ${status} added`,
+        );
+  }
+
+  /** Parameters by `in` and name (header names case-insensitive): removed, made required or optional, added. */
+  private parameters(a: Operation, b: Operation, op: OperationRef): void {
+    const at = (location: string) => ({ operation: op, location });
+    const paramsA = parametersByKey(a);
+    const paramsB = parametersByKey(b);
     for (const [key, pa] of paramsA) {
       const pb = paramsB.get(key);
       if (!pb) {
@@ -477,79 +499,67 @@ class Comparer {
       if (pb.required === true) this.add("breaking", "required-parameter-added", at(key), `required ${key} added`);
       else this.add("non-breaking", "parameter-added", at(key), `optional ${key} added`);
     }
-    const bodyA = a.requestBody;
-    const bodyB = b.requestBody;
-    if (bodyA && !bodyB) this.add("breaking", "request-body-removed", at("request body"), "request body removed");
+  }
+
+  private requestBody(bodyA: JsonObject | undefined, bodyB: JsonObject | undefined, op: OperationRef): void {
+    const place = { operation: op, location: "request body" };
+    if (bodyA && !bodyB) this.add("breaking", "request-body-removed", place, "request body removed");
     else if (!bodyA && bodyB) {
       if (bodyB.required === true)
-        this.add("breaking", "required-request-body-added", at("request body"), "required request body added");
-      else this.add("non-breaking", "request-body-added", at("request body"), "optional request body added");
+        this.add("breaking", "required-request-body-added", place, "required request body added");
+      else this.add("non-breaking", "request-body-added", place, "optional request body added");
     } else if (bodyA && bodyB) {
       if (bodyA.required !== true && bodyB.required === true)
-        this.add("breaking", "request-body-made-required", at("request body"), "request body made required");
+        this.add("breaking", "request-body-made-required", place, "request body made required");
       if (bodyA.required === true && bodyB.required !== true)
-        this.add("non-breaking", "request-body-made-optional", at("request body"), "request body made optional");
+        this.add("non-breaking", "request-body-made-optional", place, "request body made optional");
+      const where: Place = { ...place, direction: "request", root: "the body" };
+      this.schema(jsonMedia(bodyA)?.schema, jsonMedia(bodyB)?.schema, where, "");
+    }
+  }
+
+  /** One status both documents answer with: its headers, then its JSON body. */
+  private response(status: string, responseA: JsonObject, responseB: JsonObject, op: OperationRef): void {
+    this.responseHeaders(status, headersByName(responseA), headersByName(responseB), op);
+    const mediaA = jsonMedia(responseA);
+    const mediaB = jsonMedia(responseB);
+    const location = `response ${status} body`;
+    if (mediaA && !mediaB)
+      this.add("breaking", "response-body-removed", { operation: op, location }, `response ${status} body removed`);
+    else if (mediaA && mediaB)
       this.schema(
-        jsonMedia(bodyA)?.schema,
-        jsonMedia(bodyB)?.schema,
-        { operation: op, location: "request body", direction: "request", root: "the body" },
+        mediaA.schema,
+        mediaB.schema,
+        { operation: op, location, direction: "response", root: "the body" },
         "",
       );
-    }
-    for (const [status, ra] of Object.entries(a.responses)) {
-      const rb = b.responses[status];
-      if (!rb) {
-        this.add("breaking", "response-status-removed", at(`response ${status}`), `response ${status} removed`);
+  }
+
+  private responseHeaders(
+    status: string,
+    headersA: Map<string, unknown>,
+    headersB: Map<string, unknown>,
+    op: OperationRef,
+  ): void {
+    for (const [name, rawA] of headersA) {
+      const location = `response ${status} header ${name}`;
+      const rawB = headersB.get(name);
+      if (rawB === undefined) {
+        this.add("breaking", "response-header-removed", { operation: op, location }, `${location} removed`);
         continue;
       }
-      const headersB = new Map(
-        Object.entries((rb.headers ?? {}) as JsonObject).map(([name, h]) => [name.toLowerCase(), h]),
-      );
-      const headersA = new Map(
-        Object.entries((ra.headers ?? {}) as JsonObject).map(([name, h]) => [name.toLowerCase(), h]),
-      );
-      for (const [name, rawA] of headersA) {
-        const location = `response ${status} header ${name}`;
-        const rawB = headersB.get(name);
-        if (rawB === undefined) {
-          this.add("breaking", "response-header-removed", at(location), `response ${status} header ${name} removed`);
-          continue;
-        }
-        const ha = deref(this.before, rawA);
-        const hb = deref(this.after, rawB);
-        if (ha?.required === true && hb?.required !== true)
-          this.add(
-            "breaking",
-            "response-header-made-optional",
-            at(location),
-            `response ${status} header ${name} made optional`,
-          );
-        this.schema(ha?.schema, hb?.schema, { operation: op, location, direction: "response", root: location }, "");
-      }
-      for (const name of headersB.keys())
-        if (!headersA.has(name))
-          this.add(
-            "non-breaking",
-            "response-header-added",
-            at(`response ${status} header ${name}`),
-            `response ${status} header ${name} added`,
-          );
-      const mediaA = jsonMedia(ra);
-      const mediaB = jsonMedia(rb);
-      const location = `response ${status} body`;
-      if (mediaA && !mediaB)
-        this.add("breaking", "response-body-removed", at(location), `response ${status} body removed`);
-      else if (mediaA && mediaB)
-        this.schema(
-          mediaA.schema,
-          mediaB.schema,
-          { operation: op, location, direction: "response", root: "the body" },
-          "",
-        );
+      const headerA = deref(this.before, rawA);
+      const headerB = deref(this.after, rawB);
+      if (headerA?.required === true && headerB?.required !== true)
+        this.add("breaking", "response-header-made-optional", { operation: op, location }, `${location} made optional`);
+      const place: Place = { operation: op, location, direction: "response", root: location };
+      this.schema(headerA?.schema, headerB?.schema, place, "");
     }
-    for (const status of Object.keys(b.responses))
-      if (!(status in a.responses))
-        this.add("non-breaking", "response-status-added", at(`response ${status}`), `response ${status} added`);
+    for (const name of headersB.keys()) {
+      const location = `response ${status} header ${name}`;
+      if (!headersA.has(name))
+        this.add("non-breaking", "response-header-added", { operation: op, location }, `${location} added`);
+    }
   }
 
   /** A consumer meets one alternative of the security requirement; if it is gone, its calls are refused. */
@@ -604,7 +614,8 @@ class Comparer {
             "breaking",
             "component-renamed",
             place,
-            `renamed to ${renamedTo}: the exported type ${typeNameOf(kind, name)} is now ${typeNameOf(kind, renamedTo)}`,
+            `renamed to ${renamedTo}: the exported type ${typeNameOf(kind, name)} is now ` +
+              typeNameOf(kind, renamedTo),
           );
         else
           this.add(
@@ -668,7 +679,10 @@ class Comparer {
   }
 }
 
-/** The document without what every release changes (its version) or the copy adds (notices), for the annotation check. */
+/**
+ * The document without what every release changes (its version) or the copy adds (notices), for the
+ * annotation check.
+ */
 function strip(doc: OpenApiDocument): unknown {
   const { "x-generated": _notice, "x-released": _released, info, ...rest } = doc;
   if (!isObject(info)) return rest;
@@ -691,17 +705,26 @@ export function compareContracts(before: OpenApiDocument, after: OpenApiDocument
     .sort((x, y) => order[x.kind] - order[y.kind]);
 }
 
-/** One line: `BREAKING  response-field-removed  GET /wallets/USDT (getWalletBalance), response 200 body: field data.currency removed`. */
+/**
+ * One line: `BREAKING  response-field-removed  GET /wallets/USDT (getWalletBalance), response 200 body: field
+ * data.currency removed`.
+ */
 export const formatChange = (change: Change): string =>
   `${change.kind.toUpperCase()}  ${change.rule}  ${change.where}: ${change.message}`;
 
 const leaf = (field: string) => /[\w-]+(?:\[\]|\{\*\})*$/.exec(field)?.[0] ?? field;
 
-/** Changes of one kind to the same field name at the same kind of place (a shared schema changes wherever it is embedded). */
+/**
+ * Changes of one kind to the same field name at the same kind of place (a shared schema changes wherever it
+ * is embedded).
+ */
 export interface ChangeGroup {
   kind: ChangeKind;
   rule: ChangeRule;
-  /** The one change's place, or the generic place of many (`response * header x-ratelimit-limit`); "" when the text names it. */
+  /**
+   * The one change's place, or the generic place of many (`response * header x-ratelimit-limit`); "" when
+   * the text names it.
+   */
   where: string;
   /** The message, with the field path cut to the field's own name when the group has many places. */
   text: string;
@@ -734,13 +757,16 @@ export function groupChanges(changes: readonly Change[]): ChangeGroup[] {
   });
 }
 
-/** One line per group: `NON-BREAKING  parameter-added  optional header parameter x-api-timestamp added — 16 places: getFiatRates, …`. */
+/**
+ * One line per group: `NON-BREAKING  parameter-added  optional header parameter x-api-timestamp added — 16
+ * places: getFiatRates, …`.
+ */
 export function summarizeChanges(changes: readonly Change[]): string[] {
   return groupChanges(changes).map((g) => {
     const head = `${g.kind.toUpperCase()}  ${g.rule}  ${g.where ? `${g.where}: ` : ""}${g.text}`;
     if (g.count === 1) return head;
-    const shown =
-      g.operations.slice(0, 3).join(", ") + (g.operations.length > 3 ? `, … (${g.operations.length} operations)` : "");
+    const more = g.operations.length > 3 ? `, … (${g.operations.length} operations)` : "";
+    const shown = g.operations.slice(0, 3).join(", ") + more;
     return `${head} — ${g.count} places: ${shown}`;
   });
 }
