@@ -43,7 +43,7 @@ export const OBSERVED_PARAMETERS: Record<string, ParameterExpectation[]> = {
 /** Fact 1: Accept Quote is sent with no body at all; the description's sample sends {}. Both must pass. */
 export const OPTIONAL_BODIES = [{ method: "post", path: "/trades/quote/{quoteId}" }] as const;
 
-/** Fact 4: the wallet path with other currency codes. Its answer is not observed: assumed to be Get Wallet Balance's. */
+/** Fact 4: the wallet path with other currency codes. Its answer is not observed: assumed Get Wallet Balance's. */
 export const OBSERVED_ENDPOINTS: EndpointExpectation[] = [
   {
     n: 0,
@@ -56,7 +56,7 @@ export const OBSERVED_ENDPOINTS: EndpointExpectation[] = [
   },
 ];
 
-/** Fact 5: Create Quote's sourceId/targetId carry identifiers in the real client (no schema change: both are strings). */
+/** Fact 5: Create Quote's sourceId/targetId carry identifiers in the real client (both stay strings). */
 export const OBSERVED_FIELDS = [
   { schema: "CreateQuoteRequest", property: "sourceId" },
   { schema: "CreateQuoteRequest", property: "targetId" },

@@ -72,7 +72,7 @@ function wrongTypeOf(shape: Shape): unknown {
   }
 }
 
-/** `label` (a component's name, or "" for an operation's body) followed by the path: `Wallet.currency`, `data[0].id`. */
+/** `label` (a component's name, or "" for an operation's body) then the path: `Wallet.currency`, `data[0].id`. */
 function formatPath(label: string, path: Path): string {
   let text = label;
   for (const part of path) text += typeof part === "number" ? `[${part}]` : text === "" ? part : `.${part}`;
@@ -222,7 +222,10 @@ export class Prober {
     return probes;
   }
 
-  /** True when the shape is probed in full elsewhere: a component, or a variant already probed (marks a new variant as probed). */
+  /**
+   * True when the shape is probed in full elsewhere: a component, or a variant already probed (marks a new variant
+   * as probed).
+   */
   private probedElsewhere(shape: Shape): boolean {
     if ((shape.kind === "object" || shape.kind === "dateTime") && shape.component !== undefined) return true;
     if (shape.kind !== "object") return false;

@@ -65,6 +65,47 @@ function expectedPlace([top, a = "", b = "", ...rest]: string[]): RegExp {
   return new RegExp(`\\(${quote(top ?? "")}\\)$`);
 }
 
+/** The pointer of an operation's parameter `location:name` in the bundle (the test fails when it has none). */
+function parameterPointer(method: string, route: string, name: string, location: string): string {
+  const parameters = (at(`#/paths/${escapePointerToken(route)}/${method}/parameters`) as unknown[]) ?? [];
+  const index = parameters.findIndex((raw) => {
+    const parameter = resolved(raw);
+    return parameter?.name === name && parameter.in === location;
+  });
+  expect(index, `${method} ${route} ${location}:${name}`).toBeGreaterThanOrEqual(0);
+  return `#/paths/${escapePointerToken(route)}/${method}/parameters/${index}`;
+}
+
+/** Every fact of test/spec/observed.ts, with where in the bundle it is declared (read when a test asks). */
+function observedFacts(): Array<{ what: string; pointer: () => string }> {
+  const path = (route: string) => `#/paths/${escapePointerToken(route)}`;
+  return [
+    ...SIGNING_HEADERS.map((header) => ({
+      what: `signing header ${header.name}`,
+      pointer: () => parameterPointer("get", "/currencies/fiat-rates", header.name, header.in),
+    })),
+    ...Object.entries(OBSERVED_PARAMETERS).flatMap(([key, parameters]) => {
+      const [method, route] = key.split(" ") as [string, string];
+      return parameters.map((parameter) => ({
+        what: `parameter ${parameter.in}:${parameter.name} of ${key}`,
+        pointer: () => parameterPointer(method, route, parameter.name, parameter.in),
+      }));
+    }),
+    ...OBSERVED_ENDPOINTS.map((endpoint) => ({
+      what: `operation ${endpoint.method.toUpperCase()} ${endpoint.path}`,
+      pointer: () => `${path(endpoint.path)}/${endpoint.method}`,
+    })),
+    ...OPTIONAL_BODIES.map((body) => ({
+      what: `optional body of ${body.method.toUpperCase()} ${body.path}`,
+      pointer: () => `${path(body.path)}/${body.method}/requestBody`,
+    })),
+    ...OBSERVED_FIELDS.map((field) => ({
+      what: `field ${field.schema}.${field.property}`,
+      pointer: () => `#/components/schemas/${field.schema}/properties/${field.property}`,
+    })),
+  ];
+}
+
 describe("provenance register", () => {
   it("has the kinds in order: observed, not shown, conventions", () => {
     expect(register.kinds.map((kind) => kind.key)).toEqual(PROVENANCE_KINDS.map((kind) => kind.key));
@@ -115,43 +156,19 @@ describe("provenance register", () => {
     expect(wrong).toEqual([]);
   });
 
-  it("lists every observed fact among the observed entries", () => {
-    const observed = new Set(entriesOf("x-observed").map((entry) => entry.pointer));
-    /** Pointer of the declared object (the target of a $ref, as the register lists it). */
-    const listedAt = (pointer: string): string | undefined => {
+  // One test per fact of test/spec/observed.ts, each found by its pointer (a $ref's target, as the register lists it).
+  it.each(observedFacts().map((fact) => [fact.what, fact] as const))(
+    "lists the observed fact %s among the observed entries",
+    (what, fact) => {
+      const observed = new Set(entriesOf("x-observed").map((entry) => entry.pointer));
+      const pointer = fact.pointer();
       const raw = at(pointer) as { $ref?: string };
-      return raw.$ref ?? pointer;
-    };
-    const expectListed = (pointer: string, what: string) => expect(observed.has(listedAt(pointer)!), what).toBe(true);
-    const parameterPointer = (method: string, route: string, name: string, location: string) => {
-      const parameters = (at(`#/paths/${escapePointerToken(route)}/${method}/parameters`) as unknown[]) ?? [];
-      const index = parameters.findIndex((raw) => {
-        const parameter = resolved(raw);
-        return parameter?.name === name && parameter.in === location;
-      });
-      expect(index, `${method} ${route} ${location}:${name}`).toBeGreaterThanOrEqual(0);
-      return `#/paths/${escapePointerToken(route)}/${method}/parameters/${index}`;
-    };
-    for (const header of SIGNING_HEADERS)
-      expectListed(parameterPointer("get", "/currencies/fiat-rates", header.name, header.in), header.name);
-    for (const [key, parameters] of Object.entries(OBSERVED_PARAMETERS)) {
-      const [method, route] = key.split(" ") as [string, string];
-      for (const parameter of parameters)
-        expectListed(parameterPointer(method, route, parameter.name, parameter.in), `${key} ${parameter.name}`);
-    }
-    for (const endpoint of OBSERVED_ENDPOINTS)
-      expectListed(`#/paths/${escapePointerToken(endpoint.path)}/${endpoint.method}`, endpoint.path);
-    for (const body of OPTIONAL_BODIES)
-      expectListed(`#/paths/${escapePointerToken(body.path)}/${body.method}/requestBody`, `${body.path} body`);
-    for (const field of OBSERVED_FIELDS)
-      expectListed(
-        `#/components/schemas/${field.schema}/properties/${field.property}`,
-        `${field.schema}.${field.property}`,
-      );
-  });
+      expect(observed.has(raw.$ref ?? pointer), what).toBe(true);
+    },
+  );
 
   // The places of markers the contract does not have today, on a small document of each kind of place.
-  it("names each place for a reader: the operation and what follows, or the component and its fields; not in examples", () => {
+  it("names each place: the operation and what follows, or the component and its fields; not in examples", () => {
     const mark = (text: string | string[]) => ({ "x-observed": text });
     const doc = {
       openapi: "3.1.0",
