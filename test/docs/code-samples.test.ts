@@ -8,7 +8,7 @@ import {
   toTsLiteral,
   withCodeSamples,
 } from "../../scripts/build/code-samples.js";
-import { listOperations } from "../../src/openapi/index.js";
+import { listOperations, type Operation } from "../../src/openapi/index.js";
 import {
   deref,
   jsonMedia,
@@ -22,25 +22,37 @@ import { scratchDir, tscErrors } from "../support/tsc.js";
 
 const spec = loadSpec();
 
+/** The JSON media type of an operation's request body, if it takes one. */
+const requestMedia = (entry: Operation) =>
+  jsonMedia(deref(spec, entry.operation.requestBody) as JsonObject | undefined);
+
+const operations = listOperations(spec);
+/** [METHOD path, operation, its index] rows: `%s` prints the operation. */
+const operationRows = operations.map(
+  (entry, index) => [`${entry.method.toUpperCase()} ${entry.path}`, entry, index] as const,
+);
+const signingParameters = Object.values((spec.components?.parameters ?? {}) as Record<string, JsonObject>).filter(
+  (p) => p["x-signing"] !== undefined,
+);
+
 describe("code samples", () => {
-  it("gives every operation one sample that calls its method and path through the package", () => {
-    const operations = listOperations(spec);
+  it("gives one sample per operation, in the operations' order", () => {
     const samples = generateCodeSamples(spec);
     expect(operations.length).toBeGreaterThan(0);
     expect(samples).toHaveLength(operations.length);
-    operations.forEach((entry, index) => {
-      const sample = samples[index]!;
-      expect(sample.operationId).toBe(entry.operation.operationId);
-      expect(sample.source).toContain(`from "${PACKAGE_NAME}"`);
-      expect(sample.source).toContain(`await client.${entry.method.toUpperCase()}(${JSON.stringify(entry.path)}`);
-    });
   });
 
-  it("takes parameters and bodies from the spec's examples, and prints them as equal literals", () => {
-    let bodies = 0;
-    for (const entry of listOperations(spec)) {
+  it.each(operationRows)("gives %s a sample that calls its method and path through the package", (_, entry, index) => {
+    const sample = generateCodeSamples(spec)[index]!;
+    expect(sample.operationId).toBe(entry.operation.operationId);
+    expect(sample.source).toContain(`from "${PACKAGE_NAME}"`);
+    expect(sample.source).toContain(`await client.${entry.method.toUpperCase()}(${JSON.stringify(entry.path)}`);
+  });
+
+  it.each(operationRows)(
+    "takes %s's parameters and body from the spec's examples, and prints them as equal literals",
+    (label, entry) => {
       const init = requestInitOf(spec, entry);
-      const label = `${entry.method.toUpperCase()} ${entry.path}`;
       const params = listSpecOperations(spec).find(
         (op) => op.method === entry.method.toUpperCase() && op.path === entry.path,
       )!.parameters;
@@ -53,9 +65,8 @@ describe("code samples", () => {
         const param = params.find((p) => p.in === "query" && p.name === name);
         expect(value, `${label}: query parameter ${name}`).toEqual(parameterExample(spec, param!));
       }
-      const media = jsonMedia(deref(spec, entry.operation.requestBody) as JsonObject | undefined);
+      const media = requestMedia(entry);
       if (media) {
-        bodies += 1;
         const examples = mediaExamples(spec, media).map((e) => e.value);
         expect(examples.length, `${label}: the request body has an example`).toBeGreaterThan(0);
         expect(examples, `${label}: the sample's body is one of the spec's examples`).toContainEqual(init?.body);
@@ -64,8 +75,17 @@ describe("code samples", () => {
         const literal = toTsLiteral(init);
         expect(new Function(`return (${literal});`)()).toEqual(init);
       }
-    }
-    // A sample never invents a value: a required input without an example is an error.
+    },
+  );
+
+  it("has operations with a request body, whose samples send one", () => {
+    expect(
+      operations.filter((entry) => requestMedia(entry) !== undefined).length,
+      "operations with a request body",
+    ).toBeGreaterThan(0);
+  });
+
+  it("never invents a value: a required input without an example is an error", () => {
     const noExample = {
       openapi: "3.1.0",
       paths: {
@@ -78,58 +98,75 @@ describe("code samples", () => {
         },
       },
     };
-    expect(bodies, "operations with a request body").toBeGreaterThan(0);
     expect(() => generateCodeSamples(noExample)).toThrow(/getThing: required path parameter "id" has no example/);
   });
 
-  it("leaves the signing headers to the client's apiSecret option, never passing them by hand", () => {
-    const signing = Object.values((spec.components?.parameters ?? {}) as Record<string, JsonObject>).filter(
-      (p) => p["x-signing"] !== undefined,
-    );
-    expect(signing.length).toBeGreaterThan(0);
-    for (const sample of generateCodeSamples(spec)) {
-      for (const parameter of signing) expect(sample.source, sample.operationId).not.toContain(String(parameter.name));
-      expect(sample.source).toContain("// apiSecret:");
-    }
+  it("finds the signing headers among the spec's parameters", () => {
+    expect(signingParameters.length).toBeGreaterThan(0);
   });
+
+  it.each(operationRows)(
+    "leaves %s's signing headers to the client's apiSecret option, never passing them by hand",
+    (_, entry, index) => {
+      const sample = generateCodeSamples(spec)[index]!;
+      expect(sample.operationId).toBe(entry.operation.operationId);
+      for (const parameter of signingParameters)
+        expect(sample.source, sample.operationId).not.toContain(String(parameter.name));
+      expect(sample.source).toContain("// apiSecret:");
+    },
+  );
 
   it("adds x-codeSamples to a copy, leaving the contract unchanged", () => {
     const before = JSON.stringify(spec);
     const copy = withCodeSamples(spec);
     expect(JSON.stringify(spec)).toBe(before);
-    for (const { operation } of listOperations(copy)) {
-      expect(operation["x-codeSamples"]).toEqual([
-        { lang: "TypeScript", source: expect.stringContaining("createClient") },
-      ]);
-    }
+    expect(listOperations(copy)).toHaveLength(operations.length);
+  });
+
+  it.each(operationRows)("adds %s's sample to the copy as its x-codeSamples", (_, _entry, index) => {
+    const { operation } = listOperations(withCodeSamples(spec))[index]!;
+    expect(operation["x-codeSamples"]).toEqual([
+      { lang: "TypeScript", source: expect.stringContaining("createClient") },
+    ]);
   });
 
   describe("type-check", () => {
+    const samples = generateCodeSamples(spec);
+    const fileOf = (index: number) => `sample-${samples[index]!.operationId ?? index}.ts`;
+    // Control: a sample calling a path the spec does not have must not compile.
+    const badPath = "/no-such-path";
+    const control = samples[0]!.source.replace(JSON.stringify(samples[0]!.path), JSON.stringify(badPath));
     let scratch: Awaited<ReturnType<typeof scratchDir>>;
+    let compiled: Awaited<ReturnType<typeof tscErrors>>;
+    // One tsc run for every sample and the control (5 s); each sample's errors are then read on their own.
     beforeAll(async () => {
       scratch = await scratchDir("samples-");
+      const files: Record<string, string> = { "control-broken.ts": control };
+      for (const [index, sample] of samples.entries()) files[fileOf(index)] = sample.source;
+      compiled = await tscErrors(scratch.dir, files, { noUncheckedIndexedAccess: true });
     });
-    afterAll(() => scratch.remove());
+    afterAll(() => scratch?.remove());
 
-    it("compiles every sample with tsc against src/index.ts, and catches a broken one", async () => {
-      const samples = generateCodeSamples(spec);
-      const files: Record<string, string> = {};
-      for (const sample of samples)
-        files[`sample-${sample.operationId ?? Object.keys(files).length}.ts`] = sample.source;
-      // Control: a sample calling a path the spec does not have must not compile.
-      const badPath = "/no-such-path";
+    it.each(operationRows)("compiles the sample of %s with tsc against src/index.ts", (_, _entry, index) => {
+      const sampleErrors = compiled.errors.filter((line) => line.startsWith(`${fileOf(index)}(`));
+      expect(sampleErrors, `the sample does not compile:\n${sampleErrors.join("\n")}`).toEqual([]);
+    });
+
+    it("reports no error outside the samples and the control", () => {
+      const known = [...samples.keys()].map((index) => `${fileOf(index)}(`);
+      const stray = compiled.errors.filter(
+        (line) => !line.startsWith("control-broken.ts") && !known.some((file) => line.startsWith(file)),
+      );
+      expect(stray, `tsc output:\n${compiled.output}`).toEqual([]);
+    });
+
+    it("catches a broken sample: a call to a path the spec does not have", () => {
       expect(spec.paths?.[badPath]).toBeUndefined();
-      const control = samples[0]!.source.replace(JSON.stringify(samples[0]!.path), JSON.stringify(badPath));
       expect(control).toContain(badPath);
-      files["control-broken.ts"] = control;
-
-      const { errors: errorLines, output } = await tscErrors(scratch.dir, files, { noUncheckedIndexedAccess: true });
-      const sampleErrors = errorLines.filter((line) => !line.startsWith("control-broken.ts"));
-      expect(sampleErrors, `samples that do not compile:\n${sampleErrors.join("\n")}`).toEqual([]);
-      const controlErrors = errorLines.filter((line) => line.startsWith("control-broken.ts"));
+      const controlErrors = compiled.errors.filter((line) => line.startsWith("control-broken.ts"));
       // The error is on the call with the wrong path (tsc reports it as an overload mismatch).
       const callLine = control.split("\n").findIndex((line) => line.includes(badPath)) + 1;
-      expect(controlErrors.join("\n"), `tsc output:\n${output}`).toContain(`control-broken.ts(${callLine},`);
+      expect(controlErrors.join("\n"), `tsc output:\n${compiled.output}`).toContain(`control-broken.ts(${callLine},`);
     });
   });
 });

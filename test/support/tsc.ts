@@ -10,7 +10,10 @@ import { PACKAGE_NAME } from "../../scripts/build/code-samples.js";
 const run = promisify(execFile);
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
-/** A scratch folder inside the repo (git-ignored test-output/), so package.json's "type": "module" and node_modules apply. */
+/**
+ * A scratch folder inside the repo (git-ignored test-output/), so package.json's "type": "module" and node_modules
+ * apply.
+ */
 export async function scratchDir(prefix: string): Promise<{ dir: string; remove: () => Promise<void> }> {
   await mkdir(path.join(repoRoot, "test-output", "docs"), { recursive: true });
   const dir = await mkdtemp(path.join(repoRoot, "test-output", "docs", prefix));
