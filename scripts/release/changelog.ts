@@ -9,7 +9,10 @@ const HEADINGS: Record<ChangeKind, string> = {
   annotation: "Annotations",
 };
 
-/** A message as Markdown: its JSON values (`"^[0-9]{4}…$"`) as code, the rest with markup characters escaped (`response \\* body`). */
+/**
+ * A message as Markdown: its JSON values (`"^[0-9]{4}…$"`) as code, the rest with markup characters escaped
+ * (`response \\* body`).
+ */
 function markdown(text: string): string {
   const code = (value: string) => (value.includes("`") ? `\`\` ${value} \`\`` : `\`${value}\``);
   const plainText = (plain: string) => plain.replace(/[\\`*_[\]<>|]/g, (c) => `\\${c}`);

@@ -23,7 +23,10 @@ export async function setSpecVersion(root: string, version: string): Promise<str
   return previous;
 }
 
-/** Sets the root package's version in `<root>/package-lock.json` (npm's own layout: two spaces, final newline), if there is one. */
+/**
+ * Sets the root package's version in `<root>/package-lock.json` (npm's own layout: two spaces, final
+ * newline), if there is one.
+ */
 export async function setLockVersion(root: string, version: string): Promise<void> {
   const file = path.join(root, "package-lock.json");
   let lock: { version?: string; packages?: Record<string, { version?: string }> };

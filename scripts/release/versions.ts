@@ -1,5 +1,6 @@
 // Versions and bumps: the package version (package.json, the one source) against the released one, and
-// the bump a set of classified changes needs (semver: breaking → major, additions → minor, anything else → patch).
+// the bump a set of classified changes needs (semver: breaking → major, additions → minor, anything else
+// → patch).
 import type { Change } from "./compare.js";
 
 export const BUMPS = ["none", "patch", "minor", "major"] as const;
