@@ -242,3 +242,16 @@ describe("injectable fetch", () => {
     expect(server.requests.map((r) => r.body).sort()).toEqual(["", '{"side":"BUY"}']);
   });
 });
+
+describe("timers", () => {
+  const rates = () => successExample("getFiatRates");
+
+  it("leaves no timer behind once a call is done (the attempt's timeout is cleared)", async () => {
+    server = await startServer((_req, res) => sendJson(res, 200, rates()));
+    useFakeClock();
+    const api = createClient({ baseUrl: server.baseUrl });
+    await api.GET("/currencies/fiat-rates");
+    expect(vi.getTimerCount()).toBe(0);
+    server.requests.length = 0;
+  });
+});

@@ -318,3 +318,121 @@ describe.each([
     for (const text of exposures(events)) expect(text).not.toContain(credential);
   });
 });
+
+describe("error messages", () => {
+  const info = { method: "GET", path: "/currencies/fiat-rates", operationId: "getFiatRates", url: "u" };
+
+  it("a timeout says the attempt once there were retries; a network error its reason and attempts", async () => {
+    server = await startServer(() => {}); // never answers
+    useFakeClock();
+    const api = createClient({ baseUrl: server.baseUrl, timeoutMs: 30, retry: { retries: 2, baseDelayMs: 0 } });
+    const call = track(api.GET("/currencies/fiat-rates"));
+    for (const attempt of [1, 2, 3]) {
+      await until(() => server!.requests.length === attempt, `attempt ${attempt}`);
+      await vi.advanceTimersByTimeAsync(30);
+    }
+    await until(() => call.settled, "the third timeout");
+    vi.useRealTimers();
+    const timeout = call.error;
+    expect(timeout).toBeInstanceOf(TimeoutError);
+    expect((timeout as Error).message).toBe(
+      "GET /currencies/fiat-rates (getFiatRates) timed out after 30 ms (attempt 3)",
+    );
+    expect(new TimeoutError(info, 30, 1).message).toBe(
+      "GET /currencies/fiat-rates (getFiatRates) timed out after 30 ms",
+    );
+    await server.close();
+    server = await startServer((req) => req.socket.destroy());
+    const dropped = await createClient({ baseUrl: server.baseUrl, retry: { retries: 1, baseDelayMs: 0 } })
+      .GET("/currencies/fiat-rates")
+      .catch((e: unknown) => e);
+    expect(dropped).toBeInstanceOf(NetworkError);
+    expect((dropped as Error).message).toBe(
+      "GET /currencies/fiat-rates (getFiatRates) failed: network error (UND_ERR_SOCKET) after 2 attempts",
+    );
+  });
+
+  it("the reason of a network error: its code, its cause's code, else its message, else none", () => {
+    expect(new NetworkError(info, 1, { code: "EPIPE", message: "m", cause: { code: "X" } }).message).toMatch(
+      /network error \(EPIPE\)$/,
+    );
+    expect(new NetworkError(info, 1, { message: "m", cause: { code: "ECONNRESET" } }).message).toMatch(
+      /network error \(ECONNRESET\)$/,
+    );
+    expect(new NetworkError(info, 1, { message: "went wrong" }).message).toMatch(/network error \(went wrong\)$/);
+    expect(new NetworkError(info, 1, undefined).message).toMatch(/network error$/);
+    expect(new NetworkError(info, 1, undefined).cause).toBeUndefined();
+  });
+
+  it("an invalid response names its reason; it has a cause only when given one", () => {
+    const invalidJson = new InvalidResponseError(info, 200, "application/json", "invalid-json", undefined);
+    expect(invalidJson.message).toBe(
+      "GET /currencies/fiat-rates (getFiatRates) answered HTTP 200 with a body that is not valid JSON",
+    );
+    expect(Object.hasOwn(invalidJson, "cause")).toBe(false);
+    const cause = new SyntaxError("bad");
+    expect(new InvalidResponseError(info, 200, "application/json", "invalid-json", undefined, cause).cause).toBe(cause);
+  });
+
+  it("says (none) for a missing content type, and no reason for a network error without one", () => {
+    const info = {
+      method: "GET",
+      path: "/networks",
+      operationId: "listNetworks",
+      url: "https://api.example.com/v1/networks",
+    };
+    expect(new InvalidResponseError(info, 200, null, "content-type", undefined).message).toBe(
+      "GET /networks (listNetworks) answered HTTP 200 with content-type (none) instead of JSON",
+    );
+    expect(
+      new InvalidResponseError(
+        { ...info, operationId: undefined },
+        200,
+        "text/html",
+        "too-large",
+        undefined,
+        undefined,
+        10,
+      ).message,
+    ).toBe("GET /networks answered HTTP 200 with a body over maxResponseBytes (10 bytes)");
+    expect(new NetworkError(info, 1, {}).message).toBe("GET /networks (listNetworks) failed: network error");
+    expect(new NetworkError(info, 3, { cause: { code: "ECONNRESET" } }).message).toBe(
+      "GET /networks (listNetworks) failed: network error (ECONNRESET) after 3 attempts",
+    );
+  });
+});
+
+describe("unwrap", () => {
+  it("unwrap throws for an error status even without an error body, and for an error body even with a 2xx", async () => {
+    await expect(unwrap({ response: new Response(null, { status: 500 }) })).rejects.toBeInstanceOf(ApiError);
+    await expect(
+      unwrap({ data: 1, error: { message: "x" }, response: new Response(null, { status: 200 }) }),
+    ).rejects.toBeInstanceOf(ApiError);
+  });
+
+  it("unwrap of a result this client did not make: method UNKNOWN, the URL's path (or the URL when it has none)", async () => {
+    server = await startServer((_req, res) => sendJson(res, 503, { message: "down" }));
+    const response = await fetch(`${server.baseUrl}/networks?x=1`);
+    const error = await unwrap({ error: { message: "down" }, response }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({
+      method: "UNKNOWN",
+      path: "/v1/networks",
+      operationId: undefined,
+      url: `${server.baseUrl}/networks?x=1`,
+      status: 503,
+      statusText: "Service Unavailable",
+      body: { message: "down" },
+    });
+    expect((error as ApiError).message).toBe("UNKNOWN /v1/networks failed with HTTP 503 Service Unavailable");
+    const bare = await unwrap({ error: "x", response: new Response(null, { status: 500 }) }).catch((e: unknown) => e);
+    expect(bare).toMatchObject({
+      method: "UNKNOWN",
+      path: "",
+      url: "",
+      statusText: "",
+      message: "UNKNOWN  failed with HTTP 500",
+    });
+    expect(await unwrap({ data: 1, response: new Response(null, { status: 200 }) })).toBe(1);
+  });
+});

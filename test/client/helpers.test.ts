@@ -78,3 +78,12 @@ describe("closed enums", () => {
       if (schema["x-known-values"]) expect(exported).not.toContain(`${name}Values`);
   });
 });
+
+describe("hasMorePages at its edges", () => {
+  it("hasMorePages (shape A): nothing when total is 0, whatever the page size; undefined where the numbering decides", () => {
+    expect(hasMorePages({ page: 0, pageSize: 0, total: 0 } as never)).toBe(false);
+    expect(hasMorePages({ page: 0, pageSize: 0, total: 5 } as never)).toBeUndefined();
+    expect(hasMorePages({ page: 1, pageSize: 10, total: 20 } as never)).toBeUndefined();
+    expect(hasMorePages({ page: 0, pageSize: 10, total: 21 } as never)).toBe(true);
+  });
+});

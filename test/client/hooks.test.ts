@@ -72,3 +72,86 @@ describe("hooks", () => {
     expect(durations).toEqual([250]);
   });
 });
+
+describe("the events each hook gets", () => {
+  const rates = () => successExample("getFiatRates");
+
+  it("each event carries the call's facts: request, response (with a duration), retry (reason, status, delay), rate limit", async () => {
+    server = await startServer((_req, res, _seen, i) =>
+      i === 0 ? sendJson(res, 503, {}, { "retry-after": "0" }) : sendJson(res, 200, rates()),
+    );
+    const events: Array<[string, unknown]> = [];
+    const hooks: ClientHooks = {
+      onRequest: (e) => events.push(["request", e]),
+      onResponse: (e) => events.push(["response", e]),
+      onRetry: (e) => events.push(["retry", e]),
+      onRateLimit: (state, e) => events.push(["rateLimit", { state, status: e.status }]),
+    };
+    const api = createClient({ baseUrl: server.baseUrl, hooks });
+    await api.GET("/currencies/fiat-rates");
+    const facts = {
+      method: "GET",
+      path: "/currencies/fiat-rates",
+      operationId: "getFiatRates",
+      url: `${server.baseUrl}/currencies/fiat-rates`,
+    };
+    expect(events.map(([name]) => name)).toEqual([
+      "request",
+      "response",
+      "rateLimit",
+      "retry",
+      "request",
+      "response",
+      "rateLimit",
+    ]);
+    expect(events[0]![1]).toEqual({ ...facts, attempt: 1 });
+    const response = events[1]![1] as { durationMs: number };
+    expect(response).toMatchObject({ ...facts, attempt: 1, status: 503 });
+    expect(response.durationMs).toBeGreaterThanOrEqual(0);
+    expect(events[2]![1]).toMatchObject({
+      status: 503,
+      state: { limit: expect.any(Number), remaining: expect.any(Number) },
+    });
+    expect(events[3]![1]).toEqual({ ...facts, attempt: 1, reason: "status", status: 503, delayMs: 0 });
+    expect(events[4]![1]).toEqual({ ...facts, attempt: 2 });
+  });
+
+  it("a retry after a dropped connection says reason network; the wait for a spent limit carries its delay and state", async () => {
+    const start = Date.UTC(2030, 0, 1, 12, 0, 0);
+    useFakeClock(start);
+    const reset = start / 1000 + 1;
+    server = await startServer((req, res, _seen, i) =>
+      i === 0
+        ? req.socket.destroy()
+        : sendJson(
+            res,
+            200,
+            rates(),
+            i === 1 ? { [RATE_LIMIT_HEADERS.remaining]: "0", [RATE_LIMIT_HEADERS.reset]: String(reset) } : {},
+          ),
+    );
+    const retries: unknown[] = [];
+    const waits: Array<{ delayMs: number; attempt: number; rateLimit: { remaining: number | undefined } }> = [];
+    const api = createClient({
+      baseUrl: server.baseUrl,
+      retry: { baseDelayMs: 0 },
+      hooks: {
+        onRetry: (e) => retries.push([e.reason, e.status, e.delayMs]),
+        onRateLimitWait: (e) => waits.push(e as never),
+      },
+    });
+    await api.GET("/currencies/fiat-rates");
+    expect(retries).toEqual([["network", undefined, 0]]);
+    const second = track(api.GET("/currencies/fiat-rates"));
+    await until(() => waits.length === 1, "the wait for the reset");
+    expect(waits[0]).toMatchObject({
+      path: "/currencies/fiat-rates",
+      attempt: 1,
+      delayMs: 1000,
+      rateLimit: { remaining: 0, reset },
+    });
+    await vi.advanceTimersByTimeAsync(1000);
+    await until(() => second.settled, "the call after the wait");
+    expect(server.requests.map((r) => r.at)).toEqual([start, start, reset * 1000]);
+  });
+});

@@ -176,3 +176,31 @@ describe("maxResponseBytes", () => {
     });
   });
 });
+
+describe("maxResponseBytes at its bound", () => {
+  it("a body of exactly maxResponseBytes is read, declared or counted; one byte more is refused", async () => {
+    const body = JSON.stringify({ data: "x".repeat(20) });
+    // Counted: the rest of the body is sent only once the client has the headers and the first part.
+    let rest: (() => void) | undefined;
+    server = await startServer((req, res) => {
+      const declared = req.url?.includes("fiat-rates");
+      res.writeHead(200, {
+        "content-type": "application/json",
+        ...(declared ? { "content-length": String(Buffer.byteLength(body)) } : {}),
+      });
+      if (declared) return res.end(body);
+      res.write(body.slice(0, 10));
+      rest = () => res.end(body.slice(10));
+    });
+    const size = Buffer.byteLength(body);
+    const api = createClient({ baseUrl: server.baseUrl, hooks: { onResponse: () => rest?.() } });
+    expect((await api.GET("/currencies/fiat-rates", { maxResponseBytes: size })).data).toEqual(JSON.parse(body));
+    expect((await api.GET("/currencies/networks/active", { maxResponseBytes: size })).data).toEqual(JSON.parse(body)); // two chunks
+    await expect(api.GET("/currencies/fiat-rates", { maxResponseBytes: size - 1 })).rejects.toMatchObject({
+      reason: "too-large",
+    });
+    await expect(api.GET("/currencies/networks/active", { maxResponseBytes: size - 1 })).rejects.toMatchObject({
+      reason: "too-large",
+    });
+  });
+});

@@ -144,3 +144,30 @@ describe("middleware", () => {
     }
   });
 });
+
+describe("the response and eject", () => {
+  const rates = () => successExample("getFiatRates");
+
+  it("with middleware, the caller gets the network response itself (its URL), and eject stops a middleware", async () => {
+    server = await startServer((_req, res) => sendJson(res, 200, rates()));
+    const api = createClient({ baseUrl: server.baseUrl });
+    const seen: string[] = [];
+    const a = { onResponse: () => void seen.push("a") };
+    const b = { onResponse: () => void seen.push("b") };
+    api.use(a);
+    const result = await api.GET("/currencies/fiat-rates");
+    expect(result.response.url).toBe(`${server.baseUrl}/currencies/fiat-rates`);
+    expect(result.data).toEqual(rates());
+    api.eject(b); // never added: a stays
+    await api.GET("/currencies/fiat-rates");
+    api.eject(a);
+    await api.GET("/currencies/fiat-rates");
+    expect(seen).toEqual(["a", "a"]);
+    // Ejected while another stays: the other runs alone.
+    const c = { onResponse: () => void seen.push("c") };
+    api.use(a, c);
+    api.eject(a);
+    await api.GET("/currencies/fiat-rates");
+    expect(seen).toEqual(["a", "a", "c"]);
+  });
+});

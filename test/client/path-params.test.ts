@@ -66,3 +66,19 @@ describe("path parameters", () => {
     );
   });
 });
+
+describe("a missing path parameter", () => {
+  it("refuses a call whose path parameter is missing, naming it, and sends nothing", async () => {
+    server = await startServer((_req, res) => sendJson(res, 200, {}));
+    const api = createClient({ baseUrl: server.baseUrl, apiKey: "k" });
+    await expect(api.POST("/trades/quote/{quoteId}", { params: {} as never, body: {} })).rejects.toThrow(
+      new TypeError(
+        'POST /trades/quote/{quoteId}: path parameter "quoteId" is undefined, which sends the request to another path',
+      ),
+    );
+    await expect(
+      api.POST("/trades/quote/{quoteId}", { params: { path: { quoteId: null as never } }, body: {} }),
+    ).rejects.toThrow('path parameter "quoteId" is null');
+    expect(server.requests).toEqual([]);
+  });
+});

@@ -178,3 +178,12 @@ describe("resolveRetryOptions", () => {
     });
   });
 });
+
+describe("resolveRetryOptions", () => {
+  it("resolveRetryOptions ignores fields given as undefined", () => {
+    expect(resolveRetryOptions(DEFAULT_RETRY, { retries: undefined, baseDelayMs: 7 })).toEqual({
+      ...DEFAULT_RETRY,
+      baseDelayMs: 7,
+    });
+  });
+});

@@ -143,3 +143,35 @@ describe("signing", () => {
     expect(() => createClient({ baseUrl: MOCK_BASE_URL, apiSecret: SECRET })).toThrow(/give apiKey too/);
   });
 });
+
+describe("createSigner's failures", () => {
+  it("createSigner: a secret Web Crypto refuses fails the signed request, and is no unhandled rejection before it", async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => void unhandled.push(reason);
+    process.on("unhandledRejection", onUnhandled);
+    try {
+      const sign = createSigner(""); // an empty HMAC key: importKey rejects
+      // The same refusal, asked for after the signer's: once it is in, so is the signer's, and a turn later
+      // an unhandled rejection would have been reported.
+      await crypto.subtle
+        .importKey("raw", new Uint8Array(0), { name: "HMAC", hash: "SHA-256" }, false, ["sign"])
+        .catch(() => {});
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(unhandled).toEqual([]);
+      await expect(sign("GET", "http://127.0.0.1/v1/x")).rejects.toMatchObject({ name: "DataError" });
+    } finally {
+      process.off("unhandledRejection", onUnhandled);
+    }
+  });
+
+  it("a signer needs Web Crypto", () => {
+    const descriptor = Object.getOwnPropertyDescriptor(globalThis, "crypto")!;
+    Object.defineProperty(globalThis, "crypto", { value: undefined, configurable: true });
+    try {
+      expect(() => createSigner("s")).toThrow(new Error("request signing needs Web Crypto (crypto.subtle)"));
+    } finally {
+      Object.defineProperty(globalThis, "crypto", descriptor);
+    }
+    expect(typeof createSigner("s")).toBe("function");
+  });
+});
