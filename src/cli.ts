@@ -12,7 +12,7 @@ import { MOCK_IDENTITY_HEADER, PACKAGE_VERSION } from "./mock/identity.js";
 import { MockUnavailableError, startMock } from "./mock/index.js";
 import { describeStop, stopWithLauncher } from "./mock/lifetime.js";
 import { targetLabel, violationLine, writeReport } from "./verify/report.js";
-import { type CaseResult, verify } from "./verify/run.js";
+import { type CaseResult, type VerifyOptions, type VerifyReport, type VerifyTarget, verify } from "./verify/run.js";
 
 const USAGE = `Usage: api-contract <command> [options]
 
@@ -91,9 +91,11 @@ async function mock(args: string[]): Promise<void> {
       spec,
       log: values.quiet ? undefined : (line) => process.stdout.write(`${line}\n`),
     });
+    const title = `${spec.info?.title ?? "the API"} ${spec.info?.version ?? ""}`;
     process.stdout.write(
-      `Mock of ${spec.info?.title ?? "the API"} ${spec.info?.version ?? ""} listening on ${started.baseUrl} (pid ${process.pid})\n` +
-        `  any ${API_KEY_HEADER} value is accepted; other documented answers: -H 'Prefer: code=429', -H 'Prefer: example=<name>'\n` +
+      `Mock of ${title} listening on ${started.baseUrl} (pid ${process.pid})\n` +
+        `  any ${API_KEY_HEADER} value is accepted; ` +
+        "other documented answers: -H 'Prefer: code=429', -H 'Prefer: example=<name>'\n" +
         "Ctrl-C to stop.\n",
     );
     if (readyFile) await writeWhole(readyFile, `${started.baseUrl}\n`);
@@ -172,8 +174,9 @@ function progressLine(r: CaseResult, position: number, total: number): string {
   return `${counter} ${SYMBOL[r.outcome]} ${r.case}${answer}${why}\n`;
 }
 
-async function verifyCommand(args: string[]): Promise<void> {
-  const { values } = parseArgs({
+/** The options of `verify`; the environment gives the defaults of most. */
+function verifyArgs(args: string[]) {
+  return parseArgs({
     args,
     options: {
       "base-url": { type: "string", default: process.env.CONTRACT_BASE_URL },
@@ -186,9 +189,27 @@ async function verifyCommand(args: string[]): Promise<void> {
       report: { type: "string" }, // deprecated alias of --report-dir
       ...COMMON_OPTIONS,
     },
-  });
-  if (answeredCommon(values)) return;
-  const baseUrl = values["base-url"]?.trim();
+  }).values;
+}
+
+type VerifyArgs = ReturnType<typeof verifyArgs>;
+
+/** What `verify` was asked to do, checked (bad arguments exit 2), with where the key and secret came from. */
+interface VerifyRequest {
+  baseUrl: string;
+  apiKey: string | undefined;
+  apiSecret: string | undefined;
+  params: Record<string, string>;
+  allowSideEffects: boolean;
+  interval: number | undefined;
+  reportDir: string | undefined;
+  keyFlag: boolean;
+  secretFlag: boolean;
+}
+
+/** The base URL, which must be http(s) and end in the contract's base path. */
+function checkedBaseUrl(given: string | undefined): string {
+  const baseUrl = given?.trim();
   if (!baseUrl) fail(`verify needs --base-url <url ending in ${BASE_PATH}> (or CONTRACT_BASE_URL)`);
   if (
     !URL.canParse(baseUrl) ||
@@ -197,98 +218,147 @@ async function verifyCommand(args: string[]): Promise<void> {
   ) {
     fail(`--base-url must be an http(s) URL ending in ${BASE_PATH}, got ${JSON.stringify(baseUrl)}`);
   }
-  for (const flag of ["api-key", "api-secret"] as const) {
-    if (values[flag] !== undefined && !values[flag].trim())
-      fail(
-        `--${flag} is empty (leave it out to use ${flag === "api-key" ? "CONTRACT_API_KEY" : "CONTRACT_API_SECRET"})`,
-      );
-  }
-  const apiKey = values["api-key"] ?? (process.env.CONTRACT_API_KEY || undefined);
-  const apiSecret = values["api-secret"] ?? (process.env.CONTRACT_API_SECRET || undefined);
+  return baseUrl;
+}
+
+/** The --param name=value pairs, by name. */
+function parsedParams(pairs: string[]): Record<string, string> {
   const params: Record<string, string> = {};
-  for (const pair of values.param) {
+  for (const pair of pairs) {
     const at = pair.indexOf("=");
     if (at <= 0) fail(`--param takes name=value, got ${JSON.stringify(pair)}`);
     params[pair.slice(0, at)] = pair.slice(at + 1);
   }
-  const interval = values["min-interval-ms"] === undefined ? undefined : Number(values["min-interval-ms"]);
-  if (interval !== undefined && !(Number.isFinite(interval) && interval >= 0))
-    fail(`--min-interval-ms must be a number ≥ 0, got ${values["min-interval-ms"]}`);
+  return params;
+}
+
+/** --report-dir, or the deprecated --report (with a warning); both only when they agree. */
+function reportDirOf(values: VerifyArgs): string | undefined {
   if (values.report !== undefined) {
     if (values["report-dir"] !== undefined && values["report-dir"] !== values.report)
       fail("--report is the old name of --report-dir: give one of them");
     process.stderr.write("api-contract: --report is deprecated; use --report-dir\n");
   }
-  const reportDir = values["report-dir"] ?? values.report;
+  return values["report-dir"] ?? values.report;
+}
 
-  const key =
-    values["api-key"] !== undefined ? "key from --api-key" : apiKey ? "key from CONTRACT_API_KEY" : "no API key";
-  const signing = apiSecret
-    ? `, requests signed (secret from ${values["api-secret"] !== undefined ? "--api-secret" : "CONTRACT_API_SECRET"})`
+function verifyRequest(values: VerifyArgs): VerifyRequest {
+  const baseUrl = checkedBaseUrl(values["base-url"]);
+  for (const flag of ["api-key", "api-secret"] as const) {
+    const variable = flag === "api-key" ? "CONTRACT_API_KEY" : "CONTRACT_API_SECRET";
+    if (values[flag] !== undefined && !values[flag].trim())
+      fail(`--${flag} is empty (leave it out to use ${variable})`);
+  }
+  const params = parsedParams(values.param);
+  const interval = values["min-interval-ms"] === undefined ? undefined : Number(values["min-interval-ms"]);
+  if (interval !== undefined && !(Number.isFinite(interval) && interval >= 0))
+    fail(`--min-interval-ms must be a number ≥ 0, got ${values["min-interval-ms"]}`);
+  return {
+    baseUrl,
+    apiKey: values["api-key"] ?? (process.env.CONTRACT_API_KEY || undefined),
+    apiSecret: values["api-secret"] ?? (process.env.CONTRACT_API_SECRET || undefined),
+    params,
+    allowSideEffects: values["allow-side-effects"],
+    interval,
+    reportDir: reportDirOf(values),
+    keyFlag: values["api-key"] !== undefined,
+    secretFlag: values["api-secret"] !== undefined,
+  };
+}
+
+/** What verify is about to do, naming where the key and secret come from (never their values). */
+function verifyBanner(request: VerifyRequest): string {
+  const key = request.keyFlag ? "key from --api-key" : request.apiKey ? "key from CONTRACT_API_KEY" : "no API key";
+  const signing = request.apiSecret
+    ? `, requests signed (secret from ${request.secretFlag ? "--api-secret" : "CONTRACT_API_SECRET"})`
     : "";
-  const sideEffects = values["allow-side-effects"] ? "side effects ALLOWED" : "no side effects";
-  process.stdout.write(
-    `Verifying ${baseUrl} against ${openApiDocument.info?.title ?? "the contract"} ${openApiDocument.info?.version ?? ""}\n` +
-      `  ${key}${signing}\n` +
-      `  on a deployment: ${sideEffects}, ${interval ?? 1000} ms between requests ` +
-      "(on the package's mock, which says so in its answers, every case runs)\n\n",
+  const sideEffects = request.allowSideEffects ? "side effects ALLOWED" : "no side effects";
+  const contract = `${openApiDocument.info?.title ?? "the contract"} ${openApiDocument.info?.version ?? ""}`;
+  return (
+    `Verifying ${request.baseUrl} against ${contract}\n` +
+    `  ${key}${signing}\n` +
+    `  on a deployment: ${sideEffects}, ${request.interval ?? 1000} ms between requests ` +
+    "(on the package's mock, which says so in its answers, every case runs)\n\n"
   );
-  const started = performance.now();
+}
+
+/** The line that says what the target turned out to be. */
+function targetLine(target: VerifyTarget, mockVersion: string | undefined, interval: number | undefined): string {
+  if (target !== "mock") return "  the target is a deployment (its answers do not carry X-Api-Contract-Mock)\n";
+  const unpaced = interval === undefined ? ", unpaced" : "";
+  return `  the target is ${targetLabel({ target, mockVersion })} (X-Api-Contract-Mock): every case runs${unpaced}\n`;
+}
+
+/** Prints a line per case as it ends, until the target turns out not to answer (nothing more is sent then). */
+function progressPrinter(): VerifyOptions["onCase"] {
   let answered = false;
   let stopped = false;
-  const report = await verify(openApiDocument, createContractValidator(openApiDocument), {
-    baseUrl,
-    apiKey,
-    apiSecret,
-    allowSideEffects: values["allow-side-effects"],
-    params,
-    minIntervalMs: interval,
-    onTarget: (target, mockVersion) =>
-      process.stdout.write(
-        target === "mock"
-          ? `  the target is ${targetLabel({ target, mockVersion })} (X-Api-Contract-Mock): every case runs${interval === undefined ? ", unpaced" : ""}\n`
-          : "  the target is a deployment (its answers do not carry X-Api-Contract-Mock)\n",
-      ),
-    onCase: (r, position, total) => {
-      if (stopped) return;
-      process.stdout.write(progressLine(r, position, total));
-      if (r.status !== undefined) answered = true;
-      else if (r.noAnswer !== undefined && !answered) {
-        stopped = true; // verify sends nothing more: the target cannot be checked
-        if (position < total) process.stdout.write(`  (the other ${total - position} cases are not sent)\n`);
-      }
-    },
-  });
-  const elapsed = ((performance.now() - started) / 1000).toFixed(1);
-
-  const failed = report.results.filter((r) => r.outcome === "failed");
-  if (failed.length && !report.unchecked) {
-    process.stdout.write(`\nFailed (${failed.length})${report.cause ? ", all for one cause (below)" : ""}:\n`);
-    for (const r of failed) {
-      process.stdout.write(`  ✗ ${r.case}${r.status !== undefined ? ` → ${r.status}` : ""}\n`);
-      if (report.cause) continue;
-      process.stdout.write(`      ${r.reason ?? ""}\n`);
-      // The reason already says which status came; the other violations, each with its JSON pointer.
-      for (const v of r.violations.filter((v) => v.kind !== "unexpected-status"))
-        process.stdout.write(`      ${violationLine(v)}\n`);
+  return (r, position, total) => {
+    if (stopped) return;
+    process.stdout.write(progressLine(r, position, total));
+    if (r.status !== undefined) answered = true;
+    else if (r.noAnswer !== undefined && !answered) {
+      stopped = true; // verify sends nothing more: the target cannot be checked
+      if (position < total) process.stdout.write(`  (the other ${total - position} cases are not sent)\n`);
     }
+  };
+}
+
+/** The failed cases, each with its reason and violations (only their names when one cause explains them all). */
+function printFailures(report: VerifyReport): void {
+  const failed = report.results.filter((r) => r.outcome === "failed");
+  if (!failed.length || report.unchecked) return;
+  process.stdout.write(`\nFailed (${failed.length})${report.cause ? ", all for one cause (below)" : ""}:\n`);
+  for (const r of failed) {
+    process.stdout.write(`  ✗ ${r.case}${r.status !== undefined ? ` → ${r.status}` : ""}\n`);
+    if (report.cause) continue;
+    process.stdout.write(`      ${r.reason ?? ""}\n`);
+    // The reason already says which status came; the other violations, each with its JSON pointer.
+    for (const v of r.violations.filter((v) => v.kind !== "unexpected-status"))
+      process.stdout.write(`      ${violationLine(v)}\n`);
   }
+}
+
+/** The verdict, with the counts, the requests and the time they took. */
+function printVerdict(report: VerifyReport, elapsed: string): void {
   const { counts } = report;
   const verdict = report.ok
     ? "Meets the contract"
     : report.unchecked
       ? "Could NOT be checked"
       : "Does NOT meet the contract";
+  const tally = `${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`;
   process.stdout.write(
-    `\n${verdict} (${targetLabel(report)}): ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped (${report.requests} requests in ${elapsed} s).\n`,
+    `\n${verdict} (${targetLabel(report)}): ${tally} (${report.requests} requests in ${elapsed} s).\n`,
   );
   if (!report.ok && !report.unchecked && counts.failed === 0)
     process.stdout.write("No positive case passed: nothing was shown to work.\n");
-  if (reportDir) {
-    const files = await writeReport(report, reportDir);
+}
+
+async function verifyCommand(args: string[]): Promise<void> {
+  const values = verifyArgs(args);
+  if (answeredCommon(values)) return;
+  const request = verifyRequest(values);
+  process.stdout.write(verifyBanner(request));
+  const started = performance.now();
+  const report = await verify(openApiDocument, createContractValidator(openApiDocument), {
+    baseUrl: request.baseUrl,
+    apiKey: request.apiKey,
+    apiSecret: request.apiSecret,
+    allowSideEffects: request.allowSideEffects,
+    params: request.params,
+    minIntervalMs: request.interval,
+    onTarget: (target, mockVersion) => process.stdout.write(targetLine(target, mockVersion, request.interval)),
+    onCase: progressPrinter(),
+  });
+  const elapsed = ((performance.now() - started) / 1000).toFixed(1);
+  printFailures(report);
+  printVerdict(report, elapsed);
+  if (request.reportDir) {
+    const files = await writeReport(report, request.reportDir);
     process.stdout.write(`Reports: ${files.junit}, ${files.json}, ${files.markdown}\n`);
   }
-  if (report.unchecked) fail(`could not check ${baseUrl}: ${report.unchecked}`, 2);
+  if (report.unchecked) fail(`could not check ${request.baseUrl}: ${report.unchecked}`, 2);
   if (report.cause) process.stderr.write(`api-contract: ${report.cause}\n`);
   process.exit(report.ok ? 0 : 1);
 }

@@ -1,4 +1,4 @@
-// Contract verification of a running deployment: the cases, the runner and its report.
+// Contract verification of a running deployment: the cases, their plan, the sender, the runner and its report.
 export {
   type CaseRequest,
   hasOwnQuota,
@@ -7,19 +7,16 @@ export {
   sampleRequest,
   type VerifyCase,
 } from "./cases.js";
+export { noAnswerReason } from "./no-answer.js";
+export { creatorPath, type PlannedCase, planVerification } from "./plan.js";
 export { reportJunit, reportMarkdown, targetLabel, violationLine, writeReport } from "./report.js";
 export {
   type CaseResult,
   createVerifier,
-  creatorPath,
-  documentedSuccess,
-  noAnswerReason,
-  type PlannedCase,
-  planVerification,
   type Verifier,
-  type VerifyClock,
   type VerifyOptions,
   type VerifyReport,
   type VerifyTarget,
   verify,
 } from "./run.js";
+export type { VerifyClock } from "./send.js";

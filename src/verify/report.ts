@@ -29,14 +29,22 @@ export function targetLabel(report: Pick<VerifyReport, "target" | "mockVersion">
 
 const cell = (text: string): string => text.replace(/\|/g, "\\|").replace(/\r?\n/g, " ");
 
+/** The verdict in bold, as the Markdown report opens with it. */
+function markdownVerdict(report: VerifyReport): string {
+  if (report.ok) return "**Meets the contract.**";
+  return report.unchecked ? "**Could not be checked.**" : "**Does not meet the contract.**";
+}
+
 export function reportMarkdown(report: VerifyReport): string {
   const { counts } = report;
+  const when = `${report.startedAt} to ${report.finishedAt}`;
+  const tally = `${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`;
   return [
     "# Contract verification",
     "",
-    `Target: ${report.baseUrl} (${targetLabel(report)}); ${report.startedAt} to ${report.finishedAt}; ${report.requests} requests.`,
+    `Target: ${report.baseUrl} (${targetLabel(report)}); ${when}; ${report.requests} requests.`,
     "",
-    `${report.ok ? "**Meets the contract.**" : report.unchecked ? "**Could not be checked.**" : "**Does not meet the contract.**"} ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped.`,
+    `${markdownVerdict(report)} ${tally}.`,
     ...(report.unchecked ? ["", `Why: ${report.unchecked}.`] : []),
     ...(report.cause ? ["", `Why: ${report.cause}.`] : []),
     "",
@@ -59,7 +67,10 @@ export function reportMarkdown(report: VerifyReport): string {
   ].join("\n");
 }
 
-/** Text as XML 1.0 can hold it: characters XML forbids (most controls, lone surrogates, U+FFFE/U+FFFF) written as `\uXXXX`. */
+/**
+ * Text as XML 1.0 can hold it: characters XML forbids (most controls, lone surrogates, U+FFFE/U+FFFF) written as
+ * `\uXXXX`.
+ */
 function xmlChars(text: string): string {
   let out = "";
   for (const char of text) {
@@ -94,16 +105,18 @@ const content = (value: string): string => xmlChars(value).replace(/[&<>\r]/g, (
 
 const seconds = (ms: number | undefined): string => ((ms ?? 0) / 1000).toFixed(3);
 
-/**
- * JUnit XML: one <testsuite> with a <testcase> per case; a failed case has a <failure> (an <error> when
- * no HTTP answer came) with its reason as message and its violations as text; a skipped one a <skipped>
- * with the reason.
- */
-export function reportJunit(report: VerifyReport): string {
+/** The attributes <testsuites> and <testsuite> share: the counts of cases by outcome, and the run's time. */
+function junitCounts(report: VerifyReport): string {
   const errors = report.results.filter((r) => r.outcome === "failed" && r.noAnswer !== undefined).length;
   const failures = report.counts.failed - errors;
   const total = Date.parse(report.finishedAt) - Date.parse(report.startedAt);
-  const counts = `tests="${report.results.length}" failures="${failures}" errors="${errors}" skipped="${report.counts.skipped}" time="${seconds(total)}"`;
+  const tests = report.results.length;
+  const skipped = report.counts.skipped;
+  return `tests="${tests}" failures="${failures}" errors="${errors}" skipped="${skipped}" time="${seconds(total)}"`;
+}
+
+/** The suite's <property> lines: the target, the verdict, and why it could not be checked or failed, if said. */
+function junitProperties(report: VerifyReport): string[] {
   const properties = [
     ["baseUrl", report.baseUrl],
     ["target", report.target],
@@ -113,37 +126,48 @@ export function reportJunit(report: VerifyReport): string {
     ...(report.unchecked ? [["unchecked", report.unchecked]] : []),
     ...(report.cause ? [["cause", report.cause]] : []),
   ];
-  const lines = [
+  return properties.map(([name, value]) => `      <property name="${attr(name!)}" value="${attr(value!)}"/>`);
+}
+
+/** A case's <testcase>: empty when it passed, else with its <skipped>, <failure> or <error> (no HTTP answer). */
+function junitCase(r: CaseResult): string[] {
+  const classname = attr(r.operationId ?? "api-contract");
+  const open = `    <testcase classname="${classname}" name="${attr(r.case)}" time="${seconds(r.durationMs)}"`;
+  if (r.outcome === "passed") return [`${open}/>`];
+  const reason = r.reason ?? "";
+  if (r.outcome === "skipped") return [`${open}>`, `      <skipped message="${attr(reason)}"/>`, "    </testcase>"];
+  const element = r.noAnswer !== undefined ? "error" : "failure";
+  const type = r.noAnswer !== undefined ? "no-answer" : (r.violations[0]?.kind ?? "contract");
+  const answer = r.status !== undefined ? ` → ${r.status}` : "";
+  const body = [...(r.request ? [`${r.request.method} ${r.request.url}${answer}`] : []), reason, ...details(r)];
+  const text = content(body.join("\n"));
+  return [
+    `${open}>`,
+    `      <${element} message="${attr(reason)}" type="${attr(type)}">${text}</${element}>`,
+    "    </testcase>",
+  ];
+}
+
+/**
+ * JUnit XML: one <testsuite> with a <testcase> per case; a failed case has a <failure> (an <error> when
+ * no HTTP answer came) with its reason as message and its violations as text; a skipped one a <skipped>
+ * with the reason.
+ */
+export function reportJunit(report: VerifyReport): string {
+  const counts = junitCounts(report);
+  const suiteName = attr(`api-contract verify ${report.baseUrl}`);
+  return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="api-contract verify" ${counts}>`,
-    `  <testsuite name="${attr(`api-contract verify ${report.baseUrl}`)}" ${counts} timestamp="${attr(report.startedAt)}">`,
+    `  <testsuite name="${suiteName}" ${counts} timestamp="${attr(report.startedAt)}">`,
     "    <properties>",
-    ...properties.map(([name, value]) => `      <property name="${attr(name!)}" value="${attr(value!)}"/>`),
+    ...junitProperties(report),
     "    </properties>",
-  ];
-  for (const r of report.results) {
-    const open = `    <testcase classname="${attr(r.operationId ?? "api-contract")}" name="${attr(r.case)}" time="${seconds(r.durationMs)}"`;
-    if (r.outcome === "passed") {
-      lines.push(`${open}/>`);
-      continue;
-    }
-    lines.push(`${open}>`);
-    const reason = r.reason ?? "";
-    if (r.outcome === "skipped") lines.push(`      <skipped message="${attr(reason)}"/>`);
-    else {
-      const element = r.noAnswer !== undefined ? "error" : "failure";
-      const type = r.noAnswer !== undefined ? "no-answer" : (r.violations[0]?.kind ?? "contract");
-      const body = [
-        ...(r.request ? [`${r.request.method} ${r.request.url}${r.status !== undefined ? ` → ${r.status}` : ""}`] : []),
-        reason,
-        ...details(r),
-      ].join("\n");
-      lines.push(`      <${element} message="${attr(reason)}" type="${attr(type)}">${content(body)}</${element}>`);
-    }
-    lines.push("    </testcase>");
-  }
-  lines.push("  </testsuite>", "</testsuites>", "");
-  return lines.join("\n");
+    ...report.results.flatMap(junitCase),
+    "  </testsuite>",
+    "</testsuites>",
+    "",
+  ].join("\n");
 }
 
 /** Writes `<dir>/<name>.junit.xml`, `<dir>/<name>.json` and `<dir>/<name>.md`; returns their paths. */

@@ -1,0 +1,141 @@
+// How verify talks to its target: each request signed (when given a secret), timed, paced and not redirected, its
+// answer's body read as sent. The package's mock says what it is in every answer (X-Api-Contract-Mock): while
+// every answer does, the target is the mock (unpaced by default); one answer without it makes it a deployment.
+import { SIGNING_HEADERS } from "../../generated/client-meta.js";
+import { createSigner, type Signer } from "../client/signing.js";
+import { MOCK_IDENTITY_HEADER } from "../mock/identity.js";
+import type { VerifyOptions, VerifyTarget } from "./run.js";
+
+/** The verifier's clock, in milliseconds; a test gives a fake one to see the pauses asked for. */
+export interface VerifyClock {
+  now(): number;
+  sleep(ms: number): Promise<void>;
+}
+
+const realClock: VerifyClock = {
+  now: () => performance.now(),
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+};
+
+/** The body's text as sent: a byte-order mark is kept (Response.text() drops it) for the validator to report. */
+const asSent = new TextDecoder("utf-8", { ignoreBOM: true });
+
+/** An HTTP answer as verify judges it. */
+export interface Answer {
+  status: number;
+  headers: Headers;
+  bodyText: string;
+  durationMs: number;
+}
+
+/** One request, as a case sends it. */
+export interface Outgoing {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body: string | undefined;
+}
+
+/** Sends a run's requests to one target and learns from the answers what the target is. */
+export interface Sender {
+  send(request: Outgoing): Promise<Answer>;
+  /** Requests sent. */
+  readonly requests: number;
+  /** HTTP answers received (any status). */
+  readonly answers: number;
+  /** What the target is, as far as the answers so far tell (options.target when given). */
+  readonly target: VerifyTarget;
+  /** The version the mock's header named first (whatever the target turned out to be). */
+  readonly identity: string | undefined;
+  /** The per-request time limit, in milliseconds. */
+  readonly timeoutMs: number;
+}
+
+type SenderOptions = Pick<VerifyOptions, "target" | "apiSecret" | "minIntervalMs" | "timeoutMs" | "clock">;
+
+/** What the answers so far say of the target: the mock's version, and whether any answer lacked its header. */
+function identityTracker(given: VerifyTarget | undefined) {
+  let mockVersion: string | undefined;
+  let answerWithoutIdentity = false;
+  return {
+    heard(response: Response) {
+      const identity = response.headers.get(MOCK_IDENTITY_HEADER);
+      if (identity === null) answerWithoutIdentity = true;
+      else mockVersion ??= identity;
+    },
+    get version() {
+      return mockVersion;
+    },
+    get target(): VerifyTarget {
+      return given ?? (mockVersion !== undefined && !answerWithoutIdentity ? "mock" : "deployment");
+    },
+  };
+}
+
+/** A sender for a target: paces from the end of one exchange to the start of the next, signs, times out. */
+export function createSender(options: SenderOptions): Sender {
+  const clock = options.clock ?? realClock;
+  const timeoutMs = options.timeoutMs ?? 15_000;
+  const sign = options.apiSecret ? createSigner(options.apiSecret) : undefined;
+  const tracker = identityTracker(options.target);
+  const minIntervalMs = () => options.minIntervalMs ?? (tracker.target === "deployment" ? 1000 : 0);
+  let lastExchangeEnd = -Infinity;
+  let requests = 0;
+  let answers = 0;
+  // The pause runs from the end of the previous exchange, so the gap the target sees between two requests
+  // is never shorter, however late one of them arrives. setTimeout may fire a little early: check again.
+  const pauseLeft = () => lastExchangeEnd + minIntervalMs() - clock.now();
+
+  async function exchange({ method, url, headers, body }: Outgoing): Promise<Answer> {
+    requests++;
+    const sent = sign ? { ...headers, ...(await signatureHeaders(sign, method, url)) } : { ...headers };
+    const started = clock.now();
+    // A redirect is an answer of its own, judged like any other (fetch would follow it unseen).
+    const response = await fetch(url, {
+      method,
+      headers: sent,
+      body,
+      redirect: "manual",
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    answers++;
+    tracker.heard(response);
+    const bodyText = asSent.decode(await response.arrayBuffer());
+    return {
+      status: response.status,
+      headers: response.headers,
+      bodyText,
+      durationMs: Math.round(clock.now() - started),
+    };
+  }
+
+  return {
+    async send(request) {
+      while (pauseLeft() > 0) await clock.sleep(Math.ceil(pauseLeft()));
+      try {
+        return await exchange(request);
+      } finally {
+        lastExchangeEnd = clock.now();
+      }
+    },
+    get requests() {
+      return requests;
+    },
+    get answers() {
+      return answers;
+    },
+    get target() {
+      return tracker.target;
+    },
+    get identity() {
+      return tracker.version;
+    },
+    timeoutMs,
+  };
+}
+
+/** The signing headers of one request (x-api-timestamp, x-api-signature), as a real client of the service sends. */
+async function signatureHeaders(sign: Signer, method: string, url: string): Promise<Record<string, string>> {
+  const signed = await sign(method, url);
+  return { [SIGNING_HEADERS.timestamp]: signed.timestamp, [SIGNING_HEADERS.signature]: signed.signature };
+}
