@@ -18,7 +18,7 @@ const addFormats = addFormatsPkg.default;
 export const SCHEMA_ID_BASE = "https://contract.invalid/components/schemas/";
 const COMPONENT_SCHEMA_REF = "#/components/schemas/";
 
-export interface SchemaError {
+interface SchemaError {
   pointer: string;
   message: string;
 }
@@ -73,8 +73,8 @@ function createAjv(allErrors: boolean): Ajv2020 {
 }
 
 /** Copies a schema, rewriting refs to component schemas and inlining any other local ref. */
-export function rewriteSchemaRefs(document: OpenApiDocument, schema: unknown, seen: string[] = []): unknown {
-  if (Array.isArray(schema)) return schema.map((item) => rewriteSchemaRefs(document, item, seen));
+export function rewriteSchemaRefs(document: OpenApiDocument, schema: unknown, inlining: string[] = []): unknown {
+  if (Array.isArray(schema)) return schema.map((item) => rewriteSchemaRefs(document, item, inlining));
   if (!isObject(schema)) return schema;
   const copy: JsonObject = {};
   for (const [key, value] of Object.entries(schema)) {
@@ -87,15 +87,15 @@ export function rewriteSchemaRefs(document: OpenApiDocument, schema: unknown, se
         continue;
       }
       if (value.startsWith("#")) {
-        if (seen.includes(value)) throw new Error(`contract: recursive non-component $ref ${value}`);
+        if (inlining.includes(value)) throw new Error(`contract: recursive non-component $ref ${value}`);
         const target = resolvePointer(document, value);
         if (target === undefined) throw new Error(`contract: unresolvable $ref ${value}`);
-        Object.assign(copy, rewriteSchemaRefs(document, target, [...seen, value]) as JsonObject);
+        Object.assign(copy, rewriteSchemaRefs(document, target, [...inlining, value]) as JsonObject);
         continue;
       }
       throw new Error(`contract: external $ref ${value} (validate a bundled document)`);
     }
-    copy[key] = isObject(value) || Array.isArray(value) ? rewriteSchemaRefs(document, value, seen) : value;
+    copy[key] = isObject(value) || Array.isArray(value) ? rewriteSchemaRefs(document, value, inlining) : value;
   }
   return copy;
 }
@@ -159,7 +159,7 @@ export function schemaErrors(pair: CompiledPair, data: unknown): SchemaError[] {
 }
 
 function toSchemaErrors(errors: ErrorObject[]): SchemaError[] {
-  const seen = new Set<string>();
+  const reported = new Set<string>();
   const out: SchemaError[] = [];
   for (const error of errors) {
     let pointer = error.instancePath;
@@ -177,8 +177,8 @@ function toSchemaErrors(errors: ErrorObject[]): SchemaError[] {
       message = `must be ${JSON.stringify(params.allowedValue)}`;
     }
     const text = `${pointer || "(root)"} ${message}`;
-    if (seen.has(text)) continue;
-    seen.add(text);
+    if (reported.has(text)) continue;
+    reported.add(text);
     out.push({ pointer, message: text });
   }
   return out;

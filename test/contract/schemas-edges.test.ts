@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { createContractValidator } from "../../src/contract/index.js";
 import { isCanonicalDateTime } from "../../src/contract/schemas.js";
 import { findUndocumentedFields } from "../../src/contract/undocumented.js";
-import { isJsonMediaType } from "../../src/contract/validator.js";
+import { isJsonMediaType } from "../../src/openapi/document.js";
 import type { OpenApiDocument } from "../../src/openapi/index.js";
 
 const ajvDateTime = (fullFormats["date-time"] as { validate: (s: string) => boolean }).validate;

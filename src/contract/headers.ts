@@ -1,0 +1,167 @@
+// A response's headers against the ones its status documents: reading a header from a fetch Headers or a plain map
+// without copying it, converting the header's text to the JSON type its schema declares before validating it, and the
+// one rule across headers (a documented …-Remaining count never above its …-Limit sibling's).
+import { isObject, type JsonObject, type OpenApiDocument, deref } from "../openapi/document.js";
+import type { ResponseCheck } from "./response-check.js";
+import { type CompiledPair, type SchemaCompiler, schemaErrors } from "./schemas.js";
+import type { HeadersLike } from "./types.js";
+
+/** A documented response header, resolved once per response key. */
+export interface ResolvedHeader {
+  /** Lower case. */
+  name: string;
+  required: boolean;
+  schema: unknown;
+  cacheKey: string;
+  /** The JSON types the schema declares, for converting the header string (see coerceHeaderValue). */
+  integer: boolean;
+  number: boolean;
+  string: boolean;
+  boolean: boolean;
+  /** Compiled on first use. */
+  compiled?: CompiledPair;
+}
+
+function declaredTypes(schema: unknown): Pick<ResolvedHeader, "integer" | "number" | "string" | "boolean"> {
+  const type = isObject(schema) ? schema.type : undefined;
+  const types: unknown[] = Array.isArray(type) ? type : type === undefined ? [] : [type];
+  return {
+    integer: types.includes("integer"),
+    number: types.includes("number"),
+    string: types.includes("string"),
+    boolean: types.includes("boolean"),
+  };
+}
+
+/** The headers a response object documents (Content-Type aside: the content check owns it), `$ref`s followed. */
+export function documentedHeaders(document: OpenApiDocument, response: JsonObject, cacheKey: string): ResolvedHeader[] {
+  return Object.entries(isObject(response.headers) ? response.headers : {}).flatMap(([name, raw]): ResolvedHeader[] => {
+    const header = deref(document, raw);
+    if (!header || name.toLowerCase() === "content-type") return [];
+    return [
+      {
+        name: name.toLowerCase(),
+        required: header.required === true,
+        schema: header.schema,
+        cacheKey: `${cacheKey} header ${name}`,
+        ...declaredTypes(header.schema),
+      },
+    ];
+  });
+}
+
+type FetchHeaders = { get(name: string): string | null; forEach(cb: (value: string, name: string) => void): void };
+
+function isFetchHeaders(headers: HeadersLike): headers is FetchHeaders {
+  return (
+    typeof (headers as { get?: unknown }).get === "function" &&
+    typeof (headers as { forEach?: unknown }).forEach === "function"
+  );
+}
+
+function headerText(value: string | string[] | number | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  return Array.isArray(value) ? value.join(", ") : String(value);
+}
+
+/**
+ * Case-insensitive header lookup over a fetch Headers or a plain map, without copying it.
+ * `name` is lower case. A plain map is read directly by the lower-case name first; otherwise the
+ * last key that matches case-insensitively wins.
+ */
+export function readHeader(headers: HeadersLike | undefined, name: string): string | undefined {
+  if (!headers) return undefined;
+  if (isFetchHeaders(headers)) return headers.get(name) ?? undefined;
+  const record = headers as Record<string, string | string[] | number | undefined>;
+  let value = record[name];
+  if (value === undefined) {
+    for (const key in record) {
+      if (Object.hasOwn(record, key) && key.toLowerCase() === name) value = record[key];
+    }
+  }
+  return headerText(value);
+}
+
+const INTEGER_TEXT = /^-?\d+$/;
+const NOT_CONVERTIBLE: unique symbol = Symbol("not convertible");
+
+/**
+ * Header values are strings; converts one to the JSON type its schema declares (integer, then
+ * number, then boolean; otherwise the string itself). NOT_CONVERTIBLE when the schema allows
+ * only numbers and the text is not one (see conversionError for the message).
+ */
+function coerceHeaderValue(raw: string, header: ResolvedHeader): unknown {
+  if (!header.integer && !header.number && !header.boolean) return raw;
+  const text = raw.trim();
+  if (header.integer) {
+    if (INTEGER_TEXT.test(text)) return Number(text);
+    if (!header.number && !header.string) return NOT_CONVERTIBLE;
+  }
+  if (header.number) {
+    if (text !== "" && Number.isFinite(Number(text))) return Number(text);
+    if (!header.string) return NOT_CONVERTIBLE;
+  }
+  if (header.boolean && (text === "true" || text === "false")) return text === "true";
+  return raw;
+}
+
+function conversionError(raw: string, header: ResolvedHeader): string {
+  return header.integer && !header.number && !header.string
+    ? `must be an integer, got ${JSON.stringify(raw)}`
+    : `must be a number, got ${JSON.stringify(raw)}`;
+}
+
+/** One documented header of the response: present when required, and valid by its schema once converted. */
+function checkHeader(check: ResponseCheck, header: ResolvedHeader, compiler: SchemaCompiler): void {
+  const raw = readHeader(check.input.headers, header.name);
+  const pointer = `/${header.name}`;
+  if (raw === undefined) {
+    if (header.required) check.add("missing-header", "headers", pointer, `required header ${header.name} is missing`);
+    return;
+  }
+  if (header.schema === undefined) return;
+  const value = coerceHeaderValue(raw, header);
+  if (value === NOT_CONVERTIBLE) {
+    check.add("invalid-header", "headers", pointer, `header ${header.name} ${conversionError(raw, header)}`);
+    return;
+  }
+  header.compiled ??= compiler.compile(header.cacheKey, header.schema);
+  if (header.compiled.fast(value)) return;
+  for (const error of schemaErrors(header.compiled, value)) {
+    const reason = error.message.replace(/^\(root\) /, "");
+    check.add("invalid-header", "headers", pointer, `header ${header.name} ${reason}`);
+  }
+}
+
+/** The count (an integer ≥ 0) a header holds; undefined when it holds something else (its schema reports that). */
+const countOf = (raw: string | undefined): number | undefined =>
+  raw !== undefined && /^\d+$/.test(raw.trim()) ? Number(raw) : undefined;
+
+/**
+ * Each documented `…-Remaining` header whose count exceeds its documented `…-Limit` sibling's
+ * (X-RateLimit-Remaining above X-RateLimit-Limit): as message tails, with the header's name.
+ */
+function remainingAboveLimit(
+  documented: ResolvedHeader[],
+  headers: HeadersLike | undefined,
+): Array<{ name: string; tail: string }> {
+  const names = new Set(documented.map((header) => header.name));
+  const found: Array<{ name: string; tail: string }> = [];
+  for (const name of names) {
+    const limitName = name.replace(/-remaining$/, "-limit");
+    if (limitName === name || !names.has(limitName)) continue;
+    const remaining = countOf(readHeader(headers, name));
+    const limit = countOf(readHeader(headers, limitName));
+    if (remaining !== undefined && limit !== undefined && remaining > limit)
+      found.push({ name, tail: `header ${name} (${remaining}) exceeds ${limitName} (${limit})` });
+  }
+  return found;
+}
+
+/** Every documented header of the response, in document order, then the …-Remaining/…-Limit rule. */
+export function checkHeaders(check: ResponseCheck, documented: ResolvedHeader[], compiler: SchemaCompiler): void {
+  for (const header of documented) checkHeader(check, header, compiler);
+  for (const { name, tail } of remainingAboveLimit(documented, check.input.headers)) {
+    check.add("invalid-header", "headers", `/${name}`, tail);
+  }
+}
