@@ -103,23 +103,56 @@ function intersection(a: Set<string>, b: Set<string>): Set<string> {
   return new Set([...a].filter((type) => b.has(type)));
 }
 
-/** The types one schema declares itself: its `type`, else the type of its `const`; undefined when neither. */
-function declaredTypes(schema: JsonObject): Set<string> | undefined {
+/** The types one schema declares itself: its `type`, else (unless only `type` counts) the type of its `const`. */
+function declaredTypes(schema: JsonObject, options: TypeOptions): Set<string> | undefined {
   if (schema.type !== undefined)
     return withIntegers(new Set((Array.isArray(schema.type) ? schema.type : [schema.type]).map(String)));
-  if ("const" in schema) return withIntegers(new Set([jsonTypeOf(schema.const)]));
+  if ("const" in schema && !options.declaredOnly) return withIntegers(new Set([jsonTypeOf(schema.const)]));
   return undefined;
 }
 
+export interface TypeOptions {
+  /**
+   * Read only the `type` keywords of the allOf parts: a `const` alone and anyOf/oneOf branches name no type.
+   * The verifier's negative cases use this (a wrong-type case only where a type is written). Default false.
+   */
+  declaredOnly?: boolean;
+}
+
 /** The types any branch allows; undefined when a branch allows any type (the branches then constrain none). */
-function branchTypes(document: OpenApiDocument, branches: unknown[], depth: number): Set<string> | undefined {
+function branchTypes(
+  document: OpenApiDocument,
+  branches: unknown[],
+  options: TypeOptions,
+  depth: number,
+): Set<string> | undefined {
   const union = new Set<string>();
   for (const branch of branches) {
-    const types = typesOfSchemas(document, flattenSchema(document, branch), depth + 1);
+    const types = typesAtDepth(document, flattenSchema(document, branch), options, depth + 1);
     if (!types) return undefined;
     for (const type of types) union.add(type);
   }
   return union;
+}
+
+function typesAtDepth(
+  document: OpenApiDocument,
+  schemas: readonly JsonObject[],
+  options: TypeOptions,
+  depth: number,
+): Set<string> | undefined {
+  if (depth > 32) return undefined;
+  let types: Set<string> | undefined;
+  for (const part of schemas) {
+    let own = declaredTypes(part, options);
+    for (const keyword of options.declaredOnly ? [] : (["anyOf", "oneOf"] as const)) {
+      const branches = part[keyword];
+      const union = Array.isArray(branches) ? branchTypes(document, branches, options, depth) : undefined;
+      if (union) own = own ? intersection(own, union) : union;
+    }
+    if (own) types = types ? intersection(types, own) : own;
+  }
+  return types;
 }
 
 /**
@@ -130,25 +163,18 @@ function branchTypes(document: OpenApiDocument, branches: unknown[], depth: numb
 export function typesOfSchemas(
   document: OpenApiDocument,
   schemas: readonly JsonObject[],
-  depth = 0,
+  options: TypeOptions = {},
 ): Set<string> | undefined {
-  if (depth > 32) return undefined;
-  let types: Set<string> | undefined;
-  for (const part of schemas) {
-    let own = declaredTypes(part);
-    for (const keyword of ["anyOf", "oneOf"] as const) {
-      const branches = part[keyword];
-      const union = Array.isArray(branches) ? branchTypes(document, branches, depth) : undefined;
-      if (union) own = own ? intersection(own, union) : union;
-    }
-    if (own) types = types ? intersection(types, own) : own;
-  }
-  return types;
+  return typesAtDepth(document, schemas, options, 0);
 }
 
 /** The JSON types a value of `schema` may have (see typesOfSchemas), or undefined for any. */
-export function schemaTypes(document: OpenApiDocument, schema: unknown): Set<string> | undefined {
-  return typesOfSchemas(document, flattenSchema(document, schema));
+export function schemaTypes(
+  document: OpenApiDocument,
+  schema: unknown,
+  options: TypeOptions = {},
+): Set<string> | undefined {
+  return typesOfSchemas(document, flattenSchema(document, schema), options);
 }
 
 /** The closed set of values already flattened `schemas` allow (an `enum`, or a `const`; the last part's wins). */

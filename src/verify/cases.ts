@@ -11,7 +11,7 @@ import {
   type OpenApiDocument,
   type Operation,
 } from "../openapi/document.js";
-import { flattenSchema, schemaView } from "../openapi/schema.js";
+import { closedValues, schemaTypes, schemaView } from "../openapi/schema.js";
 
 export interface CaseRequest {
   method: string;
@@ -138,26 +138,17 @@ export function positiveCases(
   }));
 }
 
+/** What a value's schema says (through src/openapi): the JSON types it allows and its closed values. */
 interface ValueFacts {
-  /** Declared JSON types (intersection); undefined when none is declared. */
+  /** The declared JSON types; undefined when none is declared. */
   types: Set<string> | undefined;
-  /** A closed enum (or const), if any. */
+  /** An enum (or const), if any. */
   closedEnum: unknown[] | undefined;
 }
 
 function factsOf(spec: OpenApiDocument, schema: unknown): ValueFacts {
-  let types: Set<string> | undefined;
-  let closedEnum: unknown[] | undefined;
-  for (const part of flattenSchema(spec, schema)) {
-    if (part.type !== undefined) {
-      const declared = new Set((Array.isArray(part.type) ? part.type : [part.type]) as string[]);
-      if (declared.has("number")) declared.add("integer");
-      types = types ? new Set([...types].filter((t) => declared.has(t))) : declared;
-    }
-    if (Array.isArray(part.enum)) closedEnum = part.enum;
-    if ("const" in part) closedEnum = [part.const];
-  }
-  return { types, closedEnum };
+  // Types as written (`type` only): a const alone gets the outside-enum case, not a wrong-type one too.
+  return { types: schemaTypes(spec, schema, { declaredOnly: true }), closedEnum: closedValues(spec, schema) };
 }
 
 /** A value of a JSON type the declared types do not accept. */
@@ -212,12 +203,8 @@ export function negativeCases(
     const withBody = (name: string, body: unknown, text = JSON.stringify(body)) =>
       add(name, { ...sample, body: text }, { invalidBody: body });
     for (const [property, schemas] of view.properties) {
-      const facts = schemas
-        .map((child) => factsOf(spec, child))
-        .reduce<ValueFacts>((a, b) => ({ types: b.types ?? a.types, closedEnum: b.closedEnum ?? a.closedEnum }), {
-          types: undefined,
-          closedEnum: undefined,
-        });
+      // A property declared by several parts is all of them at once.
+      const facts = factsOf(spec, schemas.length === 1 ? schemas[0] : { allOf: schemas });
       if (facts.closedEnum)
         withBody(`${property} outside its enum`, { ...valid, [property]: outsideEnum(facts.closedEnum) });
       if (facts.types) withBody(`${property} of the wrong type`, { ...valid, [property]: wrongTypeValue(facts.types) });

@@ -78,6 +78,15 @@ describe("schemaTypes", () => {
     expect(schemaTypes(doc(), nested(34))).toBeUndefined();
   });
 
+  it("declaredOnly reads the `type` keywords of the allOf parts alone: no const, no anyOf/oneOf branches", () => {
+    const declaredOnly = { declaredOnly: true };
+    expect(schemaTypes(doc(), { const: "x" }, declaredOnly)).toBeUndefined();
+    expect(schemaTypes(doc(), { anyOf: [{ type: "string" }, { type: "null" }] }, declaredOnly)).toBeUndefined();
+    const schema = { allOf: [{ type: "number" }, { type: ["integer", "string"], oneOf: [{ type: "string" }] }] };
+    expect(sorted(schemaTypes(doc(), schema, declaredOnly))).toEqual(["integer"]);
+    expect(sorted(schemaTypes(doc(), schema))).toEqual([]);
+  });
+
   it("typesOfSchemas reads a list already flattened (no allOf followed again)", () => {
     expect(sorted(typesOfSchemas(doc(), [{ type: "number" }, { type: ["integer", "null"] }]))).toEqual(["integer"]);
     expect(typesOfSchemas(doc(), [])).toBeUndefined();
