@@ -1,7 +1,8 @@
 // The answers the mock writes itself, taken from the contract: an operation's documented error response
 // (its example body and the examples of its headers, so the rate-limit headers are always there), and
 // header values made safe to write (Node refuses a header value with control characters or characters
-// above U+00FF, and Prism echoes request values into its `sl-violations` header).
+// above U+00FF, and Prism echoes request values into its `sl-violations` header). The documented examples are
+// also an answer source of the request pipeline (pipeline.ts): ./msw's.
 import {
   deref,
   type JsonObject,
@@ -9,7 +10,10 @@ import {
   namedExamples,
   type OpenApiDocument,
   type Operation,
+  responseKeyFor,
+  successKey,
 } from "../openapi/document.js";
+import type { AnswerSource } from "./pipeline.js";
 
 export interface Answer {
   status: number;
@@ -18,17 +22,10 @@ export interface Answer {
   body: unknown;
 }
 
-/** The response key that documents `status`: the status itself, its range (`4XX`), else `default`. */
-export function responseKeyFor(responses: Record<string, JsonObject>, status: number): string | undefined {
-  const keys = Object.keys(responses);
-  return (
-    keys.find((key) => key === String(status)) ??
-    keys.find((key) => key.toUpperCase() === `${String(status)[0]}XX`) ??
-    keys.find((key) => key === "default")
-  );
-}
-
-/** The documented answer of `operation` for `status` (its first example body, or the named one, and the header examples), or undefined when it documents none. */
+/**
+ * The documented answer of `operation` for `status` (its first example body, or the named one, and the
+ * header examples), or undefined when it documents none.
+ */
 export function documentedAnswer(
   spec: OpenApiDocument,
   operation: Pick<Operation, "responses">,
@@ -122,4 +119,20 @@ export function parsePrefer(value: string | null | undefined): Preferences | { e
     } else if (name === "seed") preferences.seed = raw;
   }
   return preferences;
+}
+
+/**
+ * The documented examples as the request pipeline's answer source (./msw's, which cannot load Prism in a
+ * browser): the first success example, or the status and example `Prefer` names; an unknown one is refused
+ * with 404, as Prism refuses it.
+ */
+export function createDocumentedSource(spec: OpenApiDocument): AnswerSource {
+  return {
+    async answer({ operation, preferences }) {
+      const success = Number(successKey(operation) ?? 200);
+      const answer = documentedAnswer(spec, operation, preferences.code ?? success, preferences.example);
+      if (!answer) return { kind: "refused", status: 404, reason: "the contract documents no such answer" };
+      return { kind: "answer", ...answer };
+    },
+  };
 }

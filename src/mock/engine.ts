@@ -1,10 +1,11 @@
 // Prism's HTTP engine (@stoplight/prism-http: routing, request validation, security, example and status
-// selection), run in this process. The mock's own server (server.ts) feeds it parsed requests; Prism's
+// selection), run in this process: the answer source of the mock's request pipeline (pipeline.ts); Prism's
 // CLI and its HTTP server are not used, so there is no second hop, and nothing Prism does can take the
 // process down (its answers are checked and its header values made safe before they are written).
 import { createRequire } from "node:module";
 import type { OpenApiDocument } from "../openapi/document.js";
 import type { Preferences } from "./answers.js";
+import { type AnswerSource, MAX_VIOLATIONS, type SourceAnswer, type Violation } from "./pipeline.js";
 import { MockUnavailableError } from "./unavailable.js";
 
 /** The subset of @stoplight/prism-http this module uses. */
@@ -27,7 +28,7 @@ interface PrismConfig {
   mock: { dynamic: boolean; code?: number; exampleKey?: string; seed?: string };
 }
 
-export interface PrismInput {
+interface PrismInput {
   method: string;
   url: { path: string; query: Record<string, string | string[]> };
   headers: Record<string, string | string[] | undefined>;
@@ -51,33 +52,7 @@ type PrismEither =
       };
     };
 
-/** A validation finding of Prism's, as Prism reports it in its `sl-violations` header. */
-export interface Violation {
-  location: string[];
-  severity: string;
-  code?: string | number;
-  message: string;
-}
-
-export type EngineAnswer =
-  | {
-      kind: "answer";
-      status: number;
-      headers: Record<string, string | string[]>;
-      body: unknown;
-      violations: Violation[];
-    }
-  | { kind: "refused"; status: number; reason: string };
-
-export interface MockEngine {
-  answer(input: PrismInput, preferences: Preferences): Promise<EngineAnswer>;
-}
-
-/**
- * Most violations of one request the mock reports (in sl-violations): Prism finds every one, a body of
- * numbers where strings are expected one per item; twenty say what is wrong, and fit in a header.
- */
-export const MAX_VIOLATIONS = 20;
+export { MAX_VIOLATIONS };
 
 /** The package the mock needs; an optional peer dependency of this package. */
 export const PRISM_ENGINE_PACKAGE = "@stoplight/prism-http";
@@ -106,8 +81,46 @@ const silentLogger: unknown = new Proxy(
   { get: (_target, key) => (key === "child" ? () => silentLogger : () => {}) },
 );
 
-/** Loads Prism's engine on a (mock-only, base-path-prefixed) contract. */
-export async function createMockEngine(spec: OpenApiDocument): Promise<MockEngine> {
+/** Prism's mock settings for a request's preferences (RFC 7240 `Prefer`). */
+function mockConfig(base: PrismConfig["mock"], preferences: Preferences): PrismConfig["mock"] {
+  return {
+    ...base,
+    ...(preferences.code !== undefined ? { code: preferences.code } : {}),
+    ...(preferences.example !== undefined ? { exampleKey: preferences.example } : {}),
+    ...(preferences.dynamic !== undefined ? { dynamic: preferences.dynamic } : {}),
+    ...(preferences.seed !== undefined ? { seed: preferences.seed } : {}),
+  };
+}
+
+/** Prism's findings about the request, then about its answer, at most MAX_VIOLATIONS, as sl-violations lists them. */
+function violationsOf(validations: { input: PrismViolation[]; output: PrismViolation[] }): Violation[] {
+  return [
+    ...validations.input.slice(0, MAX_VIOLATIONS).map((v) => ({ ...v, where: "request" })),
+    ...validations.output.slice(0, MAX_VIOLATIONS).map((v) => ({ ...v, where: "response" })),
+  ]
+    .slice(0, MAX_VIOLATIONS)
+    .map((v) => ({
+      location: [v.where, ...(v.path ?? [])],
+      severity: SEVERITIES[v.severity] ?? String(v.severity),
+      code: v.code,
+      message: v.message,
+    }));
+}
+
+/** Prism's answer as the pipeline takes it: a refusal says it is Prism's. */
+function sourceAnswerOf(result: PrismEither): SourceAnswer {
+  if (result._tag === "Left") {
+    const problem = result.left;
+    const reason = [problem.name, problem.message ?? problem.detail].filter(Boolean).join(": ");
+    return { kind: "refused", status: problem.status ?? 500, reason: `Prism refused the request: ${reason}` };
+  }
+  const { output, validations } = result.right;
+  const violations = violationsOf(validations);
+  return { kind: "answer", status: output.statusCode, headers: output.headers ?? {}, body: output.body, violations };
+}
+
+/** Prism's engine on a (mock-only, base-path-prefixed) contract, as the request pipeline's answer source. */
+export async function createPrismSource(spec: OpenApiDocument): Promise<AnswerSource> {
   const prismHttp = loadPrismHttp();
   const operations = await prismHttp.getHttpOperationsFromSpec(structuredClone(spec));
   if (operations.length === 0) throw new Error("mock: the contract has no operations");
@@ -121,42 +134,15 @@ export async function createMockEngine(spec: OpenApiDocument): Promise<MockEngin
   };
   const prism = prismHttp.createInstance(config, { logger: silentLogger });
   return {
-    async answer(input, preferences) {
-      const mock = {
-        ...config.mock,
-        ...(preferences.code !== undefined ? { code: preferences.code } : {}),
-        ...(preferences.example !== undefined ? { exampleKey: preferences.example } : {}),
-        ...(preferences.dynamic !== undefined ? { dynamic: preferences.dynamic } : {}),
-        ...(preferences.seed !== undefined ? { seed: preferences.seed } : {}),
+    async answer(request) {
+      const input: PrismInput = {
+        method: request.method.toLowerCase(),
+        url: { path: request.path, query: request.query },
+        headers: request.headers,
+        body: request.body,
       };
-      const result = await prism.request(input, operations, { ...config, mock })();
-      if (result._tag === "Left") {
-        const problem = result.left;
-        return {
-          kind: "refused",
-          status: problem.status ?? 500,
-          reason: [problem.name, problem.message ?? problem.detail].filter(Boolean).join(": "),
-        };
-      }
-      const { output, validations } = result.right;
-      const violations: Violation[] = [
-        ...validations.input.slice(0, MAX_VIOLATIONS).map((v) => ({ ...v, where: "request" })),
-        ...validations.output.slice(0, MAX_VIOLATIONS).map((v) => ({ ...v, where: "response" })),
-      ]
-        .slice(0, MAX_VIOLATIONS)
-        .map((v) => ({
-          location: [v.where, ...(v.path ?? [])],
-          severity: SEVERITIES[v.severity] ?? String(v.severity),
-          code: v.code,
-          message: v.message,
-        }));
-      return {
-        kind: "answer",
-        status: output.statusCode,
-        headers: output.headers ?? {},
-        body: output.body,
-        violations,
-      };
+      const mock = mockConfig(config.mock, request.preferences);
+      return sourceAnswerOf(await prism.request(input, operations, { ...config, mock })());
     },
   };
 }

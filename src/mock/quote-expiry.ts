@@ -16,9 +16,9 @@ import {
   jsonMedia,
   type OpenApiDocument,
   type Operation,
+  responseKeyFor,
 } from "../openapi/document.js";
 import { flattenSchema, type SchemaView, viewOfSchemas } from "../openapi/schema.js";
-import { responseKeyFor } from "./answers.js";
 
 /**
  * How long after its answer a quote of the mock expires: 60 s. Long enough for a person who runs the

@@ -3,14 +3,12 @@
 // contract for handlers of your own. Needs the optional peer dependencies msw (2.x) and openapi-msw; ESM only
 // (openapi-msw is), so a require() of it gets the error of require.ts.
 import type { HttpHandler } from "msw";
-import { API_KEY_HEADER, MOCK_BASE_URL } from "../../generated/client-meta.js";
+import { MOCK_BASE_URL } from "../../generated/client-meta.js";
 import type { paths } from "../../generated/schema.js";
 import { openApiDocument } from "../contract/bundled.js";
-import { type Answer, documentedAnswer, errorAnswer, parsePrefer } from "../mock/answers.js";
-import { MOCK_IDENTITY } from "../mock/identity.js";
-import { quoteExpiry } from "../mock/quote-expiry.js";
-import { rateLimitHeaders } from "../mock/rate-limit.js";
-import { listOperations, successKey } from "../openapi/document.js";
+import { createDocumentedSource } from "../mock/answers.js";
+import { createRequestPipeline, type PipelineAnswer, type RequestPipeline } from "../mock/pipeline.js";
+import { listOperations } from "../openapi/document.js";
 import { loadPeers } from "./peers.js";
 
 export { MOCK_IDENTITY_HEADER } from "../mock/identity.js";
@@ -28,43 +26,50 @@ export function createHttp(baseUrl: string = MOCK_BASE_URL) {
 export interface HandlerOptions {
   /** The base URL your client is configured with (it ends in the base path). Default: MOCK_BASE_URL. */
   baseUrl?: string;
+  /** The clock of quote expiry and rate-limit headers (ms since the epoch). Default Date.now. */
+  now?: () => number;
+}
+
+type Register = (path: string, resolver: (info: { request: Request }) => Promise<Response>) => HttpHandler;
+
+/** The pipeline's answer as a Fetch Response (no body where the status or a HEAD allows none). */
+function toResponse(request: Request, answer: PipelineAnswer): Response {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(answer.headers))
+    for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
+  const empty = answer.body === "" || request.method === "HEAD";
+  return new HttpResponse(empty ? null : answer.body, { status: answer.status, headers });
+}
+
+/** Hands a Fetch Request to the pipeline. */
+async function answer(pipeline: RequestPipeline, request: Request): Promise<Response> {
+  const headers: Record<string, string> = {};
+  request.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  const body = request.method === "GET" || request.method === "HEAD" ? "" : await request.text();
+  return toResponse(request, await pipeline.handle({ method: request.method, url: request.url, headers, body }));
 }
 
 /**
- * One handler per operation. Each answers the operation's first documented success example with the
- * documented headers (the rate-limit headers included, their Reset and Remaining those of the moment of
- * the answer, as the mock writes them) and X-Api-Contract-Mock. Like the mock: a keyed operation called without
- * the API key gets its documented 401; `Prefer: code=<status>` and `Prefer: example=<name>` pick another
- * documented answer (an unknown one gets the documented 4XX with status 404). Requests are not validated
- * further: use the contract validator (`./contract`) for that. A quote expires MOCK_QUOTE_VALIDITY_MS after
- * the answer (the documented example's expiryDate is in the past); its other fields are the example's.
+ * One handler per operation, each the MSW front of the mock's request pipeline (src/mock/pipeline.ts) with the
+ * documented examples as its answer source. So a request is checked as the mock checks it: a keyed operation
+ * called without the API key gets its documented 401, an invalid body its documented 422, malformed JSON 400
+ * (the mock's refusals, with the reason in sl-violations). Else the answer is the operation's first documented
+ * success example with the documented headers (the rate-limit headers of the moment of the answer, as the
+ * mock writes them) and X-Api-Contract-Mock; `Prefer: code=<status>` and `Prefer: example=<name>` pick another
+ * documented answer (an unknown one gets the documented 4XX with status 404). A quote expires
+ * MOCK_QUOTE_VALIDITY_MS after the answer (the documented example's expiryDate is in the past).
  */
 export function createHandlers(options: HandlerOptions = {}): HttpHandler[] {
   const spec = openApiDocument;
-  const quotes = quoteExpiry(spec);
-  const limits = rateLimitHeaders(spec);
-  /** The answer as written: rate-limit headers of this moment, and the mock's identity. */
-  const respond = (answer: Answer): Response =>
-    HttpResponse.json(answer.body ?? null, {
-      status: answer.status,
-      headers: { ...limits.refresh(answer.headers, answer.status), ...MOCK_IDENTITY },
-    });
-  const http = createHttp(options.baseUrl) as unknown as Record<
-    string,
-    (path: string, resolver: (info: { request: Request }) => Response) => HttpHandler
-  >;
+  const basePath = new URL(options.baseUrl ?? MOCK_BASE_URL).pathname.replace(/\/$/, "");
+  const source = createDocumentedSource(spec);
+  const pipeline = createRequestPipeline({ spec, source, basePaths: basePath ? [basePath] : [], now: options.now });
+  const http = createHttp(options.baseUrl) as unknown as Record<string, Register>;
   return listOperations(spec).map((operation) => {
     const register = http[operation.method.toLowerCase()];
     if (!register) throw new Error(`msw: no handler factory for ${operation.method}`);
-    const success = Number(successKey(operation) ?? 200);
-    return register(operation.path, ({ request }) => {
-      if (operation.security === "required" && !request.headers.get(API_KEY_HEADER))
-        return respond(errorAnswer(spec, operation, 401));
-      const prefer = parsePrefer(request.headers.get("prefer"));
-      if ("error" in prefer) return respond(errorAnswer(spec, operation, 422));
-      const answer = documentedAnswer(spec, operation, prefer.code ?? success, prefer.example);
-      if (!answer) return respond(errorAnswer(spec, operation, 404));
-      return respond({ ...answer, body: quotes.refresh(operation, answer.status, answer.body) });
-    });
+    return register(operation.path, ({ request }) => answer(pipeline, request));
   });
 }

@@ -7,11 +7,11 @@ import {
   documentedAnswer,
   errorAnswer,
   parsePrefer,
-  responseKeyFor,
   safeHeaderValue,
   violationsHeader,
 } from "../../src/mock/answers.js";
 import { type StartedMock, startMock } from "../../src/mock/index.js";
+import { responseKeyFor } from "../../src/openapi/document.js";
 import type { JsonObject, OpenApiDocument } from "../../src/openapi/index.js";
 import { json } from "../support/media.js";
 import { sendRaw } from "../mock/support/raw-http.js";

@@ -16,11 +16,17 @@ const run = promisify(execFile);
 const PEERS = ["msw", "openapi-msw"];
 let work: string;
 let name: string;
+/** The package's runtime dependencies: npm installs them beside it (./msw runs the contract validator, on ajv). */
+let dependencies: string[];
 
 beforeAll(async () => {
   work = await mkdtemp(path.join(tmpdir(), "msw-entry-"));
-  const manifest = JSON.parse(await readFile(path.join(repoRoot, "package.json"), "utf8")) as { name: string };
+  const manifest = JSON.parse(await readFile(path.join(repoRoot, "package.json"), "utf8")) as {
+    name: string;
+    dependencies?: Record<string, string>;
+  };
   name = manifest.name;
+  dependencies = Object.keys(manifest.dependencies ?? {});
   const installed = path.join(work, "node_modules", ...name.split("/"));
   await mkdir(installed, { recursive: true });
   await run(
@@ -54,7 +60,7 @@ async function runConsumer(
     path.join(project, "node_modules", ...name.split("/")),
     { recursive: true },
   );
-  for (const peer of peers) {
+  for (const peer of [...dependencies, ...peers]) {
     await rm(path.join(project, "node_modules", peer), { recursive: true, force: true });
     await symlink(path.join(repoRoot, "node_modules", peer), path.join(project, "node_modules", peer));
   }

@@ -1,0 +1,278 @@
+// The one request pipeline behind the HTTP mock (server.ts) and the ./msw handlers (src/msw): a small
+// Fetch-like request (method, URL, headers, body text) in, an answer (status, headers, body text) out. It
+// knows neither Node's http nor Prism, so it runs in a browser too; each front adapts its transport to it.
+// Stages, in order:
+//   1. parse: the URL (400 when it is none), the operation of method and path (404 when no path matches, 405
+//      with Allow when the path lacks the method), the body (request-checks.ts);
+//   2. the package's own refusals (request-checks.ts, a malformed `Prefer`), the API key of a keyed
+//      operation (401), and the request body against the contract with the package's validator (422);
+//   3. an answer source: Prism's engine for the mock, the documented examples for ./msw (answers.ts);
+//   4. what every answer gets: header values made safe, the rate-limit headers of its moment (rate-limit.ts),
+//      quotes expiring after it (quote-expiry.ts), the mock's identity (identity.ts); a refusal is the
+//      documented error answer with its reason in `sl-violations`.
+// Time is the pipeline's clock (`now`), so a test can fix the moment of every answer.
+import { createContractValidator } from "../contract/validator.js";
+import {
+  apiKeyHeaderName,
+  HTTP_METHODS,
+  isJsonMediaType,
+  listOperations,
+  type OpenApiDocument,
+  type Operation,
+  OperationMatcher,
+  pointerTokens,
+} from "../openapi/document.js";
+import { errorAnswer, type Preferences, parsePrefer, safeHeaderValue, violationsHeader } from "./answers.js";
+import { createBodyCheck } from "./body-check.js";
+import { MOCK_IDENTITY } from "./identity.js";
+import { quoteExpiry } from "./quote-expiry.js";
+import { rateLimitHeaders } from "./rate-limit.js";
+import { createRequestChecks, parseBody, type Refusal } from "./request-checks.js";
+
+/** A request as a front hands it over: header names lower-cased. */
+export interface PipelineRequest {
+  method: string;
+  /** The request target (`/v1/wallets?x=1`) or an absolute URL. */
+  url: string;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** A finding about a request or an answer, as a `sl-violations` header lists it (Prism's shape). */
+export interface Violation {
+  location: string[];
+  severity: string;
+  code?: string | number;
+  message: string;
+}
+
+/** A request as an answer source sees it: checked, its operation found, its body parsed. */
+export interface SourceRequest {
+  operation: Operation;
+  method: string;
+  path: string;
+  query: Record<string, string | string[]>;
+  headers: Record<string, string | string[] | undefined>;
+  body: unknown;
+  preferences: Preferences;
+}
+
+/** What a source answers: an answer (its findings about it, if any), or a refusal with its status and reason. */
+export type SourceAnswer =
+  | { kind: "answer"; status: number; headers: Record<string, unknown>; body: unknown; violations?: Violation[] }
+  | { kind: "refused"; status: number; reason: string };
+
+export interface AnswerSource {
+  answer(request: SourceRequest): Promise<SourceAnswer>;
+}
+
+/** What the front writes. `why` is set on a refusal (for the front's log). */
+export interface PipelineAnswer {
+  status: number;
+  headers: Record<string, string | string[]>;
+  body: string;
+  why?: string;
+}
+
+export interface PipelineOptions {
+  /** The contract the requests are for (the mock's copy: paths under the base path). */
+  spec: OpenApiDocument;
+  source: AnswerSource;
+  /** Base paths a request path may carry before the contract's path (./msw: the base URL's path). */
+  basePaths?: string[];
+  /** The pipeline's clock (ms since the epoch): quote expiry and rate-limit headers. Default Date.now. */
+  now?: () => number;
+}
+
+export interface RequestPipeline {
+  handle(request: PipelineRequest): Promise<PipelineAnswer>;
+  /**
+   * The documented error answer for `status`, `why` in sl-violations: `request`'s operation's, else the one
+   * the operations share. For what a front refuses itself (a body too large, a request Node cannot parse).
+   */
+  refuse(status: number, why: string, request?: { method: string; url: string }): PipelineAnswer;
+}
+
+/**
+ * Most violations of one request the mock reports (in sl-violations): Prism and the validator find every one, a
+ * body of numbers where strings are expected one per item; twenty say what is wrong, and fit in a header.
+ */
+export const MAX_VIOLATIONS = 20;
+
+const URL_BASE = "http://mock.invalid";
+
+/** The request target as a URL, or undefined where it is none (Node's parser takes "//", the URL parser not). */
+function parseUrl(url: string): URL | undefined {
+  try {
+    return new URL(url, URL_BASE);
+  } catch {
+    return undefined;
+  }
+}
+
+function headerOf(headers: PipelineRequest["headers"], name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value.join(", ") : value;
+}
+
+/** The query as Prism takes it: one string per key, an array for a repeated key. */
+function queryOf(url: URL): Record<string, string | string[]> {
+  const query: Record<string, string | string[]> = {};
+  for (const key of new Set(url.searchParams.keys())) {
+    const values = url.searchParams.getAll(key);
+    query[key] = values.length === 1 ? values[0]! : values;
+  }
+  return query;
+}
+
+/** A JSON value written as the body text of an answer with `contentType` (a string of another type as is). */
+function serialize(body: unknown, contentType: string | undefined): string {
+  if (body === undefined) return "";
+  if (typeof body === "string" && !isJsonMediaType(contentType)) return body;
+  return JSON.stringify(body);
+}
+
+/** A source's headers with lower-case names and values a header can carry. */
+function safeHeaders(headers: Record<string, unknown>): Record<string, string | string[]> {
+  const safe: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(headers))
+    safe[name.toLowerCase()] = Array.isArray(value) ? value.map(safeHeaderValue) : safeHeaderValue(String(value));
+  return safe;
+}
+
+const refusalFinding = (why: string): Violation[] => [{ location: ["request"], severity: "Error", message: why }];
+
+/** The validator's findings about a request body, in Prism's shape (location request/body/…pointer). */
+function bodyFindings(violations: Array<{ pointer: string; message: string }>): Violation[] {
+  return violations.slice(0, MAX_VIOLATIONS).map((violation) => ({
+    location: ["request", "body", ...pointerTokens(violation.pointer)],
+    severity: "Error",
+    message: violation.message,
+  }));
+}
+
+/** The API key header of the contract, or undefined when it has not exactly one. */
+function apiKeyHeaderOf(spec: OpenApiDocument): string | undefined {
+  try {
+    return apiKeyHeaderName(spec);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A refusal as the pipeline writes it: the documented error answer, with the refusal's findings. */
+type Refuse = (operation: Operation | undefined, refused: Refusal, findings?: Violation[]) => PipelineAnswer;
+
+/** Stage 4 for refusals: the documented error answer of the status, its rate-limit headers of this moment. */
+function createRefuse(spec: OpenApiDocument, now: () => number): Refuse {
+  const limits = rateLimitHeaders(spec);
+  return (operation, refused, findings) => {
+    const answer = errorAnswer(spec, operation, refused.status);
+    const headers = {
+      ...limits.refresh(answer.headers, refused.status, now()),
+      ...MOCK_IDENTITY,
+      "sl-violations": violationsHeader(findings ?? refusalFinding(refused.why)),
+    };
+    return { status: refused.status, headers, body: serialize(answer.body, "application/json"), why: refused.why };
+  };
+}
+
+/** Stage 4 for a source's answer: safe headers, rate limits and quotes of this moment, the identity. */
+function createFinish(spec: OpenApiDocument, now: () => number) {
+  const quotes = quoteExpiry(spec);
+  const limits = rateLimitHeaders(spec);
+  return (operation: Operation, answer: SourceAnswer & { kind: "answer" }): PipelineAnswer => {
+    const at = now();
+    const headers: Record<string, string | string[]> = {
+      ...limits.refresh(safeHeaders(answer.headers), answer.status, at),
+      ...MOCK_IDENTITY,
+    };
+    if (answer.violations?.length) headers["sl-violations"] = violationsHeader(answer.violations);
+    const body = quotes.refresh(operation, answer.status, answer.body, at);
+    return { status: answer.status, headers, body: serialize(body, headerOf(headers, "content-type")) };
+  };
+}
+
+/** Stage 2 after the request's own checks: the API key of a keyed operation (401), then the body (422). */
+function createContractCheck(spec: OpenApiDocument, refuse: Refuse) {
+  const validator = createContractValidator(spec, { basePaths: [] });
+  const apiKeyHeader = apiKeyHeaderOf(spec);
+  return (operation: Operation, headers: PipelineRequest["headers"], body: unknown): PipelineAnswer | undefined => {
+    if (apiKeyHeader && operation.security === "required" && headers[apiKeyHeader] === undefined) {
+      const why = `the operation requires the ${apiKeyHeader} header`;
+      return refuse(operation, { status: 401, why }, [{ ...refusalFinding(why)[0]!, code: 401 }]);
+    }
+    if (typeof body === "string") return undefined;
+    // A JSON null where the body is required is a missing body, as Prism takes it (an optional one is refused before).
+    const violations = validator.validateRequestBody(operation.method, operation.path, body ?? undefined);
+    if (!violations.length) return undefined;
+    const why = violations.map((violation) => violation.message).join("; ");
+    return refuse(operation, { status: 422, why }, bodyFindings(violations));
+  };
+}
+
+/** Stage 1's matching: the operation of method and path, else the 404, or the 405 with Allow. */
+function createRouter(spec: OpenApiDocument, basePaths: string[], refuse: Refuse) {
+  const matcher = new OperationMatcher(listOperations(spec), basePaths);
+  /** The methods some operation has at this concrete path (for 405 and Allow). */
+  const allowedMethods = (path: string): string[] =>
+    HTTP_METHODS.map((m) => m.toUpperCase()).filter((method) => matcher.find(method, path) !== undefined);
+  const unmatched = (method: string, path: string): PipelineAnswer => {
+    const allowed = allowedMethods(path);
+    if (!allowed.length)
+      return refuse(undefined, { status: 404, why: `no operation of the contract has the path ${path}` });
+    const why = `${method} is not an operation of ${path}`;
+    const answer = refuse(matcher.find(allowed[0]!, path), { status: 405, why });
+    return { ...answer, headers: { ...answer.headers, allow: allowed.join(", ") } };
+  };
+  return {
+    find: (method: string, path: string) => matcher.find(method, path),
+    route: (method: string, path: string): Operation | PipelineAnswer =>
+      matcher.find(method, path) ?? unmatched(method, path),
+  };
+}
+
+export function createRequestPipeline(options: PipelineOptions): RequestPipeline {
+  const { spec, source } = options;
+  const now = options.now ?? (() => Date.now());
+  const refuse = createRefuse(spec, now);
+  const finish = createFinish(spec, now);
+  const router = createRouter(spec, options.basePaths ?? [], refuse);
+  const checks = createRequestChecks(spec, createBodyCheck(spec));
+  const contractCheck = createContractCheck(spec, refuse);
+
+  const answerFromSource = async (request: SourceRequest): Promise<PipelineAnswer> => {
+    const answer = await source.answer(request);
+    if (answer.kind === "answer") return finish(request.operation, answer);
+    const status = answer.status >= 400 && answer.status < 500 ? answer.status : 400;
+    return refuse(request.operation, { status, why: answer.reason });
+  };
+
+  async function handle(request: PipelineRequest): Promise<PipelineAnswer> {
+    const method = request.method.toUpperCase();
+    const url = parseUrl(request.url);
+    if (url === undefined) return refuse(undefined, { status: 400, why: "the request target is not a valid URL" });
+    const operation = router.route(method, url.pathname);
+    if (!("key" in operation)) return operation;
+    const header = (name: string) => headerOf(request.headers, name);
+    const parsed = parseBody(operation, request.body, header("content-type"));
+    if (!("value" in parsed)) return refuse(operation, parsed);
+    const own = checks.refusalOf(operation, url.searchParams, header, { text: request.body, value: parsed.value });
+    if (own) return refuse(operation, own);
+    const preferences = parsePrefer(header("prefer"));
+    if ("error" in preferences) return refuse(operation, { status: 422, why: preferences.error });
+    const refused = contractCheck(operation, request.headers, parsed.value);
+    if (refused) return refused;
+    const { headers } = request;
+    const [path, query] = [url.pathname, queryOf(url)];
+    return answerFromSource({ operation, method, path, query, headers, body: parsed.value, preferences });
+  }
+
+  return {
+    handle,
+    refuse(status, why, request) {
+      const path = request && parseUrl(request.url)?.pathname;
+      return refuse(path === undefined ? undefined : router.find(request!.method, path), { status, why });
+    },
+  };
+}
