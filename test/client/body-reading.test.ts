@@ -2,7 +2,9 @@
 // content type, parseAs "blob" and "arrayBuffer", and the body a call sends (serialized once, with the call's
 // headers). body.ts's readAnswer is also tested alone, on Response objects.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createClient } from "../../src/index.js";
+import { type BodyReading, readAnswer, readReplacedBody } from "../../src/client/body.js";
+import { createRedactor } from "../../src/client/redact.js";
+import { createClient, InvalidResponseError } from "../../src/index.js";
 import { successExample } from "../support/spec.js";
 import { sendJson, startServer, type TestServer } from "./support/server.js";
 
@@ -139,5 +141,100 @@ describe("parseAs and serialized bodies", () => {
     const sent = server.requests[0]!;
     expect(JSON.parse(sent.body)).toEqual({ wrapped: { sourceId: "USDT", targetId: "NGNX", amount: 1, side: "SELL" } });
     expect([sent.headers["x-client"], sent.headers["x-call"], sent.headers["x-param"]]).toEqual(["c", "1", "2"]);
+  });
+});
+
+describe("readAnswer, on Response objects", () => {
+  const info = { method: "GET", path: "/currencies/fiat-rates", operationId: "getFiatRates", url: "u" };
+  const reading = (overrides: Partial<BodyReading> = {}): BodyReading => ({
+    parseAs: "json",
+    maxBytes: 100,
+    redact: createRedactor("k3y"),
+    info,
+    middlewareSees: false,
+    ...overrides,
+  });
+  const json = (body: string, init: ResponseInit = {}) =>
+    new Response(body, { ...init, headers: { "content-type": "application/json", ...init.headers } });
+
+  it("parses a JSON success body and hands on the network response itself, unless middleware reads it too", async () => {
+    const response = json('{"a":1}');
+    const answer = await readAnswer(response, "GET", reading());
+    expect(answer).toEqual({ network: response, handed: response, data: { a: 1 }, streaming: false });
+    const seen = await readAnswer(json('{"a":1}', { statusText: "Fine" }), "GET", reading({ middlewareSees: true }));
+    expect(seen.handed).not.toBe(seen.network);
+    expect([seen.handed.status, seen.handed.statusText, await seen.handed.text()]).toEqual([200, "Fine", '{"a":1}']);
+    expect(seen.handed.headers.get("content-type")).toBe("application/json");
+  });
+
+  it("hands on an error body as a readable copy (openapi-fetch reads it), parsed by nobody here", async () => {
+    const answer = await readAnswer(new Response("<html>down</html>", { status: 503 }), "GET", reading());
+    expect(answer.data).toBeUndefined();
+    expect([answer.handed.status, await answer.handed.text()]).toEqual([503, "<html>down</html>"]);
+    expect(answer.network.bodyUsed).toBe(true);
+  });
+
+  it("leaves unread what has no body (204, HEAD, Content-Length 0) and a stream the caller reads", async () => {
+    for (const [response, method] of [
+      [new Response(null, { status: 204 }), "GET"],
+      [json("not read"), "HEAD"],
+      [json("", { headers: { "content-length": "0" } }), "GET"],
+    ] as const) {
+      const answer = await readAnswer(response, method, reading());
+      expect([answer.handed, answer.data, answer.streaming, response.bodyUsed]).toEqual([
+        response,
+        undefined,
+        false,
+        false,
+      ]);
+    }
+    const stream = json('{"a":1}');
+    const answer = await readAnswer(stream, "GET", reading({ parseAs: "stream" }));
+    expect([answer.handed, answer.streaming, stream.bodyUsed]).toEqual([stream, true, false]);
+  });
+
+  it("refuses a body over the limit: unread when Content-Length says so, else once the count goes over", async () => {
+    const declared = json("{}", { headers: { "content-length": "101" } });
+    const refusal = await readAnswer(declared, "GET", reading()).catch((e: unknown) => e);
+    expect(refusal).toBeInstanceOf(InvalidResponseError);
+    expect(refusal).toMatchObject({ reason: "too-large", status: 200, path: info.path });
+    expect((refusal as Error).message).toContain("maxResponseBytes (100 bytes)");
+    expect(declared.bodyUsed).toBe(false);
+    const exact = `"${"x".repeat(98)}"`;
+    expect((await readAnswer(json(exact), "GET", reading())).data).toBe("x".repeat(98));
+    await expect(readAnswer(json(`${exact} `), "GET", reading())).rejects.toMatchObject({ reason: "too-large" });
+  });
+
+  it("refuses a JSON call's success body of another content type, with the start of the body, redacted", async () => {
+    const html = new Response(`k3y${"<p>".repeat(100)}`, { headers: { "content-type": "text/html" } });
+    const refusal = (await readAnswer(html, "GET", reading({ maxBytes: 1000 })).catch((e: unknown) => e)) as {
+      reason: string;
+      bodyPreview: string;
+    };
+    expect(refusal.reason).toBe("content-type");
+    expect(refusal.bodyPreview).toBe(`[REDACTED]${"<p>".repeat(100)}`.slice(0, 200));
+    const text = new Response("plain", { headers: { "content-type": "text/plain" } });
+    expect((await readAnswer(text, "GET", reading({ parseAs: "text" }))).data).toBe("plain");
+    const suffixed = new Response('{"a":1}', {
+      headers: { "content-type": "application/problem+json; charset=utf-8" },
+    });
+    expect((await readAnswer(suffixed, "GET", reading())).data).toEqual({ a: 1 });
+  });
+
+  it("refuses JSON that does not parse, with the parse error as its cause; an empty body is undefined", async () => {
+    const refusal = await readAnswer(json("{nope"), "GET", reading()).catch((e: unknown) => e);
+    expect(refusal).toMatchObject({ reason: "invalid-json" });
+    expect((refusal as Error).cause).toBeInstanceOf(SyntaxError);
+    const empty = new Response("", { headers: { "content-type": "application/json" } });
+    expect((await readAnswer(empty, "GET", reading())).data).toBeUndefined();
+  });
+
+  it("readReplacedBody reads and parses a response a middleware answered with, under the same limit", async () => {
+    expect(await readReplacedBody(json('{"b":2}'), reading())).toEqual({ b: 2 });
+    const bytes = new Response(new Uint8Array([1, 2]));
+    expect(new Uint8Array((await readReplacedBody(bytes, reading({ parseAs: "arrayBuffer" }))) as ArrayBuffer)).toEqual(
+      new Uint8Array([1, 2]),
+    );
+    await expect(readReplacedBody(json("x".repeat(101)), reading())).rejects.toMatchObject({ reason: "too-large" });
   });
 });
