@@ -23,7 +23,7 @@
 //   test/release/done.test.ts                    builds a copy of the repository and runs the release steps
 //                                                with npm: child processes only, minutes per run
 //   test/release/publish.test.ts                 `npm publish --dry-run` of a copy: child processes only
-//   test/docs/docs.test.ts                       imports provenance.ts for its headings only; the docs build
+//   test/docs/docs-page.test.ts                  imports provenance.ts for its headings only; the docs build
 //                                                and Chromium
 // (gate.test.ts's two command-line tests spawn check-breaking.ts: they run in the dry run only, since they
 // cover nothing in this process.)
