@@ -193,18 +193,22 @@ export default async function clientSuite(): Promise<string> {
     const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
     const ratio = (a: number, b: number) => (a / b).toFixed(2);
     return [
-      `Concurrency ${CONCURRENCY}, ${ROUNDS} interleaved rounds of ${ROUND_MS} ms per contestant, median round; server in a separate process on 127.0.0.1.`,
+      `Concurrency ${CONCURRENCY}, ${ROUNDS} interleaved rounds of ${ROUND_MS} ms per contestant, median round; ` +
+        "server in a separate process on 127.0.0.1.",
       "",
-      "| call | client req/s | raw fetch req/s | axios req/s | client ÷ raw fetch (target ≥ 0.90) | client ÷ axios (target ≥ 1.00) |",
+      "| call | client req/s | raw fetch req/s | axios req/s | " +
+        "client ÷ raw fetch (target ≥ 0.90) | client ÷ axios (target ≥ 1.00) |",
       "|---|---:|---:|---:|---:|---:|",
       ...rows.map(
         ({ op, rps }) =>
-          `| ${op} | ${fmt(rps.client)} | ${fmt(rps["raw fetch"])} | ${fmt(rps.axios)} | ${ratio(rps.client, rps["raw fetch"])} | ${ratio(rps.client, rps.axios)} |`,
+          `| ${op} | ${fmt(rps.client)} | ${fmt(rps["raw fetch"])} | ${fmt(rps.axios)} | ` +
+          `${ratio(rps.client, rps["raw fetch"])} | ${ratio(rps.client, rps.axios)} |`,
       ),
       "",
       "| bundle (esbuild, browser, minified + gzipped) | bytes | ratio |",
       "|---|---:|---:|",
-      `| client entry \`createClient\` (openapi-fetch included) | ${fmt(size.client)} | ${ratio(size.client, size.axios)} |`,
+      `| client entry \`createClient\` (openapi-fetch included) | ${fmt(size.client)} | ` +
+        `${ratio(size.client, size.axios)} |`,
       `| axios 1.21.1 | ${fmt(size.axios)} | 1.00 |`,
       "",
     ].join("\n");

@@ -75,7 +75,7 @@ describe("the caller's own AbortSignal", () => {
     expect(server.requests).toHaveLength(1);
   });
 
-  it("rejects a call with its own AbortError while it waits for the rate limit's reset, without waiting on", async () => {
+  it("rejects with its own AbortError while it waits for the rate limit's reset, without waiting on", async () => {
     const spent = {
       [RATE_LIMIT_HEADERS.remaining]: "0",
       [RATE_LIMIT_HEADERS.reset]: String(Math.ceil(Date.now() / 1000) + 30),

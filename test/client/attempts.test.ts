@@ -67,7 +67,7 @@ function planOf(answers: Array<Response | Error | "hang">, overrides: Partial<At
 const status = (code: number, headers: Record<string, string> = {}) => new Response(null, { status: code, headers });
 
 describe("sendWithRetries", () => {
-  it("retries a retried status after the wait the server asks for, and returns what finish read of the last", async () => {
+  it("retries a retried status after the wait the server asks for; returns what finish read of the last", async () => {
     const { plan, requests } = planOf([status(503, { "retry-after": "2" }), status(200)]);
     const retries: unknown[] = [];
     const { environment, sleeps } = environmentOf({ hooks: { onRetry: (e) => retries.push(e) } });
@@ -102,7 +102,7 @@ describe("sendWithRetries", () => {
     expect(environment.rateLimit).toMatchObject({ remaining: 9, observedAt: now });
   });
 
-  it("ends an attempt at its timeout with a TimeoutError, retried like a network error, naming the attempt", async () => {
+  it("ends an attempt at its timeout with a TimeoutError, retried like a network error", async () => {
     useFakeClock();
     const { plan, requests } = planOf(["hang", "hang", "hang"], { timeoutMs: 50 });
     const call = track(sendWithRetries(URL_SENT, { method: "GET" }, plan, environmentOf().environment));
@@ -116,7 +116,7 @@ describe("sendWithRetries", () => {
     expect(vi.getTimerCount()).toBe(0);
   });
 
-  it("wraps a failed fetch in a NetworkError with a redacted cause; a ClientError from finish is not retried", async () => {
+  it("wraps a failed fetch in a NetworkError, cause redacted; a ClientError from finish is not retried", async () => {
     const failed = planOf([new TypeError("fetch failed for k3y"), new TypeError("again")], { override: false });
     const error = await sendWithRetries(URL_SENT, { method: "GET" }, failed.plan, environmentOf().environment).catch(
       (e: unknown) => e,

@@ -116,7 +116,7 @@ describe('parseAs: "stream"', () => {
     expect(JSON.parse(await new Response(data).text())).toEqual(rates);
   });
 
-  it("reads a whole stream with no timeout at all (timeoutMs: Infinity), and where timers are numbers, as in browsers", async () => {
+  it("reads a whole stream with no timeout (timeoutMs: Infinity), and where timers are numbers", async () => {
     server = await startServer((_req, res) => sendJson(res, 200, rates));
     const client = createClient({ baseUrl: server.baseUrl });
     const untimed = await client.GET("/currencies/fiat-rates", {

@@ -16,7 +16,7 @@ afterEach(async () => {
 });
 
 describe("answers without a body, and bodies a call sends", () => {
-  it("answers without a body are not checked for JSON: 204, Content-Length 0, HEAD; a JSON body without a content type parses", async () => {
+  it("no JSON check without a body (204, Content-Length 0, HEAD); JSON without a content type parses", async () => {
     server = await startServer((req, res) => {
       if (req.url?.endsWith("/fiat-rates")) {
         res.writeHead(204, { "content-type": "text/plain" });
@@ -46,7 +46,7 @@ describe("answers without a body, and bodies a call sends", () => {
     expect(untyped.data).toEqual({ data: [1] });
   });
 
-  it("205 and 304 are handed on without a body (a Response cannot carry one), with and without middleware", async () => {
+  it("205 and 304 are handed on without a body (a Response cannot carry one), with or without middleware", async () => {
     server = await startServer((req, res) => {
       res.writeHead(req.url?.endsWith("/fiat-rates") ? 205 : 304, { "content-type": "application/json" });
       res.end();
@@ -98,7 +98,7 @@ describe("parseAs and serialized bodies", () => {
     expect([...new Uint8Array(buffer.data as unknown as ArrayBuffer)]).toEqual([1, 2, 3, 250]);
   });
 
-  it("a call without a body sends none, whatever bodySerializer it gives (openapi-fetch never calls it then)", async () => {
+  it("a call without a body sends none, whatever its bodySerializer (openapi-fetch never calls it then)", async () => {
     server = await startServer((_req, res) => sendJson(res, 200, successExample("acceptQuote")));
     const api = createClient({ baseUrl: server.baseUrl });
     const serializer = vi.fn(() => "serialized");
@@ -107,7 +107,7 @@ describe("parseAs and serialized bodies", () => {
     expect([server.requests[0]?.body, server.requests[0]?.headers["content-type"]]).toEqual(["", undefined]);
   });
 
-  it("an arrayBuffer body is exactly the bytes received, when a custom fetch's chunk is a view into a larger buffer", async () => {
+  it("an arrayBuffer body is the bytes received, when a custom fetch's chunk views a larger buffer", async () => {
     const backing = new Uint8Array([9, 9, 1, 2, 3, 9]);
     const fetch = async () =>
       new Response(
@@ -157,7 +157,7 @@ describe("readAnswer, on Response objects", () => {
   const json = (body: string, init: ResponseInit = {}) =>
     new Response(body, { ...init, headers: { "content-type": "application/json", ...init.headers } });
 
-  it("parses a JSON success body and hands on the network response itself, unless middleware reads it too", async () => {
+  it("parses a JSON success body; hands on the network response itself unless middleware reads it too", async () => {
     const response = json('{"a":1}');
     const answer = await readAnswer(response, "GET", reading());
     expect(answer).toEqual({ network: response, handed: response, data: { a: 1 }, streaming: false });

@@ -48,7 +48,7 @@ describe("error styles", () => {
     expect(result.response.status).toBe(404);
   });
 
-  it("unwrap: returns data on success and throws ApiError with status, method, path, operationId, body, rate limit", async () => {
+  it("unwrap: data on success; else ApiError with status, method, path, operationId, body, rate limit", async () => {
     const operationId = operationIdOf("POST", "/trades/quote/{quoteId}");
     const reset = Math.ceil(Date.now() / 1000) + 30;
     server = await startServer((_req, res, _seen, i) =>
@@ -117,7 +117,8 @@ describe("non-JSON success bodies", () => {
       operationId,
     });
     expect((error as Error).message).toBe(
-      `GET /currencies/fiat-rates (${operationId}) answered HTTP 200 with content-type text/html; charset=utf-8 instead of JSON`,
+      `GET /currencies/fiat-rates (${operationId}) answered HTTP 200 with ` +
+        "content-type text/html; charset=utf-8 instead of JSON",
     );
   });
 
@@ -403,14 +404,14 @@ describe("error messages", () => {
 });
 
 describe("unwrap", () => {
-  it("unwrap throws for an error status even without an error body, and for an error body even with a 2xx", async () => {
+  it("unwrap throws for an error status without an error body, and for an error body with a 2xx", async () => {
     await expect(unwrap({ response: new Response(null, { status: 500 }) })).rejects.toBeInstanceOf(ApiError);
     await expect(
       unwrap({ data: 1, error: { message: "x" }, response: new Response(null, { status: 200 }) }),
     ).rejects.toBeInstanceOf(ApiError);
   });
 
-  it("unwrap of a result this client did not make: method UNKNOWN, the URL's path (or the URL when it has none)", async () => {
+  it("unwrap of a result another client made: method UNKNOWN, the URL's path (or the URL without one)", async () => {
     server = await startServer((_req, res) => sendJson(res, 503, { message: "down" }));
     const response = await fetch(`${server.baseUrl}/networks?x=1`);
     const error = await unwrap({ error: { message: "down" }, response }).catch((e: unknown) => e);

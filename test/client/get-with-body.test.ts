@@ -1,5 +1,5 @@
-// A GET or HEAD with a body (the types forbid it; a cast or plain JavaScript can still send one) is refused at once with
-// a TypeError, whether or not a middleware is registered: fetch cannot send it, and it must not be taken for a
+// A GET or HEAD with a body (the types forbid it; a cast or plain JavaScript can still send one) is refused at once
+// with a TypeError, whether or not a middleware is registered: fetch cannot send it, and it must not be taken for a
 // network failure and retried.
 import { afterEach, describe, expect, it } from "vitest";
 import { createClient } from "../../src/index.js";

@@ -50,7 +50,8 @@ describe("hasMorePages", () => {
 
   it("shape A: answers only where 0-based and 1-based page numbers agree", () => {
     expect(hasMorePages({ page: 1, pageSize: 20, total: 41 })).toBe(true); // a third page either way
-    expect(hasMorePages({ page: 1, pageSize: 20, total: 21 })).toBeUndefined(); // 1-based: page 2 follows; 0-based: last page
+    // 1-based: page 2 follows; 0-based: the last page
+    expect(hasMorePages({ page: 1, pageSize: 20, total: 21 })).toBeUndefined();
     expect(hasMorePages({ page: 2, pageSize: 20, total: 40 })).toBe(false);
     expect(hasMorePages({ page: 0, pageSize: 20, total: 20 })).toBe(false); // everything fits on one page
     expect(hasMorePages({ page: 1, pageSize: 20, total: 0 })).toBe(false);
@@ -80,7 +81,7 @@ describe("closed enums", () => {
 });
 
 describe("hasMorePages at its edges", () => {
-  it("hasMorePages (shape A): nothing when total is 0, whatever the page size; undefined where the numbering decides", () => {
+  it("hasMorePages (shape A): false when total is 0, whatever the page size; undefined where numbering decides", () => {
     expect(hasMorePages({ page: 0, pageSize: 0, total: 0 } as never)).toBe(false);
     expect(hasMorePages({ page: 0, pageSize: 0, total: 5 } as never)).toBeUndefined();
     expect(hasMorePages({ page: 1, pageSize: 10, total: 20 } as never)).toBeUndefined();

@@ -76,7 +76,7 @@ describe("hooks", () => {
 describe("the events each hook gets", () => {
   const rates = () => successExample("getFiatRates");
 
-  it("each event carries the call's facts: request, response (with a duration), retry (reason, status, delay), rate limit", async () => {
+  it("events carry the call's facts: request, response (duration), retry (reason, status, delay), limit", async () => {
     server = await startServer((_req, res, _seen, i) =>
       i === 0 ? sendJson(res, 503, {}, { "retry-after": "0" }) : sendJson(res, 200, rates()),
     );
@@ -116,7 +116,7 @@ describe("the events each hook gets", () => {
     expect(events[4]![1]).toEqual({ ...facts, attempt: 2 });
   });
 
-  it("a retry after a dropped connection says reason network; the wait for a spent limit carries its delay and state", async () => {
+  it("a retry after a dropped connection: reason network; a wait for a spent limit: its delay and state", async () => {
     const start = Date.UTC(2030, 0, 1, 12, 0, 0);
     useFakeClock(start);
     const reset = start / 1000 + 1;

@@ -82,7 +82,7 @@ describe("maxResponseBytes", () => {
     expect(() => createClient({ baseUrl: MOCK_BASE_URL, maxResponseBytes: Number.POSITIVE_INFINITY })).not.toThrow();
   });
 
-  it("defaults to 16 MiB: a declared 50 MB body is refused from its Content-Length, before it is read, and its connection closed", async () => {
+  it("defaults to 16 MiB: a declared 50 MB body is refused by Content-Length, unread, connection closed", async () => {
     let written = 0;
     let closed = false;
     server = await startServer((_req, res) => {
@@ -195,7 +195,8 @@ describe("maxResponseBytes at its bound", () => {
     const size = Buffer.byteLength(body);
     const api = createClient({ baseUrl: server.baseUrl, hooks: { onResponse: () => rest?.() } });
     expect((await api.GET("/currencies/fiat-rates", { maxResponseBytes: size })).data).toEqual(JSON.parse(body));
-    expect((await api.GET("/currencies/networks/active", { maxResponseBytes: size })).data).toEqual(JSON.parse(body)); // two chunks
+    const inTwoChunks = await api.GET("/currencies/networks/active", { maxResponseBytes: size });
+    expect(inTwoChunks.data).toEqual(JSON.parse(body));
     await expect(api.GET("/currencies/fiat-rates", { maxResponseBytes: size - 1 })).rejects.toMatchObject({
       reason: "too-large",
     });

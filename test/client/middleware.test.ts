@@ -112,7 +112,7 @@ describe("middleware", () => {
     expect(server.requests).toHaveLength(3); // the three calls the replacing middleware saw; none for the answered one
   });
 
-  it("an answer a middleware gives itself names the URL the call was made for in ApiError.url (registered or per call)", async () => {
+  it("a middleware's own answer: ApiError.url is the URL the call was made for (registered or per call)", async () => {
     const refuse: Middleware = {
       onRequest: () =>
         new Response('{"error":"refused"}', { status: 409, headers: { "content-type": "application/json" } }),
@@ -148,7 +148,7 @@ describe("middleware", () => {
 describe("the response and eject", () => {
   const rates = () => successExample("getFiatRates");
 
-  it("with middleware, the caller gets the network response itself (its URL), and eject stops a middleware", async () => {
+  it("with middleware, the caller gets the network response itself (its URL); eject stops a middleware", async () => {
     server = await startServer((_req, res) => sendJson(res, 200, rates()));
     const api = createClient({ baseUrl: server.baseUrl });
     const seen: string[] = [];

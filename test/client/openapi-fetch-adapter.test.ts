@@ -52,7 +52,7 @@ function callOf(
 }
 
 describe("the adapter", () => {
-  it("without middleware: the attempts get openapi-fetch's URL and RequestInit, the caller the network response", async () => {
+  it("no middleware: attempts get openapi-fetch's URL and RequestInit, the caller the network response", async () => {
     const adapter = adapterOf();
     const { call, sent, info, network } = callOf(adapter, { params: { query: { page: 2 } }, timeoutMs: 5 });
     const result = (await adapter.send(call)) as { data: unknown; response: Response; [REQUEST_INFO]: RequestInfo };
@@ -92,7 +92,7 @@ describe("the adapter", () => {
     expect(adapter.seesMiddleware({})).toBe(false);
   });
 
-  it("a middleware that answers itself: nothing is sent, its body is read here, the URL is recorded redacted", async () => {
+  it("a middleware that answers itself: nothing sent, its body read here, the URL recorded redacted", async () => {
     const adapter = adapterOf();
     adapter.use({
       onRequest: () => new Response('{"mine":true}', { headers: { "content-type": "application/json" } }),

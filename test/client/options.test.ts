@@ -35,7 +35,8 @@ describe("createClient's checks: each refusal names what is wrong", () => {
       `createClient: baseUrl is required and must be a non-empty string; got undefined. ${BASE_EXAMPLE}`,
     );
     expect(refusal("xhttp://api.example.com/v1")).toBe(
-      `createClient: baseUrl must be an absolute http:// or https:// URL; got "xhttp://api.example.com/v1". ${BASE_EXAMPLE}`,
+      'createClient: baseUrl must be an absolute http:// or https:// URL; got "xhttp://api.example.com/v1". ' +
+        BASE_EXAMPLE,
     );
     expect(refusal("https://user@api.example.com/v1")).toBe(
       `createClient: baseUrl must not contain credentials (pass the key as apiKey). ${BASE_EXAMPLE}`,
@@ -55,7 +56,8 @@ describe("createClient's checks: each refusal names what is wrong", () => {
       "createClient: apiSecret must be a non-empty string (no line breaks, control characters or surrounding spaces)",
     );
     expect(() => createClient({ baseUrl: base, timeoutMs: "100" as never })).toThrow(
-      "createClient: timeoutMs must be a positive number of milliseconds up to 2147483647, or Infinity to disable it; got 100",
+      "createClient: timeoutMs must be a positive number of milliseconds up to 2147483647, " +
+        "or Infinity to disable it; got 100",
     );
     server = await startServer((_req, res) => sendJson(res, 200, rates()));
     const api = createClient({ baseUrl: server.baseUrl });

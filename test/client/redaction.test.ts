@@ -37,7 +37,7 @@ describe("redaction", () => {
     expect(level).toBe("[REDACTED]"); // a cycle cannot be written out
   });
 
-  it("redactError redacts a message or a stack that holds the secret, drops causes past 4 levels, adds no cause of its own", () => {
+  it("redactError redacts a message or stack holding the secret, drops causes past 4 levels, adds no cause", () => {
     const redact = createRedactor("s3cr3t");
     const inMessage = new Error("has s3cr3t");
     inMessage.stack = "clean stack";

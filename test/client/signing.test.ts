@@ -17,7 +17,8 @@ const SECRET = "s3cret";
 
 // Computed with OpenSSL, not with the code under test:
 //   printf '%s' 'GET/v1/currencies/fiat-rates1700000000000' | openssl dgst -sha256 -hmac s3cret
-//   printf '%s' 'GET/v1/transactions/me?page=1&pageSize=30&category=DEPOSIT1700000000000' | openssl dgst -sha256 -hmac s3cret
+//   printf '%s' 'GET/v1/transactions/me?page=1&pageSize=30&category=DEPOSIT1700000000000' \
+//     | openssl dgst -sha256 -hmac s3cret
 const VECTORS = [
   {
     method: "GET",
@@ -145,7 +146,7 @@ describe("signing", () => {
 });
 
 describe("createSigner's failures", () => {
-  it("createSigner: a secret Web Crypto refuses fails the signed request, and is no unhandled rejection before it", async () => {
+  it("createSigner: a secret Web Crypto refuses fails the signed request, no unhandled rejection before", async () => {
     const unhandled: unknown[] = [];
     const onUnhandled = (reason: unknown) => void unhandled.push(reason);
     process.on("unhandledRejection", onUnhandled);

@@ -23,7 +23,7 @@ describe("sleep(ms, signal)", () => {
     expect(getEventListeners(aborted.signal, "abort")).toHaveLength(0);
   });
 
-  it("sleep rejects with the signal's reason when it aborts first, at once when already aborted; resolves otherwise", async () => {
+  it("rejects with the signal's reason when it aborts first, at once when already aborted; else resolves", async () => {
     useFakeClock(); // never moved but where said: what ends a sleep early is the abort
     const controller = new AbortController();
     const waiting = track(sleep(10_000, controller.signal));

@@ -20,7 +20,7 @@ describe("the contract middleware", () => {
   const spec = loadSpec();
   const validator = createContractValidator(spec);
 
-  it("throws by default, with one line per violation and the call's facts; passes the result and the exchange to onViolation", async () => {
+  it("throws by default, a line per violation and the call's facts; onViolation gets result and exchange", async () => {
     server = await startServer((_req, res) => sendJson(res, 200, { unexpected: true }));
     const api = createClient({ baseUrl: server.baseUrl });
     api.use(contractMiddleware(validator));

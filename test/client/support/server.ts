@@ -44,7 +44,10 @@ export async function startServer(handler: Handler): Promise<TestServer> {
   return { baseUrl: `${origin}${BASE_PATH}`, origin, requests, close };
 }
 
-/** Sends JSON with the three rate-limit headers (overridable): the spec's examples for limit and remaining, reset in 60 s. */
+/**
+ * Sends JSON with the three rate-limit headers (overridable): the spec's examples for limit and remaining, reset in
+ * 60 s.
+ */
 export function sendJson(
   res: http.ServerResponse,
   status: number,
