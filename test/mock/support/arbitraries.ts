@@ -4,8 +4,7 @@
 // The request schemas of this API are small (objects of strings, numbers, enums, string arrays), so
 // the subset below covers them; it throws on a keyword it does not handle, so a new one is noticed.
 import fc from "fast-check";
-import type { OpenApiDocument } from "../../../src/contract/index.js";
-import { flatten } from "../../validator/support/schema-walk.js";
+import { flattenSchema, type OpenApiDocument } from "../../../src/openapi/index.js";
 import { isObject, requestBodySchema, type JsonObject, type SpecOperation } from "../../support/spec.js";
 
 const HANDLED = new Set([
@@ -42,7 +41,7 @@ const HANDLED = new Set([
 
 function merged(spec: OpenApiDocument, schema: unknown): JsonObject {
   const out: JsonObject = {};
-  for (const part of flatten(spec, schema)) {
+  for (const part of flattenSchema(spec, schema)) {
     for (const [key, value] of Object.entries(part)) {
       if (!HANDLED.has(key) && !key.startsWith("x-"))
         throw new Error(`arbitraries: schema keyword ${key} is not handled`);

@@ -1,16 +1,19 @@
 // Walks a JSON value together with its schema, so tests can find (rather than hard-code) a
-// required field, a number, a non-nullable field, a closed enum, a date-time … in any example.
-import type { OpenApiDocument } from "../../../src/contract/index.js";
-import { deref, isObject, type JsonObject } from "../../support/spec.js";
+// required field, a number, a non-nullable field, a closed enum, a date-time … in any example. What a
+// schema says (allOf flattened, types, closed values) and JSON pointers are read through src/openapi.
+import {
+  closedValuesOfSchemas,
+  escapePointerToken,
+  flattenSchema,
+  isObject,
+  type JsonObject,
+  type OpenApiDocument,
+  pointerTokens,
+  typesOfSchemas,
+} from "../../../src/openapi/index.js";
 
-/** The schemas whose constraints all apply to one value: $refs followed, allOf flattened. */
-export function flatten(spec: OpenApiDocument, schema: unknown, out: JsonObject[] = [], depth = 0): JsonObject[] {
-  const resolved = deref(spec, schema);
-  if (!isObject(resolved) || depth > 64) return out;
-  out.push(resolved);
-  if (Array.isArray(resolved.allOf)) for (const part of resolved.allOf) flatten(spec, part, out, depth + 1);
-  return out;
-}
+/** The value at a JSON pointer of `data`, or undefined when there is none. */
+export { resolvePointer as valueAt } from "../../../src/openapi/index.js";
 
 export interface Facts {
   /** Declared JSON types (intersection over the schemas); undefined when none is declared. */
@@ -22,22 +25,11 @@ export interface Facts {
   nullable: boolean;
 }
 
-export function factsOf(schemas: JsonObject[]): Facts {
-  let types: Set<string> | undefined;
-  let closedEnum: unknown[] | undefined;
+function factsOf(spec: OpenApiDocument, schemas: JsonObject[]): Facts {
+  const types = typesOfSchemas(spec, schemas, { declaredOnly: true });
+  const closedEnum = closedValuesOfSchemas(schemas);
   let format: string | undefined;
-  for (const schema of schemas) {
-    if (schema.type !== undefined) {
-      const declared = new Set((Array.isArray(schema.type) ? schema.type : [schema.type]) as string[]);
-      if (declared.has("number")) declared.add("integer");
-      types = types
-        ? new Set([...types].filter((t) => declared.has(t) || (t === "integer" && declared.has("number"))))
-        : declared;
-    }
-    if (Array.isArray(schema.enum)) closedEnum = schema.enum;
-    if ("const" in schema) closedEnum = [schema.const];
-    if (typeof schema.format === "string") format = schema.format;
-  }
+  for (const schema of schemas) if (typeof schema.format === "string") format = schema.format;
   const nullable =
     (types === undefined || types.has("null")) && (closedEnum === undefined || closedEnum.includes(null));
   return { types, closedEnum, format, nullable };
@@ -55,14 +47,10 @@ export interface FieldEntry {
   key: string | undefined;
 }
 
-function escapeToken(token: string): string {
-  return token.replace(/~/g, "~0").replace(/\//g, "~1");
-}
-
 /** Every value of `data` (pre-order) with the schemas that describe it. */
 export function walk(spec: OpenApiDocument, schema: unknown, data: unknown): FieldEntry[] {
   const out: FieldEntry[] = [];
-  visit(spec, flatten(spec, schema), data, "", false, undefined, out);
+  visit(spec, flattenSchema(spec, schema), data, "", false, undefined, out);
   return out;
 }
 
@@ -75,9 +63,9 @@ function visit(
   key: string | undefined,
   out: FieldEntry[],
 ): void {
-  out.push({ pointer, value: data, schemas, facts: factsOf(schemas), required, key });
+  out.push({ pointer, value: data, schemas, facts: factsOf(spec, schemas), required, key });
   if (Array.isArray(data)) {
-    const items = schemas.flatMap((s) => (s.items !== undefined ? flatten(spec, s.items) : []));
+    const items = schemas.flatMap((s) => (s.items !== undefined ? flattenSchema(spec, s.items) : []));
     data.forEach((item, index) => {
       visit(spec, items, item, `${pointer}/${index}`, false, undefined, out);
     });
@@ -87,54 +75,18 @@ function visit(
   const requiredNames = new Set(schemas.flatMap((s) => (Array.isArray(s.required) ? (s.required as string[]) : [])));
   for (const [name, value] of Object.entries(data)) {
     const childSchemas = schemas.flatMap((s) => {
-      if (isObject(s.properties) && name in s.properties) return flatten(spec, s.properties[name]);
-      if (isObject(s.additionalProperties)) return flatten(spec, s.additionalProperties);
+      if (isObject(s.properties) && name in s.properties) return flattenSchema(spec, s.properties[name]);
+      if (isObject(s.additionalProperties)) return flattenSchema(spec, s.additionalProperties);
       return [];
     });
-    visit(spec, childSchemas, value, `${pointer}/${escapeToken(name)}`, requiredNames.has(name), name, out);
+    visit(spec, childSchemas, value, `${pointer}/${escapePointerToken(name)}`, requiredNames.has(name), name, out);
   }
-}
-
-/** Properties an object schema declares, and what it says of others. */
-export function objectShape(spec: OpenApiDocument, schema: unknown) {
-  const schemas = flatten(spec, schema);
-  const properties = new Map<string, JsonObject[]>();
-  for (const s of schemas) {
-    if (isObject(s.properties))
-      for (const [name, child] of Object.entries(s.properties))
-        properties.set(name, [...(properties.get(name) ?? []), ...flatten(spec, child)]);
-  }
-  return {
-    properties,
-    required: new Set(schemas.flatMap((s) => (Array.isArray(s.required) ? (s.required as string[]) : []))),
-    closed: schemas.some((s) => s.additionalProperties === false || s.unevaluatedProperties === false),
-  };
-}
-
-function tokens(pointer: string): string[] {
-  return pointer === ""
-    ? []
-    : pointer
-        .slice(1)
-        .split("/")
-        .map((t) => t.replace(/~1/g, "/").replace(/~0/g, "~"));
-}
-
-/** The value at `pointer` in `data`, or undefined when there is none. */
-export function valueAt(data: unknown, pointer: string): unknown {
-  let current = data;
-  for (const token of tokens(pointer)) {
-    if (Array.isArray(current)) current = current[Number(token)];
-    else if (isObject(current) && Object.hasOwn(current, token)) current = current[token];
-    else return undefined;
-  }
-  return current;
 }
 
 /** Returns a copy of `data` with the value at `pointer` replaced (or removed when `remove`). */
 export function setAt(data: unknown, pointer: string, value: unknown, remove = false): unknown {
   const copy = structuredClone(data);
-  const path = tokens(pointer);
+  const path = pointerTokens(pointer);
   if (path.length === 0) return value;
   let parent: unknown = copy;
   for (const token of path.slice(0, -1))
