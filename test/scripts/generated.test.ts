@@ -4,7 +4,7 @@ import { spawn } from "node:child_process";
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { findFreePort } from "../../src/mock/index.js";
+import { findFreePort } from "../../src/mock/processes.js";
 import { type FixtureRepo, fixtureRepo } from "../support/fixture-repo.js";
 import { API_KEY_HEADER, BASE_PATH } from "../support/spec.js";
 
@@ -69,7 +69,7 @@ describe("a build that fails", () => {
     expect((await readdir(repo.dir)).filter((name) => name.startsWith("generated."))).toEqual([]);
   }, 120_000);
 
-  it("keeps npm start from serving: it fails, twice, and serves the fixed contract once the example is fixed", async () => {
+  it("keeps npm start from serving: it fails, twice, and serves the contract once the example is fixed", async () => {
     for (const attempt of [1, 2]) {
       const run = await repo.npm("start", ["--no-docs", "--quiet", "--port", String(await findFreePort())]);
       expect(run.code, `attempt ${attempt}: ${run.output}`).not.toBe(0);

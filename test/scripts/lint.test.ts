@@ -29,7 +29,8 @@ describe("npm run lint", () => {
         "$1        text/plain:\n          schema:\n            type: string\n          example: ok\n",
       );
       await repo.edit("openapi/components/examples/Quote.yaml", "side: SELL", "side: HOLD");
-      // The project's Spectral rules: a missing rate-limit header, a body that is not the envelope, a missing example, a missing error status.
+      // The project's Spectral rules: a missing rate-limit header, a body that is not the envelope, a missing example,
+      // a missing error status.
       await repo.edit("openapi/paths/currencies_fiat-rates.yaml", /\n {8}X-RateLimit-Reset:\n {10}\$ref: [^\n]+/, "");
       await repo.edit(
         "openapi/paths/currencies_fiat-rates.yaml",

@@ -38,7 +38,7 @@ function quoteOperation(): { op: SpecOperation; property: string } {
 export const { op: quoteOp, property: quoteProperty } = quoteOperation();
 export const quoteExamples = mediaExamples(spec, jsonMedia(quoteOp.responses[successKey(quoteOp)]));
 
-/** Create Quote's sample request to `baseUrl` (with a key, and `prefer` if given), its answer checked against the contract. */
+/** Create Quote's sample request to `baseUrl` (a key, and `prefer` if given), its answer checked by the contract. */
 export async function createQuote(baseUrl: string, prefer?: string) {
   const sample = buildSampleRequest(spec, quoteOp);
   const before = Date.now();
@@ -59,7 +59,7 @@ export async function createQuote(baseUrl: string, prefer?: string) {
   return { response, body: JSON.parse(bodyText) as JsonObject, result, before, after };
 }
 
-/** Checks one answer: expiryDate in [before, after] + the window, in the Timestamp convention; the rest is `example`. */
+/** Checks one answer: expiryDate in [before, after] + the window, in the Timestamp convention; the rest `example`. */
 export function expectFreshQuote(body: JsonObject, example: JsonObject, before: number, after: number): void {
   const expiryDate = (body[quoteProperty] as JsonObject).expiryDate as string;
   expect(typeof expiryDate).toBe("string");
@@ -80,7 +80,7 @@ export function expectFreshQuote(body: JsonObject, example: JsonObject, before: 
  * end to end. `baseUrl()` is read when each test runs (after the answerer started).
  */
 export function freshQuoteTests(baseUrl: () => string): void {
-  it("carries an expiryDate in the future, within the window, the rest being the documented example, meeting the contract", async () => {
+  it("carries a future expiryDate within the window, the rest as documented, meeting the contract", async () => {
     const { response, body, result, before, after } = await createQuote(baseUrl());
     expect(response.status).toBe(Number(successKey(quoteOp)));
     expectFreshQuote(body, quoteExamples[0]!.value as JsonObject, before, after);

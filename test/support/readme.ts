@@ -6,7 +6,7 @@ import { repoRoot } from "./spec.js";
 
 const readme = () => readFileSync(path.join(repoRoot, "README.md"), "utf8");
 
-/** The README's ```<language> block whose first line starts with `firstLine`, exactly as written (that line included). */
+/** The README's ```<language> block whose first line starts with `firstLine`, exactly as written (with that line). */
 export function readmeBlock(language: string, firstLine: string): string {
   const escaped = firstLine.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   const block = new RegExp(`\`\`\`${language}\\n(${escaped}[^\\n]*\\n[\\s\\S]*?)\`\`\``).exec(readme())?.[1];

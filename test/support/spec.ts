@@ -62,7 +62,7 @@ export function successKey(op: Pick<Operation, "responses" | "key">): string {
   return key;
 }
 
-/** An example value for a parameter (its example, else its schema's example, const or first enum value), or undefined. */
+/** An example value for a parameter (its example, else its schema's example, const or first enum value), or none. */
 export function parameterExample(spec: OpenApiDocument, parameter: JsonObject): unknown {
   const example = firstExample(spec, parameter);
   return example.found ? example.value : undefined;
