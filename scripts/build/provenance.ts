@@ -1,7 +1,7 @@
 // Where each part of the contract comes from. Everything comes from the service's description unless a
 // vendor extension marks it; this module finds the markers of a bundled OpenAPI document and names their
 // places for a reader. The register (generated/provenance.md, .json) and the docs page list them by kind.
-import { type JsonObject, type OpenApiDocument, refOf } from "../../src/openapi/index.js";
+import { isHttpMethod, type JsonObject, type OpenApiDocument, refOf } from "../../src/openapi/index.js";
 
 export interface ProvenanceKind {
   key: "x-observed" | "x-not-shown" | "x-convention";
@@ -23,28 +23,32 @@ export const PROVENANCE_KINDS: readonly ProvenanceKind[] = [
     key: "x-observed",
     heading: "Observed in a real client",
     column: "What was observed",
-    lead: "What a real, independently written client of the service sends although the description does not mention it, as marked by `x-observed`.",
+    lead:
+      "What a real, independently written client of the service sends although the description does not " +
+      "mention it, as marked by `x-observed`.",
   },
   {
     key: "x-not-shown",
     heading: "What the description leaves open",
     column: "What is not shown",
-    lead: 'Every place where the description says "not shown", and every conventional assumption the contract makes in its place (marked "Assumed"), as marked by `x-not-shown`.',
+    lead:
+      'Every place where the description says "not shown", and every conventional assumption the contract ' +
+      'makes in its place (marked "Assumed"), as marked by `x-not-shown`.',
   },
   {
     key: "x-convention",
     heading: "From the description's conventions",
     column: "Convention",
-    lead: "Rules the description states once for the whole API, enforced by the schema marked `x-convention` wherever they apply.",
+    lead:
+      "Rules the description states once for the whole API, enforced by the schema marked `x-convention` " +
+      "wherever they apply.",
   },
 ];
-
-const METHODS = new Set(["get", "put", "post", "delete", "patch", "head", "options", "trace"]);
 
 function describePlace(doc: OpenApiDocument, segments: string[]): string {
   const [top, a = "", b = "", ...rest] = segments;
   if (top === "info") return "API (info)";
-  if (top === "paths" && METHODS.has(b)) {
+  if (top === "paths" && isHttpMethod(b)) {
     const op = (doc.paths?.[a]?.[b] ?? {}) as JsonObject;
     const tail = rest.length ? ` › ${rest.join(" › ")}` : "";
     return `${String(op.operationId)} (${b.toUpperCase()} ${a})${tail}`;
