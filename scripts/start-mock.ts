@@ -41,7 +41,8 @@ if (!values["no-build"]) {
   } catch (error) {
     console.error(withSourceLocations(error instanceof Error ? error.message : String(error)));
     console.error(
-      "start-mock: the build failed; generated/ is unchanged and nothing is served. Fix openapi/ and run npm start again.",
+      "start-mock: the build failed; generated/ is unchanged and nothing is served. " +
+        "Fix openapi/ and run npm start again.",
     );
     process.exit(1);
   }
@@ -73,7 +74,8 @@ function exampleCurl(): string {
 
 console.log(`
 Mock of ${spec.info?.title ?? "the API"} ${spec.info?.version ?? ""} listening on ${mock.baseUrl}
-  (Prism's engine in this process, pid ${process.pid}; stateless; answers with the documented examples; any ${API_KEY_HEADER} value is accepted)
+  (Prism's engine in this process, pid ${process.pid}; stateless; answers with the documented examples; \
+any ${API_KEY_HEADER} value is accepted)
   try:   ${exampleCurl()}
   other documented responses:  -H 'Prefer: code=429'   -H 'Prefer: example=<example name>'
 ${docs ? `Docs at ${docs.url}\n` : ""}Mock-only changes to the served spec: ${mock.fixes.join("; ")}.

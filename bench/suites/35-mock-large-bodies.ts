@@ -6,7 +6,8 @@
 import { readFile } from "node:fs/promises";
 import { API_KEY_HEADER, BASE_PATH } from "../../generated/client-meta.js";
 import { BUNDLE_JSON } from "../../scripts/lib/paths.js";
-import { DEFAULT_MAX_BODY_BYTES, findFreePort } from "../../src/mock/index.js";
+import { DEFAULT_MAX_BODY_BYTES } from "../../src/mock/index.js";
+import { findFreePort } from "../../src/mock/processes.js";
 import { jsonMedia, listOperations, namedExamples, type OpenApiDocument } from "../../src/openapi/index.js";
 import { startNpmStart } from "../support/npm-start.js";
 

@@ -16,7 +16,10 @@ import { jsonMedia, type OpenApiDocument, type Operation } from "../openapi/docu
 export const FULL_REPORT_MAX_BYTES = 8 * 1024;
 
 export interface BodyCheck {
-  /** The first violation of `body` against `operation`'s JSON request body schema, as Prism words one; undefined when it conforms. */
+  /**
+   * The first violation of `body` against `operation`'s JSON request body schema, as Prism words one;
+   * undefined when it conforms.
+   */
   firstViolation(operation: Pick<Operation, "key" | "requestBody">, body: unknown): string | undefined;
 }
 

@@ -67,7 +67,8 @@ function loadPrismHttp(): PrismHttp {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "MODULE_NOT_FOUND") throw error;
     throw new MockUnavailableError(
-      `The mock runs Prism's engine, ${PRISM_ENGINE_PACKAGE}, an optional peer dependency of this package that is not installed. ` +
+      `The mock runs Prism's engine, ${PRISM_ENGINE_PACKAGE}, an optional peer dependency of this package ` +
+        "that is not installed. " +
         `Install it next to the package: npm install --save-dev ${PRISM_ENGINE_PACKAGE}`,
     );
   }

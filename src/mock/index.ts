@@ -1,5 +1,6 @@
 // The mock of the whole API: Prism's engine answering from the contract's examples, in this process,
-// behind the mock's own server (server.ts), every operation under the contract's base path (`/v1`).
+// behind the mock's own server (server.ts) and request pipeline (pipeline.ts, shared with ./msw), every
+// operation under the contract's base path (`/v1`).
 import type { OpenApiDocument } from "../openapi/document.js";
 import { FULL_REPORT_MAX_BYTES } from "./body-check.js";
 import { MAX_VIOLATIONS } from "./engine.js";
@@ -43,15 +44,26 @@ export interface StartedMock {
 }
 
 const MOCK_FIXES = [
-  "a path no operation has answers 404, a method the path lacks 405 with Allow, both with the documented error response and headers",
-  'malformed or whitespace-only JSON answers 400; a null, false, 0 or "" JSON body where the body is optional 422 (Prism takes it for no body); a body over the size limit 413; an empty query or header value the parameter refuses 422 (Prism lets it through)',
-  "what Prism refuses (an unknown Prefer example, an unacceptable Accept) keeps Prism's status with the documented error response and headers, Prism's reason in sl-violations",
+  "a path no operation has answers 404, a method the path lacks 405 with Allow, " +
+    "both with the documented error response and headers",
+  'malformed or whitespace-only JSON answers 400; a null, false, 0 or "" JSON body where the body is optional 422 ' +
+    "(Prism takes it for no body); a body over the size limit 413; an empty query or header value the parameter " +
+    "refuses 422 (Prism lets it through)",
+  "a request body that does not match its schema answers 422 with the contract validator's findings, " +
+    "as the ./msw handlers answer it",
+  "what Prism refuses (an unknown Prefer example, an unacceptable Accept) keeps Prism's status with the documented " +
+    "error response and headers, Prism's reason in sl-violations",
   "header values echoed from the request are escaped, so no request can stop the mock",
-  "a request not received in time answers 408, a URL too long 414, header fields too large 431 (Node's parser says 400)",
-  `a JSON body over ${FULL_REPORT_MAX_BYTES} bytes that does not match its schema answers 422 with its first violation only (Prism would collect every one); at most ${MAX_VIOLATIONS} violations are reported`,
-  `a quote's expiryDate is ${MOCK_QUOTE_VALIDITY_MS / 1000} s after the answer (the documented example's is in the past)`,
-  "X-RateLimit-Reset is the end of the current window (the documented example's is in the past), X-RateLimit-Remaining 0 on a 429 and never above X-RateLimit-Limit",
-  `every answer carries ${MOCK_IDENTITY_HEADER}: ${PACKAGE_VERSION}, the mock's own header (the contract does not declare it)`,
+  "a request not received in time answers 408, a URL too long 414, header fields too large 431 " +
+    "(Node's parser says 400)",
+  `a JSON body over ${FULL_REPORT_MAX_BYTES} bytes that does not match its schema answers 422 with its first ` +
+    `violation only (Prism would collect every one); at most ${MAX_VIOLATIONS} violations are reported`,
+  `a quote's expiryDate is ${MOCK_QUOTE_VALIDITY_MS / 1000} s after the answer ` +
+    "(the documented example's is in the past)",
+  "X-RateLimit-Reset is the end of the current window (the documented example's is in the past), " +
+    "X-RateLimit-Remaining 0 on a 429 and never above X-RateLimit-Limit",
+  `every answer carries ${MOCK_IDENTITY_HEADER}: ${PACKAGE_VERSION}, the mock's own header ` +
+    "(the contract does not declare it)",
 ];
 
 /**
@@ -80,6 +92,3 @@ export async function startMock(options: StartMockOptions = {}): Promise<Started
     stop: () => server.close(),
   };
 }
-
-export { deriveMockSpec } from "./spec.js";
-export { findFreePort } from "./processes.js";

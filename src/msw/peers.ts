@@ -3,7 +3,7 @@
 // Node's bare "Cannot find package 'msw'". Each import() names its package literally, so bundlers see it.
 import { MockUnavailableError } from "../mock/unavailable.js";
 
-export const MSW_PEERS = ["msw", "openapi-msw"] as const;
+const MSW_PEERS = ["msw", "openapi-msw"] as const;
 
 /** Whether `error` says that `name` itself cannot be found (not a package it imports). */
 function isMissing(error: unknown, name: string): boolean {
@@ -21,7 +21,8 @@ export async function loadPeers(): Promise<[typeof import("msw"), typeof import(
     throw new MockUnavailableError(
       `The ./msw handlers build on ${MSW_PEERS.join(" and ")}, optional peer dependencies of this package; ` +
         `${missing.join(", ")} ${missing.length === 1 ? "is" : "are"} not installed. ` +
-        `Install ${missing.length === 1 ? "it" : "them"} next to the package: npm install --save-dev ${missing.join(" ")}`,
+        `Install ${missing.length === 1 ? "it" : "them"} next to the package: ` +
+        `npm install --save-dev ${missing.join(" ")}`,
     );
   }
   for (const result of settled) if (result.status === "rejected") throw result.reason;
