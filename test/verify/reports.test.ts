@@ -1,158 +1,20 @@
-// Edges of src/verify that the end-to-end tests (verify.test.ts) reach only through the command's child process
-// or not at all: why a request got no answer (from the errors fetch really raises against local servers),
-// the Markdown and JUnit reports byte for byte, violation lines, and the files writeReport writes.
+// The reports verify writes (src/verify/report.ts): violation lines, the Markdown and JUnit reports byte for byte,
+// JUnit text as a strict XML reader sees it (escapes, characters XML forbids, non-ASCII), and the files
+// writeReport writes.
 import { mkdtemp, readFile, rm } from "node:fs/promises";
-import http from "node:http";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   type CaseResult,
-  noAnswerReason,
   reportJunit,
   reportMarkdown,
   type VerifyReport,
   violationLine,
   writeReport,
 } from "../../src/verify/index.js";
-
-/** The error fetch rejects with for `url` (it must reject). */
-async function fetchError(url: string, init?: RequestInit): Promise<unknown> {
-  try {
-    await fetch(url, init);
-  } catch (error) {
-    return error;
-  }
-  throw new Error(`${url} answered`);
-}
-
-async function listen(server: net.Server): Promise<number> {
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return (server.address() as net.AddressInfo).port;
-}
-
-const servers: net.Server[] = [];
-async function tcp(onData: (socket: net.Socket) => void): Promise<string> {
-  const server = net.createServer((socket) => {
-    socket.on("error", () => {});
-    socket.once("data", () => onData(socket));
-  });
-  servers.push(server);
-  return `127.0.0.1:${await listen(server)}`;
-}
-
-afterAll(async () => {
-  for (const server of servers) await new Promise((resolve) => server.close(resolve));
-});
-
-describe("noAnswerReason: one line per way a request gets no HTTP answer", () => {
-  let plainHost: string;
-  beforeAll(async () => {
-    const plain = http.createServer((_req, res) => res.end("plain http"));
-    servers.push(plain);
-    plainHost = `127.0.0.1:${await listen(plain)}`;
-  });
-
-  it("a timeout names the host and the limit in seconds", async () => {
-    const host = await tcp(() => {}); // reads the request, never answers
-    const url = `http://${host}/v1/x`;
-    const error = await fetchError(url, { signal: AbortSignal.timeout(50) });
-    expect(noAnswerReason(error, url, 50)).toBe(`${host} did not answer within 0.05 s`);
-    expect(noAnswerReason(error, url, 15_000)).toBe(`${host} did not answer within 15 s`);
-  });
-
-  it("a refused connection says so and asks whether the service runs", async () => {
-    const closed = net.createServer();
-    const port = await listen(closed);
-    await new Promise((resolve) => closed.close(resolve));
-    const url = `http://127.0.0.1:${port}/v1/x`;
-    expect(noAnswerReason(await fetchError(url), url, 1000)).toBe(
-      `cannot connect to 127.0.0.1:${port}: connection refused (ECONNREFUSED); is the service running there?`,
-    );
-  });
-
-  it("an unresolvable host (ENOTFOUND, EAI_AGAIN), whether fetch wraps the system error or not", () => {
-    const url = "https://api.example.invalid/v1/x";
-    const system = (code: string) => Object.assign(new Error(`getaddrinfo ${code} api.example.invalid`), { code });
-    expect(noAnswerReason(new TypeError("fetch failed", { cause: system("ENOTFOUND") }), url, 1000)).toBe(
-      "cannot resolve the host of api.example.invalid (ENOTFOUND)",
-    );
-    expect(noAnswerReason(system("EAI_AGAIN"), url, 1000)).toBe(
-      "cannot resolve the host of api.example.invalid (EAI_AGAIN)",
-    );
-  });
-
-  it("https to a plain-http server: TLS failed, OpenSSL's reason, and the hint that it speaks plain http", async () => {
-    const url = `https://${plainHost}/v1/x`;
-    expect(noAnswerReason(await fetchError(url), url, 1000)).toBe(
-      `TLS with ${plainHost} failed: wrong version number (ERR_SSL_WRONG_VERSION_NUMBER); does it speak plain http rather than https?`,
-    );
-  });
-
-  it("certificate problems hint at NODE_EXTRA_CA_CERTS; an OpenSSL error without a code or a reason says TLS and its message", () => {
-    const url = "https://api.example.com/v1/x";
-    const tls = (fields: Record<string, unknown>, message = "certificate has expired\nat TLSSocket") =>
-      new TypeError("fetch failed", { cause: Object.assign(new Error(message), fields) });
-    for (const code of [
-      "CERT_HAS_EXPIRED",
-      "UNABLE_TO_VERIFY_LEAF_SIGNATURE",
-      "SELF_SIGNED_CERT_IN_CHAIN",
-      "ERR_TLS_CERT_ALTNAME_INVALID",
-    ]) {
-      expect(noAnswerReason(tls({ code }), url, 1000)).toBe(
-        `TLS with api.example.com failed: certificate has expired (${code}); for a private CA, set NODE_EXTRA_CA_CERTS to its PEM file`,
-      );
-    }
-    for (const code of ["DEPTH_ZERO_SELF_SIGNED_CERT", "HOSTNAME_MISMATCH"]) {
-      expect(noAnswerReason(tls({ code }), url, 1000)).toMatch(
-        /; for a private CA, set NODE_EXTRA_CA_CERTS to its PEM file$/,
-      );
-    }
-    expect(
-      noAnswerReason(
-        tls({ code: "ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE", reason: "sslv3 alert handshake failure" }),
-        url,
-        1000,
-      ),
-    ).toBe("TLS with api.example.com failed: sslv3 alert handshake failure (ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE)");
-    expect(noAnswerReason(tls({ code: "ERR_OSSL_EVP_BAD_DECRYPT" }, "bad decrypt"), url, 1000)).toBe(
-      "TLS with api.example.com failed: bad decrypt (ERR_OSSL_EVP_BAD_DECRYPT)",
-    );
-    expect(noAnswerReason(tls({ library: "SSL routines", reason: 42 }, "  handshake failed  \nmore"), url, 1000)).toBe(
-      "TLS with api.example.com failed: handshake failed (TLS)",
-    );
-  });
-
-  it("an answer that is not HTTP/1.1, a dropped connection, and anything else (its first line, its code if any)", async () => {
-    const garbage = await tcp((socket) => socket.end("garbage\r\n\r\n"));
-    const parserUrl = `http://${garbage}/v1/x`;
-    expect(noAnswerReason(await fetchError(parserUrl), parserUrl, 1000)).toBe(
-      `${garbage} did not answer in HTTP/1.1 (Response does not match the HTTP/1.1 protocol (Expected HTTP/, RTSP/ or ICE/)); an https server behind an http URL?`,
-    );
-    const dropped = await tcp((socket) => socket.destroy());
-    const droppedUrl = `http://${dropped}/v1/x`;
-    expect(noAnswerReason(await fetchError(droppedUrl), droppedUrl, 1000)).toBe(
-      `${dropped} closed the connection without an answer (UND_ERR_SOCKET)`,
-    );
-    const reset = await tcp((socket) => socket.resetAndDestroy());
-    const resetUrl = `http://${reset}/v1/x`;
-    expect(noAnswerReason(await fetchError(resetUrl), resetUrl, 1000)).toBe(
-      `${reset} closed the connection without an answer (ECONNRESET)`,
-    );
-
-    const url = "http://api.example.com/v1/x";
-    expect(noAnswerReason(Object.assign(new Error(" broken pipe \nstack"), { code: "EPIPE" }), url, 1000)).toBe(
-      "no answer from api.example.com: broken pipe (EPIPE)",
-    );
-    expect(noAnswerReason(new Error("something odd"), url, 1000)).toBe("no answer from api.example.com: something odd");
-    expect(noAnswerReason(Object.assign(new Error("odd code"), { code: 7 }), url, 1000)).toBe(
-      "no answer from api.example.com: odd code",
-    );
-    expect(noAnswerReason("a thrown string", url, 1000)).toBe("no answer from api.example.com: a thrown string");
-    expect(noAnswerReason(new Error("no URL"), "not a url", 1000)).toBe("no answer from not a url: no URL");
-  });
-});
+import { junitCounts } from "../support/junit.js";
+import { elementsNamed, parseXml } from "../support/xml.js";
 
 const passed: CaseResult = {
   case: "getThing: GET /things/{id}",
@@ -385,6 +247,119 @@ describe("reportJunit", () => {
     expect(xml).toContain(
       `>\\u0000\\u0008\\u000b\\u001f\t| \ud7ff\\ud800\ue000\ufffd\\ufffe\\uffff\u{10000}😀</failure>`,
     );
+  });
+});
+
+describe("reportJunit, read back", () => {
+  it("writes JUnit XML that escapes <, &, quotes, line breaks, forbidden characters and non-ASCII text", () => {
+    const reason = `answered 200 <b>"bold"</b> & 'quoted' ]]> — ünïcödé → ✓ 😀\nsecond line\tafter a tab`;
+    const report: VerifyReport = {
+      baseUrl: "http://127.0.0.1:1/v1?a=1&b=<2>",
+      target: "deployment",
+      startedAt: "2026-01-01T00:00:00.000Z",
+      finishedAt: "2026-01-01T00:00:01.500Z",
+      requests: 2,
+      counts: { passed: 1, failed: 2, skipped: 1 },
+      ok: false,
+      results: [
+        {
+          case: "ok: GET /a",
+          operationId: "a",
+          kind: "positive",
+          outcome: "passed",
+          status: 200,
+          durationMs: 12,
+          violations: [],
+          warnings: [],
+        },
+        {
+          case: `bad: GET /b?x="<&>"`,
+          operationId: "b",
+          kind: "positive",
+          outcome: "failed",
+          reason,
+          request: { method: "GET", url: "http://127.0.0.1:1/v1/b?x=1&y=2" },
+          status: 200,
+          violations: [
+            {
+              kind: "body-schema",
+              location: "body",
+              pointer: "/data/0/näme",
+              message: `must be <string> & not "null" \u0007 bell`,
+            },
+          ],
+          warnings: [],
+        },
+        {
+          case: "gone: GET /c",
+          operationId: "c",
+          kind: "positive",
+          outcome: "failed",
+          reason: "no answer: cannot connect",
+          noAnswer: "cannot connect",
+          violations: [],
+          warnings: [],
+        },
+        {
+          case: "skip: POST /d",
+          operationId: "d",
+          kind: "positive",
+          outcome: "skipped",
+          reason: `needs {id} — "--param id=…" & <more>`,
+          violations: [],
+          warnings: [],
+        },
+      ],
+    };
+    const xml = reportJunit(report);
+    expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n')).toBe(true);
+    const counts = junitCounts(xml);
+    expect(counts).toMatchObject({ tests: 4, failures: 1, errors: 1, skipped: 1 });
+    expect(counts.suite).toMatchObject({ tests: "4", failures: "1", errors: "1", skipped: "1", time: "1.500" });
+    const [passed, failed, error, skipped] = counts.cases;
+    expect(passed!.children).toEqual([]);
+    expect(failed!.attributes.name).toBe(`bad: GET /b?x="<&>"`);
+    const failure = failed!.children.find((c) => c.name === "failure")!;
+    expect(failure.attributes.message).toBe(reason);
+    expect(failure.attributes.type).toBe("body-schema");
+    expect(failure.text).toContain("GET http://127.0.0.1:1/v1/b?x=1&y=2 → 200");
+    expect(failure.text).toContain(reason);
+    // The bell (forbidden in XML 1.0) is written as \u0007; the rest as it was.
+    expect(failure.text).toContain(`[body-schema] body /data/0/näme: must be <string> & not "null" \\u0007 bell`);
+    expect(error!.children.map((c) => [c.name, c.attributes.type])).toEqual([["error", "no-answer"]]);
+    expect(skipped!.children.find((c) => c.name === "skipped")?.attributes.message).toBe(
+      `needs {id} — "--param id=…" & <more>`,
+    );
+    const property = (name: string) =>
+      elementsNamed(parseXml(xml), "property").find((p) => p.attributes.name === name)?.attributes.value;
+    expect(property("baseUrl")).toBe(report.baseUrl);
+  });
+
+  it("reads JUnit with a reader that refuses what is not well-formed", () => {
+    for (const bad of [
+      "<a>&</a>",
+      "<a>&nbsp;</a>",
+      "<a b=c/>",
+      '<a b="1" b="2"/>',
+      '<a b="<"/>',
+      "<a><b></a></b>",
+      "<a/><b/>",
+      "<a>\u0007</a>",
+      "<a>&#0;</a>",
+      "<a>",
+      "text<a/>",
+      "<a>]]></a>",
+    ]) {
+      expect(() => parseXml(bad), bad).toThrow(/^xml: /);
+    }
+    expect(
+      parseXml(`<?xml version="1.0" encoding="UTF-8"?>\n<a x="&quot;&#10;&#x1F600;"><b>&lt;&amp;&gt;</b></a>`),
+    ).toEqual({
+      name: "a",
+      attributes: { x: '"\n😀' },
+      children: [{ name: "b", attributes: {}, children: [], text: "<&>" }],
+      text: "",
+    });
   });
 });
 

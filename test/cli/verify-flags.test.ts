@@ -1,0 +1,79 @@
+// `api-contract verify`'s flags (a child process): --api-key and --api-secret override the environment and are
+// never printed; bad arguments exit 2 with the reason.
+import { createHmac } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { type Seen, uniformDeployment } from "../support/deployments.js";
+import { API_KEY_HEADER, BASE_PATH, SIGNING_HEADERS } from "../support/spec.js";
+import { cli } from "./run-cli.js";
+
+describe("api-contract verify: flags", () => {
+  it("--api-key and --api-secret override CONTRACT_API_KEY and CONTRACT_API_SECRET", async () => {
+    const server = await uniformDeployment(401, {});
+    const env = { CONTRACT_API_KEY: "env-key", CONTRACT_API_SECRET: "env-secret" };
+    const signedWith = (secret: string, seen: Seen) =>
+      seen.headers[SIGNING_HEADERS.signature] ===
+      createHmac("sha256", secret)
+        .update(`${seen.method}${seen.url}${String(seen.headers[SIGNING_HEADERS.timestamp])}`)
+        .digest("hex");
+    try {
+      const fromFlags = await cli(
+        [
+          "verify",
+          "--base-url",
+          server.baseUrl,
+          "--min-interval-ms",
+          "0",
+          "--api-key",
+          "flag-key",
+          "--api-secret",
+          "flag-secret",
+        ],
+        env,
+      );
+      expect(fromFlags.code).toBe(1);
+      expect(fromFlags.output).toContain("key from --api-key, requests signed (secret from --api-secret)");
+      const keyed = server.seen.filter((s) => s.headers[API_KEY_HEADER] !== undefined);
+      expect(keyed.length).toBeGreaterThan(0);
+      expect(new Set(keyed.map((s) => s.headers[API_KEY_HEADER]))).toEqual(new Set(["flag-key"]));
+      for (const seen of server.seen) expect(signedWith("flag-secret", seen), seen.url).toBe(true);
+      server.seen.length = 0;
+      const fromEnv = await cli(["verify", "--base-url", server.baseUrl, "--min-interval-ms", "0"], env);
+      expect(fromEnv.output).toContain("key from CONTRACT_API_KEY, requests signed (secret from CONTRACT_API_SECRET)");
+      expect(
+        new Set(
+          server.seen.filter((s) => s.headers[API_KEY_HEADER] !== undefined).map((s) => s.headers[API_KEY_HEADER]),
+        ),
+      ).toEqual(new Set(["env-key"]));
+      for (const seen of server.seen) expect(signedWith("env-secret", seen), seen.url).toBe(true);
+      // Neither the key nor the secret is printed.
+      for (const output of [fromFlags.output, fromEnv.output])
+        expect(output).not.toMatch(/flag-key|flag-secret|env-key|env-secret/);
+    } finally {
+      await server.close();
+    }
+  }, 120_000);
+
+  it("refuses bad arguments with exit 2: a base URL without the base path, unknown options, an empty --api-key, --report and --report-dir apart", async () => {
+    const noBase = await cli(["verify", "--base-url", "http://127.0.0.1:9"]);
+    expect(noBase.code).toBe(2);
+    expect(noBase.output).toContain(`ending in ${BASE_PATH}`);
+    const unknown = await cli(["verify", "--nope"]);
+    expect(unknown.code).toBe(2);
+    const emptyKey = await cli(["verify", "--base-url", `http://127.0.0.1:9${BASE_PATH}`, "--api-key", ""], {
+      CONTRACT_API_KEY: "k",
+    });
+    expect(emptyKey.code).toBe(2);
+    expect(emptyKey.output).toContain("--api-key is empty");
+    const both = await cli([
+      "verify",
+      "--base-url",
+      `http://127.0.0.1:9${BASE_PATH}`,
+      "--report",
+      "a",
+      "--report-dir",
+      "b",
+    ]);
+    expect(both.code).toBe(2);
+    expect(both.output).toContain("--report is the old name of --report-dir");
+  });
+});
