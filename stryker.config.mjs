@@ -28,7 +28,7 @@ export default {
     "!src/contract/index.ts",
     "!src/verify/index.ts",
     // The `api-contract` command runs its argv at import and ends with process.exit: tests can only run it as
-    // a child process (test/contract/verify.test.ts, the consumer test), where Stryker neither sees coverage
+    // a child process (test/cli, the consumer test), where Stryker neither sees coverage
     // nor switches mutants on, so all its mutants would be "no coverage" whatever the tests check.
     "!src/cli.ts",
     // When the mock's commands stop (signals, npm or its shell exiting): behaviour of a process tree, tried only
