@@ -56,6 +56,12 @@ const lock = JSON.parse(readFileSync(path.join(repoRoot, "package-lock.json"), "
 };
 const locked = (name: string) => lock.packages[`node_modules/${name}`]!.version;
 const PEERS = Object.entries(peerDependencies).map(([peer, range]) => `${peer}@${range} <=${locked(peer)}`);
+/** What `api-contract verify` prints when the one case broken by the proxy below fails, and it alone. */
+const FIAT_RATES_CASE_FAILED = /^Failed \(1\):\n {2}✗ getFiatRates: GET \/currencies\/fiat-rates → 200\n/m;
+/** The version of `peer` installed in the project at `dir`. */
+const versionIn = (dir: string, peer: string) =>
+  (JSON.parse(readFileSync(path.join(dir, "node_modules", peer, "package.json"), "utf8")) as { version: string })
+    .version;
 /** The optional peers ./msw needs. */
 const MSW_PEERS = ["msw", "openapi-msw"];
 /** The consumer's own test runner, capped the same way: vitest 5 needs Node 22.12+, so Node 20 gets vitest 4. */
@@ -82,7 +88,10 @@ const nodeSetups = new Map<string, Promise<NodeCell>>();
 let compilersReady: Promise<Map<string, Tool>>;
 let server: { baseUrl: string; close(): Promise<void> };
 
-/** npm in `dir`, on the Node `env`'s PATH finds first (npm's own `#!/usr/bin/env node`), from its cache where it can. */
+/**
+ * npm in `dir`, on the Node `env`'s PATH finds first (npm's own `#!/usr/bin/env node`), from its cache where it
+ * can.
+ */
 const npm = (dir: string, args: string[], env: NodeJS.ProcessEnv = process.env) =>
   run("npm", [...args, "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts"], {
     cwd: dir,
@@ -158,8 +167,10 @@ async function setUpNode(node: Tool): Promise<NodeCell> {
   return cell;
 }
 
-const describeTool = (tool: Tool) =>
-  `${tool.version} (${tool.source}${tool.bytes ? `, ${(tool.bytes / 2 ** 20).toFixed(0)} MiB` : ""}, ${(tool.ms / 1000).toFixed(1)} s)`;
+const describeTool = (tool: Tool) => {
+  const size = tool.bytes ? `, ${(tool.bytes / 2 ** 20).toFixed(0)} MiB` : "";
+  return `${tool.version} (${tool.source}${size}, ${(tool.ms / 1000).toFixed(1)} s)`;
+};
 
 /** A deployment: the documented examples for quotes and rates, 503 for the wallet; or `status` for everything. */
 async function startDeployment(status?: number): Promise<{ baseUrl: string; close(): Promise<void> }> {
@@ -253,7 +264,9 @@ import { startMock, type StartedMock } from "${PACKAGE}/mock";
 export async function main(baseUrl: string = MOCK_BASE_URL): Promise<string> {
   const client = createClient({ baseUrl, apiKey: "consumer-key", retry: false });
   client.use(contractMiddleware(createBundledContractValidator()));
-  const { data } = await client.POST("/trades/quote", { body: { sourceId: "USDT", targetId: "NGNX", amount: 10, side: SideValues[1] } });
+  const { data } = await client.POST("/trades/quote", {
+    body: { sourceId: "USDT", targetId: "NGNX", amount: 10, side: SideValues[1] },
+  });
   const quote: Quote | undefined = data?.data;
   const rates = await unwrap(client.GET("/currencies/fiat-rates"));
   const first: components["schemas"]["FiatRate"] | undefined = rates.data[0];
@@ -288,9 +301,10 @@ import type { components } from "${PACKAGE}/types";
 import { startMock } from "${PACKAGE}/mock";
 
 const client = createClient({ baseUrl: "http://127.0.0.1:4010/v1" });
+const quote = { sourceId: "USDT", targetId: "NGNX", amount: 10 } as const;
 export const wrongPath = client.GET("/nope", {}); ${WRONG} a path outside the contract
-export const wrongEnum = client.POST("/trades/quote", { body: { sourceId: "USDT", targetId: "NGNX", amount: 10, side: "HOLD" } }); ${WRONG} not a Side
-export const missingParameter = client.POST("/trades/quote/{quoteId}", { body: {} }); ${WRONG} the path parameter is required
+export const wrongEnum = client.POST("/trades/quote", { body: { ...quote, side: "HOLD" } }); ${WRONG} not a Side
+export const missingParameter = client.POST("/trades/quote/{quoteId}", { body: {} }); ${WRONG} no path parameter
 export const wrongSchema: components["schemas"]["FiatRate"]["buyRate"] = "1.5"; ${WRONG} a number in the contract
 export const wrongOption = startMock({ port: "4010" }); ${WRONG} port is a number
 `;
@@ -308,7 +322,15 @@ const runtimeCode = (importLines: string) => `${importLines}
   const rates = await unwrap(client.GET("/currencies/fiat-rates"));
   let status = 0;
   try { await unwrap(client.GET("/wallets/USDT")); } catch (e) { status = e instanceof ApiError ? e.status : -1; }
-  console.log(JSON.stringify({ node: process.version, expired: isQuoteExpired(quote.data, 0), rates: rates.data.length, status, sides: SideValues, remaining: client.rateLimit?.remaining, typesExports: Object.keys(typesEntry).length }));
+  console.log(JSON.stringify({
+    node: process.version,
+    expired: isQuoteExpired(quote.data, 0),
+    rates: rates.data.length,
+    status,
+    sides: SideValues,
+    remaining: client.rateLimit?.remaining,
+    typesExports: Object.keys(typesEntry).length,
+  }));
 })().catch((e) => { console.error(e); process.exit(1); });
 `;
 
@@ -324,7 +346,8 @@ async function setup() {
   const response = await fetch(process.env.API_BASE_URL + "/currencies/fiat-rates");
   const body = await response.json();
   await teardown();
-  console.log(JSON.stringify({ node: process.version, status: response.status, limit: response.headers.get("${RATE_LIMIT_HEADERS.limit}"), rates: body.data.length }));
+  const limit = response.headers.get("${RATE_LIMIT_HEADERS.limit}");
+  console.log(JSON.stringify({ node: process.version, status: response.status, limit, rates: body.data.length }));
 })().catch((e) => { console.error(e); process.exit(1); });
 `;
 
@@ -484,7 +507,10 @@ afterAll(async () => {
   if (work) await rm(work, { recursive: true, force: true });
 });
 
-/** Runs the installed `api-contract` command in a project on `env`'s Node, with a time limit; kills it after `untilOutput` is printed when given. */
+/**
+ * Runs the installed `api-contract` command in a project on `env`'s Node, with a time limit; kills it after
+ * `untilOutput` is printed when given.
+ */
 function command(
   dir: string,
   args: string[],
@@ -602,7 +628,7 @@ describe("consumer of the packed package", { concurrent: true, timeout: CELL_TIM
     }, 300_000);
 
     it.for(RESOLUTIONS)(
-      "type-checks a consumer under tsc --strict, moduleResolution $moduleResolution (module $module); the wrong calls fail",
+      "type-checks a consumer with tsc --strict, moduleResolution $moduleResolution (module $module); wrong calls fail",
       async ({ module, moduleResolution }, { expect }) => {
         const tsconfig = `tsconfig.ts${version}-${moduleResolution}.json`;
         await writeFile(
@@ -674,7 +700,8 @@ describe("consumer of the packed package", { concurrent: true, timeout: CELL_TIM
         analysis: { problems: Array<{ resolutionKind?: string; entrypoint?: string }> };
       }
     ).analysis.problems;
-    // node10 resolution reads no `exports` (only "." resolves there); ./msw has no CommonJS build (openapi-msw is ESM only).
+    // node10 resolution reads no `exports` (only "." resolves there); ./msw has no CommonJS build (openapi-msw is ESM
+    // only).
     expect(
       problems.filter(
         (p) => p.resolutionKind !== "node10" && !(p.entrypoint === "./msw" && p.resolutionKind === "node16-cjs"),
@@ -697,9 +724,8 @@ describe("consumer of the packed package", { concurrent: true, timeout: CELL_TIM
     });
 
     for (const [format, extension] of formats) {
-      it(`runs the client, ./types and the contract validator as ${format} against a local server, with the package alone`, async ({
-        expect,
-      }) => {
+      const alone = "against a local server, with the package alone";
+      it(`runs the client, ./types and the contract validator as ${format} ${alone}`, async ({ expect }) => {
         const { stdout } = await run(cell.node.bin, [`consumer.${extension}`], {
           cwd: bare,
           env: { ...cell.env, BASE_URL: server.baseUrl },
@@ -734,35 +760,33 @@ describe("consumer of the packed package", { concurrent: true, timeout: CELL_TIM
       });
     }
 
-    it("runs a vitest suite of the consumer's own: the README's globalSetup starts the mock from ./mock; the README's ./msw test file (documented answers, an override, a 429 on request, 401 without a key)", async ({
-      expect,
-      annotate,
-    }) => {
-      await annotate(`vitest ${cell.vitest}`);
-      // One directory per Node: Nodes that share a project would otherwise share vitest's cache files.
-      const { code, output, byFile } = await consumerVitest(cell, cell.full, `vitest-node${version}`, {
-        "mock.test.ts": mockVitestCode,
-        "vitest.global-setup.ts": README_GLOBAL_SETUP,
-        "api.test.mts": README_MSW_TEST,
-        "vitest.config.mjs": 'export default { test: { globalSetup: ["./vitest.global-setup.ts"] } };\n',
-      });
-      expect(code, output).toBe(0);
-      expect(byFile).toEqual({
-        "mock.test.ts": testTitles(mockVitestCode).map((title) => [title, "passed"]),
-        "api.test.mts": testTitles(README_MSW_TEST).map((title) => [title, "passed"]),
-      });
-      expect([testTitles(mockVitestCode).length, testTitles(README_MSW_TEST).length]).toEqual([1, 3]);
-      expect(README_GLOBAL_SETUP).toContain("startMock()");
-    });
+    it(
+      "runs a vitest suite of the consumer's own: the README's globalSetup starts the mock from ./mock; " +
+        "the README's ./msw test file (documented answers, an override, a 429 on request, 401 without a key)",
+      async ({ expect, annotate }) => {
+        await annotate(`vitest ${cell.vitest}`);
+        // One directory per Node: Nodes that share a project would otherwise share vitest's cache files.
+        const { code, output, byFile } = await consumerVitest(cell, cell.full, `vitest-node${version}`, {
+          "mock.test.ts": mockVitestCode,
+          "vitest.global-setup.ts": README_GLOBAL_SETUP,
+          "api.test.mts": README_MSW_TEST,
+          "vitest.config.mjs": 'export default { test: { globalSetup: ["./vitest.global-setup.ts"] } };\n',
+        });
+        expect(code, output).toBe(0);
+        expect(byFile).toEqual({
+          "mock.test.ts": testTitles(mockVitestCode).map((title) => [title, "passed"]),
+          "api.test.mts": testTitles(README_MSW_TEST).map((title) => [title, "passed"]),
+        });
+        expect([testTitles(mockVitestCode).length, testTitles(README_MSW_TEST).length]).toEqual([1, 3]);
+        expect(README_GLOBAL_SETUP).toContain("startMock()");
+      },
+    );
 
     it("runs the README's ./msw test file with the lowest msw and openapi-msw their peer ranges allow", async ({
       expect,
       annotate,
     }) => {
-      const installed = MSW_PEERS.map(
-        (peer) =>
-          `${peer}@${(JSON.parse(readFileSync(path.join(cell.mswLowest, "node_modules", peer, "package.json"), "utf8")) as { version: string }).version}`,
-      );
+      const installed = MSW_PEERS.map((peer) => `${peer}@${versionIn(cell.mswLowest, peer)}`);
       await annotate(`${installed.join(", ")}, vitest ${cell.vitest}`);
       expect(installed).toEqual(MSW_PEERS.map((peer) => `${peer}@${lowestOf(peerDependencies[peer]!)}`));
       const { code, output, byFile } = await consumerVitest(cell, cell.mswLowest, `vitest-node${version}`, {
@@ -773,84 +797,87 @@ describe("consumer of the packed package", { concurrent: true, timeout: CELL_TIM
     });
 
     // One mock for the client and both commands: Prism's start is the slow part of these tests.
-    it("serves every operation to the package's client with `api-contract mock` under the base path; `api-contract verify` exits 0 for it, 1 naming the violation for a deployment that breaks one field, 1 for one that refuses everything", async ({
-      expect,
-    }) => {
-      const env = { ...cell.env, CONTRACT_API_KEY: "k" };
-      const reports = path.join(bare, `verify-reports-${cell.node.version}`);
-      let answer: { baseUrl?: string; status: number; limit: string | null } | undefined;
-      let statuses: unknown;
-      let verified: { code: number | null; output: string } | undefined;
-      let deviant: { code: number | null; output: string } | undefined;
-      await command(cell.full, ["mock", "--port", "0", "--quiet"], {
-        env: cell.env,
-        untilOutput: "Ctrl-C",
-        onOutput: async (output) => {
-          const baseUrl = String(listeningOn(output));
-          const response = await fetch(`${baseUrl}/trades/summary/me`, { headers: { [API_KEY_HEADER]: "k" } });
-          answer = { baseUrl, status: response.status, limit: response.headers.get(RATE_LIMIT_HEADERS.limit) };
-          await response.arrayBuffer();
-          const { stdout } = await run(cell.node.bin, ["all-operations.mjs"], {
-            cwd: cell.full,
-            env: { ...cell.env, BASE_URL: baseUrl },
-            timeout: 120_000,
-          });
-          statuses = JSON.parse(stdout);
-          verified = await command(
-            bare,
-            ["verify", "--base-url", baseUrl, "--min-interval-ms", "0", "--report-dir", reports],
-            { env },
-          );
-          const breaking = await startBreakingProxy(baseUrl);
-          try {
-            deviant = await command(bare, ["verify", "--base-url", breaking.baseUrl, "--min-interval-ms", "0"], {
-              env,
+    it(
+      "serves every operation to the package's client with `api-contract mock` under the base path; " +
+        "`api-contract verify` exits 0 for it, 1 naming the violation for a deployment that breaks one field, " +
+        "1 for one that refuses everything",
+      async ({ expect }) => {
+        const env = { ...cell.env, CONTRACT_API_KEY: "k" };
+        const reports = path.join(bare, `verify-reports-${cell.node.version}`);
+        let answer: { baseUrl?: string; status: number; limit: string | null } | undefined;
+        let statuses: unknown;
+        let verified: { code: number | null; output: string } | undefined;
+        let deviant: { code: number | null; output: string } | undefined;
+        await command(cell.full, ["mock", "--port", "0", "--quiet"], {
+          env: cell.env,
+          untilOutput: "Ctrl-C",
+          onOutput: async (output) => {
+            const baseUrl = String(listeningOn(output));
+            const response = await fetch(`${baseUrl}/trades/summary/me`, { headers: { [API_KEY_HEADER]: "k" } });
+            answer = { baseUrl, status: response.status, limit: response.headers.get(RATE_LIMIT_HEADERS.limit) };
+            await response.arrayBuffer();
+            const { stdout } = await run(cell.node.bin, ["all-operations.mjs"], {
+              cwd: cell.full,
+              env: { ...cell.env, BASE_URL: baseUrl },
+              timeout: 120_000,
             });
-          } finally {
-            await breaking.close();
-          }
-        },
-      });
-      expect(answer).toEqual({
-        baseUrl: expect.stringMatching(new RegExp(`^http://127\\.0\\.0\\.1:\\d+${BASE_PATH}$`)),
-        status: 200,
-        limit: String(rateLimitExamples()[RATE_LIMIT_HEADERS.limit]),
-      });
-      // Every operation, through the installed client and contract middleware, gets its documented success.
-      expect(statuses).toEqual(
-        Object.fromEntries(OPERATION_CALLS.map(({ operationId, status }) => [operationId, status])),
-      );
-      expect(verified?.output).toContain("Meets the contract");
-      expect(verified?.code).toBe(0);
-      // What a CI system reads: JUnit XML beside the JSON and Markdown reports.
-      expect((await readdir(reports)).sort()).toEqual([
-        "verify-report.json",
-        "verify-report.junit.xml",
-        "verify-report.md",
-      ]);
-      expect(await readFile(path.join(reports, "verify-report.junit.xml"), "utf8")).toMatch(
-        /<testsuites[\s\S]*<testcase[\s\S]*<\/testsuites>/,
-      );
-      // One field broken in one answer: exit 1, that case alone failed, the violation named by its JSON pointer.
-      expect(deviant?.code, deviant?.output).toBe(1);
-      expect(deviant?.output).toContain("Does NOT meet the contract");
-      expect(deviant?.output).toMatch(/^Failed \(1\):\n {2}✗ getFiatRates: GET \/currencies\/fiat-rates → 200\n/m);
-      expect(deviant?.output).toContain(
-        `[body-schema] body ${BROKEN_POINTER}: GET /currencies/fiat-rates 200: ${BROKEN_POINTER} must be number`,
-      );
-      const refusing = await startDeployment(401);
-      try {
-        const refused = await command(bare, ["verify", "--base-url", refusing.baseUrl, "--min-interval-ms", "0"], {
-          env,
+            statuses = JSON.parse(stdout);
+            verified = await command(
+              bare,
+              ["verify", "--base-url", baseUrl, "--min-interval-ms", "0", "--report-dir", reports],
+              { env },
+            );
+            const breaking = await startBreakingProxy(baseUrl);
+            try {
+              deviant = await command(bare, ["verify", "--base-url", breaking.baseUrl, "--min-interval-ms", "0"], {
+                env,
+              });
+            } finally {
+              await breaking.close();
+            }
+          },
         });
-        expect(refused.code).toBe(1);
-        expect(refused.output).toContain("Does NOT meet the contract");
-      } finally {
-        await refusing.close();
-      }
-    });
+        expect(answer).toEqual({
+          baseUrl: expect.stringMatching(new RegExp(`^http://127\\.0\\.0\\.1:\\d+${BASE_PATH}$`)),
+          status: 200,
+          limit: String(rateLimitExamples()[RATE_LIMIT_HEADERS.limit]),
+        });
+        // Every operation, through the installed client and contract middleware, gets its documented success.
+        expect(statuses).toEqual(
+          Object.fromEntries(OPERATION_CALLS.map(({ operationId, status }) => [operationId, status])),
+        );
+        expect(verified?.output).toContain("Meets the contract");
+        expect(verified?.code).toBe(0);
+        // What a CI system reads: JUnit XML beside the JSON and Markdown reports.
+        expect((await readdir(reports)).sort()).toEqual([
+          "verify-report.json",
+          "verify-report.junit.xml",
+          "verify-report.md",
+        ]);
+        expect(await readFile(path.join(reports, "verify-report.junit.xml"), "utf8")).toMatch(
+          /<testsuites[\s\S]*<testcase[\s\S]*<\/testsuites>/,
+        );
+        // One field broken in one answer: exit 1, that case alone failed, the violation named by its JSON pointer.
+        expect(deviant?.code, deviant?.output).toBe(1);
+        expect(deviant?.output).toContain("Does NOT meet the contract");
+        expect(deviant?.output).toMatch(FIAT_RATES_CASE_FAILED);
+        expect(deviant?.output).toContain(
+          `[body-schema] body ${BROKEN_POINTER}: GET /currencies/fiat-rates 200: ${BROKEN_POINTER} must be number`,
+        );
+        const refusing = await startDeployment(401);
+        try {
+          const refused = await command(bare, ["verify", "--base-url", refusing.baseUrl, "--min-interval-ms", "0"], {
+            env,
+          });
+          expect(refused.code).toBe(1);
+          expect(refused.output).toContain("Does NOT meet the contract");
+        } finally {
+          await refusing.close();
+        }
+      },
+    );
 
-    it("`npx api-contract mock` in the background stops, everything it started with it, on kill -TERM <npx's pid>", async ({
+    it("`npx api-contract mock` in the background stops, and all it started, on kill -TERM <npx's pid>", async ({
       expect,
     }) => {
       // npx runs the command in a shell that dies of the forwarded SIGTERM without passing it on.
