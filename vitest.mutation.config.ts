@@ -7,7 +7,7 @@
 //   test/release                                 the release tooling (the release group's tests, below)
 //   test/docs (but code-samples)                 the docs build and Chromium; no src/ import
 //   test/docs/code-samples.test.ts               scripts/build's samples compiled with tsc (5 s); src/openapi
-//                                                is covered by test/spec and test/contract too
+//                                                is covered by test/openapi and test/contract too
 //   test/spec/conformance, schema-names          the spec itself; no src/ import
 //   test/contract/fuzz.test.ts                   1000 requests against the mock per mutant that its code
 //                                                covers: too slow to run per mutant
@@ -35,6 +35,7 @@ const SRC_TESTS = [
   "test/client/**/*.test.ts",
   "test/contract/**/*.test.ts",
   "test/msw/**/*.test.ts",
+  "test/openapi/**/*.test.ts",
   "test/spec/examples.test.ts",
   "test/spec/provenance.test.ts",
   // The edge tests written against the mutation report (in test/spec, test/contract, test/client…).

@@ -49,9 +49,9 @@ export function pointerTokens(pointer: string): string[] {
     .map((token) => unescapePointerToken(local ? decodeURIComponent(token) : token));
 }
 
-/** A local reference (`#/a/b`) from tokens. */
+/** A local reference (`#/a/b`) from tokens; `%` is encoded, as the reference is URI-decoded when read. */
 export function refOf(tokens: readonly string[]): string {
-  return `#${tokens.map((token) => `/${escapePointerToken(token)}`).join("")}`;
+  return `#${tokens.map((token) => `/${escapePointerToken(token).replace(/%/g, "%25")}`).join("")}`;
 }
 
 /** The value a JSON pointer or local `#/…` reference points to, or undefined. */

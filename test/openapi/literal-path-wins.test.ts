@@ -87,7 +87,8 @@ describe("a literal path wins over a matching template", () => {
   it.each(pairs.map(([t, l]) => [`${l.path} over ${t.path}`, t, l] as const))(
     "in the client and its contract middleware: %s",
     async (_, template, literal) => {
-      // The server answers 200 with an empty object, which no operation documents: the middleware reports the operation it chose.
+      // The server answers 200 with an empty object, which no operation documents: the middleware reports
+      // the operation it chose.
       const server = await startServer((_req, res) => sendJson(res, 200, {}));
       try {
         const events: RequestEvent[] = [];
