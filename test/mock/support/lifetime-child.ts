@@ -1,4 +1,4 @@
-// A process that stops the way the mock's commands do (src/mock/lifetime.ts), for mock-lifetime.test.ts:
+// A process that stops the way the mock's commands do (src/mock/lifetime.ts), for lifetime.test.ts:
 // prints one JSON line when ready ({ ready: pid, ppid }) and one with the cause when it stops. Between them, a
 // "tick <ppid>" line at the watcher's own interval, from a timer made after the watcher's: when a tick is printed,
 // every check the watcher was due to make by then has been made, so a test can wait for checks instead of time.

@@ -1,10 +1,12 @@
-// The mock's own refusals on a small contract, over real sockets: what each says in sl-violations and its log
+// The mock's own refusals on small contracts, over real sockets: what each says in sl-violations and its log
 // (whitespace, invalid JSON, a falsy body, an empty query value, Prefer, 405 with every allowed method, 404),
-// JSON recognised by its media type (parameters, case, +json), the CORS headers without an Origin, the body
-// size limit at exactly its bound, and the log line of an answer.
+// JSON recognised by its media type (parameters, case, +json), which empty query values the schemas refuse,
+// a request target that is no URL, the body size limit at exactly its bound, and the log line of an answer.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { findFreePort, type StartedMock, startMock } from "../../src/mock/index.js";
-import { notesSpec } from "../mock/support/notes-spec.js";
+import { type StartedMock, startMock } from "../../src/mock/index.js";
+import { notesSpec } from "./support/notes-spec.js";
+import { sendRaw } from "./support/raw-http.js";
+import { ACCEPT_EMPTY, REFUSE_EMPTY, smallSpec as emptyValuesSpec } from "./support/small-spec.js";
 
 const MAX_BODY_BYTES = 64;
 const smallSpec = () => notesSpec({ bodyRequired: false });
@@ -65,17 +67,6 @@ describe("the mock's refusals say why, in sl-violations and in its log", () => {
     expect(prefer.status).toBe(422);
     expect(messages(prefer)).toEqual(['Prefer: code must be a three-digit status, got "abc"']);
   });
-
-  it("answers a request without Origin with CORS headers for any origin", async () => {
-    const response = await fetch(`${mock.baseUrl}/nowhere`);
-    expect(response.headers.get("access-control-allow-origin")).toBe("*");
-    expect(response.headers.get("access-control-allow-headers")).toBe("*");
-    const withOrigin = await fetch(`${mock.baseUrl}/nowhere`, {
-      headers: { origin: "http://127.0.0.1:9", "access-control-request-headers": "x-a" },
-    });
-    expect(withOrigin.headers.get("access-control-allow-origin")).toBe("http://127.0.0.1:9");
-    expect(withOrigin.headers.get("access-control-allow-headers")).toBe("x-a");
-  });
 });
 
 describe("the body size limit", () => {
@@ -106,13 +97,70 @@ it("logs each answer with its method, path, status and how long it took", async 
   expect(Number(/\((\d+) ms\)/.exec(line!)![1])).toBeLessThanOrEqual(Math.ceil(took));
 });
 
-it("listens on the port it is given", async () => {
-  const port = await findFreePort();
-  const own = await startMock({ spec: smallSpec(), port });
-  try {
-    expect(own.port).toBe(port);
-    expect((await fetch(`http://127.0.0.1:${port}/v1/notes`)).status).toBe(200);
-  } finally {
-    await own.stop();
-  }
+describe("empty values, falsy bodies and targets that are no URL, on a contract of parameters that refuse them", () => {
+  let mock: StartedMock;
+  const log: string[] = [];
+  beforeAll(async () => {
+    mock = await startMock({ spec: emptyValuesSpec(), log: (line) => log.push(line) });
+  });
+  afterAll(() => mock?.stop());
+
+  const violations = (response: Response): Array<{ location: string[]; message: string }> =>
+    JSON.parse(response.headers.get("sl-violations") ?? "[]");
+
+  it("refuses an empty query value the parameter's schema cannot take, with 422 and the documented (empty) error answer", async () => {
+    for (const name of Object.keys(REFUSE_EMPTY)) {
+      const response = await fetch(`${mock.baseUrl}/items?${name}=`);
+      expect(response.status, name).toBe(422);
+      expect(await response.text(), name).toBe("");
+      expect(response.headers.get("content-length"), name).toBe("0");
+      expect(violations(response), name).toEqual([
+        { location: ["request"], severity: "Error", message: `query parameter ${name} must not be empty` },
+      ]);
+    }
+    for (const name of Object.keys(ACCEPT_EMPTY)) {
+      const response = await fetch(`${mock.baseUrl}/items?${name}=`);
+      expect(
+        violations(response)
+          .map((v) => v.message)
+          .join(),
+        name,
+      ).not.toContain("must not be empty");
+    }
+    expect(log).toContain("GET /v1/items?integer= → 422 (query parameter integer must not be empty)");
+  });
+
+  it('refuses a JSON null, false, 0 or "" where the body is optional (Prism would take it for no body); answers text as text', async () => {
+    for (const body of ["null", "false", "0", '""']) {
+      const response = await fetch(`${mock.baseUrl}/notes`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body,
+      });
+      expect(response.status, body).toBe(422);
+      expect(await response.json()).toEqual({ message: "no" });
+      expect(violations(response)[0]?.message).toBe('a JSON body that is null, false, 0 or "" is not an absent body');
+    }
+    const created = await fetch(`${mock.baseUrl}/notes`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{}",
+    });
+    expect(created.status).toBe(201);
+    expect(created.headers.get("content-type")).toMatch(/^text\/plain/);
+    expect(await created.text()).toBe("hello");
+    const noBody = await fetch(`${mock.baseUrl}/notes`, { method: "POST" });
+    expect(noBody.status).toBe(201);
+  });
+
+  it("answers 400 with the documented error answer to a request target that is not a URL", async () => {
+    const answer = await sendRaw(mock.port, Buffer.from("GET // HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"));
+    expect(answer?.status).toBe(400);
+    expect(answer?.headers["sl-violations"]).toBe(
+      '[{"location":["request"],"severity":"Error","message":"the request target is not a valid URL"}]',
+    );
+    // The first operation that documents a 400 (GET /items: a 4XX without a body) gives the answer.
+    expect(answer?.headers["content-length"]).toBe("0");
+    expect(answer?.body.length).toBe(0);
+  });
 });

@@ -1,8 +1,8 @@
-// The mock itself: served under the base path, every documented example and status selectable with
-// Prefer headers, responses conforming to the contract, and `npm start` stopping all it started.
-import { spawn } from "node:child_process";
+// The mock's answers on the real contract: served under the base path, every documented example and status
+// of every operation selectable with Prefer headers, each response conforming to the contract, every error
+// answered with the documented error response and the rate-limit headers, and stopping when stopped.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { deriveMockSpec, findFreePort, type StartedMock, startMock } from "../../src/mock/index.js";
+import { type StartedMock, startMock } from "../../src/mock/index.js";
 import { quoteExpiry } from "../../src/mock/quote-expiry.js";
 import {
   API_KEY_HEADER,
@@ -14,11 +14,9 @@ import {
   loadSpec,
   mediaExamples,
   RATE_LIMIT_HEADERS,
-  repoRoot,
   sharedValidator,
   successKey,
 } from "../support/spec.js";
-import { isRunning } from "../support/processes.js";
 
 const spec = loadSpec();
 const quotes = quoteExpiry(spec);
@@ -26,52 +24,6 @@ const validator = sharedValidator();
 const operations = listSpecOperations(spec);
 const keyHeader = API_KEY_HEADER;
 const basePath = BASE_PATH;
-
-async function waitFor(predicate: () => boolean, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (predicate()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return predicate();
-}
-
-describe("the mock-only copy of the spec", () => {
-  it("prefixes every path (and refs into paths) with the servers' base path, leaving the input unchanged", () => {
-    const fixture = {
-      openapi: "3.1.0",
-      servers: [
-        { url: "https://{host}/v9", variables: { host: { default: "example.invalid" } } },
-        { url: "http://127.0.0.1:9999/v9" },
-      ],
-      paths: { "/a/{id}": { get: { responses: {} } }, "/b": { get: { $ref: "#/paths/~1a~1{id}/get" } } },
-    };
-    const before = structuredClone(fixture);
-    const derived = deriveMockSpec(fixture);
-    expect(fixture).toEqual(before);
-    expect(derived.basePath).toBe("/v9");
-    expect(Object.keys(derived.spec.paths as object)).toEqual(["/v9/a/{id}", "/v9/b"]);
-    expect((derived.spec.paths as Record<string, { get: unknown }>)["/v9/b"]!.get).toEqual({
-      $ref: "#/paths/~1v9~1a~1{id}/get",
-    });
-    expect(derived.fixes).toHaveLength(1);
-  });
-
-  it("refuses a contract whose servers disagree on the base path, naming them", () => {
-    const fixture = {
-      openapi: "3.1.0",
-      servers: [{ url: "https://example.invalid/api" }, { url: "http://127.0.0.1:9999/v9" }],
-      paths: {},
-    };
-    expect(() => deriveMockSpec(fixture)).toThrow(/one base path, found \["\/api","\/v9"\]/);
-  });
-
-  it("serves the bundled contract's local server base path", () => {
-    const local = spec.servers?.find((s) => s.url.startsWith("http://127.0.0.1"));
-    expect(local).toBeDefined();
-    expect(deriveMockSpec(spec).basePath).toBe(new URL(local!.url).pathname.replace(/\/$/, ""));
-  });
-});
 
 describe("the Prism mock", () => {
   let mock: StartedMock;
@@ -123,7 +75,7 @@ describe("the Prism mock", () => {
       for (const example of mediaExamples(spec, jsonMedia(op.responses[success]))) {
         const { response, bodyText, result } = await call(op, { prefer: `example=${example.name}` });
         expect(response.status, `${op.operationId} ${example.name}`).toBe(Number(success));
-        // a quote expires a while after its answer (mock-quote-expiry.test.ts): compare both with the same expiry
+        // a quote expires a while after its answer (quote-expiry.test.ts): compare both with the same expiry
         const sameExpiry = (body: unknown) => quotes.refresh(op, Number(success), body, 0);
         expect(sameExpiry(JSON.parse(bodyText))).toEqual(sameExpiry(example.value));
         expect(result.violations).toEqual([]);
@@ -209,45 +161,5 @@ describe("the Prism mock", () => {
     );
     await own.stop();
     await expect(fetch(`${own.baseUrl}${op.path}`)).rejects.toThrow();
-  });
-});
-
-describe("npm start (scripts/start-mock.ts)", () => {
-  it("serves on the given port, prints the URL and a curl, and stops, everything it started with it, when npm gets SIGTERM", async () => {
-    const port = await findFreePort();
-    // npm itself, as a CI runner starts it in the background and stops it: kill -TERM <npm's pid>.
-    const npm = process.env.npm_execpath ? [process.execPath, process.env.npm_execpath] : ["npm"];
-    const child = spawn(npm[0]!, [...npm.slice(1), "start", "--", "--quiet", "--no-docs", "--no-build"], {
-      cwd: repoRoot,
-      env: { ...process.env, MOCK_PORT: String(port) },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let output = "";
-    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-    let servingPid: number | undefined;
-    try {
-      expect(await waitFor(() => output.includes("Ctrl-C"), 45_000), output).toBe(true);
-      const baseUrl = `http://127.0.0.1:${port}${basePath}`;
-      expect(output).toContain(baseUrl);
-      const curl = /curl -s( -H '[^']+')? (\S+)/.exec(output);
-      expect(curl?.[2]?.startsWith(baseUrl)).toBe(true);
-      const curlOp = operations.find((o) => o.method === "GET" && curl![2] === `${baseUrl}${o.path}`);
-      expect(curlOp, curl![2]).toBeDefined();
-      const response = await fetch(curl![2]!, { headers: { [keyHeader]: "any" } });
-      expect(response.status).toBe(Number(successKey(curlOp!)));
-      await response.arrayBuffer();
-      servingPid = Number(/pid (\d+)/.exec(output)?.[1]);
-      expect(servingPid).not.toBe(child.pid); // npm runs it through a shell
-      expect(isRunning(servingPid)).toBe(true);
-      child.kill("SIGTERM");
-      await exited;
-      expect(await waitFor(() => !isRunning(servingPid!), 5000), output).toBe(true);
-      await expect(fetch(curl![2]!)).rejects.toThrow();
-    } finally {
-      if (child.exitCode === null) child.kill("SIGKILL");
-      if (servingPid && isRunning(servingPid)) process.kill(servingPid, "SIGKILL");
-    }
   });
 });

@@ -7,7 +7,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_MAX_BODY_BYTES, type StartedMock, startMock } from "../../src/mock/index.js";
 import { API_KEY_HEADER, listSpecOperations, loadSpec } from "../support/spec.js";
-import { sendRaw } from "../mock/support/raw-http.js";
+import { sendRaw } from "./support/raw-http.js";
 
 const spec = loadSpec();
 const operations = listSpecOperations(spec);

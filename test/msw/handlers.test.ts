@@ -45,7 +45,7 @@ describe("msw handlers", () => {
         body: sample.body === undefined ? undefined : JSON.parse(sample.body),
       });
       expect(result.response.status, op.operationId).toBe(200);
-      // a quote expires a while after its answer (msw-quote-expiry.test.ts): compare both with the same expiry
+      // a quote expires a while after its answer (quote-expiry.test.ts): compare both with the same expiry
       const sameExpiry = (body: unknown) => quotes.refresh(op, 200, body, 0);
       expect(sameExpiry(result.data), op.operationId).toEqual(sameExpiry(successExample(op.operationId)));
       expect(client.rateLimit, op.operationId).toMatchObject({ limit: expect.any(Number) });

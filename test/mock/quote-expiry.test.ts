@@ -1,12 +1,52 @@
-// Edges of the mock's quote refresh (src/mock/quote-expiry.ts) and of the mock's contract (src/mock/spec.ts),
-// on fixture contracts: expiry schemas split over allOf, components without schemas, recursive schemas that
-// never reach a quote, undocumented statuses and responses without content, the depth bound, quotes without
-// an expiryDate; and deriveMockSpec's base path, refs into paths inside arrays, and "$ref" keys that are data.
-import { describe, expect, it } from "vitest";
-import { MOCK_QUOTE_VALIDITY_MS } from "../../src/mock/index.js";
+// The mock's quotes are valid when they are answered: Create Quote answers its documented example with an
+// expiryDate MOCK_QUOTE_VALIDITY_MS after the answer (the documented one is in the past), so the README's
+// first example (create a quote, accept it unless expired) accepts against the mock. On a real socket. And
+// the quote refresh itself (src/mock/quote-expiry.ts) on fixture contracts: expiry schemas split over allOf,
+// components without schemas, recursive schemas that never reach a quote, undocumented statuses and responses
+// without content, the depth bound, quotes without an expiryDate.
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { MOCK_QUOTE_VALIDITY_MS, type StartedMock, startMock } from "../../src/mock/index.js";
 import { quoteExpiry } from "../../src/mock/quote-expiry.js";
-import { deriveMockSpec } from "../../src/mock/spec.js";
 import { listOperations, type OpenApiDocument } from "../../src/openapi/index.js";
+import { createQuote, freshQuoteTests, quoteProperty } from "../support/quote.js";
+import type { JsonObject } from "../support/spec.js";
+
+describe("the mock's Create Quote answer", () => {
+  let mock: StartedMock;
+
+  beforeAll(async () => {
+    mock = await startMock();
+  });
+
+  afterAll(async () => {
+    await mock?.stop();
+  });
+
+  it("keeps MOCK_QUOTE_VALIDITY_MS a time-limited window: a minute", () => {
+    expect(MOCK_QUOTE_VALIDITY_MS).toBe(60_000);
+    expect(
+      mock.fixes.some((fix) => fix.includes("expiryDate") && fix.includes(`${MOCK_QUOTE_VALIDITY_MS / 1000} s`)),
+    ).toBe(true);
+  });
+
+  freshQuoteTests(() => mock.baseUrl);
+
+  it("computes the expiry at each answer, not once", async () => {
+    // Only Date is faked (the mock runs in this process): timers and sockets stay real.
+    const at = Date.parse("2026-11-24T10:00:00.000Z");
+    const expiryOf = (body: JsonObject) => Date.parse((body[quoteProperty] as JsonObject).expiryDate as string);
+    try {
+      vi.useFakeTimers({ toFake: ["Date"], now: at });
+      const first = await createQuote(mock.baseUrl);
+      vi.setSystemTime(at + 1234);
+      const second = await createQuote(mock.baseUrl);
+      const expected = [at, at + 1234].map((answeredAt) => answeredAt + MOCK_QUOTE_VALIDITY_MS);
+      expect([expiryOf(first.body), expiryOf(second.body)]).toEqual(expected);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
 
 const now = Date.parse("2030-01-01T00:00:00.000Z");
 const fresh = new Date(now + MOCK_QUOTE_VALIDITY_MS).toISOString();
@@ -212,46 +252,5 @@ describe("quoteExpiry", () => {
       quote: { id: "q" },
       other: { expiryDate: old },
     });
-  });
-});
-
-describe("deriveMockSpec", () => {
-  const base: OpenApiDocument = {
-    openapi: "3.1.0",
-    servers: [{ url: "http://127.0.0.1:4010/v1" }],
-    paths: { "/a": { get: { responses: { "200": { description: "ok" } } } } },
-  };
-
-  it("prefixes with the base path, says so, and reduces the servers to /", () => {
-    const { spec, basePath, fixes } = deriveMockSpec(base);
-    expect(basePath).toBe("/v1");
-    expect(Object.keys(spec.paths ?? {})).toEqual(["/v1/a"]);
-    expect(fixes).toEqual(["every path is prefixed with /v1 (Prism ignores the base path of servers)"]);
-    expect(spec.servers).toEqual([{ url: "/" }]);
-  });
-
-  it("changes nothing but the servers when there is no base path", () => {
-    const { spec, basePath, fixes } = deriveMockSpec({ ...base, servers: [{ url: "http://127.0.0.1:4010" }] });
-    expect(basePath).toBe("");
-    expect(Object.keys(spec.paths ?? {})).toEqual(["/a"]);
-    expect(fixes).toEqual([]);
-    expect(spec.servers).toEqual([{ url: "/" }]);
-  });
-
-  it("rewrites refs into paths inside arrays, and leaves data that only looks like a ref", () => {
-    const input = {
-      ...base,
-      components: {
-        schemas: { Either: { oneOf: [{ $ref: "#/paths/~1a/get/responses/200" }] } },
-        examples: { Data: { value: { $ref: { nested: "#/paths/~1a" }, note: "#/paths/~1a" } } },
-      },
-    } as OpenApiDocument;
-    const { spec } = deriveMockSpec(input);
-    const components = spec.components as {
-      schemas: { Either: { oneOf: Array<{ $ref: string }> } };
-      examples: { Data: { value: unknown } };
-    };
-    expect(components.schemas.Either.oneOf[0]!.$ref).toBe("#/paths/~1v1~1a/get/responses/200");
-    expect(components.examples.Data.value).toEqual({ $ref: { nested: "#/paths/~1a" }, note: "#/paths/~1a" });
   });
 });

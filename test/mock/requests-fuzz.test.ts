@@ -5,7 +5,7 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type StartedMock, startMock } from "../../src/mock/index.js";
-import { requestsFor, type FuzzRequest } from "../mock/support/arbitraries.js";
+import { requestsFor, type FuzzRequest } from "./support/arbitraries.js";
 import { API_KEY_HEADER, listSpecOperations, loadSpec, sharedValidator } from "../support/spec.js";
 
 const spec = loadSpec();

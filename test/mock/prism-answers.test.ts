@@ -1,13 +1,15 @@
-// What the mock writes for the answers Prism gives it, over real sockets on a small contract: a response
-// without content, a JSON string, a GET that carries preflight headers, Prism's findings about a request
-// (a repeated query key, a JSON null for a required body) exactly as sl-violations holds them, Prism's own
-// refusals (a 4xx kept, a 5xx written as 400), and what reaches the socket when Node cannot parse a request.
+// What the mock writes for the answers Prism gives it, over real sockets on small contracts: a response
+// without content, a JSON string, a JSON null, a GET that carries preflight headers, findings about a request
+// (a repeated query key, a JSON null for a required body) and Prism's about its own answer exactly as
+// sl-violations holds them, Prism's own refusals (a 4xx kept, a 5xx written as 400), and what reaches the
+// socket when Node cannot parse a request.
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type StartedMock, startMock } from "../../src/mock/index.js";
 import { json } from "../support/media.js";
-import { notesSpec, refused } from "../mock/support/notes-spec.js";
-import { sendRaw } from "../mock/support/raw-http.js";
+import { notesSpec, refused } from "./support/notes-spec.js";
+import { sendRaw } from "./support/raw-http.js";
+import { smallSpec } from "./support/small-spec.js";
 
 const answersSpec = notesSpec({
   bodyRequired: true,
@@ -137,5 +139,34 @@ describe("requests Node cannot parse", () => {
     const since = log.slice(before);
     expect(since.at(-1)).toMatch(/^GET \/v1\/notes → 200 /);
     expect(since.filter((line) => line.includes("could not parse"))).toEqual([]);
+  });
+});
+
+describe("answers on a contract with a JSON null answer and an example that breaks its schema", () => {
+  let mock: StartedMock;
+  const log: string[] = [];
+  beforeAll(async () => {
+    mock = await startMock({ spec: smallSpec(), log: (line) => log.push(line) });
+  });
+  afterAll(() => mock?.stop());
+
+  const violations = (response: Response): Array<{ location: string[]; message: string }> =>
+    JSON.parse(response.headers.get("sl-violations") ?? "[]");
+
+  it("writes a JSON null answer as null", async () => {
+    const response = await fetch(`${mock.baseUrl}/null`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-length")).toBe("4");
+    expect(await response.text()).toBe("null");
+  });
+
+  it("reports Prism's findings about its own answer (an example that breaks the schema) in sl-violations, as the response's", async () => {
+    const response = await fetch(`${mock.baseUrl}/broken`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ n: "x" });
+    const found = violations(response);
+    expect(found.length).toBeGreaterThan(0);
+    expect(found.every((v) => v.location[0] === "response")).toBe(true);
+    expect(found.map((v) => v.location.slice(1).join("/")).join()).toContain("n");
   });
 });

@@ -1,0 +1,61 @@
+// `npm start` (scripts/start-mock.ts) as a CI runner uses it: npm started in the background serves the mock on
+// the given port, prints its URL and a curl that works, and stops, with everything it started, on
+// `kill -TERM <npm's pid>`. Spawns npm and the mock (real processes).
+import { spawn } from "node:child_process";
+import { describe, expect, it } from "vitest";
+import { findFreePort } from "../../src/mock/processes.js";
+import { isRunning } from "../support/processes.js";
+import { API_KEY_HEADER, BASE_PATH, listSpecOperations, loadSpec, repoRoot, successKey } from "../support/spec.js";
+
+const operations = listSpecOperations(loadSpec());
+const keyHeader = API_KEY_HEADER;
+const basePath = BASE_PATH;
+
+async function waitFor(predicate: () => boolean, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (predicate()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return predicate();
+}
+
+describe("npm start (scripts/start-mock.ts)", () => {
+  it("serves on the given port, prints the URL and a curl, and stops, everything it started with it, when npm gets SIGTERM", async () => {
+    const port = await findFreePort();
+    // npm itself, as a CI runner starts it in the background and stops it: kill -TERM <npm's pid>.
+    const npm = process.env.npm_execpath ? [process.execPath, process.env.npm_execpath] : ["npm"];
+    const child = spawn(npm[0]!, [...npm.slice(1), "start", "--", "--quiet", "--no-docs", "--no-build"], {
+      cwd: repoRoot,
+      env: { ...process.env, MOCK_PORT: String(port) },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+    let servingPid: number | undefined;
+    try {
+      expect(await waitFor(() => output.includes("Ctrl-C"), 45_000), output).toBe(true);
+      const baseUrl = `http://127.0.0.1:${port}${basePath}`;
+      expect(output).toContain(baseUrl);
+      const curl = /curl -s( -H '[^']+')? (\S+)/.exec(output);
+      expect(curl?.[2]?.startsWith(baseUrl)).toBe(true);
+      const curlOp = operations.find((o) => o.method === "GET" && curl![2] === `${baseUrl}${o.path}`);
+      expect(curlOp, curl![2]).toBeDefined();
+      const response = await fetch(curl![2]!, { headers: { [keyHeader]: "any" } });
+      expect(response.status).toBe(Number(successKey(curlOp!)));
+      await response.arrayBuffer();
+      servingPid = Number(/pid (\d+)/.exec(output)?.[1]);
+      expect(servingPid).not.toBe(child.pid); // npm runs it through a shell
+      expect(isRunning(servingPid)).toBe(true);
+      child.kill("SIGTERM");
+      await exited;
+      expect(await waitFor(() => !isRunning(servingPid!), 5000), output).toBe(true);
+      await expect(fetch(curl![2]!)).rejects.toThrow();
+    } finally {
+      if (child.exitCode === null) child.kill("SIGKILL");
+      if (servingPid && isRunning(servingPid)) process.kill(servingPid, "SIGKILL");
+    }
+  });
+});
