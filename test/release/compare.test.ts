@@ -167,3 +167,43 @@ describe("compareContracts: one fixture per kind of change", () => {
     ]);
   });
 });
+
+describe("what the comparer reads of a schema (src/openapi: schemaTypes, closedValues, schemaView)", () => {
+  /** The distinct rules and fields of the changes a patch of Item's `labels` property makes. */
+  const labelsChange = (before: unknown, after: unknown) => {
+    const was = applyPatch(baseContract(), [{ set: "/components/schemas/Item/properties/labels", value: before }]);
+    const now = applyPatch(was, [{ set: "/components/schemas/Item/properties/labels", value: after }]);
+    return [...new Set(compareContracts(was, now).map((c) => `${c.kind} ${c.rule} ${c.field ?? ""}`.trim()))];
+  };
+
+  it("names the type of a const without a type: an array is an array, not an object", () => {
+    expect(labelsChange({ const: [1] }, { const: "x" })).toEqual([
+      "breaking response-type-changed data.labels",
+      "breaking response-enum-value-added data.labels",
+      "non-breaking response-enum-value-removed data.labels",
+    ]);
+    const [line] = compareContracts(
+      applyPatch(baseContract(), [{ set: "/components/schemas/Item/properties/labels", value: { const: [1] } }]),
+      applyPatch(baseContract(), [{ set: "/components/schemas/Item/properties/labels", value: { const: "x" } }]),
+    ).map(formatChange);
+    expect(line).toContain("data.labels changed type from array to string");
+  });
+
+  it("keeps a field's own type when an anyOf branch allows any type", () => {
+    const branches = [{ minLength: 1 }, { type: "null" }];
+    expect(labelsChange({ type: "string", anyOf: branches }, { type: "integer", anyOf: branches })).toEqual([
+      "breaking response-type-changed data.labels",
+    ]);
+  });
+
+  it("reads additionalProperties {} as true (no values described to compare), patternProperties as a map", () => {
+    expect(
+      labelsChange(
+        { type: "object", additionalProperties: {} },
+        { type: "object", additionalProperties: { type: "string" } },
+      ),
+    ).toEqual(["annotation annotation"]);
+    const map = (type: string) => ({ type: "object", patternProperties: { "^x-": { type } } });
+    expect(labelsChange(map("string"), map("integer"))).toEqual(["breaking response-type-changed data.labels{*}"]);
+  });
+});
