@@ -11,7 +11,7 @@ import { repoRoot } from "../support/spec.js";
 
 const run = promisify(execFile);
 
-export const TOOLCHAIN_CACHE = path.join(repoRoot, "node_modules", ".cache", "consumer-toolchain");
+const TOOLCHAIN_CACHE = path.join(repoRoot, "node_modules", ".cache", "consumer-toolchain");
 
 export interface Tool {
   version: string;
@@ -26,7 +26,7 @@ export interface Tool {
 }
 
 /** The registry package that holds Node's binary for this machine (what the npm package `node` installs). */
-export const NODE_PACKAGE = `node-${process.platform}-${process.arch}`;
+const NODE_PACKAGE = `node-${process.platform}-${process.arch}`;
 
 export function ensureNode(version: string): Promise<Tool> {
   return ensure({

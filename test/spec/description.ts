@@ -41,25 +41,25 @@ export type Fields = Record<string, Field>;
 export const str = (sample: string): Field => ({ kind: "string", sample });
 /** The component schema of the timestamp convention (Conventions 4). */
 const TIMESTAMP = "Timestamp";
-export const dateTime = (): Field => ({ kind: "dateTime", component: TIMESTAMP });
-export const num = (): Field => ({ kind: "number" });
+const dateTime = (): Field => ({ kind: "dateTime", component: TIMESTAMP });
+const num = (): Field => ({ kind: "number" });
 export const int = (): Field => ({ kind: "integer" });
-export const bool = (): Field => ({ kind: "boolean" });
-export const closedEnum = (...values: string[]): Field => ({ kind: "enum", values, open: false });
+const bool = (): Field => ({ kind: "boolean" });
+const closedEnum = (...values: string[]): Field => ({ kind: "enum", values, open: false });
 export const openEnum = (...values: string[]): Field => ({ kind: "enum", values, open: true });
-export const constant = (value: string): Field => ({ kind: "const", value });
+const constant = (value: string): Field => ({ kind: "const", value });
 /** An object without a component schema of its own (a variant of a resource, a request body...). */
-export const obj = (name: string, fields: Fields): Field => ({ kind: "object", name, fields });
+const obj = (name: string, fields: Fields): Field => ({ kind: "object", name, fields });
 /** A resource of the description that is the component schema `component` (its PascalCase name). */
-export const resource = (component: string, fields: Fields): Field => ({
+const resource = (component: string, fields: Fields): Field => ({
   kind: "object",
   name: component,
   fields,
   component,
 });
-export const arrayOf = (items: Shape): Field => ({ kind: "array", items });
-export const orNull = (field: Field): Field => ({ ...field, nullable: true });
-export const optional = (field: Field): Field => ({ ...field, optional: true });
+const arrayOf = (items: Shape): Field => ({ kind: "array", items });
+const orNull = (field: Field): Field => ({ ...field, nullable: true });
+const optional = (field: Field): Field => ({ ...field, optional: true });
 
 /** Marks every field optional. */
 const allOptional = (fields: Fields): Fields =>
@@ -78,7 +78,7 @@ const baseFields = (id: string): Fields => ({
 });
 
 /** "Fiat rate". currency is NGNX or GHS; base is always USDT. */
-export const FiatRate = resource("FiatRate", {
+const FiatRate = resource("FiatRate", {
   currency: closedEnum("NGNX", "GHS"),
   base: constant("USDT"),
   buyRate: num(),
@@ -86,7 +86,7 @@ export const FiatRate = resource("FiatRate", {
 });
 
 /** "Quote (result of Create Quote)". id is opaque, not a UUID. */
-export const Quote = resource("Quote", {
+const Quote = resource("Quote", {
   id: str("qt_8f2KQwZ1x9"),
   sourceId: str("9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d"),
   targetId: str("1b9d6bcd-bbfd-4b2d-9b5d-ab8dfbbd4bed"),
@@ -147,7 +147,7 @@ const currency = (code: string): Field =>
   });
 
 /** "Currency". */
-export const Currency = currency("USDT");
+const Currency = currency("USDT");
 
 /** Currency inside an accepted trade's pair: "limited to base fields, name and code". */
 const currencySummary = (code: string): Field => obj("Currency (base fields, name, code)", currencyBase(code));
@@ -167,7 +167,7 @@ const pairFields = (source: Field, target: Field): Fields => ({
 });
 
 /** "Pair". */
-export const Pair = resource("Pair", pairFields(currency("USDT"), currency("NGNX")));
+const Pair = resource("Pair", pairFields(currency("USDT"), currency("NGNX")));
 
 /** The pair nested in a Trade: isLimitOrderEnabled present, currencies limited to base fields, name, code. */
 const TradePair = obj("Pair (in a trade)", {
@@ -176,7 +176,7 @@ const TradePair = obj("Pair (in a trade)", {
 });
 
 /** "Trade (result of Accept Quote)". side is written as a plain string here. */
-export const Trade = resource("Trade", {
+const Trade = resource("Trade", {
   ...baseFields("trd-3f6c0e2a-0001"),
   reference: str("TRD-20240501-0001"),
   rate: num(),
@@ -206,12 +206,12 @@ const walletFields = (currencyField: Field): Fields => ({
   currency: currencyField,
 });
 
-export const Wallet = resource("Wallet", walletFields(optional(currency("USDT"))));
+const Wallet = resource("Wallet", walletFields(optional(currency("USDT"))));
 /** Endpoint 15: "Wallet with currency". */
 export const WalletWithCurrency = obj("Wallet (with currency)", walletFields(currency("USDT")));
 
 /** "Bank account (inside a payout)". accountNumber may be partly masked. */
-export const BankAccount = resource("BankAccount", {
+const BankAccount = resource("BankAccount", {
   ...baseFields("bnk-0001"),
   accountNumber: str("01****6789"),
   accountName: str("Ada Obi"),
@@ -221,7 +221,7 @@ export const BankAccount = resource("BankAccount", {
 });
 
 /** "Deposit". status: CONFIRMED is the only value shown (open). */
-export const Deposit = resource("Deposit", {
+const Deposit = resource("Deposit", {
   ...baseFields("dep-0001"),
   hash: str("0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"),
   network: str("TRX"),
@@ -233,7 +233,7 @@ export const Deposit = resource("Deposit", {
 });
 
 /** "Payout". status: SUCCESSFUL is the only value shown (open). */
-export const Payout = resource("Payout", {
+const Payout = resource("Payout", {
   ...baseFields("pyt-0001"),
   transferReference: str("TRF-0001"),
   externalReference: str("EXT-0001"),
@@ -255,7 +255,7 @@ const transactionFields = (): Fields => ({
 });
 
 /** "Transaction": its wallet, and either its deposit (deposit listings) or its payout (payout listings). */
-export const Transaction = resource("Transaction", {
+const Transaction = resource("Transaction", {
   ...transactionFields(),
   wallet: optional(Wallet),
   deposit: optional(Deposit),
@@ -263,32 +263,24 @@ export const Transaction = resource("Transaction", {
 });
 
 /** Endpoint 16: "Transaction with wallet". */
-export const TransactionWithWallet = obj("Transaction (with wallet)", { ...transactionFields(), wallet: Wallet });
+const TransactionWithWallet = obj("Transaction (with wallet)", { ...transactionFields(), wallet: Wallet });
 /** Endpoint 9: "Transaction with deposit". The listing's wallet presence is not stated. */
-export const TransactionWithDeposit = obj("Transaction (with deposit)", {
+const TransactionWithDeposit = obj("Transaction (with deposit)", {
   ...transactionFields(),
   wallet: optional(Wallet),
   deposit: Deposit,
 });
 /** Endpoint 10: "Transaction with payout". */
-export const TransactionWithPayout = obj("Transaction (with payout)", {
+const TransactionWithPayout = obj("Transaction (with payout)", {
   ...transactionFields(),
   wallet: optional(Wallet),
   payout: Payout,
 });
 
-export const INVOICE_STATUSES = [
-  "PENDING",
-  "APPROVED",
-  "PROCESSING",
-  "COMPLETED",
-  "FAILED",
-  "EXPIRED",
-  "REFUNDED",
-] as const;
+const INVOICE_STATUSES = ["PENDING", "APPROVED", "PROCESSING", "COMPLETED", "FAILED", "EXPIRED", "REFUNDED"] as const;
 
 /** "Invoice": no `active`, all listed fields. */
-export const Invoice = resource("Invoice", {
+const Invoice = resource("Invoice", {
   id: str("inv-0001"),
   createdAt: dateTime(),
   updatedAt: dateTime(),
@@ -312,7 +304,7 @@ export const Invoice = resource("Invoice", {
 });
 
 /** "Collection customer". */
-export const CollectionCustomer = resource("CollectionCustomer", {
+const CollectionCustomer = resource("CollectionCustomer", {
   ...baseFields("cus-0001"),
   businessId: str("biz-0001"),
   firstName: str("Ada"),
@@ -322,7 +314,7 @@ export const CollectionCustomer = resource("CollectionCustomer", {
 });
 
 /** "Deposit address". */
-export const DepositAddress = resource("DepositAddress", {
+const DepositAddress = resource("DepositAddress", {
   ...baseFields("adr-0001"),
   value: str("TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf"),
   reference: str("ADR-REF-0001"),
@@ -335,7 +327,7 @@ export const DepositAddress = resource("DepositAddress", {
 });
 
 /** "Withdrawal network (per currency)". feeType: FLAT seen (open). */
-export const WithdrawalNetwork = resource("WithdrawalNetwork", {
+const WithdrawalNetwork = resource("WithdrawalNetwork", {
   addressRegex: str("^T[1-9A-HJ-NP-Za-km-z]{33}$"),
   memoRegex: orNull(str("^[0-9]{1,20}$")),
   name: str("Tron (TRC20)"),
@@ -348,7 +340,7 @@ export const WithdrawalNetwork = resource("WithdrawalNetwork", {
 });
 
 /** "Active network entry": each of its networks. */
-export const ActiveNetwork = resource("ActiveNetwork", {
+const ActiveNetwork = resource("ActiveNetwork", {
   networkName: str("Tron (TRC20)"),
   networkCode: str("TRX"),
   minimumDeposit: num(),
@@ -363,13 +355,13 @@ export const ActiveNetwork = resource("ActiveNetwork", {
 });
 
 /** "Active network entry": currencyName and networks. */
-export const ActiveNetworkEntry = resource("ActiveNetworkEntry", {
+const ActiveNetworkEntry = resource("ActiveNetworkEntry", {
   currencyName: str("Tether"),
   networks: arrayOf(ActiveNetwork),
 });
 
 /** "Trades summary". */
-export const TradesSummary = resource("TradesSummary", { totalDollarVolume: num() });
+const TradesSummary = resource("TradesSummary", { totalDollarVolume: num() });
 
 // ---------------------------------------------------------------- envelope and meta
 
@@ -380,7 +372,7 @@ export const META: Record<"A" | "B", Field> = {
 };
 
 /** The timestamp convention (Conventions 4). */
-export const Timestamp = dateTime();
+const Timestamp = dateTime();
 
 // ---------------------------------------------------------------- endpoints
 

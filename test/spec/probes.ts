@@ -9,7 +9,7 @@
 // component of its own is probed in full where it first appears, and like a component after that.
 import { SAMPLE_TIME, type Field, type Shape } from "./description.js";
 
-export type Path = (string | number)[];
+type Path = (string | number)[];
 
 export interface Probe {
   name: string;
@@ -95,7 +95,7 @@ function changed(root: unknown, path: Path, change: { set: unknown } | { remove:
 }
 
 /** The last field an object shape requires: its own fields come last, after the base fields. */
-export function lastRequiredField(shape: ObjectShape): string {
+function lastRequiredField(shape: ObjectShape): string {
   const required = Object.entries(shape.fields).filter(([, field]) => field.optional !== true);
   const last = required[required.length - 1];
   if (!last) throw new Error(`${shape.name} requires no field: no deep probe can show that a value is one`);
@@ -103,7 +103,7 @@ export function lastRequiredField(shape: ObjectShape): string {
 }
 
 /** Timestamp forms that Conventions 4 ("ISO 8601 UTC strings with milliseconds") excludes. */
-export const EXCLUDED_TIMESTAMPS: Array<[what: string, value: string]> = [
+const EXCLUDED_TIMESTAMPS: Array<[what: string, value: string]> = [
   ["a non-date string", "yesterday"],
   ["an offset", "2025-05-17T10:39:37+01:00"],
   ["an offset with milliseconds", "2025-05-17T10:39:37.553+01:00"],
@@ -114,7 +114,7 @@ export const EXCLUDED_TIMESTAMPS: Array<[what: string, value: string]> = [
   ["an impossible date", "2025-02-30T10:39:37.553Z"],
 ];
 /** The timestamp the convention gives as its example. */
-export const CONVENTION_EXAMPLE = "2025-05-17T10:39:37.553Z";
+const CONVENTION_EXAMPLE = "2025-05-17T10:39:37.553Z";
 /** The excluded form the deep probe of an embedded timestamp uses (a plain `format: date-time` accepts it). */
 const DEEP_TIMESTAMP: [string, string] = ["no milliseconds", "2025-05-17T10:39:37Z"];
 
