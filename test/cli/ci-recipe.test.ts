@@ -56,7 +56,7 @@ function bash(code: string, cwd: string, env: NodeJS.ProcessEnv): Promise<{ code
   });
 }
 
-it("runs as printed: the step after the readiness step reaches the mock, and the mock is stopped at the end", async () => {
+it("runs as printed: the step after the readiness step reaches the mock, stopped at the end", async () => {
   expect(READY_FILE).not.toBe("");
   const bin = path.join(dir, "bin");
   await mkdir(bin);
@@ -65,7 +65,8 @@ it("runs as printed: the step after the readiness step reaches the mock, and the
   // npm test: one call of the API at $API_BASE_URL, recorded in probe.json.
   const probe = `const base = process.env.API_BASE_URL;
 const response = await fetch(base + "/trades/summary/me", { headers: { "${API_KEY_HEADER}": "ci" } });
-(await import("node:fs")).writeFileSync("probe.json", JSON.stringify({ base, status: response.status, mock: response.headers.get("${MOCK_IDENTITY_HEADER}") }));`;
+const mock = response.headers.get("${MOCK_IDENTITY_HEADER}");
+(await import("node:fs")).writeFileSync("probe.json", JSON.stringify({ base, status: response.status, mock }));`;
   await writeFile(path.join(dir, "probe.mjs"), probe);
   await script(bin, "npm", `[ "$1" = test ] || exit 127\nexec '${process.execPath}' probe.mjs`);
   await writeFile(path.join(dir, READY_FILE), `${await staleUrl()}\n`);

@@ -30,7 +30,7 @@ const linesMatching = (output: string, pattern: RegExp): string[] =>
   output.split("\n").filter((line) => pattern.test(line));
 
 describe("api-contract verify (the command)", () => {
-  it("exits 0 against the mock, every case run (no flag needed), with a progress line per case, and writes JUnit XML, JSON and Markdown that agree", async () => {
+  it("exits 0 against the mock: every case run, a line per case, JUnit, JSON and Markdown agree", async () => {
     await withTempDir(async (dir) => {
       const good = await cli(["verify", "--base-url", mock.baseUrl, "--report-dir", dir], { CONTRACT_API_KEY: "k" });
       expect(good.code, good.output).toBe(0);
@@ -54,7 +54,7 @@ describe("api-contract verify (the command)", () => {
     });
   }, 120_000);
 
-  it("exits 1 with a one-line reason against a server that answers 401 everywhere (the key was refused); the reports list the failures", async () => {
+  it("exits 1 with a one-line reason when every answer is 401 (the key refused); reports list failures", async () => {
     const broken = await uniformDeployment(401, {});
     try {
       await withTempDir(async (dir) => {
@@ -68,7 +68,10 @@ describe("api-contract verify (the command)", () => {
         ]);
         expect(linesMatching(bad.output, /key was refused/)).toEqual([
           expect.stringMatching(
-            /^api-contract: the API key was refused: all \d+ positive cases that send it were answered 401; check CONTRACT_API_KEY/,
+            new RegExp(
+              "^api-contract: the API key was refused: " +
+                "all \\d+ positive cases that send it were answered 401; check CONTRACT_API_KEY",
+            ),
           ),
         ]);
         const { report, junit } = await expectReportsAgree(dir);
@@ -81,7 +84,7 @@ describe("api-contract verify (the command)", () => {
     }
   }, 120_000);
 
-  it("exits 1 when every GET is redirected (301) to where the mock answers: no redirect is followed, each is named", async () => {
+  it("exits 1 when every GET is redirected (301) to the mock: none is followed, each is named", async () => {
     const moved = await proxyDeployment(mock.origin, (request) =>
       request.method === "GET" && !request.url.startsWith("/moved/")
         ? { status: 301, body: "", headers: { location: `/moved${request.url}` } }
@@ -95,7 +98,8 @@ describe("api-contract verify (the command)", () => {
       expect(result.output).toContain("Does NOT meet the contract");
       expect(linesMatching(result.output, /✓ getFiatRates/)).toEqual([]);
       expect(result.output).toContain(
-        `answered 301, not its documented success 200 (a redirect to /moved${BASE_PATH}/currencies/fiat-rates: verify does not follow redirects)`,
+        `answered 301, not its documented success 200 (a redirect to /moved${BASE_PATH}/currencies/fiat-rates: ` +
+          `verify does not follow redirects)`,
       );
       expect(moved.seen.filter((s) => s.url.startsWith("/moved/"))).toEqual([]);
     } finally {
@@ -103,13 +107,14 @@ describe("api-contract verify (the command)", () => {
     }
   }, 120_000);
 
-  it("exits 2 with a one-line reason when the target is unreachable (connection refused), still writing the reports", async () => {
+  it("exits 2 with a one-line reason when the target refuses connections; reports still written", async () => {
     const port = await closedPort();
     await withTempDir(async (dir) => {
       const result = await cli(["verify", "--base-url", `http://127.0.0.1:${port}${BASE_PATH}`, "--report-dir", dir]);
       expect(result.code, result.output).toBe(2);
       expect(linesMatching(result.output, /could not check/)).toEqual([
-        `api-contract: could not check http://127.0.0.1:${port}${BASE_PATH}: cannot connect to 127.0.0.1:${port}: connection refused (ECONNREFUSED); is the service running there?`,
+        `api-contract: could not check http://127.0.0.1:${port}${BASE_PATH}: cannot connect to ` +
+          `127.0.0.1:${port}: connection refused (ECONNREFUSED); is the service running there?`,
       ]);
       expect(result.output).toContain("(1 requests in");
       const { report, junit } = await expectReportsAgree(dir);
@@ -126,7 +131,10 @@ describe("api-contract verify (the command)", () => {
       expect(result.code, result.output).toBe(2);
       expect(linesMatching(result.output, /could not check/)).toEqual([
         expect.stringMatching(
-          /^api-contract: could not check https:\/\/127\.0\.0\.1:\d+\/v1: TLS with 127\.0\.0\.1:\d+ failed: .*\(ERR_SSL_\w+\)/,
+          new RegExp(
+            String.raw`^api-contract: could not check https://127\.0\.0\.1:\d+/v1: ` +
+              String.raw`TLS with 127\.0\.0\.1:\d+ failed: .*\(ERR_SSL_\w+\)`,
+          ),
         ),
       ]);
       expect(plain.seen).toEqual([]);

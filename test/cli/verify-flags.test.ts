@@ -53,7 +53,7 @@ describe("api-contract verify: flags", () => {
     }
   }, 120_000);
 
-  it("refuses bad arguments with exit 2: a base URL without the base path, unknown options, an empty --api-key, --report and --report-dir apart", async () => {
+  it("exit 2 for bad arguments: no base path, unknown option, empty --api-key, --report vs --report-dir", async () => {
     const noBase = await cli(["verify", "--base-url", "http://127.0.0.1:9"]);
     expect(noBase.code).toBe(2);
     expect(noBase.output).toContain(`ending in ${BASE_PATH}`);

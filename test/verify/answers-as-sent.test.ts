@@ -66,7 +66,7 @@ const positive = () => planVerification(lone, { target: "mock" }).find((c) => c.
 const runPositive = () => createVerifier(lone, validator, { baseUrl, target: "mock" }).run(positive());
 
 describe("verify does not follow a redirect", () => {
-  it("fails a 301 to another path, naming the status and where it points; the other path is never requested", async () => {
+  it("fails a 301, naming the status and where it points; the other path is never requested", async () => {
     answer = { status: 301, headers: { location: "/elsewhere" }, body: Buffer.alloc(0) };
     const result = await runPositive();
     expect(result).toMatchObject({

@@ -75,7 +75,7 @@ describe("negativeCases", () => {
     ]);
   });
 
-  it("breaks each body property by its type or enum, drops each required one the example has, adds an unknown field to a closed object", () => {
+  it("breaks each body property (type or enum), drops each required one, adds a field to a closed object", () => {
     const { bodies } = built();
     expect(Object.keys(bodies)).toEqual([
       "POST /things: n of the wrong type",
@@ -175,7 +175,7 @@ describe("the cases, from the contract alone", () => {
   } as OpenApiDocument;
   const [postA, getB, putB, postB] = listOperations(casesSpec); // methods in HTTP_METHODS order
 
-  it("documentedValues: the strings of every enum and const, not examples; a path example that is one needs no real value", () => {
+  it("documentedValues: enum and const strings, not examples; a path example among them needs no value", () => {
     const coded = {
       openapi: "3.1.0",
       info: { title: "Codes", version: "1.0.0" },
@@ -212,7 +212,7 @@ describe("the cases, from the contract alone", () => {
     ]);
   });
 
-  it("documentedValues: an enum inside an array (parameters, allOf) counts; enum or const inside an example does not", () => {
+  it("documentedValues: an enum in an array (parameters, allOf) counts; one inside an example does not", () => {
     const worded = {
       openapi: "3.1.0",
       info: { title: "Words", version: "1.0.0" },
@@ -247,7 +247,7 @@ describe("the cases, from the contract alone", () => {
     expect(hasOwnQuota({ ...getB!, operation: { "x-rate-limits": [{ appliesTo: "get /b" }] } })).toBe(true);
   });
 
-  it("sampleRequest needs a value for every path parameter, required query and required body, naming the one missing", () => {
+  it("sampleRequest needs a value for each path parameter, required query and body, naming the missing", () => {
     expect(() => sampleRequest(casesSpec, postA!)).toThrow(
       /^postA: path parameter id has no example \(pass a value\)$/,
     );
@@ -272,7 +272,7 @@ describe("the cases, from the contract alone", () => {
     ]);
   });
 
-  it("breaks one rule per case: values outside an enum or const, of a type the schema does not take, a missing field, malformed JSON", () => {
+  it("breaks one rule per case: outside an enum or const, a type not taken, a missing field, bad JSON", () => {
     const cases = negativeCases(casesSpec, [postA!], { id: "1" });
     const byName = Object.fromEntries(
       cases.map((c) => [c.name.replace("postA: ", ""), c.request.path === "/a/1" ? c.invalidBody : c.request.path]),

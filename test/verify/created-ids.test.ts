@@ -10,7 +10,7 @@ import { closeDeployments, conforming, deployment, planned, spec, thingsSpec, va
 afterEach(closeDeployments);
 
 describe("createVerifier: the id a POST created", () => {
-  it("uses the id POST /things created for GET /things/{id} (escaped), skips it before one was created, and prefers a given value", async () => {
+  it("uses the id POST /things created (escaped), none before it was created, a given value first", async () => {
     const server = await deployment(conforming);
     const plan = planVerification(spec, { allowSideEffects: true });
     const fresh = createVerifier(spec, validator, {
@@ -75,7 +75,8 @@ describe("createVerifier: the id a POST created", () => {
       minIntervalMs: 0,
       allowSideEffects: true,
     });
-    expect((await verifier.run(planned(plan, "createThing: POST /things"))).outcome).toBe("failed"); // id must be a string
+    // The id must be a string.
+    expect((await verifier.run(planned(plan, "createThing: POST /things"))).outcome).toBe("failed");
     expect((await verifier.run(planned(plan, "getThing: GET /things/{id}"))).outcome).toBe("skipped");
     created = { data: { id: "x", extra: 1 }, more: true };
     expect((await verifier.run(planned(plan, "createThing: POST /things"))).outcome).toBe("passed");
@@ -95,7 +96,7 @@ describe("createVerifier: the id a POST created", () => {
       >
     )[method]!.responses[status]!.content["application/json"]!;
 
-  it("takes an id only from a conforming POST answer, only a string, never from a GET of the same path; keeps the query after it", async () => {
+  it("takes an id only from a conforming POST, a string, never from a GET; keeps the query after it", async () => {
     const document = thingsSpec();
     media(document, "/things", "get", "200").schema = { type: "object" };
     media(document, "/things", "post", "201").schema = {

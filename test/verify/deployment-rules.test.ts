@@ -7,7 +7,7 @@ import { creatorPath, planVerification } from "../../src/verify/index.js";
 import { operation, operations, planned, spec } from "./support/things.js";
 
 describe("planVerification: why a case does not run on a deployment", () => {
-  it("skips what needs a real path value, what changes state and what spends an own quota twice; never on the mock", () => {
+  it("skips what needs a real path value, changes state or spends an own quota twice; never on the mock", () => {
     const skips = (options: Parameters<typeof planVerification>[1]) =>
       Object.fromEntries(planVerification(spec, options).map((c) => [c.name, c.skip ?? "runs"]));
     expect(skips({})).toEqual({
@@ -16,7 +16,8 @@ describe("planVerification: why a case does not run on a deployment", () => {
       "getThing: GET /things/{id}": "runs", // its id comes from what POST /things creates
       "deleteThing: DELETE /things/{id}": "DELETE changes state on the target (allow side effects to run it)",
       "getItem: GET /groups/{group}/items/{item}":
-        "needs a real value for {group}, {item} (the spec's example need not exist on the target): pass --param group=… --param item=…",
+        "needs a real value for {group}, {item} (the spec's example need not exist on the target): pass --param " +
+        "group=… --param item=…",
       "ranged: GET /ranged": "runs",
       "open: GET /open": "runs",
       "spendQuota: POST /quota": "runs",
@@ -31,7 +32,8 @@ describe("planVerification: why a case does not run on a deployment", () => {
       "deleteThing: without API key":
         "needs a real value for {id} (the spec's example need not exist on the target): pass --param id=…",
       "getItem: without API key":
-        "needs a real value for {group}, {item} (the spec's example need not exist on the target): pass --param group=… --param item=…",
+        "needs a real value for {group}, {item} (the spec's example need not exist on the target): pass --param " +
+        "group=… --param item=…",
       "ranged: without API key": "runs",
       "spendQuota: without API key":
         "each call may count against this operation's own quota; only one call is spent (allow side effects to run it)",
@@ -67,7 +69,7 @@ describe("planVerification: why a case does not run on a deployment", () => {
     ).toBe(true);
   });
 
-  it("creatorPath: the POST of the parent path, if there is one; documentedSuccess: the 2xx keys", () => {
+  it("creatorPath: the POST of the parent path, if there is one; successKeys: the 2xx keys", () => {
     expect(creatorPath(operations, operation("getThing"))).toBe("/things");
     expect(creatorPath(operations, operation("deleteThing"))).toBe("/things");
     expect(creatorPath(operations, operation("listThings"))).toBeUndefined();

@@ -59,7 +59,7 @@ describe("verify on a deployment keeps each safety promise (side effects not all
     ).toEqual([]);
   });
 
-  it("paces its requests: minIntervalMs from one answer to the next request, a pause asked for before each but the first", () => {
+  it("paces: minIntervalMs from one answer to the next request, a pause asked for before each but the first", () => {
     const gaps = recorded.seen.slice(1).map((s, i) => s.at - recorded.seen[i]!.at);
     expect(gaps.length).toBeGreaterThan(10);
     expect(Math.min(...gaps)).toBeGreaterThanOrEqual(60);

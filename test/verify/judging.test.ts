@@ -79,7 +79,7 @@ describe("createVerifier: judging an answer", () => {
     expect(await outcome(500)).toBe("answered 500, not its documented success 2XX");
   });
 
-  it("judges a refusal: a 4xx that conforms passes; a success, a 5xx, a 404 or 405, or a refusal that breaks the contract fails", async () => {
+  it("a conforming 4xx refusal passes; a success, a 5xx, a 404 or 405, a nonconforming refusal fail", async () => {
     let answer: Answer = { status: 400, body: { message: "no" } };
     const server = await deployment(() => answer);
     const plan = planVerification(spec, {});
@@ -112,7 +112,7 @@ describe("createVerifier: judging an answer", () => {
     expect(twice.reason).toBe("the 400 refusal breaks the contract: 1 violation");
   });
 
-  it("on the mock, a refusal must be the one the case is about: 401 without the key (when documented), else 400 or 422", async () => {
+  it("on the mock, the refusal the case is about: 401 without the key (if documented), else 400 or 422", async () => {
     let answer: Answer = { status: 401, body: { message: "no" } };
     const server = await deployment(() => answer);
     const plan = planVerification(spec, { target: "mock" });
@@ -142,7 +142,7 @@ describe("createVerifier: judging an answer", () => {
     );
   });
 
-  it("a positive case answered outside its successes: the validator's 2xx violation for a refusal, its own (listing the successes) before the rest for another 2xx", async () => {
+  it("another 2xx: its own violation, listing the successes, first; a refusal: the validator's", async () => {
     const document = thingsSpec();
     const anything = json({ type: "object" }, {});
     (document.paths!["/open"] as Record<string, { responses: object }>).get!.responses = {

@@ -75,11 +75,12 @@ describe("noAnswerReason: one line per way a request gets no HTTP answer", () =>
   it("https to a plain-http server: TLS failed, OpenSSL's reason, and the hint that it speaks plain http", async () => {
     const url = `https://${plainHost}/v1/x`;
     expect(noAnswerReason(await fetchError(url), url, 1000)).toBe(
-      `TLS with ${plainHost} failed: wrong version number (ERR_SSL_WRONG_VERSION_NUMBER); does it speak plain http rather than https?`,
+      `TLS with ${plainHost} failed: wrong version number (ERR_SSL_WRONG_VERSION_NUMBER); does it speak plain ` +
+        `http rather than https?`,
     );
   });
 
-  it("certificate problems hint at NODE_EXTRA_CA_CERTS; an OpenSSL error without a code or a reason says TLS and its message", () => {
+  it("certificate problems hint at NODE_EXTRA_CA_CERTS; other OpenSSL errors say TLS and their message", () => {
     const url = "https://api.example.com/v1/x";
     const tls = (fields: Record<string, unknown>, message = "certificate has expired\nat TLSSocket") =>
       new TypeError("fetch failed", { cause: Object.assign(new Error(message), fields) });
@@ -90,7 +91,8 @@ describe("noAnswerReason: one line per way a request gets no HTTP answer", () =>
       "ERR_TLS_CERT_ALTNAME_INVALID",
     ]) {
       expect(noAnswerReason(tls({ code }), url, 1000)).toBe(
-        `TLS with api.example.com failed: certificate has expired (${code}); for a private CA, set NODE_EXTRA_CA_CERTS to its PEM file`,
+        `TLS with api.example.com failed: certificate has expired (${code}); for a private CA, set ` +
+          `NODE_EXTRA_CA_CERTS to its PEM file`,
       );
     }
     for (const code of ["DEPTH_ZERO_SELF_SIGNED_CERT", "HOSTNAME_MISMATCH"]) {
@@ -113,11 +115,12 @@ describe("noAnswerReason: one line per way a request gets no HTTP answer", () =>
     );
   });
 
-  it("an answer that is not HTTP/1.1, a dropped connection, and anything else (its first line, its code if any)", async () => {
+  it("not HTTP/1.1, a dropped connection, and anything else (its first line, its code if any)", async () => {
     const garbage = await tcp((socket) => socket.end("garbage\r\n\r\n"));
     const parserUrl = `http://${garbage}/v1/x`;
     expect(noAnswerReason(await fetchError(parserUrl), parserUrl, 1000)).toBe(
-      `${garbage} did not answer in HTTP/1.1 (Response does not match the HTTP/1.1 protocol (Expected HTTP/, RTSP/ or ICE/)); an https server behind an http URL?`,
+      `${garbage} did not answer in HTTP/1.1 (Response does not match the HTTP/1.1 protocol (Expected HTTP/, ` +
+        `RTSP/ or ICE/)); an https server behind an http URL?`,
     );
     const dropped = await tcp((socket) => socket.destroy());
     const droppedUrl = `http://${dropped}/v1/x`;

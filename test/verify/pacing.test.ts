@@ -8,7 +8,7 @@ import { closeDeployments, conforming, deployment, fakeClock, planned, spec, val
 afterEach(closeDeployments);
 
 describe("createVerifier: pacing", () => {
-  it("paces requests: asks its clock for minIntervalMs before each request but the first, 1000 ms by default on a deployment, none on the mock", async () => {
+  it("asks for minIntervalMs before each request but the first; 1000 ms on a deployment, 0 on the mock", async () => {
     const server = await deployment(conforming);
     const list = planned(planVerification(spec, { target: "mock" }), "listThings: GET /things");
     const pausesOf = async (options: Partial<Parameters<typeof createVerifier>[2]>) => {
@@ -24,7 +24,7 @@ describe("createVerifier: pacing", () => {
     expect(server.seen).toHaveLength(12);
   });
 
-  it("paces from the end of one exchange to the start of the next: a slow answer does not shorten the pause", async () => {
+  it("paces from the end of one exchange to the next: a slow answer does not shorten the pause", async () => {
     const clock = fakeClock();
     const server = await deployment((method, url) => {
       clock.advance(300); // the answer takes 300 ms of the verifier's time

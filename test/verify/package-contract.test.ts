@@ -19,7 +19,7 @@ beforeAll(async () => {
 afterAll(() => mock?.stop());
 
 describe("verify (live rules)", () => {
-  it("knows the package's mock by its X-Api-Contract-Mock header and runs every case on it, none skipped, no --param needed", async () => {
+  it("knows the mock by its X-Api-Contract-Mock header: every case runs, none skipped, no --param", async () => {
     const report = await verify(spec, validator, { baseUrl: mock.baseUrl, apiKey: "k" });
     expect(report.counts, JSON.stringify(report.results.filter((r) => r.outcome !== "passed"))).toEqual({
       passed: planVerification(spec, {}).length,
@@ -32,7 +32,7 @@ describe("verify (live rules)", () => {
     expect(accepted).toMatchObject({ outcome: "passed", status: 200 });
   });
 
-  it("on a deployment (no X-Api-Contract-Mock header) skips, saying why in terms of the target; a given value runs the case", async () => {
+  it("on a deployment, skips saying why in terms of the target; a given value runs the case", async () => {
     const deployed = await proxyDeployment(mock.origin);
     try {
       const report = await verify(spec, validator, { baseUrl: deployed.baseUrl, apiKey: "k", minIntervalMs: 0 });
@@ -61,7 +61,7 @@ describe("verify (live rules)", () => {
     }
   });
 
-  it("runs Get Trade Pair and Get Wallet Balance By Code on a deployment with the currency codes the spec documents (USDT, NGNX)", async () => {
+  it("on a deployment, runs Get Trade Pair and Get Wallet Balance By Code with USDT and NGNX", async () => {
     const deployed = await proxyDeployment(mock.origin);
     try {
       const report = await verify(spec, validator, { baseUrl: deployed.baseUrl, apiKey: "k", minIntervalMs: 0 });
@@ -79,7 +79,7 @@ describe("verify (live rules)", () => {
     }
   });
 
-  it("keeps a deployment's rules from the first answer without the mock's header on: Accept Quote is not sent", async () => {
+  it("keeps a deployment's rules after one answer without the mock's header: no Accept Quote", async () => {
     // The first answer says "mock", no later one does.
     const fickle = await proxyDeployment(mock.origin, undefined, { keepIdentity: (index) => index === 0 });
     try {
@@ -117,7 +117,7 @@ describe("verify (live rules)", () => {
     },
   );
 
-  it("fails a deployment whose 200 breaks the contract; one that cannot be reached is not checked (one request, the reason in one line)", async () => {
+  it("fails a 200 that breaks the contract; an unreachable target is not checked (one request)", async () => {
     const broken = await uniformDeployment(200, { message: "ok" });
     try {
       expect((await verify(spec, validator, { baseUrl: broken.baseUrl, minIntervalMs: 0 })).ok).toBe(false);
@@ -137,7 +137,7 @@ describe("verify (live rules)", () => {
     expect(unreachable.results.find((r) => r.outcome === "failed")?.reason).toMatch(/^no answer/);
   });
 
-  it("passes a positive case only with its documented success status: a 404 or an undocumented 2xx fails; a refusal answered 404 fails", async () => {
+  it("a positive case passes only with its documented success; a refusal answered 404 fails", async () => {
     const rewritten = await proxyDeployment(mock.origin, (request, answer) => {
       if (request.method === "GET" && request.url === `${BASE_PATH}/wallets/USDT`) return { status: 404 };
       if (request.method === "GET" && request.url === `${BASE_PATH}/trades/summary/me` && request.hasKey)
@@ -177,7 +177,7 @@ describe("verify (live rules)", () => {
     }
   });
 
-  it("fails a 2xx that the contract reaches only through `default`: the success status must be the documented one", async () => {
+  it("fails a 2xx the contract reaches only through `default`: the documented success is needed", async () => {
     // This contract with a `default` response on getTradesSummary: a 201 with an error body conforms to it.
     const withDefault = structuredClone(spec);
     const operation = (withDefault.paths!["/trades/summary/me"] as JsonObject).get as JsonObject;
@@ -217,7 +217,7 @@ describe("verify (live rules)", () => {
     }
   });
 
-  it("says in one line that the key was refused when every keyed positive case is answered 401 or 403, or that no key was given", async () => {
+  it("says in one line that the key was refused (all keyed positive cases 401/403) or none given", async () => {
     const forbidding = await uniformDeployment(403, {});
     try {
       const report = await verify(spec, validator, { baseUrl: forbidding.baseUrl, apiKey: "k", minIntervalMs: 0 });

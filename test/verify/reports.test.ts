@@ -99,7 +99,7 @@ function report(fields: Partial<VerifyReport> = {}): VerifyReport {
 }
 
 describe("violationLine", () => {
-  it("names the kind, where (a body pointer, '(whole body)', a header pointer, or the location alone) and the message", () => {
+  it("names the kind, where (body pointer, '(whole body)', header pointer, location) and the message", () => {
     expect(violationLine(failed.violations[0]!)).toBe("[body-schema] body (whole body): body is empty");
     expect(violationLine({ kind: "body-schema", location: "body", pointer: "/data/0", message: "m" })).toBe(
       "[body-schema] body /data/0: m",
@@ -120,7 +120,8 @@ describe("reportMarkdown", () => {
       [
         "# Contract verification",
         "",
-        "Target: http://127.0.0.1:1/v1 (a deployment); 2026-01-01T00:00:00.000Z to 2026-01-01T00:00:02.250Z; 3 requests.",
+        "Target: http://127.0.0.1:1/v1 (a deployment); 2026-01-01T00:00:00.000Z to 2026-01-01T00:00:02.250Z; 3 " +
+          "requests.",
         "",
         "**Does not meet the contract.** 1 passed, 3 failed, 1 skipped.",
         "",
@@ -128,12 +129,16 @@ describe("reportMarkdown", () => {
         "",
         "| case | request | status | outcome | why / violations (JSON pointers) |",
         "|---|---|---|---|---|",
-        "| getThing: GET /things/{id} | GET http://127.0.0.1:1/v1/things/1 | 200 | passed | warning [undocumented-field] body /data/extra: /data/extra is not documented by the spec |",
-        "| listThings: GET /things | GET http://127.0.0.1:1/v1/things?a=1\\|2 | 200 | failed | answered 200, breaking the contract: 3 violations; " +
-          "[body-schema] body (whole body): body is empty; [missing-header] headers /x-ratelimit-limit: required header x-ratelimit-limit is missing; " +
+        "| getThing: GET /things/{id} | GET http://127.0.0.1:1/v1/things/1 | 200 | passed | warning " +
+          "[undocumented-field] body /data/extra: /data/extra is not documented by the spec |",
+        "| listThings: GET /things | GET http://127.0.0.1:1/v1/things?a=1\\|2 | 200 | failed | answered 200, " +
+          "breaking the contract: 3 violations; " +
+          "[body-schema] body (whole body): body is empty; [missing-header] headers /x-ratelimit-limit: required " +
+          "header x-ratelimit-limit is missing; " +
           "[unknown-operation] operation: not an operation |",
         "| createThing: POST /things | POST http://127.0.0.1:1/v1/things |  | failed | no answer: cannot connect |",
-        "| deleteThing: DELETE /things/{id} |  |  | skipped | DELETE changes state on the target (allow side effects to run it) |",
+        "| deleteThing: DELETE /things/{id} |  |  | skipped | DELETE changes state on the target (allow side " +
+          "effects to run it) |",
         "| bare |  |  | failed |  |",
         "",
       ].join("\n"),
@@ -151,7 +156,8 @@ describe("reportMarkdown", () => {
       }),
     );
     expect(ok.split("\n").slice(2, 6)).toEqual([
-      "Target: http://127.0.0.1:1/v1 (the package's mock 1.2.3); 2026-01-01T00:00:00.000Z to 2026-01-01T00:00:02.250Z; 3 requests.",
+      "Target: http://127.0.0.1:1/v1 (the package's mock 1.2.3); 2026-01-01T00:00:00.000Z to " +
+        "2026-01-01T00:00:02.250Z; 3 requests.",
       "",
       "**Meets the contract.** 1 passed, 0 failed, 0 skipped.",
       "",
@@ -173,7 +179,8 @@ describe("reportJunit", () => {
       [
         '<?xml version="1.0" encoding="UTF-8"?>',
         '<testsuites name="api-contract verify" tests="5" failures="2" errors="1" skipped="1" time="2.250">',
-        '  <testsuite name="api-contract verify http://127.0.0.1:1/v1" tests="5" failures="2" errors="1" skipped="1" time="2.250" timestamp="2026-01-01T00:00:00.000Z">',
+        '  <testsuite name="api-contract verify http://127.0.0.1:1/v1" tests="5" failures="2" errors="1" ' +
+          'skipped="1" time="2.250" timestamp="2026-01-01T00:00:00.000Z">',
         "    <properties>",
         '      <property name="baseUrl" value="http://127.0.0.1:1/v1"/>',
         '      <property name="target" value="deployment"/>',
@@ -184,7 +191,8 @@ describe("reportJunit", () => {
         "    </properties>",
         '    <testcase classname="getThing" name="getThing: GET /things/{id}" time="1.234"/>',
         '    <testcase classname="listThings" name="listThings: GET /things" time="0.005">',
-        '      <failure message="answered 200, breaking the contract: 3 violations" type="body-schema">GET http://127.0.0.1:1/v1/things?a=1|2 → 200',
+        '      <failure message="answered 200, breaking the contract: 3 violations" type="body-schema">GET ' +
+          "http://127.0.0.1:1/v1/things?a=1|2 → 200",
         "answered 200, breaking the contract: 3 violations",
         "[body-schema] body (whole body): body is empty",
         "[missing-header] headers /x-ratelimit-limit: required header x-ratelimit-limit is missing",
@@ -218,7 +226,7 @@ describe("reportJunit", () => {
     ]);
   });
 
-  it("leaves out the unchecked and cause properties when there are none; escapes > and \\r in content, and '\\t in attributes", () => {
+  it("leaves out unchecked and cause when unset; escapes > and \\r in content, ' and \\t in attributes", () => {
     const odd: CaseResult = {
       ...bare,
       case: "a'b\tc",
@@ -238,7 +246,7 @@ describe("reportJunit", () => {
     );
   });
 
-  it("writes characters XML 1.0 forbids as \\uXXXX, and keeps tabs, line breaks, the BMP's edges and astral characters", () => {
+  it("writes characters XML 1.0 forbids as \\uXXXX; keeps tabs, line breaks, the BMP's edges, astral", () => {
     const text = "\u0000\u0008\u000b\u001f\u0009|\u0020\ud7ff\ud800\ue000\ufffd\ufffe\uffff\u{10000}😀";
     const xml = reportJunit(report({ results: [{ ...bare, reason: text }] }));
     expect(xml).toContain(
@@ -364,7 +372,7 @@ describe("reportJunit, read back", () => {
 });
 
 describe("writeReport", () => {
-  it("writes <name>.junit.xml, <name>.json and <name>.md into a directory it creates, and returns their paths", async () => {
+  it("writes <name>.junit.xml, .json and .md into a directory it creates; returns their paths", async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), "verify-edges-"));
     try {
       const target = path.join(dir, "nested", "reports");

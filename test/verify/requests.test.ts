@@ -21,7 +21,7 @@ import {
 afterEach(closeDeployments);
 
 describe("createVerifier: what a request carries", () => {
-  it("sends the key on keyed operations only, never on a case without the key or when none is given; no body on GET", async () => {
+  it("sends the key on keyed operations only, not on a key-less case or when none; no body on GET", async () => {
     const server = await deployment((method, url) =>
       url.startsWith("/v1/things?") && !url.includes("kind=a")
         ? { status: 400, body: { message: "no" } }

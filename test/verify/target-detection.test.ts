@@ -36,7 +36,10 @@ afterEach(async () => {
   for (const close of closers.splice(0)) await close();
 });
 
-/** A server on 127.0.0.1 answering 200 { data: {} }, with the mock's header (version 9.9.9) on its first `identified` answers. */
+/**
+ * A server on 127.0.0.1 answering 200 { data: {} }, with the mock's header (version 9.9.9) on its first
+ * `identified` answers.
+ */
 async function target(identified: number): Promise<{ baseUrl: string; seen: string[] }> {
   const seen: string[] = [];
   const server = http.createServer((req, res) => {
@@ -70,7 +73,7 @@ async function run(options: VerifyOptions) {
 }
 
 describe("verify: what the target is, learned from the answers", () => {
-  it("every answer with the mock's header: the mock, with its version; every case runs, unpaced; told once", async () => {
+  it("every answer with the mock's header: the mock, its version; every case, unpaced; told once", async () => {
     const server = await target(Number.POSITIVE_INFINITY);
     const { report, pauses, told } = await run({ baseUrl: server.baseUrl });
     expect(report).toMatchObject({

@@ -12,7 +12,7 @@ import { closeDeployments, conforming, deployment, KEY, spec, thingsSpec, valida
 afterEach(closeDeployments);
 
 describe("verify: the report", () => {
-  it("stops sending once the first request got no answer; the skipped-by-plan cases keep their reason; onCase sees every case in order", async () => {
+  it("no answer to the first request: nothing more sent, skip reasons kept, onCase sees every case", async () => {
     const closed = net.createServer();
     await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
     const port = (closed.address() as net.AddressInfo).port;
@@ -96,15 +96,18 @@ describe("verify: the report", () => {
     const options = { baseUrl: refusing.baseUrl, minIntervalMs: 0, params: { id: "1", group: "g", item: "i" } };
     const keyed = await verify(spec, validator, { ...options, apiKey: "k" });
     expect(keyed.cause).toBe(
-      "the API key was refused: all 5 positive cases that send it were answered 401/403; check CONTRACT_API_KEY (or --api-key), and whether the service wants signed requests (CONTRACT_API_SECRET)",
+      "the API key was refused: all 5 positive cases that send it were answered 401/403; check CONTRACT_API_KEY " +
+        "(or --api-key), and whether the service wants signed requests (CONTRACT_API_SECRET)",
     );
     const signed = await verify(spec, validator, { ...options, apiKey: "k", apiSecret: "s" });
     expect(signed.cause).toBe(
-      "the API key was refused: all 5 positive cases that send it were answered 401/403; check CONTRACT_API_KEY (or --api-key) and CONTRACT_API_SECRET",
+      "the API key was refused: all 5 positive cases that send it were answered 401/403; check CONTRACT_API_KEY " +
+        "(or --api-key) and CONTRACT_API_SECRET",
     );
     const keyless = await verify(spec, validator, options);
     expect(keyless.cause).toBe(
-      "no API key was given, and all 5 positive cases that need one were answered 401/403; set CONTRACT_API_KEY (or --api-key)",
+      "no API key was given, and all 5 positive cases that need one were answered 401/403; set CONTRACT_API_KEY " +
+        "(or --api-key)",
     );
 
     const nothing = await deployment(() => ({ status: 404, body: { message: "no" } }));
@@ -122,7 +125,7 @@ describe("verify: the report", () => {
     expect((await verify(spec, validator, { ...options, baseUrl: mixed.baseUrl, apiKey: "k" })).cause).toBeUndefined();
   });
 
-  it("a request left unanswered after the target answered others fails that case alone: the target was checked", async () => {
+  it("a request unanswered after others were answered fails that case alone: the target was checked", async () => {
     const server = await deployment((method, url) => (url === "/v1/open" ? undefined : conforming(method, url)));
     const report = await verify(spec, validator, {
       baseUrl: server.baseUrl,
@@ -158,7 +161,7 @@ describe("verify: the report", () => {
     expect(report.ok).toBe(true);
   });
 
-  it("the key-refused cause counts positive cases only, lists their statuses in order; one 404 among other answers is no cause", async () => {
+  it("the key-refused cause counts positive cases, statuses in order; one 404 among others is none", async () => {
     const options = {
       minIntervalMs: 0,
       apiKey: "k",
