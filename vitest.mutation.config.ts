@@ -38,6 +38,7 @@ const SRC_TESTS = [
   "test/openapi/**/*.test.ts",
   "test/spec/examples.test.ts",
   "test/spec/provenance.test.ts",
+  "test/validator/**/*.test.ts",
   // The edge tests written against the mutation report (in test/spec, test/contract, test/client…).
   "test/**/*-edges.test.ts",
   "test/verify/**/*.test.ts",

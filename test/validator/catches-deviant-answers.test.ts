@@ -1,6 +1,6 @@
-// The contract checks check themselves: a deviant server answers every operation with the spec's
-// example, then with mutants that each break one thing; the validator must pass the originals and
-// catch every mutant, for the right reason.
+// The validator catches deviant answers: a deviant server answers every operation with the spec's example, then with
+// mutants that each break one thing; the validator must pass the originals and catch every mutant, for the right
+// reason (one test per operation, original and mutant). The middleware makes an openapi-fetch client such a check.
 import createClient from "openapi-fetch";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { paths } from "../../generated/schema.js";
@@ -55,81 +55,86 @@ function caughtForTheRightReason(mutant: Mutant, result: ContractResult): boolea
   );
 }
 
-describe("mutation self-test of the contract validator", () => {
-  it("derives originals and mutants for every operation of the spec", () => {
-    expect(originals.map((o) => o.operation.operationId).sort()).toEqual(operations.map((o) => o.operationId).sort());
-    for (const op of operations) {
-      expect(
-        mutants.filter((m) => m.operation.operationId === op.operationId).length,
-        op.operationId,
-      ).toBeGreaterThanOrEqual(8);
+/** Caught and total mutants per kind, for the summary the file prints when it is done. */
+const perKind = new Map<string, { caught: number; total: number }>();
+
+afterAll(() => {
+  const caught = [...perKind.values()].reduce((sum, tally) => sum + tally.caught, 0);
+  const kinds = [...perKind.entries()].map(([kind, t]) => `${kind} ${t.caught}/${t.total}`).join(", ");
+  console.log(
+    `caught ${caught}/${mutants.length} mutants over ${operations.length} operations (${perKind.size} kinds: ${kinds})`,
+  );
+});
+
+/** What a mutant claims to break is all it changes: the header, the content type, the status or the body field. */
+function expectChangedAsClaimed(mutant: Mutant): void {
+  const original = originals.find((o) => o.operation === mutant.operation)!.response;
+  const changed = mutant.response;
+  const { kind, pointer } = mutant.expected;
+  const label = `${mutant.id} (${mutant.description})`;
+  if (kind === "missing-header" || kind === "invalid-header") {
+    const name = pointer!.slice(1);
+    expect(original.headers[name], label).toBeDefined();
+    if (kind === "missing-header") expect(Object.keys(changed.headers), label).not.toContain(name);
+    else expect(changed.headers[name], label).not.toBe(original.headers[name]);
+    expect({ status: changed.status, bodyText: changed.bodyText }, label).toEqual({
+      status: original.status,
+      bodyText: original.bodyText,
+    });
+  } else if (kind === "undocumented-content-type") {
+    expect(changed.headers["content-type"], label).not.toBe(original.headers["content-type"]);
+  } else if (kind === "undocumented-status" || kind === "unexpected-status") {
+    expect(changed.status, label).not.toBe(original.status);
+  } else {
+    expect(kind, label).toBe("body-schema");
+    expect(changed.status, label).toBe(original.status);
+    expect(changed.bodyText, label).not.toBe(original.bodyText);
+    const [before, after] = [JSON.parse(original.bodyText) as unknown, JSON.parse(changed.bodyText) as unknown];
+    if (pointer !== undefined) expect(valueAt(after, pointer), label).not.toEqual(valueAt(before, pointer));
+    if (mutant.expected.pointerPrefix !== undefined) {
+      expect(valueAt(after, mutant.expected.pointerPrefix), label).not.toEqual(
+        valueAt(before, mutant.expected.pointerPrefix),
+      );
     }
+  }
+}
+
+describe("originals and mutants derived from the spec", () => {
+  it("an original for every operation of the spec, and at least 12 kinds of mutant", () => {
+    expect(originals.map((o) => o.operation.operationId).sort()).toEqual(operations.map((o) => o.operationId).sort());
     expect(new Set(mutants.map((m) => m.kind)).size).toBeGreaterThanOrEqual(12);
   });
 
-  it("applies every mutation to the part of the response it claims to break", () => {
-    for (const mutant of mutants) {
-      const original = originals.find((o) => o.operation === mutant.operation)!.response;
-      const changed = mutant.response;
-      const { kind, pointer } = mutant.expected;
-      const label = `${mutant.id} (${mutant.description})`;
-      if (kind === "missing-header" || kind === "invalid-header") {
-        const name = pointer!.slice(1);
-        expect(original.headers[name], label).toBeDefined();
-        if (kind === "missing-header") expect(Object.keys(changed.headers), label).not.toContain(name);
-        else expect(changed.headers[name], label).not.toBe(original.headers[name]);
-        expect({ status: changed.status, bodyText: changed.bodyText }, label).toEqual({
-          status: original.status,
-          bodyText: original.bodyText,
-        });
-      } else if (kind === "undocumented-content-type") {
-        expect(changed.headers["content-type"], label).not.toBe(original.headers["content-type"]);
-      } else if (kind === "undocumented-status" || kind === "unexpected-status") {
-        expect(changed.status, label).not.toBe(original.status);
-      } else {
-        expect(kind, label).toBe("body-schema");
-        expect(changed.status, label).toBe(original.status);
-        expect(changed.bodyText, label).not.toBe(original.bodyText);
-        const [before, after] = [JSON.parse(original.bodyText) as unknown, JSON.parse(changed.bodyText) as unknown];
-        if (pointer !== undefined) expect(valueAt(after, pointer), label).not.toEqual(valueAt(before, pointer));
-        if (mutant.expected.pointerPrefix !== undefined) {
-          expect(valueAt(after, mutant.expected.pointerPrefix), label).not.toEqual(
-            valueAt(before, mutant.expected.pointerPrefix),
-          );
-        }
-      }
-    }
+  it.for(operations.map((op) => op.operationId))("%s: at least 8 mutants", (operationId) => {
+    expect(mutants.filter((m) => m.operation.operationId === operationId).length, operationId).toBeGreaterThanOrEqual(
+      8,
+    );
   });
 
-  it("passes every unmutated example response", async () => {
-    for (const original of originals) {
+  it.for(mutants.map((m) => [m.id, m] as const))(
+    "%s: changes only the part of the response it claims to break",
+    ([, m]) => expectChangedAsClaimed(m),
+  );
+});
+
+describe("the validator against the deviant server", () => {
+  it.for(originals.map((o) => [o.id, o] as const))(
+    "%s: the unmutated example response passes",
+    async ([, original]) => {
       const result = await fetchCanned(original.id, original.request);
       expect(result.violations, `${original.id} (${original.exampleName})`).toEqual([]);
       expect(result.operation?.operationId).toBe(original.operation.operationId);
-    }
-  });
+      expect(server.hits.get(original.id)).toBeGreaterThan(0);
+    },
+  );
 
-  it("catches every mutant, for the right reason", async () => {
-    const missed: string[] = [];
-    const perKind = new Map<string, { caught: number; total: number }>();
-    let caught = 0;
-    for (const mutant of mutants) {
-      const result = await fetchCanned(mutant.id, mutant.request);
-      const ok = !result.ok && caughtForTheRightReason(mutant, result);
-      const tally = perKind.get(mutant.kind) ?? { caught: 0, total: 0 };
-      tally.total++;
-      if (ok) {
-        tally.caught++;
-        caught++;
-      } else missed.push(`${mutant.id} (${mutant.description}): ${JSON.stringify(result.violations)}`);
-      perKind.set(mutant.kind, tally);
-    }
-    const kinds = [...perKind.entries()].map(([kind, t]) => `${kind} ${t.caught}/${t.total}`).join(", ");
-    console.log(
-      `caught ${caught}/${mutants.length} mutants over ${operations.length} operations (${perKind.size} kinds: ${kinds})`,
-    );
-    expect(missed).toEqual([]);
-    expect(server.hits.size).toBe(originals.length + mutants.length);
+  it.for(mutants.map((m) => [m.id, m] as const))("%s: caught, for the right reason", async ([, mutant]) => {
+    const result = await fetchCanned(mutant.id, mutant.request);
+    const caught = !result.ok && caughtForTheRightReason(mutant, result);
+    const tally = perKind.get(mutant.kind) ?? { caught: 0, total: 0 };
+    perKind.set(mutant.kind, { caught: tally.caught + (caught ? 1 : 0), total: tally.total + 1 });
+    expect(caught, `${mutant.id} (${mutant.description}): ${JSON.stringify(result.violations)}`).toBe(true);
+    expect(server.hits.get(mutant.id)).toBeGreaterThan(0);
   });
 
   it("makes an openapi-fetch client a contract test via the middleware", async () => {

@@ -106,7 +106,7 @@ export const OK_HEADERS = { "x-int": "1" };
  * GET /a: 200 with four typed headers and application/json (`{ n: integer }` required), text/plain and text/csv
  * (no schema); 204 without a body.
  */
-export const MEDIA_TYPES_SPEC: OpenApiDocument = {
+const MEDIA_TYPES_SPEC: OpenApiDocument = {
   openapi: "3.1.0",
   paths: {
     "/a": {

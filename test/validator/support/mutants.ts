@@ -32,7 +32,7 @@ export interface Mutant {
   expected: { kind: ViolationKind; pointer?: string; pointerPrefix?: string };
 }
 
-export interface Original {
+interface Original {
   id: string;
   operation: SpecOperation;
   request: SampleRequest;

@@ -1,0 +1,71 @@
+// Request bodies against the operation's JSON request body schema: the spec's documented request examples pass and
+// an unknown field is refused where bodies are closed (one test per operation); unknown operations, required and
+// optional bodies, no JSON media type and no schema, on a small contract.
+import { describe, expect, it } from "vitest";
+import { createContractValidator } from "../../src/contract/index.js";
+import {
+  buildSampleRequest,
+  type JsonObject,
+  listSpecOperations,
+  loadSpec,
+  requestBodySchema,
+  sharedValidator,
+} from "../support/spec.js";
+import { smallSpec } from "./support/fixtures.js";
+
+const spec = loadSpec();
+const withBodies = listSpecOperations(spec).filter((op) => requestBodySchema(op) !== undefined);
+
+describe("the spec's request bodies", () => {
+  it("some operations take a JSON request body", () => {
+    expect(withBodies.length).toBeGreaterThan(0);
+  });
+
+  it.for(withBodies.map((op) => [op.operationId, op] as const))(
+    "%s: accepts the documented request example and rejects an unknown field",
+    ([, op]) => {
+      const validator = sharedValidator();
+      const sample = buildSampleRequest(spec, op);
+      expect(validator.validateRequestBody(op.method, op.path, JSON.parse(sample.body!)), op.operationId).toEqual([]);
+      const extra = validator.validateRequestBody(op.method, op.path, {
+        ...(JSON.parse(sample.body!) as JsonObject),
+        unknownField: 1,
+      });
+      expect(
+        extra.map((v) => v.pointer),
+        op.operationId,
+      ).toContain("/unknownField");
+    },
+  );
+});
+
+describe("validateRequestBody", () => {
+  it("unknown operations, required and optional bodies, no JSON media type, no schema", () => {
+    const validator = createContractValidator(smallSpec());
+    expect(validator.validateRequestBody("get", "/nope", {})).toEqual([
+      {
+        kind: "unknown-operation",
+        location: "operation",
+        pointer: "",
+        message: "GET /nope is not an operation of the spec",
+      },
+    ]);
+    expect(validator.validateRequestBody("POST", "/v1/body", undefined)).toEqual([
+      { kind: "body-schema", location: "body", pointer: "", message: "request body is required" },
+    ]);
+    expect(validator.validateRequestBody("POST", "/body", { n: "x" })).toEqual([
+      { kind: "body-schema", location: "body", pointer: "/n", message: "request body: /n must be integer" },
+    ]);
+    expect(validator.validateRequestBody("POST", "/body", {})).toEqual([
+      { kind: "body-schema", location: "body", pointer: "/n", message: "request body: /n is required but missing" },
+    ]);
+    expect(validator.validateRequestBody("POST", "/body", { n: 1 })).toEqual([]);
+    expect(validator.validateRequestBody("POST", "/optional", undefined)).toEqual([]);
+    expect(validator.validateRequestBody("POST", "/optional", [])).toEqual([
+      { kind: "body-schema", location: "body", pointer: "", message: "request body: (root) must be object" },
+    ]);
+    expect(validator.validateRequestBody("POST", "/text", undefined)).toEqual([]);
+    expect(validator.validateRequestBody("POST", "/any", 42)).toEqual([]);
+    expect(validator.validateRequestBody("POST", "/none", { a: 1 })).toEqual([]);
+  });
+});
