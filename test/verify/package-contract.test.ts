@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createContractValidator } from "../../src/contract/validator.js";
 import { PACKAGE_VERSION, type StartedMock, startMock } from "../../src/mock/index.js";
-import { planVerification, verify } from "../../src/verify/index.js";
+import { planVerification, type VerifyReport, verify } from "../../src/verify/index.js";
 import { closedPort, proxyDeployment, uniformDeployment } from "../support/deployments.js";
 import { API_KEY_HEADER, BASE_PATH, type JsonObject, loadSpec, sharedValidator } from "../support/spec.js";
 
@@ -90,32 +90,6 @@ describe("verify (live rules)", () => {
       await fickle.close();
     }
   });
-
-  it.each([
-    [401, "a revoked key", /^the API key was refused: /],
-    [
-      404,
-      "nothing there",
-      /^every request was answered 404: is the base URL right \(http:\/\/127\.0\.0\.1:\d+\/v1\)\?$/,
-    ],
-    [418, "a teapot", undefined],
-  ])(
-    "fails a deployment that answers every request with %i (%s), naming the one cause if there is one",
-    async (status, _, cause) => {
-      const broken = await uniformDeployment(status, {});
-      try {
-        const report = await verify(spec, validator, { baseUrl: broken.baseUrl, apiKey: "k", minIntervalMs: 0 });
-        expect(report.ok).toBe(false);
-        const positives = report.results.filter((r) => r.kind === "positive" && r.outcome !== "skipped");
-        expect(positives.length).toBeGreaterThan(0);
-        for (const r of positives) expect(r.outcome, r.case).toBe("failed");
-        if (cause) expect(report.cause).toMatch(cause);
-        else expect(report.cause).toBeUndefined();
-      } finally {
-        await broken.close();
-      }
-    },
-  );
 
   it("fails a 200 that breaks the contract; an unreachable target is not checked (one request)", async () => {
     const broken = await uniformDeployment(200, { message: "ok" });
@@ -245,5 +219,37 @@ describe("verify (live rules)", () => {
     } finally {
       await partly.close();
     }
+  });
+});
+
+/** The positive cases a deployment is sent without --param (one under an id a POST creates may still be skipped). */
+const sentToADeployment = planVerification(spec, { target: "deployment" })
+  .filter((c) => c.kind === "positive" && !c.skip)
+  .map((c) => c.name);
+
+describe.each([
+  [401, "a revoked key", /^the API key was refused: /],
+  [404, "nothing there", /^every request was answered 404: is the base URL right \(http:\/\/127\.0\.0\.1:\d+\/v1\)\?$/],
+  [418, "a teapot", undefined],
+])("verify fails a deployment that answers every request with %i (%s)", (status, _, cause) => {
+  let broken: Awaited<ReturnType<typeof uniformDeployment>>;
+  let report: VerifyReport;
+  beforeAll(async () => {
+    broken = await uniformDeployment(status, {});
+    report = await verify(spec, validator, { baseUrl: broken.baseUrl, apiKey: "k", minIntervalMs: 0 });
+  });
+  afterAll(() => broken?.close());
+
+  it("does not meet the contract, naming the one cause if there is one", () => {
+    expect(report.ok).toBe(false);
+    const positives = report.results.filter((r) => r.kind === "positive" && r.outcome !== "skipped");
+    expect(positives.length).toBeGreaterThan(0);
+    if (cause) expect(report.cause).toMatch(cause);
+    else expect(report.cause).toBeUndefined();
+  });
+
+  it.for(sentToADeployment)("%s fails, if sent", (name) => {
+    const result = report.results.find((r) => r.case === name && r.kind === "positive");
+    if (result?.outcome !== "skipped") expect(result?.outcome, name).toBe("failed");
   });
 });
