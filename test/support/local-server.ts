@@ -3,7 +3,7 @@
 import type http from "node:http";
 import type { AddressInfo } from "node:net";
 
-export interface LocalServer {
+interface LocalServer {
   /** e.g. http://127.0.0.1:40123 */
   origin: string;
   close: () => Promise<void>;

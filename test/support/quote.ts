@@ -60,7 +60,7 @@ export async function createQuote(baseUrl: string, prefer?: string) {
 }
 
 /** Checks one answer: expiryDate in [before, after] + the window, in the Timestamp convention; the rest `example`. */
-export function expectFreshQuote(body: JsonObject, example: JsonObject, before: number, after: number): void {
+function expectFreshQuote(body: JsonObject, example: JsonObject, before: number, after: number): void {
   const expiryDate = (body[quoteProperty] as JsonObject).expiryDate as string;
   expect(typeof expiryDate).toBe("string");
   expect(new Date(Date.parse(expiryDate)).toISOString(), "ISO 8601 UTC with milliseconds").toBe(expiryDate);

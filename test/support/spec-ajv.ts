@@ -33,8 +33,7 @@ export type SecurityRequirement = Record<string, string[]>;
  * environment variable SPEC_FILE (relative to the repository root), so that a test can be shown to
  * fail on a broken copy of the bundle without touching generated/.
  */
-export const specFile =
-  process.env.VITEST && process.env.SPEC_FILE ? path.resolve(ROOT, process.env.SPEC_FILE) : BUNDLE_JSON;
+const specFile = process.env.VITEST && process.env.SPEC_FILE ? path.resolve(ROOT, process.env.SPEC_FILE) : BUNDLE_JSON;
 
 /** The parsed bundle. Loaded once per test file (module scope). */
 export const spec: OpenApiDocument = JSON.parse(readFileSync(specFile, "utf8")) as OpenApiDocument;
@@ -136,7 +135,7 @@ export function componentSchemaPointer(name: string): string {
 
 // ---------------------------------------------------------------- ajv
 
-export const ajv = new Ajv2020({
+const ajv = new Ajv2020({
   // The document mixes schema and non-schema keywords (openapi, paths, example, x-*): tolerate them.
   strict: false,
   allErrors: true,
@@ -164,7 +163,7 @@ ajv.addSchema(spec as object, SPEC_ID);
 const validators = new Map<string, ValidateFunction>();
 
 /** A compiled (and cached) validator for the schema at a JSON pointer into the document. */
-export function validatorAt(pointer: string): ValidateFunction {
+function validatorAt(pointer: string): ValidateFunction {
   const canonical = canonicalPointer(pointer);
   const cached = validators.get(canonical);
   if (cached) return cached;
@@ -183,7 +182,7 @@ export function validatorAt(pointer: string): ValidateFunction {
   return validator;
 }
 
-export interface ValidationResult {
+interface ValidationResult {
   valid: boolean;
   errors: ErrorObject[];
 }

@@ -17,10 +17,8 @@ import {
 import { BUNDLE_JSON, ROOT } from "../../scripts/lib/paths.js";
 
 export { API_KEY_HEADER, BASE_PATH, RATE_LIMIT_HEADERS, SIGNING_HEADERS } from "../../generated/client-meta.js";
-export { deref, isObject, type JsonObject, jsonMedia, namedExamples as mediaExamples, type OpenApiDocument };
+export { deref, isObject, type JsonObject, jsonMedia, namedExamples as mediaExamples };
 export const repoRoot = ROOT;
-
-export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 let cachedSpec: OpenApiDocument | undefined;
 export function loadSpec(): OpenApiDocument {
