@@ -117,7 +117,8 @@ describe("compareContracts: one fixture per kind of change", () => {
       { set: "/components/schemas/ErrorBody/additionalProperties/type", value: "integer" },
     ]);
     expect(summarizeChanges(compareContracts(before, mapChanged))).toEqual([
-      "BREAKING  response-type-changed  GET /items/{id} (getItem), response 404 body: {*} changed type from string to integer",
+      "BREAKING  response-type-changed  GET /items/{id} (getItem), response 404 body: {*} changed type from string " +
+        "to integer",
     ]);
   });
 
@@ -145,12 +146,14 @@ describe("compareContracts: one fixture per kind of change", () => {
         compareContracts(three, applyPatch(three, [{ remove: "/components/schemas/Item/properties/note" }])),
       ),
     ).toEqual([
-      "BREAKING  response-field-removed  response * body: field note removed — 3 places: getItem, createItem, getCopy1",
+      "BREAKING  response-field-removed  response * body: field note removed — 3 places: getItem, createItem, " +
+        "getCopy1",
     ]);
     const before = withCopiesOfGetItem(baseContract(), 3);
     const after = applyPatch(before, [{ remove: "/components/schemas/Item/properties/note" }]);
     expect(summarizeChanges(compareContracts(before, after))).toEqual([
-      "BREAKING  response-field-removed  response * body: field note removed — 5 places: getItem, createItem, getCopy1, … (5 operations)",
+      "BREAKING  response-field-removed  response * body: field note removed — 5 places: getItem, createItem, " +
+        "getCopy1, … (5 operations)",
     ]);
   });
 

@@ -11,7 +11,8 @@ import { repoRoot } from "../support/spec.js";
 import { PACKAGE_NAME } from "./support.js";
 
 const LINE =
-  "BREAKING  response-field-removed  GET /wallets/USDT (getWalletBalance), response 200 body: field data.lockedBalance removed";
+  "BREAKING  response-field-removed  GET /wallets/USDT (getWalletBalance), response 200 body: field " +
+  "data.lockedBalance removed";
 
 describe("a removed response field, from the commit to the release", () => {
   let repo: FixtureRepo;
@@ -26,7 +27,7 @@ describe("a removed response field, from the commit to the release", () => {
   }, 60_000);
   afterAll(() => repo?.remove());
 
-  it("passes before the change, fails after it naming field and operation, passes with a major changeset and after the release", async () => {
+  it("passes; fails on the change naming field and operation; passes with a major changeset and released", async () => {
     const clean = await repo.npm("check:breaking");
     expect(clean.code, clean.output).toBe(0);
     expect(clean.output).toContain("0 breaking");

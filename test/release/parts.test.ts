@@ -35,7 +35,7 @@ describe("versions", () => {
     expect(() => parseVersion("1.0")).toThrow(/not a semver version/);
   });
 
-  it("reads a version with a leading v, spaces, many digits, a prerelease and build metadata, and nothing around it", () => {
+  it("reads a version with a leading v, spaces, many digits, prerelease and build metadata, nothing around it", () => {
     expect(parseVersion(" v10.20.30-next.1+build.5 \n")).toEqual({
       major: 10,
       minor: 20,
@@ -69,7 +69,7 @@ describe("versions", () => {
 });
 
 describe("pending changesets", () => {
-  it("reads each one's bump for this package from its frontmatter, skipping the README and other packages", async () => {
+  it("reads each one's bump for this package from its frontmatter, skipping the README and others", async () => {
     const root = await tempDir();
     await mkdir(path.join(root, ".changeset"));
     await writeFile(path.join(root, ".changeset", "README.md"), "# Changesets\n");
@@ -105,7 +105,7 @@ describe("pending changesets", () => {
     ]);
   });
 
-  it("takes frontmatter only at the very start, opened and closed by three dashes alone; empty frontmatter names no package", async () => {
+  it("takes frontmatter only at the start, between lines of three dashes; empty one names no package", async () => {
     const root = await tempDir();
     await mkdir(path.join(root, ".changeset"));
     const file = path.join(root, ".changeset", "x.md");
@@ -161,9 +161,12 @@ describe("CHANGELOG section", () => {
     const updated = addToEntry(changelog, "2.0.0", section);
     expect(updated).toBe(
       "# pkg\n\nIntro.\n\n## 2.0.0\n\n### Major Changes\n\n- Removed note.\n\n" +
-        "### Contract changes since 1.0.0\n\nClassified by `npm run check:breaking` (released bundle → this release's bundle).\n\n" +
-        "#### Breaking\n\n- `response-field-removed` response \\* body: field note removed (2 places: getItem, createItem)\n\n" +
-        "#### Non-breaking\n\n- `response-field-added` response \\* body: field color added (2 places: getItem, createItem)\n\n" +
+        "### Contract changes since 1.0.0\n\nClassified by `npm run check:breaking` (released bundle → this " +
+        "release's bundle).\n\n" +
+        "#### Breaking\n\n- `response-field-removed` response \\* body: field note removed (2 places: getItem, " +
+        "createItem)\n\n" +
+        "#### Non-breaking\n\n- `response-field-added` response \\* body: field color added (2 places: getItem, " +
+        "createItem)\n\n" +
         "## 1.0.0\n\nFirst.\n",
     );
     expect(() => addToEntry(changelog, "3.0.0", section)).toThrow(/no entry "## 3.0.0"/);
@@ -175,7 +178,9 @@ describe("CHANGELOG section", () => {
 
   it("says when the contract is unchanged, and names five places of a group, then an ellipsis", () => {
     expect(contractChangesSection([], "1.0.0")).toBe(
-      "### Contract changes since 1.0.0\n\nClassified by `npm run check:breaking` (released bundle → this release's bundle).\n\nNone: the contract is unchanged.\n",
+      "### Contract changes since 1.0.0\n\nClassified by `npm run check:breaking` (released bundle → this " +
+        "release's " +
+        "bundle).\n\nNone: the contract is unchanged.\n",
     );
     const before = withCopiesOfGetItem(baseContract(), 4);
     const five = applyPatch(before, [{ remove: "/paths/~1copies~14" }]);
@@ -187,10 +192,12 @@ describe("CHANGELOG section", () => {
         .split("\n")
         .find((line) => line.startsWith("- "));
     expect(bullet(five)).toBe(
-      "- `response-field-removed` response \\* body: field note removed (5 places: getItem, createItem, getCopy1, getCopy2, getCopy3)",
+      "- `response-field-removed` response \\* body: field note removed (5 places: getItem, createItem, getCopy1, " +
+        "getCopy2, getCopy3)",
     );
     expect(bullet(before)).toBe(
-      "- `response-field-removed` response \\* body: field note removed (6 places: getItem, createItem, getCopy1, getCopy2, getCopy3, …)",
+      "- `response-field-removed` response \\* body: field note removed (6 places: getItem, createItem, getCopy1, " +
+        "getCopy2, getCopy3, …)",
     );
   });
 
@@ -200,7 +207,8 @@ describe("CHANGELOG section", () => {
       { set: "/components/schemas/CreateItemRequest/properties/name/pattern", value: "^[a-z`]+$" },
     ]);
     expect(contractChangesSection(compareContracts(before, after), "1.0.0")).toContain(
-      '- `request-constraint-tightened` POST /items (createItem), request body: name: pattern `` "^[a-z`]+$" `` added\n',
+      '- `request-constraint-tightened` POST /items (createItem), request body: name: pattern `` "^[a-z`]+$" `` ' +
+        "added\n",
     );
   });
 
@@ -210,7 +218,8 @@ describe("CHANGELOG section", () => {
       { set: "/components/schemas/CreateItemRequest/properties/name/pattern", value: "^[a-z_]+\\.x$" },
     ]);
     expect(contractChangesSection(compareContracts(before, after), "1.0.0")).toContain(
-      '- `request-constraint-tightened` POST /items (createItem), request body: name: pattern `"^[a-z_]+\\\\.x$"` added\n',
+      '- `request-constraint-tightened` POST /items (createItem), request body: name: pattern `"^[a-z_]+\\\\.x$"` ' +
+        "added\n",
     );
   });
 });
@@ -219,7 +228,17 @@ describe("the version in package-lock.json", () => {
   it("follows the package version, the rest of the lock byte for byte", async () => {
     const root = await tempDir();
     const lock = (v: string) =>
-      `${JSON.stringify({ name: "p", version: v, lockfileVersion: 3, requires: true, packages: { "": { name: "p", version: v }, "node_modules/a": { version: "1.0.0" } } }, null, 2)}\n`;
+      `${JSON.stringify(
+        {
+          name: "p",
+          version: v,
+          lockfileVersion: 3,
+          requires: true,
+          packages: { "": { name: "p", version: v }, "node_modules/a": { version: "1.0.0" } },
+        },
+        null,
+        2,
+      )}\n`;
     await writeFile(path.join(root, "package-lock.json"), lock("1.0.0"));
     await setLockVersion(root, "2.0.0");
     expect(await readFile(path.join(root, "package-lock.json"), "utf8")).toBe(lock("2.0.0"));
@@ -272,7 +291,8 @@ describe("info.version in openapi/openapi.yaml", () => {
     ],
     [
       "is set in place: only that line changes, comments and x-description-version stay",
-      "openapi: 3.1.0\ninfo:\n  title: T\n  # the package version\n  version: 1.0.0\n  x-description-version: 1.0.0\npaths: {}\n",
+      "openapi: 3.1.0\ninfo:\n  title: T\n  # the package version\n  version: 1.0.0\n  x-description-version: " +
+        "1.0.0\npaths: {}\n",
       "  version: 1.0.0\n  x-",
     ],
   ])("%s", async (_, text, versionLine) => {

@@ -53,7 +53,7 @@ export function changeFixtures(): ChangeFixture[] {
     }));
 }
 
-/** `doc` with `count` more operations like getItem (getCopy1…, at /copies/1…): a change to Item then has many places. */
+/** `doc` with `count` more operations like getItem (getCopy1…, at /copies/1…): a change to Item has many places. */
 export function withCopiesOfGetItem(doc: OpenApiDocument, count: number): OpenApiDocument {
   const get = resolvePointer(doc, "#/paths/~1items~1{id}/get") as JsonObject;
   const copy = structuredClone(doc);
