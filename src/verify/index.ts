@@ -1,15 +1,8 @@
-// Contract verification of a running deployment: the cases, their plan, the sender, the runner and its report.
-export {
-  type CaseRequest,
-  hasOwnQuota,
-  negativeCases,
-  positiveCases,
-  sampleRequest,
-  type VerifyCase,
-} from "./cases.js";
+// Contract verification of a running deployment, for this repository's tests and suite: the plan of cases, the
+// runner and its report (the command, src/cli.ts, imports the modules themselves).
 export { noAnswerReason } from "./no-answer.js";
 export { creatorPath, type PlannedCase, planVerification } from "./plan.js";
-export { reportJunit, reportMarkdown, targetLabel, violationLine, writeReport } from "./report.js";
+export { reportJunit, reportMarkdown, violationLine, writeReport } from "./report.js";
 export {
   type CaseResult,
   createVerifier,
@@ -19,4 +12,3 @@ export {
   type VerifyTarget,
   verify,
 } from "./run.js";
-export type { VerifyClock } from "./send.js";

@@ -38,7 +38,7 @@ export async function uniformDeployment(
   };
 }
 
-export interface Forwarded extends Seen {
+interface Forwarded extends Seen {
   at: number;
   status: number;
 }

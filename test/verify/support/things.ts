@@ -110,7 +110,7 @@ export const validator = createContractValidator(spec);
 export const operations = listOperations(spec);
 export const operation = (id: string) => operations.find((o) => o.operationId === id)!;
 
-export interface Seen {
+interface Seen {
   method: string;
   url: string;
   headers: http.IncomingHttpHeaders;
