@@ -1,3 +1,5 @@
+// The public types of the `./contract` subpath: what a response to check looks like, what a check reports
+// (violations and strict-mode warnings, each with a JSON pointer), and the validator's options.
 import type { OpenApiDocument } from "../openapi/document.js";
 
 export type { OpenApiDocument };
