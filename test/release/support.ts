@@ -11,13 +11,8 @@ import { releasedText } from "../../scripts/build/steps/60-released.js";
 import { binPath, type NodeRun, runNodeScript } from "../../scripts/lib/node-cli.js";
 import type { ChangeKind, ChangeRule } from "../../scripts/release/compare.js";
 import { type GateResult, runGate } from "../../scripts/release/gate.js";
-import {
-  isObject,
-  type JsonObject,
-  type OpenApiDocument,
-  pointerTokens,
-  resolvePointer,
-} from "../../src/openapi/index.js";
+import { type JsonObject, type OpenApiDocument, resolvePointer } from "../../src/openapi/index.js";
+import { removeAtPointer, setAtPointer } from "../support/json-pointer.js";
 import { repoRoot } from "../support/spec.js";
 
 const FIXTURES = path.join(repoRoot, "test", "release", "fixtures");
@@ -65,20 +60,8 @@ export function withCopiesOfGetItem(doc: OpenApiDocument, count: number): OpenAp
 export function applyPatch<T>(doc: T, steps: readonly PatchStep[] = []): T {
   const copy = structuredClone(doc);
   for (const step of steps) {
-    const pointer = "remove" in step ? step.remove : step.set;
-    const tokens = pointerTokens(pointer);
-    const last = tokens.pop();
-    let parent: unknown = copy;
-    for (const token of tokens)
-      parent = Array.isArray(parent) ? parent[Number(token)] : isObject(parent) ? parent[token] : undefined;
-    if (last === undefined || (!Array.isArray(parent) && !isObject(parent)))
-      throw new Error(`fixture patch: no parent for ${pointer}`);
-    if ("remove" in step) {
-      if (!(last in parent)) throw new Error(`fixture patch: nothing to remove at ${pointer}`);
-      if (Array.isArray(parent)) parent.splice(Number(last), 1);
-      else delete parent[last];
-    } else if (Array.isArray(parent)) parent[Number(last)] = step.value;
-    else parent[last] = step.value;
+    if ("remove" in step) removeAtPointer(copy, step.remove);
+    else setAtPointer(copy, step.set, step.value);
   }
   return copy;
 }

@@ -1,6 +1,7 @@
 // Walks a JSON value together with its schema, so tests can find (rather than hard-code) a
 // required field, a number, a non-nullable field, a closed enum, a date-time … in any example. What a
-// schema says (allOf flattened, types, closed values) and JSON pointers are read through src/openapi.
+// schema says (allOf flattened, types, closed values) and JSON pointers are read through src/openapi; values
+// are written at a pointer by test/support/json-pointer.ts.
 import {
   closedValuesOfSchemas,
   escapePointerToken,
@@ -8,9 +9,9 @@ import {
   isObject,
   type JsonObject,
   type OpenApiDocument,
-  pointerTokens,
   typesOfSchemas,
 } from "../../../src/openapi/index.js";
+import { removeAtPointer, setAtPointer } from "../../support/json-pointer.js";
 
 /** The value at a JSON pointer of `data`, or undefined when there is none. */
 export { resolvePointer as valueAt } from "../../../src/openapi/index.js";
@@ -85,19 +86,9 @@ function visit(
 
 /** Returns a copy of `data` with the value at `pointer` replaced (or removed when `remove`). */
 export function setAt(data: unknown, pointer: string, value: unknown, remove = false): unknown {
+  if (pointer === "") return value;
   const copy = structuredClone(data);
-  const path = pointerTokens(pointer);
-  if (path.length === 0) return value;
-  let parent: unknown = copy;
-  for (const token of path.slice(0, -1))
-    parent = Array.isArray(parent) ? parent[Number(token)] : (parent as JsonObject)[token];
-  const last = path[path.length - 1]!;
-  if (Array.isArray(parent)) {
-    if (remove) parent.splice(Number(last), 1);
-    else parent[Number(last)] = value;
-  } else if (isObject(parent)) {
-    if (remove) delete parent[last];
-    else parent[last] = value;
-  }
+  if (remove) removeAtPointer(copy, pointer);
+  else setAtPointer(copy, pointer, value);
   return copy;
 }
