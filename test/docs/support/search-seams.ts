@@ -1,7 +1,9 @@
 // Where Redoc's search index could run two words of the docs together ("thetrade", "API keyevery request"): the
 // seams of the spec's Markdown (list items, table cells, soft line breaks), the words on both sides of each, and
 // the vocabulary that tells a word glued from two apart from a word of the docs. Pure text: the browser test
-// (test/docs/docs-page.test.ts) searches for each seam and reads the snippets.
+// (test/docs/docs-page.test.ts) searches for each seam and reads the snippets; test/docs/search-seams.test.ts
+// checks these alone.
+
 /** Markdown as Redoc's search shows it: no emphasis, code or link syntax, list markers, heading marks, table pipes. */
 const searchText = (markdown: string) =>
   markdown
