@@ -19,6 +19,7 @@ import {
   listOperations,
   type OpenApiDocument,
   type Operation,
+  type OperationMatch,
   OperationMatcher,
   pointerTokens,
 } from "../openapi/document.js";
@@ -49,6 +50,8 @@ export interface Violation {
 /** A request as an answer source sees it: checked, its operation found, its body parsed. */
 export interface SourceRequest {
   operation: Operation;
+  /** The values of the operation's path parameters in this request's path, decoded. */
+  params: Record<string, string>;
   method: string;
   path: string;
   query: Record<string, string | string[]>;
@@ -193,18 +196,21 @@ function createFinish(spec: OpenApiDocument, now: () => number) {
   };
 }
 
+type ParsedJson = { value: unknown; json: boolean };
+
 /** Stage 2 after the request's own checks: the API key of a keyed operation (401), then the body (422). */
 function createContractCheck(spec: OpenApiDocument, refuse: Refuse) {
   const validator = createContractValidator(spec, { basePaths: [] });
   const apiKeyHeader = apiKeyHeaderOf(spec);
-  return (operation: Operation, headers: PipelineRequest["headers"], body: unknown): PipelineAnswer | undefined => {
+  return (operation: Operation, headers: PipelineRequest["headers"], body: ParsedJson): PipelineAnswer | undefined => {
     if (apiKeyHeader && operation.security === "required" && headers[apiKeyHeader] === undefined) {
       const why = `the operation requires the ${apiKeyHeader} header`;
       return refuse(operation, { status: 401, why }, [{ ...refusalFinding(why)[0]!, code: 401 }]);
     }
-    if (typeof body === "string") return undefined;
-    // A JSON null where the body is required is a missing body, as Prism takes it (an optional one is refused before).
-    const violations = validator.validateRequestBody(operation.method, operation.path, body ?? undefined);
+    // A body of another media type is Prism's to judge. A JSON null where the body is required is a missing
+    // body, as Prism takes it (where it is optional, request-checks.ts refused it before).
+    if (!body.json && body.value !== undefined) return undefined;
+    const violations = validator.validateRequestBody(operation.method, operation.path, body.value ?? undefined);
     if (!violations.length) return undefined;
     const why = violations.map((violation) => violation.message).join("; ");
     return refuse(operation, { status: 422, why }, bodyFindings(violations));
@@ -227,8 +233,8 @@ function createRouter(spec: OpenApiDocument, basePaths: string[], refuse: Refuse
   };
   return {
     find: (method: string, path: string) => matcher.find(method, path),
-    route: (method: string, path: string): Operation | PipelineAnswer =>
-      matcher.find(method, path) ?? unmatched(method, path),
+    route: (method: string, path: string): OperationMatch | PipelineAnswer =>
+      matcher.match(method, path) ?? unmatched(method, path),
   };
 }
 
@@ -252,8 +258,9 @@ export function createRequestPipeline(options: PipelineOptions): RequestPipeline
     const method = request.method.toUpperCase();
     const url = parseUrl(request.url);
     if (url === undefined) return refuse(undefined, { status: 400, why: "the request target is not a valid URL" });
-    const operation = router.route(method, url.pathname);
-    if (!("key" in operation)) return operation;
+    const matched = router.route(method, url.pathname);
+    if (!("operation" in matched)) return matched;
+    const { operation, params } = matched;
     const header = (name: string) => headerOf(request.headers, name);
     const parsed = parseBody(operation, request.body, header("content-type"));
     if (!("value" in parsed)) return refuse(operation, parsed);
@@ -261,11 +268,11 @@ export function createRequestPipeline(options: PipelineOptions): RequestPipeline
     if (own) return refuse(operation, own);
     const preferences = parsePrefer(header("prefer"));
     if ("error" in preferences) return refuse(operation, { status: 422, why: preferences.error });
-    const refused = contractCheck(operation, request.headers, parsed.value);
+    const refused = contractCheck(operation, request.headers, parsed);
     if (refused) return refused;
     const { headers } = request;
     const [path, query] = [url.pathname, queryOf(url)];
-    return answerFromSource({ operation, method, path, query, headers, body: parsed.value, preferences });
+    return answerFromSource({ operation, params, method, path, query, headers, body: parsed.value, preferences });
   }
 
   return {

@@ -16,8 +16,8 @@ export interface Refusal {
   why: string;
 }
 
-/** A request body as the pipeline reads it: parsed JSON, the text of another media type, or none. */
-export type ParsedBody = { value: unknown } | Refusal;
+/** A request body as the pipeline reads it: parsed JSON (`json`), the text of another media type, or none. */
+type ParsedBody = { value: unknown; json: boolean } | Refusal;
 
 /** Whether a query value of "" can satisfy the parameter's schema (enum, const, type, minLength, pattern). */
 function acceptsEmpty(spec: OpenApiDocument, parameter: JsonObject): boolean {
@@ -41,8 +41,8 @@ function nonEmptyParameters(spec: OpenApiDocument, operation: Operation, locatio
 
 /** `text` read as the body of a request with `contentType` to `operation`, or why it is refused. */
 export function parseBody(operation: Operation, text: string, contentType: string | undefined): ParsedBody {
-  if (text === "") return { value: undefined };
-  if (!isJsonMediaType(contentType)) return { value: text };
+  if (text === "") return { value: undefined, json: false };
+  if (!isJsonMediaType(contentType)) return { value: text, json: false };
   if (text.trim() === "") return { status: 400, why: "the JSON body is only whitespace" };
   let value: unknown;
   try {
@@ -52,7 +52,7 @@ export function parseBody(operation: Operation, text: string, contentType: strin
   }
   if (!value && operation.requestBody && operation.requestBody.required !== true)
     return { status: 422, why: 'a JSON body that is null, false, 0 or "" is not an absent body' };
-  return { value };
+  return { value, json: true };
 }
 
 /** UTF-8 length of `text`, exact up to `limit` (longer texts are over it either way). */

@@ -68,25 +68,31 @@ describe("the Prism mock", () => {
     expect(withoutBase.status).toBe(404);
   });
 
-  it("answers every named example of every operation when asked with Prefer: example=…", async () => {
-    let selected = 0;
-    for (const op of operations) {
+  const namedExamples = (op: (typeof operations)[number]) =>
+    mediaExamples(spec, jsonMedia(op.responses[successKey(op)]));
+
+  it("has more named examples to ask for than operations", () => {
+    expect(operations.reduce((count, op) => count + namedExamples(op).length, 0)).toBeGreaterThan(operations.length);
+  });
+
+  it.for(operations.map((op) => [op.key, op] as const))(
+    "answers every named example of %s when asked with Prefer: example=…",
+    async ([, op]) => {
       const success = successKey(op);
-      for (const example of mediaExamples(spec, jsonMedia(op.responses[success]))) {
+      for (const example of namedExamples(op)) {
         const { response, bodyText, result } = await call(op, { prefer: `example=${example.name}` });
         expect(response.status, `${op.operationId} ${example.name}`).toBe(Number(success));
         // a quote expires a while after its answer (quote-expiry.test.ts): compare both with the same expiry
         const sameExpiry = (body: unknown) => quotes.refresh(op, Number(success), body, 0);
         expect(sameExpiry(JSON.parse(bodyText))).toEqual(sameExpiry(example.value));
         expect(result.violations).toEqual([]);
-        selected++;
       }
-    }
-    expect(selected).toBeGreaterThan(operations.length);
-  });
+    },
+  );
 
-  it("answers every documented status when asked with Prefer: code=…, with a conforming response", async () => {
-    for (const op of operations) {
+  it.for(operations.map((op) => [op.key, op] as const))(
+    "answers every documented status of %s when asked with Prefer: code=…, with a conforming response",
+    async ([, op]) => {
       for (const key of Object.keys(op.responses)) {
         const code = /^\d{3}$/.test(key) ? Number(key) : /^[1-5]XX$/i.test(key) ? Number(`${key[0]}18`) : undefined;
         if (code === undefined) continue;
@@ -94,8 +100,8 @@ describe("the Prism mock", () => {
         expect(response.status, `${op.operationId} Prefer: code=${code}`).toBe(code);
         expect(result.violations, `${op.operationId} ${code}`).toEqual([]);
       }
-    }
-  });
+    },
+  );
 
   describe("answers every error with the documented error response and the rate-limit headers", () => {
     const keyed = () =>

@@ -1,0 +1,166 @@
+// The request pipeline (src/mock/pipeline.ts) alone, without a server or Prism: what it hands its answer source
+// (operation, decoded path parameters, query, parsed body, preferences), what it refuses before the source
+// (the API key before the body, the body against the contract, malformed JSON), what it makes of the source's
+// refusals and answers, and its clock: a quote's expiry and the rate-limit reset are those of `now()`.
+import { describe, expect, it } from "vitest";
+import { createDocumentedSource } from "../../src/mock/answers.js";
+import { MOCK_IDENTITY_HEADER } from "../../src/mock/identity.js";
+import {
+  type AnswerSource,
+  createRequestPipeline,
+  type SourceAnswer,
+  type SourceRequest,
+} from "../../src/mock/pipeline.js";
+import { MOCK_QUOTE_VALIDITY_MS } from "../../src/mock/quote-expiry.js";
+import {
+  API_KEY_HEADER,
+  BASE_PATH,
+  buildSampleRequest,
+  listSpecOperations,
+  loadSpec,
+  RATE_LIMIT_HEADERS,
+} from "../support/spec.js";
+
+const spec = loadSpec();
+const operations = listSpecOperations(spec);
+const NOW = Date.parse("2030-01-01T00:00:30.000Z");
+const byId = (operationId: string) => operations.find((op) => op.operationId === operationId)!;
+
+/** A source that answers `answer` and keeps every request it was handed. */
+function recordingSource(answer: SourceAnswer): AnswerSource & { requests: SourceRequest[] } {
+  const requests: SourceRequest[] = [];
+  return {
+    requests,
+    answer: async (request) => {
+      requests.push(request);
+      return answer;
+    },
+  };
+}
+
+const pipelineOf = (source: AnswerSource) =>
+  createRequestPipeline({ spec, source, basePaths: [BASE_PATH], now: () => NOW });
+const ok: SourceAnswer = { kind: "answer", status: 200, headers: {}, body: { ok: true } };
+const findings = (headers: Record<string, string | string[]>) => JSON.parse(String(headers["sl-violations"]));
+
+describe("what the source is handed", () => {
+  it("the operation, its path parameters decoded, the query, the parsed body and the preferences", async () => {
+    const source = recordingSource(ok);
+    const answer = await pipelineOf(source).handle({
+      method: "get",
+      url: `http://any.test${BASE_PATH}/currencies/a%20b/networks?x=1&x=2&y=3`,
+      headers: { prefer: "code=200, example=first" },
+      body: "",
+    });
+    expect(answer.status).toBe(200);
+    const [request] = source.requests;
+    expect(request?.operation.key).toBe("GET /currencies/{id}/networks");
+    expect(request?.params).toEqual({ id: "a b" });
+    expect(request?.method).toBe("GET");
+    expect(request?.path).toBe(`${BASE_PATH}/currencies/a%20b/networks`);
+    expect(request?.query).toEqual({ x: ["1", "2"], y: "3" });
+    expect(request?.body).toBeUndefined();
+    expect(request?.preferences).toEqual({ code: 200, example: "first" });
+  });
+});
+
+describe("what is refused before the source", () => {
+  const createQuote = byId("createQuote");
+  const post = (headers: Record<string, string>, body: string) => ({
+    method: "POST",
+    url: `${BASE_PATH}${createQuote.path}`,
+    headers: { "content-type": "application/json", ...headers },
+    body,
+  });
+
+  it("a keyed operation without its key: 401, even with an invalid body", async () => {
+    const source = recordingSource(ok);
+    const answer = await pipelineOf(source).handle(post({}, '{"nope":1}'));
+    expect(answer.status).toBe(401);
+    expect(findings(answer.headers)).toEqual([
+      {
+        location: ["request"],
+        severity: "Error",
+        code: 401,
+        message: `the operation requires the ${API_KEY_HEADER} header`,
+      },
+    ]);
+    expect(source.requests).toEqual([]);
+  });
+
+  it("a body that breaks its schema: 422 with the validator's findings at the body's pointers", async () => {
+    const source = recordingSource(ok);
+    const answer = await pipelineOf(source).handle(post({ [API_KEY_HEADER]: "k" }, "[1]"));
+    expect(answer.status).toBe(422);
+    const found = findings(answer.headers) as Array<{ location: string[]; severity: string }>;
+    expect(found.length).toBeGreaterThan(0);
+    expect(found.every((finding) => finding.location[0] === "request" && finding.location[1] === "body")).toBe(true);
+    expect(answer.why).toMatch(/^request body: /);
+    expect(source.requests).toEqual([]);
+  });
+
+  it("a JSON string where an object is expected is a JSON body too, and judged", async () => {
+    const source = recordingSource(ok);
+    const answer = await pipelineOf(source).handle(post({ [API_KEY_HEADER]: "k" }, '"text"'));
+    expect(answer.status).toBe(422);
+    expect(source.requests).toEqual([]);
+  });
+
+  it("malformed JSON: 400, and the documented error body", async () => {
+    const source = recordingSource(ok);
+    const answer = await pipelineOf(source).handle(post({ [API_KEY_HEADER]: "k" }, "{"));
+    expect(answer.status).toBe(400);
+    expect(answer.why).toMatch(/^the body is not valid JSON/);
+    expect(JSON.parse(answer.body)).toEqual({});
+    expect(source.requests).toEqual([]);
+  });
+});
+
+describe("what the source answers", () => {
+  const get = { method: "GET", url: `${BASE_PATH}/currencies/fiat-rates`, headers: {}, body: "" };
+
+  it("a refusal: a 4xx kept, anything else written as 400, with the documented error answer and the reason", async () => {
+    for (const [status, written] of [
+      [404, 404],
+      [500, 400],
+      [302, 400],
+    ] as const) {
+      const answer = await pipelineOf(recordingSource({ kind: "refused", status, reason: "because" })).handle(get);
+      expect(answer.status, String(status)).toBe(written);
+      expect(answer.why).toBe("because");
+      expect(findings(answer.headers)).toEqual([{ location: ["request"], severity: "Error", message: "because" }]);
+      expect(answer.headers[MOCK_IDENTITY_HEADER]).toBeDefined();
+    }
+  });
+
+  it("an answer: header names lower-cased, values made safe, text of another media type as is", async () => {
+    const source = recordingSource({
+      kind: "answer",
+      status: 200,
+      headers: { "X-Echo": "a\u0000b", "Content-Type": "text/plain", "X-Many": ["1", "2"] },
+      body: "plain text",
+    });
+    const answer = await pipelineOf(source).handle(get);
+    expect(answer.headers).toMatchObject({ "x-echo": "a\\u0000b", "content-type": "text/plain", "x-many": ["1", "2"] });
+    expect(answer.body).toBe("plain text");
+    expect(answer.why).toBeUndefined();
+  });
+});
+
+describe("the clock", () => {
+  it("a quote expires MOCK_QUOTE_VALIDITY_MS after now(); the rate-limit reset is the end of now()'s minute", async () => {
+    const createQuote = byId("createQuote");
+    const pipeline = createRequestPipeline({ spec, source: createDocumentedSource(spec), now: () => NOW });
+    const answer = await pipeline.handle({
+      method: "POST",
+      url: createQuote.path,
+      headers: { [API_KEY_HEADER]: "k", "content-type": "application/json" },
+      body: buildSampleRequest(spec, createQuote).body!,
+    });
+    expect(answer.status, answer.why).toBe(200);
+    expect(JSON.stringify(JSON.parse(answer.body))).toContain(
+      `"expiryDate":"${new Date(NOW + MOCK_QUOTE_VALIDITY_MS).toISOString()}"`,
+    );
+    expect(answer.headers[RATE_LIMIT_HEADERS.reset]).toBe(String(Date.parse("2030-01-01T00:01:00.000Z") / 1000));
+  });
+});
