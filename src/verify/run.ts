@@ -349,11 +349,11 @@ export async function verify(
     tellTarget();
     options.onCase?.(result, index + 1, total);
   }
-  return report(verifier, options, { startedAt, results, answered, unchecked });
+  return finalReport(verifier, options, { startedAt, results, answered, unchecked });
 }
 
 /** The report of a finished run: counts, verdict, and the one cause of the failures if there is one. */
-function report(
+function finalReport(
   verifier: Verifier,
   options: VerifyOptions,
   run: { startedAt: string; results: CaseResult[]; answered: AnsweredCase[]; unchecked: string | undefined },

@@ -373,7 +373,7 @@ describe("reportJunit, read back", () => {
 
 describe("writeReport", () => {
   it("writes <name>.junit.xml, .json and .md into a directory it creates; returns their paths", async () => {
-    const dir = await mkdtemp(path.join(os.tmpdir(), "verify-edges-"));
+    const dir = await mkdtemp(path.join(os.tmpdir(), "verify-reports-"));
     try {
       const target = path.join(dir, "nested", "reports");
       const r = report();
