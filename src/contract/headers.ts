@@ -1,7 +1,7 @@
 // A response's headers against the ones its status documents: reading a header from a fetch Headers or a plain map
 // without copying it, converting the header's text to the JSON type its schema declares before validating it, and the
 // one rule across headers (a documented …-Remaining count never above its …-Limit sibling's).
-import { isObject, type JsonObject, type OpenApiDocument, deref } from "../openapi/document.js";
+import { deref, isObject, type JsonObject, type OpenApiDocument } from "../openapi/document.js";
 import type { ResponseCheck } from "./response-check.js";
 import { type CompiledPair, type SchemaCompiler, schemaErrors } from "./schemas.js";
 import type { HeadersLike } from "./types.js";

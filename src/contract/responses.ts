@@ -1,8 +1,14 @@
 // The documented response a status of an operation resolves to (its headers and media types, `$ref`s followed), and
 // the documented media type a response's Content-Type matches. Both are resolved once and cached, bounded: the
 // validator runs on every response a client receives.
-import { deref, isObject, type JsonObject, type OpenApiDocument, type Operation } from "../openapi/document.js";
-import { responseKeyFor } from "../openapi/document.js";
+import {
+  deref,
+  isObject,
+  type JsonObject,
+  type OpenApiDocument,
+  type Operation,
+  responseKeyFor,
+} from "../openapi/document.js";
 import { documentedHeaders, type ResolvedHeader } from "./headers.js";
 import type { CompiledPair } from "./schemas.js";
 
