@@ -29,6 +29,14 @@ describe("statuses", () => {
     expect(checkMediaTypes(101, { expectSuccess: true }).violations.map((v) => v.kind)).toContain("unexpected-status");
   });
 
+  it("status violations, exactly: messages that name the operation, and no response key", () => {
+    expect(checkMediaTypes(302, { expectSuccess: true }).violations).toEqual([
+      { kind: "unexpected-status", location: "status", pointer: "", message: "GET /a: expected a 2xx status, got 302" },
+      { kind: "undocumented-status", location: "status", pointer: "", message: "GET /a: status 302 is not documented" },
+    ]);
+    expect(checkMediaTypes(302, {})).toMatchObject({ ok: false, responseKey: undefined });
+  });
+
   it("validates a tiny document of its own: ranges, default and a nested ref", () => {
     const tiny: OpenApiDocument = {
       openapi: "3.1.0",
