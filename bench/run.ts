@@ -32,9 +32,12 @@ const cpu = os.cpus()[0]?.model ?? "unknown CPU";
 const header = [
   "# Benchmarks",
   "",
-  `Produced by \`npm run bench${filters.length ? ` -- ${filters.join(" ")}` : ""}\` on ${new Date().toISOString().slice(0, 10)}: ` +
-    `Node ${process.version}, ${os.cpus().length} × ${cpu}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.platform()} ${os.release()}.`,
-  "Every figure is compared with a baseline measured in the same run; absolute numbers vary by machine, the ratios are the result.",
+  `Produced by \`npm run bench${filters.length ? ` -- ${filters.join(" ")}` : ""}\` on ` +
+    `${new Date().toISOString().slice(0, 10)}: ` +
+    `Node ${process.version}, ${os.cpus().length} × ${cpu}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ` +
+    `${os.platform()} ${os.release()}.`,
+  "Every figure is compared with a baseline measured in the same run; absolute numbers vary by machine, the ratios " +
+    "are the result.",
   "",
 ];
 if (!filters.length) await writeFile(path.join(root, "BENCHMARKS.md"), `${header.join("\n")}\n${sections.join("\n")}`);

@@ -20,6 +20,7 @@ import { createContractValidator } from "../../src/contract/index.js";
 import { startPrism } from "../support/prism-cli.js";
 import {
   deref,
+  isJsonMediaType,
   type JsonObject,
   jsonMedia,
   listOperations,
@@ -64,12 +65,14 @@ interface HeaderDefinition {
   type: unknown;
 }
 
-/** The success (lowest 2xx) response of an operation: status, first example, header examples and definitions. */
+/** The success (lowest 2xx) response of an operation: status, its JSON body's first example, its headers. */
 function successExample(spec: OpenApiDocument, operation: Operation) {
   const status = successKey(operation);
   if (status === undefined) throw new Error(`bench: ${operation.key} documents no success`);
   const response = operation.responses[status]!;
-  const [mediaType, media] = Object.entries(response.content as Record<string, JsonObject>)[0]!;
+  const json = Object.entries(response.content as Record<string, JsonObject>).find(([type]) => isJsonMediaType(type));
+  if (!json) throw new Error(`bench: ${operation.key} ${status} has no JSON body`);
+  const [mediaType, media] = json;
   const example = namedExamples(spec, media)[0]!.value as Record<string, any>;
   const headers: Record<string, string> = { "content-type": mediaType };
   const headerDefs: HeaderDefinition[] = [];
@@ -208,7 +211,8 @@ async function load(request: LoadRequest, durationSeconds: number) {
   });
   if (result.errors || result.timeouts || result.non2xx) {
     throw new Error(
-      `bench: ${request.method} ${request.url}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`,
+      `bench: ${request.method} ${request.url}: ${result.non2xx} non-2xx, ${result.errors} errors, ` +
+        `${result.timeouts} timeouts`,
     );
   }
   return { perSecond: result.requests.total / durationSeconds, p50: result.latency.p50, p99: result.latency.p99 };
@@ -379,7 +383,8 @@ export default async function run(): Promise<string> {
       const answer = await throughPrism(viaPrismOf(c));
       if (answer.flagged)
         throw new Error(
-          `${c.name}: Prism proxy rejects the valid response: ${answer.status} ${answer.violations ?? answer.text.slice(0, 500)}`,
+          `${c.name}: Prism proxy rejects the valid response: ${answer.status} ` +
+            `${answer.violations ?? answer.text.slice(0, 500)}`,
         );
       if (JSON.stringify(JSON.parse(answer.text)) !== c.text)
         throw new Error(`${c.name}: Prism proxy changed the body`);
@@ -426,9 +431,10 @@ export default async function run(): Promise<string> {
       const answer = await throughPrism(viaPrismOf(pageCase));
       const ours = validateText(depositsOp, probe.headers, probe.text);
       if (ours.ok) throw new Error(`contract validator misses: ${probe.name}`);
-      coverage.push(
-        `| ${probe.name} | ${answer.flagged ? `yes (${answer.status}${answer.violations ? ", sl-violations" : ""})` : `**no** (${answer.status}, passed through)`} | yes (${ours.violations[0]!.kind}) |`,
-      );
+      const prism = answer.flagged
+        ? `yes (${answer.status}${answer.violations ? ", sl-violations" : ""})`
+        : `**no** (${answer.status}, passed through)`;
+      coverage.push(`| ${probe.name} | ${prism} | yes (${ours.violations[0]!.kind}) |`);
     }
     serve(depositsOp, depositsExample.headers, pageText);
 
@@ -450,12 +456,17 @@ export default async function run(): Promise<string> {
   const prismRows = cases.map((c) => {
     const { oursText } = inProcess.get(c)!;
     const { upstreamAlone, proxied } = prismFigures.get(c)!;
-    return `| ${c.name} | ${fmt(oursText)} | ${fmt(proxied.perSecond)} (p50 ${proxied.p50} ms, p99 ${proxied.p99} ms) | ${fmt(upstreamAlone.perSecond)} (p50 ${upstreamAlone.p50} ms) | **${ratio(oursText, proxied.perSecond)}×** |`;
+    return (
+      `| ${c.name} | ${fmt(oursText)} | ${fmt(proxied.perSecond)} (p50 ${proxied.p50} ms, p99 ${proxied.p99} ` +
+      `ms) | ${fmt(upstreamAlone.perSecond)} (p50 ${upstreamAlone.p50} ms) | ` +
+      `**${ratio(oursText, proxied.perSecond)}×** |`
+    );
   });
   for (const c of cases) {
     const f = inProcess.get(c)!;
     rows.push(
-      `| ${c.name} | ${fmt(f.ours)} | ${fmt(f.base)} | ${ratio(f.ours, f.base)}× | ${fmt(f.formats)} | ${ratio(f.ours, f.formats)}× | ${fmt(f.perCall)} | ${ratio(f.ours, f.perCall)}× |`,
+      `| ${c.name} | ${fmt(f.ours)} | ${fmt(f.base)} | ${ratio(f.ours, f.base)}× | ${fmt(f.formats)} | ` +
+        `${ratio(f.ours, f.formats)}× | ${fmt(f.perCall)} | ${ratio(f.ours, f.perCall)}× |`,
     );
   }
   const pageCase = cases[1]!;
@@ -470,18 +481,25 @@ export default async function run(): Promise<string> {
   return [
     "### Against Prism's proxy validation (headline)",
     "",
-    `Validated responses per second. Contract validator: in-process, one thread, given the status, the headers and the body text`,
-    `(JSON parsing included), as its openapi-fetch middleware is. Prism 5.14.2: \`prism proxy generated/openapi.json http://127.0.0.1:<upstream>${basePath} --errors`,
-    "--validate-request=false -v error` (request validation off, so it checks the response only, like the contract validator), in front of a",
-    `node:http upstream on 127.0.0.1 answering the same response (${depositsExample.status}, rate-limit headers, ${depositsExample.headers["content-type"]}, the same body); autocannon 9,`,
-    `${LOAD.connections} connections, ${LOAD.durationSeconds} s after a ${LOAD.warmupSeconds} s warm-up; every answer was a 2xx (with \`--errors\` a violation is a 500).`,
+    `Validated responses per second. Contract validator: in-process, one thread, given the status, the headers and ` +
+      `the body text`,
+    `(JSON parsing included), as its openapi-fetch middleware is. Prism 5.14.2: \`prism proxy generated/openapi.json ` +
+      `http://127.0.0.1:<upstream>${basePath} --errors`,
+    "--validate-request=false -v error` (request validation off, so it checks the response only, like the contract " +
+      "validator), in front of a",
+    `node:http upstream on 127.0.0.1 answering the same response (${depositsExample.status}, rate-limit headers, ` +
+      `${depositsExample.headers["content-type"]}, the same body); autocannon 9,`,
+    `${LOAD.connections} connections, ${LOAD.durationSeconds} s after a ${LOAD.warmupSeconds} s warm-up; every ` +
+      `answer was a 2xx (with \`--errors\` a violation is a 500).`,
     "The upstream alone, with the same load, shows what the HTTP hop costs.",
     "",
-    "| payload | contract validator (validations/s) | Prism proxy (validated responses/s) | upstream alone (responses/s) | ratio vs Prism proxy |",
+    "| payload | contract validator (validations/s) | Prism proxy (validated responses/s) | upstream alone " +
+      "(responses/s) | ratio vs Prism proxy |",
     "|---|---|---|---|---|",
     ...prismRows,
     "",
-    "Checked in the same run before measuring (the 100-item page with one change each; a change Prism lets through is not an error for the bench):",
+    "Checked in the same run before measuring (the 100-item page with one change each; a change Prism lets through " +
+      "is not an error for the bench):",
     "",
     "| broken response | Prism proxy --errors flags it | contract validator flags it |",
     "|---|---|---|",
@@ -489,20 +507,32 @@ export default async function run(): Promise<string> {
     "",
     "### Against openapi-response-validator (in-process)",
     "",
-    "Validations per second of a whole response (status, rate-limit headers, content type, parsed body) by the contract validator, against",
-    "openapi-response-validator 12.1.3 (body only): compiled once and reused (no format checks, its default), reused with the",
-    "date-time format checked (ajv-formats' check: the same body work as the contract validator), and constructed per response.",
+    "Validations per second of a whole response (status, rate-limit headers, content type, parsed body) by the " +
+      "contract validator, against",
+    "openapi-response-validator 12.1.3 (body only): compiled once and reused (no format checks, its default), reused " +
+      "with the",
+    "date-time format checked (ajv-formats' check: the same body work as the contract validator), and constructed " +
+      "per response.",
     "",
-    "| payload | contract validator (ops/s) | baseline reused (ops/s) | ratio | baseline reused + date-time (ops/s) | ratio | baseline per response (ops/s) | ratio |",
+    "| payload | contract validator (ops/s) | baseline reused (ops/s) | ratio | baseline reused + date-time (ops/s) " +
+      "| ratio | baseline per response (ops/s) | ratio |",
     "|---|---|---|---|---|---|---|---|",
     ...rows,
     "",
-    `Median time to validate the 100-item deposits page: **${medianOurs.toFixed(1)} µs** parsed, ${medianOursText.toFixed(1)} µs from the body text (baseline reused: ${medianBase.toFixed(1)} µs, with date-time checked: ${medianFormats.toFixed(1)} µs; target < 1000 µs).`,
-    `The same page with one broken item (all errors collected, with JSON pointers): ${brokenMedian.toFixed(1)} µs at the median.`,
+    `Median time to validate the 100-item deposits page: **${medianOurs.toFixed(1)} µs** parsed, ` +
+      `${medianOursText.toFixed(1)} µs from the body text (baseline reused: ${medianBase.toFixed(1)} µs, with ` +
+      `date-time checked: ${medianFormats.toFixed(1)} µs; target < 1000 µs).`,
+    `The same page with one broken item (all errors collected, with JSON pointers): ${brokenMedian.toFixed(1)} µs ` +
+      `at the median.`,
     "",
-    "The contract validator runs a first pass that stops at the first error and collects all errors only when that pass fails, and accepts",
-    "canonical RFC 3339 timestamps with a check that has no captures (any other string gets ajv-formats' own date-time check, so the verdicts",
-    `are the same). Against openapi-response-validator reused, the 5× target cannot hold: both compile the schemas to the same ajv 8 code, and`,
-    `reused it does strictly less (no date-time formats, headers, content type or operation lookup; ${ratio(quoteFigures.ours, quoteFigures.formats)}× / ${ratio(pageFigures.ours, pageFigures.formats)}× when it checks date-time too).`,
+    "The contract validator runs a first pass that stops at the first error and collects all errors only when that " +
+      "pass fails, and accepts",
+    "canonical RFC 3339 timestamps with a check that has no captures (any other string gets ajv-formats' own " +
+      "date-time check, so the verdicts",
+    `are the same). Against openapi-response-validator reused, the 5× target cannot hold: both compile the schemas ` +
+      `to the same ajv 8 code, and`,
+    `reused it does strictly less (no date-time formats, headers, content type or operation lookup; ` +
+      `${ratio(quoteFigures.ours, quoteFigures.formats)}× / ${ratio(pageFigures.ours, pageFigures.formats)}× when ` +
+      `it checks date-time too).`,
   ].join("\n");
 }

@@ -59,16 +59,19 @@ export default async function run(): Promise<string> {
       for (const [i, target] of targets.entries()) {
         const s = samples[i]!;
         rows.push(
-          `| ${connections} | ${target.name} | ${median(s.p50)} | ${median(s.p99)} | ${Math.round(median(s.rps)).toLocaleString("en-US")} | ${(median(s.rps) / baseline).toFixed(2)}× |`,
+          `| ${connections} | ${target.name} | ${median(s.p50)} | ${median(s.p99)} | ` +
+            `${Math.round(median(s.rps)).toLocaleString("en-US")} | ${(median(s.rps) / baseline).toFixed(2)}× |`,
         );
       }
       ratios.push(`concurrency ${connections}: ${(median(samples[0]!.rps) / baseline).toFixed(2)}×`);
     }
     return [
-      `GET ${BASE_PATH}${relative}, ${ROUNDS} alternating rounds of ${ROUND_S} s per target and concurrency (median round), keep-alive;`,
+      `GET ${BASE_PATH}${relative}, ${ROUNDS} alternating rounds of ${ROUND_S} s per target and concurrency (median ` +
+        `round), keep-alive;`,
       "autocannon, the mock and Prism share the machine's two cores.",
       "",
-      "| concurrency | target | p50 latency (ms) | p99 latency (ms) | throughput (req/s) | vs Prism alone (target ≥ 0.90) |",
+      "| concurrency | target | p50 latency (ms) | p99 latency (ms) | throughput (req/s) | vs Prism alone (target " +
+        "≥ 0.90) |",
       "|---|---|---|---|---|---|",
       ...rows,
       "",

@@ -94,15 +94,18 @@ export default async function run(): Promise<string> {
     });
     const statuses = [...new Set(posts.map((p) => p.status))].join(", ");
     return [
-      `GET ${BASE_PATH}${relative}, one at a time: ${alone.length} alone, then ${loaded.length} while ${POSTERS} clients post`,
-      `${(body.text.length / 2 ** 20).toFixed(2)} MiB invalid bodies to ${BASE_PATH}${body.path} without pause (${posts.length} posted,`,
+      `GET ${BASE_PATH}${relative}, one at a time: ${alone.length} alone, then ${loaded.length} while ${POSTERS} ` +
+        `clients post`,
+      `${(body.text.length / 2 ** 20).toFixed(2)} MiB invalid bodies to ${BASE_PATH}${body.path} without pause ` +
+        `(${posts.length} posted,`,
       `answered ${statuses}, each in ${ms(
         quantile(
           posts.map((p) => p.ms),
           0.5,
         ),
       )} ms (median), reporting at most`,
-      `${reported(Math.max(0, ...posts.map((p) => p.violations)))}). The mock and this bench share the machine's two cores.`,
+      `${reported(Math.max(0, ...posts.map((p) => p.violations)))}). The mock and this bench share the machine's two ` +
+        `cores.`,
       "",
       "| GET latency | alone (ms) | while bodies are posted (ms) | ratio |",
       "|---|---|---|---|",

@@ -71,11 +71,13 @@ export default async function installSize(): Promise<string> {
       const bytes = await sizeOf(path.join(project, "node_modules"));
       baseline ??= { packages, bytes };
       rows.push(
-        `| ${variant.name} | ${packages} | ${(bytes / 2 ** 20).toFixed(1)} MiB | ${(bytes / baseline.bytes).toFixed(1)}× | ${seconds.toFixed(1)} s |`,
+        `| ${variant.name} | ${packages} | ${(bytes / 2 ** 20).toFixed(1)} MiB | ` +
+          `${(bytes / baseline.bytes).toFixed(1)}× | ${seconds.toFixed(1)} s |`,
       );
     }
     return [
-      "A fresh project installs the packed tarball (and the packages named), `npm install --prefer-offline --ignore-scripts`, from the local npm cache.",
+      "A fresh project installs the packed tarball (and the packages named), `npm install --prefer-offline " +
+        "--ignore-scripts`, from the local npm cache.",
       "",
       "| what is installed | packages | node_modules | vs the package alone | install time |",
       "|---|---:|---:|---:|---:|",
