@@ -43,6 +43,24 @@ describe("content types", () => {
     ]);
   });
 
+  it("an undocumented content type names itself and every documented one", () => {
+    expect(checkMediaTypes(200, { headers: { "content-type": "Text/HTML; charset=utf-8" }, bodyText: "<p>" })).toEqual({
+      ok: false,
+      operation: { operationId: undefined, method: "GET", path: "/a" },
+      responseKey: "200",
+      violations: [
+        {
+          kind: "undocumented-content-type",
+          location: "headers",
+          pointer: "/content-type",
+          message:
+            "GET /a 200: content type text/html is not documented (documented: application/json, text/plain, text/csv)",
+        },
+      ],
+      warnings: [],
+    });
+  });
+
   it("a documented media type without a schema takes any body", () => {
     expect(checkMediaTypes(200, { headers: { "content-type": "text/csv" }, bodyText: "a,b" }).violations).toEqual([]);
   });
