@@ -11,6 +11,7 @@ import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { MOCK_IDENTITY_HEADER, PACKAGE_VERSION } from "../../src/mock/identity.js";
 import { readmeBlock } from "../support/readme.js";
+import { closedPort } from "../support/deployments.js";
 import { API_KEY_HEADER } from "../support/spec.js";
 import { cli, cliCommandLine } from "./run-cli.js";
 
@@ -31,11 +32,7 @@ async function script(bin: string, name: string, body: string): Promise<void> {
 
 /** A URL of 127.0.0.1 that nothing answers any more: what a mock of an earlier run left in its ready file. */
 async function staleUrl(): Promise<string> {
-  const server = http.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return `http://127.0.0.1:${port}/v1`;
+  return `http://127.0.0.1:${await closedPort()}/v1`;
 }
 
 function bash(code: string, cwd: string, env: NodeJS.ProcessEnv): Promise<{ code: number | null; output: string }> {

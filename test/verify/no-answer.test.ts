@@ -5,6 +5,7 @@ import http from "node:http";
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { noAnswerReason } from "../../src/verify/index.js";
+import { closedPort } from "../support/deployments.js";
 
 /** The error fetch rejects with for `url` (it must reject). */
 async function fetchError(url: string, init?: RequestInit): Promise<unknown> {
@@ -52,9 +53,7 @@ describe("noAnswerReason: one line per way a request gets no HTTP answer", () =>
   });
 
   it("a refused connection says so and asks whether the service runs", async () => {
-    const closed = net.createServer();
-    const port = await listen(closed);
-    await new Promise((resolve) => closed.close(resolve));
+    const port = await closedPort();
     const url = `http://127.0.0.1:${port}/v1/x`;
     expect(noAnswerReason(await fetchError(url), url, 1000)).toBe(
       `cannot connect to 127.0.0.1:${port}: connection refused (ECONNREFUSED); is the service running there?`,

@@ -2,13 +2,13 @@
 // (X-Api-Contract-Mock, with its version); one answer without it makes the target a deployment for good.
 // What it learns decides the plan (every case on the mock), the pacing, onTarget and the report.
 import http from "node:http";
-import net from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { createContractValidator } from "../../src/contract/index.js";
 import { MOCK_IDENTITY_HEADER } from "../../src/mock/identity.js";
 import type { OpenApiDocument } from "../../src/openapi/index.js";
 import { type VerifyOptions, type VerifyTarget, verify } from "../../src/verify/index.js";
 import { json } from "../support/media.js";
+import { closedPort } from "../support/deployments.js";
 import { listenLocally } from "../support/local-server.js";
 
 const item = { type: "object", required: ["data"], properties: { data: { type: "object" } } };
@@ -120,10 +120,7 @@ describe("verify: what the target is, learned from the answers", () => {
   });
 
   it("tells nothing when no answer came: the target is not known", async () => {
-    const closed = net.createServer();
-    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
-    const { port } = closed.address() as net.AddressInfo;
-    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const port = await closedPort();
     const { report, told } = await run({ baseUrl: `http://127.0.0.1:${port}/v1` });
     expect(report.unchecked).toMatch(/connection refused/);
     expect(told).toEqual([]);

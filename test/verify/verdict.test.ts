@@ -1,22 +1,16 @@
-// The report's verdict (src/verify/run.ts verify): ok only when nothing failed and a positive case passed; a target
-// that gives no answer to its first request is not checked further (`unchecked`); a request unanswered later fails
-// its case alone; and the one-line cause when one explains the failures (the key refused, no key, every answer 404).
-import net from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { createContractValidator } from "../../src/contract/index.js";
 import type { OpenApiDocument } from "../../src/openapi/index.js";
 import { planVerification, verify } from "../../src/verify/index.js";
 import { json } from "../support/media.js";
+import { closedPort } from "../support/deployments.js";
 import { closeDeployments, conforming, deployment, KEY, spec, thingsSpec, validator } from "./support/things.js";
 
 afterEach(closeDeployments);
 
 describe("verify: the report", () => {
   it("no answer to the first request: nothing more sent, skip reasons kept, onCase sees every case", async () => {
-    const closed = net.createServer();
-    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
-    const port = (closed.address() as net.AddressInfo).port;
-    await new Promise((resolve) => closed.close(resolve));
+    const port = await closedPort();
     const seen: Array<[string, number, number]> = [];
     const report = await verify(spec, validator, {
       baseUrl: `http://127.0.0.1:${port}/v1`,
