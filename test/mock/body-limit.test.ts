@@ -19,7 +19,9 @@ function postLargeBody(port: number, size: number, target = `${BASE_PATH}/trades
     socket.on("data", (chunk) => chunks.push(chunk));
     socket.on("error", () => {}); // the mock closes the connection while the body still arrives
     socket.on("close", () => resolve(Buffer.concat(chunks).toString("latin1")));
-    const head = `POST ${target} HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: ${size}\r\n\r\n`;
+    const head =
+      `POST ${target} HTTP/1.1\r\nhost: 127.0.0.1\r\n` +
+      `content-type: application/json\r\ncontent-length: ${size}\r\n\r\n`;
     socket.end(Buffer.concat([Buffer.from(head), Buffer.alloc(size, 0x20)]));
   });
 }

@@ -20,7 +20,8 @@ async function halfSentPost(port: number): Promise<net.Socket> {
   socket.on("error", () => {});
   await new Promise((resolve) => socket.once("connect", resolve));
   socket.write(
-    `POST ${BASE_PATH}/trades/quote HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"side":`,
+    `POST ${BASE_PATH}/trades/quote HTTP/1.1\r\nhost: 127.0.0.1\r\n` +
+      `content-type: application/json\r\ncontent-length: 100\r\n\r\n{"side":`,
   );
   return socket;
 }
@@ -52,7 +53,7 @@ describe("the mock's connections", () => {
     await stopping;
   });
 
-  it("refuses a request Node's parser refused without throwing when it has no log (a throw would end its process)", async () => {
+  it("without a log, refuses what Node's parser refused without throwing (a throw would end its process)", async () => {
     const uncaught: unknown[] = [];
     const record = (error: unknown) => uncaught.push(error);
     process.prependListener("uncaughtException", record);

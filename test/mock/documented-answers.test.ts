@@ -49,7 +49,7 @@ describe("the answers the mock builds from the contract", () => {
     expect(responseKeyFor({ defaults: {}, "200": {} }, 500)).toBeUndefined();
   });
 
-  it("documentedAnswer: the first (or the named) example of the first media type, the header examples lower-cased", () => {
+  it("documentedAnswer: the first (or named) example of the first media type, header examples lower-cased", () => {
     expect(documentedAnswer(spec, { responses }, 200)).toEqual({
       status: 200,
       headers: { "x-limit": "200", "x-own": "own", "x-schema": "7", "content-type": "application/json" },
@@ -68,7 +68,7 @@ describe("the answers the mock builds from the contract", () => {
     expect(documentedAnswer(spec, { responses: { "200": {} } }, 404)).toBeUndefined();
   });
 
-  it("errorAnswer: the operation's own, else the first operation's that documents the status, else a problem of the mock's own", () => {
+  it("errorAnswer: the operation's own, else the first that documents the status, else the mock's own problem", () => {
     const withErrors = {
       openapi: "3.1.0",
       paths: {
@@ -102,7 +102,7 @@ describe("the answers the mock builds from the contract", () => {
     expect(violationsHeader([{ m: exact }])).toBe(`[{"m":"${exact}"}]`);
   });
 
-  it("parsePrefer: code, example, dynamic and seed (names in any case, quoted values), and what is wrong with them", () => {
+  it("parsePrefer: code, example, dynamic, seed (names in any case, quoted values), and what is wrong", () => {
     expect(parsePrefer(undefined)).toEqual({});
     expect(parsePrefer("")).toEqual({});
     expect(

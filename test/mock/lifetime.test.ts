@@ -10,7 +10,9 @@ import { repoRoot } from "../support/spec.js";
 
 const CHILD = path.join(repoRoot, "test", "mock", "support", "lifetime-child.ts");
 /** The stand-in for npm: runs its arguments as a command and stays until killed. */
-const STAND_IN = `require("node:child_process").spawn(process.argv[1], process.argv.slice(2), { stdio: "inherit" }); setInterval(() => {}, 2 ** 30);`;
+const STAND_IN =
+  'require("node:child_process").spawn(process.argv[1], process.argv.slice(2), { stdio: "inherit" }); ' +
+  "setInterval(() => {}, 2 ** 30);";
 
 interface Launched {
   standIn: ChildProcess;
@@ -125,7 +127,7 @@ describe("the mock's commands stop with what started them", { concurrent: true, 
     });
   });
 
-  it("without npm's marker: outlives its launcher and its shell (as `cmd &` in a script does), and stops on SIGTERM", async ({
+  it("without npm's marker: outlives its launcher and shell (as `cmd &` in a script), stops on SIGTERM", async ({
     expect,
   }) => {
     await withLaunch({ shell: true, npmMarker: false }, async ({ standIn, ready, lines, ticksWithParent, stopped }) => {

@@ -21,7 +21,7 @@ async function waitFor(predicate: () => boolean, timeoutMs: number): Promise<boo
 }
 
 describe("npm start (scripts/start-mock.ts)", () => {
-  it("serves on the given port, prints the URL and a curl, and stops, everything it started with it, when npm gets SIGTERM", async () => {
+  it("serves on the port, prints the URL and a curl, and stops with all it started when npm gets SIGTERM", async () => {
     const port = await findFreePort();
     // npm itself, as a CI runner starts it in the background and stops it: kill -TERM <npm's pid>.
     const npm = process.env.npm_execpath ? [process.execPath, process.env.npm_execpath] : ["npm"];

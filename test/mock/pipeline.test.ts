@@ -119,7 +119,7 @@ describe("what is refused before the source", () => {
 describe("what the source answers", () => {
   const get = { method: "GET", url: `${BASE_PATH}/currencies/fiat-rates`, headers: {}, body: "" };
 
-  it("a refusal: a 4xx kept, anything else written as 400, with the documented error answer and the reason", async () => {
+  it("a refusal: a 4xx kept, anything else as 400, with the documented error answer and the reason", async () => {
     for (const [status, written] of [
       [404, 404],
       [500, 400],
@@ -148,7 +148,7 @@ describe("what the source answers", () => {
 });
 
 describe("the clock", () => {
-  it("a quote expires MOCK_QUOTE_VALIDITY_MS after now(); the rate-limit reset is the end of now()'s minute", async () => {
+  it("a quote expires MOCK_QUOTE_VALIDITY_MS after now(); the reset is the end of now()'s minute", async () => {
     const createQuote = byId("createQuote");
     const pipeline = createRequestPipeline({ spec, source: createDocumentedSource(spec), now: () => NOW });
     const answer = await pipeline.handle({

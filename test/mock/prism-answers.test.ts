@@ -46,7 +46,7 @@ describe("answers", () => {
     expect(await response.text()).toBe('"hi"');
   });
 
-  it("a GET carrying preflight headers is answered as a GET: its body, CORS headers for its origin, no sl-violations", async () => {
+  it("a GET with preflight headers is answered as a GET: its body, CORS for its origin, no sl-violations", async () => {
     const response = await fetch(`${mock.baseUrl}/notes`, {
       headers: { origin: "http://app.test", "access-control-request-method": "GET" },
     });
@@ -95,12 +95,13 @@ describe("Prism's own refusals", () => {
         location: ["request"],
         severity: "Error",
         message:
-          "Prism refused the request: https://stoplight.io/prism/errors#NOT_FOUND: The server cannot find the requested content",
+          "Prism refused the request: https://stoplight.io/prism/errors#NOT_FOUND: " +
+          "The server cannot find the requested content",
       },
     ]);
   });
 
-  it("writes a 5xx refusal (an operation without responses) as 400: the request cannot be answered, the mock is not broken", async () => {
+  it("writes a 5xx refusal (no responses) as 400: the request cannot be answered, the mock is not broken", async () => {
     const response = await fetch(`${mock.baseUrl}/unanswerable`);
     expect(response.status).toBe(400);
     expect(violations(response)).toEqual([
@@ -108,7 +109,8 @@ describe("Prism's own refusals", () => {
         location: ["request"],
         severity: "Error",
         message:
-          "Prism refused the request: https://stoplight.io/prism/errors#NO_RESPONSE_RESPONSE_DEFINED: No response defined for the selected operation",
+          "Prism refused the request: https://stoplight.io/prism/errors#NO_RESPONSE_RESPONSE_DEFINED: " +
+          "No response defined for the selected operation",
       },
     ]);
   });
@@ -121,7 +123,7 @@ describe("requests Node cannot parse", () => {
     expect(answer?.headers.connection).toBe("close");
   });
 
-  it("a client that resets the connection mid-request is not a refused request: nothing written, nothing logged", async () => {
+  it("a connection reset mid-request is not a refused request: nothing written, nothing logged", async () => {
     const before = log.length;
     const socket = net.connect(mock.port, "127.0.0.1");
     socket.on("error", () => {});
@@ -160,7 +162,7 @@ describe("answers on a contract with a JSON null answer and an example that brea
     expect(await response.text()).toBe("null");
   });
 
-  it("reports Prism's findings about its own answer (an example that breaks the schema) in sl-violations, as the response's", async () => {
+  it("reports Prism's findings about its answer (an example breaking its schema) as the response's", async () => {
     const response = await fetch(`${mock.baseUrl}/broken`);
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ n: "x" });

@@ -42,7 +42,7 @@ describe("the rate-limit headers of an answer (the function the mock and ./msw s
   const limits = rateLimitHeaders(spec);
   const statuses = [200, 400, 401, 404, 405, 408, 413, 414, 422, 429, 431, 500, 503];
 
-  it("reset: the end of the current minute, after the answer, in Unix seconds; Remaining 0 on a 429, never above Limit", () => {
+  it("reset: the end of the current minute, in Unix seconds; Remaining 0 on a 429, never above Limit", () => {
     fc.assert(
       fc.property(
         fc.constantFrom(...operations),

@@ -108,7 +108,7 @@ describe("empty values, falsy bodies and targets that are no URL, on a contract 
   const violations = (response: Response): Array<{ location: string[]; message: string }> =>
     JSON.parse(response.headers.get("sl-violations") ?? "[]");
 
-  it("refuses an empty query value the parameter's schema cannot take, with 422 and the documented (empty) error answer", async () => {
+  it("refuses an empty query value its schema cannot take: 422, the documented (empty) error answer", async () => {
     for (const name of Object.keys(REFUSE_EMPTY)) {
       const response = await fetch(`${mock.baseUrl}/items?${name}=`);
       expect(response.status, name).toBe(422);
@@ -130,7 +130,7 @@ describe("empty values, falsy bodies and targets that are no URL, on a contract 
     expect(log).toContain("GET /v1/items?integer= → 422 (query parameter integer must not be empty)");
   });
 
-  it('refuses a JSON null, false, 0 or "" where the body is optional (Prism would take it for no body); answers text as text', async () => {
+  it('refuses a JSON null, false, 0 or "" for an optional body (Prism: no body); answers text as text', async () => {
     for (const body of ["null", "false", "0", '""']) {
       const response = await fetch(`${mock.baseUrl}/notes`, {
         method: "POST",

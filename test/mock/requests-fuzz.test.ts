@@ -47,7 +47,8 @@ describe("fuzzing the mock with requests generated from the spec", () => {
       tally[request.valid ? "valid" : "invalid"]++;
       tally.statuses.set(response.status, (tally.statuses.get(response.status) ?? 0) + 1);
       tally.operations.add(request.op.operationId);
-      const label = `${request.method} ${request.path} (${request.why}) → ${response.status} ${bodyText.slice(0, 200)}`;
+      const sent = `${request.method} ${request.path} (${request.why})`;
+      const label = `${sent} → ${response.status} ${bodyText.slice(0, 200)}`;
       // The body as sent (parsed back from its text) must be what the generator claims.
       if (request.valid && request.body !== undefined)
         expect(
@@ -85,7 +86,8 @@ describe("fuzzing the mock with requests generated from the spec", () => {
       .map(([status, n]) => `${status}×${n}`)
       .join(" ");
     console.log(
-      `fuzz: ${tally.sent} requests (${tally.valid} valid, ${tally.invalid} invalid) over ${tally.operations.size} operations; statuses ${statuses}`,
+      `fuzz: ${tally.sent} requests (${tally.valid} valid, ${tally.invalid} invalid) ` +
+        `over ${tally.operations.size} operations; statuses ${statuses}`,
     );
     expect(tally.sent).toBe(runs);
     expect(tally.operations.size).toBe(operations.length);

@@ -61,7 +61,8 @@ const otherMethod = fc.oneof(
   fc.constantFrom("GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "HEAD"),
   fc.stringMatching(/^[A-Z]{1,10}$/),
 );
-// An operation's path with its parameters replaced by any text (percent-encoded, or 1 in 6 raw bytes), mostly with its own method.
+// An operation's path with its parameters replaced by any text (percent-encoded, or 1 in 6 raw bytes),
+// mostly with its own method.
 const target = fc
   .tuple(
     fc.constantFrom(...operations),
@@ -91,7 +92,9 @@ const request = fc
     for (const [name, value] of r.headers) parts.push(Buffer.from(`${name}: `, "latin1"), value, Buffer.from("\r\n"));
     parts.push(Buffer.from(`content-length: ${r.body?.length ?? 0}\r\n\r\n`), r.body ?? Buffer.alloc(0));
     return {
-      summary: `${r.target.method} ${JSON.stringify(r.target.path).slice(0, 80)} (${r.headers.length} headers, body ${r.body?.length ?? 0} bytes)`,
+      summary:
+        `${r.target.method} ${JSON.stringify(r.target.path).slice(0, 80)} ` +
+        `(${r.headers.length} headers, body ${r.body?.length ?? 0} bytes)`,
       bytes: Buffer.concat(parts),
     };
   });
@@ -142,7 +145,8 @@ describe("the mock under any request", () => {
     const answer = await sendRaw(
       mock.port,
       Buffer.from(
-        `POST /v1/trades/quote HTTP/1.1\r\nhost: x\r\nconnection: close\r\n${API_KEY_HEADER}: t\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\n\r\n${text}`,
+        `POST /v1/trades/quote HTTP/1.1\r\nhost: x\r\nconnection: close\r\n${API_KEY_HEADER}: t\r\n` +
+          `content-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\n\r\n${text}`,
       ),
     );
     expect(answer?.status).toBe(422);

@@ -49,7 +49,9 @@ describe("a large invalid body", () => {
       {
         location: ["request"],
         severity: "Error",
-        message: `Request body property ${field}.0 must be string (the body is over ${FULL_REPORT_MAX_BYTES} bytes: its first violation only)`,
+        message:
+          `Request body property ${field}.0 must be string ` +
+          `(the body is over ${FULL_REPORT_MAX_BYTES} bytes: its first violation only)`,
       },
     ]);
   });

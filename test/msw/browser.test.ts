@@ -97,7 +97,7 @@ afterAll(async () => {
   if (userDataDir) await rm(userDataDir, { recursive: true, force: true });
 });
 
-it("answers the package's client in Chromium through MSW's service worker: documented answer, an override, a 429, a 401", async () => {
+it("answers the client in Chromium through MSW's service worker: documented answer, override, 429, 401", async () => {
   const page = context.pages()[0] ?? (await context.newPage());
   await page.goto(`${origin}/`);
   const outcome = await (

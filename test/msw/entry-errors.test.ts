@@ -76,7 +76,8 @@ async function runConsumer(
 }
 
 const caught = (load: string) =>
-  `try { ${load}; console.log("loaded"); } catch (error) { console.log(JSON.stringify({ name: error.name, code: error.code, message: error.message })); }`;
+  `try { ${load}; console.log("loaded"); } catch (error) { ` +
+  "console.log(JSON.stringify({ name: error.name, code: error.code, message: error.message })); }";
 
 describe("require() of ./msw", () => {
   it("fails saying ./msw is ESM only and how to import it", async () => {

@@ -63,7 +63,7 @@ function typesOf(schema: JsonObject): string[] | undefined {
 }
 
 /** Values valid against `schema`. */
-export function validValue(spec: OpenApiDocument, schema: unknown, depth = 0): fc.Arbitrary<unknown> {
+function validValue(spec: OpenApiDocument, schema: unknown, depth = 0): fc.Arbitrary<unknown> {
   const s = merged(spec, schema);
   if ("const" in s) return fc.constant(s.const);
   if (Array.isArray(s.enum)) return fc.constantFrom(...(s.enum as unknown[]));
@@ -161,8 +161,11 @@ function wrongTypeValue(types: string[] | undefined): fc.Arbitrary<unknown> {
   return fc.oneof(...options);
 }
 
-/** Values that break `schema` in one way (wrong type, enum, missing/unknown property, …). Maybe not all: check with the validator. */
-export function invalidValue(spec: OpenApiDocument, schema: unknown): fc.Arbitrary<{ value: unknown; why: string }> {
+/**
+ * Values that break `schema` in one way (wrong type, enum, missing/unknown property, …).
+ * Maybe not all: check with the validator.
+ */
+function invalidValue(spec: OpenApiDocument, schema: unknown): fc.Arbitrary<{ value: unknown; why: string }> {
   const s = merged(spec, schema);
   const types = typesOf(s);
   const options: Array<fc.Arbitrary<{ value: unknown; why: string }>> = [
@@ -222,7 +225,7 @@ export function invalidValue(spec: OpenApiDocument, schema: unknown): fc.Arbitra
 }
 
 /** Text that is not JSON, made from a valid body. */
-export function malformedJson(valid: fc.Arbitrary<unknown>): fc.Arbitrary<string> {
+function malformedJson(valid: fc.Arbitrary<unknown>): fc.Arbitrary<string> {
   return fc
     .tuple(
       valid.map((v) => JSON.stringify(v)),
