@@ -9,7 +9,7 @@ import { findFreePort } from "../../src/mock/processes.js";
 const require = createRequire(import.meta.url);
 
 /** The Prism CLI's entry script (run with this Node; killing an `npx prism` leaves its server running). */
-export function prismCliPath(): string {
+function prismCliPath(): string {
   return path.join(path.dirname(require.resolve("@stoplight/prism-cli/package.json")), "dist", "index.js");
 }
 
@@ -38,7 +38,7 @@ function stopProcessGroup(child: ChildProcess, timeoutMs = 5000): Promise<void> 
   });
 }
 
-export interface StartedPrism {
+interface StartedPrism {
   child: ChildProcess;
   pid: number;
   port: number;

@@ -7,7 +7,7 @@ import { buildGenerated, inputFingerprint, recordedFingerprint } from "../build/
 import { BUNDLE_JSON, GENERATED_DIR } from "./paths.js";
 
 /** Why generated/ is stale, or undefined when it is fresh. */
-export async function stalenessReason(): Promise<string | undefined> {
+async function stalenessReason(): Promise<string | undefined> {
   if (!existsSync(BUNDLE_JSON)) return `${path.relative(process.cwd(), BUNDLE_JSON)} is missing`;
   const recorded = await recordedFingerprint(GENERATED_DIR);
   if (!recorded) return "generated/ records no build fingerprint";

@@ -6,7 +6,7 @@ import { isMap, isScalar, isSeq, LineCounter, type Node, parseDocument } from "y
 import { isObject, pointerTokens } from "../../src/openapi/index.js";
 import { ROOT } from "./paths.js";
 
-export interface SourceLocation {
+interface SourceLocation {
   /** Relative to the repository root, e.g. `openapi/components/examples/Quote.yaml`. */
   file: string;
   /** 1-based line of the deepest node of the pointer found in that file. */

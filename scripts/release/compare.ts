@@ -126,7 +126,7 @@ export interface Change {
 type Direction = "request" | "response";
 
 /** `GET /wallets/USDT (getWalletBalance)`. */
-export const operationLabel = (op: OperationRef): string =>
+const operationLabel = (op: OperationRef): string =>
   `${op.method} ${op.path} (${op.operationId ?? "no operationId"})`;
 
 /** Value constraints, and which way a bigger number goes ("up": a bigger value is tighter; undefined: no order). */
@@ -718,7 +718,7 @@ const leaf = (field: string) => /[\w-]+(?:\[\]|\{\*\})*$/.exec(field)?.[0] ?? fi
  * Changes of one kind to the same field name at the same kind of place (a shared schema changes wherever it
  * is embedded).
  */
-export interface ChangeGroup {
+interface ChangeGroup {
   kind: ChangeKind;
   rule: ChangeRule;
   /**

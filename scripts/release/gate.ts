@@ -15,7 +15,7 @@ import { type Change, compareContracts, formatChange, summarizeChanges } from ".
 import { type Bump, bumpBetween, bumpRank, compareVersions, maxBump, parseVersion, requiredBump } from "./versions.js";
 
 export const CURRENT_BUNDLE = path.join("generated", "openapi.json");
-export const RELEASED_BUNDLE = path.join("generated", RELEASED_FILE);
+const RELEASED_BUNDLE = path.join("generated", RELEASED_FILE);
 
 export interface GateResult {
   ok: boolean;

@@ -5,7 +5,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { parse } from "yaml";
 
-export const SPEC_SOURCE = path.join("openapi", "openapi.yaml");
+const SPEC_SOURCE = path.join("openapi", "openapi.yaml");
 
 /** Sets info.version in `<root>/openapi/openapi.yaml`; returns the version it had. */
 export async function setSpecVersion(root: string, version: string): Promise<string> {

@@ -12,7 +12,7 @@ export const maxBump = (bumps: Iterable<Bump>): Bump =>
 export const isBump = (value: unknown): value is Bump =>
   typeof value === "string" && (BUMPS as readonly string[]).includes(value);
 
-export interface Version {
+interface Version {
   major: number;
   minor: number;
   patch: number;

@@ -4,7 +4,7 @@
 // verifier, the release comparer and the tests all read schemas through here.
 import { deref, isObject, type JsonObject, type OpenApiDocument } from "./document.js";
 
-export interface FlattenOptions {
+interface FlattenOptions {
   /** Also merge anyOf/oneOf branches (a union view: "which keys can any branch document?"). Default false. */
   alternatives?: boolean;
 }
@@ -111,7 +111,7 @@ function declaredTypes(schema: JsonObject, options: TypeOptions): Set<string> | 
   return undefined;
 }
 
-export interface TypeOptions {
+interface TypeOptions {
   /**
    * Read only the `type` keywords of the allOf parts: a `const` alone and anyOf/oneOf branches name no type.
    * The verifier's negative cases use this (a wrong-type case only where a type is written). Default false.

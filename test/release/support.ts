@@ -17,9 +17,9 @@ import { repoRoot } from "../support/spec.js";
 
 const FIXTURES = path.join(repoRoot, "test", "release", "fixtures");
 
-export type PatchStep = { remove: string } | { set: string; value: unknown };
+type PatchStep = { remove: string } | { set: string; value: unknown };
 
-export interface ChangeFixture {
+interface ChangeFixture {
   name: string;
   verdict: ChangeKind;
   rule: ChangeRule;
@@ -123,6 +123,6 @@ export async function checkout(version = "1.0.0"): Promise<Checkout> {
 }
 
 /** `tsx script args…` with this repository's tsx, resolving with the exit code and output. */
-export function runTsx(script: string, args: string[], cwd = repoRoot): Promise<NodeRun> {
+function runTsx(script: string, args: string[], cwd = repoRoot): Promise<NodeRun> {
   return runNodeScript(binPath("tsx"), [script, ...args], { cwd });
 }
