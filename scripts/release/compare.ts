@@ -126,8 +126,7 @@ export interface Change {
 type Direction = "request" | "response";
 
 /** `GET /wallets/USDT (getWalletBalance)`. */
-const operationLabel = (op: OperationRef): string =>
-  `${op.method} ${op.path} (${op.operationId ?? "no operationId"})`;
+const operationLabel = (op: OperationRef): string => `${op.method} ${op.path} (${op.operationId ?? "no operationId"})`;
 
 /** Value constraints, and which way a bigger number goes ("up": a bigger value is tighter; undefined: no order). */
 const CONSTRAINTS = {
