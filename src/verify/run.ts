@@ -151,8 +151,8 @@ async function runCase(planned: PlannedCase, context: RunContext): Promise<CaseR
   const result = unsentResult(planned);
   if (planned.skip) return { ...result, outcome: "skipped", reason: planned.skip };
   // What the target is before this answer decides how it is judged.
-  const live = context.sender.target === "deployment";
-  const path = casePath(planned, context, live);
+  const onDeployment = context.sender.target === "deployment";
+  const path = casePath(planned, context, onDeployment);
   if (typeof path !== "string") return { ...result, outcome: "skipped", reason: path.skip };
   const url = `${context.options.baseUrl.replace(/\/+$/, "")}${path}`;
   result.request = { method: planned.request.method, url };
@@ -168,7 +168,7 @@ async function runCase(planned: PlannedCase, context: RunContext): Promise<CaseR
   result.durationMs = answer.durationMs;
   const { operation } = planned;
   const positive = planned.kind === "positive";
-  const judged = context.validator.validateResponse(
+  const validation = context.validator.validateResponse(
     {
       method: operation.method,
       path: operation.path,
@@ -177,27 +177,27 @@ async function runCase(planned: PlannedCase, context: RunContext): Promise<CaseR
       bodyText: answer.bodyText,
       expectSuccess: positive,
     },
-    { strict: live && positive },
+    { strict: onDeployment && positive },
   );
-  const answered = { ...result, violations: judged.violations, warnings: judged.warnings };
-  if (!positive) return judgeRefusal(planned, answer, judged, answered, live);
-  const judgedPositive = judgeSuccess(operation, answer, judged, answered);
-  if (judgedPositive.outcome === "passed") rememberCreatedId(operation, answer.bodyText, context.created);
-  return judgedPositive;
+  const judged = { ...result, violations: validation.violations, warnings: validation.warnings };
+  if (!positive) return judgeRefusal(planned, answer, validation, judged, onDeployment);
+  const verdict = judgeSuccess(operation, answer, validation, judged);
+  if (verdict.outcome === "passed") rememberCreatedId(operation, answer.bodyText, context.created);
+  return verdict;
 }
 
 /**
  * The case's path: on a path whose last parameter a POST of this run creates, with that id (on the mock, without
  * one, the example stands; on a deployment the case is skipped).
  */
-function casePath(planned: PlannedCase, context: RunContext, live: boolean): string | { skip: string } {
+function casePath(planned: PlannedCase, context: RunContext, onDeployment: boolean): string | { skip: string } {
   const fromCreator = createdParameter(context.operations, planned);
   const creator = creatorPath(context.operations, planned.operation);
   const path = planned.request.path;
   if (fromCreator === undefined || creator === undefined || fromCreator in (context.options.params ?? {})) return path;
   const id = context.created.get(creator);
   if (id !== undefined) return path.replace(/\/[^/?]*(\?.*)?$/, `/${encodeURIComponent(id)}$1`);
-  return live ? { skip: `needs the id POST ${creator} creates, which this run did not get` } : path;
+  return onDeployment ? { skip: `needs the id POST ${creator} creates, which this run did not get` } : path;
 }
 
 /** The case's headers, with the API key on keyed operations unless the case is about its absence. */
@@ -219,13 +219,18 @@ function redirectHint(status: number, headers: Headers): string {
 }
 
 /** A positive case: only the documented success status passes (not a 2xx the contract reaches through `default`). */
-function judgeSuccess(operation: Operation, answer: Answer, judged: ContractResult, result: CaseResult): CaseResult {
+function judgeSuccess(
+  operation: Operation,
+  answer: Answer,
+  validation: ContractResult,
+  result: CaseResult,
+): CaseResult {
   const success = successKeys(operation);
   if (isDocumentedSuccess(answer.status, success)) {
-    if (judged.ok) return { ...result, outcome: "passed" };
+    if (validation.ok) return { ...result, outcome: "passed" };
     return {
       ...result,
-      reason: `answered ${answer.status}, breaking the contract: ${violationCount(judged.violations)}`,
+      reason: `answered ${answer.status}, breaking the contract: ${violationCount(validation.violations)}`,
     };
   }
   const violations = result.violations.some((v) => v.location === "status")
@@ -266,9 +271,9 @@ function rememberCreatedId(operation: Operation, bodyText: string, created: Map<
 function judgeRefusal(
   planned: PlannedCase,
   answer: Answer,
-  judged: ContractResult,
+  validation: ContractResult,
   result: CaseResult,
-  live: boolean,
+  onDeployment: boolean,
 ): CaseResult {
   const { status } = answer;
   if (status < 400 || status > 499)
@@ -277,13 +282,13 @@ function judgeRefusal(
     const notThere = `the operation is not there (expected a refusal of this request, not ${status})`;
     return { ...result, reason: `answered ${status}: ${notThere}` };
   }
-  if (!live) {
+  if (!onDeployment) {
     const expected = planned.withoutKey ? ("401" in planned.operation.responses ? [401] : undefined) : [400, 422];
     if (expected && !expected.includes(status))
       return { ...result, reason: `expected ${expected.join(" or ")}, got ${status}` };
   }
-  if (!judged.ok)
-    return { ...result, reason: `the ${status} refusal breaks the contract: ${violationCount(judged.violations)}` };
+  if (!validation.ok)
+    return { ...result, reason: `the ${status} refusal breaks the contract: ${violationCount(validation.violations)}` };
   return { ...result, outcome: "passed" };
 }
 

@@ -88,12 +88,12 @@ export function createSender(options: SenderOptions): Sender {
 
   async function exchange({ method, url, headers, body }: Outgoing): Promise<Answer> {
     requests++;
-    const sent = sign ? { ...headers, ...(await signatureHeaders(sign, method, url)) } : { ...headers };
+    const outgoingHeaders = sign ? { ...headers, ...(await signatureHeaders(sign, method, url)) } : { ...headers };
     const started = clock.now();
     // A redirect is an answer of its own, judged like any other (fetch would follow it unseen).
     const response = await fetch(url, {
       method,
-      headers: sent,
+      headers: outgoingHeaders,
       body,
       redirect: "manual",
       signal: AbortSignal.timeout(timeoutMs),
