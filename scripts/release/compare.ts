@@ -14,6 +14,8 @@
 //   annotation    descriptions, examples, extensions: anything else that changes no modelled shape.
 // Each change carries a rule (its kind, e.g. `response-field-removed`), the operation, the place in it and
 // the field path, so that the gate, the changelog and the tests can name them.
+// What a schema says (its JSON types, closed values, fields, items and maps) is read through src/openapi
+// (schemaTypes, closedValues, schemaView), as the validator, the mock and the verifier read it.
 import { isDeepStrictEqual } from "node:util";
 import {
   closedValues,
