@@ -15,7 +15,7 @@ import {
 } from "../openapi/document.js";
 import type { AnswerSource } from "./pipeline.js";
 
-export interface Answer {
+interface Answer {
   status: number;
   headers: Record<string, string>;
   /** JSON value; undefined for no body. */

@@ -10,7 +10,7 @@ import path from "node:path";
 /** Why the command stops. */
 export type StopCause = { kind: "signal"; signal: "SIGINT" | "SIGTERM" } | { kind: "launcher-exited"; pid: number };
 
-export interface LifetimeOptions {
+interface LifetimeOptions {
   /** How often the launcher is checked. Default 250 ms. */
   intervalMs?: number;
 }

@@ -77,7 +77,7 @@ export interface PipelineAnswer {
   why?: string;
 }
 
-export interface PipelineOptions {
+interface PipelineOptions {
   /** The contract the requests are for (the mock's copy: paths under the base path). */
   spec: OpenApiDocument;
   source: AnswerSource;

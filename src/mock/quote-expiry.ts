@@ -40,7 +40,7 @@ interface SchemaNode {
   view: SchemaView;
 }
 
-export interface QuoteExpiry {
+interface QuoteExpiry {
   /**
    * The body of an answer of `operation` with `status`, every quote in it expiring MOCK_QUOTE_VALIDITY_MS
    * after `now` (default: this moment). `body` itself is not changed; a body with no quote is returned as is.

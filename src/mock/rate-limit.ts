@@ -42,7 +42,7 @@ function windowsByLimit(spec: OpenApiDocument): Map<number, number> {
   return windows;
 }
 
-export interface RateLimitHeaders {
+interface RateLimitHeaders {
   /**
    * `headers` (lower-case names) of an answer with `status` at `now` (default: this moment), its documented
    * rate-limit headers rewritten as above. `headers` itself is not changed.

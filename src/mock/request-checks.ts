@@ -60,7 +60,7 @@ function utf8LengthUpTo(text: string, limit: number): number {
   return text.length > limit ? text.length : new TextEncoder().encode(text).length;
 }
 
-export interface RequestChecks {
+interface RequestChecks {
   /** Why the parameters or the (large) body of a request to `operation` are refused, or undefined. */
   refusalOf(
     operation: Operation,

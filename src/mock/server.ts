@@ -27,7 +27,7 @@ import { createRequestPipeline, type PipelineAnswer, type RequestPipeline } from
 /** Requests larger than this are refused (413): every request body of the contract is a few hundred bytes. */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
-export interface MockServerOptions {
+interface MockServerOptions {
   /** The mock-only contract (paths under the base path). */
   spec: OpenApiDocument;
   host: string;

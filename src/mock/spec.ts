@@ -2,7 +2,7 @@
 // every difference is listed in `fixes` (printed by the mock, kept in the README).
 import { basePathOf, escapePointerToken, type OpenApiDocument } from "../openapi/document.js";
 
-export interface MockSpec {
+interface MockSpec {
   spec: OpenApiDocument;
   /** The base path every path now starts with (e.g. "/v1"), "" for none. */
   basePath: string;
