@@ -19,7 +19,10 @@ export interface BuildContext {
 
 /** The files the build reads. A change to any of these makes generated/ stale. */
 export const BUILD_INPUTS = ["openapi", "redocly.yaml", "scripts/build", "scripts/lib", "src/openapi"] as const;
-/** Besides the files: package.json's name (the code samples import it) and the versions of the tools that write generated/. */
+/**
+ * Besides the files: package.json's name (the code samples import it) and the versions of the tools that
+ * write generated/.
+ */
 export const BUILD_TOOLS = ["@redocly/cli", "openapi-typescript", "yaml"] as const;
 
 const require = createRequire(import.meta.url);
@@ -70,7 +73,8 @@ export async function inputFingerprint(root = ROOT): Promise<string> {
 
 /** The fingerprint file's text: a header, what it covers, the hash. */
 export function fingerprintText(fingerprint: string): string {
-  return `${headerFor(FINGERPRINT_FILE)}# sha256 of the build inputs: ${BUILD_INPUTS.join(", ")}, package.json's name, ${BUILD_TOOLS.join(", ")} versions\n${fingerprint}\n`;
+  const inputs = `${BUILD_INPUTS.join(", ")}, package.json's name, ${BUILD_TOOLS.join(", ")} versions`;
+  return `${headerFor(FINGERPRINT_FILE)}# sha256 of the build inputs: ${inputs}\n${fingerprint}\n`;
 }
 
 /** The fingerprint recorded in a generated folder, or undefined. */
