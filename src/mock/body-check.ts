@@ -3,8 +3,8 @@
 // seconds, and no other request was answered meanwhile. So a body over FULL_REPORT_MAX_BYTES is checked
 // here first by a validator that stops at its first violation (the contract validator's fast pass: linear
 // in the body, nothing allocated per item); an invalid one is refused with 422 and that violation, without
-// reaching Prism. Smaller bodies and valid ones go to Prism; the violations it reports are capped at
-// MAX_VIOLATIONS (engine.ts).
+// reaching the full check. Smaller bodies and valid ones get the contract validator's full check in the
+// request pipeline (pipeline.ts); the violations reported are capped at MAX_VIOLATIONS.
 import type { ErrorObject } from "ajv/dist/2020.js";
 import { SchemaCompiler } from "../contract/schemas.js";
 import { jsonMedia, type OpenApiDocument, type Operation } from "../openapi/document.js";

@@ -1,7 +1,7 @@
 // Quotes the mock answers are valid at the moment of the answer. The contract's example quote carries a
 // fixed `expiryDate` that is soon in the past, so a client that checks it (the README's first example,
-// `isQuoteExpired`) would never accept one. The mock (server.ts) and the ./msw handlers, which share this
-// module, write every quote of an answer with `expiryDate` = the moment of the answer +
+// `isQuoteExpired`) would never accept one. The request pipeline (pipeline.ts) of the mock and of the ./msw
+// handlers writes every quote of an answer with `expiryDate` = the moment of the answer +
 // MOCK_QUOTE_VALIDITY_MS, in the spec's Timestamp convention (ISO 8601 UTC with milliseconds, as
 // `Date.prototype.toISOString` writes it); every other field stays what the contract documents.
 //

@@ -1,7 +1,7 @@
 // Rate-limit headers that make sense at the moment of the answer. The contract's header examples are fixed
 // (`X-RateLimit-Reset` 1795341660, soon in the past, and `X-RateLimit-Remaining` 199 even on a 429), so a
-// client that honours them would retry a mock 429 at once. The mock (server.ts) and the ./msw handlers,
-// which share this module, rewrite the documented rate-limit headers of every answer:
+// client that honours them would retry a mock 429 at once. The request pipeline (pipeline.ts) of the mock
+// and of the ./msw handlers rewrites the documented rate-limit headers of every answer:
 //   - X-RateLimit-Reset: the end of the current window, in the documented example's format (Unix seconds).
 //     Windows are fixed and aligned to the epoch (a one-minute window ends at the next full minute). The
 //     window is the one of the limit the header describes: the `info` x-rate-limits entry whose `requests`
