@@ -32,7 +32,7 @@ export default {
     // nor switches mutants on, so all its mutants would be "no coverage" whatever the tests check.
     "!src/cli.ts",
     // When the mock's commands stop (signals, npm or its shell exiting): behaviour of a process tree, tried only
-    // from outside with real processes (test/contract/mock-lifetime.test.ts), so "no coverage" here as well.
+    // from outside with real processes (test/mock/lifetime.test.ts), so "no coverage" here as well.
     "!src/mock/lifetime.ts",
   ],
   testRunner: "vitest",
@@ -61,7 +61,8 @@ export default {
   clearTextReporter: { allowColor: false, logTests: false, reportMutants: true, reportScoreTable: true },
   // reports/ is git-ignored; the sandbox does not need the build output or old test output.
   ignorePatterns: ["/dist", "/test-output", "/MUTATION.md", "/BENCHMARKS.md"],
-  // The sandboxes go under the git-ignored reports/ too (Biome and knip skip it; a crashed run leaves nothing to commit).
+  // The sandboxes go under the git-ignored reports/ too (Biome and knip skip it; a crashed run leaves nothing to
+  // commit).
   tempDirName: "reports/mutation/.stryker-tmp",
   thresholds: { high: 90, low: 85, break: null },
 };

@@ -9,6 +9,7 @@ import bundle from "./build/steps/10-bundle.js";
 import { binPath, runNodeScript, withoutBanner } from "./lib/node-cli.js";
 import { ROOT } from "./lib/paths.js";
 import { sourceLocation } from "./lib/source-map.js";
+import { refOf } from "../src/openapi/index.js";
 
 interface SpectralResult {
   code: string;
@@ -44,7 +45,8 @@ async function redocly(): Promise<string[]> {
   const findings = problems.map((problem) => {
     const [where] = problem.location;
     const file = where ? path.relative(ROOT, path.resolve(ROOT, where.source.ref)) : "openapi/openapi.yaml";
-    return `${file}:${where?.start?.line ?? 1}  ${problem.severity}  ${problem.ruleId}  ${problem.message}  (${where?.pointer ?? "#"})`;
+    const line = where?.start?.line ?? 1;
+    return `${file}:${line}  ${problem.severity}  ${problem.ruleId}  ${problem.message}  (${where?.pointer ?? "#"})`;
   });
   if (run.code !== 0 && findings.length === 0)
     findings.push(`redocly lint exited with ${run.code}:\n${withoutBanner(run.stderr)}`);
@@ -60,7 +62,8 @@ async function spectral(): Promise<string[]> {
     await bundle({ root: ROOT, outDir: LINT_DIR, log: () => {} });
   } catch (error) {
     return [
-      `redocly bundle openapi/openapi.yaml failed, so Spectral cannot run:\n${error instanceof Error ? error.message : String(error)}`,
+      "redocly bundle openapi/openapi.yaml failed, so Spectral cannot run:\n" +
+        (error instanceof Error ? error.message : String(error)),
     ];
   }
   const file = path.relative(ROOT, path.join(LINT_DIR, "openapi.yaml"));
@@ -79,8 +82,9 @@ async function spectral(): Promise<string[]> {
   return results.map((result) => {
     const where = sourceLocation(result.path);
     const source = where ? `${where.file}:${where.line}` : "openapi/openapi.yaml";
-    const pointer = `#/${result.path.map((token) => token.replace(/~/g, "~0").replace(/\//g, "~1")).join("/")}`;
-    return `${source}  ${SEVERITIES[result.severity] ?? result.severity}  ${result.code}  ${result.message}  (bundle ${file}:${result.range.start.line + 1} ${pointer})`;
+    const severity = SEVERITIES[result.severity] ?? result.severity;
+    const inBundle = `bundle ${file}:${result.range.start.line + 1} ${refOf(result.path)}`;
+    return `${source}  ${severity}  ${result.code}  ${result.message}  (${inBundle})`;
   });
 }
 

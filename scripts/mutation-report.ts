@@ -1,6 +1,7 @@
 // Writes MUTATION.md from Stryker's JSON reports, one per group of folders (reports/mutation/<group>.json;
-// `npm run test:mutation` runs Stryker for each group, then this). Scores as Stryker counts them: detected (killed + timeout) ÷ (detected + survived + no
-// coverage); ignored mutants and compile/runtime errors are left out. Every undetected mutant is listed with
+// `npm run test:mutation` runs Stryker for each group, then this). Scores as Stryker counts them:
+// detected (killed + timeout) ÷ (detected + survived + no coverage); ignored mutants and compile/runtime errors
+// are left out. Every undetected mutant is listed with
 // the reason from scripts/mutation-notes.json, the one hand-kept file: a note matches a mutant by file and,
 // when given, line, column, mutator and replacement.
 // `tsx scripts/mutation-report.ts [--reports <dir>] [--out <file>] [--previous <file>] [name…]`:
@@ -207,7 +208,8 @@ function score(c: Counts): string {
 }
 
 function row(name: string, c: Counts): string {
-  return `| ${name} | ${score(c)} | ${c.killed} | ${c.timeout} | ${c.survived} | ${c.noCoverage} | ${c.ignored} | ${c.errors} |`;
+  const cells = [name, score(c), c.killed, c.timeout, c.survived, c.noCoverage, c.ignored, c.errors];
+  return `| ${cells.join(" | ")} |`;
 }
 
 const TABLE_HEAD = [
@@ -230,6 +232,14 @@ function original(source: string, m: Mutant): string {
   const first = (lines[start.line - 1] ?? "").slice(start.column - 1);
   const last = (lines[end.line - 1] ?? "").slice(0, end.column - 1);
   return [first, ...lines.slice(start.line, end.line - 1), last].join("\n");
+}
+
+/** The table row of an undetected mutant: where, why undetected, the mutation, and its note. */
+function undetectedRow(where: string, m: Mutant, source: string, note: Note | undefined): string {
+  const status = m.status === "NoCoverage" ? "no coverage" : "survived";
+  const reason = note ? note.reason.replaceAll("|", "\\|") : "**not explained**";
+  const mutation = `${cell(original(source, m))} | ${cell(m.replacement ?? "")}`;
+  return `| ${where} | ${status} | ${m.mutatorName} | ${mutation} | ${reason} |`;
 }
 
 const used = new Set<Note>();
@@ -276,9 +286,7 @@ for (const file of Object.keys(report.files).sort()) {
       file,
       line,
       column,
-      row:
-        `| ${file}:${line}:${column} | ${m.status === "NoCoverage" ? "no coverage" : "survived"} | ${m.mutatorName} | ` +
-        `${cell(original(source, m))} | ${cell(m.replacement ?? "")} | ${note ? note.reason.replaceAll("|", "\\|") : "**not explained**"} |`,
+      row: undetectedRow(`${file}:${line}:${column}`, m, source, note),
     });
   }
   byFile.push([file, counts]);
@@ -316,17 +324,21 @@ const [stryker, runner, vitest] = await Promise.all([
 const lines = [
   "# Mutation testing",
   "",
-  `Produced by \`npm run test:mutation\` on ${new Date().toISOString().slice(0, 10)}: Stryker ${stryker} (vitest runner ${runner}), ` +
+  `Produced by \`npm run test:mutation\` on ${new Date().toISOString().slice(0, 10)}: ` +
+    `Stryker ${stryker} (vitest runner ${runner}), ` +
     `Vitest ${vitest}, Node ${process.version}, ${os.cpus().length} × ${cpu}` +
     (perf && perf.setup + perf.initialRun + perf.mutation > 0
-      ? `; ${minutes(perf.setup + perf.initialRun + perf.mutation)} (dry run ${minutes(perf.initialRun)}, mutants ${minutes(perf.mutation)}).`
+      ? `; ${minutes(perf.setup + perf.initialRun + perf.mutation)} ` +
+        `(dry run ${minutes(perf.initialRun)}, mutants ${minutes(perf.mutation)}).`
       : "."),
   "",
-  `Each group of folders (\`scripts/mutation-groups.json\`) keeps its own report; when they were written: ${[...written, ...carriedWritten].join(", ")}.`,
+  "Each group of folders (`scripts/mutation-groups.json`) keeps its own report; when they were written: " +
+    `${[...written, ...carriedWritten].join(", ")}.`,
   ...(carried.size > 0
     ? [
         "",
-        `Carried over: ${[...carried.keys()].join(", ")} had no report among those read (\`reports/\` is not committed), so their rows`,
+        `Carried over: ${[...carried.keys()].join(", ")} had no report among those read ` +
+          "(`reports/` is not committed), so their rows",
         "are those of the previous MUTATION.md, as that run wrote them (their notes included), and count in the score.",
       ]
     : []),
@@ -334,7 +346,8 @@ const lines = [
   "Stryker changes `src/` and the release tooling (`scripts/release/`, `scripts/build/provenance.ts`) one small piece",
   "at a time (a mutant) and runs the tests that cover the piece: a mutant is",
   "detected when a test fails (killed) or hangs (timeout). What is mutated and why some files are not:",
-  "`stryker.config.mjs` (not mutated: files with only types or re-exports, and `src/cli.ts` and `src/mock/lifetime.ts`,",
+  "`stryker.config.mjs` (not mutated: files with only types or re-exports, and `src/cli.ts` and " +
+    "`src/mock/lifetime.ts`,",
   "which tests can run only as child processes, where Stryker neither sees coverage nor switches mutants on); which",
   "tests run and why the others do not: `vitest.mutation.config.ts`.",
   "Score = detected ÷ (detected + survived + no coverage). Static mutants (code run only while a test file loads",
@@ -342,8 +355,10 @@ const lines = [
   "Undetected mutants are explained in `scripts/mutation-notes.json`, merged in below.",
   "",
   ...(missing.length > 0 ? [`**Incomplete: no report for the group(s) ${missing.join(", ")}.**`, ""] : []),
-  `**Score: ${score(total)}** (${total.killed + total.timeout} detected of ${total.killed + total.timeout + total.survived + total.noCoverage}; ` +
-    `${total.ignored} ignored as static). Undetected: ${explained + unexplained}, ${explained} explained, ${unexplained} not.`,
+  `**Score: ${score(total)}** (${total.killed + total.timeout} detected of ` +
+    `${total.killed + total.timeout + total.survived + total.noCoverage}; ` +
+    `${total.ignored} ignored as static). ` +
+    `Undetected: ${explained + unexplained}, ${explained} explained, ${unexplained} not.`,
   "",
   "## By folder",
   "",

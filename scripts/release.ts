@@ -47,7 +47,8 @@ async function version(): Promise<void> {
   const section = contractChangesSection(after.changes, after.releasedVersion ?? before.version);
   await writeFile(changelogFile, addToEntry(await readFile(changelogFile, "utf8"), next, section));
   console.log(
-    `release:version: ${before.version} → ${next}: package.json, package-lock.json, openapi/openapi.yaml info.version, generated/, CHANGELOG.md ` +
+    `release:version: ${before.version} → ${next}: package.json, package-lock.json, ` +
+      "openapi/openapi.yaml info.version, generated/, CHANGELOG.md " +
       `(${after.changes.length} contract change(s) classified), ${changesets.length} changeset(s) consumed.\n` +
       `Review CHANGELOG.md, commit ("Release ${next}"), then \`npm run release:publish\`.`,
   );
@@ -60,12 +61,14 @@ async function publish(args: string[]): Promise<void> {
   if (!gate.ok) fail("the breaking-change gate fails", gate);
   if (gate.releasedVersion === gate.version)
     fail(
-      `${gate.version} is released already (generated/${RELEASED_FILE}); \`npm run release:version\` makes the next version`,
+      `${gate.version} is released already (generated/${RELEASED_FILE}); ` +
+        "`npm run release:version` makes the next version",
     );
   const left = await pendingChangesets(ROOT, gate.packageName);
   if (left.length)
     fail(
-      `pending changesets not in a version yet (${left.map((c) => c.file).join(", ")}): run \`npm run release:version\` first`,
+      `pending changesets not in a version yet (${left.map((c) => c.file).join(", ")}): ` +
+        "run `npm run release:version` first",
     );
   const check = spawnSync("npm", ["run", "--silent", "check:generated"], { cwd: ROOT, stdio: "inherit" });
   if (check.status !== 0) fail("generated/ is not fresh: `npm run build` and commit");
