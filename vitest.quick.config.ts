@@ -15,8 +15,8 @@ export const QUICK_RUN_LEAVES_OUT = {
 /** The files left out, each with its reason (a key of QUICK_RUN_LEAVES_OUT). */
 export const LEFT_OUT_OF_QUICK_RUN: Record<string, keyof typeof QUICK_RUN_LEAVES_OUT> = {
   "test/consumer/consumer.test.ts": "downloads Node and TypeScript, installs the packed package",
-  "test/docs/docs.test.ts": "drives Chromium",
-  "test/msw/msw-browser.test.ts": "drives Chromium",
+  "test/docs/docs-page.test.ts": "drives Chromium",
+  "test/msw/browser.test.ts": "drives Chromium",
   "test/scripts/lint.test.ts": "copies the repository to build, lint or release it",
   "test/scripts/generated.test.ts": "copies the repository to build, lint or release it",
   "test/release/done.test.ts": "copies the repository to build, lint or release it",
