@@ -15,14 +15,14 @@ const HEADINGS: Record<ChangeKind, string> = {
  */
 function markdown(text: string): string {
   const code = (value: string) => (value.includes("`") ? `\`\` ${value} \`\`` : `\`${value}\``);
-  const plainText = (plain: string) => plain.replace(/[\\`*_[\]<>|]/g, (c) => `\\${c}`);
+  const escapeMarkup = (prose: string) => prose.replace(/[\\`*_[\]<>|]/g, (c) => `\\${c}`);
   let out = "";
   let last = 0;
   for (const match of text.matchAll(/"(?:[^"\\]|\\.)*"/g)) {
-    out += plainText(text.slice(last, match.index)) + code(match[0]);
+    out += escapeMarkup(text.slice(last, match.index)) + code(match[0]);
     last = match.index + match[0].length;
   }
-  return out + plainText(text.slice(last));
+  return out + escapeMarkup(text.slice(last));
 }
 
 /** The section for a release: its contract changes since `fromVersion`, by kind, one bullet per group. */

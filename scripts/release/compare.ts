@@ -694,13 +694,13 @@ function strip(doc: OpenApiDocument): unknown {
 /** Every change from `before` to `after`, classified; breaking first. */
 export function compareContracts(before: OpenApiDocument, after: OpenApiDocument): Change[] {
   const order: Record<ChangeKind, number> = { breaking: 0, "non-breaking": 1, annotation: 2 };
-  const seen = new Set<string>();
+  const reportedKeys = new Set<string>();
   return new Comparer(before, after)
     .run()
     .filter((c) => {
       const key = `${c.kind}|${c.rule}|${c.where}|${c.message}`;
-      if (seen.has(key)) return false;
-      seen.add(key);
+      if (reportedKeys.has(key)) return false;
+      reportedKeys.add(key);
       return true;
     })
     .sort((x, y) => order[x.kind] - order[y.kind]);
