@@ -292,8 +292,8 @@ export default async function run(): Promise<string> {
         headers: { "content-type": "application/json", [keyHeader]: "bench" } as Record<string, string>,
         body: quoteRequestBody as string | undefined,
       },
-      ours: () => validate(quoteOp, quote.headers, quote.body),
-      oursText: () => validateText(quoteOp, quote.headers, quoteText),
+      contract: () => validate(quoteOp, quote.headers, quote.body),
+      contractText: () => validateText(quoteOp, quote.headers, quoteText),
       base: () => baselineQuote.validateResponse(quote.status, quote.body),
       formats: () => formatsQuote.validateResponse(quote.status, quote.body),
       perCall: () =>
@@ -309,8 +309,8 @@ export default async function run(): Promise<string> {
         headers: { [keyHeader]: "bench" } as Record<string, string>,
         body: undefined as string | undefined,
       },
-      ours: () => validate(depositsOp, depositsExample.headers, page),
-      oursText: () => validateText(depositsOp, depositsExample.headers, pageText),
+      contract: () => validate(depositsOp, depositsExample.headers, page),
+      contractText: () => validateText(depositsOp, depositsExample.headers, pageText),
       base: () => baselinePage.validateResponse(depositsExample.status, page),
       formats: () => formatsPage.validateResponse(depositsExample.status, page),
       perCall: () =>
@@ -320,7 +320,7 @@ export default async function run(): Promise<string> {
 
   // All must agree on what they are given: the valid bodies pass, a broken one fails.
   for (const c of cases) {
-    for (const result of [c.ours(), c.oursText()]) {
+    for (const result of [c.contract(), c.contractText()]) {
       if (!result.ok)
         throw new Error(`${c.name}: contract validator rejects the example: ${JSON.stringify(result.violations)}`);
     }
@@ -343,12 +343,12 @@ export default async function run(): Promise<string> {
   const rows = [];
   const inProcess = new Map<
     (typeof cases)[number],
-    Record<"ours" | "oursText" | "base" | "formats" | "perCall", number>
+    Record<"contract" | "contractText" | "base" | "formats" | "perCall", number>
   >();
   for (const c of cases) {
     const figures = {
-      ours: measure(c.ours),
-      oursText: measure(c.oursText),
+      contract: measure(c.contract),
+      contractText: measure(c.contractText),
       base: measure(c.base),
       formats: measure(c.formats),
       perCall: measure(c.perCall, { minMs: 1000 }),
@@ -429,12 +429,12 @@ export default async function run(): Promise<string> {
     for (const probe of probes) {
       serve(depositsOp, probe.headers, probe.text);
       const answer = await throughPrism(viaPrismOf(pageCase));
-      const ours = validateText(depositsOp, probe.headers, probe.text);
-      if (ours.ok) throw new Error(`contract validator misses: ${probe.name}`);
+      const verdict = validateText(depositsOp, probe.headers, probe.text);
+      if (verdict.ok) throw new Error(`contract validator misses: ${probe.name}`);
       const prism = answer.flagged
         ? `yes (${answer.status}${answer.violations ? ", sl-violations" : ""})`
         : `**no** (${answer.status}, passed through)`;
-      coverage.push(`| ${probe.name} | ${prism} | yes (${ours.violations[0]!.kind}) |`);
+      coverage.push(`| ${probe.name} | ${prism} | yes (${verdict.violations[0]!.kind}) |`);
     }
     serve(depositsOp, depositsExample.headers, pageText);
 
@@ -451,27 +451,27 @@ export default async function run(): Promise<string> {
     await upstream.close();
   }
 
-  const ratio = (ours: number, base: number) =>
-    ours / base >= 10 ? (ours / base).toFixed(0) : (ours / base).toFixed(2);
+  const ratio = (measured: number, baseline: number) =>
+    measured / baseline >= 10 ? (measured / baseline).toFixed(0) : (measured / baseline).toFixed(2);
   const prismRows = cases.map((c) => {
-    const { oursText } = inProcess.get(c)!;
+    const { contractText } = inProcess.get(c)!;
     const { upstreamAlone, proxied } = prismFigures.get(c)!;
     return (
-      `| ${c.name} | ${fmt(oursText)} | ${fmt(proxied.perSecond)} (p50 ${proxied.p50} ms, p99 ${proxied.p99} ` +
+      `| ${c.name} | ${fmt(contractText)} | ${fmt(proxied.perSecond)} (p50 ${proxied.p50} ms, p99 ${proxied.p99} ` +
       `ms) | ${fmt(upstreamAlone.perSecond)} (p50 ${upstreamAlone.p50} ms) | ` +
-      `**${ratio(oursText, proxied.perSecond)}×** |`
+      `**${ratio(contractText, proxied.perSecond)}×** |`
     );
   });
   for (const c of cases) {
     const f = inProcess.get(c)!;
     rows.push(
-      `| ${c.name} | ${fmt(f.ours)} | ${fmt(f.base)} | ${ratio(f.ours, f.base)}× | ${fmt(f.formats)} | ` +
-        `${ratio(f.ours, f.formats)}× | ${fmt(f.perCall)} | ${ratio(f.ours, f.perCall)}× |`,
+      `| ${c.name} | ${fmt(f.contract)} | ${fmt(f.base)} | ${ratio(f.contract, f.base)}× | ${fmt(f.formats)} | ` +
+        `${ratio(f.contract, f.formats)}× | ${fmt(f.perCall)} | ${ratio(f.contract, f.perCall)}× |`,
     );
   }
   const pageCase = cases[1]!;
-  const medianOurs = medianMicros(pageCase.ours);
-  const medianOursText = medianMicros(pageCase.oursText);
+  const medianContract = medianMicros(pageCase.contract);
+  const medianContractText = medianMicros(pageCase.contractText);
   const medianBase = medianMicros(pageCase.base);
   const medianFormats = medianMicros(pageCase.formats);
   const brokenMedian = medianMicros(() => validate(depositsOp, depositsExample.headers, broken));
@@ -519,8 +519,8 @@ export default async function run(): Promise<string> {
     "|---|---|---|---|---|---|---|---|",
     ...rows,
     "",
-    `Median time to validate the 100-item deposits page: **${medianOurs.toFixed(1)} µs** parsed, ` +
-      `${medianOursText.toFixed(1)} µs from the body text (baseline reused: ${medianBase.toFixed(1)} µs, with ` +
+    `Median time to validate the 100-item deposits page: **${medianContract.toFixed(1)} µs** parsed, ` +
+      `${medianContractText.toFixed(1)} µs from the body text (baseline reused: ${medianBase.toFixed(1)} µs, with ` +
       `date-time checked: ${medianFormats.toFixed(1)} µs; target < 1000 µs).`,
     `The same page with one broken item (all errors collected, with JSON pointers): ${brokenMedian.toFixed(1)} µs ` +
       `at the median.`,
@@ -532,7 +532,8 @@ export default async function run(): Promise<string> {
     `are the same). Against openapi-response-validator reused, the 5× target cannot hold: both compile the schemas ` +
       `to the same ajv 8 code, and`,
     `reused it does strictly less (no date-time formats, headers, content type or operation lookup; ` +
-      `${ratio(quoteFigures.ours, quoteFigures.formats)}× / ${ratio(pageFigures.ours, pageFigures.formats)}× when ` +
+      `${ratio(quoteFigures.contract, quoteFigures.formats)}× / ` +
+      `${ratio(pageFigures.contract, pageFigures.formats)}× when ` +
       `it checks date-time too).`,
   ].join("\n");
 }

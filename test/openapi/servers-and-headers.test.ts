@@ -135,7 +135,7 @@ describe("header names", () => {
           ts,
           sig,
           query: { in: "query", name: "q", "x-signing": "timestamp" },
-          plain: { in: "header", name: "P" },
+          unmarked: { in: "header", name: "P" },
         }),
       ),
     ).toEqual({

@@ -58,9 +58,9 @@ interface Removal {
 function responseProperties(doc: OpenApiDocument): Removal[] {
   const sites = declarationSites(doc);
   const removals = new Map<string, Removal>();
-  const walk = (schema: unknown, operation: string, seen: ReadonlySet<unknown>): void => {
+  const walk = (schema: unknown, operation: string, visited: ReadonlySet<unknown>): void => {
     const parts = flattenSchema(doc, schema, { alternatives: true });
-    if (parts.every((part) => seen.has(part))) return;
+    if (parts.every((part) => visited.has(part))) return;
     for (const part of parts) {
       const site = sites.get(part);
       if (site === undefined) continue;
@@ -74,7 +74,7 @@ function responseProperties(doc: OpenApiDocument): Removal[] {
         );
       }
     }
-    const inner = new Set([...seen, ...parts]);
+    const inner = new Set([...visited, ...parts]);
     const view = viewOfSchemas(parts);
     for (const child of [...[...view.properties.values()].flat(), ...view.items, ...view.maps])
       walk(child, operation, inner);
