@@ -1,5 +1,6 @@
 // Media types (src/openapi): the media type of a Content-Type value, "is this JSON?" (application/json and
 // any type/subtype+json, parameters and case aside), and the JSON media type object of a body or response.
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { isJsonMediaType, jsonMedia, mediaTypeOf } from "../../src/openapi/index.js";
 
@@ -44,6 +45,18 @@ describe("isJsonMediaType", () => {
       undefined,
     ])
       expect(isJsonMediaType(value), String(value)).toBe(false);
+  });
+
+  it("property: parameters, spaces and case never change the answer", () => {
+    const mediaType = fc.constantFrom("application/json", "application/problem+json", "text/plain", "text/json+xml");
+    const parameters = fc.array(fc.stringMatching(/^[a-z]{1,8}=[a-z0-9+]{0,8}$/), { maxLength: 3 });
+    fc.assert(
+      fc.property(mediaType, parameters, fc.boolean(), (type, params, upper) => {
+        const value = ` ${upper ? type.toUpperCase() : type} ${params.map((p) => `; ${p}`).join("")}`;
+        expect(isJsonMediaType(value)).toBe(isJsonMediaType(type));
+        expect(mediaTypeOf(value)).toBe(type);
+      }),
+    );
   });
 });
 

@@ -1,6 +1,7 @@
 // The operations of a document (src/openapi): the HTTP methods a path item holds, what listOperations
 // reads of each operation (security, parameters, responses, path segments), and the success and response
 // keys of an operation (successKey, successKeys, isDocumentedSuccess, responseKeyFor).
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   HTTP_METHODS,
@@ -124,5 +125,19 @@ describe("success and response keys", () => {
     expect(responseKeyFor({ "200": {} }, 201)).toBeUndefined();
     expect(responseKeyFor({}, 200)).toBeUndefined();
     expect(responseKeyFor({ "2XX": {}, "20": {} }, 200)).toBe("2XX");
+  });
+
+  it("property: the exact key if documented, else the range in either case, else default, else none", () => {
+    const status = fc.integer({ min: 100, max: 599 });
+    const key = fc.oneof(status.map(String), fc.constantFrom("1XX", "2XX", "3xx", "4XX", "5xx", "default"));
+    fc.assert(
+      fc.property(status, fc.uniqueArray(key, { maxLength: 8 }), (code, keys) => {
+        const range = keys.find((k) => k.toUpperCase() === `${String(code)[0]}XX`);
+        const expected = keys.includes(String(code))
+          ? String(code)
+          : (range ?? (keys.includes("default") ? "default" : undefined));
+        expect(responseKeyFor(Object.fromEntries(keys.map((k) => [k, {}])), code)).toBe(expected);
+      }),
+    );
   });
 });
