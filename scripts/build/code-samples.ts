@@ -19,7 +19,7 @@ import {
 export const PACKAGE_NAME: string = JSON.parse(
   readFileSync(new URL("../../package.json", import.meta.url), "utf8"),
 ).name;
-export const SAMPLE_LANG = "TypeScript";
+const SAMPLE_LANG = "TypeScript";
 
 const PARAM_LOCATIONS = ["path", "query", "header"] as const;
 
@@ -56,7 +56,7 @@ export function toTsLiteral(value: unknown, indent = "", prefixLength = 0): stri
   return `{\n${lines.join("\n")}\n${indent}}`;
 }
 
-export interface RequestInit {
+interface RequestInit {
   params?: Partial<Record<(typeof PARAM_LOCATIONS)[number], Record<string, unknown>>>;
   body?: unknown;
 }
@@ -106,7 +106,7 @@ function signsRequests(doc: OpenApiDocument): boolean {
 }
 
 /** The TypeScript source of one operation's sample. */
-export function codeSampleFor(doc: OpenApiDocument, operation: Operation): string {
+function codeSampleFor(doc: OpenApiDocument, operation: Operation): string {
   const init = requestInitOf(doc, operation);
   const head = `const { data, error } = await client.${operation.method}(${JSON.stringify(operation.path)}`;
   const call = init ? `${head}, ${toTsLiteral(init, "", MAX_LINE)});` : `${head});`;
@@ -133,7 +133,7 @@ export function codeSampleFor(doc: OpenApiDocument, operation: Operation): strin
   ].join("\n");
 }
 
-export interface CodeSample {
+interface CodeSample {
   operationId: string | undefined;
   method: string;
   path: string;

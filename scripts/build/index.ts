@@ -18,12 +18,12 @@ export interface BuildContext {
 }
 
 /** The files the build reads. A change to any of these makes generated/ stale. */
-export const BUILD_INPUTS = ["openapi", "redocly.yaml", "scripts/build", "scripts/lib", "src/openapi"] as const;
+const BUILD_INPUTS = ["openapi", "redocly.yaml", "scripts/build", "scripts/lib", "src/openapi"] as const;
 /**
  * Besides the files: package.json's name (the code samples import it) and the versions of the tools that
  * write generated/.
  */
-export const BUILD_TOOLS = ["@redocly/cli", "openapi-typescript", "yaml"] as const;
+const BUILD_TOOLS = ["@redocly/cli", "openapi-typescript", "yaml"] as const;
 
 const require = createRequire(import.meta.url);
 
@@ -35,7 +35,7 @@ async function toolsText(root: string): Promise<string> {
   );
   return [`name ${name}`, ...versions].join("\n");
 }
-export const FINGERPRINT_FILE = "build-inputs.txt";
+const FINGERPRINT_FILE = "build-inputs.txt";
 
 const STEPS_DIR = path.join(ROOT, "scripts", "build", "steps");
 
@@ -72,7 +72,7 @@ export async function inputFingerprint(root = ROOT): Promise<string> {
 }
 
 /** The fingerprint file's text: a header, what it covers, the hash. */
-export function fingerprintText(fingerprint: string): string {
+function fingerprintText(fingerprint: string): string {
   const inputs = `${BUILD_INPUTS.join(", ")}, package.json's name, ${BUILD_TOOLS.join(", ")} versions`;
   return `${headerFor(FINGERPRINT_FILE)}# sha256 of the build inputs: ${inputs}\n${fingerprint}\n`;
 }
@@ -88,7 +88,7 @@ export async function recordedFingerprint(dir = GENERATED_DIR): Promise<string |
 }
 
 /** The step files, in order; `only` keeps those whose name contains one of its strings. */
-export async function buildSteps(only?: readonly string[]): Promise<string[]> {
+async function buildSteps(only?: readonly string[]): Promise<string[]> {
   const steps = (await readdir(STEPS_DIR)).filter((f) => f.endsWith(".ts")).sort();
   return only?.length ? steps.filter((file) => only.some((name) => file.includes(name))) : steps;
 }
