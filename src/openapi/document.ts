@@ -99,7 +99,7 @@ export interface Operation {
   requestBody: JsonObject | undefined;
   /** Responses by key (`"200"`, `"4XX"`, `"default"`), dereferenced. */
   responses: Record<string, JsonObject>;
-  /** `required`: every security requirement names a scheme; `optional`: one alternative is `{}`; `none`: no requirement. */
+  /** `required`: each security requirement names a scheme; `optional`: one alternative is `{}`; `none`: none. */
   security: SecurityKind;
   segments: Array<{ literal: string } | { param: string }>;
 }
