@@ -63,8 +63,8 @@ export function errorAnswer(
   operation: Pick<Operation, "responses"> | undefined,
   status: number,
 ): Answer {
-  const own = operation ? documentedAnswer(spec, operation, status) : undefined;
-  if (own) return own;
+  const operationAnswer = operation ? documentedAnswer(spec, operation, status) : undefined;
+  if (operationAnswer) return operationAnswer;
   for (const candidate of listOperations(spec)) {
     const shared = documentedAnswer(spec, candidate, status);
     if (shared) return shared;

@@ -264,12 +264,13 @@ export function createRequestPipeline(options: PipelineOptions): RequestPipeline
     const header = (name: string) => headerOf(request.headers, name);
     const parsed = parseBody(operation, request.body, header("content-type"));
     if (!("value" in parsed)) return refuse(operation, parsed);
-    const own = checks.refusalOf(operation, url.searchParams, header, { text: request.body, value: parsed.value });
-    if (own) return refuse(operation, own);
+    const body = { text: request.body, value: parsed.value };
+    const requestRefusal = checks.refusalOf(operation, url.searchParams, header, body);
+    if (requestRefusal) return refuse(operation, requestRefusal);
     const preferences = parsePrefer(header("prefer"));
     if ("error" in preferences) return refuse(operation, { status: 422, why: preferences.error });
-    const refused = contractCheck(operation, request.headers, parsed);
-    if (refused) return refused;
+    const contractRefusal = contractCheck(operation, request.headers, parsed);
+    if (contractRefusal) return contractRefusal;
     const { headers } = request;
     const [path, query] = [url.pathname, queryOf(url)];
     return answerFromSource({ operation, params, method, path, query, headers, body: parsed.value, preferences });
