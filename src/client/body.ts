@@ -97,15 +97,17 @@ export async function readAnswer(response: Response, method: string, reading: Bo
   const { status, ok, headers } = response;
   const length = headers.get("content-length");
   if (Number(length) > reading.maxBytes) throw refuse(response, reading, "too-large");
-  const unread = { network: response, handed: response, data: undefined, streaming: false };
-  if (status === 204 || method === "HEAD" || length === "0") return unread;
-  if (ok && reading.parseAs === "stream") return { ...unread, streaming: true };
+  if (status === 204 || method === "HEAD" || length === "0")
+    return { network: response, handed: response, data: undefined, streaming: false };
+  if (ok && reading.parseAs === "stream")
+    return { network: response, handed: response, data: undefined, streaming: true };
   const bytes = await readBytes(response, reading.maxBytes, () => refuse(response, reading, "too-large"));
   const body = isTextual(reading.parseAs) || !ok ? decoder.decode(bytes) : bytes;
-  if (!ok) return { ...unread, handed: readableCopy(response, body) };
+  if (!ok) return { network: response, handed: readableCopy(response, body), data: undefined, streaming: false };
   if (reading.parseAs === "json") checkJsonContentType(response, body as string, reading);
   const data = parseBody(body, response, reading);
-  return { ...unread, data, handed: reading.middlewareSees ? readableCopy(response, body) : response };
+  const handed = reading.middlewareSees ? readableCopy(response, body) : response;
+  return { network: response, handed, data, streaming: false };
 }
 
 /** A response like `response` whose body (already read) can be read again; 205 and 304 cannot carry one. */

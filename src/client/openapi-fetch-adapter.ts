@@ -48,12 +48,10 @@ type Send = (
   init: unknown,
 ) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
 
-/** The URL and the RequestInit of what openapi-fetch hands the call's fetch (after middleware, for a Request). */
-async function unpack(request: Request | UrlAndInit): Promise<[string, RequestInit]> {
-  if (request instanceof UrlAndInit) return [request.url, request.init];
-  // What the Request says, body included (read once, sent on every attempt).
+/** The RequestInit of a Request a middleware handed on: what it says, body included (read once, sent every attempt). */
+async function initOf(request: Request): Promise<RequestInit> {
   const { method, headers, redirect } = request;
-  return [request.url, { method, headers, redirect, body: request.body && (await request.arrayBuffer()) }];
+  return { method, headers, redirect, body: request.body && (await request.arrayBuffer()) };
 }
 
 /** The openapi-fetch clients of one typed client, its registered middleware, and `send` for its calls. */
@@ -104,8 +102,8 @@ async function send(call: AdapterCall, client: { request: unknown }, facts: Weak
   if (reading.middlewareSees) facts.set(callParams!, info);
   let answer: ReadAnswer | undefined;
   const attempts = async (request: Request | UrlAndInit) => {
-    const [url, requestInit] = await unpack(request);
-    answer = await call.attempts(url, requestInit);
+    const requestInit = request instanceof UrlAndInit ? request.init : await initOf(request);
+    answer = await call.attempts(request.url, requestInit);
     return answer.handed;
   };
   // This client's options (timeoutMs, retry, maxResponseBytes) go to openapi-fetch too, which passes unknown

@@ -1,10 +1,10 @@
 // Keeps the API key and the API secret out of anything an error or a hook exposes.
 
-export const REDACTED = "[REDACTED]";
+const REDACTED = "[REDACTED]";
 
 export type Redactor = (text: string) => string;
 
-export const noRedaction: Redactor = (text) => text;
+const noRedaction: Redactor = (text) => text;
 
 /** A function that replaces every occurrence of each secret (the API key, the API secret) in a string. */
 export function createRedactor(...secrets: Array<string | undefined>): Redactor {

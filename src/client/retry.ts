@@ -37,7 +37,7 @@ export const DEFAULT_RETRY: Readonly<RetryOptions> = Object.freeze({
 });
 
 /** Upper bound of `retries`: 11 attempts at most, whatever a caller asks. */
-export const MAX_RETRIES = 10;
+const MAX_RETRIES = 10;
 
 /** A call's `retry` option: `false` never, `true` or an object opts the call in (an object also overrides options). */
 export type RetryOverride = boolean | Partial<RetryOptions> | undefined;

@@ -1,9 +1,9 @@
 // Types of the client: options, hooks, per-request options and the typed methods.
 import type { Client, FetchResponse, MaybeOptionalInit } from "openapi-fetch";
+import type { HttpMethod } from "../openapi/document.js";
 import type { RateLimitState } from "./rate-limit.js";
 import type { RetryOptions } from "./retry.js";
 
-export type HttpMethod = "get" | "put" | "post" | "delete" | "options" | "head" | "patch" | "trace";
 type MediaType = `${string}/${string}`;
 
 /** A fetch implementation; it receives a Request whose `signal` carries the timeout. */

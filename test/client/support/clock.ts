@@ -17,7 +17,7 @@ export async function until(predicate: () => boolean, what: string, ms = 5000): 
 }
 
 /** The state of a promise, readable without awaiting it. */
-export interface Tracked<T> {
+interface Tracked<T> {
   settled: boolean;
   value?: T;
   error?: unknown;

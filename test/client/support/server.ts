@@ -12,7 +12,7 @@ export interface SeenRequest {
   at: number;
 }
 
-export type Handler = (req: http.IncomingMessage, res: http.ServerResponse, seen: SeenRequest, index: number) => void;
+type Handler = (req: http.IncomingMessage, res: http.ServerResponse, seen: SeenRequest, index: number) => void;
 
 export interface TestServer {
   /** http://127.0.0.1:<port> plus the spec's base path (/v1) */
