@@ -1,4 +1,5 @@
-// Client basics against real node:http servers: key header, base URL, timeouts (aborts: abort.test.ts).
+// Client basics against real node:http servers: key header, base URL, timeouts and the timers they leave (none once
+// a call is done; aborts: abort.test.ts).
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createClient, MOCK_BASE_URL, TimeoutError, unwrap } from "../../src/index.js";
 import { track, until, useFakeClock } from "./support/clock.js";

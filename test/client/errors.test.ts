@@ -1,4 +1,5 @@
-// Error shapes in both styles, rate-limit state, non-JSON bodies, and the API key kept out of everything.
+// Error shapes in both styles, rate-limit state, non-JSON bodies, and the API key kept out of everything; each
+// error's message (attempts, reasons, content type), and unwrap on results with and without this client's facts.
 import { inspect } from "node:util";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import {

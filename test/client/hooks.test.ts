@@ -1,4 +1,5 @@
-// Hooks are observers: whatever they throw, the call goes on as if they were not there.
+// Hooks are observers: whatever they throw, the call goes on as if they were not there. Each event carries the
+// call's facts: request, response (with a duration), retry (reason, status, delay), rate limit and its wait.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createClient, type ClientHooks } from "../../src/index.js";
 import { track, until, useFakeClock } from "./support/clock.js";

@@ -1,5 +1,5 @@
 // Bounds on what a caller or a server can make the client do: timeouts setTimeout can hold, a bounded number of
-// retries, and a bounded response body (maxResponseBytes).
+// retries, and a bounded response body (maxResponseBytes; a body of exactly the limit is read, declared or counted).
 import type { ServerResponse } from "node:http";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ClientError, createClient, InvalidResponseError, MOCK_BASE_URL } from "../../src/index.js";

@@ -1,5 +1,6 @@
 // Middleware registered with use() (or per call) sees one request and the final response, and what it changes
-// is what is sent: the call's own options (timeout, retry) and facts still apply to a replaced Request.
+// is what is sent: the call's own options (timeout, retry) and facts still apply to a replaced Request. The caller
+// gets the network response itself; eject stops a middleware.
 import { afterEach, describe, expect, it } from "vitest";
 import type { Middleware } from "openapi-fetch";
 import { ApiError, createClient, MOCK_BASE_URL, type RequestEvent, unwrap } from "../../src/index.js";

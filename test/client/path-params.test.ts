@@ -1,5 +1,5 @@
 // Path parameters that would send a request to another endpoint ("." and ".." are dot segments that URL
-// normalisation removes, "" leaves an empty segment) are refused before anything is sent.
+// normalisation removes, "" leaves an empty segment), and a missing one, are refused before anything is sent.
 import { afterEach, describe, expect, it } from "vitest";
 import { createClient } from "../../src/index.js";
 import { sendJson, startServer, type TestServer } from "./support/server.js";

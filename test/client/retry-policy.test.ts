@@ -1,5 +1,6 @@
 // The retry decision as pure functions, table by table: whether to retry after an attempt, how long to wait,
-// and how long to wait before sending once the limit is spent. No sockets, no clock: `now` and `random` are given.
+// and how long to wait before sending once the limit is spent, and the options it reads (resolveRetryOptions).
+// No sockets, no clock: `now` and `random` are given.
 import { describe, expect, it } from "vitest";
 import { DEFAULT_RETRY, type RetryOptions } from "../../src/index.js";
 import {

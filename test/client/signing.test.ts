@@ -1,5 +1,6 @@
 // Request signing (observed in a real client): the exact signed string and signature against a vector
-// computed independently, and on real sockets what the server receives, including a query and a retry.
+// computed independently, and on real sockets what the server receives, including a query and a retry; a signer
+// needs Web Crypto, and a secret it refuses fails the signed request (no unhandled rejection before).
 import { createHmac } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
 import { createClient, createSigner, MOCK_BASE_URL, SIGNING_HEADERS, signingString } from "../../src/index.js";
