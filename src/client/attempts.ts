@@ -38,6 +38,8 @@ export interface Finished {
 
 /** One call's attempts. */
 export interface AttemptPlan<Answer extends Finished> {
+  /** The call's method (upper case), for the retry decision and the signature, whatever a middleware sends. */
+  method: string;
   /** The call's facts, for errors and hooks; `url` is set here, redacted. */
   info: RequestInfo;
   timeoutMs: number;
@@ -110,8 +112,7 @@ async function runAttempt<Answer extends Finished>(
   exchange: Exchange<Answer>,
 ): Promise<{ answer: Answer } | { outcome: AttemptOutcome }> {
   const { init, plan, environment } = exchange;
-  const { info, timeoutMs, signal, override, policy } = plan;
-  const method = init.method!;
+  const { info, timeoutMs, signal, override, policy, method } = plan;
   const controller = new AbortController();
   let timedOut: TimeoutError | undefined;
   let streaming = false;
@@ -128,7 +129,7 @@ async function runAttempt<Answer extends Finished>(
       controller.abort(); // a retried status: its body is not read
       return { outcome };
     }
-    const answer = await plan.finish(response, method);
+    const answer = await plan.finish(response, init.method!);
     // The caller reads the stream: the timeout stays armed (without keeping the process alive) until it fires.
     streaming = answer.streaming;
     if (streaming) (timer as { unref?: () => void } | undefined)?.unref?.();
@@ -171,7 +172,7 @@ async function fetchOnce(attempt: number, exchange: Exchange<Finished>): Promise
 
 /** The call's headers with this attempt's signature: every attempt is signed anew (fresh timestamp). */
 async function signedHeaders(signer: Signer, url: string, exchange: Exchange<Finished>): Promise<Headers> {
-  const signed = await signer(exchange.init.method!, url);
+  const signed = await signer(exchange.plan.method, url);
   const headers = new Headers(exchange.unsignedHeaders);
   for (const [name, value] of Object.entries(signed)) headers.set(SIGNING_HEADERS[name as keyof typeof signed], value);
   return headers;

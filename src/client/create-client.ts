@@ -74,6 +74,7 @@ async function callOperation(
   const maxBytes =
     maxResponseBytes === undefined ? settings.maxBytes : maxBytesOf(maxResponseBytes, "maxResponseBytes");
   const plan = {
+    method: upper,
     info,
     timeoutMs: callTimeoutMs,
     policy: override && typeof override === "object" ? resolveRetryOptions(settings.retry, override) : settings.retry,
@@ -82,7 +83,7 @@ async function callOperation(
     fetch: (typeof fetch === "function" ? fetch : settings.fetch) as FetchLike | undefined,
   };
   const reading = {
-    parseAs: (options.parseAs as string | undefined) ?? "json",
+    parseAs: options.parseAs === undefined ? "json" : (options.parseAs as string),
     maxBytes,
     redact: settings.redact,
     info,

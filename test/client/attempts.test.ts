@@ -43,6 +43,7 @@ function environmentOf(overrides: Partial<AttemptEnvironment> = {}) {
 function planOf(answers: Array<Response | Error | "hang">, overrides: Partial<AttemptPlan<Answer>> = {}) {
   const requests: Request[] = [];
   const plan: AttemptPlan<Answer> = {
+    method: "GET",
     info: infoOf(),
     timeoutMs: 1000,
     policy: DEFAULT_RETRY,
@@ -80,7 +81,7 @@ describe("sendWithRetries", () => {
   });
 
   it("does not retry a method the policy does not name, nor past its retries", async () => {
-    const post = planOf([status(503), status(200)]);
+    const post = planOf([status(503), status(200)], { method: "POST" });
     const answer = await sendWithRetries(URL_SENT, { method: "POST" }, post.plan, environmentOf().environment);
     expect([answer.status, post.requests.length]).toEqual([503, 1]);
     const get = planOf([status(503), status(503), status(503), status(200)]);
