@@ -2,21 +2,26 @@
 // the mutated code in this process, quickly. Stryker reruns the tests covering a mutant once per mutant, so what
 // it gets from each left-out file below is nothing (no in-process coverage) or not worth its time.
 // The groups of src/ (client, contract, mock, verify) run the tests of src/; left out:
-//   test/consumer, test/scripts                  pack the package, build generated/, run scripts as child
-//                                                processes: src/ runs there only in child processes or from dist/
+//   test/consumer, test/scripts, test/cli       pack the package, build generated/, run scripts or the
+//                                                `api-contract` command as child processes: src/ runs there only
+//                                                in child processes or from dist/
 //   test/release                                 the release tooling (the release group's tests, below)
-//   test/docs (but code-samples)                 the docs build and Chromium; no src/ import
-//   test/docs/code-samples.test.ts               scripts/build's samples compiled with tsc (5 s); src/openapi
-//                                                is covered by test/openapi and test/contract too
+//   test/docs                                    the docs build, tsc over the code samples and Chromium; src/openapi
+//                                                is covered by test/openapi
 //   test/spec/conformance, schema-names          the spec itself; no src/ import
-//   test/contract/fuzz.test.ts                   1000 requests against the mock per mutant that its code
+//   test/mock/requests-fuzz.test.ts              1000 requests against the mock per mutant that its code
 //                                                covers: too slow to run per mutant
-//   test/contract/verify.test.ts                 its command tests spawn `api-contract verify` (tsx, 1-2 s each)
-//                                                against the in-process mock, so every mock mutant would pay for
-//                                                them; src/verify's rules are checked in-process by verify-edges
-//                                                and verify-run-edges, the mock against the contract by contract.test
-//   test/msw/msw-browser.test.ts                 src/msw runs bundled in Chromium there, not in this process
-//   test/contract/mock-lifetime.test.ts          src/mock/lifetime.ts (not mutated) runs in child processes there
+//   test/msw/handlers-match-mock.test.ts         generated requests to the mock and the handlers (seconds per run)
+//                                                for every pipeline mutant; the pipeline's own tests run instead
+//   test/verify/package-contract, deployment-safety
+//                                                start the whole mock and run all of verify against it (seconds
+//                                                each) for every mock mutant; src/verify's rules are checked by the
+//                                                other test/verify files, the mock against the contract by
+//                                                test/contract
+//   test/msw/browser.test.ts                     src/msw runs bundled in Chromium there, not in this process
+//   test/msw/entry-errors.test.ts                builds the package with tsup and runs it in child processes
+//   test/mock/lifetime.test.ts, npm-start.test.ts  src/mock/lifetime.ts (not mutated) and `npm start` run in
+//                                                child processes there
 //   *.test-d.ts                                  compile-time type tests: no run-time code to kill a mutant
 // The release group (scripts/release, scripts/build/provenance.ts) runs the only tests that import them
 // in-process: test/release (but the two below) and test/spec/provenance.test.ts. Left out:
@@ -27,20 +32,19 @@
 //                                                and Chromium
 // (gate.test.ts's two command-line tests spawn check-breaking.ts: they run in the dry run only, since they
 // cover nothing in this process.)
-// The property-based tests that stay (mock-robustness, date-time) get fixed seeds below, so that the same
-// inputs are tried for every mutant and a kill can be reproduced.
+// The property-based tests that stay (test/mock/robustness, test/validator/date-time-fast-path) get fixed seeds
+// below, so that the same inputs are tried for every mutant and a kill can be reproduced.
 import { defineConfig } from "vitest/config";
 
 const SRC_TESTS = [
   "test/client/**/*.test.ts",
   "test/contract/**/*.test.ts",
+  "test/mock/**/*.test.ts",
   "test/msw/**/*.test.ts",
   "test/openapi/**/*.test.ts",
   "test/spec/examples.test.ts",
   "test/spec/provenance.test.ts",
   "test/validator/**/*.test.ts",
-  // The edge tests written against the mutation report (in test/spec, test/contract, test/client…).
-  "test/**/*-edges.test.ts",
   "test/verify/**/*.test.ts",
 ];
 const RELEASE_TESTS = ["test/release/**/*.test.ts", "test/spec/provenance.test.ts"];
@@ -51,10 +55,14 @@ export default defineConfig({
   test: {
     include: group === "release" ? RELEASE_TESTS : group === "all" ? [...SRC_TESTS, ...RELEASE_TESTS] : SRC_TESTS,
     exclude: [
-      "test/contract/fuzz.test.ts",
-      "test/contract/verify.test.ts",
-      "test/contract/mock-lifetime.test.ts",
-      "test/msw/msw-browser.test.ts",
+      "test/mock/requests-fuzz.test.ts",
+      "test/msw/handlers-match-mock.test.ts",
+      "test/verify/package-contract.test.ts",
+      "test/verify/deployment-safety.test.ts",
+      "test/msw/browser.test.ts",
+      "test/msw/entry-errors.test.ts",
+      "test/mock/lifetime.test.ts",
+      "test/mock/npm-start.test.ts",
       "test/release/done.test.ts",
       "test/release/publish.test.ts",
       "**/node_modules/**",

@@ -1,6 +1,6 @@
 // Property-based requests against the mock, generated from the spec's request schemas, parameters
 // and security: valid and deliberately invalid ones. Seeded and reproducible:
-//   FUZZ_SEED=<seed> FUZZ_RUNS=<n> npm run test:contract -- fuzz
+//   FUZZ_SEED=<seed> FUZZ_RUNS=<n> npx vitest run test/mock/requests-fuzz.test.ts
 // (default: 1000 requests, a fresh seed each run, printed before the run and by fast-check on failure).
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
