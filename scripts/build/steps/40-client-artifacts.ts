@@ -77,7 +77,8 @@ function enums(doc: OpenApiDocument): string {
   const lines = [
     headerFor("enums.ts").trimEnd(),
     "",
-    "// Closed enums of the contract (schemas with `enum`). Open enums (`x-known-values`) accept any string and are not listed.",
+    "// Closed enums of the contract (schemas with `enum`). Open enums (`x-known-values`) accept any string " +
+      "and are not listed.",
     "",
   ];
   const schemas = Object.entries((doc.components?.schemas ?? {}) as Record<string, JsonObject>).sort(([a], [b]) =>

@@ -66,7 +66,7 @@ export function withRegisters(
   return `${text}\n`;
 }
 
-/** A line that starts a Markdown block (heading, list item, table row, quote, fence): never joined to the previous one. */
+/** A line that starts a Markdown block (heading, list item, table row, quote, fence): never joined to the previous. */
 const BLOCK_START = /^\s*(?:#|[-*+]\s|\d+[.)]\s|\||>|```|~~~)/;
 const FENCE = /^\s*(`{3,}|~{3,})/;
 /** A setext heading's underline or a thematic break (`===`, `---`, `* * *`): a line of its own. */
@@ -145,7 +145,7 @@ export function joinSoftBreaks(markdown: string): string {
   return out.join("\n");
 }
 
-/** A space as a character reference: Markdown keeps it at the end of a list item or a table cell, where it trims spaces. */
+/** A space as a character reference: Markdown keeps it at the end of a list item or a table cell (it trims spaces). */
 const SEARCH_SPACE = "&#32;";
 const LIST_ITEM = /^(\s*(?:>\s?)*\s*(?:[-*+]|\d+[.)])\s+)(.*\S)\s*$/;
 
@@ -188,7 +188,7 @@ function isTableRow(lines: string[], index: number): boolean {
   return false;
 }
 
-/** A table row with each non-empty cell ending with the space entity (pipes escaped with a backslash stay in their cell). */
+/** A table row with each non-empty cell ending with the space entity (backslash-escaped pipes stay in their cell). */
 function spaceCells(row: string): string {
   return row
     .split(/(?<!\\)\|/)
@@ -213,7 +213,10 @@ function joinDescriptions(node: unknown): void {
   }
 }
 
-/** The docs-only derived document: code samples on every operation, the registers in the introduction, descriptions for the search index. */
+/**
+ * The docs-only derived document: code samples on every operation, the registers in the introduction, descriptions
+ * for the search index.
+ */
 export function docsDocument(bundle: OpenApiDocument): OpenApiDocument {
   const doc = withCodeSamples(bundle);
   doc.info = {

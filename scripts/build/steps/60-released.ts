@@ -15,7 +15,8 @@ export const RELEASED_FILE = path.join("released", "openapi.json");
 
 /** The notice a released bundle carries as `x-generated` (what marks every generated file). */
 export const releasedNotice = (version: string): string =>
-  `Copied by \`npm run release:publish\` from generated/openapi.json when ${version} was released — do not edit by hand; \`npm run check:breaking\` compares the contract with it.`;
+  `Copied by \`npm run release:publish\` from generated/openapi.json when ${version} was released — ` +
+  "do not edit by hand; `npm run check:breaking` compares the contract with it.";
 
 type Document = Record<string, unknown>;
 
@@ -25,14 +26,16 @@ function digestOf(doc: Document): string {
   return createHash("sha256").update(JSON.stringify(content)).digest("hex");
 }
 
-/** The text of generated/released/openapi.json for a bundle released as `version` (the bundle's own notice replaced). */
+/** The text of generated/released/openapi.json for a bundle released as `version` (its own notice replaced). */
 export function releasedText(bundle: Document, version: string): string {
   const { openapi, "x-generated": _notice, "x-released": _released, ...rest } = bundle;
   const info = rest.info as { version?: unknown } | undefined;
   if (info?.version !== version)
     throw new Error(`released bundle: info.version is ${String(info?.version)}, not the released version ${version}`);
   const content = { openapi, ...rest };
-  return `${JSON.stringify({ openapi, "x-generated": releasedNotice(version), "x-released": { version, sha256: digestOf(content) }, ...rest }, null, 2)}\n`;
+  const released = { version, sha256: digestOf(content) };
+  const document = { openapi, "x-generated": releasedNotice(version), "x-released": released, ...rest };
+  return `${JSON.stringify(document, null, 2)}\n`;
 }
 
 /** Reads a released bundle's text, or throws saying what is wrong with it. */
@@ -54,11 +57,13 @@ export function parseReleased(
     (doc.info as { version?: unknown } | undefined)?.version !== version
   )
     throw new Error(
-      `${file}: no release notice (x-generated, x-released.version and info.version agreeing); only \`npm run release:publish\` writes it`,
+      `${file}: no release notice (x-generated, x-released.version and info.version agreeing); ` +
+        "only `npm run release:publish` writes it",
     );
   if (released?.sha256 !== digestOf(doc))
     throw new Error(
-      `${file}: edited by hand (its content no longer matches x-released.sha256); restore it from the release commit of ${version}`,
+      `${file}: edited by hand (its content no longer matches x-released.sha256); ` +
+        `restore it from the release commit of ${version}`,
     );
   return { version, document: doc };
 }
