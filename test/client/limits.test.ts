@@ -1,6 +1,7 @@
 // Bounds on what a caller or a server can make the client do: timeouts setTimeout can hold, a bounded number of
 // retries, and a bounded response body (maxResponseBytes; a body of exactly the limit is read, declared or counted).
 import type { ServerResponse } from "node:http";
+import { gzipSync } from "node:zlib";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ClientError, createClient, InvalidResponseError, MOCK_BASE_URL } from "../../src/index.js";
 import { track, until, useFakeClock } from "./support/clock.js";
@@ -104,6 +105,28 @@ describe("maxResponseBytes", () => {
     expect(written).toBeLessThanOrEqual(1000);
     expect(server.requests).toHaveLength(1); // not retried, though a GET
     await until(() => closed, "the refused answer's connection to close");
+  });
+
+  // fetch decodes a content coding, so a compressed body's Content-Length says nothing of what is read: a small
+  // gzip of a large body is counted as it decodes, not read whole on the strength of its length.
+  it("counts a compressed body as it decodes: a 1 KB gzip of 200 KB is refused over a 64 KB limit", async () => {
+    const decoded = big(200_000);
+    const compressed = gzipSync(decoded);
+    server = await startServer((_req, res) => {
+      res.writeHead(200, {
+        "content-type": "application/json",
+        "content-encoding": "gzip",
+        "content-length": String(compressed.length),
+      });
+      res.end(compressed);
+    });
+    expect(compressed.length).toBeLessThan(64 * 1024);
+    const client = createClient({ baseUrl: server.baseUrl, maxResponseBytes: 64 * 1024 });
+    const error = await client.GET("/currencies/fiat-rates").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InvalidResponseError);
+    expect(error).toMatchObject({ reason: "too-large", status: 200 });
+    const roomy = createClient({ baseUrl: server.baseUrl, maxResponseBytes: 256 * 1024 });
+    expect((await roomy.GET("/currencies/fiat-rates")).data).toEqual(JSON.parse(decoded));
   });
 
   it("counts a body without Content-Length while it arrives, and stops reading at the limit", async () => {
