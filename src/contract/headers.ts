@@ -22,7 +22,10 @@ export interface ResolvedHeader {
   compiled?: CompiledPair;
 }
 
-function declaredTypes(schema: unknown): Pick<ResolvedHeader, "integer" | "number" | "string" | "boolean"> {
+/** The scalar JSON types a schema declares, which decide how a header's or a parameter's text is converted. */
+export type DeclaredTypes = Pick<ResolvedHeader, "integer" | "number" | "string" | "boolean">;
+
+export function declaredTypes(schema: unknown): Pick<ResolvedHeader, "integer" | "number" | "string" | "boolean"> {
   const type = isObject(schema) ? schema.type : undefined;
   const types: unknown[] = Array.isArray(type) ? type : type === undefined ? [] : [type];
   return {
@@ -83,14 +86,14 @@ export function readHeader(headers: HeadersLike | undefined, name: string): stri
 }
 
 const INTEGER_TEXT = /^-?\d+$/;
-const NOT_CONVERTIBLE: unique symbol = Symbol("not convertible");
+export const NOT_CONVERTIBLE: unique symbol = Symbol("not convertible");
 
 /**
- * Header values are strings; converts one to the JSON type its schema declares (integer, then
+ * Header and parameter values are text; converts one to the JSON type its schema declares (integer, then
  * number, then boolean; otherwise the string itself). NOT_CONVERTIBLE when the schema allows
  * only numbers and the text is not one (see conversionError for the message).
  */
-function coerceHeaderValue(raw: string, header: ResolvedHeader): unknown {
+export function coerceText(raw: string, header: DeclaredTypes): unknown {
   if (!header.integer && !header.number && !header.boolean) return raw;
   const text = raw.trim();
   if (header.integer) {
@@ -105,7 +108,7 @@ function coerceHeaderValue(raw: string, header: ResolvedHeader): unknown {
   return raw;
 }
 
-function conversionError(raw: string, header: ResolvedHeader): string {
+export function conversionError(raw: string, header: DeclaredTypes): string {
   return header.integer && !header.number && !header.string
     ? `must be an integer, got ${JSON.stringify(raw)}`
     : `must be a number, got ${JSON.stringify(raw)}`;
@@ -120,7 +123,7 @@ function checkHeader(check: ResponseCheck, header: ResolvedHeader, compiler: Sch
     return;
   }
   if (header.schema === undefined) return;
-  const value = coerceHeaderValue(raw, header);
+  const value = coerceText(raw, header);
   if (value === NOT_CONVERTIBLE) {
     check.add("invalid-header", "headers", pointer, `header ${header.name} ${conversionError(raw, header)}`);
     return;

@@ -36,15 +36,18 @@ export type ViolationKind =
   | "missing-header"
   | "invalid-header"
   | "invalid-json"
-  | "body-schema";
+  | "body-schema"
+  | "missing-parameter"
+  | "invalid-parameter";
 
 export interface ContractViolation {
   kind: ViolationKind;
-  /** Which part of the response the pointer points into. */
-  location: "operation" | "status" | "headers" | "body";
+  /** Which part of the response (or, for a request's parameters, of the request) the pointer points into. */
+  location: "operation" | "status" | "headers" | "body" | "query" | "path";
   /**
    * JSON pointer (RFC 6901): into the body for `location: "body"` (`""` is the whole body,
-   * `/data/0/amount` a field); `/<header-name>` (lower case) for headers; `""` otherwise.
+   * `/data/0/amount` a field); `/<header-name>` (lower case) for headers; `/<name>` for a query or path
+   * parameter; `""` otherwise.
    */
   pointer: string;
   message: string;

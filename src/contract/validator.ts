@@ -1,6 +1,7 @@
-// The contract validator: checks one HTTP response (status, headers, content type, body) or one request body against
-// the OpenAPI document. This file finds the operation and the documented response and runs the checks in order;
-// headers.ts, bodies.ts and responses.ts hold them, response-check.ts collects what they find.
+// The contract validator: checks one HTTP response (status, headers, content type, body), or one request's body or
+// parameters, against the OpenAPI document. This file finds the operation and the documented response and runs the
+// checks in order; headers.ts, bodies.ts, parameters.ts and responses.ts hold them, response-check.ts collects what
+// they find.
 import {
   deref,
   isObject,
@@ -11,6 +12,7 @@ import {
 } from "../openapi/document.js";
 import { type BodyContext, checkContent } from "./bodies.js";
 import { checkHeaders } from "./headers.js";
+import { checkParameters } from "./parameters.js";
 import { ResponseCheck } from "./response-check.js";
 import { DocumentedResponses, matchContent } from "./responses.js";
 import { SchemaCompiler } from "./schemas.js";
@@ -18,6 +20,7 @@ import type {
   ContractResult,
   ContractValidatorOptions,
   ContractViolation,
+  HeadersLike,
   OpenApiDocument,
   OperationRef,
   ResponseToValidate,
@@ -32,6 +35,11 @@ export interface ContractValidator {
   validateResponse(response: ResponseToValidate, options?: { strict?: boolean }): ContractResult;
   /** Validates a request body against the operation's JSON request body schema. */
   validateRequestBody(method: string, path: string, body: unknown): ContractViolation[];
+  /**
+   * Validates a request's query, header and path parameters against the ones its operation documents. `url` is
+   * the concrete path with its query string (or a full URL); `headers` a fetch Headers or a plain map.
+   */
+  validateRequestParameters(method: string, url: string, headers?: HeadersLike): ContractViolation[];
 }
 
 /** What a validator holds: the document read once, its schemas compiled on first use, its responses resolved. */
@@ -104,6 +112,22 @@ function validateRequestBody(state: ValidatorState, method: string, path: string
   }));
 }
 
+const URL_BASE = "http://request.invalid";
+
+/** A request's query, header and path parameters against its operation's. */
+function validateRequestParameters(
+  state: ValidatorState,
+  method: string,
+  url: string,
+  headers: HeadersLike | undefined,
+): ContractViolation[] {
+  const parsed = new URL(url, URL_BASE);
+  const match = state.matcher.match(method, parsed.pathname);
+  if (!match) return [unknownOperation(method, parsed.pathname)];
+  const parts = { query: parsed.searchParams, headers, path: match.params };
+  return checkParameters(state.document, state.compiler, match.operation, parts);
+}
+
 export function createContractValidator(
   document: OpenApiDocument,
   options: ContractValidatorOptions = {},
@@ -128,5 +152,6 @@ export function createContractValidator(
     },
     validateResponse: (input, callOptions = {}) => validateResponse(state, input, callOptions.strict ?? state.strict),
     validateRequestBody: (method, path, body) => validateRequestBody(state, method, path, body),
+    validateRequestParameters: (method, url, headers) => validateRequestParameters(state, method, url, headers),
   };
 }

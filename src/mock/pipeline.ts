@@ -5,7 +5,8 @@
 //   1. parse: the URL (400 when it is none), the operation of method and path (404 when no path matches, 405
 //      with Allow when the path lacks the method), the body (request-checks.ts);
 //   2. the package's own refusals (request-checks.ts, a malformed `Prefer`), the API key of a keyed
-//      operation (401), and the request body against the contract with the package's validator (422);
+//      operation (401), then the request's parameters and its body against the contract with the package's
+//      validator (422);
 //   3. an answer source: Prism's engine for the mock, the documented examples for ./msw (answers.ts);
 //   4. what every answer gets: header values made safe, the rate-limit headers of its moment (rate-limit.ts),
 //      quotes expiring after it (quote-expiry.ts), the mock's identity (identity.ts); a refusal is the
@@ -154,6 +155,18 @@ function bodyFindings(violations: Array<{ pointer: string; message: string }>): 
   }));
 }
 
+/** Where Prism's findings locate a parameter: `header`, not the validator's `headers`. */
+const FINDING_PLACE: Record<string, string> = { query: "query", headers: "header", path: "path" };
+
+/** The validator's findings about a request's parameters, in Prism's shape (location request/query/name). */
+function parameterFindings(violations: Array<{ location: string; pointer: string; message: string }>): Violation[] {
+  return violations.slice(0, MAX_VIOLATIONS).map((violation) => ({
+    location: ["request", FINDING_PLACE[violation.location] ?? violation.location, ...pointerTokens(violation.pointer)],
+    severity: "Error",
+    message: violation.message,
+  }));
+}
+
 /** The API key header of the contract, or undefined when it has not exactly one. */
 function apiKeyHeaderOf(spec: OpenApiDocument): string | undefined {
   try {
@@ -198,14 +211,30 @@ function createFinish(spec: OpenApiDocument, now: () => number) {
 
 type ParsedJson = { value: unknown; json: boolean };
 
-/** Stage 2 after the request's own checks: the API key of a keyed operation (401), then the body (422). */
-function createContractCheck(spec: OpenApiDocument, refuse: Refuse) {
-  const validator = createContractValidator(spec, { basePaths: [] });
+/** The request as the contract check reads it: its operation, its target, its headers and its parsed body. */
+interface CheckedRequest {
+  operation: Operation;
+  url: URL;
+  headers: PipelineRequest["headers"];
+  body: ParsedJson;
+}
+
+/**
+ * Stage 2 after the request's own checks: the API key of a keyed operation (401), then the parameters (422),
+ * then the body (422).
+ */
+function createContractCheck(spec: OpenApiDocument, refuse: Refuse, basePaths: string[]) {
+  const validator = createContractValidator(spec, { basePaths });
   const apiKeyHeader = apiKeyHeaderOf(spec);
-  return (operation: Operation, headers: PipelineRequest["headers"], body: ParsedJson): PipelineAnswer | undefined => {
+  return ({ operation, url, headers, body }: CheckedRequest): PipelineAnswer | undefined => {
     if (apiKeyHeader && operation.security === "required" && headers[apiKeyHeader] === undefined) {
       const why = `the operation requires the ${apiKeyHeader} header`;
       return refuse(operation, { status: 401, why }, [{ ...refusalFinding(why)[0]!, code: 401 }]);
+    }
+    const wrongParameters = validator.validateRequestParameters(operation.method, url.pathname + url.search, headers);
+    if (wrongParameters.length) {
+      const why = wrongParameters.map((violation) => violation.message).join("; ");
+      return refuse(operation, { status: 422, why }, parameterFindings(wrongParameters));
     }
     // A body of another media type is Prism's to judge. A JSON null where the body is required is a missing
     // body, as Prism takes it (where it is optional, request-checks.ts refused it before).
@@ -245,7 +274,7 @@ export function createRequestPipeline(options: PipelineOptions): RequestPipeline
   const finish = createFinish(spec, now);
   const router = createRouter(spec, options.basePaths ?? [], refuse);
   const checks = createRequestChecks(spec, createBodyCheck(spec));
-  const contractCheck = createContractCheck(spec, refuse);
+  const contractCheck = createContractCheck(spec, refuse, options.basePaths ?? []);
 
   const answerFromSource = async (request: SourceRequest): Promise<PipelineAnswer> => {
     const answer = await source.answer(request);
@@ -269,7 +298,7 @@ export function createRequestPipeline(options: PipelineOptions): RequestPipeline
     if (requestRefusal) return refuse(operation, requestRefusal);
     const preferences = parsePrefer(header("prefer"));
     if ("error" in preferences) return refuse(operation, { status: 422, why: preferences.error });
-    const contractRefusal = contractCheck(operation, request.headers, parsed);
+    const contractRefusal = contractCheck({ operation, url, headers: request.headers, body: parsed });
     if (contractRefusal) return contractRefusal;
     const { headers } = request;
     const [path, query] = [url.pathname, queryOf(url)];

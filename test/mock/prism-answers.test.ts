@@ -1,7 +1,7 @@
 // What the mock writes for the answers Prism gives it, over real sockets on small contracts: a response
 // without content, a JSON string, a JSON null, a GET that carries preflight headers, findings about a request
-// (a repeated query key, a JSON null for a required body) and Prism's about its own answer exactly as
-// sl-violations holds them, Prism's own refusals (a 4xx kept, a 5xx written as 400), and what reaches the
+// (a repeated query key, a JSON null for a required body: both now the validator's) and Prism's about its own
+// answer exactly as sl-violations holds them, Prism's own refusals (a 4xx kept, a 5xx written as 400), and what reaches the
 // socket when Node cannot parse a request.
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -58,15 +58,16 @@ describe("answers", () => {
 });
 
 describe("Prism's findings about a request, as sl-violations holds them", () => {
-  it("a query key given twice for a single value: both values are judged, and refused", async () => {
+  // The request pipeline validates parameters with the package's validator before Prism sees them (pipeline.ts):
+  // a key given twice for a single value is refused as such, where Prism judged both values against the enum.
+  it("a query key given twice for a single value: refused, at the parameter, before Prism", async () => {
     const response = await fetch(`${mock.baseUrl}/notes?kind=a&kind=a`);
     expect(response.status).toBe(422);
     expect(violations(response)).toEqual([
       {
         location: ["request", "query", "kind"],
         severity: "Error",
-        code: "enum",
-        message: "Request query parameter kind must be equal to one of the allowed values: a, b",
+        message: "query parameter kind is given 2 times; it takes one value",
       },
     ]);
   });
