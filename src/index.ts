@@ -31,6 +31,9 @@ export {
 } from "./client/errors.js";
 export type { RateLimitState } from "./client/rate-limit.js";
 export { unwrap, type FetchResult } from "./client/unwrap.js";
+// The methods a typed call names (`get`, `post`…): public so that declarations built from the client's types can
+// name it (it lives in the OpenAPI module, a chunk of its own in dist/).
+export type { HttpMethod } from "./openapi/document.js";
 export { isQuoteExpired, quoteTimeLeftMs, hasMorePages } from "./client/helpers.js";
 export type {
   ClientOptions,
