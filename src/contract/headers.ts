@@ -25,7 +25,7 @@ export interface ResolvedHeader {
 /** The scalar JSON types a schema declares, which decide how a header's or a parameter's text is converted. */
 export type DeclaredTypes = Pick<ResolvedHeader, "integer" | "number" | "string" | "boolean">;
 
-export function declaredTypes(schema: unknown): Pick<ResolvedHeader, "integer" | "number" | "string" | "boolean"> {
+function declaredTypes(schema: unknown): Pick<ResolvedHeader, "integer" | "number" | "string" | "boolean"> {
   const type = isObject(schema) ? schema.type : undefined;
   const types: unknown[] = Array.isArray(type) ? type : type === undefined ? [] : [type];
   return {

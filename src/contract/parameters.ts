@@ -9,7 +9,7 @@ import type { SchemaCompiler } from "./schemas.js";
 import type { ContractViolation, HeadersLike } from "./types.js";
 
 /** The parts of a request its parameters are read from. */
-export interface RequestParts {
+interface RequestParts {
   query: URLSearchParams;
   headers: HeadersLike | undefined;
   /** The path parameters' values in the request's path (decoded). */
