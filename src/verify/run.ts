@@ -294,15 +294,7 @@ function judgeRefusal(
 
 /** A case not sent because the target could not be checked. */
 function notSentResult(planned: PlannedCase): CaseResult {
-  return {
-    case: planned.name,
-    operationId: planned.operation.operationId,
-    kind: planned.kind,
-    outcome: "skipped",
-    reason: "not sent: the target could not be checked",
-    violations: [],
-    warnings: [],
-  };
+  return { ...unsentResult(planned), outcome: "skipped", reason: "not sent: the target could not be checked" };
 }
 
 /** A sent case whose answer came, for commonCause. */
