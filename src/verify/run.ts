@@ -294,7 +294,9 @@ function judgeRefusal(
 
 /** A case not sent because the target could not be checked. */
 function notSentResult(planned: PlannedCase): CaseResult {
-  return { ...unsentResult(planned), outcome: "skipped", reason: "not sent: the target could not be checked" };
+  const { violations, warnings, ...head } = unsentResult(planned);
+  // The keys in the order of every other result (the JSON report is compared byte for byte).
+  return { ...head, outcome: "skipped", reason: "not sent: the target could not be checked", violations, warnings };
 }
 
 /** A sent case whose answer came, for commonCause. */
