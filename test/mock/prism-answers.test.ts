@@ -1,8 +1,8 @@
 // What the mock writes for the answers Prism gives it, over real sockets on small contracts: a response
 // without content, a JSON string, a JSON null, a GET that carries preflight headers, findings about a request
 // (a repeated query key, a JSON null for a required body: both now the validator's) and Prism's about its own
-// answer exactly as sl-violations holds them, Prism's own refusals (a 4xx kept, a 5xx written as 400), and what reaches the
-// socket when Node cannot parse a request.
+// answer exactly as sl-violations holds them, Prism's own refusals (a 4xx kept, a 5xx written as 400), and what
+// reaches the socket when Node cannot parse a request.
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type StartedMock, startMock } from "../../src/mock/index.js";
