@@ -159,6 +159,14 @@ describe("sendWithRetries", () => {
     expect(call.error).toEqual(new Error("stop"));
   });
 
+  it("clears the timeout of every attempt that ends without an answer (a retried status, a network error)", async () => {
+    useFakeClock();
+    const { plan, requests } = planOf([status(503), new TypeError("fetch failed"), status(200)]);
+    const answer = await sendWithRetries(URL_SENT, { method: "GET" }, plan, environmentOf().environment);
+    expect([answer.status, requests.length]).toEqual([200, 3]);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
   it("keeps the timeout armed while the caller reads a stream, and clears it otherwise", async () => {
     useFakeClock();
     const read = planOf([status(200)]);
