@@ -92,6 +92,35 @@ describe("negativeCases", () => {
     expect(bodies["POST /things: an unknown field"]).toEqual({ n: 1, s: "x", b: true, k: "a", unknownField: "x" });
   });
 
+  it("judges a property that several allOf parts declare by all of them: the type of one, the enum of the other", () => {
+    const ordersSpec: OpenApiDocument = {
+      openapi: "3.1.0",
+      info: { title: "orders", version: "1" },
+      paths: {
+        "/orders": {
+          post: {
+            ...ok,
+            requestBody: {
+              content: {
+                "application/json": {
+                  schema: {
+                    allOf: [
+                      { type: "object", properties: { side: { type: "string" } } },
+                      { properties: { side: { enum: ["BUY", "SELL"] } } },
+                    ],
+                  },
+                  example: { side: "BUY" },
+                },
+              },
+            },
+          },
+        },
+      },
+    };
+    const names = negativeCases(ordersSpec, listOperations(ordersSpec)).map((c) => c.name);
+    expect(names).toContain("POST /orders: side outside its enum");
+  });
+
   it("makes no body case for an operation whose body has no example", () => {
     const { cases } = built();
     expect(cases.filter((c) => c.operation.key === "POST /drafts")).toEqual([]);
