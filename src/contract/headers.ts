@@ -2,37 +2,41 @@
 // without copying it, converting the header's text to the JSON type its schema declares before validating it, and the
 // one rule across headers (a documented …-Remaining count never above its …-Limit sibling's).
 import { deref, isObject, type JsonObject, type OpenApiDocument } from "../openapi/document.js";
+import { schemaTypes } from "../openapi/schema.js";
 import type { ResponseCheck } from "./response-check.js";
 import { type CompiledPair, type SchemaCompiler, schemaErrors } from "./schemas.js";
 import type { HeadersLike } from "./types.js";
 
+/** The JSON types a schema declares, which decide how a header's or a parameter's text is converted. */
+interface DeclaredTypes {
+  integer: boolean;
+  number: boolean;
+  string: boolean;
+  boolean: boolean;
+  array: boolean;
+}
+
 /** A documented response header, resolved once per response key. */
-export interface ResolvedHeader {
+export interface ResolvedHeader extends DeclaredTypes {
   /** Lower case. */
   name: string;
   required: boolean;
   schema: unknown;
   cacheKey: string;
-  /** The JSON types the schema declares, for converting the header string (see coerceHeaderValue). */
-  integer: boolean;
-  number: boolean;
-  string: boolean;
-  boolean: boolean;
   /** Compiled on first use. */
   compiled?: CompiledPair;
 }
 
-/** The scalar JSON types a schema declares, which decide how a header's or a parameter's text is converted. */
-export type DeclaredTypes = Pick<ResolvedHeader, "integer" | "number" | "string" | "boolean">;
-
-function declaredTypes(schema: unknown): Pick<ResolvedHeader, "integer" | "number" | "string" | "boolean"> {
-  const type = isObject(schema) ? schema.type : undefined;
-  const types: unknown[] = Array.isArray(type) ? type : type === undefined ? [] : [type];
+/** The types `schema` declares (src/openapi's reading: `$ref`s followed, `allOf` parts together). */
+export function declaredTypes(document: OpenApiDocument, schema: unknown): DeclaredTypes {
+  const types = schemaTypes(document, schema, { declaredOnly: true }) ?? new Set<string>();
+  const has = (type: string) => types.has(type);
   return {
-    integer: types.includes("integer"),
-    number: types.includes("number"),
-    string: types.includes("string"),
-    boolean: types.includes("boolean"),
+    integer: has("integer"),
+    number: has("number"),
+    string: has("string"),
+    boolean: has("boolean"),
+    array: has("array"),
   };
 }
 
@@ -47,7 +51,7 @@ export function documentedHeaders(document: OpenApiDocument, response: JsonObjec
         required: header.required === true,
         schema: header.schema,
         cacheKey: `${cacheKey} header ${name}`,
-        ...declaredTypes(header.schema),
+        ...declaredTypes(document, header.schema),
       },
     ];
   });

@@ -3,8 +3,8 @@
 // are, headers.ts). A query key given more than once is an array for an array schema and a refusal otherwise. Cookie
 // parameters are not read (nothing in the contract has one).
 import { type JsonObject, type OpenApiDocument, type Operation, isObject } from "../openapi/document.js";
-import { flattenSchema, schemaTypes } from "../openapi/schema.js";
-import { conversionError, coerceText, type DeclaredTypes, NOT_CONVERTIBLE, readHeader } from "./headers.js";
+import { flattenSchema } from "../openapi/schema.js";
+import { coerceText, conversionError, declaredTypes, NOT_CONVERTIBLE, readHeader } from "./headers.js";
 import type { SchemaCompiler } from "./schemas.js";
 import type { ContractViolation, HeadersLike } from "./types.js";
 
@@ -44,18 +44,6 @@ function textsOf(parameter: JsonObject, parts: RequestParts): string[] | undefin
   return text === undefined ? undefined : [text];
 }
 
-function typesOf(document: OpenApiDocument, schema: unknown): DeclaredTypes & { array: boolean } {
-  const types = schemaTypes(document, schema, { declaredOnly: true }) ?? new Set<string>();
-  const has = (type: string) => types.has(type);
-  return {
-    integer: has("integer"),
-    number: has("number"),
-    string: has("string"),
-    boolean: has("boolean"),
-    array: has("array"),
-  };
-}
-
 /** The schema of an array parameter's items (the first declared), or undefined. */
 function itemsOf(document: OpenApiDocument, schema: unknown): unknown {
   return flattenSchema(document, schema).find((part) => part.items !== undefined)?.items;
@@ -67,9 +55,9 @@ function convertedValue(
   schema: unknown,
   texts: string[],
 ): { value: unknown } | { why: string } {
-  const types = typesOf(document, schema);
+  const types = declaredTypes(document, schema);
   if (types.array) {
-    const itemTypes = typesOf(document, itemsOf(document, schema));
+    const itemTypes = declaredTypes(document, itemsOf(document, schema));
     const items = texts.map((text) => coerceText(text, itemTypes));
     const wrong = items.indexOf(NOT_CONVERTIBLE);
     return wrong < 0 ? { value: items } : { why: `item ${wrong} ${conversionError(texts[wrong]!, itemTypes)}` };
