@@ -7,7 +7,7 @@
 //   - a JSON body over FULL_REPORT_MAX_BYTES that does not match its schema (422 with its first violation,
 //     body-check.ts: Prism would spend seconds collecting every violation of a large one).
 import { isJsonMediaType, type JsonObject, type OpenApiDocument, type Operation } from "../openapi/document.js";
-import { flattenSchema } from "../openapi/schema.js";
+import { closedValues, flattenSchema, schemaTypes } from "../openapi/schema.js";
 import { type BodyCheck, FULL_REPORT_MAX_BYTES } from "./body-check.js";
 
 /** Why a request is refused, and with which status. */
@@ -21,11 +21,11 @@ type ParsedBody = { value: unknown; json: boolean } | Refusal;
 
 /** Whether a query value of "" can satisfy the parameter's schema (enum, const, type, minLength, pattern). */
 function acceptsEmpty(spec: OpenApiDocument, parameter: JsonObject): boolean {
+  const values = closedValues(spec, parameter.schema);
+  if (values && !values.includes("")) return false;
+  const types = schemaTypes(spec, parameter.schema, { declaredOnly: true });
+  if (types && !types.has("string")) return false;
   for (const part of flattenSchema(spec, parameter.schema)) {
-    if (Array.isArray(part.enum) && !part.enum.includes("")) return false;
-    if ("const" in part && part.const !== "") return false;
-    const types = part.type === undefined ? undefined : Array.isArray(part.type) ? part.type : [part.type];
-    if (types && !types.includes("string")) return false;
     if (typeof part.minLength === "number" && part.minLength > 0) return false;
     if (typeof part.pattern === "string" && !new RegExp(part.pattern, "u").test("")) return false;
   }
