@@ -159,7 +159,7 @@ describe("sendWithRetries", () => {
     expect(call.error).toEqual(new Error("stop"));
   });
 
-  it("clears the timeout of every attempt that ends without an answer (a retried status, a network error)", async () => {
+  it("clears the timeout of each attempt that ends without an answer (a retried status, a network error)", async () => {
     useFakeClock();
     const { plan, requests } = planOf([status(503), new TypeError("fetch failed"), status(200)]);
     const answer = await sendWithRetries(URL_SENT, { method: "GET" }, plan, environmentOf().environment);

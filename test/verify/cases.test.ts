@@ -92,7 +92,7 @@ describe("negativeCases", () => {
     expect(bodies["POST /things: an unknown field"]).toEqual({ n: 1, s: "x", b: true, k: "a", unknownField: "x" });
   });
 
-  it("judges a property that several allOf parts declare by all of them: the type of one, the enum of the other", () => {
+  it("judges a property several allOf parts declare by all of them: the type of one, the enum of the other", () => {
     const ordersSpec: OpenApiDocument = {
       openapi: "3.1.0",
       info: { title: "orders", version: "1" },
