@@ -27,7 +27,7 @@ export interface ReadAnswer {
   /** The response as it came from the network (what the caller gets back). */
   network: Response;
   /** What openapi-fetch gets: the network response, or a readable copy of it when its body is read again. */
-  handed: Response;
+  forOpenApiFetch: Response;
   /** The parsed success body (undefined for an error, an answer without a body, or a stream). */
   data: unknown;
   /** True when the caller reads the body itself (`parseAs: "stream"`): the attempt's timeout stays armed. */
@@ -112,18 +112,19 @@ export async function readAnswer(response: Response, method: string, reading: Bo
   const length = headers.get("content-length");
   if (Number(length) > reading.maxBytes) throw refuse(response, reading, "too-large");
   if (status === 204 || method === "HEAD" || length === "0")
-    return { network: response, handed: response, data: undefined, streaming: false };
+    return { network: response, forOpenApiFetch: response, data: undefined, streaming: false };
   if (ok && reading.parseAs === "stream")
-    return { network: response, handed: response, data: undefined, streaming: true };
+    return { network: response, forOpenApiFetch: response, data: undefined, streaming: true };
   const bytes =
     (await readDeclaredBytes(response, length)) ??
     (await readBytes(response, reading.maxBytes, () => refuse(response, reading, "too-large")));
   const body = isTextual(reading.parseAs) || !ok ? decoder.decode(bytes) : bytes;
-  if (!ok) return { network: response, handed: readableCopy(response, body), data: undefined, streaming: false };
+  if (!ok)
+    return { network: response, forOpenApiFetch: readableCopy(response, body), data: undefined, streaming: false };
   if (reading.parseAs === "json") checkJsonContentType(response, body as string, reading);
   const data = parseBody(body, response, reading);
-  const handed = reading.middlewareSees ? readableCopy(response, body) : response;
-  return { network: response, handed, data, streaming: false };
+  const forOpenApiFetch = reading.middlewareSees ? readableCopy(response, body) : response;
+  return { network: response, forOpenApiFetch, data, streaming: false };
 }
 
 /** A response like `response` whose body (already read) can be read again; 205 and 304 cannot carry one. */

@@ -104,7 +104,7 @@ async function send(call: AdapterCall, client: { request: unknown }, facts: Weak
   const attempts = async (request: Request | UrlAndInit) => {
     const requestInit = request instanceof UrlAndInit ? request.init : await initOf(request);
     answer = await call.attempts(request.url, requestInit);
-    return answer.handed;
+    return answer.forOpenApiFetch;
   };
   // This client's options (timeoutMs, retry, maxResponseBytes) go to openapi-fetch too, which passes unknown
   // options on to its Request: harmless, and cheaper than copying the rest. The caller's signal stays here.
@@ -130,7 +130,7 @@ async function resultOf(
   reading: BodyReading,
 ) {
   const { response } = result;
-  const fromAttempts = answer !== undefined && response === answer.handed;
+  const fromAttempts = answer !== undefined && response === answer.forOpenApiFetch;
   const out = response.ok
     ? {
         data:

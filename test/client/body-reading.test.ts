@@ -160,17 +160,21 @@ describe("readAnswer, on Response objects", () => {
   it("parses a JSON success body; hands on the network response itself unless middleware reads it too", async () => {
     const response = json('{"a":1}');
     const answer = await readAnswer(response, "GET", reading());
-    expect(answer).toEqual({ network: response, handed: response, data: { a: 1 }, streaming: false });
+    expect(answer).toEqual({ network: response, forOpenApiFetch: response, data: { a: 1 }, streaming: false });
     const seen = await readAnswer(json('{"a":1}', { statusText: "Fine" }), "GET", reading({ middlewareSees: true }));
-    expect(seen.handed).not.toBe(seen.network);
-    expect([seen.handed.status, seen.handed.statusText, await seen.handed.text()]).toEqual([200, "Fine", '{"a":1}']);
-    expect(seen.handed.headers.get("content-type")).toBe("application/json");
+    expect(seen.forOpenApiFetch).not.toBe(seen.network);
+    expect([seen.forOpenApiFetch.status, seen.forOpenApiFetch.statusText, await seen.forOpenApiFetch.text()]).toEqual([
+      200,
+      "Fine",
+      '{"a":1}',
+    ]);
+    expect(seen.forOpenApiFetch.headers.get("content-type")).toBe("application/json");
   });
 
   it("hands on an error body as a readable copy (openapi-fetch reads it), parsed by nobody here", async () => {
     const answer = await readAnswer(new Response("<html>down</html>", { status: 503 }), "GET", reading());
     expect([answer.data, answer.streaming]).toEqual([undefined, false]); // read whole: the timeout is cleared
-    expect([answer.handed.status, await answer.handed.text()]).toEqual([503, "<html>down</html>"]);
+    expect([answer.forOpenApiFetch.status, await answer.forOpenApiFetch.text()]).toEqual([503, "<html>down</html>"]);
     expect(answer.network.bodyUsed).toBe(true);
   });
 
@@ -181,7 +185,7 @@ describe("readAnswer, on Response objects", () => {
       [json("", { headers: { "content-length": "0" } }), "GET"],
     ] as const) {
       const answer = await readAnswer(response, method, reading());
-      expect([answer.handed, answer.data, answer.streaming, response.bodyUsed]).toEqual([
+      expect([answer.forOpenApiFetch, answer.data, answer.streaming, response.bodyUsed]).toEqual([
         response,
         undefined,
         false,
@@ -190,7 +194,7 @@ describe("readAnswer, on Response objects", () => {
     }
     const stream = json('{"a":1}');
     const answer = await readAnswer(stream, "GET", reading({ parseAs: "stream" }));
-    expect([answer.handed, answer.streaming, stream.bodyUsed]).toEqual([stream, true, false]);
+    expect([answer.forOpenApiFetch, answer.streaming, stream.bodyUsed]).toEqual([stream, true, false]);
   });
 
   it("refuses a body over the limit: unread when Content-Length says so, else once the count goes over", async () => {

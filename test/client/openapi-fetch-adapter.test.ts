@@ -44,8 +44,8 @@ function callOf(
     reading,
     attempts: async (url, requestInit): Promise<ReadAnswer> => {
       sent.push({ url, init: requestInit });
-      const handed = network.ok ? network : new Response(await network.text(), { status: network.status });
-      return { network, handed, data: network.ok ? { a: 1 } : undefined, streaming: false };
+      const forOpenApiFetch = network.ok ? network : new Response(await network.text(), { status: network.status });
+      return { network, forOpenApiFetch, data: network.ok ? { a: 1 } : undefined, streaming: false };
     },
   };
   return { call, sent, info, network };
