@@ -3,8 +3,9 @@
 // detected (killed + timeout) ÷ (detected + survived + no coverage); ignored mutants and compile/runtime errors
 // are left out. Every undetected mutant is listed with
 // the reason from scripts/mutation-notes.json, the one hand-kept file: a note matches a mutant by file and,
-// when given, line, column, mutator and replacement.
-// `tsx scripts/mutation-report.ts [--reports <dir>] [--out <file>] [--previous <file>] [name…]`:
+// when given, line, column, mutator and replacement, and `code`: text the mutant's first line contains, which
+// keeps the note on its code when lines move (a refactor, a reformat) where a line number would not.
+// `tsx scripts/mutation-report.ts [--reports <dir>] [--out <file>] [--previous <file>] [--notes <file>] [name…]`:
 // the reports of the groups of scripts/mutation-groups.json by default, or the named ones (`all`: a run without
 // MUTATION_GROUP), from reports/mutation/ into MUTATION.md unless told otherwise.
 // reports/ is git-ignored and a group takes up to an hour, so a checkout rarely has every group's report: a group
@@ -57,6 +58,8 @@ interface Note {
   mutator?: string;
   /** The replacement as Stryker reports it (whitespace collapsed), or a part of it. */
   replacement?: string;
+  /** Text the mutant's first source line contains: the note follows its code when lines move. */
+  code?: string;
   reason: string;
 }
 
@@ -108,12 +111,13 @@ const args = parseArgs({
     reports: { type: "string", default: path.join(root, "reports", "mutation") },
     out: { type: "string", default: path.join(root, "MUTATION.md") },
     previous: { type: "string" },
+    notes: { type: "string", default: notesPath },
   },
   allowPositionals: true,
 });
 const reportNames = args.positionals.length > 0 ? args.positionals : Object.keys(MUTATION_GROUPS);
 const { report, missing: unreported, written } = await readReports(reportNames);
-const notes = JSON.parse(await readFile(notesPath, "utf8")) as Note[];
+const notes = JSON.parse(await readFile(args.values.notes, "utf8")) as Note[];
 
 /** A group's rows in a previous MUTATION.md: its files' counts, its undetected mutants, when its report was written. */
 interface Carried {
@@ -243,12 +247,14 @@ function undetectedRow(where: string, m: Mutant, source: string, note: Note | un
 }
 
 const used = new Set<Note>();
-function noteFor(file: string, m: Mutant): Note | undefined {
+function noteFor(file: string, m: Mutant, source: string): Note | undefined {
   const replacement = (m.replacement ?? "").replace(/\s+/g, " ").trim();
+  const firstLine = source.split("\n")[m.location.start.line - 1] ?? "";
   const note = notes.find(
     (n) =>
       n.file === file &&
       (n.line === undefined || n.line === m.location.start.line) &&
+      (n.code === undefined || firstLine.includes(n.code)) &&
       (n.column === undefined || n.column === m.location.start.column) &&
       (n.mutator === undefined || n.mutator === m.mutatorName) &&
       (n.replacement === undefined || replacement.includes(n.replacement)),
@@ -278,7 +284,7 @@ for (const file of Object.keys(report.files).sort()) {
     add(dirCounts, m.status);
     add(total, m.status);
     if (m.status !== "Survived" && m.status !== "NoCoverage") continue;
-    const note = noteFor(file, m);
+    const note = noteFor(file, m, source);
     if (note) explained++;
     else unexplained++;
     const { line, column } = m.location.start;

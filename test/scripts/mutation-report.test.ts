@@ -182,3 +182,44 @@ describe("mutation-report with groups that have no report here", () => {
     expect(carriedOutput).not.toMatch(/a note matches no undetected mutant: \{"file":"src\/contract\//);
   });
 });
+
+// A note anchored to its code (`code`: text of the mutant's first line) stays on that code when lines move; a note
+// file of the test's own (--notes).
+describe("mutation-report with notes anchored to code", () => {
+  const file = `${groups.client[0]}/moved.ts`;
+  let anchoredDir: string;
+  let anchoredMarkdown: string;
+
+  beforeAll(async () => {
+    anchoredDir = await mkdtemp(path.join(tmpdir(), "mutation-report-anchored-"));
+    const moved = ["const a = 1;", "", "if (ready && !done) go();", "const b = 2;"].join("\n");
+    const mutants = [mutant("1", "Survived", 3), mutant("2", "Survived", 4), mutant("3", "Survived", 1)];
+    await writeFile(
+      path.join(anchoredDir, "client.json"),
+      JSON.stringify({ files: { [file]: { source: moved, mutants } } }),
+    );
+    const anchored = [
+      { file, code: "ready && !done", reason: "anchored reason" },
+      { file, code: "no such code", reason: "never used" },
+      { file, line: 1, code: "const b", reason: "line and code must both hold" },
+    ];
+    await writeFile(path.join(anchoredDir, "notes.json"), JSON.stringify(anchored));
+    const out = path.join(anchoredDir, "MUTATION.md");
+    const run = await runNodeScript(binPath("tsx"), [
+      path.join(repoRoot, "scripts", "mutation-report.ts"),
+      ...["--reports", anchoredDir, "--out", out, "--notes", path.join(anchoredDir, "notes.json"), "client"],
+    ]);
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    anchoredMarkdown = await readFile(out, "utf8");
+  }, 60_000);
+
+  afterAll(() => rm(anchoredDir, { recursive: true, force: true }));
+
+  it("matches a note by the text of the mutant's line, and with a line only where both hold", () => {
+    const rows = anchoredMarkdown.split("\n").filter((line) => line.startsWith(`| ${file}:`));
+    expect(rows.find((row) => row.startsWith(`| ${file}:3:1 `))).toContain("anchored reason");
+    expect(rows.find((row) => row.startsWith(`| ${file}:4:1 `))).toContain("**not explained**");
+    expect(rows.find((row) => row.startsWith(`| ${file}:1:1 `))).toContain("**not explained**");
+    expect(anchoredMarkdown).not.toContain("never used");
+  });
+});
