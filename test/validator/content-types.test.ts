@@ -1,6 +1,7 @@
 // The Content-Type of a response: a body only where the spec documents one, a documented media type (named in the
 // message when it is missing), a documented media type without a schema taking any body, and what counts as JSON.
 import { describe, expect, it } from "vitest";
+import { createContractValidator } from "../../src/contract/index.js";
 import { isJsonMediaType } from "../../src/openapi/document.js";
 import { sharedValidator } from "../support/spec.js";
 import { plainGet, successOf } from "./support/examples.js";
@@ -71,5 +72,42 @@ describe("content types", () => {
     expect(isJsonMediaType("foo bar/baz+json")).toBe(false);
     expect(isJsonMediaType("application/a+jsonx")).toBe(false);
     expect(isJsonMediaType("application/jsonp")).toBe(false);
+  });
+});
+
+describe("media-type ranges", () => {
+  // A response documented for `text/*` and `*/*`: the exact type wins, then the type's range, then the catch-all;
+  // the schema of the entry that matched judges the body.
+  const rangesValidator = createContractValidator({
+    openapi: "3.1.0",
+    info: { title: "ranges", version: "1" },
+    paths: {
+      "/r": {
+        get: {
+          responses: {
+            "200": {
+              description: "ok",
+              content: {
+                "TEXT/*": { schema: { type: "string", maxLength: 3 } },
+                "*/*": { schema: { type: "string", maxLength: 1 } },
+                "text/csv": { schema: { type: "string", maxLength: 5 } },
+              },
+            },
+          },
+        },
+      },
+    },
+  });
+  const check = (contentType: string, bodyText: string) =>
+    rangesValidator
+      .validateResponse({ method: "GET", path: "/r", status: 200, headers: { "content-type": contentType }, bodyText })
+      .violations.map((v) => v.kind);
+
+  it("takes the exact type, then its range (any case), then the catch-all, each with its own schema", () => {
+    expect(check("text/csv", "12345")).toEqual([]);
+    expect(check("text/plain", "abc")).toEqual([]);
+    expect(check("text/plain", "abcd")).toEqual(["body-schema"]);
+    expect(check("image/png", "a")).toEqual([]);
+    expect(check("image/png", "ab")).toEqual(["body-schema"]);
   });
 });
