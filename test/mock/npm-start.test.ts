@@ -1,7 +1,7 @@
 // `npm start` (scripts/start-mock.ts) as a CI runner uses it: npm started in the background serves the mock on
 // the given port, prints its URL and a curl that works, and stops, with everything it started, on
 // `kill -TERM <npm's pid>`. Spawns npm and the mock (real processes).
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { findFreePort } from "../../src/mock/processes.js";
 import { isRunning } from "../support/processes.js";
@@ -11,13 +11,28 @@ const operations = listSpecOperations(loadSpec());
 const keyHeader = API_KEY_HEADER;
 const basePath = BASE_PATH;
 
-async function waitFor(predicate: () => boolean, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (predicate()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return predicate();
+/** Resolves once the child's output holds `text`; rejects, with the output, when the child exits first. */
+function printed(child: ChildProcess, output: () => string, text: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const check = () => {
+      if (!output().includes(text)) return;
+      cleanUp();
+      resolve();
+    };
+    const exited = () => {
+      cleanUp();
+      reject(new Error(`exited before printing ${JSON.stringify(text)}:\n${output()}`));
+    };
+    const cleanUp = () => {
+      child.stdout?.off("data", check);
+      child.stderr?.off("data", check);
+      child.off("exit", exited);
+    };
+    child.stdout?.on("data", check);
+    child.stderr?.on("data", check);
+    child.once("exit", exited);
+    check();
+  });
 }
 
 describe("npm start (scripts/start-mock.ts)", () => {
@@ -36,7 +51,7 @@ describe("npm start (scripts/start-mock.ts)", () => {
     const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
     let servingPid: number | undefined;
     try {
-      expect(await waitFor(() => output.includes("Ctrl-C"), 45_000), output).toBe(true);
+      await printed(child, () => output, "Ctrl-C");
       const baseUrl = `http://127.0.0.1:${port}${basePath}`;
       expect(output).toContain(baseUrl);
       const curl = /curl -s( -H '[^']+')? (\S+)/.exec(output);
@@ -51,7 +66,8 @@ describe("npm start (scripts/start-mock.ts)", () => {
       expect(isRunning(servingPid)).toBe(true);
       child.kill("SIGTERM");
       await exited;
-      expect(await waitFor(() => !isRunning(servingPid!), 5000), output).toBe(true);
+      // The served process is npm's grandchild: no exit event reaches this test, so its state is polled.
+      await expect.poll(() => isRunning(servingPid!), { timeout: 10_000 }).toBe(false);
       await expect(fetch(curl![2]!)).rejects.toThrow();
     } finally {
       if (child.exitCode === null) child.kill("SIGKILL");
