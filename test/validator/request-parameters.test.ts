@@ -1,85 +1,123 @@
 // A request's query, header and path parameters against its operation's (validateRequestParameters): on the
-// bundled contract (pagination integers, the invoice status enum, the signing headers' patterns), and on a small
-// contract of its own for what the bundled one has none of (required parameters, an array query, a path pattern).
+// bundled contract (an integer query parameter, an enum query parameter, the signing headers, a path parameter:
+// each found in generated/openapi.json, not named here), and on a small contract of its own for what the bundled
+// one has none of (required parameters, an array query, a path pattern).
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createContractValidator } from "../../src/contract/index.js";
-import type { OpenApiDocument } from "../../src/openapi/index.js";
-import { sharedValidator } from "../support/spec.js";
+import { closedValues, isObject, type JsonObject, type OpenApiDocument } from "../../src/openapi/index.js";
+import { createSigner } from "../../src/index.js";
+import { BASE_PATH, listSpecOperations, loadSpec, SIGNING_HEADERS, sharedValidator } from "../support/spec.js";
 
+const spec = loadSpec();
 const validator = sharedValidator();
-const SIGNATURE = "a".repeat(64);
+const operations = listSpecOperations(spec);
+
+/** The first GET and its query parameter whose schema `holds`. */
+function queryParameterWhere(holds: (schema: JsonObject) => boolean) {
+  for (const operation of operations.filter((op) => op.method === "GET")) {
+    const parameter = operation.parameters.find((p) => p.in === "query" && isObject(p.schema) && holds(p.schema));
+    if (parameter)
+      return { path: `${BASE_PATH}${operation.path}`, name: String(parameter.name), schema: parameter.schema };
+  }
+  throw new Error("no GET of the contract has such a query parameter");
+}
+
+const integerQuery = queryParameterWhere((schema) => schema.type === "integer");
+const enumQuery = queryParameterWhere((schema) => closedValues(spec, schema) !== undefined);
+const enumValues = (() => {
+  const operation = operations.find((op) => `${BASE_PATH}${op.path}` === enumQuery.path)!;
+  const parameter = operation.parameters.find((p) => p.name === enumQuery.name)!;
+  return closedValues(spec, parameter.schema)!.map(String);
+})();
+const templated = operations.find((op) => op.method === "GET" && /\{[^}]+\}$/.test(op.path))!;
+const concretePath = `${BASE_PATH}${templated.path.replace(/\{[^}]+\}$/, "c_1")}`;
+
+/** The signing headers a real signer sends for a GET of `url`. */
+async function signedHeaders(url: string): Promise<Record<string, string>> {
+  const signature = await createSigner("secret", () => Date.UTC(2030, 0, 1))("GET", `http://x.test${url}`);
+  return { [SIGNING_HEADERS.timestamp]: signature.timestamp, [SIGNING_HEADERS.signature]: signature.signature };
+}
 
 describe("on the bundled contract", () => {
-  it("a valid request has no violations (query, signing headers, a path parameter, a templated path)", () => {
-    const headers = { "x-api-timestamp": "1732400000000", "x-api-signature": SIGNATURE };
-    expect(validator.validateRequestParameters("GET", "/v1/transactions/me?page=2&pageSize=30", headers)).toEqual([]);
-    expect(validator.validateRequestParameters("GET", "/v1/invoices/me?status=PENDING", new Headers(headers))).toEqual(
+  it("a valid request has no violations (query, signing headers, a path parameter, a templated path)", async () => {
+    const withInteger = `${integerQuery.path}?${integerQuery.name}=2`;
+    expect(validator.validateRequestParameters("GET", withInteger, await signedHeaders(withInteger))).toEqual([]);
+    const withEnum = `${enumQuery.path}?${enumQuery.name}=${enumValues[0]}`;
+    expect(validator.validateRequestParameters("GET", withEnum, new Headers(await signedHeaders(withEnum)))).toEqual(
       [],
     );
-    expect(validator.validateRequestParameters("get", "http://x.test/v1/collections/customers/c_1")).toEqual([]);
-    expect(validator.validateRequestParameters("GET", "/v1/collections/customers/{id}")).toEqual([]);
+    expect(validator.validateRequestParameters("get", `http://x.test${concretePath}`)).toEqual([]);
+    expect(validator.validateRequestParameters("GET", `${BASE_PATH}${templated.path}`)).toEqual([]);
   });
 
   it("an integer query parameter that is not one: invalid-parameter at its name, with the text", () => {
-    expect(validator.validateRequestParameters("GET", "/v1/transactions/me?page=two")).toEqual([
+    expect(validator.validateRequestParameters("GET", `${integerQuery.path}?${integerQuery.name}=two`)).toEqual([
       {
         kind: "invalid-parameter",
         location: "query",
-        pointer: "/page",
-        message: 'query parameter page must be an integer, got "two"',
+        pointer: `/${integerQuery.name}`,
+        message: `query parameter ${integerQuery.name} must be an integer, got "two"`,
       },
     ]);
   });
 
   it("a query key given twice for a single value is refused, not judged by one of its values", () => {
-    expect(validator.validateRequestParameters("GET", "/v1/transactions/me?page=1&page=1")).toEqual([
+    const twice = `${integerQuery.path}?${integerQuery.name}=1&${integerQuery.name}=1`;
+    expect(validator.validateRequestParameters("GET", twice)).toEqual([
       {
         kind: "invalid-parameter",
         location: "query",
-        pointer: "/page",
-        message: "query parameter page is given 2 times; it takes one value",
+        pointer: `/${integerQuery.name}`,
+        message: `query parameter ${integerQuery.name} is given 2 times; it takes one value`,
       },
     ]);
   });
 
-  it("a value outside an enum, and a header against its pattern, each reported by its schema", () => {
-    const result = validator.validateRequestParameters("GET", "/v1/invoices/me?status=LOST", {
-      "X-Api-Signature": "not-hex",
+  it("a value outside an enum, and a signing header against its schema, each reported by its schema", () => {
+    const result = validator.validateRequestParameters("GET", `${enumQuery.path}?${enumQuery.name}=LOST`, {
+      [SIGNING_HEADERS.signature.toUpperCase()]: "not-hex",
     });
     expect(result.map(({ kind, location, pointer }) => ({ kind, location, pointer }))).toEqual([
-      { kind: "invalid-parameter", location: "query", pointer: "/status" },
-      { kind: "invalid-parameter", location: "headers", pointer: "/x-api-signature" },
+      { kind: "invalid-parameter", location: "query", pointer: `/${enumQuery.name}` },
+      { kind: "invalid-parameter", location: "headers", pointer: `/${SIGNING_HEADERS.signature}` },
     ]);
-    expect(result[0]!.message).toMatch(/^query parameter status must be one of "PENDING", /);
-    expect(result[1]!.message).toMatch(/^header parameter x-api-signature must match pattern/);
+    const listed = enumValues.map((value) => JSON.stringify(value)).join(", ");
+    expect(result[0]!.message).toBe(`query parameter ${enumQuery.name} must be one of ${listed}`);
+    expect(result[1]!.message).toMatch(new RegExp(`^header parameter ${SIGNING_HEADERS.signature} must match`));
   });
 
   it("an unknown operation is said so", () => {
-    expect(validator.validateRequestParameters("GET", "/v1/nowhere")).toEqual([
+    expect(validator.validateRequestParameters("GET", `${BASE_PATH}/nowhere`)).toEqual([
       {
         kind: "unknown-operation",
         location: "operation",
         pointer: "",
-        message: "GET /v1/nowhere is not an operation of the spec",
+        message: `GET ${BASE_PATH}/nowhere is not an operation of the spec`,
       },
     ]);
   });
 
-  it("any integer page passes and any text that is no integer is refused (property)", () => {
+  it("any integer its schema allows passes and any text that is no integer is refused (property)", () => {
+    const { minimum, maximum } = integerQuery.schema as { minimum?: number; maximum?: number };
     fc.assert(
-      fc.property(fc.integer(), (page) => {
-        expect(validator.validateRequestParameters("GET", `/v1/transactions/me?page=${page}`)).toEqual([]);
+      fc.property(fc.integer({ min: minimum, max: maximum }), (value) => {
+        const url = `${integerQuery.path}?${integerQuery.name}=${value}`;
+        expect(validator.validateRequestParameters("GET", url)).toEqual([]);
       }),
     );
     fc.assert(
       fc.property(
         fc.string().filter((text) => !/^-?\d+$/.test(text.trim())),
         (text) => {
-          const url = `/v1/transactions/me?${new URLSearchParams({ page: text })}`;
+          const url = `${integerQuery.path}?${new URLSearchParams({ [integerQuery.name]: text })}`;
           const [violation, ...rest] = validator.validateRequestParameters("GET", url);
           expect(rest).toEqual([]);
-          expect(violation).toMatchObject({ kind: "invalid-parameter", location: "query", pointer: "/page" });
+          expect(violation).toMatchObject({
+            kind: "invalid-parameter",
+            location: "query",
+            pointer: `/${integerQuery.name}`,
+          });
         },
       ),
     );
