@@ -49,7 +49,7 @@ const MOCK_FIXES = [
   'malformed or whitespace-only JSON answers 400; a null, false, 0 or "" JSON body where the body is optional 422 ' +
     "(Prism takes it for no body); a body over the size limit 413; an empty query or header value the parameter " +
     "refuses 422 (Prism lets it through)",
-  "a request body that does not match its schema answers 422 with the contract validator's findings, " +
+  "a request parameter or body that does not match its schema answers 422 with the contract validator's findings, " +
     "as the ./msw handlers answer it",
   "what Prism refuses (an unknown Prefer example, an unacceptable Accept) keeps Prism's status with the documented " +
     "error response and headers, Prism's reason in sl-violations",

@@ -273,7 +273,7 @@ export function createRequestPipeline(options: PipelineOptions): RequestPipeline
   const refuse = createRefuse(spec, now);
   const finish = createFinish(spec, now);
   const router = createRouter(spec, options.basePaths ?? [], refuse);
-  const checks = createRequestChecks(spec, createBodyCheck(spec));
+  const checks = createRequestChecks(createBodyCheck(spec));
   const contractCheck = createContractCheck(spec, refuse, options.basePaths ?? []);
 
   const answerFromSource = async (request: SourceRequest): Promise<PipelineAnswer> => {
@@ -294,7 +294,7 @@ export function createRequestPipeline(options: PipelineOptions): RequestPipeline
     const parsed = parseBody(operation, request.body, header("content-type"));
     if (!("value" in parsed)) return refuse(operation, parsed);
     const body = { text: request.body, value: parsed.value };
-    const requestRefusal = checks.refusalOf(operation, url.searchParams, header, body);
+    const requestRefusal = checks.refusalOf(operation, body);
     if (requestRefusal) return refuse(operation, requestRefusal);
     const preferences = parsePrefer(header("prefer"));
     if ("error" in preferences) return refuse(operation, { status: 422, why: preferences.error });

@@ -1,13 +1,11 @@
 // The request pipeline's own refusals (pipeline.ts): what an answer source (Prism's engine, the documented
-// examples) would answer wrongly or not at all, decided from the contract before any source sees the request:
+// examples) would answer wrongly or not at all, decided from the contract before any source sees the request
+// (parameters, an empty value included, are the contract validator's, in the pipeline's next stage):
 //   - a body that is malformed JSON or only whitespace (400), or a falsy JSON value (null, false, 0, "")
 //     where the body is optional (422: Prism would take it for no body);
-//   - an empty query or header value a parameter's schema refuses (422: Prism lets `?status=` and an empty
-//     `x-api-signature` through);
 //   - a JSON body over FULL_REPORT_MAX_BYTES that does not match its schema (422 with its first violation,
 //     body-check.ts: Prism would spend seconds collecting every violation of a large one).
-import { isJsonMediaType, type JsonObject, type OpenApiDocument, type Operation } from "../openapi/document.js";
-import { closedValues, flattenSchema, schemaTypes } from "../openapi/schema.js";
+import { isJsonMediaType, type Operation } from "../openapi/document.js";
 import { type BodyCheck, FULL_REPORT_MAX_BYTES } from "./body-check.js";
 
 /** Why a request is refused, and with which status. */
@@ -18,26 +16,6 @@ export interface Refusal {
 
 /** A request body as the pipeline reads it: parsed JSON (`json`), the text of another media type, or none. */
 type ParsedBody = { value: unknown; json: boolean } | Refusal;
-
-/** Whether a query value of "" can satisfy the parameter's schema (enum, const, type, minLength, pattern). */
-function acceptsEmpty(spec: OpenApiDocument, parameter: JsonObject): boolean {
-  const values = closedValues(spec, parameter.schema);
-  if (values && !values.includes("")) return false;
-  const types = schemaTypes(spec, parameter.schema, { declaredOnly: true });
-  if (types && !types.has("string")) return false;
-  for (const part of flattenSchema(spec, parameter.schema)) {
-    if (typeof part.minLength === "number" && part.minLength > 0) return false;
-    if (typeof part.pattern === "string" && !new RegExp(part.pattern, "u").test("")) return false;
-  }
-  return true;
-}
-
-/** The names of `operation`'s parameters in `location` that cannot be empty (header names lower-cased). */
-function nonEmptyParameters(spec: OpenApiDocument, operation: Operation, location: "query" | "header"): string[] {
-  return operation.parameters
-    .filter((parameter) => parameter.in === location && !acceptsEmpty(spec, parameter))
-    .map((parameter) => (location === "header" ? String(parameter.name).toLowerCase() : String(parameter.name)));
-}
 
 /** `text` read as the body of a request with `contentType` to `operation`, or why it is refused. */
 export function parseBody(operation: Operation, text: string, contentType: string | undefined): ParsedBody {
@@ -61,39 +39,13 @@ function utf8LengthUpTo(text: string, limit: number): number {
 }
 
 interface RequestChecks {
-  /** Why the parameters or the (large) body of a request to `operation` are refused, or undefined. */
-  refusalOf(
-    operation: Operation,
-    query: URLSearchParams,
-    headers: (name: string) => string | undefined,
-    body: { text: string; value: unknown },
-  ): Refusal | undefined;
+  /** Why the (large) body of a request to `operation` is refused, or undefined. */
+  refusalOf(operation: Operation, body: { text: string; value: unknown }): Refusal | undefined;
 }
 
-export function createRequestChecks(spec: OpenApiDocument, bodyCheck: BodyCheck): RequestChecks {
-  const nonEmpty = new Map<Operation, { query: string[]; headers: string[] }>();
-  const nonEmptyOf = (operation: Operation) => {
-    let names = nonEmpty.get(operation);
-    if (!names) {
-      names = {
-        query: nonEmptyParameters(spec, operation, "query"),
-        headers: nonEmptyParameters(spec, operation, "header"),
-      };
-      nonEmpty.set(operation, names);
-    }
-    return names;
-  };
+export function createRequestChecks(bodyCheck: BodyCheck): RequestChecks {
   return {
-    refusalOf(operation, query, headers, body) {
-      const names = nonEmptyOf(operation);
-      for (const name of names.query) {
-        if (query.getAll(name).some((value) => value === ""))
-          return { status: 422, why: `query parameter ${name} must not be empty` };
-      }
-      // Prism lets an empty value of these optional headers through; an empty value is a malformed one.
-      for (const name of names.headers) {
-        if (headers(name) === "") return { status: 422, why: `header ${name} must not be empty` };
-      }
+    refusalOf(operation, body) {
       const large = utf8LengthUpTo(body.text, FULL_REPORT_MAX_BYTES) > FULL_REPORT_MAX_BYTES;
       if (!large || body.value === undefined || typeof body.value === "string") return undefined;
       const first = bodyCheck.firstViolation(operation, body.value);

@@ -56,9 +56,12 @@ describe("an empty signing header", () => {
               : { [SIGNING_HEADERS.signature]: SIGNATURE };
           const empty = await send(index, { ...other, [name]: value });
           expect(empty.status, op.operationId).toBe(422);
-          expect(await violations(empty), op.operationId).toEqual([
-            { location: ["request"], severity: "Error", message: `header ${name} must not be empty` },
-          ]);
+          const [finding, ...more] = await violations(empty);
+          expect(more, op.operationId).toEqual([]);
+          expect(finding, op.operationId).toMatchObject({ location: ["request", "header", name], severity: "Error" });
+          expect((finding as { message: string }).message, op.operationId).toMatch(
+            new RegExp(`^header parameter ${name} must match pattern`),
+          );
           const malformed = await send(index, { ...other, [name]: "not-valid!" });
           await malformed.arrayBuffer();
           expect(malformed.status, op.operationId).toBe(422);
