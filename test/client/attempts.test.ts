@@ -11,14 +11,14 @@ import {
 import { createRedactor } from "../../src/client/redact.js";
 import { DEFAULT_RETRY } from "../../src/client/retry.js";
 import { InvalidResponseError, NetworkError, type RequestInfo, TimeoutError } from "../../src/index.js";
-import { RATE_LIMIT_HEADERS } from "../support/spec.js";
+import { API_KEY_HEADER, BASE_PATH, RATE_LIMIT_HEADERS, SIGNING_HEADERS } from "../support/spec.js";
 import { track, until, useFakeClock } from "./support/clock.js";
 
 afterEach(() => {
   vi.useRealTimers();
 });
 
-const URL_SENT = "https://api.example.com/v1/currencies/fiat-rates?key=k3y";
+const URL_SENT = `https://api.example.com${BASE_PATH}/currencies/fiat-rates?key=k3y`;
 type Answer = Finished & { status: number };
 
 function infoOf(): RequestInfo {
@@ -76,7 +76,7 @@ describe("sendWithRetries", () => {
     expect(answer).toEqual({ status: 200, streaming: false });
     expect(sleeps).toEqual([2000]);
     expect(requests).toHaveLength(2);
-    expect(plan.info.url).toBe("https://api.example.com/v1/currencies/fiat-rates?key=[REDACTED]");
+    expect(plan.info.url).toBe(`https://api.example.com${BASE_PATH}/currencies/fiat-rates?key=[REDACTED]`);
     expect(retries).toEqual([{ ...plan.info, attempt: 1, reason: "status", status: 503, delayMs: 2000 }]);
   });
 
@@ -142,14 +142,14 @@ describe("sendWithRetries", () => {
       signature: `${method} ${url}`,
     });
     const { plan, requests } = planOf([status(503, { "retry-after": "0" }), status(200)]);
-    const init = { method: "GET", headers: { "x-api-key": "k" } };
+    const init = { method: "GET", headers: { [API_KEY_HEADER]: "k" } };
     await sendWithRetries(URL_SENT, init, plan, environmentOf({ signer }).environment);
-    const signed = requests.map((r) => [r.headers.get("x-api-key"), r.headers.get("x-api-timestamp")]);
+    const signed = requests.map((r) => [r.headers.get(API_KEY_HEADER), r.headers.get(SIGNING_HEADERS.timestamp)]);
     expect(signed).toEqual([
       ["k", "1"],
       ["k", "2"],
     ]);
-    expect(requests[0]!.headers.get("x-api-signature")).toBe(`GET ${URL_SENT}`);
+    expect(requests[0]!.headers.get(SIGNING_HEADERS.signature)).toBe(`GET ${URL_SENT}`);
     const controller = new AbortController();
     const aborted = planOf(["hang"], { signal: controller.signal });
     const call = track(sendWithRetries(URL_SENT, { method: "GET" }, aborted.plan, environmentOf().environment));

@@ -10,12 +10,13 @@ import { type AdapterCall, createOpenApiFetchAdapter, UrlAndInit } from "../../s
 import { createRedactor } from "../../src/client/redact.js";
 import { REQUEST_INFO } from "../../src/client/unwrap.js";
 import type { RequestInfo } from "../../src/index.js";
+import { API_KEY_HEADER, BASE_PATH } from "../support/spec.js";
 
-const BASE_URL = "https://api.example.com/v1";
+const BASE_URL = `https://api.example.com${BASE_PATH}`;
 const KEY = "k3y";
 
 function adapterOf() {
-  return createOpenApiFetchAdapter(BASE_URL, { "x-api-key": KEY }, createRedactor(KEY));
+  return createOpenApiFetchAdapter(BASE_URL, { [API_KEY_HEADER]: KEY }, createRedactor(KEY));
 }
 
 type Sent = { url: string; init: RequestInit };
@@ -62,7 +63,7 @@ describe("the adapter", () => {
     expect(init.method).toBe("POST");
     expect(init.body).toBe('{"amount":1}'); // as serialized by the client: the identity serializer
     const headers = new Headers(init.headers);
-    expect([headers.get("x-api-key"), headers.get("content-type")]).toEqual([KEY, "application/json"]);
+    expect([headers.get(API_KEY_HEADER), headers.get("content-type")]).toEqual([KEY, "application/json"]);
     expect(result.data).toEqual({ a: 1 });
     expect(result.response).toBe(network);
     expect(result[REQUEST_INFO]).toBe(info);
