@@ -50,8 +50,10 @@ export default {
   // 2 cores: one vitest per core (each runs its files one at a time, servers on 127.0.0.1 included).
   concurrency: 2,
   // Tests that start Prism or servers vary in time on a loaded machine; a mutant that makes a test hang is
-  // reported as a timeout (counted as detected) after timeoutFactor × its dry-run time + timeoutMS.
-  timeoutMS: 5000,
+  // reported as a timeout (counted as detected) after timeoutFactor × its dry-run time + timeoutMS. Generous: on a
+  // busy machine (a shared CI host, helpers at work) 1.5 × + 5 s took 14 surviving mutants for timeouts.
+  timeoutFactor: 3,
+  timeoutMS: 20000,
   // Keeps reports/mutation/incremental-<group>.json: a later run tests again only the mutants whose code or covering
   // tests changed (new test files included). `npx stryker run --force` tests every mutant.
   incremental: true,
