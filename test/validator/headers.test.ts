@@ -22,6 +22,15 @@ const headerProblems = (headers: Record<string, string | string[] | number | und
     .violations.map((v) => `${v.kind} ${v.pointer}: ${v.message.replace("GET /h 200: ", "")}`);
 
 describe("header values, converted to the types their schemas declare", () => {
+  it("a missing required header and one not of its type are both located in the headers", () => {
+    const locations = (headers: Record<string, string>) =>
+      validator
+        .validateResponse({ method: "GET", path: "/v1/h", status: 200, headers, body: {} })
+        .violations.map((v) => `${v.kind} ${v.location}`);
+    expect(locations({ "content-type": "application/json" })).toEqual(["missing-header headers"]);
+    expect(locations({ "content-type": "application/json", "x-int": "x" })).toEqual(["invalid-header headers"]);
+  });
+
   it("integer: digits (around spaces) only", () => {
     expect(headerProblems({ "x-int": " 12 " })).toEqual([]);
     expect(headerProblems({ "x-int": "-3" })).toEqual([]);

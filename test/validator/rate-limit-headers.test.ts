@@ -101,6 +101,16 @@ describe("which headers the remaining-above-limit rule compares", () => {
     expect(violationsOf(document, { "x-quota-remaining": "9", "x-quota-limit": "1" })).toEqual([]);
   });
 
+  it("compares counts only: a remaining that is no integer, or a limit that is none, is left to the schemas", () => {
+    const document = documenting("X-Quota-Remaining", "X-Quota-Limit");
+    expect(violationsOf(document, { "x-quota-remaining": "3.5", "x-quota-limit": "3" })).toEqual([
+      '/x-quota-remaining: GET /r 200: header x-quota-remaining must be an integer, got "3.5"',
+    ]);
+    expect(violationsOf(document, { "x-quota-remaining": "5", "x-quota-limit": "many" })).toEqual([
+      '/x-quota-limit: GET /r 200: header x-quota-limit must be an integer, got "many"',
+    ]);
+  });
+
   it("counts padded with spaces in a plain map (a fetch Headers trims them itself)", () => {
     const document = documenting("X-Quota-Remaining", "X-Quota-Limit");
     expect(violationsOf(document, { "x-quota-remaining": " 7 ", "x-quota-limit": "\t3 " })).toEqual([

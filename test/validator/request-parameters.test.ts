@@ -134,6 +134,8 @@ const parametersSpec: OpenApiDocument = {
         operationId: "items",
         parameters: [
           { name: "ids", in: "query", schema: { type: "array", items: { type: "integer" } } },
+          { name: "raw", in: "query", schema: { type: "array" } },
+          { name: "nums", in: "query", schema: { allOf: [{ type: "array" }, { items: { type: "integer" } }] } },
           { name: "need", in: "query", required: true, schema: { type: "boolean" } },
           { name: "X-Trace", in: "header", required: true, schema: { type: "string" } },
           { name: "session", in: "cookie", required: true, schema: { type: "string" } },
@@ -180,5 +182,33 @@ describe("on a small contract", () => {
     const [badPath] = small.validateRequestParameters("GET", "/items/abcd?need=true", trace);
     expect(badPath).toMatchObject({ kind: "invalid-parameter", location: "path", pointer: "/code" });
     expect(badPath!.message).toMatch(/^path parameter code must match pattern/);
+  });
+
+  it("names the first item that is not of the items' type, item 0 included", () => {
+    expect(small.validateRequestParameters("GET", "/items/ABC?need=true&ids=x&ids=2", trace)).toEqual([
+      {
+        kind: "invalid-parameter",
+        location: "query",
+        pointer: "/ids",
+        message: 'query parameter ids item 0 must be an integer, got "x"',
+      },
+    ]);
+  });
+
+  it("an array without items takes any texts; items declared in another allOf part still convert", () => {
+    expect(small.validateRequestParameters("GET", "/items/ABC?need=true&raw=a&raw=1", trace)).toEqual([]);
+    expect(small.validateRequestParameters("GET", "/items/ABC?need=true&nums=1&nums=2", trace)).toEqual([]);
+    expect(small.validateRequestParameters("GET", "/items/ABC?need=true&nums=1&nums=x", trace)).toEqual([
+      {
+        kind: "invalid-parameter",
+        location: "query",
+        pointer: "/nums",
+        message: 'query parameter nums item 1 must be an integer, got "x"',
+      },
+    ]);
+  });
+
+  it("a templated path names its parameter instead of giving it: not judged by the parameter's pattern", () => {
+    expect(small.validateRequestParameters("GET", "/items/{code}?need=true", trace)).toEqual([]);
   });
 });

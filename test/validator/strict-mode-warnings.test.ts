@@ -51,6 +51,8 @@ describe("strict mode", () => {
       [`${found.entry.pointer}/surpriseField`, "/surpriseTop"].sort(),
     );
     expect(validator.validateResponse(input).warnings).toEqual([]);
+    // Built here, not at load: a validator made without options is not strict.
+    expect(createContractValidator(spec).validateResponse(input).warnings).toEqual([]);
     const strictByOption = createContractValidator(spec, { strict: true }).validateResponse(input);
     expect(strictByOption.warnings).toHaveLength(2);
   });
