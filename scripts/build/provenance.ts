@@ -44,7 +44,7 @@ export interface ProvenanceRegister {
 }
 
 /** A marker (or `info.x-sources`) that is not as the format says, at the pointer of the faulty value. */
-export interface ProvenanceProblem {
+interface ProvenanceProblem {
   pointer: string;
   message: string;
 }
@@ -200,29 +200,35 @@ function sourcesProblems(doc: OpenApiDocument): ProvenanceProblem[] {
   return problems;
 }
 
-/** What is wrong with one `{ sources, fact }` object of a sourced marker (`known`: the declared source ids). */
-function sourcedItemProblems(item: unknown, known: ReadonlySet<string>): string[] {
-  if (!isObject(item)) return [`each item must be a { sources, fact } object, found ${shown(item)}`];
-  const problems: string[] = [];
-  if (!isText(item.fact)) problems.push(`needs a fact (one sentence), found ${shown(item.fact)}`);
+/**
+ * What is wrong with one `{ sources, fact }` object of a sourced marker (`known`: the declared source ids), each
+ * problem with the tokens of its place inside the item (a wrong source id: its place in `sources`).
+ */
+function sourcedItemProblems(item: unknown, known: ReadonlySet<string>): Array<{ at: string[]; message: string }> {
+  if (!isObject(item))
+    return [{ at: [], message: `each item must be a { sources, fact } object, found ${shown(item)}` }];
+  const problems: Array<{ at: string[]; message: string }> = [];
+  const say = (message: string, at: string[] = []) => problems.push({ at, message });
+  if (!isText(item.fact)) say(`needs a fact (one sentence), found ${shown(item.fact)}`);
   const sources = item.sources;
   if (!Array.isArray(sources) || sources.length === 0 || !sources.every(isText)) {
-    problems.push(`needs sources: a non-empty list of source ids, found ${shown(sources)}`);
+    say(`needs sources: a non-empty list of source ids, found ${shown(sources)}`);
   } else {
     const declared = [...known].join(", ") || "none";
     for (const [i, id] of sources.entries()) {
-      if (!known.has(id)) problems.push(`names the unknown source "${id}" (info.${SOURCES_KEY} declares: ${declared})`);
-      else if (sources.indexOf(id) !== i) problems.push(`names the source "${id}" twice`);
+      const at = ["sources", String(i)];
+      if (!known.has(id)) say(`names the unknown source "${id}" (info.${SOURCES_KEY} declares: ${declared})`, at);
+      else if (sources.indexOf(id) !== i) say(`names the source "${id}" twice`, at);
     }
   }
   for (const extra of Object.keys(item).filter((name) => name !== "sources" && name !== "fact"))
-    problems.push(`has the unknown key "${extra}" (a marker item has only sources and fact)`);
+    say(`has the unknown key "${extra}" (a marker item has only sources and fact)`);
   return problems;
 }
 
 /**
  * What is wrong with one marker `key`'s value (`known`: the declared source ids), each problem at the pointer of
- * the marker (`at`, its tokens) or of its faulty item.
+ * the marker (`at`, its tokens), of its faulty item, or of a wrong source id in the item.
  */
 export function markerProblems(
   key: ProvenanceKey,
@@ -239,7 +245,10 @@ export function markerProblems(
   if (!Array.isArray(value) || value.length === 0)
     return [{ pointer: here, message: `${key} must be a non-empty list of { sources, fact }, found ${shown(value)}` }];
   return value.flatMap((item, i) =>
-    sourcedItemProblems(item, known).map((message) => ({ pointer: refOf([...at, String(i)]), message })),
+    sourcedItemProblems(item, known).map((problem) => ({
+      pointer: refOf([...at, String(i), ...problem.at]),
+      message: problem.message,
+    })),
   );
 }
 

@@ -366,13 +366,13 @@ describe("provenance markers refused", () => {
     [
       "an unknown source",
       { "x-observed": [item, { sources: ["c1", "client-2099"], fact: "F." }] },
-      `${OPERATION}/x-observed/1`,
+      `${OPERATION}/x-observed/1/sources/1`,
       /unknown source "client-2099" \(info\.x-sources declares: c1, c2, p1, unused\)/,
     ],
     [
       "a source named twice",
       { "x-observed": [{ sources: ["c1", "c1"], fact: "F." }] },
-      `${OPERATION}/x-observed/0`,
+      `${OPERATION}/x-observed/0/sources/1`,
       /"c1" twice/,
     ],
     [
@@ -423,7 +423,7 @@ describe("provenance markers refused", () => {
     const problems = provenanceProblems(doc);
     expect(problems).toEqual([
       {
-        pointer: `${OPERATION}/x-observed/0`,
+        pointer: `${OPERATION}/x-observed/0/sources/0`,
         message: 'names the unknown source "c1" (info.x-sources declares: none)',
       },
     ]);
@@ -435,7 +435,7 @@ describe("provenance markers refused", () => {
       const doc = documentWith({}, { "x-observed": [{ sources: ["c3"], fact: "F." }] });
       await writeFile(path.join(outDir, "openapi.json"), JSON.stringify(doc));
       await expect(provenanceRegister({ root: repoRoot, outDir, log: () => {} })).rejects.toThrow(
-        '#/components/schemas/S/properties/f/x-observed/0: names the unknown source "c3"',
+        '#/components/schemas/S/properties/f/x-observed/0/sources/0: names the unknown source "c3"',
       );
       await expect(readFile(path.join(outDir, "provenance.md"), "utf8")).rejects.toThrow(/ENOENT/);
     } finally {
