@@ -13,6 +13,7 @@ import {
   PROVENANCE_KINDS,
   provenanceProblems,
   type SourceUse,
+  sourceTitles,
 } from "../../scripts/build/provenance.js";
 import provenanceRegister from "../../scripts/build/steps/20-provenance.js";
 import { escapePointerToken, isObject, type OpenApiDocument, pointerTokens } from "../../src/openapi/index.js";
@@ -346,17 +347,58 @@ describe("provenance sources", () => {
   });
 });
 
+describe("provenance source titles", () => {
+  it("names an entry's sources by title, in its order; an id no source declares by the id itself", () => {
+    const sources = collectProvenance(documentWith({})).sources;
+    const entry = { pointer: "#", place: "p", text: "t", sources: ["p1", "c1", "gone"] };
+    expect(sourceTitles(entry, sources)).toEqual(["Page one", "Client one", "gone"]);
+    expect(sourceTitles({ pointer: "#", place: "p", text: "t" }, sources)).toEqual([]);
+  });
+});
+
 describe("provenance markers refused", () => {
   const item = { sources: ["c1"], fact: "A fact." };
   // [what, the operation's markers, the pointer of the problem, what its message says]
   it.each([
-    ["a plain string", { "x-observed": "A fact." }, `${OPERATION}/x-observed`, /non-empty list of \{ sources, fact \}/],
+    [
+      "a plain string",
+      { "x-observed": "A fact." },
+      `${OPERATION}/x-observed`,
+      /non-empty list of \{ sources, fact \}, found "A fact\."$/,
+    ],
     ["an empty list", { "x-published": [] }, `${OPERATION}/x-published`, /non-empty list/],
-    ["a list of strings", { "x-observed": ["A fact."] }, `${OPERATION}/x-observed/0`, /\{ sources, fact \} object/],
-    ["a missing fact", { "x-observed": [{ sources: ["c1"] }] }, `${OPERATION}/x-observed/0`, /needs a fact/],
-    ["an empty fact", { "x-observed": [{ sources: ["c1"], fact: " " }] }, `${OPERATION}/x-observed/0`, /needs a fact/],
+    [
+      "a list of strings",
+      { "x-observed": ["A fact."] },
+      `${OPERATION}/x-observed/0`,
+      /\{ sources, fact \} object, found "A fact\."$/,
+    ],
+    [
+      "a missing fact",
+      { "x-observed": [{ sources: ["c1"] }] },
+      `${OPERATION}/x-observed/0`,
+      /needs a fact \(one sentence\), found undefined$/,
+    ],
+    [
+      "an empty fact",
+      { "x-observed": [{ sources: ["c1"], fact: " " }] },
+      `${OPERATION}/x-observed/0`,
+      /needs a fact .*, found " "$/,
+    ],
     ["missing sources", { "x-published": [{ fact: "A fact." }] }, `${OPERATION}/x-published/0`, /needs sources/],
-    ["no sources", { "x-observed": [{ sources: [], fact: "F." }] }, `${OPERATION}/x-observed/0`, /needs sources/],
+    ["null as a fact", { "x-observed": [{ sources: ["c1"], fact: null }] }, `${OPERATION}/x-observed/0`, /found null$/],
+    [
+      "sources as an object",
+      { "x-published": [{ sources: { p1: true }, fact: "F." }] },
+      `${OPERATION}/x-published/0`,
+      /needs sources: .*, found an object$/,
+    ],
+    [
+      "no sources",
+      { "x-observed": [{ sources: [], fact: "F." }] },
+      `${OPERATION}/x-observed/0`,
+      /needs sources: .*, found a list$/,
+    ],
     [
       "a source as a string",
       { "x-observed": [{ sources: "c1", fact: "F." }] },
@@ -401,7 +443,12 @@ describe("provenance markers refused", () => {
   });
 
   it.each([
-    ["a source that is not an object", { c1: "Client one" }, "#/info/x-sources/c1", /must be \{ kind, title \}/],
+    [
+      "a source that is not an object",
+      { c1: "Client one" },
+      "#/info/x-sources/c1",
+      /must be \{ kind, title \}, found "Client one"$/,
+    ],
     [
       "an unknown kind",
       { c1: { kind: "forum", title: "T" } },
@@ -410,7 +457,12 @@ describe("provenance markers refused", () => {
     ],
     ["a missing title", { c1: { kind: "client" } }, "#/info/x-sources/c1", /title must be a non-empty string/],
     ["an unknown key", { c1: { kind: "page", title: "T", url: "u" } }, "#/info/x-sources/c1", /unknown key "url"/],
-    ["a list", [{ id: "c1", kind: "client", title: "T" }], "#/info/x-sources", /must map each source id/],
+    [
+      "a list",
+      [{ id: "c1", kind: "client", title: "T" }],
+      "#/info/x-sources",
+      /must map each source id to \{ kind, title \}, found a list$/,
+    ],
   ])("refuses info.x-sources with %s", (_, sources, pointer, message) => {
     const problems = provenanceProblems(documentWith({}, {}, sources));
     expect(problems.map((problem) => problem.pointer)).toEqual([pointer]);
