@@ -1,6 +1,6 @@
 // The provenance register (generated/provenance.json and .md): every marker of the bundle is listed under
 // its kind, each entry's text, sources and place agree with the document at its pointer, the table of sources
-// counts the elements each supports, and every fact of test/spec/observed.ts is among the observed entries.
+// counts the elements each supports, and every fact of test/spec/observed.ts is among the observed or published entries.
 // Markers of the wrong shape, or naming a source info.x-sources does not declare, are refused (small documents).
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { readFileSync } from "node:fs";
@@ -222,11 +222,12 @@ describe("provenance register", () => {
     expect(wrong).toEqual([]);
   });
 
-  // One test per fact of test/spec/observed.ts, each found by its pointer (a $ref's target, as the register lists it).
+  // One test per fact of test/spec/observed.ts, each found by its pointer (a $ref's target, as the register lists it)
+  // among the entries of the kinds that name sources (a fact seen in a client, or published on a reference page).
   it.each(observedFacts().map((fact) => [fact.what, fact] as const))(
-    "lists the observed fact %s among the observed entries",
+    "lists the fact %s among the observed or published entries",
     (what, fact) => {
-      const observed = new Set(entriesOf("x-observed").map((entry) => entry.pointer));
+      const observed = new Set([...entriesOf("x-observed"), ...entriesOf("x-published")].map((entry) => entry.pointer));
       const pointer = fact.pointer();
       const raw = at(pointer) as { $ref?: string };
       expect(observed.has(raw.$ref ?? pointer), what).toBe(true);
