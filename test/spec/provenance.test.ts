@@ -1,6 +1,7 @@
 // The provenance register (generated/provenance.json and .md): every marker of the bundle is listed under
 // its kind, each entry's text, sources and place agree with the document at its pointer, the table of sources
-// counts the elements each supports, and every fact of test/spec/observed.ts is among the observed or published entries.
+// counts the elements each supports, and every fact of test/spec/observed.ts is among the observed or published
+// entries.
 // Markers of the wrong shape, or naming a source info.x-sources does not declare, are refused (small documents).
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { readFileSync } from "node:fs";
