@@ -100,10 +100,14 @@ export const PROVENANCE_KINDS: readonly ProvenanceKind[] = [
 function describePlace(doc: OpenApiDocument, segments: string[]): string {
   const [top, a = "", b = "", ...rest] = segments;
   if (top === "info") return "API (info)";
+  const tail = rest.length ? ` › ${rest.join(" › ")}` : "";
   if (top === "paths" && isHttpMethod(b)) {
     const op = (doc.paths?.[a]?.[b] ?? {}) as JsonObject;
-    const tail = rest.length ? ` › ${rest.join(" › ")}` : "";
     return `${String(op.operationId)} (${b.toUpperCase()} ${a})${tail}`;
+  }
+  if (top === "webhooks" && isHttpMethod(b)) {
+    const op = ((doc.webhooks as Record<string, JsonObject> | undefined)?.[a]?.[b] ?? {}) as JsonObject;
+    return `${String(op.operationId ?? a)} (webhook ${a}, ${b.toUpperCase()})${tail}`;
   }
   if (top === "components") {
     const kinds: Record<string, string> = {

@@ -86,6 +86,11 @@ function expectedPlace([top, a = "", b = "", ...rest]: string[]): RegExp {
     const head = `${operation.operationId} (${b.toUpperCase()} ${a})`;
     return new RegExp(`^${quote([head, ...rest].join(" › "))}$`);
   }
+  if (top === "webhooks") {
+    const operation = at(`#/webhooks/${escapePointerToken(a)}/${b}`) as { operationId?: string };
+    const head = `${operation.operationId ?? a} (webhook ${a}, ${b.toUpperCase()})`;
+    return new RegExp(`^${quote([head, ...rest].join(" › "))}$`);
+  }
   if (top === "components") {
     // The kind in words, then the name, then each property name on the way (allOf branches are not places).
     const properties = rest.filter((_, i) => rest[i - 1] === "properties");
@@ -269,6 +274,10 @@ describe("provenance register", () => {
         securitySchemes: { K: mark("k") },
         requestBodies: { B: mark("b") },
       },
+      webhooks: {
+        paid: { post: { operationId: "paidEvent", ...mark("w"), requestBody: mark("wb") } },
+        anonymous: { post: mark("a") },
+      },
     } as unknown as OpenApiDocument;
     expect(
       collectMarkers(doc, "x-observed").map(
@@ -285,6 +294,9 @@ describe("provenance register", () => {
       "#/components/schemas/T/properties/r/items | schema T › r › items | item | c1",
       "#/components/securitySchemes/K | security scheme K | k | c1",
       "#/components/requestBodies/B | requestBodies B | b | c1",
+      "#/webhooks/paid/post | paidEvent (webhook paid, POST) | w | c1",
+      "#/webhooks/paid/post/requestBody | paidEvent (webhook paid, POST) › requestBody | wb | c1",
+      "#/webhooks/anonymous/post | anonymous (webhook anonymous, POST) | a | c1",
     ]);
     // A kind without sources: one entry per text, no sources.
     const plain = { openapi: "3.1.0", info: { title: "t", version: "1", "x-not-shown": ["a", "b"] } };
