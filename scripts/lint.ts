@@ -1,15 +1,18 @@
 // `npm run lint`: Redocly on the hand-written source (openapi/) and Spectral (spectral:oas, the OWASP
 // ruleset and this project's rules, .spectral.yaml) on a fresh bundle of it (the build's bundle step,
-// written to reports/lint/; generated/ is not touched). Any finding fails, whatever its severity
-// (warnings and hints included). Spectral reports places in the bundle; each finding also names the
-// source file and line under openapi/ it comes from.
-import { mkdir } from "node:fs/promises";
+// written to reports/lint/; generated/ is not touched), and the rule `provenance-markers` on the same bundle:
+// the build's own check of the provenance markers and `info.x-sources` (scripts/build/provenance.ts; Spectral
+// loads plain JavaScript only, so the rule runs here rather than from .spectral.yaml). Any finding fails,
+// whatever its severity (warnings and hints included). Spectral reports places in the bundle; each finding
+// also names the source file and line under openapi/ it comes from.
+import { mkdir, readFile } from "node:fs/promises";
 import path from "node:path";
+import { provenanceProblems } from "./build/provenance.js";
 import bundle from "./build/steps/10-bundle.js";
 import { binPath, runNodeScript, withoutBanner } from "./lib/node-cli.js";
 import { ROOT } from "./lib/paths.js";
 import { sourceLocation } from "./lib/source-map.js";
-import { refOf } from "../src/openapi/index.js";
+import { type OpenApiDocument, refOf } from "../src/openapi/index.js";
 
 interface SpectralResult {
   code: string;
@@ -55,17 +58,8 @@ async function redocly(): Promise<string[]> {
 
 const LINT_DIR = path.join(ROOT, "reports", "lint");
 
-/** Spectral on a fresh bundle (JSON output), each finding with its source file and line. */
+/** Spectral on the fresh bundle (JSON output), each finding with its source file and line. */
 async function spectral(): Promise<string[]> {
-  await mkdir(LINT_DIR, { recursive: true });
-  try {
-    await bundle({ root: ROOT, outDir: LINT_DIR, log: () => {} });
-  } catch (error) {
-    return [
-      "redocly bundle openapi/openapi.yaml failed, so Spectral cannot run:\n" +
-        (error instanceof Error ? error.message : String(error)),
-    ];
-  }
   const file = path.relative(ROOT, path.join(LINT_DIR, "openapi.yaml"));
   const run = await runNodeScript(
     binPath("@stoplight/spectral-cli", "spectral"),
@@ -88,9 +82,35 @@ async function spectral(): Promise<string[]> {
   });
 }
 
-const findings = [...(await redocly()), ...(await spectral())];
+/** The rule `provenance-markers` on the fresh bundle: every marker problem, at its source file and line. */
+async function provenanceMarkers(): Promise<string[]> {
+  const file = path.join(LINT_DIR, "openapi.json");
+  const doc = JSON.parse(await readFile(file, "utf8")) as OpenApiDocument;
+  return provenanceProblems(doc).map((problem) => {
+    const where = sourceLocation(problem.pointer);
+    const source = where ? `${where.file}:${where.line}` : "openapi/openapi.yaml";
+    const inBundle = `bundle ${path.relative(ROOT, file)} ${problem.pointer}`;
+    return `${source}  error  provenance-markers  ${problem.message}  (${inBundle})`;
+  });
+}
+
+/** A fresh bundle of openapi/ in reports/lint/ (the build's bundle step), then Spectral and provenance-markers. */
+async function onBundle(): Promise<string[]> {
+  await mkdir(LINT_DIR, { recursive: true });
+  try {
+    await bundle({ root: ROOT, outDir: LINT_DIR, log: () => {} });
+  } catch (error) {
+    return [
+      "redocly bundle openapi/openapi.yaml failed, so Spectral and provenance-markers cannot run:\n" +
+        (error instanceof Error ? error.message : String(error)),
+    ];
+  }
+  return [...(await spectral()), ...(await provenanceMarkers())];
+}
+
+const findings = [...(await redocly()), ...(await onBundle())];
 if (findings.length) {
   console.error(`lint: ${findings.length} finding(s); every severity counts:\n${findings.join("\n")}`);
   process.exit(1);
 }
-console.log("lint: Redocly (openapi/) and Spectral (a fresh bundle of it) report nothing");
+console.log("lint: Redocly (openapi/), Spectral and provenance-markers (a fresh bundle of it) report nothing");

@@ -11,7 +11,14 @@ import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHROMIUM, CHROMIUM_FLAGS } from "../../scripts/lib/chromium.js";
 import { startDocsServer, type DocsServer } from "../../scripts/serve-docs.js";
-import { PROVENANCE_KINDS, type ProvenanceEntry } from "../../scripts/build/provenance.js";
+import { registerList } from "../../scripts/build/steps/50-docs.js";
+import {
+  PROVENANCE_HEADING,
+  PROVENANCE_KINDS,
+  type ProvenanceEntry,
+  type SourceUse,
+  sourceTitles,
+} from "../../scripts/build/provenance.js";
 import {
   deref,
   jsonMedia,
@@ -53,9 +60,10 @@ interface Operation extends MenuOperation {
 
 const spec = loadSpec();
 const info = spec.info as { title: string; description: string };
-const register: { kinds: { key: string; heading: string; entries: ProvenanceEntry[] }[] } = JSON.parse(
-  await readFile(path.join(root, "generated", "provenance.json"), "utf8"),
-);
+const register: { sources: SourceUse[]; kinds: { key: string; heading: string; entries: ProvenanceEntry[] }[] } =
+  JSON.parse(await readFile(path.join(root, "generated", "provenance.json"), "utf8"));
+/** The titles of an entry's sources (none for a kind without sources), as the register names them. */
+const titlesOf = (entry: ProvenanceEntry) => sourceTitles(entry, register.sources);
 
 // The TypeScript samples import the client from this package (their first line).
 const packageName = String(JSON.parse(await readFile(path.join(root, "package.json"), "utf8")).name);
@@ -252,16 +260,25 @@ describe("docs page in Chromium", () => {
       ...sources.flatMap((source) => seams(source.at, source.markdown, false)),
       ...register.kinds
         .filter((kind) => kind.entries.length > 1)
-        .map((kind) => seam(`register ${kind.key}: list items`, kind.entries[0]!.text, kind.entries[1]!.place)),
+        .map((kind) => {
+          // The first item as the build writes it (a sourced entry's ends with its sources' titles).
+          const markdown = registerList(
+            { ...PROVENANCE_KINDS.find((k) => k.key === kind.key)!, entries: kind.entries },
+            register.sources,
+          );
+          const first = markdown.split("\n").find((line) => line.startsWith("1. "))!;
+          return seam(`register ${kind.key}: list items`, first, kind.entries[1]!.place);
+        }),
     ].filter((s): s is Seam => s !== undefined);
     const allSeams = [...new Map(found.map((s) => [`${s.query}|${s.before}|${s.after}`, s])).values()];
     expect(allSeams.some((s) => s.where.endsWith("list items"))).toBe(true);
     expect(allSeams.some((s) => s.where.endsWith("table cells"))).toBe(true);
     expect(allSeams.some((s) => s.where.endsWith("soft line break"))).toBe(true);
 
-    const registerStrings = register.kinds.flatMap((kind) =>
-      kind.entries.flatMap((entry) => [entry.place, entry.text]),
-    );
+    const registerStrings = [
+      ...register.kinds.flatMap((kind) => kind.entries.flatMap((entry) => [entry.place, entry.text])),
+      ...register.sources.flatMap((source) => [source.id, source.kind, source.title]),
+    ];
     const vocabulary = vocabularyOf([...specStrings(spec), ...registerStrings]);
 
     const dialog = page.locator('[data-testid="search-dialog"]');
@@ -359,35 +376,66 @@ describe("docs page in Chromium", () => {
     });
   });
 
-  // One section per kind of provenance marker (observed, not shown, conventions), each listing its markers.
+  /** Opens the introduction's section `heading` from the menu; resolves with its heading, scrolled into view. */
+  async function openSection(heading: string) {
+    const route = sectionRoute(heading);
+    const item = menuItems()
+      .filter({ hasText: new RegExp(`^\\s*${escapeRegExp(heading)}\\s*$`) })
+      .first();
+    await item.locator(":scope > a").click();
+    const title = page.locator(`h2[id="${route}"]`);
+    await title.waitFor({ state: "visible" });
+    // The menu link scrolled the page to the section.
+    await expect.poll(async () => (await title.boundingBox())?.y ?? -1).toBeGreaterThanOrEqual(0);
+    await expect.poll(async () => (await title.boundingBox())?.y ?? Infinity).toBeLessThan(400);
+    await expect.poll(() => page.url()).toContain(`#/${route}`);
+    expect(await title.innerText()).toContain(heading);
+    return title;
+  }
+
+  // One section per kind of provenance marker (observed, published, not shown, conventions), each listing its
+  // markers, each sourced marker with its sources by title (a kind without markers says so).
   it.each(PROVENANCE_KINDS.map((kind) => [kind.heading, kind] as const))(
     "has the register section %s",
     async (heading, kind) => {
-      const entries = register.kinds.find((k) => k.key === kind.key)?.entries ?? [];
-      expect(entries.length, `${kind.key} markers in generated/provenance.json`).toBeGreaterThan(0);
-      const route = sectionRoute(heading);
-      const item = menuItems()
-        .filter({ hasText: new RegExp(`^\\s*${escapeRegExp(heading)}\\s*$`) })
-        .first();
-      await item.locator(":scope > a").click();
-      const title = page.locator(`h2[id="${route}"]`);
-      await title.waitFor({ state: "visible" });
-      // The menu link scrolled the page to the section.
-      await expect.poll(async () => (await title.boundingBox())?.y ?? -1).toBeGreaterThanOrEqual(0);
-      await expect.poll(async () => (await title.boundingBox())?.y ?? Infinity).toBeLessThan(400);
-      await expect.poll(() => page.url()).toContain(`#/${route}`);
-      expect(await title.innerText()).toContain(heading);
+      const entries = register.kinds.find((k) => k.key === kind.key)?.entries;
+      expect(entries, `${kind.key} in generated/provenance.json`).toBeDefined();
+      const title = await openSection(heading);
+      if (entries!.length === 0) {
+        // The paragraph after the register's lead-in says None.
+        const lead = title.locator("xpath=following::p[starts-with(normalize-space(), 'The register of')][1]");
+        expect(await lead.innerText()).toContain(`${kind.key}`);
+        expect((await lead.locator("xpath=following::p[1]").innerText()).trim()).toBe("None.");
+        return;
+      }
       // The register is the first numbered list after the heading, one item per marker.
       const list = title.locator("xpath=following::ol[1]");
       await list.waitFor({ state: "visible" });
       const items = (await list.locator(":scope > li").allInnerTexts()).map(withoutMarkup);
-      expect(items).toHaveLength(entries.length);
-      entries.forEach((entry, index) => {
+      expect(items).toHaveLength(entries!.length);
+      entries!.forEach((entry, index) => {
         expect(items[index]).toContain(withoutMarkup(entry.place));
         expect(items[index]).toContain(withoutMarkup(entry.text));
+        for (const name of titlesOf(entry)) expect(items[index], entry.pointer).toContain(withoutMarkup(name));
+        expect(items[index]!.includes("(source"), entry.pointer).toBe(kind.sourced);
       });
     },
   );
+
+  it(`has the table of sources in the section ${PROVENANCE_HEADING}, with the elements each supports`, async () => {
+    expect(register.sources.length).toBeGreaterThan(0);
+    const title = await openSection(PROVENANCE_HEADING);
+    const table = title.locator("xpath=following::table[1]");
+    await table.waitFor({ state: "visible" });
+    const rows = await table
+      .locator("tbody > tr")
+      .evaluateAll((trs) =>
+        trs.map((tr) => Array.from(tr.querySelectorAll("td")).map((td) => (td.textContent ?? "").trim())),
+      );
+    expect(rows).toEqual(
+      register.sources.map((source) => [source.id, source.kind, source.title, String(source.elements)]),
+    );
+  });
 
   it("lists a literal path before the template it wins over (Get Wallet Balance, then other codes)", async () => {
     const literal = operations.find(

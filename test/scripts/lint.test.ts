@@ -1,5 +1,6 @@
 // `npm run lint` as users run it: clean on this repository, and failing, with the source file and line
-// under openapi/, on copies of it broken on purpose (every severity counts, Redocly's and Spectral's).
+// under openapi/, on copies of it broken on purpose (every severity counts, Redocly's and Spectral's; the
+// provenance markers are checked by the build's own function, as the rule provenance-markers).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FixtureRepo, fixtureRepo } from "../support/fixture-repo.js";
 
@@ -15,7 +16,7 @@ describe("npm run lint", () => {
     }
   });
 
-  describe("on a copy broken in six ways", () => {
+  describe("on a copy broken in eight ways", () => {
     let repo: FixtureRepo;
     let output: string;
     let code: number | null;
@@ -43,6 +44,8 @@ describe("npm run lint", () => {
         "",
       );
       await repo.edit("openapi/paths/trades_summary_me.yaml", /\n {4}"429":\n {6}\$ref: [^\n]+/, "");
+      // The provenance markers: a source info.x-sources does not declare.
+      await repo.edit("openapi/components/parameters/TransactionsPage.yaml", "[client-2023]", "[client-2099]");
       ({ output, code } = await repo.npm("lint"));
     }, 180_000);
     afterAll(() => repo?.remove());
@@ -71,6 +74,19 @@ describe("npm run lint", () => {
       expect(line, output).toBeDefined();
       expect(line).toMatch(new RegExp(`^${file.replace(/[./]/g, "\\$&")}:\\d+ `));
       expect(line).toMatch(/\(bundle reports\/lint\/openapi\.yaml:\d+ #\//);
+    });
+
+    it("reports provenance-markers at the marker's source file and line, naming the unknown source", async () => {
+      const line = output.split("\n").find((l) => l.includes("  provenance-markers  "));
+      expect(line, output).toBeDefined();
+      const file = "openapi/components/parameters/TransactionsPage.yaml";
+      const source = (await repo.read(file)).split("\n");
+      const at = Number(/^[^:]+:(\d+) /.exec(line!)?.[1]);
+      expect(line).toMatch(new RegExp(`^${file.replace(/[./]/g, "\\$&")}:\\d+ `));
+      expect(source[at - 1]).toContain("client-2099");
+      expect(line).toContain('unknown source "client-2099"');
+      const pointer = "#/components/parameters/TransactionsPage/x-observed/0/sources/0";
+      expect(line).toContain(`(bundle reports/lint/openapi.json ${pointer})`);
     });
   });
 

@@ -1,10 +1,22 @@
 // The provenance register (generated/provenance.json and .md): every marker of the bundle is listed under
-// its kind, each entry's text and place agree with the document at its pointer, and every fact of
-// test/spec/observed.ts is among the observed entries.
+// its kind, each entry's text, sources and place agree with the document at its pointer, the table of sources
+// counts the elements each supports, and every fact of test/spec/observed.ts is among the observed or published
+// entries.
+// Markers of the wrong shape, or naming a source info.x-sources does not declare, are refused (small documents).
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { collectMarkers, collectProvenance, PROVENANCE_KINDS } from "../../scripts/build/provenance.js";
+import {
+  collectMarkers,
+  collectProvenance,
+  PROVENANCE_KINDS,
+  provenanceProblems,
+  type SourceUse,
+  sourceTitles,
+} from "../../scripts/build/provenance.js";
+import provenanceRegister from "../../scripts/build/steps/20-provenance.js";
 import { escapePointerToken, isObject, type OpenApiDocument, pointerTokens } from "../../src/openapi/index.js";
 import { at, resolved, spec } from "../support/spec-ajv.js";
 import { repoRoot } from "../support/spec.js";
@@ -20,19 +32,33 @@ interface Entry {
   pointer: string;
   place: string;
   text: string;
+  sources?: string[];
 }
 const register = JSON.parse(readFileSync(path.join(repoRoot, "generated", "provenance.json"), "utf8")) as {
+  sources: SourceUse[];
   kinds: Array<{ key: string; entries: Entry[] }>;
 };
 const markdown = readFileSync(path.join(repoRoot, "generated", "provenance.md"), "utf8");
 const entriesOf = (key: string) => register.kinds.find((kind) => kind.key === key)?.entries ?? [];
 /** The register as the build's function makes it now, in this process (the file above is its last output). Called
  * inside each test, not while the file loads, so that a mutation run sees which test runs which line. */
-const computedOf = (key: string) => collectProvenance(spec).find((kind) => kind.key === key)?.entries ?? [];
+const computedOf = (key: string) => collectProvenance(spec).kinds.find((kind) => kind.key === key)?.entries ?? [];
+const isSourced = (key: string) => key === "x-observed" || key === "x-published";
 
-/** Every object of the bundle carrying `key`, by pointer, with its texts (example values are data, not markers). */
-function markedPlaces(key: string): Map<string, string[]> {
-  const found = new Map<string, string[]>();
+/** A marker's items as `text` or `text [source ids]` (the form of a sourced kind: `{ sources, fact }` objects). */
+function itemsOf(key: string, value: unknown): string[] {
+  const items = Array.isArray(value) ? value : [value];
+  return items.map((item) => {
+    if (!isSourced(key)) return String(item);
+    const { fact, sources } = item as { fact: string; sources: string[] };
+    return `${fact} [${sources.join(", ")}]`;
+  });
+}
+const itemOf = (entry: Entry) => (entry.sources ? `${entry.text} [${entry.sources.join(", ")}]` : entry.text);
+
+/** Every object of the bundle carrying `key`, by pointer, with its value (example values are data, not markers). */
+function markedValues(key: string): Map<string, unknown> {
+  const found = new Map<string, unknown>();
   const walk = (node: unknown, pointer: string, inExample: boolean) => {
     if (Array.isArray(node)) {
       for (const [i, item] of node.entries()) walk(item, `${pointer}/${i}`, inExample);
@@ -40,13 +66,16 @@ function markedPlaces(key: string): Map<string, string[]> {
     }
     if (!node || typeof node !== "object") return;
     for (const [name, value] of Object.entries(node)) {
-      if (name === key && !inExample) found.set(pointer, Array.isArray(value) ? value : [value]);
+      if (name === key && !inExample) found.set(pointer, value);
       walk(value, `${pointer}/${escapePointerToken(name)}`, inExample || name === "example" || name === "examples");
     }
   };
   walk(spec, "#", false);
   return found;
 }
+/** Every object of the bundle carrying `key`, by pointer, with its items as itemsOf writes them. */
+const markedPlaces = (key: string): Map<string, string[]> =>
+  new Map([...markedValues(key)].map(([pointer, value]) => [pointer, itemsOf(key, value)]));
 
 const quote = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
@@ -55,6 +84,11 @@ function expectedPlace([top, a = "", b = "", ...rest]: string[]): RegExp {
   if (top === "paths") {
     const operation = at(`#/paths/${escapePointerToken(a)}/${b}`) as { operationId: string };
     const head = `${operation.operationId} (${b.toUpperCase()} ${a})`;
+    return new RegExp(`^${quote([head, ...rest].join(" › "))}$`);
+  }
+  if (top === "webhooks") {
+    const operation = at(`#/webhooks/${escapePointerToken(a)}/${b}`) as { operationId?: string };
+    const head = `${operation.operationId ?? a} (webhook ${a}, ${b.toUpperCase()})`;
     return new RegExp(`^${quote([head, ...rest].join(" › "))}$`);
   }
   if (top === "components") {
@@ -107,30 +141,68 @@ function observedFacts(): Array<{ what: string; pointer: () => string }> {
 }
 
 describe("provenance register", () => {
-  it("has the kinds in order: observed, not shown, conventions", () => {
+  it("has the kinds in order: observed, published, not shown, conventions", () => {
     expect(register.kinds.map((kind) => kind.key)).toEqual(PROVENANCE_KINDS.map((kind) => kind.key));
-    expect(register.kinds.map((kind) => kind.key)).toEqual(["x-observed", "x-not-shown", "x-convention"]);
+    expect(register.kinds.map((kind) => kind.key)).toEqual([
+      "x-observed",
+      "x-published",
+      "x-not-shown",
+      "x-convention",
+    ]);
+  });
+
+  it("finds nothing wrong with the bundle's markers and sources", () => {
+    expect(provenanceProblems(spec)).toEqual([]);
+    expect(register.kinds.flatMap((kind) => kind.entries).length).toBeGreaterThan(0);
   });
 
   it.each(PROVENANCE_KINDS.map((kind) => [kind.key, kind] as const))(
-    "lists every %s marker of the bundle, in its own section",
+    "lists every %s marker of the bundle, with its sources, in its own section",
     (key, kind) => {
       const listed = entriesOf(key);
-      const expected = [...markedPlaces(key)]
-        .flatMap(([pointer, texts]) => texts.map((text) => `${pointer} ${text}`))
-        .sort();
-      expect(expected.length, `${key} markers in the bundle`).toBeGreaterThan(0);
-      expect(listed.map((entry) => `${entry.pointer} ${entry.text}`).sort()).toEqual(expected);
+      const expected = [...markedPlaces(key)].flatMap(([pointer, items]) => items.map((item) => `${pointer} ${item}`));
+      expect(listed.map((entry) => `${entry.pointer} ${itemOf(entry)}`).sort()).toEqual([...expected].sort());
       expect(
         computedOf(key)
-          .map((entry) => `${entry.pointer} ${entry.text}`)
+          .map((entry) => `${entry.pointer} ${itemOf(entry)}`)
           .sort(),
         "collectProvenance now",
-      ).toEqual(expected);
+      ).toEqual([...expected].sort());
       const section = markdown.split(`## ${kind.heading}\n`)[1]?.split("\n## ")[0] ?? "";
-      for (const entry of listed) expect(section, entry.pointer).toContain(entry.pointer);
+      expect(section).toContain(`${expected.length} marker${expected.length === 1 ? "" : "s"}.`);
+      if (expected.length === 0) expect(section).toContain("None.");
+      const rows = section.split("\n").filter((line) => line.startsWith("| ") && !line.startsWith("| # "));
+      expect(rows).toHaveLength(listed.length);
+      listed.forEach((entry, index) => {
+        expect(rows[index], entry.pointer).toContain(entry.pointer);
+        // Each source by its title, as info.x-sources declares it.
+        for (const id of entry.sources ?? [])
+          expect(rows[index], `${entry.pointer} ${id}`).toContain(` ${String(at(`#/info/x-sources/${id}/title`))} `);
+      });
     },
   );
+
+  // The table of sources read against the bundle: each source of info.x-sources, in its order, with the number
+  // of distinct elements whose x-observed or x-published items name it.
+  it("lists every source with its kind, title and the number of elements it supports", () => {
+    const declared = Object.entries(at("#/info/x-sources") as Record<string, { kind: string; title: string }>);
+    expect(declared.length).toBeGreaterThan(0);
+    const places = [...markedValues("x-observed"), ...markedValues("x-published")];
+    const names = (value: unknown, id: string) =>
+      (value as Array<{ sources: string[] }>).some((item) => item.sources.includes(id));
+    const expected = declared.map(([id, { kind, title }]) => ({
+      id,
+      kind,
+      title,
+      elements: new Set(places.filter(([, value]) => names(value, id)).map(([pointer]) => pointer)).size,
+    }));
+    expect(register.sources).toEqual(expected);
+    expect(collectProvenance(spec).sources, "collectProvenance now").toEqual(expected);
+    expect(expected.some((source) => source.elements > 0)).toBe(true);
+    const section = markdown.split("## Sources\n")[1]?.split("\n## ")[0] ?? "";
+    for (const source of expected)
+      expect(section).toContain(`| \`${source.id}\` | ${source.kind} | ${source.title} | ${source.elements} |`);
+  });
 
   // Each entry read against the document itself (not against collectMarkers, which wrote it): the element at its
   // pointer carries the marker with that text, and its place names what the pointer names: the operation
@@ -144,11 +216,11 @@ describe("provenance register", () => {
   )("places each %s entry where its pointer leads (%s)", (key, _source, read) => {
     const entries = read(key);
     const wrong: string[] = [];
-    expect(entries.length).toBeGreaterThan(0);
     for (const entry of entries) {
       const element = at(entry.pointer);
-      const texts = isObject(element) ? [element[key]].flat() : [];
-      if (!texts.includes(entry.text)) wrong.push(`${entry.pointer}: no ${key} ${JSON.stringify(entry.text)} there`);
+      const items = isObject(element) ? itemsOf(key, element[key]) : [];
+      if (!items.includes(itemOf(entry)))
+        wrong.push(`${entry.pointer}: no ${key} ${JSON.stringify(itemOf(entry))} there`);
       const expected = expectedPlace(pointerTokens(entry.pointer));
       if (!expected.test(entry.place))
         wrong.push(`${entry.pointer}: place "${entry.place}" does not match ${expected}`);
@@ -156,11 +228,12 @@ describe("provenance register", () => {
     expect(wrong).toEqual([]);
   });
 
-  // One test per fact of test/spec/observed.ts, each found by its pointer (a $ref's target, as the register lists it).
+  // One test per fact of test/spec/observed.ts, each found by its pointer (a $ref's target, as the register lists it)
+  // among the entries of the kinds that name sources (a fact seen in a client, or published on a reference page).
   it.each(observedFacts().map((fact) => [fact.what, fact] as const))(
-    "lists the observed fact %s among the observed entries",
+    "lists the fact %s among the observed or published entries",
     (what, fact) => {
-      const observed = new Set(entriesOf("x-observed").map((entry) => entry.pointer));
+      const observed = new Set([...entriesOf("x-observed"), ...entriesOf("x-published")].map((entry) => entry.pointer));
       const pointer = fact.pointer();
       const raw = at(pointer) as { $ref?: string };
       expect(observed.has(raw.$ref ?? pointer), what).toBe(true);
@@ -169,7 +242,10 @@ describe("provenance register", () => {
 
   // The places of markers the contract does not have today, on a small document of each kind of place.
   it("names each place: the operation and what follows, or the component and its fields; not in examples", () => {
-    const mark = (text: string | string[]) => ({ "x-observed": text });
+    // One { sources, fact } item per fact; the second of a list names two sources.
+    const mark = (...facts: string[]) => ({
+      "x-observed": facts.map((fact, i) => ({ sources: i === 0 ? ["c1"] : ["c1", "p1"], fact })),
+    });
     const doc = {
       openapi: "3.1.0",
       info: { title: "t", version: "1", ...mark("i") },
@@ -179,7 +255,7 @@ describe("provenance register", () => {
           parameters: [{ name: "id", in: "path", ...mark("shared") }],
           post: {
             operationId: "postA",
-            ...mark(["one", "two"]),
+            ...mark("one", "two"),
             responses: { "200": { description: "ok", ...mark("r") } },
           },
         },
@@ -198,20 +274,35 @@ describe("provenance register", () => {
         securitySchemes: { K: mark("k") },
         requestBodies: { B: mark("b") },
       },
+      webhooks: {
+        paid: { post: { operationId: "paidEvent", ...mark("w"), requestBody: mark("wb") } },
+        anonymous: { post: mark("a") },
+      },
     } as unknown as OpenApiDocument;
     expect(
-      collectMarkers(doc, "x-observed").map(({ pointer, place, text }) => `${pointer} | ${place} | ${text}`),
+      collectMarkers(doc, "x-observed").map(
+        ({ pointer, place, text, sources }) => `${pointer} | ${place} | ${text} | ${sources?.join(" ")}`,
+      ),
     ).toEqual([
-      "#/info | API (info) | i",
-      "#/paths/~1a~1{id} | paths › /a/{id} | path item",
-      "#/paths/~1a~1{id}/parameters/0 | paths › /a/{id} › parameters › 0 | shared",
-      "#/paths/~1a~1{id}/post | postA (POST /a/{id}) | one",
-      "#/paths/~1a~1{id}/post | postA (POST /a/{id}) | two",
-      "#/paths/~1a~1{id}/post/responses/200 | postA (POST /a/{id}) › responses › 200 | r",
-      "#/components/schemas/S/allOf/1/properties/2fa/properties/q2 | schema S › 2fa › q2 | deep",
-      "#/components/schemas/T/properties/r/items | schema T › r › items | item",
-      "#/components/securitySchemes/K | security scheme K | k",
-      "#/components/requestBodies/B | requestBodies B | b",
+      "#/info | API (info) | i | c1",
+      "#/paths/~1a~1{id} | paths › /a/{id} | path item | c1",
+      "#/paths/~1a~1{id}/parameters/0 | paths › /a/{id} › parameters › 0 | shared | c1",
+      "#/paths/~1a~1{id}/post | postA (POST /a/{id}) | one | c1",
+      "#/paths/~1a~1{id}/post | postA (POST /a/{id}) | two | c1 p1",
+      "#/paths/~1a~1{id}/post/responses/200 | postA (POST /a/{id}) › responses › 200 | r | c1",
+      "#/components/schemas/S/allOf/1/properties/2fa/properties/q2 | schema S › 2fa › q2 | deep | c1",
+      "#/components/schemas/T/properties/r/items | schema T › r › items | item | c1",
+      "#/components/securitySchemes/K | security scheme K | k | c1",
+      "#/components/requestBodies/B | requestBodies B | b | c1",
+      "#/webhooks/paid/post | paidEvent (webhook paid, POST) | w | c1",
+      "#/webhooks/paid/post/requestBody | paidEvent (webhook paid, POST) › requestBody | wb | c1",
+      "#/webhooks/anonymous/post | anonymous (webhook anonymous, POST) | a | c1",
+    ]);
+    // A kind without sources: one entry per text, no sources.
+    const plain = { openapi: "3.1.0", info: { title: "t", version: "1", "x-not-shown": ["a", "b"] } };
+    expect(collectMarkers(plain as OpenApiDocument, "x-not-shown")).toEqual([
+      { pointer: "#/info", place: "API (info)", text: "a" },
+      { pointer: "#/info", place: "API (info)", text: "b" },
     ]);
   });
 
@@ -220,5 +311,201 @@ describe("provenance register", () => {
     expect(conventions.some((entry) => /Timestamps are ISO 8601 UTC strings with milliseconds/.test(entry.text))).toBe(
       true,
     );
+  });
+});
+
+// Small documents: two clients and a page declared; markers placed on an operation and a schema.
+const SOURCES = {
+  c1: { kind: "client", title: "Client one" },
+  c2: { kind: "client", title: "Client two" },
+  p1: { kind: "page", title: "Page one" },
+  unused: { kind: "page", title: "Page never named" },
+};
+function documentWith(operation: object, schema: object = {}, sources: unknown = SOURCES): OpenApiDocument {
+  return {
+    openapi: "3.1.0",
+    info: { title: "t", version: "1", "x-sources": sources },
+    paths: { "/a": { get: { operationId: "getA", responses: {}, ...operation } } },
+    components: { schemas: { S: { type: "object", properties: { f: { type: "string", ...schema } } } } },
+  } as unknown as OpenApiDocument;
+}
+const OPERATION = "#/paths/~1a/get";
+
+describe("provenance sources", () => {
+  it("counts the elements each source supports: distinct places, whatever the kind or the number of items", () => {
+    const doc = documentWith(
+      {
+        "x-observed": [
+          { sources: ["c1", "c2"], fact: "Both clients send it." },
+          { sources: ["c1"], fact: "The first client also sends it empty." },
+        ],
+        "x-published": [{ sources: ["p1"], fact: "The page publishes it." }],
+      },
+      { "x-observed": [{ sources: ["c1"], fact: "The first client reads it." }] },
+    );
+    const { sources, kinds } = collectProvenance(doc);
+    expect(sources).toEqual([
+      { id: "c1", kind: "client", title: "Client one", elements: 2 },
+      { id: "c2", kind: "client", title: "Client two", elements: 1 },
+      { id: "p1", kind: "page", title: "Page one", elements: 1 },
+      { id: "unused", kind: "page", title: "Page never named", elements: 0 },
+    ]);
+    expect(kinds.find((kind) => kind.key === "x-published")?.entries).toEqual([
+      { pointer: OPERATION, place: "getA (GET /a)", text: "The page publishes it.", sources: ["p1"] },
+    ]);
+    expect(kinds.find((kind) => kind.key === "x-observed")?.entries.map((entry) => entry.sources)).toEqual([
+      ["c1", "c2"],
+      ["c1"],
+      ["c1"],
+    ]);
+  });
+});
+
+describe("provenance source titles", () => {
+  it("names an entry's sources by title, in its order; an id no source declares by the id itself", () => {
+    const sources = collectProvenance(documentWith({})).sources;
+    const entry = { pointer: "#", place: "p", text: "t", sources: ["p1", "c1", "gone"] };
+    expect(sourceTitles(entry, sources)).toEqual(["Page one", "Client one", "gone"]);
+    expect(sourceTitles({ pointer: "#", place: "p", text: "t" }, sources)).toEqual([]);
+  });
+});
+
+describe("provenance markers refused", () => {
+  const item = { sources: ["c1"], fact: "A fact." };
+  // [what, the operation's markers, the pointer of the problem, what its message says]
+  it.each([
+    [
+      "a plain string",
+      { "x-observed": "A fact." },
+      `${OPERATION}/x-observed`,
+      /non-empty list of \{ sources, fact \}, found "A fact\."$/,
+    ],
+    ["an empty list", { "x-published": [] }, `${OPERATION}/x-published`, /non-empty list/],
+    [
+      "a list of strings",
+      { "x-observed": ["A fact."] },
+      `${OPERATION}/x-observed/0`,
+      /\{ sources, fact \} object, found "A fact\."$/,
+    ],
+    [
+      "a missing fact",
+      { "x-observed": [{ sources: ["c1"] }] },
+      `${OPERATION}/x-observed/0`,
+      /needs a fact \(one sentence\), found undefined$/,
+    ],
+    [
+      "an empty fact",
+      { "x-observed": [{ sources: ["c1"], fact: " " }] },
+      `${OPERATION}/x-observed/0`,
+      /needs a fact .*, found " "$/,
+    ],
+    ["missing sources", { "x-published": [{ fact: "A fact." }] }, `${OPERATION}/x-published/0`, /needs sources/],
+    ["null as a fact", { "x-observed": [{ sources: ["c1"], fact: null }] }, `${OPERATION}/x-observed/0`, /found null$/],
+    [
+      "sources as an object",
+      { "x-published": [{ sources: { p1: true }, fact: "F." }] },
+      `${OPERATION}/x-published/0`,
+      /needs sources: .*, found an object$/,
+    ],
+    [
+      "no sources",
+      { "x-observed": [{ sources: [], fact: "F." }] },
+      `${OPERATION}/x-observed/0`,
+      /needs sources: .*, found a list$/,
+    ],
+    [
+      "a source as a string",
+      { "x-observed": [{ sources: "c1", fact: "F." }] },
+      `${OPERATION}/x-observed/0`,
+      /needs sources/,
+    ],
+    [
+      "an unknown source",
+      { "x-observed": [item, { sources: ["c1", "client-2099"], fact: "F." }] },
+      `${OPERATION}/x-observed/1/sources/1`,
+      /unknown source "client-2099" \(info\.x-sources declares: c1, c2, p1, unused\)/,
+    ],
+    [
+      "a source named twice",
+      { "x-observed": [{ sources: ["c1", "c1"], fact: "F." }] },
+      `${OPERATION}/x-observed/0/sources/1`,
+      /"c1" twice/,
+    ],
+    [
+      "an unknown key",
+      { "x-published": [{ ...item, source: "p1" }] },
+      `${OPERATION}/x-published/0`,
+      /unknown key "source"/,
+    ],
+    ["an x-not-shown object", { "x-not-shown": [{ fact: "F." }] }, `${OPERATION}/x-not-shown`, /non-empty string/],
+    ["an empty x-convention", { "x-convention": "" }, `${OPERATION}/x-convention`, /non-empty string/],
+  ])("refuses %s, naming its pointer", (_, operation, pointer, message) => {
+    const doc = documentWith(operation);
+    const problems = provenanceProblems(doc);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]?.pointer).toBe(pointer);
+    expect(problems[0]?.message).toMatch(message);
+    expect(() => collectProvenance(doc)).toThrow(`${pointer}: ${problems[0]?.message}`);
+  });
+
+  it("accepts the same document with the marker right, and markers inside examples whatever their shape", () => {
+    const doc = documentWith(
+      { "x-observed": [item], "x-published": [{ sources: ["p1", "c2"], fact: "F." }], "x-not-shown": "N." },
+      { "x-convention": ["C."], examples: [{ "x-observed": "data, not a marker" }] },
+    );
+    expect(provenanceProblems(doc)).toEqual([]);
+  });
+
+  it.each([
+    [
+      "a source that is not an object",
+      { c1: "Client one" },
+      "#/info/x-sources/c1",
+      /must be \{ kind, title \}, found "Client one"$/,
+    ],
+    [
+      "an unknown kind",
+      { c1: { kind: "forum", title: "T" } },
+      "#/info/x-sources/c1",
+      /kind must be one of client, page/,
+    ],
+    ["a missing title", { c1: { kind: "client" } }, "#/info/x-sources/c1", /title must be a non-empty string/],
+    ["an unknown key", { c1: { kind: "page", title: "T", url: "u" } }, "#/info/x-sources/c1", /unknown key "url"/],
+    [
+      "a list",
+      [{ id: "c1", kind: "client", title: "T" }],
+      "#/info/x-sources",
+      /must map each source id to \{ kind, title \}, found a list$/,
+    ],
+  ])("refuses info.x-sources with %s", (_, sources, pointer, message) => {
+    const problems = provenanceProblems(documentWith({}, {}, sources));
+    expect(problems.map((problem) => problem.pointer)).toEqual([pointer]);
+    expect(problems[0]?.message).toMatch(message);
+  });
+
+  it("refuses a source named where info.x-sources is missing", () => {
+    const doc = documentWith({ "x-observed": [item] });
+    delete doc.info?.["x-sources"];
+    const problems = provenanceProblems(doc);
+    expect(problems).toEqual([
+      {
+        pointer: `${OPERATION}/x-observed/0/sources/0`,
+        message: 'names the unknown source "c1" (info.x-sources declares: none)',
+      },
+    ]);
+  });
+
+  it("fails the build's register step, naming the pointer, and writes no register", async () => {
+    const outDir = await mkdtemp(path.join(tmpdir(), "provenance-step-"));
+    try {
+      const doc = documentWith({}, { "x-observed": [{ sources: ["c3"], fact: "F." }] });
+      await writeFile(path.join(outDir, "openapi.json"), JSON.stringify(doc));
+      await expect(provenanceRegister({ root: repoRoot, outDir, log: () => {} })).rejects.toThrow(
+        '#/components/schemas/S/properties/f/x-observed/0/sources/0: names the unknown source "c3"',
+      );
+      await expect(readFile(path.join(outDir, "provenance.md"), "utf8")).rejects.toThrow(/ENOENT/);
+    } finally {
+      await rm(outDir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,7 +1,8 @@
 // Build step: the docs page, <outDir>/docs/index.html, from <outDir>/openapi.yaml.
 // Redocly renders a docs-only derived copy of the bundle (in a temporary folder) that adds, without
 // touching the contract: a TypeScript code sample per operation (x-codeSamples), the provenance
-// register (observed, not shown, conventions) in the introduction, each kind in its own section, and
+// register in the introduction (the table of sources; observed, published, not shown, conventions, each kind in its
+// own section, each sourced entry with its sources by title), and
 // descriptions with their soft line breaks joined and a space entity at the end of each list item and table
 // cell (Redoc's search index would run "the\ntrade", and the cells "API key" and "every request", together).
 // `--inlineBundle` embeds Redoc: the page works from file://.
@@ -15,7 +16,17 @@ import { binPath, runNode } from "../../lib/node-cli.js";
 import { withCodeSamples } from "../code-samples.js";
 import { headerFor } from "../generated-header.js";
 import type { BuildContext } from "../index.js";
-import { collectProvenance, type ProvenanceEntry, type ProvenanceKind } from "../provenance.js";
+import {
+  collectProvenance,
+  PROVENANCE_HEADING,
+  type ProvenanceEntry,
+  type ProvenanceKind,
+  type ProvenanceRegister,
+  type ProvenanceSource,
+  SOURCES_KEY,
+  type SourceUse,
+  sourceTitles,
+} from "../provenance.js";
 
 // Redoc's attribution badge loads its logo from a CDN, which fails (and logs a console error)
 // offline. The step swaps it for an inline image; the link to Redoc stays. (The browser test
@@ -30,39 +41,53 @@ function oneLine(text: string): string {
   return text.replace(/\s*\r?\n\s*/g, " ").trim();
 }
 
-/** One kind of the register as Markdown: a lead-in and a numbered list. */
-export function registerList(kind: Pick<ProvenanceKind, "key"> & { entries: ProvenanceEntry[] }): string {
+/** One kind of the register as Markdown: a lead-in and a numbered list (each entry with its sources by title). */
+export function registerList(
+  kind: Pick<ProvenanceKind, "key" | "sourced"> & { entries: ProvenanceEntry[] },
+  sources: readonly ProvenanceSource[],
+): string {
   const { entries } = kind;
   const count = `${entries.length} marker${entries.length === 1 ? "" : "s"}`;
   const lines = [`The register of \`${kind.key}\`, in document order (${count}):`, ""];
   if (entries.length === 0) return [...lines, "None."].join("\n");
   entries.forEach((entry, index) => {
-    lines.push(`${index + 1}. **${oneLine(entry.place)}**: ${oneLine(entry.text)}`);
+    const titles = sourceTitles(entry, sources);
+    const named = kind.sourced ? ` (${titles.length === 1 ? "source" : "sources"}: ${titles.join("; ")})` : "";
+    lines.push(`${index + 1}. **${oneLine(entry.place)}**: ${oneLine(entry.text)}${named}`);
   });
   return lines.join("\n");
 }
 
+/** The sources outside the description as a Markdown table: id, kind, title and the elements each supports. */
+export function sourcesTable(sources: readonly SourceUse[]): string {
+  const cell = (text: string) => oneLine(text).replace(/\|/g, "\\|");
+  return [
+    `The sources outside the description (\`info.${SOURCES_KEY}\`), each with the number of elements its markers ` +
+      "support:",
+    "",
+    "| Id | Kind | Title | Elements |",
+    "|---|---|---|---|",
+    ...sources.map((source) => `| \`${source.id}\` | ${source.kind} | ${cell(source.title)} | ${source.elements} |`),
+  ].join("\n");
+}
+
+/** The text with `block` at the end of the section headed `## heading` (a new last section when there is none). */
+function appendToSection(text: string, heading: string, block: string): string {
+  const found = new RegExp(`^## ${heading.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}[ \\t]*$`, "m").exec(text);
+  if (!found) return `${text}\n\n## ${heading}\n\n${block}`;
+  const afterHeading = found.index + found[0].length;
+  const next = /^## /m.exec(text.slice(afterHeading));
+  const end = next ? afterHeading + next.index : text.length;
+  return `${text.slice(0, end).trimEnd()}\n\n${block}${next ? `\n\n${text.slice(end)}` : ""}`;
+}
+
 /**
- * The introduction with each kind's register at the end of the section headed by the kind's heading
- * (a new last section when the introduction has none).
+ * The introduction with the table of sources at the end of its section "Where the contract comes from", and each
+ * kind's register at the end of the section headed by the kind's heading (a new last section when there is none).
  */
-export function withRegisters(
-  description: string | undefined,
-  kinds: Array<ProvenanceKind & { entries: ProvenanceEntry[] }>,
-): string {
-  let text = (description ?? "").trimEnd();
-  for (const kind of kinds) {
-    const register = registerList(kind);
-    const heading = new RegExp(`^## ${kind.heading.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}[ \\t]*$`, "m").exec(text);
-    if (!heading) {
-      text = `${text}\n\n## ${kind.heading}\n\n${register}`;
-      continue;
-    }
-    const afterHeading = heading.index + heading[0].length;
-    const next = /^## /m.exec(text.slice(afterHeading));
-    const end = next ? afterHeading + next.index : text.length;
-    text = `${text.slice(0, end).trimEnd()}\n\n${register}${next ? `\n\n${text.slice(end)}` : ""}`;
-  }
+export function withRegisters(description: string | undefined, register: ProvenanceRegister): string {
+  let text = appendToSection((description ?? "").trimEnd(), PROVENANCE_HEADING, sourcesTable(register.sources));
+  for (const kind of register.kinds) text = appendToSection(text, kind.heading, registerList(kind, register.sources));
   return `${text}\n`;
 }
 
