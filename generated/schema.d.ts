@@ -297,8 +297,9 @@ export interface paths {
          *     `networkCode` of Get Active Networks); `memo` is the address's memo, or null.
          *
          *     Create Deposit Address, which the service refers to, is not described: its path and payload are not
-         *     shown. Before generating an address, check `isReceivable` in Get Active Networks: for a
-         *     non-receivable currency/network pair, Create Deposit Address returns an error.
+         *     shown there. The service's reference page Create Deposit Address publishes them: see Create Deposit
+         *     Address (`POST /addresses/broker`). Before generating an address, check `isReceivable` in Get Active
+         *     Networks: for a non-receivable currency/network pair, Create Deposit Address returns an error.
          *
          *     Requires the `x-api-key` header.
          *
@@ -379,7 +380,9 @@ export interface paths {
          *
          *     When requesting a crypto withdrawal, send the network's `code` (for example `BSC`), not its
          *     `name`, as `destination.network`, and check the destination address against `addressRegex`. The
-         *     crypto withdrawal request itself is not described here: its path and payload are not shown.
+         *     crypto withdrawal request itself is not described here: its path and payload are not shown there. The
+         *     service's reference page Request Crypto Withdrawal publishes them: see Request Crypto Withdrawal
+         *     (`POST /wallets/ext/debit/crypto`).
          *
          *     The description's sample carries no `x-api-key` header and whether a key is required is not shown: send your key anyway.
          *
