@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type StartedMock, startMock } from "../../src/mock/index.js";
 import { contractMiddleware, type ContractResult } from "../../src/contract/index.js";
-import { createClient, type RequestEvent } from "../../src/index.js";
+import { ApiError, createClient, type RequestEvent, unwrap } from "../../src/index.js";
 import { sendJson, startServer } from "../client/support/server.js";
 import {
   API_KEY_HEADER,
@@ -111,6 +111,24 @@ describe("a literal path wins over a matching template", () => {
         expect(server.requests[0]!.url).toBe(`${new URL(server.baseUrl).pathname}${literal.path}`);
         expect(events[0]).toMatchObject({ operationId: literal.operationId, path: literal.path });
         expect(reported[0]?.operation?.operationId).toBe(literal.operationId);
+      } finally {
+        await server.close();
+      }
+    },
+  );
+
+  it.each(pairs.map(([t, l]) => [`${l.path} over ${t.path}`, t, l] as const))(
+    "in the client's errors: %s",
+    async (_, template, literal) => {
+      const server = await startServer((_req, res) => sendJson(res, 404, { message: "not found" }));
+      try {
+        const client = createClient({ baseUrl: server.baseUrl, retry: false });
+        const call = client.request as unknown as (m: string, p: string, i: unknown) => Promise<never>;
+        const failed = unwrap(
+          call(template.method.toLowerCase(), template.path, { params: { path: literalParams(template, literal) } }),
+        );
+        await expect(failed).rejects.toBeInstanceOf(ApiError);
+        await expect(failed).rejects.toMatchObject({ status: 404, operationId: literal.operationId });
       } finally {
         await server.close();
       }
