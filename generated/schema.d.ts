@@ -5,6 +5,36 @@
  */
 
 export interface paths {
+    "/currencies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Currencies
+         * @description **Observed in the official client (2023 and later releases), not in the description.** Lists the
+         *     currencies of the service, each with its `id`, `name` and `code` and, as the clients read them, whether
+         *     it can be received, withdrawn and transferred, its deposit minimum and maximums and its decimal places.
+         *
+         *     Both releases of the official Node client call this operation, keep its answer for 24 hours and map
+         *     currency codes to currency ids with it before Create Quote and Get Withdrawal Currency Networks. The
+         *     clients declare `maximumDeposit` and `maximumDailyDepositLimit` as applying only when above 0.
+         *
+         *     Whether a key is required is not shown by any source: the official clients send one on every request.
+         *
+         *     Limits: 200 requests per minute per API key (the general limit).
+         */
+        get: operations["getCurrencies"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/currencies/fiat-rates": {
         parameters: {
             query?: never;
@@ -215,6 +245,45 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/addresses/broker": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create Deposit Address
+         * @description **Published on the service's reference page Create Deposit Address, and observed in the official client
+         *     (2023 and later releases); the description names this operation but not its path or payload.** Creates
+         *     (or returns) a crypto deposit address for one of your customers on one network.
+         *
+         *     Send the currency's `code` and the network's `networkCode` (from Get Active Networks) and the
+         *     customer's identifier. Check `isReceivable` in Get Active Networks first: for a non-receivable
+         *     currency/network pair this operation returns an error (the description says so; its status is not shown).
+         *
+         *     The identifier travels as `uniqueUserIdentifier` (the reference page and the later client release) or,
+         *     as the 2023 release sends it, under its former name `purpose`: the Collections feature page says both
+         *     are accepted, and so does this contract. It must be unique per customer and may contain only letters,
+         *     digits and hyphens (Collections feature page); a request with an identifier used before returns the
+         *     existing address for it.
+         *
+         *     The answer is the address as the reference page publishes it: it carries `purpose` and `currencyId`,
+         *     not `uniqueUserIdentifier` and `deletedAt` (which Get Deposit Addresses lists).
+         *
+         *     Whether a key is required is not shown by any source: the official clients send one on every request.
+         *
+         *     Limits: 200 requests per minute per API key (the general limit).
+         */
+        post: operations["createDepositAddress"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/addresses/me/broker": {
         parameters: {
             query?: never;
@@ -228,8 +297,9 @@ export interface paths {
          *     `networkCode` of Get Active Networks); `memo` is the address's memo, or null.
          *
          *     Create Deposit Address, which the service refers to, is not described: its path and payload are not
-         *     shown. Before generating an address, check `isReceivable` in Get Active Networks: for a
-         *     non-receivable currency/network pair, Create Deposit Address returns an error.
+         *     shown there. The service's reference page Create Deposit Address publishes them: see Create Deposit
+         *     Address (`POST /addresses/broker`). Before generating an address, check `isReceivable` in Get Active
+         *     Networks: for a non-receivable currency/network pair, Create Deposit Address returns an error.
          *
          *     Requires the `x-api-key` header.
          *
@@ -310,13 +380,102 @@ export interface paths {
          *
          *     When requesting a crypto withdrawal, send the network's `code` (for example `BSC`), not its
          *     `name`, as `destination.network`, and check the destination address against `addressRegex`. The
-         *     crypto withdrawal request itself is not described here: its path and payload are not shown.
+         *     crypto withdrawal request itself is not described here: its path and payload are not shown there. The
+         *     service's reference page Request Crypto Withdrawal publishes them: see Request Crypto Withdrawal
+         *     (`POST /wallets/ext/debit/crypto`).
          *
          *     The description's sample carries no `x-api-key` header and whether a key is required is not shown: send your key anyway.
          *
          *     Limits: 200 requests per minute per API key (the general limit).
          */
         get: operations["getWithdrawalCurrencyNetworks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/currencies/{id}/pairs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Currency Pairs
+         * @description **Observed in the official client (2023 and later releases), not in the description.** Lists the trade
+         *     pairs of one currency, given by its **id** (as in a Currency record), each with whether it can be sold
+         *     and bought and its source and target currencies.
+         *
+         *     The shape is the one both releases of the official Node client declare for a trade pair (`PairSummary`
+         *     here: the client's name `TradePair` is taken by the pair nested in an accepted trade).
+         *
+         *     Whether a key is required is not shown by any source: the official clients send one on every request.
+         *
+         *     Limits: 200 requests per minute per API key (the general limit).
+         */
+        get: operations["getCurrencyPairs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/currencies/tradeable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Tradeable Currencies
+         * @description **Observed in the official client (later release), not in the description.** Lists the currencies
+         *     that can be traded, each with its receive and withdrawal rules and fees and the pairs it is the source
+         *     of (`sourcePairs`, each with its `target` currency).
+         *
+         *     The shape is the one the later release of the official Node client declares (`TradableCurrency`).
+         *
+         *     Whether a key is required is not shown by any source: the official clients send one on every request.
+         *
+         *     Limits: 200 requests per minute per API key (the general limit).
+         */
+        get: operations["getTradeableCurrencies"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/trades/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Trade History
+         * @description **Observed in the official client (2023 and later releases), not in the description.** The caller's
+         *     trade history, page by page.
+         *
+         *     Both releases of the official Node client send `page` and `pageSize` (integers; their defaults 1 and
+         *     30) and read the answer as the whole envelope: no source declares the shape of `data` (nor of any
+         *     `meta`), so any JSON is accepted there. Whether pages count from 0 or 1, and the service's default and
+         *     maximum page size, are not shown by any source.
+         *
+         *     Whether a key is required is not shown by any source: the official clients send one on every request.
+         *
+         *     Limits: 200 requests per minute per API key (the general limit).
+         */
+        get: operations["getTradeHistory"];
         put?: never;
         post?: never;
         delete?: never;
@@ -371,6 +530,35 @@ export interface paths {
          *     Limits: 200 requests per minute per API key (the general limit).
          */
         get: operations["getActiveNetworks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/trades/pairs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Trade Pairs
+         * @description **Observed in the official client (2023 and later releases), not in the description.** Lists every
+         *     trade pair, each with whether it can be sold and bought and its source and target currencies.
+         *
+         *     The shape is the one both releases of the official Node client declare for a trade pair (`PairSummary`
+         *     here: the client's name `TradePair` is taken by the pair nested in an accepted trade). To read one pair
+         *     by its two currency codes, use Get Trade Pair.
+         *
+         *     Whether a key is required is not shown by any source: the official clients send one on every request.
+         *
+         *     Limits: 200 requests per minute per API key (the general limit).
+         */
+        get: operations["getTradePairs"];
         put?: never;
         post?: never;
         delete?: never;
@@ -434,6 +622,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/wallets/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get My Wallets
+         * @description **Observed in the official client (later release), not in the description.** Returns all the caller's
+         *     wallets, each a Wallet (its `currency` appears in some responses).
+         *
+         *     This literal path wins over the template `/wallets/{currencyCode}` (Get Wallet Balance (other currency
+         *     codes)): `me` is not a currency code.
+         *
+         *     Whether a key is required is not shown by any source: the official clients send one on every request.
+         *
+         *     Limits: 200 requests per minute per API key (the general limit).
+         */
+        get: operations["getMyWallets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/wallets/{currencyCode}": {
         parameters: {
             query?: never;
@@ -465,6 +681,72 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/wallets/ext/debit/crypto": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Request Crypto Withdrawal
+         * @description **Published on the service's reference page Request Crypto Withdrawal, and observed in the official
+         *     client (2023 and later releases); the description names this request but not its path or payload.**
+         *     Sends `amount` of a currency (its `code`) from your wallet to an address on a network.
+         *
+         *     `destination.network` is the network's `code` from Get Withdrawal Currency Networks (the description
+         *     says so), `destination.address` must match that network's `addressRegex`, and `destination.memo` is sent
+         *     where the network uses memos. `narration` is a free text.
+         *
+         *     The answer is the withdrawal's transaction (category `WITHDRAWAL`, type `DEBIT`) with its `wallet`. The
+         *     page's published sample is cut short inside `data.wallet.currency`; the example is its published part,
+         *     unchanged.
+         *
+         *     Whether a key is required is not shown by any source: the official clients send one on every request.
+         *
+         *     Limits: 200 requests per minute per API key (the general limit).
+         */
+        post: operations["requestCryptoWithdrawal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/wallets/ext/debit/fiat": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Request Bank Account Withdrawal
+         * @description **Published on the service's reference page Request Bank Account Withdrawal, and observed in the
+         *     official client (2023 and later releases); not in the description.** Pays `amount` of a currency (its
+         *     `code`) from your wallet out to a bank account.
+         *
+         *     The 2023 release of the official client sent the currency `NGNX` and a `merchantCode` in `destination`:
+         *     `merchantCode` is accepted (optional). The answer is the withdrawal's transaction with its `payout`:
+         *     the payout's status (`APPROVED` in the published sample), fee, dollar and bitcoin values, the amount and
+         *     currency paid out, and the bank account. The Payouts feature page lists the statuses a withdrawal goes
+         *     through; other values may appear.
+         *
+         *     Whether a key is required is not shown by any source: the official clients send one on every request.
+         *
+         *     Limits: 200 requests per minute per API key (the general limit).
+         */
+        post: operations["requestBankWithdrawal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/transactions/me": {
         parameters: {
             query?: never;
@@ -489,6 +771,65 @@ export interface paths {
         get: operations["getUserTransactions"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/transactions/{transactionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Transaction
+         * @description **Observed in the official client (2023 and later releases), not in the description.** Reads one of
+         *     the caller's transactions by its id.
+         *
+         *     Both releases of the official Node client read the answer as the whole envelope: no source declares the
+         *     shape of `data`, so any JSON is accepted there (the example shows a transaction of Get User
+         *     Transactions for illustration only). The literal path `/transactions/me` (Get User Transactions) wins
+         *     over this template: `me` is not a transaction id.
+         *
+         *     Whether a key is required is not shown by any source: the official clients send one on every request.
+         *
+         *     Limits: 200 requests per minute per API key (the general limit).
+         */
+        get: operations["getTransaction"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/transactions/{transactionId}/resendWebhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resend Transaction Webhook
+         * @description **Observed in the official client (later release), not in the description.** Asks for the webhook of
+         *     one transaction, given by its id, to be sent again. The request has no body.
+         *
+         *     The later release of the official Node client does not read the answer: its `data` is not declared by
+         *     any source, so any JSON is accepted there (the example shows the empty object that Resend Webhooks
+         *     answers, for illustration). To resend the webhooks of several transactions at once, use Resend Webhooks.
+         *
+         *     Whether a key is required is not shown by any source: the official clients send one on every request.
+         *
+         *     Limits: 200 requests per minute per API key (the general limit).
+         */
+        post: operations["resendTransactionWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -555,6 +896,85 @@ export interface components {
             /** @description Identifier of the payout. */
             payoutId: string;
         };
+        /**
+         * @description **Published on the service's reference page Request Bank Account Withdrawal.** The transaction of a bank
+         *     account withdrawal with its payout, as the page publishes the answer. Its payout is a
+         *     `BankWithdrawalPayout`, not the payout listing's `Payout`: the published one has null references and no
+         *     bank code in its bank account.
+         */
+        BankWithdrawal: components["schemas"]["TransactionFields"] & {
+            payout: components["schemas"]["BankWithdrawalPayout"];
+        };
+        /**
+         * @description **Published on the service's reference page Request Bank Account Withdrawal, and observed in the official
+         *     client (2023 and later releases).** The payout of a bank account withdrawal as the page publishes it:
+         *     its status, fee, dollar and bitcoin values, the amount and currency paid out and the bank account. Both
+         *     releases of the official client read these. The published sample also carries the base fields, the
+         *     transaction's id and the two references (null there, as the payout was not yet transferred); they are
+         *     not required, since the clients do not read them.
+         */
+        BankWithdrawalPayout: {
+            /** @description Identifier of the payout. */
+            id?: string;
+            /** @description When the payout was created (ISO 8601 UTC with milliseconds). */
+            createdAt?: components["schemas"]["Timestamp"];
+            /** @description When the payout was last updated (ISO 8601 UTC with milliseconds). */
+            updatedAt?: components["schemas"]["Timestamp"];
+            /** @description Whether the payout is active. */
+            active?: boolean;
+            /** @description Reference of the transfer, or null (null in the published sample). */
+            transferReference?: string | null;
+            /** @description External reference of the payout, or null (null in the published sample). */
+            externalReference?: string | null;
+            status: components["schemas"]["PayoutStatus"];
+            /** @description Fee of the payout. */
+            fee: number;
+            /** @description Value of the payout in dollars. */
+            dollarValue: number;
+            /** @description Value of the payout in bitcoin. */
+            bitcoinValue: number;
+            /** @description Amount paid out. */
+            payoutAmount: number;
+            /** @description Code of the currency paid out (`NGNX` in the published sample). */
+            payoutCurrency: string;
+            /** @description Identifier of the transaction the payout belongs to. */
+            transactionId?: string;
+            bankAccount: components["schemas"]["WithdrawalBankAccount"];
+        };
+        /**
+         * @description **Published on the service's reference page Request Bank Account Withdrawal, and observed in the official
+         *     client (2023 and later releases).** The amount, the currency's `code`, the destination bank account and
+         *     a narration. The 2023 release of the official client sent the currency `NGNX` and a `merchantCode` in
+         *     `destination`: accepted, optional. `narration` is not required, as for Request Crypto Withdrawal.
+         */
+        BankWithdrawalRequest: {
+            /** @description Amount to withdraw, in the currency. */
+            amount: number;
+            /** @description Code of the currency to withdraw (for example `NGNX`). */
+            currency: string;
+            /** @description The bank account to pay out to. */
+            destination: {
+                /** @description Account number. */
+                accountNumber: string;
+                /** @description Name on the account. */
+                accountName: string;
+                /** @description Name of the bank. */
+                bankName: string;
+                /** @description Code of the bank. */
+                bankCode: string;
+                /**
+                 * @description A merchant code, as the 2023 release of the official client sent it. Observed in the official
+                 *     client (2023 release); the reference page does not list it.
+                 */
+                merchantCode?: string;
+            };
+            /** @description A free text for the withdrawal. */
+            narration?: string;
+        };
+        /** @description Envelope of Request Bank Account Withdrawal: the withdrawal's transaction with its payout (published). */
+        BankWithdrawalResponse: components["schemas"]["Envelope"] & {
+            data: components["schemas"]["BankWithdrawal"];
+        };
         /** @description The fields most records carry. */
         BaseFields: {
             /** @description Identifier of the record. */
@@ -592,6 +1012,32 @@ export interface components {
             data: components["schemas"]["CollectionCustomer"];
         };
         /**
+         * @description **Published on the service's reference page Create Deposit Address, and observed in the official client
+         *     (2023 and later releases).** The currency's `code`, the network's `networkCode` (from Get Active
+         *     Networks) and the customer's identifier: `uniqueUserIdentifier` (reference page, later client release)
+         *     or its former name `purpose` (2023 client release). The Collections feature page says both names are
+         *     accepted; neither is required alone. The identifier is unique per customer and contains only letters,
+         *     digits and hyphens (Collections feature page).
+         */
+        CreateDepositAddressRequest: {
+            /** @description Code of the currency (for example `USDT`), as Get Active Networks keys it. */
+            currency: string;
+            /** @description Code of the network (a `networkCode` of Get Active Networks, for example `TRX`). */
+            network: string;
+            /**
+             * @description Your identifier of the customer the address is for: unique per customer, letters, digits and hyphens
+             *     only. A request with an identifier used before returns the existing address for it (Collections
+             *     feature page). Published on the reference page Create Deposit Address; sent by the later client
+             *     release.
+             */
+            uniqueUserIdentifier?: string;
+            /**
+             * @description The former name of `uniqueUserIdentifier`, as the 2023 release of the official client sends it; the
+             *     Collections feature page says both are accepted. Same rule: letters, digits and hyphens only.
+             */
+            purpose?: string;
+        };
+        /**
          * @description Body of Create Quote. The description says `sourceId` and `targetId` carry currency **codes**
          *     (not names). A real client was observed sending currency **identifiers** there instead; both are
          *     strings, so the contract accepts either and cannot settle which the service expects. Which fields
@@ -605,6 +1051,61 @@ export interface components {
             /** @description Amount to trade. */
             amount?: number;
             side?: components["schemas"]["Side"];
+        };
+        /**
+         * @description **Published on the service's reference page Create Deposit Address.** The deposit address Create
+         *     Deposit Address answers with. The published sample, and the deposit address both releases of the
+         *     official client declare, carry `purpose` and `currencyId` and neither `uniqueUserIdentifier` nor
+         *     `deletedAt` (which Get Deposit Addresses lists): those two are not required here.
+         */
+        CreatedDepositAddress: components["schemas"]["DepositAddressFields"] & {
+            /**
+             * @description Purpose label of the address (in the published sample `Nestle Nigeria ETH.ETH`, not the identifier
+             *     the request sent). Published on the reference page Create Deposit Address; observed in the official
+             *     client (2023 and later releases).
+             */
+            purpose: string;
+            /**
+             * @description Identifier of the address's currency, or null (null in the published sample). Published on the
+             *     reference page Create Deposit Address; observed in the official client (2023 and later releases).
+             */
+            currencyId: string | null;
+        };
+        /** @description Envelope of Create Deposit Address: the address (published on the reference page Create Deposit Address). */
+        CreatedDepositAddressResponse: components["schemas"]["Envelope"] & {
+            data: components["schemas"]["CreatedDepositAddress"];
+        };
+        /**
+         * @description **Published on the service's reference page Request Crypto Withdrawal, and observed in the official
+         *     client (2023 and later releases).** The amount, the currency's `code`, the destination (address,
+         *     network `code`, memo where the network uses one) and a narration. `narration` and `destination.memo` are
+         *     not required: the page's published answer carries `narration: null`, and the page marks the memo as
+         *     optional.
+         */
+        CryptoWithdrawalRequest: {
+            /** @description Amount to withdraw, in the currency. */
+            amount: number;
+            /** @description Code of the currency to withdraw (for example `USDT`). */
+            currency: string;
+            /** @description Where the funds go. */
+            destination: {
+                /** @description The destination address; it must match the network's `addressRegex` (Get Withdrawal Currency Networks). */
+                address: string;
+                /** @description The network's `code` from Get Withdrawal Currency Networks (for example `BSC`), as the description says. */
+                network: string;
+                /** @description Memo of the destination, where the network uses one (its `memoRegex`). */
+                memo?: string;
+            };
+            /** @description A free text for the withdrawal. */
+            narration?: string;
+        };
+        /**
+         * @description Envelope of Request Crypto Withdrawal: the withdrawal's transaction with its wallet (published on the
+         *     reference page Request Crypto Withdrawal, whose sample is cut short inside the wallet's currency; that
+         *     published part validates here unchanged).
+         */
+        CryptoWithdrawalResponse: components["schemas"]["Envelope"] & {
+            data: components["schemas"]["TransactionWithWallet"];
         };
         /**
          * @description A currency. Not every response carries every field: the base fields, `name` and `code` are
@@ -632,9 +1133,15 @@ export interface components {
             minimumWithdrawal?: number;
             /** @description Minimum deposit amount. */
             minimumDeposit?: number;
-            /** @description Maximum deposit amount. */
+            /**
+             * @description Maximum deposit amount. Observed in the official client (2023 and later releases): it applies only
+             *     when above 0.
+             */
             maximumDeposit?: number;
-            /** @description Maximum total deposits per day. */
+            /**
+             * @description Maximum total deposits per day. Observed in the official client (2023 and later releases): it applies
+             *     only when above 0.
+             */
             maximumDailyDepositLimit?: number;
             /** @description Maximum withdrawal amount. */
             maximumWithdrawal?: number;
@@ -663,6 +1170,10 @@ export interface components {
             allowVirtualCardTransactions?: boolean;
             /** @description Whether withdrawals need approval. */
             enableWithdrawalApproval?: boolean;
+        };
+        /** @description Envelope of Get Currencies: every currency (observed in the official client). */
+        CurrencyListResponse: components["schemas"]["Envelope"] & {
+            data: components["schemas"]["Currency"][];
         };
         /**
          * @description A currency limited to the base fields, `name` and `code`, as nested in the pair of an accepted
@@ -695,8 +1206,31 @@ export interface components {
             /** @description Address the deposit was sent to. */
             destinationAddress: string;
         };
-        /** @description A crypto deposit address of the caller on one network. */
-        DepositAddress: components["schemas"]["BaseFields"] & {
+        /** @description A crypto deposit address of the caller on one network, as Get Deposit Addresses lists it. */
+        DepositAddress: components["schemas"]["DepositAddressFields"] & {
+            /** @description Unique identifier of the user the address belongs to. */
+            uniqueUserIdentifier: string;
+            /** @description When the address was deleted, or null. */
+            deletedAt: components["schemas"]["Timestamp"] | null;
+            /**
+             * @description Purpose label of the address. Observed in the official client (2023 and later releases), which
+             *     declares it on every deposit address; the description does not list it here, so it is optional.
+             */
+            purpose?: string;
+            /**
+             * @description Identifier of the address's currency, or null. Observed in the official client (2023 and later
+             *     releases), which declares it on every deposit address; the description does not list it here, so it
+             *     is optional.
+             */
+            currencyId?: string | null;
+        };
+        /**
+         * @description The fields every deposit address carries, in every source: the base fields, the address, its reference,
+         *     network and memo, its user and whether it is a master address. `DepositAddress` (Get Deposit Addresses,
+         *     from the description) and `CreatedDepositAddress` (Create Deposit Address, from the published sample)
+         *     add the fields their answers carry.
+         */
+        DepositAddressFields: components["schemas"]["BaseFields"] & {
             /** @description The address. */
             value: string;
             /** @description Reference of the address. */
@@ -705,14 +1239,10 @@ export interface components {
             network: string;
             /** @description Memo of the address, or null. */
             memo: string | null;
-            /** @description Unique identifier of the user the address belongs to. */
-            uniqueUserIdentifier: string;
             /** @description Identifier of the user. */
             userId: string;
             /** @description Whether this is a master address. */
             isMaster: boolean;
-            /** @description When the address was deleted, or null. */
-            deletedAt: components["schemas"]["Timestamp"] | null;
         };
         /** @description Envelope of Get Deposit Addresses: the caller's addresses across networks. */
         DepositAddressListResponse: components["schemas"]["Envelope"] & {
@@ -891,6 +1421,26 @@ export interface components {
         PairResponse: components["schemas"]["Envelope"] & {
             data: components["schemas"]["Pair"];
         };
+        /**
+         * @description **Observed in the official client (2023 and later releases).** A trade pair as both releases of the
+         *     official Node client declare it in the pair listings (their `TradePair`): its id, whether it can be sold
+         *     and bought, and its source and target currencies. The service may send more of the Pair fields; none
+         *     is required beyond these.
+         */
+        PairSummary: {
+            /** @description Identifier of the pair. */
+            id: string;
+            /** @description Whether the pair can be sold. */
+            isSellable: boolean;
+            /** @description Whether the pair can be bought. */
+            isBuyable: boolean;
+            source: components["schemas"]["Currency"];
+            target: components["schemas"]["Currency"];
+        };
+        /** @description Envelope of Get Trade Pairs and Get Currency Pairs: trade pairs as the official client declares them. */
+        PairSummaryListResponse: components["schemas"]["Envelope"] & {
+            data: components["schemas"]["PairSummary"][];
+        };
         /** @description A payout to a bank account. */
         Payout: components["schemas"]["BaseFields"] & {
             /** @description Reference of the transfer. */
@@ -903,9 +1453,16 @@ export interface components {
             bankAccount: components["schemas"]["BankAccount"];
         };
         /**
-         * @description Status of a payout. `SUCCESSFUL` is the only value shown; other values and the transitions
-         *     between them are not shown, so any string is accepted.
+         * @description Status of a payout. `SUCCESSFUL` is the only value the description shows; other values and the
+         *     transitions between them are not shown there, so any string is accepted.
+         *
+         *     Published on the service's Payouts feature page: a withdrawal starts as `PENDING`,
+         *     `APPROVED` or `SUCCESSFUL`, then may move to `PROCESSING`, `SUCCESSFUL`, `FAILED` (funds refunded) or
+         *     `REJECTED` (reversed within minutes). The page also says a final state is `SUCCESSFUL` or `FAILED`,
+         *     which conflicts with `REJECTED` being listed. The Request Bank Account Withdrawal page's sample answers
+         *     `APPROVED`. Further values may appear.
          * @example SUCCESSFUL
+         * @example APPROVED
          */
         PayoutStatus: string;
         /** @description Envelope of the payout listing: a page of transactions, each with its payout, and meta shape B. */
@@ -975,6 +1532,62 @@ export interface components {
          */
         Timestamp: string;
         /**
+         * @description **Observed in the official client (later release).** A tradeable currency as the later release of the
+         *     official Node client declares it: the currency's rules and fees (the fields of the same names in
+         *     Currency) and the pairs it is the source of, each with its target currency.
+         */
+        TradableCurrency: {
+            /** @description Identifier of the currency. */
+            id: string;
+            /** @description Whether the currency is active. */
+            active: boolean;
+            /** @description Display name of the currency. */
+            name: string;
+            /** @description Currency code; send the code, not the name, wherever a request takes a currency. */
+            code: string;
+            /** @description Whether the currency can be received. */
+            receivable: boolean;
+            /** @description Whether the currency can be withdrawn. */
+            withdrawable: boolean;
+            /** @description Whether the currency can be transferred. */
+            transferrable: boolean;
+            /** @description Minimum withdrawal amount. */
+            minimumWithdrawal: number;
+            /** @description Maximum withdrawal amount. */
+            maximumWithdrawal: number;
+            /** @description Maximum number of decimal places in amounts of this currency (an integer, as the description gives it for Currency). */
+            maximumDecimalPlaces: number;
+            /** @description Withdrawal fee, charged as `withdrawalFeeType` says. */
+            withdrawalFee: number;
+            /** @description Fee on received funds, charged as `receiveFeeType` says. */
+            receiveFee: number;
+            type: components["schemas"]["CurrencyType"];
+            receiveFeeType: components["schemas"]["FeeType"];
+            withdrawalFeeType: components["schemas"]["FeeType"];
+            /** @description The pairs this currency is the source of. */
+            sourcePairs: {
+                /** @description Identifier of the pair. */
+                id: string;
+                /** @description Whether the pair is active. */
+                active: boolean;
+                /** @description Identifier of the source currency (this currency). */
+                sourceId: string;
+                /** @description Identifier of the target currency. */
+                targetId: string;
+                /** @description Whether the pair can be sold. */
+                isSellable: boolean;
+                /** @description Whether the pair can be bought. */
+                isBuyable: boolean;
+                /** @description Whether the pair is a leverage pair. */
+                isLeverage: boolean;
+                target: components["schemas"]["Currency"];
+            }[];
+        };
+        /** @description Envelope of Get Tradeable Currencies: the tradeable currencies (observed in the official client). */
+        TradableCurrencyListResponse: components["schemas"]["Envelope"] & {
+            data: components["schemas"]["TradableCurrency"][];
+        };
+        /**
          * @description An executed trade, the result of Accept Quote. Its `id` differs from the `id` of the quote it
          *     was made from.
          */
@@ -1027,19 +1640,7 @@ export interface components {
          * @description A transaction. Get User Transactions includes its `wallet`; deposit listings include its
          *     `deposit`; payout listings include its `payout`.
          */
-        Transaction: components["schemas"]["BaseFields"] & {
-            /** @description Reference of the transaction. */
-            reference: string;
-            /** @description Description of the transaction. */
-            description: string;
-            /** @description Narration, if any. */
-            narration: string | null;
-            type: components["schemas"]["TransactionType"];
-            category: components["schemas"]["TransactionCategory"];
-            /** @description Amount of the transaction. */
-            amount: number;
-            /** @description Identifier of the wallet the transaction belongs to. */
-            walletId: string;
+        Transaction: components["schemas"]["TransactionFields"] & {
             wallet?: components["schemas"]["Wallet"];
             deposit?: components["schemas"]["Deposit"];
             payout?: components["schemas"]["Payout"];
@@ -1052,6 +1653,25 @@ export interface components {
          * @example SWAP
          */
         TransactionCategory: string;
+        /**
+         * @description The fields of a transaction without its wallet, deposit or payout, each declared once: `Transaction`
+         *     adds those three, the answer of Request Bank Account Withdrawal (`BankWithdrawal`) its payout as that
+         *     page publishes it.
+         */
+        TransactionFields: components["schemas"]["BaseFields"] & {
+            /** @description Reference of the transaction. */
+            reference: string;
+            /** @description Description of the transaction. */
+            description: string;
+            /** @description Narration, if any. */
+            narration: string | null;
+            type: components["schemas"]["TransactionType"];
+            category: components["schemas"]["TransactionCategory"];
+            /** @description Amount of the transaction. */
+            amount: number;
+            /** @description Identifier of the wallet the transaction belongs to. */
+            walletId: string;
+        };
         /**
          * @description Direction of a transaction.
          * @enum {string}
@@ -1098,6 +1718,10 @@ export interface components {
             currencyId: string;
             currency?: components["schemas"]["Currency"];
         };
+        /** @description Envelope of Get My Wallets: all the caller's wallets (observed in the official client). */
+        WalletListResponse: components["schemas"]["Envelope"] & {
+            data: components["schemas"]["Wallet"][];
+        };
         /** @description Envelope of Get Wallet Balance: the wallet with its currency. */
         WalletResponse: components["schemas"]["Envelope"] & {
             data: components["schemas"]["WalletWithCurrency"];
@@ -1105,6 +1729,23 @@ export interface components {
         /** @description A wallet together with its currency, as Get Wallet Balance returns it. */
         WalletWithCurrency: components["schemas"]["Wallet"] & {
             currency: components["schemas"]["Currency"];
+        };
+        /**
+         * @description **Published on the service's reference page Request Bank Account Withdrawal.** The bank account of a bank
+         *     account withdrawal's payout as the page publishes it: like the payout listing's `BankAccount`, but the
+         *     published sample has no `bankCode`, so it is not required here.
+         */
+        WithdrawalBankAccount: components["schemas"]["BaseFields"] & {
+            /** @description Account number; may be partly masked. */
+            accountNumber: string;
+            /** @description Name on the account. */
+            accountName: string;
+            /** @description Name of the bank. */
+            bankName: string;
+            /** @description Code of the bank (not in the published sample). */
+            bankCode?: string;
+            /** @description Identifier of the payout. */
+            payoutId: string;
         };
         /** @description A network a currency can be withdrawn on. */
         WithdrawalNetwork: {
@@ -1236,11 +1877,32 @@ export interface components {
          */
         TargetCode: string;
         /**
+         * @description **Observed in the official client (2023 and later releases), not in the description.** Page number of
+         *     the trade history. The clients send `1` unless told otherwise; whether pages count from 0 or 1, and the
+         *     service's default, are not shown by any source.
+         * @example 1
+         */
+        TradesPage: number;
+        /**
+         * @description **Observed in the official client (2023 and later releases), not in the description.** Number of trades
+         *     per page. The clients send `30` unless told otherwise; the service's default and maximum page size are
+         *     not shown by any source.
+         * @example 30
+         */
+        TradesPageSize: number;
+        /**
          * @description **Observed in a real client, not in the description.** Return only transactions of this category
          *     (for example `DEPOSIT`). It takes the same open set of values as a transaction's `category`.
          * @example DEPOSIT
          */
         TransactionCategoryFilter: components["schemas"]["TransactionCategory"];
+        /**
+         * @description **Observed in the official client (2023 and later releases), not in the description.** Identifier of
+         *     one of your transactions (its `id`, as in Get User Transactions). `me` is not an id: `/transactions/me`
+         *     is Get User Transactions.
+         * @example 4c7e9a1b-3d5f-4b8e-a206-6e9b1d3f5a82
+         */
+        TransactionId: string;
         /**
          * @description **Observed in a real client, not in the description.** Page number of the listing. The observed
          *     client sends `1` unless told otherwise; whether pages count from 0 or 1, and the service's
@@ -1289,16 +1951,27 @@ export type ActiveNetwork = components['schemas']['ActiveNetwork'];
 export type ActiveNetworkEntry = components['schemas']['ActiveNetworkEntry'];
 export type ActiveNetworksResponse = components['schemas']['ActiveNetworksResponse'];
 export type BankAccount = components['schemas']['BankAccount'];
+export type BankWithdrawal = components['schemas']['BankWithdrawal'];
+export type BankWithdrawalPayout = components['schemas']['BankWithdrawalPayout'];
+export type BankWithdrawalRequest = components['schemas']['BankWithdrawalRequest'];
+export type BankWithdrawalResponse = components['schemas']['BankWithdrawalResponse'];
 export type BaseFields = components['schemas']['BaseFields'];
 export type CollectionCustomer = components['schemas']['CollectionCustomer'];
 export type CollectionCustomerListResponse = components['schemas']['CollectionCustomerListResponse'];
 export type CollectionCustomerResponse = components['schemas']['CollectionCustomerResponse'];
+export type CreateDepositAddressRequest = components['schemas']['CreateDepositAddressRequest'];
 export type CreateQuoteRequest = components['schemas']['CreateQuoteRequest'];
+export type CreatedDepositAddress = components['schemas']['CreatedDepositAddress'];
+export type CreatedDepositAddressResponse = components['schemas']['CreatedDepositAddressResponse'];
+export type CryptoWithdrawalRequest = components['schemas']['CryptoWithdrawalRequest'];
+export type CryptoWithdrawalResponse = components['schemas']['CryptoWithdrawalResponse'];
 export type Currency = components['schemas']['Currency'];
+export type CurrencyListResponse = components['schemas']['CurrencyListResponse'];
 export type CurrencySummary = components['schemas']['CurrencySummary'];
 export type CurrencyType = components['schemas']['CurrencyType'];
 export type Deposit = components['schemas']['Deposit'];
 export type DepositAddress = components['schemas']['DepositAddress'];
+export type DepositAddressFields = components['schemas']['DepositAddressFields'];
 export type DepositAddressListResponse = components['schemas']['DepositAddressListResponse'];
 export type DepositStatus = components['schemas']['DepositStatus'];
 export type DepositTransactionListResponse = components['schemas']['DepositTransactionListResponse'];
@@ -1317,6 +1990,8 @@ export type PageMetaA = components['schemas']['PageMetaA'];
 export type PageMetaB = components['schemas']['PageMetaB'];
 export type Pair = components['schemas']['Pair'];
 export type PairResponse = components['schemas']['PairResponse'];
+export type PairSummary = components['schemas']['PairSummary'];
+export type PairSummaryListResponse = components['schemas']['PairSummaryListResponse'];
 export type Payout = components['schemas']['Payout'];
 export type PayoutStatus = components['schemas']['PayoutStatus'];
 export type PayoutTransactionListResponse = components['schemas']['PayoutTransactionListResponse'];
@@ -1325,6 +2000,8 @@ export type QuoteResponse = components['schemas']['QuoteResponse'];
 export type ResendWebhooksRequest = components['schemas']['ResendWebhooksRequest'];
 export type Side = components['schemas']['Side'];
 export type Timestamp = components['schemas']['Timestamp'];
+export type TradableCurrency = components['schemas']['TradableCurrency'];
+export type TradableCurrencyListResponse = components['schemas']['TradableCurrencyListResponse'];
 export type Trade = components['schemas']['Trade'];
 export type TradePair = components['schemas']['TradePair'];
 export type TradeResponse = components['schemas']['TradeResponse'];
@@ -1332,14 +2009,17 @@ export type TradesSummary = components['schemas']['TradesSummary'];
 export type TradesSummaryResponse = components['schemas']['TradesSummaryResponse'];
 export type Transaction = components['schemas']['Transaction'];
 export type TransactionCategory = components['schemas']['TransactionCategory'];
+export type TransactionFields = components['schemas']['TransactionFields'];
 export type TransactionType = components['schemas']['TransactionType'];
 export type TransactionWithDeposit = components['schemas']['TransactionWithDeposit'];
 export type TransactionWithPayout = components['schemas']['TransactionWithPayout'];
 export type TransactionWithWallet = components['schemas']['TransactionWithWallet'];
 export type UserTransactionListResponse = components['schemas']['UserTransactionListResponse'];
 export type Wallet = components['schemas']['Wallet'];
+export type WalletListResponse = components['schemas']['WalletListResponse'];
 export type WalletResponse = components['schemas']['WalletResponse'];
 export type WalletWithCurrency = components['schemas']['WalletWithCurrency'];
+export type WithdrawalBankAccount = components['schemas']['WithdrawalBankAccount'];
 export type WithdrawalNetwork = components['schemas']['WithdrawalNetwork'];
 export type WithdrawalNetworkListResponse = components['schemas']['WithdrawalNetworkListResponse'];
 export type ResponseClientError = components['responses']['ClientError'];
@@ -1354,7 +2034,10 @@ export type ParameterInvoiceStatusFilter = components['parameters']['InvoiceStat
 export type ParameterQuoteId = components['parameters']['QuoteId'];
 export type ParameterSourceCode = components['parameters']['SourceCode'];
 export type ParameterTargetCode = components['parameters']['TargetCode'];
+export type ParameterTradesPage = components['parameters']['TradesPage'];
+export type ParameterTradesPageSize = components['parameters']['TradesPageSize'];
 export type ParameterTransactionCategoryFilter = components['parameters']['TransactionCategoryFilter'];
+export type ParameterTransactionId = components['parameters']['TransactionId'];
 export type ParameterTransactionsPage = components['parameters']['TransactionsPage'];
 export type ParameterTransactionsPageSize = components['parameters']['TransactionsPageSize'];
 export type ParameterWalletCurrencyCode = components['parameters']['WalletCurrencyCode'];
@@ -1363,6 +2046,51 @@ export type HeaderXRateLimitRemaining = components['headers']['X-RateLimit-Remai
 export type HeaderXRateLimitReset = components['headers']['X-RateLimit-Reset'];
 export type $defs = Record<string, never>;
 export interface operations {
+    getCurrencies: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Observed in a real client, not in the description.** The time the request was signed, in
+                 *     milliseconds since the Unix epoch, as a decimal string (`1700000000000`). Sent together with
+                 *     `x-api-signature`; see "Request signing" in the introduction. Whether the service requires it is
+                 *     not known.
+                 * @example 1700000000000
+                 */
+                "x-api-timestamp"?: components["parameters"]["ApiTimestamp"];
+                /**
+                 * @description **Observed in a real client, not in the description.** Lowercase hex of HMAC-SHA256, keyed with
+                 *     the account's API secret, over `METHOD + PATH + TIMESTAMP`: the upper-case method, the request's
+                 *     path including the `/v1` prefix and the query string exactly as sent
+                 *     (`/v1/transactions/me?page=1&pageSize=30`), and the value of `x-api-timestamp`. Whether the
+                 *     service rejects unsigned requests is not known.
+                 * @example ece0ab4cc6577304fa2104f6c84454050b3b5ead1ede4e961ed1f4dcea9830ae
+                 */
+                "x-api-signature"?: components["parameters"]["ApiSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The currencies. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CurrencyListResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            "4XX": components["responses"]["ClientError"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
     getFiatRates: {
         parameters: {
             query?: never;
@@ -1709,6 +2437,55 @@ export interface operations {
             "5XX": components["responses"]["ServerError"];
         };
     };
+    createDepositAddress: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Observed in a real client, not in the description.** The time the request was signed, in
+                 *     milliseconds since the Unix epoch, as a decimal string (`1700000000000`). Sent together with
+                 *     `x-api-signature`; see "Request signing" in the introduction. Whether the service requires it is
+                 *     not known.
+                 * @example 1700000000000
+                 */
+                "x-api-timestamp"?: components["parameters"]["ApiTimestamp"];
+                /**
+                 * @description **Observed in a real client, not in the description.** Lowercase hex of HMAC-SHA256, keyed with
+                 *     the account's API secret, over `METHOD + PATH + TIMESTAMP`: the upper-case method, the request's
+                 *     path including the `/v1` prefix and the query string exactly as sent
+                 *     (`/v1/transactions/me?page=1&pageSize=30`), and the value of `x-api-timestamp`. Whether the
+                 *     service rejects unsigned requests is not known.
+                 * @example ece0ab4cc6577304fa2104f6c84454050b3b5ead1ede4e961ed1f4dcea9830ae
+                 */
+                "x-api-signature"?: components["parameters"]["ApiSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateDepositAddressRequest"];
+            };
+        };
+        responses: {
+            /** @description The deposit address (new, or the existing one for this identifier). */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedDepositAddressResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            "4XX": components["responses"]["ClientError"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
     getDepositAddresses: {
         parameters: {
             query?: never;
@@ -1895,6 +2672,162 @@ export interface operations {
             "5XX": components["responses"]["ServerError"];
         };
     };
+    getCurrencyPairs: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Observed in a real client, not in the description.** The time the request was signed, in
+                 *     milliseconds since the Unix epoch, as a decimal string (`1700000000000`). Sent together with
+                 *     `x-api-signature`; see "Request signing" in the introduction. Whether the service requires it is
+                 *     not known.
+                 * @example 1700000000000
+                 */
+                "x-api-timestamp"?: components["parameters"]["ApiTimestamp"];
+                /**
+                 * @description **Observed in a real client, not in the description.** Lowercase hex of HMAC-SHA256, keyed with
+                 *     the account's API secret, over `METHOD + PATH + TIMESTAMP`: the upper-case method, the request's
+                 *     path including the `/v1` prefix and the query string exactly as sent
+                 *     (`/v1/transactions/me?page=1&pageSize=30`), and the value of `x-api-timestamp`. Whether the
+                 *     service rejects unsigned requests is not known.
+                 * @example ece0ab4cc6577304fa2104f6c84454050b3b5ead1ede4e961ed1f4dcea9830ae
+                 */
+                "x-api-signature"?: components["parameters"]["ApiSignature"];
+            };
+            path: {
+                /**
+                 * @description Identifier of the currency (its `id`, as in a Currency record or a quote's `sourceId`/`targetId`).
+                 * @example 1d9f6a7e-3c2b-4f8a-9e51-0b7c2d4e6f81
+                 */
+                id: components["parameters"]["CurrencyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The trade pairs of the currency. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PairSummaryListResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            "4XX": components["responses"]["ClientError"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    getTradeableCurrencies: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Observed in a real client, not in the description.** The time the request was signed, in
+                 *     milliseconds since the Unix epoch, as a decimal string (`1700000000000`). Sent together with
+                 *     `x-api-signature`; see "Request signing" in the introduction. Whether the service requires it is
+                 *     not known.
+                 * @example 1700000000000
+                 */
+                "x-api-timestamp"?: components["parameters"]["ApiTimestamp"];
+                /**
+                 * @description **Observed in a real client, not in the description.** Lowercase hex of HMAC-SHA256, keyed with
+                 *     the account's API secret, over `METHOD + PATH + TIMESTAMP`: the upper-case method, the request's
+                 *     path including the `/v1` prefix and the query string exactly as sent
+                 *     (`/v1/transactions/me?page=1&pageSize=30`), and the value of `x-api-timestamp`. Whether the
+                 *     service rejects unsigned requests is not known.
+                 * @example ece0ab4cc6577304fa2104f6c84454050b3b5ead1ede4e961ed1f4dcea9830ae
+                 */
+                "x-api-signature"?: components["parameters"]["ApiSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tradeable currencies, each with the pairs it is the source of. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TradableCurrencyListResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            "4XX": components["responses"]["ClientError"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    getTradeHistory: {
+        parameters: {
+            query?: {
+                /**
+                 * @description **Observed in the official client (2023 and later releases), not in the description.** Page number of
+                 *     the trade history. The clients send `1` unless told otherwise; whether pages count from 0 or 1, and the
+                 *     service's default, are not shown by any source.
+                 * @example 1
+                 */
+                page?: components["parameters"]["TradesPage"];
+                /**
+                 * @description **Observed in the official client (2023 and later releases), not in the description.** Number of trades
+                 *     per page. The clients send `30` unless told otherwise; the service's default and maximum page size are
+                 *     not shown by any source.
+                 * @example 30
+                 */
+                pageSize?: components["parameters"]["TradesPageSize"];
+            };
+            header?: {
+                /**
+                 * @description **Observed in a real client, not in the description.** The time the request was signed, in
+                 *     milliseconds since the Unix epoch, as a decimal string (`1700000000000`). Sent together with
+                 *     `x-api-signature`; see "Request signing" in the introduction. Whether the service requires it is
+                 *     not known.
+                 * @example 1700000000000
+                 */
+                "x-api-timestamp"?: components["parameters"]["ApiTimestamp"];
+                /**
+                 * @description **Observed in a real client, not in the description.** Lowercase hex of HMAC-SHA256, keyed with
+                 *     the account's API secret, over `METHOD + PATH + TIMESTAMP`: the upper-case method, the request's
+                 *     path including the `/v1` prefix and the query string exactly as sent
+                 *     (`/v1/transactions/me?page=1&pageSize=30`), and the value of `x-api-timestamp`. Whether the
+                 *     service rejects unsigned requests is not known.
+                 * @example ece0ab4cc6577304fa2104f6c84454050b3b5ead1ede4e961ed1f4dcea9830ae
+                 */
+                "x-api-signature"?: components["parameters"]["ApiSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's trades (the shape of data is not declared by any source). */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            "4XX": components["responses"]["ClientError"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
     getTradesSummary: {
         parameters: {
             query?: never;
@@ -1977,6 +2910,51 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ActiveNetworksResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            "4XX": components["responses"]["ClientError"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    getTradePairs: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Observed in a real client, not in the description.** The time the request was signed, in
+                 *     milliseconds since the Unix epoch, as a decimal string (`1700000000000`). Sent together with
+                 *     `x-api-signature`; see "Request signing" in the introduction. Whether the service requires it is
+                 *     not known.
+                 * @example 1700000000000
+                 */
+                "x-api-timestamp"?: components["parameters"]["ApiTimestamp"];
+                /**
+                 * @description **Observed in a real client, not in the description.** Lowercase hex of HMAC-SHA256, keyed with
+                 *     the account's API secret, over `METHOD + PATH + TIMESTAMP`: the upper-case method, the request's
+                 *     path including the `/v1` prefix and the query string exactly as sent
+                 *     (`/v1/transactions/me?page=1&pageSize=30`), and the value of `x-api-timestamp`. Whether the
+                 *     service rejects unsigned requests is not known.
+                 * @example ece0ab4cc6577304fa2104f6c84454050b3b5ead1ede4e961ed1f4dcea9830ae
+                 */
+                "x-api-signature"?: components["parameters"]["ApiSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every trade pair. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PairSummaryListResponse"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -2086,6 +3064,51 @@ export interface operations {
             "5XX": components["responses"]["ServerError"];
         };
     };
+    getMyWallets: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Observed in a real client, not in the description.** The time the request was signed, in
+                 *     milliseconds since the Unix epoch, as a decimal string (`1700000000000`). Sent together with
+                 *     `x-api-signature`; see "Request signing" in the introduction. Whether the service requires it is
+                 *     not known.
+                 * @example 1700000000000
+                 */
+                "x-api-timestamp"?: components["parameters"]["ApiTimestamp"];
+                /**
+                 * @description **Observed in a real client, not in the description.** Lowercase hex of HMAC-SHA256, keyed with
+                 *     the account's API secret, over `METHOD + PATH + TIMESTAMP`: the upper-case method, the request's
+                 *     path including the `/v1` prefix and the query string exactly as sent
+                 *     (`/v1/transactions/me?page=1&pageSize=30`), and the value of `x-api-timestamp`. Whether the
+                 *     service rejects unsigned requests is not known.
+                 * @example ece0ab4cc6577304fa2104f6c84454050b3b5ead1ede4e961ed1f4dcea9830ae
+                 */
+                "x-api-signature"?: components["parameters"]["ApiSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description All the caller's wallets. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WalletListResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            "4XX": components["responses"]["ClientError"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
     getWalletBalanceByCode: {
         parameters: {
             query?: never;
@@ -2130,6 +3153,104 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WalletResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            "4XX": components["responses"]["ClientError"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    requestCryptoWithdrawal: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Observed in a real client, not in the description.** The time the request was signed, in
+                 *     milliseconds since the Unix epoch, as a decimal string (`1700000000000`). Sent together with
+                 *     `x-api-signature`; see "Request signing" in the introduction. Whether the service requires it is
+                 *     not known.
+                 * @example 1700000000000
+                 */
+                "x-api-timestamp"?: components["parameters"]["ApiTimestamp"];
+                /**
+                 * @description **Observed in a real client, not in the description.** Lowercase hex of HMAC-SHA256, keyed with
+                 *     the account's API secret, over `METHOD + PATH + TIMESTAMP`: the upper-case method, the request's
+                 *     path including the `/v1` prefix and the query string exactly as sent
+                 *     (`/v1/transactions/me?page=1&pageSize=30`), and the value of `x-api-timestamp`. Whether the
+                 *     service rejects unsigned requests is not known.
+                 * @example ece0ab4cc6577304fa2104f6c84454050b3b5ead1ede4e961ed1f4dcea9830ae
+                 */
+                "x-api-signature"?: components["parameters"]["ApiSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CryptoWithdrawalRequest"];
+            };
+        };
+        responses: {
+            /** @description The withdrawal's transaction, with its wallet. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CryptoWithdrawalResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            "4XX": components["responses"]["ClientError"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    requestBankWithdrawal: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Observed in a real client, not in the description.** The time the request was signed, in
+                 *     milliseconds since the Unix epoch, as a decimal string (`1700000000000`). Sent together with
+                 *     `x-api-signature`; see "Request signing" in the introduction. Whether the service requires it is
+                 *     not known.
+                 * @example 1700000000000
+                 */
+                "x-api-timestamp"?: components["parameters"]["ApiTimestamp"];
+                /**
+                 * @description **Observed in a real client, not in the description.** Lowercase hex of HMAC-SHA256, keyed with
+                 *     the account's API secret, over `METHOD + PATH + TIMESTAMP`: the upper-case method, the request's
+                 *     path including the `/v1` prefix and the query string exactly as sent
+                 *     (`/v1/transactions/me?page=1&pageSize=30`), and the value of `x-api-timestamp`. Whether the
+                 *     service rejects unsigned requests is not known.
+                 * @example ece0ab4cc6577304fa2104f6c84454050b3b5ead1ede4e961ed1f4dcea9830ae
+                 */
+                "x-api-signature"?: components["parameters"]["ApiSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BankWithdrawalRequest"];
+            };
+        };
+        responses: {
+            /** @description The withdrawal's transaction, with its payout. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankWithdrawalResponse"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -2196,6 +3317,112 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["UserTransactionListResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            "4XX": components["responses"]["ClientError"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    getTransaction: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Observed in a real client, not in the description.** The time the request was signed, in
+                 *     milliseconds since the Unix epoch, as a decimal string (`1700000000000`). Sent together with
+                 *     `x-api-signature`; see "Request signing" in the introduction. Whether the service requires it is
+                 *     not known.
+                 * @example 1700000000000
+                 */
+                "x-api-timestamp"?: components["parameters"]["ApiTimestamp"];
+                /**
+                 * @description **Observed in a real client, not in the description.** Lowercase hex of HMAC-SHA256, keyed with
+                 *     the account's API secret, over `METHOD + PATH + TIMESTAMP`: the upper-case method, the request's
+                 *     path including the `/v1` prefix and the query string exactly as sent
+                 *     (`/v1/transactions/me?page=1&pageSize=30`), and the value of `x-api-timestamp`. Whether the
+                 *     service rejects unsigned requests is not known.
+                 * @example ece0ab4cc6577304fa2104f6c84454050b3b5ead1ede4e961ed1f4dcea9830ae
+                 */
+                "x-api-signature"?: components["parameters"]["ApiSignature"];
+            };
+            path: {
+                /**
+                 * @description **Observed in the official client (2023 and later releases), not in the description.** Identifier of
+                 *     one of your transactions (its `id`, as in Get User Transactions). `me` is not an id: `/transactions/me`
+                 *     is Get User Transactions.
+                 * @example 4c7e9a1b-3d5f-4b8e-a206-6e9b1d3f5a82
+                 */
+                transactionId: components["parameters"]["TransactionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The transaction (the shape of data is not declared by any source). */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            "4XX": components["responses"]["ClientError"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    resendTransactionWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Observed in a real client, not in the description.** The time the request was signed, in
+                 *     milliseconds since the Unix epoch, as a decimal string (`1700000000000`). Sent together with
+                 *     `x-api-signature`; see "Request signing" in the introduction. Whether the service requires it is
+                 *     not known.
+                 * @example 1700000000000
+                 */
+                "x-api-timestamp"?: components["parameters"]["ApiTimestamp"];
+                /**
+                 * @description **Observed in a real client, not in the description.** Lowercase hex of HMAC-SHA256, keyed with
+                 *     the account's API secret, over `METHOD + PATH + TIMESTAMP`: the upper-case method, the request's
+                 *     path including the `/v1` prefix and the query string exactly as sent
+                 *     (`/v1/transactions/me?page=1&pageSize=30`), and the value of `x-api-timestamp`. Whether the
+                 *     service rejects unsigned requests is not known.
+                 * @example ece0ab4cc6577304fa2104f6c84454050b3b5ead1ede4e961ed1f4dcea9830ae
+                 */
+                "x-api-signature"?: components["parameters"]["ApiSignature"];
+            };
+            path: {
+                /**
+                 * @description **Observed in the official client (2023 and later releases), not in the description.** Identifier of
+                 *     one of your transactions (its `id`, as in Get User Transactions). `me` is not an id: `/transactions/me`
+                 *     is Get User Transactions.
+                 * @example 4c7e9a1b-3d5f-4b8e-a206-6e9b1d3f5a82
+                 */
+                transactionId: components["parameters"]["TransactionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request was taken (the shape of data is not declared by any source). */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
                 };
             };
             401: components["responses"]["Unauthorized"];

@@ -7,7 +7,10 @@ import {
   createClient,
   unwrap,
   type ApiClient,
+  type BankWithdrawalRequest,
+  type CreateDepositAddressRequest,
   type CreateQuoteRequest,
+  type CryptoWithdrawalRequest,
   type ResendWebhooksRequest,
   type InvoiceStatus,
 } from "../../src/index.js";
@@ -61,6 +64,35 @@ const calls: Record<string, (client: ApiClient) => Promise<unknown>> = {
             category: parameter("TransactionCategoryFilter"),
           },
         },
+      }),
+    ),
+  // Issue 20: the money-flow operations the official clients call and the reference pages publish.
+  getCurrencies: (c) => unwrap(c.GET("/currencies")),
+  getTradeableCurrencies: (c) => unwrap(c.GET("/currencies/tradeable")),
+  getCurrencyPairs: (c) =>
+    unwrap(c.GET("/currencies/{id}/pairs", { params: { path: { id: parameter("CurrencyId") } } })),
+  getTradePairs: (c) => unwrap(c.GET("/trades/pairs")),
+  getTradeHistory: (c) =>
+    unwrap(
+      c.GET("/trades/me", {
+        params: { query: { page: Number(parameter("TradesPage")), pageSize: Number(parameter("TradesPageSize")) } },
+      }),
+    ),
+  createDepositAddress: (c) =>
+    unwrap(c.POST("/addresses/broker", { body: requestExample<CreateDepositAddressRequest>("createDepositAddress") })),
+  requestCryptoWithdrawal: (c) =>
+    unwrap(
+      c.POST("/wallets/ext/debit/crypto", { body: requestExample<CryptoWithdrawalRequest>("requestCryptoWithdrawal") }),
+    ),
+  requestBankWithdrawal: (c) =>
+    unwrap(c.POST("/wallets/ext/debit/fiat", { body: requestExample<BankWithdrawalRequest>("requestBankWithdrawal") })),
+  getMyWallets: (c) => unwrap(c.GET("/wallets/me")),
+  getTransaction: (c) =>
+    unwrap(c.GET("/transactions/{transactionId}", { params: { path: { transactionId: parameter("TransactionId") } } })),
+  resendTransactionWebhook: (c) =>
+    unwrap(
+      c.POST("/transactions/{transactionId}/resendWebhook", {
+        params: { path: { transactionId: parameter("TransactionId") } },
       }),
     ),
 };

@@ -437,16 +437,27 @@ describe("docs page in Chromium", () => {
     );
   });
 
-  it("lists a literal path before the template it wins over (Get Wallet Balance, then other codes)", async () => {
-    const literal = operations.find(
-      (op) =>
-        op.method === "GET" &&
-        !op.path.includes("{") &&
-        operations.some((other) => templateMatches(other.path, op.path) && other !== op),
+  /** [literal, template] pairs: a GET literal path that a template also matches (/wallets/USDT, /wallets/me, ...). */
+  const literalPairs = operations.flatMap((literal) =>
+    literal.method === "GET" && !literal.path.includes("{")
+      ? operations
+          .filter((op) => op !== literal && op.method === literal.method && templateMatches(op.path, literal.path))
+          .map((template) => [`${literal.path} before ${template.path}`, literal, template] as const)
+      : [],
+  );
+
+  it("finds the literal paths that win over a template (/wallets/USDT, /wallets/me, /transactions/me)", () => {
+    expect(literalPairs.map(([name]) => name)).toEqual(
+      expect.arrayContaining([
+        "/wallets/USDT before /wallets/{currencyCode}",
+        "/wallets/me before /wallets/{currencyCode}",
+        "/transactions/me before /transactions/{transactionId}",
+      ]),
     );
-    expect(literal, "a literal path that a template also matches").toBeDefined();
-    const template = operations.find((op) => op !== literal && templateMatches(op.path, literal!.path))!;
-    const literalSection = await openFromMenu(page, literal!);
+  });
+
+  it.each(literalPairs)("lists a literal path before the template it wins over: %s", async (_, literal, template) => {
+    const literalSection = await openFromMenu(page, literal);
     const templateSection = await openFromMenu(page, template);
     const templateHandle = await templateSection.elementHandle();
     const templateFollows = await literalSection.evaluate(
@@ -457,7 +468,7 @@ describe("docs page in Chromium", () => {
     // The template's sample calls it with another value than the literal segment.
     const sample = await templateSection.innerText();
     expect(sample).toContain(`client.GET(${JSON.stringify(template.path)}`);
-    const literalSegment = literal!.path.split("/").at(-1)!;
+    const literalSegment = literal.path.split("/").at(-1)!;
     expect(sample).not.toMatch(new RegExp(`: ${JSON.stringify(literalSegment)}`));
   });
 

@@ -1,10 +1,11 @@
-// A literal path of the spec wins over a template that also matches it (`/wallets/USDT` over the observed
-// `/wallets/{currencyCode}`), in the validator, the contract middleware, the client and the mock.
+// A literal path of the spec wins over a template that also matches it (`/wallets/USDT` and `/wallets/me` over
+// the observed `/wallets/{currencyCode}`, `/transactions/me` over `/transactions/{transactionId}`), in the
+// validator, the contract middleware, the client and the mock.
 // The pairs are found in the spec; the docs check the same in test/docs/docs.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type StartedMock, startMock } from "../../src/mock/index.js";
 import { contractMiddleware, type ContractResult } from "../../src/contract/index.js";
-import { createClient, type RequestEvent } from "../../src/index.js";
+import { ApiError, createClient, type RequestEvent, unwrap } from "../../src/index.js";
 import { sendJson, startServer } from "../client/support/server.js";
 import {
   API_KEY_HEADER,
@@ -62,9 +63,13 @@ afterAll(async () => {
 });
 
 describe("a literal path wins over a matching template", () => {
-  it("finds such pairs in the spec (GET /wallets/USDT and GET /wallets/{currencyCode})", () => {
-    expect(pairs.map(([t, l]) => `${t.method} ${l.path} < ${t.path}`)).toContain(
-      "GET /wallets/USDT < /wallets/{currencyCode}",
+  it("finds such pairs in the spec (/wallets/USDT and /wallets/me, /transactions/me over their templates)", () => {
+    expect(pairs.map(([t, l]) => `${t.method} ${l.path} < ${t.path}`)).toEqual(
+      expect.arrayContaining([
+        "GET /wallets/USDT < /wallets/{currencyCode}",
+        "GET /wallets/me < /wallets/{currencyCode}",
+        "GET /transactions/me < /transactions/{transactionId}",
+      ]),
     );
   });
 
@@ -106,6 +111,24 @@ describe("a literal path wins over a matching template", () => {
         expect(server.requests[0]!.url).toBe(`${new URL(server.baseUrl).pathname}${literal.path}`);
         expect(events[0]).toMatchObject({ operationId: literal.operationId, path: literal.path });
         expect(reported[0]?.operation?.operationId).toBe(literal.operationId);
+      } finally {
+        await server.close();
+      }
+    },
+  );
+
+  it.each(pairs.map(([t, l]) => [`${l.path} over ${t.path}`, t, l] as const))(
+    "in the client's errors: %s",
+    async (_, template, literal) => {
+      const server = await startServer((_req, res) => sendJson(res, 404, { message: "not found" }));
+      try {
+        const client = createClient({ baseUrl: server.baseUrl, retry: false });
+        const call = client.request as unknown as (m: string, p: string, i: unknown) => Promise<never>;
+        const failed = unwrap(
+          call(template.method.toLowerCase(), template.path, { params: { path: literalParams(template, literal) } }),
+        );
+        await expect(failed).rejects.toBeInstanceOf(ApiError);
+        await expect(failed).rejects.toMatchObject({ status: 404, operationId: literal.operationId });
       } finally {
         await server.close();
       }

@@ -23,13 +23,17 @@ import {
   type Shape,
 } from "./description.js";
 import {
+  IDENTIFIER_RULE,
   MALFORMED_SIGNING_HEADERS,
   OBSERVED_ENDPOINTS,
   OBSERVED_FIELDS,
   OBSERVED_PARAMETERS,
   OPTIONAL_BODIES,
   SIGNING_HEADERS,
+  SOURCED_FIELDS,
+  WITHDRAWAL_STATUSES,
 } from "./observed.js";
+import { schemaView } from "../../src/openapi/index.js";
 import { type Probe, Prober, sampleOf } from "./probes.js";
 import {
   componentSchemaPointer,
@@ -163,6 +167,45 @@ const NAMED_BODY_CASES: Record<string, Probe[]> = {
     { name: "ids with a number fails", value: { ids: [1] }, valid: false },
     { name: "two string ids pass", value: { ids: ["txn-0001", "txn-0002"] }, valid: true },
   ],
+  // Collections feature page: letters, digits and hyphens only, under either name; both names are accepted.
+  "/addresses/broker": [
+    ...["uniqueUserIdentifier", "purpose"].flatMap((name) => [
+      ...IDENTIFIER_RULE.valid.map((value) => ({
+        name: `${name} ${JSON.stringify(value)} passes`,
+        value: { currency: "ETH", network: "ETH", [name]: value },
+        valid: true,
+      })),
+      ...IDENTIFIER_RULE.invalid.map((value) => ({
+        name: `${name} ${JSON.stringify(value)} fails (letters, digits and hyphens only)`,
+        value: { currency: "ETH", network: "ETH", [name]: value },
+        valid: false,
+      })),
+    ]),
+    {
+      name: "both names together pass",
+      value: { currency: "ETH", network: "ETH", uniqueUserIdentifier: "usr-1", purpose: "usr-1" },
+      valid: true,
+    },
+  ],
+  // The 2023 client sent a merchantCode in destination; an unknown destination field still fails.
+  "/wallets/ext/debit/fiat": [
+    {
+      name: "destination with an unknown field fails",
+      value: {
+        amount: 1,
+        currency: "NGNX",
+        destination: { accountNumber: "1", accountName: "A", bankName: "B", bankCode: "C", sortCode: "D" },
+      },
+      valid: false,
+    },
+  ],
+  "/wallets/ext/debit/crypto": [
+    {
+      name: "destination with an unknown field fails",
+      value: { amount: 1, currency: "USDT", destination: { address: "a", network: "BSC", tag: "x" } },
+      valid: false,
+    },
+  ],
 };
 
 /** Observed elements declared on an operation: the signing headers everywhere, plus its own observed parameters. */
@@ -291,6 +334,31 @@ describe("the document as a whole", () => {
       expect(field?.type, where).toBe("string");
     },
   );
+
+  // Issue 20: what the clients declare and the pages publish on schemas, each marked with its source.
+  it.each(SOURCED_FIELDS.map((field) => [`${field.schema}.${field.property} (${field.marker})`, field] as const))(
+    "marks the field %s with its source and declares its type",
+    (where, { schema, property, marker, type }) => {
+      const declared = schemaView(spec, spec.components?.schemas?.[schema]).properties.get(property) ?? [];
+      expect(declared.length, `${where} is declared`).toBeGreaterThan(0);
+      expect(
+        declared.some((field) => isMark(marker, resolved(field)?.[marker])),
+        where,
+      ).toBe(true);
+      const types = declared.flatMap((field) => [resolved(field)?.type ?? []].flat());
+      expect(types, where).toContain(type);
+    },
+  );
+
+  it("knows the withdrawal statuses of the Payouts feature page as payout statuses (still open)", () => {
+    const status = resolved(spec.components?.schemas?.PayoutStatus);
+    expect(status?.type).toBe("string");
+    expect(status?.enum).toBeUndefined();
+    expect([...((status?.["x-known-values"] as string[] | undefined) ?? [])].sort()).toEqual(
+      expect.arrayContaining([...WITHDRAWAL_STATUSES].sort()),
+    );
+    expect(isMark("x-published", status?.["x-published"])).toBe(true);
+  });
 
   it("carries the version in the base path (every server URL ends with /v1) and the description's label 1.0.0", () => {
     const servers = spec.servers ?? [];

@@ -27,7 +27,9 @@ export type Shape =
   | { kind: "array"; items: Shape }
   /** Object keyed by an arbitrary key (currency code), every value of shape `values`. */
   | { kind: "map"; sampleKey: string; values: Shape }
-  | { kind: "emptyObject" };
+  | { kind: "emptyObject" }
+  /** Any JSON value: no source declares the shape (the data of some observed operations). */
+  | { kind: "any" };
 
 export type Field = Shape & {
   /** "or null" in the description. */
@@ -41,15 +43,15 @@ export type Fields = Record<string, Field>;
 export const str = (sample: string): Field => ({ kind: "string", sample });
 /** The component schema of the timestamp convention (Conventions 4). */
 const TIMESTAMP = "Timestamp";
-const dateTime = (): Field => ({ kind: "dateTime", component: TIMESTAMP });
-const num = (): Field => ({ kind: "number" });
+export const dateTime = (): Field => ({ kind: "dateTime", component: TIMESTAMP });
+export const num = (): Field => ({ kind: "number" });
 export const int = (): Field => ({ kind: "integer" });
-const bool = (): Field => ({ kind: "boolean" });
-const closedEnum = (...values: string[]): Field => ({ kind: "enum", values, open: false });
+export const bool = (): Field => ({ kind: "boolean" });
+export const closedEnum = (...values: string[]): Field => ({ kind: "enum", values, open: false });
 export const openEnum = (...values: string[]): Field => ({ kind: "enum", values, open: true });
 const constant = (value: string): Field => ({ kind: "const", value });
 /** An object without a component schema of its own (a variant of a resource, a request body...). */
-const obj = (name: string, fields: Fields): Field => ({ kind: "object", name, fields });
+export const obj = (name: string, fields: Fields): Field => ({ kind: "object", name, fields });
 /** A resource of the description that is the component schema `component` (its PascalCase name). */
 const resource = (component: string, fields: Fields): Field => ({
   kind: "object",
@@ -57,9 +59,9 @@ const resource = (component: string, fields: Fields): Field => ({
   fields,
   component,
 });
-const arrayOf = (items: Shape): Field => ({ kind: "array", items });
-const orNull = (field: Field): Field => ({ ...field, nullable: true });
-const optional = (field: Field): Field => ({ ...field, optional: true });
+export const arrayOf = (items: Shape): Field => ({ kind: "array", items });
+export const orNull = (field: Field): Field => ({ ...field, nullable: true });
+export const optional = (field: Field): Field => ({ ...field, optional: true });
 
 /** Marks every field optional. */
 const allOptional = (fields: Fields): Fields =>
@@ -70,7 +72,7 @@ const allOptional = (fields: Fields): Fields =>
 const SAMPLE_TIME = "2024-05-01T10:15:30.123Z";
 
 /** "Base fields": id, createdAt, updatedAt, active. */
-const baseFields = (id: string): Fields => ({
+export const baseFields = (id: string): Fields => ({
   id: str(id),
   createdAt: dateTime(),
   updatedAt: dateTime(),
@@ -147,7 +149,7 @@ const currency = (code: string): Field =>
   });
 
 /** "Currency". */
-const Currency = currency("USDT");
+export const Currency = currency("USDT");
 
 /** Currency inside an accepted trade's pair: "limited to base fields, name and code". */
 const currencySummary = (code: string): Field => obj("Currency (base fields, name, code)", currencyBase(code));
@@ -206,7 +208,7 @@ const walletFields = (currencyField: Field): Fields => ({
   currency: currencyField,
 });
 
-const Wallet = resource("Wallet", walletFields(optional(currency("USDT"))));
+export const Wallet = resource("Wallet", walletFields(optional(currency("USDT"))));
 /** Endpoint 15: "Wallet with currency". */
 export const WalletWithCurrency = obj("Wallet (with currency)", walletFields(currency("USDT")));
 
@@ -243,7 +245,7 @@ const Payout = resource("Payout", {
 });
 
 /** "Transaction" without wallet/deposit/payout. category: values seen (open). */
-const transactionFields = (): Fields => ({
+export const transactionFields = (): Fields => ({
   ...baseFields("txn-0001"),
   reference: str("TXN-20240501-0001"),
   description: str("Deposit of USDT"),
@@ -263,7 +265,7 @@ const Transaction = resource("Transaction", {
 });
 
 /** Endpoint 16: "Transaction with wallet". */
-const TransactionWithWallet = obj("Transaction (with wallet)", { ...transactionFields(), wallet: Wallet });
+export const TransactionWithWallet = obj("Transaction (with wallet)", { ...transactionFields(), wallet: Wallet });
 /** Endpoint 9: "Transaction with deposit". The listing's wallet presence is not stated. */
 const TransactionWithDeposit = obj("Transaction (with deposit)", {
   ...transactionFields(),

@@ -3,12 +3,26 @@
 // must declare each one and mark it `x-observed` where it is declared. test/spec/conformance.test.ts
 // checks generated/openapi.json against them.
 import {
+  Currency,
+  TransactionWithWallet,
+  Wallet,
   WalletWithCurrency,
+  arrayOf,
+  baseFields,
+  bool,
+  closedEnum,
+  dateTime,
   int,
+  num,
+  obj,
   openEnum,
+  optional,
+  orNull,
   pathParam,
   str,
+  transactionFields,
   type EndpointExpectation,
+  type Field,
   type ParameterExpectation,
 } from "./description.js";
 
@@ -38,10 +52,233 @@ export const OBSERVED_PARAMETERS: Record<string, ParameterExpectation[]> = {
     { name: "pageSize", in: "query", required: false, shape: int() },
     { name: "category", in: "query", required: false, shape: openEnum("DEPOSIT", "WITHDRAWAL", "SWAP") },
   ],
+  // Issue 20, §1: the trade history's page and page size (C1, C2; defaults 1 and 30).
+  "get /trades/me": [
+    { name: "page", in: "query", required: false, shape: int() },
+    { name: "pageSize", in: "query", required: false, shape: int() },
+  ],
 };
 
 /** Fact 1: Accept Quote is sent with no body at all; the description's sample sends {}. Both must pass. */
 export const OPTIONAL_BODIES = [{ method: "post", path: "/trades/quote/{quoteId}" }] as const;
+
+// ---------------------------------------------------------------- issue 20, §1: the money-flow requests
+/** Any JSON value: the clients read these answers whole (or not at all) and declare no shape. */
+const UNDECLARED: Field = { kind: "any" };
+
+/** §3 "TradePair" (C1, C2): id, isSellable, isBuyable, source and target currencies. */
+const PairSummary = obj("PairSummary (a trade pair as the clients declare it)", {
+  id: str("3f8b2d6c-9e1a-4c7f-b254-8a6d0e3f9b15"),
+  isSellable: bool(),
+  isBuyable: bool(),
+  source: Currency,
+  target: Currency,
+});
+
+/** §3 "TradableCurrency" (C2); the types of the fields Currency also has are the description's. */
+const TradableCurrency = obj("TradableCurrency", {
+  id: str("1d9f6a7e-3c2b-4f8a-9e51-0b7c2d4e6f81"),
+  active: bool(),
+  name: str("Tether USD"),
+  code: str("USDT"),
+  receivable: bool(),
+  withdrawable: bool(),
+  transferrable: bool(),
+  minimumWithdrawal: num(),
+  maximumWithdrawal: num(),
+  maximumDecimalPlaces: int(),
+  withdrawalFee: num(),
+  receiveFee: num(),
+  type: closedEnum("CRYPTO", "STABLE", "FIAT"),
+  receiveFeeType: closedEnum("PERCENTAGE", "FLAT"),
+  withdrawalFeeType: closedEnum("PERCENTAGE", "FLAT"),
+  sourcePairs: arrayOf(
+    obj("TradableCurrency source pair", {
+      id: str("3f8b2d6c-9e1a-4c7f-b254-8a6d0e3f9b15"),
+      active: bool(),
+      sourceId: str("1d9f6a7e-3c2b-4f8a-9e51-0b7c2d4e6f81"),
+      targetId: str("5b2e8c14-7a3d-4e9f-8c60-2f1a9b3d7e52"),
+      isSellable: bool(),
+      isBuyable: bool(),
+      isLeverage: bool(),
+      target: Currency,
+    }),
+  ),
+});
+
+/** The Create Deposit Address answer: the published sample's fields (§3's DepositAddress has the same). */
+const CreatedDepositAddress = obj("CreatedDepositAddress", {
+  ...baseFields("05072a1b-2c84-493a-8829-6630f988e239"),
+  value: str("0x6D3cE4DDeCA1AaFC95769A8F37C59d3D039d518C"),
+  reference: str("9c975582-b331-4a6e-8d1c-5691fcf655ec"),
+  network: str("ETH"),
+  memo: orNull(str("104467")),
+  purpose: str("Nestle Nigeria ETH.ETH"),
+  userId: str("91754773-241c-4900-82e1-f962556b91af"),
+  currencyId: orNull(str("55456608-8c9f-499d-99b4-15ceafef3212")),
+  isMaster: bool(),
+});
+
+/** The withdrawal statuses of the Payouts feature page, and the sample's APPROVED (open: others may appear). */
+const WITHDRAWAL_STATUS = openEnum("PENDING", "APPROVED", "SUCCESSFUL", "PROCESSING", "FAILED", "REJECTED");
+
+/**
+ * The Request Bank Account Withdrawal answer: a transaction with its payout. The clients read the payout's
+ * status, fee, dollarValue, bitcoinValue, payoutAmount, payoutCurrency and bankAccount (required); the rest
+ * is the published sample's (references null there, no bankCode in the bank account).
+ */
+const BankWithdrawal = obj("BankWithdrawal (transaction with its payout)", {
+  ...transactionFields(),
+  payout: obj("BankWithdrawalPayout", {
+    id: optional(str("4c55a831-7909-432a-8db4-5514ff9fac62")),
+    createdAt: optional(dateTime()),
+    updatedAt: optional(dateTime()),
+    active: optional(bool()),
+    transferReference: optional(orNull(str("TRF-0001"))),
+    externalReference: optional(orNull(str("EXT-0001"))),
+    status: WITHDRAWAL_STATUS,
+    fee: num(),
+    dollarValue: num(),
+    bitcoinValue: num(),
+    payoutAmount: num(),
+    payoutCurrency: str("NGNX"),
+    transactionId: optional(str("0edb705b-9392-49c7-ad16-76bea0f84faf")),
+    bankAccount: obj("WithdrawalBankAccount", {
+      ...baseFields("52669ecc-b842-4976-9e55-05697d7702d3"),
+      accountNumber: str("90xxxxxxxxx"),
+      accountName: str("Jane Doe"),
+      bankName: str("OPAY"),
+      bankCode: optional(str("100004")),
+      payoutId: str("4c55a831-7909-432a-8db4-5514ff9fac62"),
+    }),
+  }),
+});
+
+/** Whether a key is required is shown by no source (the clients always send one): a key or none. */
+const common = { n: 0, key: "notShown" } as const;
+
+/** Every money-flow request of §1 (C1 = client-2023, C2 = client-later, P = the reference pages). */
+const MONEY_FLOW_ENDPOINTS: EndpointExpectation[] = [
+  // C1, C2: array of Currency; the clients cache it and map codes to ids with it.
+  { ...common, name: "Get Currencies", method: "get", path: "/currencies", parameters: [], data: arrayOf(Currency) },
+  // C2: array of TradableCurrency.
+  {
+    ...common,
+    name: "Get Tradeable Currencies",
+    method: "get",
+    path: "/currencies/tradeable",
+    parameters: [],
+    data: arrayOf(TradableCurrency),
+  },
+  // C1, C2: array of TradePair, by currency id (the path's one parameter, named id as in /currencies/{id}/networks).
+  {
+    ...common,
+    name: "Get Currency Pairs",
+    method: "get",
+    path: "/currencies/{id}/pairs",
+    parameters: [pathParam("id", "1d9f6a7e-3c2b-4f8a-9e51-0b7c2d4e6f81")],
+    data: arrayOf(PairSummary),
+  },
+  // C1, C2: array of TradePair.
+  {
+    ...common,
+    name: "Get Trade Pairs",
+    method: "get",
+    path: "/trades/pairs",
+    parameters: [],
+    data: arrayOf(PairSummary),
+  },
+  // C1, C2: page and pageSize (OBSERVED_PARAMETERS); read as the whole envelope, shape not declared.
+  { ...common, name: "Get Trade History", method: "get", path: "/trades/me", parameters: [], data: UNDECLARED },
+  // C1, C2, P: currency, network, uniqueUserIdentifier (C2, P) or purpose (C1); one DepositAddress.
+  {
+    ...common,
+    name: "Create Deposit Address",
+    method: "post",
+    path: "/addresses/broker",
+    parameters: [],
+    requestBody: {
+      kind: "fields",
+      fields: {
+        currency: str("ETH"),
+        network: str("ETH"),
+        uniqueUserIdentifier: optional(str("urbjreghuhubqvehvf")),
+        purpose: optional(str("usr-e7a3c1d9")),
+      },
+      required: ["currency", "network"],
+    },
+    data: CreatedDepositAddress,
+  },
+  // C1, C2, P: amount, currency, destination{address, network, memo?}, narration; one Transaction with wallet.
+  {
+    ...common,
+    name: "Request Crypto Withdrawal",
+    method: "post",
+    path: "/wallets/ext/debit/crypto",
+    parameters: [],
+    requestBody: {
+      kind: "fields",
+      fields: {
+        amount: num(),
+        currency: str("USDT"),
+        destination: obj("crypto withdrawal destination", {
+          address: str("0x1FFE2134c82D07227715af2A12D1406165A305BF"),
+          network: str("BSC"),
+          memo: optional(str("104467")),
+        }),
+        narration: optional(str("first withdrawal")),
+      },
+      required: ["amount", "currency", "destination"],
+    },
+    data: TransactionWithWallet,
+  },
+  // C1, C2, P: amount, currency, destination{accountNumber, accountName, bankName, bankCode}, narration;
+  // C1 also sent a merchantCode in destination. One Transaction with payout.
+  {
+    ...common,
+    name: "Request Bank Account Withdrawal",
+    method: "post",
+    path: "/wallets/ext/debit/fiat",
+    parameters: [],
+    requestBody: {
+      kind: "fields",
+      fields: {
+        amount: num(),
+        currency: str("NGNX"),
+        destination: obj("bank withdrawal destination", {
+          accountNumber: str("0123456789"),
+          accountName: str("Jane Doe"),
+          bankName: str("OPAY"),
+          bankCode: str("100004"),
+          merchantCode: optional(str("MRC-0001")),
+        }),
+        narration: optional(str("first withdrawal")),
+      },
+      required: ["amount", "currency", "destination"],
+    },
+    data: BankWithdrawal,
+  },
+  // C2: array of Wallet (all the caller's wallets).
+  { ...common, name: "Get My Wallets", method: "get", path: "/wallets/me", parameters: [], data: arrayOf(Wallet) },
+  // C1, C2: read as the whole envelope, shape not declared.
+  {
+    ...common,
+    name: "Get Transaction",
+    method: "get",
+    path: "/transactions/{transactionId}",
+    parameters: [pathParam("transactionId", "4c7e9a1b-3d5f-4b8e-a206-6e9b1d3f5a82")],
+    data: UNDECLARED,
+  },
+  // C2: no body; the answer is not read.
+  {
+    ...common,
+    name: "Resend Transaction Webhook",
+    method: "post",
+    path: "/transactions/{transactionId}/resendWebhook",
+    parameters: [pathParam("transactionId", "4c7e9a1b-3d5f-4b8e-a206-6e9b1d3f5a82")],
+    data: UNDECLARED,
+  },
+];
 
 /** Fact 4: the wallet path with other currency codes. Its answer is not observed: assumed Get Wallet Balance's. */
 export const OBSERVED_ENDPOINTS: EndpointExpectation[] = [
@@ -54,6 +291,7 @@ export const OBSERVED_ENDPOINTS: EndpointExpectation[] = [
     parameters: [pathParam("currencyCode", "NGNX")],
     data: WalletWithCurrency,
   },
+  ...MONEY_FLOW_ENDPOINTS,
 ];
 
 /** Fact 5: Create Quote's sourceId/targetId carry identifiers in the real client (both stay strings). */
@@ -61,3 +299,27 @@ export const OBSERVED_FIELDS = [
   { schema: "CreateQuoteRequest", property: "sourceId" },
   { schema: "CreateQuoteRequest", property: "targetId" },
 ] as const;
+
+/** Fields the clients declare or the pages publish on schemas, each with the marker that must name its source. */
+export const SOURCED_FIELDS = [
+  // C1, C2: "applies only when above 0".
+  { schema: "Currency", property: "maximumDeposit", marker: "x-observed", type: "number" },
+  { schema: "Currency", property: "maximumDailyDepositLimit", marker: "x-observed", type: "number" },
+  // §3 DepositAddress (C1, C2): purpose and currencyId, optional on Get Deposit Addresses' records.
+  { schema: "DepositAddress", property: "purpose", marker: "x-observed", type: "string" },
+  { schema: "DepositAddress", property: "currencyId", marker: "x-observed", type: "string" },
+  { schema: "CreatedDepositAddress", property: "purpose", marker: "x-published", type: "string" },
+  { schema: "CreatedDepositAddress", property: "currencyId", marker: "x-published", type: "string" },
+  // P (Collections feature page): the identifier's rule; C1 sends it as purpose.
+  { schema: "CreateDepositAddressRequest", property: "uniqueUserIdentifier", marker: "x-published", type: "string" },
+  { schema: "CreateDepositAddressRequest", property: "purpose", marker: "x-observed", type: "string" },
+] as const;
+
+/** Collections feature page: the identifier contains letters, digits and hyphens only. */
+export const IDENTIFIER_RULE = {
+  valid: ["urbjreghuhubqvehvf", "usr-e7a3c1d9", "A-1"],
+  invalid: ["Nestle Nigeria", "ETH.ETH", "usr_e7a3", ""],
+} as const;
+
+/** Payouts feature page: the statuses a withdrawal goes through, known values of the (open) payout status. */
+export const WITHDRAWAL_STATUSES = WITHDRAWAL_STATUS.kind === "enum" ? WITHDRAWAL_STATUS.values : [];

@@ -47,6 +47,8 @@ export function sampleOf(shape: Shape): unknown {
       return { [shape.sampleKey]: sampleOf(shape.values) };
     case "emptyObject":
       return {};
+    case "any":
+      return {};
   }
 }
 
@@ -69,6 +71,8 @@ function wrongTypeOf(shape: Shape): unknown {
     case "map":
     case "emptyObject":
       return [];
+    case "any":
+      throw new Error("any JSON value has the right type");
   }
 }
 
@@ -170,6 +174,12 @@ export class Prober {
         valid,
       });
 
+    if (shape.kind === "any") {
+      // No source declares the shape: every JSON value is accepted there.
+      for (const value of [null, 0, "text", true, [], [{ id: "x" }], { id: "x" }])
+        probe(`undeclared shape: ${JSON.stringify(value)}`, value, true);
+      return probes;
+    }
     probe(nullable ? "null (or null)" : "null", null, nullable);
     probe(`wrong type ${JSON.stringify(wrongTypeOf(shape))}`, wrongTypeOf(shape), false);
     if (!own && this.probedElsewhere(shape)) {

@@ -88,7 +88,8 @@ function statusDocumented(op: SpecOperation, status: number): boolean {
 }
 
 function preferData(entries: FieldEntry[]): FieldEntry[] {
-  const inData = entries.filter((e) => e.pointer.startsWith("/data/"));
+  // Values inside data that a schema describes: where data's shape is not declared, nothing in it can be wrong.
+  const inData = entries.filter((e) => e.pointer.startsWith("/data/") && e.schemas.length > 0);
   return inData.length ? inData : entries.filter((e) => e.pointer !== "");
 }
 
@@ -195,15 +196,18 @@ export function buildMutants(spec: OpenApiDocument): { originals: Original[]; mu
     if (isObject(body) && "data" in body) {
       add("envelope-dropped", "data sent without the envelope", withBody(body.data), { kind: "body-schema" });
       const data = body.data;
-      add(
-        "data-wrong-type",
-        "data of the wrong JSON type",
-        withBody({ ...body, data: Array.isArray(data) ? { ...data } : [data] }),
-        {
-          kind: "body-schema",
-          pointerPrefix: "/data",
-        },
-      );
+      // Where no source declares the shape of data (any JSON is accepted), no type of it is wrong.
+      const dataTyped = entries.find((e) => e.pointer === "/data")?.facts.types !== undefined;
+      if (dataTyped)
+        add(
+          "data-wrong-type",
+          "data of the wrong JSON type",
+          withBody({ ...body, data: Array.isArray(data) ? { ...data } : [data] }),
+          {
+            kind: "body-schema",
+            pointerPrefix: "/data",
+          },
+        );
     }
 
     if (isObject(body) && isObject(body.meta)) {
