@@ -66,7 +66,7 @@ export const OBSERVED_FIELDS = [
 // ---------------------------------------------------------------- published on the service's page "Webhooks"
 
 /** A webhook of the page "Webhooks": the request the service POSTs to the account's webhook URL. */
-export interface WebhookExpectation {
+interface WebhookExpectation {
   /** This contract's key for it under `webhooks:` (the payload carries no event name). */
   name: string;
   /** Its payload: a flat JSON object, open to further fields. */
