@@ -19,6 +19,7 @@
 //                                                other test/verify files, the mock against the contract by
 //                                                test/contract
 //   test/msw/browser.test.ts                     src/msw runs bundled in Chromium there, not in this process
+//   test/webhooks/browser, readme-receiver       src/webhooks.ts runs in Chromium or in a child process there
 //   test/msw/entry-errors.test.ts                builds the package with tsup and runs it in child processes
 //   test/mock/lifetime.test.ts, npm-start.test.ts  src/mock/lifetime.ts (not mutated) and `npm start` run in
 //                                                child processes there
@@ -32,7 +33,8 @@
 //                                                and Chromium
 // (gate.test.ts's two command-line tests spawn check-breaking.ts: they run in the dry run only, since they
 // cover nothing in this process.)
-// The property-based tests that stay (test/mock/robustness, test/validator/date-time-fast-path) get fixed seeds
+// The property-based tests that stay (test/mock/robustness, test/validator/date-time-fast-path,
+// test/webhooks/round-trip) get fixed seeds
 // below, so that the same inputs are tried for every mutant and a kill can be reproduced.
 import { defineConfig } from "vitest/config";
 
@@ -46,6 +48,7 @@ const SRC_TESTS = [
   "test/spec/provenance.test.ts",
   "test/validator/**/*.test.ts",
   "test/verify/**/*.test.ts",
+  "test/webhooks/**/*.test.ts",
 ];
 const RELEASE_TESTS = ["test/release/**/*.test.ts", "test/spec/provenance.test.ts"];
 /** The group Stryker runs (stryker.config.mjs); without one, every group's tests. */
@@ -60,6 +63,8 @@ export default defineConfig({
       "test/verify/package-contract.test.ts",
       "test/verify/deployment-safety.test.ts",
       "test/msw/browser.test.ts",
+      "test/webhooks/browser.test.ts",
+      "test/webhooks/readme-receiver.test.ts",
       "test/msw/entry-errors.test.ts",
       "test/mock/lifetime.test.ts",
       "test/mock/npm-start.test.ts",

@@ -18,6 +18,9 @@ export const RATE_LIMIT_HEADERS = {"limit":"x-ratelimit-limit","remaining":"x-ra
 /** Request-signing headers (header parameters marked `x-signing`; observed in a real client), lower-cased. */
 export const SIGNING_HEADERS = {"timestamp":"x-api-timestamp","signature":"x-api-signature"} as const;
 
+/** Webhook signature header (the header parameter marked `x-webhook-signature`; published), lower-cased. */
+export const WEBHOOK_SIGNATURE_HEADER = "x-obiex-signature";
+
 /** operationId of each operation, keyed by `"METHOD /path/template"`. */
 export const OPERATION_IDS: Readonly<Record<string, string>> = {
   "GET /addresses/me/broker": "getDepositAddresses",

@@ -837,7 +837,72 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    deposit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deposit webhook
+         * @description **Published on the service's reference page Webhooks, not in the description.** The service POSTs this
+         *     request to the webhook URL configured for the account for deposit events (staging sends webhooks
+         *     too). The body is a flat JSON object whose `type` is `DEPOSIT` (schema `DepositWebhook`); it carries no
+         *     event name.
+         *
+         *     The request is signed: `x-obiex-signature` is the hex HMAC-SHA512 of the raw body, keyed with the
+         *     account's webhook Signature Secret (not the API secret). Read the raw body first, verify it
+         *     (`verifyWebhookSignature` of this package), and parse it only then: a body parsed and serialised again
+         *     has other bytes and fails the check. The page shows no credential but
+         *     the signature, so `security` is empty here (the API key is what a caller of the API sends).
+         *
+         *     What the receiver must answer (its status and body), the retry policy and the delivery timeout are
+         *     not shown; this contract accepts any answer.
+         */
+        post: operations["notifyDeposit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    withdrawal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Withdrawal webhook
+         * @description **Published on the service's reference page Webhooks, not in the description.** The service POSTs this
+         *     request to the webhook URL configured for the account for withdrawal events (staging sends webhooks
+         *     too). The body is a flat JSON object whose `type` is `WITHDRAWAL` (schema `WithdrawalWebhook`); it carries no
+         *     event name.
+         *
+         *     The request is signed: `x-obiex-signature` is the hex HMAC-SHA512 of the raw body, keyed with the
+         *     account's webhook Signature Secret (not the API secret). Read the raw body first, verify it
+         *     (`verifyWebhookSignature` of this package), and parse it only then: a body parsed and serialised again
+         *     has other bytes and fails the check. The page shows no credential but
+         *     the signature, so `security` is empty here (the API key is what a caller of the API sends).
+         *
+         *     What the receiver must answer (its status and body), the retry policy and the delivery timeout are
+         *     not shown; this contract accepts any answer.
+         */
+        post: operations["notifyWithdrawal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /** @description Body of Accept Quote: an empty JSON object. */
@@ -1258,6 +1323,17 @@ export interface components {
         DepositTransactionListResponse: components["schemas"]["Envelope"] & {
             data: components["schemas"]["TransactionWithDeposit"][];
             meta: components["schemas"]["PageMetaB"];
+        };
+        /**
+         * @description **Published on the service's reference page Webhooks, not in the description.** The body of the webhook
+         *     the service sends for a deposit: a `WebhookPayload` whose `type` is `DEPOSIT`. `CONFIRMED` is the only
+         *     status shown.
+         */
+        DepositWebhook: components["schemas"]["WebhookPayload"] & {
+            /** @description `DEPOSIT` on a deposit webhook. */
+            type?: string;
+            /** @description Status of the deposit. `CONFIRMED` is the only value shown; any string is accepted. */
+            status?: string;
         };
         /** @description Envelope whose data is an empty object (Resend Webhooks). */
         EmptyResponse: components["schemas"]["Envelope"] & {
@@ -1731,6 +1807,36 @@ export interface components {
             currency: components["schemas"]["Currency"];
         };
         /**
+         * @description **Published on the service's reference page Webhooks, not in the description.** The JSON body of every
+         *     webhook request: one flat object describing one deposit or withdrawal, open to further fields. Its
+         *     `type` says which (`DEPOSIT` or `WITHDRAWAL`); there is no event-name field. An older version of the page
+         *     listed dotted event names (`deposit.completed`, `withdrawal.completed`, `withdrawal.failed`,
+         *     `bank_transfer.completed`) that appear in no payload: this contract does not model them. The fields both
+         *     published samples show are required; `network` appears in the withdrawal sample only.
+         */
+        WebhookPayload: {
+            /** @description What the webhook is about. `DEPOSIT` or `WITHDRAWAL` (the values the page shows); any string is accepted. */
+            type: string;
+            /** @description Currency code (for example `USDT`, `BNB`). */
+            currency: string;
+            /** @description Amount of the deposit or withdrawal, in `currency`. */
+            amount: number;
+            /** @description Status of the deposit or withdrawal; the values seen are listed on each webhook's payload. */
+            status: string;
+            /** @description Reference of the deposit or withdrawal. */
+            reference: string;
+            /** @description Identifier of the transaction. */
+            transactionId: string;
+            createdAt: components["schemas"]["Timestamp"];
+            lastUpdated: components["schemas"]["Timestamp"];
+            /** @description On-chain transaction hash; `null` while pending. */
+            hash: string | null;
+            /** @description The crypto address of the deposit or withdrawal. */
+            address: string;
+            /** @description Network code. Present in the published withdrawal sample, absent in the deposit sample. */
+            network?: string;
+        };
+        /**
          * @description **Published on the service's reference page Request Bank Account Withdrawal.** The bank account of a bank
          *     account withdrawal's payout as the page publishes it: like the payout listing's `BankAccount`, but the
          *     published sample has no `bankCode`, so it is not required here.
@@ -1776,6 +1882,22 @@ export interface components {
         /** @description Envelope of Get Withdrawal Currency Networks: the networks the currency can be withdrawn on. */
         WithdrawalNetworkListResponse: components["schemas"]["Envelope"] & {
             data: components["schemas"]["WithdrawalNetwork"][];
+        };
+        /**
+         * @description **Published on the service's reference pages Webhooks and Payouts, not in the description.** The body of
+         *     the webhook the service sends for a withdrawal: a `WebhookPayload` whose `type` is `WITHDRAWAL`. Its
+         *     published sample is `PENDING` with `hash` null; the Payouts feature page lists the statuses of a
+         *     withdrawal: it starts as `PENDING`, `APPROVED` or `SUCCESSFUL`, then may move to `PROCESSING`,
+         *     `SUCCESSFUL`, `FAILED` (funds refunded) or `REJECTED` (reversed within minutes).
+         */
+        WithdrawalWebhook: components["schemas"]["WebhookPayload"] & {
+            /** @description `WITHDRAWAL` on a withdrawal webhook. */
+            type?: string;
+            /**
+             * @description Status of the withdrawal: `PENDING` in the Webhooks page's sample; the Payouts feature page lists
+             *     `PENDING`, `APPROVED`, `SUCCESSFUL`, `PROCESSING`, `FAILED` and `REJECTED`. Any string is accepted.
+             */
+            status?: string;
         };
     };
     responses: {
@@ -1923,6 +2045,15 @@ export interface components {
          * @example NGNX
          */
         WalletCurrencyCode: string;
+        /**
+         * @description **Published on the service's reference page Webhooks, not in the description.** The signature of the
+         *     webhook request: the hex HMAC-SHA512 of the **raw request body**, keyed with the account's webhook
+         *     *Signature Secret* (a different secret from the API secret that signs requests). A receiver reads the raw
+         *     body before parsing it, computes the HMAC, hex-encodes it and compares (this package:
+         *     `verifyWebhookSignature`). Only the body is signed, no timestamp or id: a webhook sent again with the same
+         *     bytes carries the same signature. The case of the hex digits is not shown: either case is accepted.
+         */
+        WebhookSignature: string;
     };
     requestBodies: never;
     headers: {
@@ -1975,6 +2106,7 @@ export type DepositAddressFields = components['schemas']['DepositAddressFields']
 export type DepositAddressListResponse = components['schemas']['DepositAddressListResponse'];
 export type DepositStatus = components['schemas']['DepositStatus'];
 export type DepositTransactionListResponse = components['schemas']['DepositTransactionListResponse'];
+export type DepositWebhook = components['schemas']['DepositWebhook'];
 export type EmptyResponse = components['schemas']['EmptyResponse'];
 export type Envelope = components['schemas']['Envelope'];
 export type ErrorBody = components['schemas']['ErrorBody'];
@@ -2019,9 +2151,11 @@ export type Wallet = components['schemas']['Wallet'];
 export type WalletListResponse = components['schemas']['WalletListResponse'];
 export type WalletResponse = components['schemas']['WalletResponse'];
 export type WalletWithCurrency = components['schemas']['WalletWithCurrency'];
+export type WebhookPayload = components['schemas']['WebhookPayload'];
 export type WithdrawalBankAccount = components['schemas']['WithdrawalBankAccount'];
 export type WithdrawalNetwork = components['schemas']['WithdrawalNetwork'];
 export type WithdrawalNetworkListResponse = components['schemas']['WithdrawalNetworkListResponse'];
+export type WithdrawalWebhook = components['schemas']['WithdrawalWebhook'];
 export type ResponseClientError = components['responses']['ClientError'];
 export type ResponseServerError = components['responses']['ServerError'];
 export type ResponseTooManyRequests = components['responses']['TooManyRequests'];
@@ -2041,6 +2175,7 @@ export type ParameterTransactionId = components['parameters']['TransactionId'];
 export type ParameterTransactionsPage = components['parameters']['TransactionsPage'];
 export type ParameterTransactionsPageSize = components['parameters']['TransactionsPageSize'];
 export type ParameterWalletCurrencyCode = components['parameters']['WalletCurrencyCode'];
+export type ParameterWebhookSignature = components['parameters']['WebhookSignature'];
 export type HeaderXRateLimitLimit = components['headers']['X-RateLimit-Limit'];
 export type HeaderXRateLimitRemaining = components['headers']['X-RateLimit-Remaining'];
 export type HeaderXRateLimitReset = components['headers']['X-RateLimit-Reset'];
@@ -3429,6 +3564,70 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             "4XX": components["responses"]["ClientError"];
             "5XX": components["responses"]["ServerError"];
+        };
+    };
+    notifyDeposit: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description **Published on the service's reference page Webhooks, not in the description.** The signature of the
+                 *     webhook request: the hex HMAC-SHA512 of the **raw request body**, keyed with the account's webhook
+                 *     *Signature Secret* (a different secret from the API secret that signs requests). A receiver reads the raw
+                 *     body before parsing it, computes the HMAC, hex-encodes it and compares (this package:
+                 *     `verifyWebhookSignature`). Only the body is signed, no timestamp or id: a webhook sent again with the same
+                 *     bytes carries the same signature. The case of the hex digits is not shown: either case is accepted.
+                 */
+                "x-obiex-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DepositWebhook"];
+            };
+        };
+        responses: {
+            /** @description The receiver's answer. Its status and body are not shown; any answer is accepted. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    notifyWithdrawal: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description **Published on the service's reference page Webhooks, not in the description.** The signature of the
+                 *     webhook request: the hex HMAC-SHA512 of the **raw request body**, keyed with the account's webhook
+                 *     *Signature Secret* (a different secret from the API secret that signs requests). A receiver reads the raw
+                 *     body before parsing it, computes the HMAC, hex-encodes it and compares (this package:
+                 *     `verifyWebhookSignature`). Only the body is signed, no timestamp or id: a webhook sent again with the same
+                 *     bytes carries the same signature. The case of the hex digits is not shown: either case is accepted.
+                 */
+                "x-obiex-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WithdrawalWebhook"];
+            };
+        };
+        responses: {
+            /** @description The receiver's answer. Its status and body are not shown; any answer is accepted. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
 }

@@ -1,4 +1,5 @@
-// Public surface: the typed client, its errors and helpers, the closed enums, and every contract type.
+// Public surface: the typed client, its errors and helpers, the webhook signature helpers, the closed enums, and
+// every contract type.
 import type { paths } from "../generated/schema.js";
 import { OPERATION_IDS } from "../generated/client-meta.js";
 import { createTypedClient } from "./client/create-client.js";
@@ -16,8 +17,10 @@ export function createClient(options: ClientOptions): ApiClient {
   return createTypedClient<paths>(options, OPERATION_IDS);
 }
 
-export { MOCK_BASE_URL, SPEC_VERSION, SIGNING_HEADERS } from "../generated/client-meta.js";
+export { MOCK_BASE_URL, SPEC_VERSION, SIGNING_HEADERS, WEBHOOK_SIGNATURE_HEADER } from "../generated/client-meta.js";
 export { createSigner, signingString, type Signer, type Signature } from "./client/signing.js";
+// Receiving webhooks (published on the service's page Webhooks): check `x-obiex-signature` over the raw body.
+export { signWebhook, verifyWebhookSignature, type WebhookBody } from "./webhooks.js";
 export * from "../generated/enums.js";
 export { DEFAULT_TIMEOUT_MS } from "./client/options.js";
 export { DEFAULT_RETRY, type RetryOptions } from "./client/retry.js";

@@ -9,7 +9,9 @@
 //                 made required, a value removed from an enum (or the enum closed), a type narrowed or changed,
 //                 a tighter or changed constraint, undocumented fields refused, a parameter removed, an
 //                 operation or path removed, a security requirement added, a server base path removed; a
-//                 renamed operationId or component name (they are type names: operations[…], Quote, …);
+//                 renamed operationId or component name (they are type names: operations[…], Quote, …); a
+//                 webhook removed. A webhook is a request the service sends: its receiver reads its body and
+//                 headers, so they compare as a response's body and headers do;
 //   non-breaking  additions consumers may ignore or need not send, relaxed request rules, tighter responses;
 //   annotation    descriptions, examples, extensions: anything else that changes no modelled shape.
 // Each change carries a rule (its kind, e.g. `response-field-removed`), the operation, the place in it and
@@ -21,6 +23,7 @@ import {
   closedValues,
   deref,
   flattenSchema,
+  isHttpMethod,
   isObject,
   type JsonObject,
   jsonMedia,
@@ -39,6 +42,8 @@ export type ChangeKind = "breaking" | "non-breaking" | "annotation";
 export const CHANGE_RULES = [
   "operation-removed",
   "operation-added",
+  "webhook-removed",
+  "webhook-added",
   "operation-id-renamed",
   "security-requirement-added",
   "security-requirement-relaxed",
@@ -637,6 +642,79 @@ class Comparer {
     }
   }
 
+  /** The webhooks: a receiver reads what the service sends, so bodies and headers compare as a response's. */
+  webhooks(): void {
+    const hooksA = webhookOperations(this.before);
+    const hooksB = webhookOperations(this.after);
+    for (const [key, a] of hooksA) {
+      const b = hooksB.get(key);
+      if (!b) {
+        this.add("breaking", "webhook-removed", { operation: a.ref, location: "" }, "webhook removed");
+        continue;
+      }
+      const op = b.ref;
+      if (a.ref.operationId !== op.operationId)
+        this.add(
+          "breaking",
+          "operation-id-renamed",
+          { operation: op, location: "operationId" },
+          `operationId renamed from ${a.ref.operationId} to ${op.operationId} (the key of the operations type)`,
+        );
+      this.sentHeaders(a, b);
+      const [mediaA, mediaB] = [jsonMedia(a.body), jsonMedia(b.body)];
+      const location = "webhook body";
+      if (mediaA && !mediaB)
+        this.add("breaking", "response-body-removed", { operation: op, location }, `${location} removed`);
+      else if (mediaA && mediaB)
+        this.schema(
+          mediaA.schema,
+          mediaB.schema,
+          { operation: op, location, direction: "response", root: "the body" },
+          "",
+        );
+    }
+    for (const [key, b] of hooksB)
+      if (!hooksA.has(key))
+        this.add("non-breaking", "webhook-added", { operation: b.ref, location: "" }, "webhook added");
+  }
+
+  /** A webhook's header parameters: what the service sends, read by the receiver. */
+  private sentHeaders(a: Webhook, b: Webhook): void {
+    const headers = (doc: OpenApiDocument, hook: Webhook) =>
+      new Map(
+        ((hook.operation.parameters ?? []) as unknown[])
+          .map((raw) => deref(doc, raw))
+          .filter((p): p is JsonObject => p?.in === "header")
+          .map((p) => [String(p.name).toLowerCase(), p]),
+      );
+    const [headersA, headersB] = [headers(this.before, a), headers(this.after, b)];
+    for (const [name, headerA] of headersA) {
+      const location = `webhook header ${name}`;
+      const headerB = headersB.get(name);
+      if (!headerB)
+        this.add("breaking", "response-header-removed", { operation: b.ref, location }, `${location} removed`);
+      else {
+        if (headerA.required === true && headerB.required !== true)
+          this.add(
+            "breaking",
+            "response-header-made-optional",
+            { operation: b.ref, location },
+            `${location} made optional`,
+          );
+        const place: Place = { operation: b.ref, location, direction: "response", root: location };
+        this.schema(headerA.schema, headerB.schema, place, "");
+      }
+    }
+    for (const name of headersB.keys())
+      if (!headersA.has(name))
+        this.add(
+          "non-breaking",
+          "response-header-added",
+          { operation: b.ref, location: `webhook header ${name}` },
+          `webhook header ${name} added`,
+        );
+  }
+
   run(): Change[] {
     const before = new Map(listOperations(this.before).map((op) => [op.key, op]));
     const after = new Map(listOperations(this.after).map((op) => [op.key, op]));
@@ -668,6 +746,7 @@ class Comparer {
     for (const base of basesB)
       if (!basesA.includes(base))
         this.add("non-breaking", "server-base-path-added", { location: "servers" }, `server base path ${base} added`);
+    this.webhooks();
     this.components();
     if (this.changes.length === 0 && !isDeepStrictEqual(strip(this.before), strip(this.after)))
       this.add(
@@ -678,6 +757,31 @@ class Comparer {
       );
     return this.changes;
   }
+}
+
+/** A webhook's operation (`webhooks: {name: {post: …}}`), named `POST webhook <name>` in the gate's lines. */
+interface Webhook {
+  ref: OperationRef;
+  operation: JsonObject;
+  body: JsonObject | undefined;
+}
+
+function webhookOperations(doc: OpenApiDocument): Map<string, Webhook> {
+  const hooks = new Map<string, Webhook>();
+  for (const [name, raw] of Object.entries((doc.webhooks ?? {}) as JsonObject)) {
+    const item = deref(doc, raw) ?? {};
+    for (const [method, value] of Object.entries(item)) {
+      const operation = deref(doc, value);
+      if (!isHttpMethod(method) || !operation) continue;
+      const ref = {
+        method: method.toUpperCase(),
+        path: `webhook ${name}`,
+        operationId: operation.operationId as string,
+      };
+      hooks.set(`${ref.method} ${ref.path}`, { ref, operation, body: deref(doc, operation.requestBody) });
+    }
+  }
+  return hooks;
 }
 
 /**

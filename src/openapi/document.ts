@@ -1,6 +1,6 @@
 // Reading a bundled OpenAPI 3.1 document: JSON pointers, local $refs, operations, servers and their base
-// path, the header names of the API key, the rate-limit and the signing headers, examples, and finding
-// the operation of a concrete path. The one module for this: src/, scripts/, test/ and bench/ use it.
+// path, the header names of the API key, the rate-limit, the signing and the webhook signature headers, examples,
+// and finding the operation of a concrete path. The one module for this: src/, scripts/, test/ and bench/ use it.
 // (Values of this package's own contract are generated once into generated/client-meta.ts from here.)
 
 /** The methods an OpenAPI path item can hold, lower case as the document writes them. */
@@ -21,6 +21,7 @@ export interface OpenApiDocument {
   info?: { title?: string; version?: string; [key: string]: unknown };
   servers?: Array<{ url: string; variables?: Record<string, { default: string }>; [key: string]: unknown }>;
   paths?: Record<string, Record<string, unknown>>;
+  webhooks?: Record<string, Record<string, unknown>>;
   components?: Record<string, Record<string, unknown> | undefined>;
   security?: Array<Record<string, string[]>>;
   [key: string]: unknown;
@@ -261,6 +262,16 @@ export function signingHeaderNames(document: OpenApiDocument): { timestamp: stri
     return String(found[0]!.name).toLowerCase();
   };
   return { timestamp: pick("timestamp"), signature: pick("signature") };
+}
+
+/** The webhooks' signature header: the one header parameter of components.parameters marked `x-webhook-signature`. */
+export function webhookSignatureHeaderName(document: OpenApiDocument): string {
+  const found = Object.values(document.components?.parameters ?? {}).filter(
+    (p) => isObject(p) && p.in === "header" && p["x-webhook-signature"] === true,
+  ) as JsonObject[];
+  if (found.length !== 1)
+    throw new Error(`openapi: expected one header parameter with x-webhook-signature: true, found ${found.length}`);
+  return String(found[0]!.name).toLowerCase();
 }
 
 // ---------------------------------------------------------------- media types and examples

@@ -36,6 +36,7 @@ import {
   successExample,
   successKey,
 } from "../support/spec.js";
+import { WEBHOOK_SIGNATURE_HEADER } from "../../generated/client-meta.js";
 import { isRunning } from "../support/processes.js";
 import { readmeBlock } from "../support/readme.js";
 import { NODE_VERSIONS, RESOLUTIONS, TYPESCRIPT_VERSIONS } from "./matrix.js";
@@ -257,7 +258,8 @@ async function startBreakingProxy(target: string): Promise<{ baseUrl: string; cl
 
 const consumerTs = `
 import { createClient, unwrap, ApiError, isQuoteExpired, SideValues, MOCK_BASE_URL, type Quote } from "${PACKAGE}";
-import type { paths, components, Invoice } from "${PACKAGE}/types";
+import { signWebhook, verifyWebhookSignature, WEBHOOK_SIGNATURE_HEADER, type WebhookPayload } from "${PACKAGE}";
+import type { paths, components, Invoice, DepositWebhook } from "${PACKAGE}/types";
 import { createBundledContractValidator, contractMiddleware } from "${PACKAGE}/contract";
 import { startMock, type StartedMock } from "${PACKAGE}/mock";
 
@@ -278,6 +280,14 @@ export async function main(baseUrl: string = MOCK_BASE_URL): Promise<string> {
   const mock: StartedMock = await startMock({ port: 0 });
   await mock.stop();
   return [quote ? isQuoteExpired(quote, 0) : "none", first?.currency, invoices.length, op, ApiError.name].join(",");
+}
+
+/** A webhook receiver's check: the raw body (string, Buffer or ArrayBuffer), the header value as Node gives it. */
+export async function receive(raw: string | Uint8Array, header: string | string[] | undefined): Promise<string> {
+  if (!(await verifyWebhookSignature(raw, header, "webhook-secret"))) return WEBHOOK_SIGNATURE_HEADER;
+  const event = JSON.parse(new TextDecoder().decode(typeof raw === "string" ? new TextEncoder().encode(raw) : raw));
+  const deposit: DepositWebhook | undefined = (event as WebhookPayload).type === "DEPOSIT" ? event : undefined;
+  return [deposit?.status, await signWebhook(raw, "webhook-secret")].join(",");
 }
 `;
 
@@ -330,6 +340,11 @@ const runtimeCode = (importLines: string) => `${importLines}
     sides: SideValues,
     remaining: client.rateLimit?.remaining,
     typesExports: Object.keys(typesEntry).length,
+    webhook: [
+      WEBHOOK_SIGNATURE_HEADER,
+      await verifyWebhookSignature("{}", await signWebhook("{}", "webhook-secret"), "webhook-secret"),
+      await verifyWebhookSignature("{ }", await signWebhook("{}", "webhook-secret"), "webhook-secret"),
+    ],
   }));
 })().catch((e) => { console.error(e); process.exit(1); });
 `;
@@ -441,6 +456,7 @@ function writeBareRunFiles(dir: string): Promise<unknown> {
     formats.map(([, extension, load, loadTypes]) => {
       const imports = [
         load("createClient, unwrap, ApiError, isQuoteExpired, SideValues", ""),
+        load("signWebhook, verifyWebhookSignature, WEBHOOK_SIGNATURE_HEADER", ""),
         load("createBundledContractValidator, contractMiddleware", "/contract"),
         loadTypes,
       ];
@@ -739,6 +755,7 @@ describe("consumer of the packed package", { concurrent: true, timeout: CELL_TIM
           sides: ["BUY", "SELL"],
           remaining: rateLimitExamples()[RATE_LIMIT_HEADERS.remaining],
           typesExports: 0,
+          webhook: [WEBHOOK_SIGNATURE_HEADER, true, false],
         });
         expect(await readdir(path.join(bare, "node_modules", ...PACKAGE.split("/"), "dist"))).toContain(
           extension === "cjs" ? "index.cjs" : "index.js",

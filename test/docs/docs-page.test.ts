@@ -217,6 +217,34 @@ describe("docs page in Chromium", () => {
     },
   );
 
+  // The webhooks (the requests the service sends): Redoc lists them under their tag, after its operations.
+  const webhooks = Object.entries(spec.webhooks ?? {}).map(([name, item]) => {
+    const post = deref(spec, (item as Record<string, unknown>).post) as Record<string, any>;
+    const body = deref(spec, post.requestBody) as Record<string, any>;
+    return {
+      name,
+      method: "post",
+      summary: String(post.summary),
+      operationId: String(post.operationId),
+      tagLabel: tagLabels.get(String(post.tags[0])) ?? String(post.tags[0]),
+      header: String((deref(spec, post.parameters[0]) as Record<string, unknown>).name),
+      fields: propertyNames(body.content["application/json"].schema),
+    };
+  });
+  it("finds the webhooks in the spec", () => {
+    expect(webhooks.length).toBeGreaterThan(0);
+  });
+  it.for(webhooks.map((webhook) => [webhook.name, webhook] as const))(
+    "reaches the webhook %s from the menu, with its summary, signature header and payload fields",
+    async ([, webhook]) => {
+      const text = await (await openFromMenu(page, webhook)).innerText();
+      expect(text).toContain(webhook.summary);
+      expect(text).toContain(webhook.header);
+      expect(webhook.fields).toContain("transactionId");
+      for (const field of webhook.fields) expect(text, field).toContain(field);
+    },
+  );
+
   it('finds "quote" with the search box and leads to Create Quote', async () => {
     const createQuote = operations.find((op) => /^create quote$/i.test(op.summary));
     expect(createQuote, "an operation summarised Create Quote").toBeDefined();

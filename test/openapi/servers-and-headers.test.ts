@@ -11,6 +11,7 @@ import {
   serverBasePaths,
   serverPath,
   signingHeaderNames,
+  webhookSignatureHeaderName,
 } from "../../src/openapi/index.js";
 
 const doc = (fields: Partial<OpenApiDocument>): OpenApiDocument => ({ openapi: "3.1.0", ...fields });
@@ -147,6 +148,27 @@ describe("header names", () => {
     );
     expect(() => signingHeaderNames(parameters({ ts, ts2: { ...ts, name: "Other" }, sig }))).toThrow(
       "openapi: expected one header parameter with x-signing: timestamp, found 2",
+    );
+  });
+
+  it("webhookSignatureHeaderName: the header parameter marked x-webhook-signature: true, lower-cased", () => {
+    const parameters = (list: Record<string, unknown>) => doc({ components: { parameters: list } });
+    const signature = { in: "header", name: "X-Obiex-Signature", "x-webhook-signature": true };
+    expect(
+      webhookSignatureHeaderName(
+        parameters({
+          signature,
+          query: { in: "query", name: "q", "x-webhook-signature": true },
+          unmarked: { in: "header", name: "P" },
+          notTrue: { in: "header", name: "Q", "x-webhook-signature": "yes" },
+        }),
+      ),
+    ).toBe("x-obiex-signature");
+    expect(() => webhookSignatureHeaderName(parameters({}))).toThrow(
+      "openapi: expected one header parameter with x-webhook-signature: true, found 0",
+    );
+    expect(() => webhookSignatureHeaderName(parameters({ signature, other: { ...signature, name: "B" } }))).toThrow(
+      "openapi: expected one header parameter with x-webhook-signature: true, found 2",
     );
   });
 });

@@ -29,13 +29,20 @@ import {
   OBSERVED_FIELDS,
   OBSERVED_PARAMETERS,
   OPTIONAL_BODIES,
+  PUBLISHED_WEBHOOKS,
   SIGNING_HEADERS,
   SOURCED_FIELDS,
   WITHDRAWAL_STATUSES,
+  WEBHOOK_SIGNATURE,
+  WEBHOOK_SIGNATURE_VALUES,
+  WEBHOOKS_PAGE,
 } from "./observed.js";
 import { schemaView } from "../../src/openapi/index.js";
 import { type Probe, Prober, sampleOf } from "./probes.js";
+import { isHttpMethod, refOf } from "../../src/openapi/index.js";
 import {
+  at,
+  canonicalPointer,
   componentSchemaPointer,
   formatErrors,
   type HttpMethod,
@@ -606,5 +613,112 @@ describe("closed enums", () => {
   it("declares every closed enum of the description", () => {
     const declared = new Set(inSpec.map((e) => e.values));
     expect([...described].filter((values) => !declared.has(values))).toEqual([]);
+  });
+});
+
+// ---------------------------------------------------------------- webhooks (published on the page "Webhooks")
+
+/** A published marker naming `source`: a list of { sources, fact }, one of them with `source` among its sources. */
+const isPublishedMark = (value: unknown, source: string): boolean =>
+  Array.isArray(value) &&
+  value.length > 0 &&
+  value.every(
+    (item) =>
+      typeof item?.fact === "string" &&
+      item.fact.trim().length > 0 &&
+      Array.isArray(item.sources) &&
+      item.sources.length > 0,
+  ) &&
+  value.some((item) => item.sources.includes(source));
+
+const webhookPointer = (name: string, ...rest: string[]) => refOf(["webhooks", name, "post", ...rest]);
+const webhookBodyPointer = (name: string) =>
+  canonicalPointer(webhookPointer(name, "requestBody", "content", "application/json", "schema"));
+
+/** The `x-known-values` a schema lists for a property, along its `$ref`s and `allOf` branches. */
+function knownValuesOf(schema: unknown, property: string): string[] {
+  const node = resolved(schema);
+  if (!node) return [];
+  const own = resolved(resolved(node.properties)?.[property])?.["x-known-values"];
+  const branches = Array.isArray(node.allOf) ? node.allOf.flatMap((branch) => knownValuesOf(branch, property)) : [];
+  return [...(Array.isArray(own) ? own.map(String) : []), ...branches];
+}
+
+const webhookProbes = PUBLISHED_WEBHOOKS.map((webhook) => ({
+  webhook,
+  body: [
+    ...prober.rootProbes(`${webhook.name} webhook body`, webhook.payload),
+    {
+      name: `${webhook.name} webhook body: a further field passes (open)`,
+      value: { ...(sampleOf(webhook.payload) as object), furtherField: "x" },
+      valid: true,
+    },
+  ],
+  signature: [
+    ...prober.rootProbes(`header:${WEBHOOK_SIGNATURE.name}`, WEBHOOK_SIGNATURE.shape),
+    ...WEBHOOK_SIGNATURE_VALUES.map(({ value, valid }) => ({
+      name: `header:${WEBHOOK_SIGNATURE.name}: ${JSON.stringify(value.slice(0, 20))}… (${value.length} characters) ${
+        valid ? "passes" : "fails"
+      }`,
+      value,
+      valid,
+    })),
+  ],
+}));
+
+describe("webhooks (published on the service's page Webhooks)", () => {
+  it(`declares exactly the webhooks ${JSON.stringify(PUBLISHED_WEBHOOKS.map((w) => w.name))}, each one POST`, () => {
+    const webhooks = (spec.webhooks ?? {}) as Record<string, Record<string, unknown>>;
+    expect(Object.keys(webhooks).sort()).toEqual(PUBLISHED_WEBHOOKS.map((w) => w.name).sort());
+    for (const [name, item] of Object.entries(webhooks))
+      expect(Object.keys(resolved(item) ?? {}).filter(isHttpMethod), name).toEqual(["post"]);
+  });
+
+  describe.each(webhookProbes.map((entry) => [entry.webhook.name, entry] as const))("%s", (name, entry) => {
+    const post = () => resolved(at(webhookPointer(name))) ?? {};
+
+    it(`is marked x-published with the source ${WEBHOOKS_PAGE}, and so are its payload and signature header`, () => {
+      expect(isPublishedMark(post()["x-published"], WEBHOOKS_PAGE), "the webhook").toBe(true);
+      expect(isPublishedMark(resolved(at(webhookBodyPointer(name)))?.["x-published"], WEBHOOKS_PAGE), "payload").toBe(
+        true,
+      );
+      const [header] = (post().parameters as unknown[]).map((raw) => resolved(raw));
+      expect(isPublishedMark(header?.["x-published"], WEBHOOKS_PAGE), "header").toBe(true);
+    });
+
+    it(`declares exactly the header ${WEBHOOK_SIGNATURE.name}, required`, () => {
+      const parameters = ((post().parameters as unknown[]) ?? []).map((raw) => resolved(raw));
+      expect(parameters.map((p) => `${String(p?.in)}:${String(p?.name)}`)).toEqual([
+        `${WEBHOOK_SIGNATURE.in}:${WEBHOOK_SIGNATURE.name}`,
+      ]);
+      expect(parameters[0]?.required).toBe(WEBHOOK_SIGNATURE.required);
+    });
+
+    it.each(named(entry.signature))("%s", (_, probe) => {
+      expectJudged(canonicalPointer(webhookPointer(name, "parameters", "0", "schema")), probe);
+    });
+
+    it("requires a JSON body", () => {
+      const body = resolved(post().requestBody);
+      expect(body?.required).toBe(true);
+      expect(Object.keys(resolved(body?.content) ?? {})).toEqual(["application/json"]);
+    });
+
+    it.each(named(entry.body))("%s", (_, probe) => {
+      expectJudged(webhookBodyPointer(name), probe);
+    });
+
+    it(`lists the known values of type ${JSON.stringify(entry.webhook.type)} and status`, () => {
+      const schema = at(webhookBodyPointer(name));
+      for (const value of entry.webhook.type) expect(knownValuesOf(schema, "type")).toContain(value);
+      for (const value of entry.webhook.status) expect(knownValuesOf(schema, "status")).toContain(value);
+    });
+
+    it("takes any answer from the receiver (not shown, marked x-not-shown) and sends no API key", () => {
+      expect(Object.keys(resolved(post().responses) ?? {})).toEqual(["default"]);
+      expect(resolved(resolved(post().responses)?.default)?.content).toBeUndefined();
+      expect(isMark("x-not-shown", post()["x-not-shown"])).toBe(true);
+      expect(post().security).toEqual([]);
+    });
   });
 });

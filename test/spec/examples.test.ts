@@ -65,6 +65,16 @@ for (const [route, item] of Object.entries(spec.paths ?? {})) {
     }
   }
 }
+// The webhooks' request bodies (the requests the service sends): each named example against its payload schema.
+for (const [name, item] of Object.entries(spec.webhooks ?? {})) {
+  for (const method of HTTP_METHODS) {
+    const op = resolved(resolved(item)?.[method]);
+    if (op?.requestBody)
+      cases.push(
+        ...contentCases(`webhook ${name} request`, refOf(["webhooks", name, method, "requestBody"]), op.requestBody),
+      );
+  }
+}
 for (const [name, raw] of Object.entries(spec.components?.headers ?? {})) {
   const pointer = refOf(["components", "headers", name]);
   cases.push({
@@ -101,6 +111,10 @@ describe("every example validates against its schema", () => {
   it("finds operations to look for examples in", () => {
     // How many operations there are is the conformance test's business (description + observed).
     expect(operations.length).toBeGreaterThan(0);
+  });
+
+  it.each(Object.keys(spec.webhooks ?? {}))("finds examples for the webhook %s's request body", (name) => {
+    expect(cases.some((c) => c.name.startsWith(`webhook ${name} request `))).toBe(true);
   });
 
   it.each(operations.map((op) => [op.key, op] as const))(

@@ -323,3 +323,75 @@ export const IDENTIFIER_RULE = {
 
 /** Payouts feature page: the statuses a withdrawal goes through, known values of the (open) payout status. */
 export const WITHDRAWAL_STATUSES = WITHDRAWAL_STATUS.kind === "enum" ? WITHDRAWAL_STATUS.values : [];
+
+// ---------------------------------------------------------------- published on the service's page "Webhooks"
+
+/** A webhook of the page "Webhooks": the request the service POSTs to the account's webhook URL. */
+interface WebhookExpectation {
+  /** This contract's key for it under `webhooks:` (the payload carries no event name). */
+  name: string;
+  /** Its payload: a flat JSON object, open to further fields. */
+  payload: Field;
+  /** The known values of `type` and of `status` (open: any string passes). */
+  type: readonly string[];
+  status: readonly string[];
+}
+
+/** Fields of both published payloads; `network` appears in the withdrawal sample only. hash: null while pending. */
+const webhookPayload = (name: string, type: string, status: readonly string[]): Field => ({
+  kind: "object",
+  name,
+  fields: {
+    type: openEnum(type),
+    currency: str("USDT"),
+    amount: { kind: "number" },
+    status: openEnum(...status),
+    reference: str("eba50518-58bf-430b-b603-d52f9794a8ee"),
+    transactionId: str("d1ef5d75-0883-4183-9367-3d0417781fff"),
+    createdAt: { kind: "dateTime", component: "Timestamp" },
+    lastUpdated: { kind: "dateTime", component: "Timestamp" },
+    hash: { ...str("0xe62236173d7427b73782c4d09863f01de418b7a2029841bcabfb35870c8d4f6c"), nullable: true },
+    address: str("0x1FFE2134c82D07227715af2A12D1406165A305BF"),
+    network: { ...str("BSC"), optional: true },
+  },
+});
+
+/** The statuses seen: CONFIRMED in the deposit sample; PENDING in the withdrawal sample, and the Payouts page's
+ * (WITHDRAWAL_STATUSES above). */
+const DEPOSIT_STATUSES = ["CONFIRMED"] as const;
+
+/** The deposit and the withdrawal webhook (no swap, invoice or collection events are documented). */
+export const PUBLISHED_WEBHOOKS: WebhookExpectation[] = [
+  {
+    name: "deposit",
+    payload: webhookPayload("Deposit webhook", "DEPOSIT", DEPOSIT_STATUSES),
+    type: ["DEPOSIT"],
+    status: DEPOSIT_STATUSES,
+  },
+  {
+    name: "withdrawal",
+    payload: webhookPayload("Withdrawal webhook", "WITHDRAWAL", WITHDRAWAL_STATUSES),
+    type: ["WITHDRAWAL"],
+    status: WITHDRAWAL_STATUSES,
+  },
+];
+
+/** Every webhook request carries this header, required: the hex HMAC-SHA512 (128 hex digits) of the raw body. */
+export const WEBHOOK_SIGNATURE: ParameterExpectation = {
+  name: "x-obiex-signature",
+  in: "header",
+  required: true,
+  shape: str("0123456789abcdef".repeat(8)),
+};
+
+/** Values of the webhook signature header: the hex case is not shown (both pass); other lengths and digits fail. */
+export const WEBHOOK_SIGNATURE_VALUES: Array<{ value: string; valid: boolean }> = [
+  { value: "0123456789ABCDEF".repeat(8), valid: true },
+  { value: "0123456789abcdef".repeat(4), valid: false },
+  { value: `${"0".repeat(128)}0`, valid: false },
+  { value: "g".repeat(128), valid: false },
+  { value: "", valid: false },
+];
+
+/** The page's source id (info.x-sources) every webhook element names. */
+export const WEBHOOKS_PAGE = "page-webhooks";

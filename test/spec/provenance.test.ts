@@ -96,6 +96,8 @@ function expectedPlace([top, a = "", b = "", ...rest]: string[]): RegExp {
     const properties = rest.filter((_, i) => rest[i - 1] === "properties");
     return new RegExp(`^\\w[\\w ]* ${quote([b, ...properties].join(" › "))}$`);
   }
+  // A webhook (webhooks/<name>/<method>…): the register names it by its way through the document.
+  if (top === "webhooks") return new RegExp(`^${quote(["webhooks", a, b, ...rest].join(" › "))}$`);
   return new RegExp(`\\(${quote(top ?? "")}\\)$`);
 }
 

@@ -1,7 +1,8 @@
 // Writes what the client needs at run time, derived from openapi.json (through src/openapi, the one module
 // that reads it; everything else imports these values from generated/ instead of deriving them again):
 //   client-meta.ts  MOCK_BASE_URL (the local mock server), SPEC_VERSION, BASE_PATH (the servers' common path),
-//                   API_KEY_HEADER, RATE_LIMIT_HEADERS, SIGNING_HEADERS, method+path → operationId
+//                   API_KEY_HEADER, RATE_LIMIT_HEADERS, SIGNING_HEADERS, WEBHOOK_SIGNATURE_HEADER,
+//                   method+path → operationId
 //   enums.ts        closed enums (component schemas with `enum`) as `as const` arrays
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -14,6 +15,7 @@ import {
   type OpenApiDocument,
   rateLimitHeaderNames,
   signingHeaderNames,
+  webhookSignatureHeaderName,
 } from "../../../src/openapi/index.js";
 import { headerFor } from "../generated-header.js";
 import type { BuildContext } from "../index.js";
@@ -63,6 +65,9 @@ function clientMeta(doc: OpenApiDocument): string {
     "",
     "/** Request-signing headers (header parameters marked `x-signing`; observed in a real client), lower-cased. */",
     `export const SIGNING_HEADERS = ${JSON.stringify(signingHeaderNames(doc))} as const;`,
+    "",
+    "/** Webhook signature header (the header parameter marked `x-webhook-signature`; published), lower-cased. */",
+    `export const WEBHOOK_SIGNATURE_HEADER = ${JSON.stringify(webhookSignatureHeaderName(doc))};`,
     "",
     '/** operationId of each operation, keyed by `"METHOD /path/template"`. */',
     "export const OPERATION_IDS: Readonly<Record<string, string>> = {",
