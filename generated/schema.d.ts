@@ -151,6 +151,13 @@ export interface paths {
          *     retry policy, and which operation emits which event are not shown. The maximum number of ids in one
          *     request is not shown.
          *
+         *     Published on the service's reference page Webhooks: the service POSTs deposit and withdrawal events
+         *     (no swap, invoice or collection events) to the account's configured webhook URL, as a flat JSON
+         *     object (`type` DEPOSIT or WITHDRAWAL, no event-name field), each signed in the header
+         *     `x-obiex-signature` (hex HMAC-SHA512 of the raw body, keyed with the webhook Signature Secret; no
+         *     timestamp is signed, so a resent webhook with the same bytes carries the same signature). See the
+         *     contract's `webhooks` (deposit, withdrawal). The retry policy and the delivery timeout are still not shown.
+         *
          *     The description's sample carries no `x-api-key` header and whether a key is required is not shown: send your key anyway.
          *
          *     Limits: 200 requests per minute per API key (the general limit).
