@@ -7,6 +7,7 @@ import {
   isObject,
   type JsonObject,
   jsonMedia,
+  multipartMedia,
   namedExamples,
   type OpenApiDocument,
   type Operation,
@@ -46,6 +47,23 @@ export function hasOwnQuota(operation: Operation): boolean {
   return limits.some((limit) => String(limit.appliesTo ?? "").toUpperCase() === operation.key.toUpperCase());
 }
 
+/** The boundary of the multipart/form-data bodies verify sends (fixed: a case sends the same bytes every run). */
+const MULTIPART_BOUNDARY = "api-contract-verify-part";
+
+/**
+ * An example of a multipart/form-data body (an object: one part per field, its value as text) as the body's text.
+ * A field that is not a string is sent as its JSON.
+ */
+function multipartText(example: unknown, boundary: string): string {
+  const fields = isObject(example) ? Object.entries(example) : [];
+  const parts = fields.map(([name, value]) => {
+    const text = typeof value === "string" ? value : JSON.stringify(value);
+    const disposition = `Content-Disposition: form-data; name="${name.replace(/["\r\n]/g, "_")}"`;
+    return `--${boundary}\r\n${disposition}\r\n\r\n${text}\r\n`;
+  });
+  return `${parts.join("")}--${boundary}--\r\n`;
+}
+
 /**
  * A request built only from the spec's examples; `params` overrides path and query values. Throws when a
  * required input has neither a value nor an example.
@@ -76,8 +94,13 @@ export function sampleRequest(
   }
   let body: string | undefined;
   if (operation.requestBody) {
-    const [first] = namedExamples(spec, jsonMedia(operation.requestBody));
-    if (first) {
+    const json = jsonMedia(operation.requestBody);
+    const multipart = json ? undefined : multipartMedia(operation.requestBody);
+    const [first] = namedExamples(spec, json ?? multipart);
+    if (first && multipart) {
+      body = multipartText(first.value, MULTIPART_BOUNDARY);
+      headers["content-type"] = `multipart/form-data; boundary=${MULTIPART_BOUNDARY}`;
+    } else if (first) {
       body = JSON.stringify(first.value);
       headers["content-type"] = "application/json";
     } else if (operation.requestBody.required === true)

@@ -1,5 +1,6 @@
 // A literal path of the spec wins over a template that also matches it (`/wallets/USDT` over the observed
-// `/wallets/{currencyCode}`), in the validator, the contract middleware, the client and the mock.
+// `/wallets/{currencyCode}`, `/invoices/me` over `/invoices/{invoiceId}`), in the validator, the contract
+// middleware, the client and the mock.
 // The pairs are found in the spec; the docs check the same in test/docs/docs.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type StartedMock, startMock } from "../../src/mock/index.js";
@@ -65,6 +66,12 @@ describe("a literal path wins over a matching template", () => {
   it("finds such pairs in the spec (GET /wallets/USDT and GET /wallets/{currencyCode})", () => {
     expect(pairs.map(([t, l]) => `${t.method} ${l.path} < ${t.path}`)).toContain(
       "GET /wallets/USDT < /wallets/{currencyCode}",
+    );
+  });
+
+  it("finds GET /invoices/me over the observed GET /invoices/{invoiceId}", () => {
+    expect(pairs.map(([t, l]) => `${t.method} ${l.path} < ${t.path}`)).toContain(
+      "GET /invoices/me < /invoices/{invoiceId}",
     );
   });
 

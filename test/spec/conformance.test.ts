@@ -28,6 +28,7 @@ import {
   OBSERVED_PARAMETERS,
   OPTIONAL_BODIES,
   SIGNING_HEADERS,
+  UPLOAD_FILE_MAX_LENGTH,
 } from "./observed.js";
 import { type Probe, Prober, sampleOf } from "./probes.js";
 import {
@@ -157,6 +158,10 @@ const NAMED_BODY_CASES: Record<string, Probe[]> = {
     },
     { name: "side SELL passes", value: { sourceId: "USDT", targetId: "NGNX", amount: 100, side: "SELL" }, valid: true },
   ],
+  "/uploads/invoices": [
+    { name: "a file of 1 MB passes", value: { file: "x".repeat(UPLOAD_FILE_MAX_LENGTH) }, valid: true },
+    { name: "a file over 1 MB fails", value: { file: "x".repeat(UPLOAD_FILE_MAX_LENGTH + 1) }, valid: false },
+  ],
   "/transactions/resendWebhooks": [
     { name: "ids as a string fails", value: { ids: "txn-0001" }, valid: false },
     { name: "ids with a number fails", value: { ids: [1] }, valid: false },
@@ -253,11 +258,17 @@ const requiresApiKey = (requirement: SecurityRequirement): boolean =>
 const isOptionalBody = (endpoint: EndpointExpectation): boolean =>
   OPTIONAL_BODIES.some((body) => body.method === endpoint.method && body.path === endpoint.path);
 
+/** A marker's entry: a non-empty string, or (issue 20's form) `{ sources: [id, ...], fact }`. */
+function isMarkEntry(item: unknown): boolean {
+  if (typeof item === "string") return item.trim().length > 0;
+  if (typeof item !== "object" || item === null) return false;
+  const { sources, fact } = item as { sources?: unknown; fact?: unknown };
+  return Array.isArray(sources) && sources.length > 0 && isMarkEntry(fact);
+}
+
 const isNonEmptyMark = (value: unknown): boolean =>
-  (typeof value === "string" && value.trim().length > 0) ||
-  (Array.isArray(value) &&
-    value.length > 0 &&
-    value.every((item) => typeof item === "string" && item.trim().length > 0));
+  (typeof value === "string" && isMarkEntry(value)) ||
+  (Array.isArray(value) && value.length > 0 && value.every(isMarkEntry));
 
 // ---------------------------------------------------------------- tests
 
@@ -283,12 +294,13 @@ describe("the document as a whole", () => {
 
   // Create Quote's sourceId and targetId: the identifiers a real client sends.
   it.each(OBSERVED_FIELDS.map((field) => [`${field.schema}.${field.property}`, field] as const))(
-    "marks the observed field %s x-observed and keeps it a plain string",
-    (where, { schema, property }) => {
-      const declared = resolved(resolved(spec.components?.schemas?.[schema])?.properties);
-      const field = resolved(declared?.[property]);
+    "marks the observed field %s x-observed and keeps it a plain string (optional where it is new)",
+    (where, { schema, property, added }) => {
+      const component = resolved(spec.components?.schemas?.[schema]);
+      const field = resolved(resolved(component?.properties)?.[property]);
       expect(isNonEmptyMark(field?.["x-observed"]), where).toBe(true);
       expect(field?.type, where).toBe("string");
+      if (added) expect(component?.required ?? [], `${where} is not required`).not.toContain(property);
     },
   );
 
@@ -411,9 +423,9 @@ describe.each(
     }
 
     if (endpoint.requestBody?.kind === "fields") {
-      const { fields } = endpoint.requestBody;
-      it(`request body declares exactly ${JSON.stringify(Object.keys(fields))} and additionalProperties: false`, () => {
-        const schema = resolved(resolved(operation(method, path).requestBody?.content)?.["application/json"]);
+      const { fields, mediaType = "application/json" } = endpoint.requestBody;
+      it(`request body (${mediaType}) declares exactly ${JSON.stringify(Object.keys(fields))}, closed`, () => {
+        const schema = resolved(resolved(operation(method, path).requestBody?.content)?.[mediaType]);
         const bodySchema = resolved(schema?.schema);
         expect(Object.keys(resolved(bodySchema?.properties) ?? {}).sort()).toEqual(Object.keys(fields).sort());
         expect(bodySchema?.additionalProperties).toBe(false);
@@ -435,8 +447,9 @@ describe.each(
 
   if (endpoint.requestBody) {
     describe("request body", () => {
+      const mediaType = endpoint.requestBody?.kind === "fields" ? endpoint.requestBody.mediaType : undefined;
       it.each(named(probes.requestBody))("%s", (_, probe) => {
-        expectJudged(requestBodySchemaPointer(method, path), probe);
+        expectJudged(requestBodySchemaPointer(method, path, mediaType), probe);
       });
     });
   }

@@ -27,7 +27,9 @@ export type Shape =
   | { kind: "array"; items: Shape }
   /** Object keyed by an arbitrary key (currency code), every value of shape `values`. */
   | { kind: "map"; sampleKey: string; values: Shape }
-  | { kind: "emptyObject" };
+  | { kind: "emptyObject" }
+  /** A value whose type no source gives (an observed field): any JSON value, null included. */
+  | { kind: "any" };
 
 export type Field = Shape & {
   /** "or null" in the description. */
@@ -41,15 +43,15 @@ export type Fields = Record<string, Field>;
 export const str = (sample: string): Field => ({ kind: "string", sample });
 /** The component schema of the timestamp convention (Conventions 4). */
 const TIMESTAMP = "Timestamp";
-const dateTime = (): Field => ({ kind: "dateTime", component: TIMESTAMP });
-const num = (): Field => ({ kind: "number" });
+export const dateTime = (): Field => ({ kind: "dateTime", component: TIMESTAMP });
+export const num = (): Field => ({ kind: "number" });
 export const int = (): Field => ({ kind: "integer" });
 const bool = (): Field => ({ kind: "boolean" });
-const closedEnum = (...values: string[]): Field => ({ kind: "enum", values, open: false });
+export const closedEnum = (...values: string[]): Field => ({ kind: "enum", values, open: false });
 export const openEnum = (...values: string[]): Field => ({ kind: "enum", values, open: true });
 const constant = (value: string): Field => ({ kind: "const", value });
 /** An object without a component schema of its own (a variant of a resource, a request body...). */
-const obj = (name: string, fields: Fields): Field => ({ kind: "object", name, fields });
+export const obj = (name: string, fields: Fields): Field => ({ kind: "object", name, fields });
 /** A resource of the description that is the component schema `component` (its PascalCase name). */
 const resource = (component: string, fields: Fields): Field => ({
   kind: "object",
@@ -57,9 +59,9 @@ const resource = (component: string, fields: Fields): Field => ({
   fields,
   component,
 });
-const arrayOf = (items: Shape): Field => ({ kind: "array", items });
+export const arrayOf = (items: Shape): Field => ({ kind: "array", items });
 const orNull = (field: Field): Field => ({ ...field, nullable: true });
-const optional = (field: Field): Field => ({ ...field, optional: true });
+export const optional = (field: Field): Field => ({ ...field, optional: true });
 
 /** Marks every field optional. */
 const allOptional = (fields: Fields): Fields =>
@@ -70,7 +72,7 @@ const allOptional = (fields: Fields): Fields =>
 const SAMPLE_TIME = "2024-05-01T10:15:30.123Z";
 
 /** "Base fields": id, createdAt, updatedAt, active. */
-const baseFields = (id: string): Fields => ({
+export const baseFields = (id: string): Fields => ({
   id: str(id),
   createdAt: dateTime(),
   updatedAt: dateTime(),
@@ -280,7 +282,7 @@ const TransactionWithPayout = obj("Transaction (with payout)", {
 const INVOICE_STATUSES = ["PENDING", "APPROVED", "PROCESSING", "COMPLETED", "FAILED", "EXPIRED", "REFUNDED"] as const;
 
 /** "Invoice": no `active`, all listed fields. */
-const Invoice = resource("Invoice", {
+export const Invoice = resource("Invoice", {
   id: str("inv-0001"),
   createdAt: dateTime(),
   updatedAt: dateTime(),
@@ -386,13 +388,16 @@ export interface ParameterExpectation {
 export interface EndpointExpectation {
   n: number;
   name: string;
-  method: "get" | "post";
+  method: "get" | "post" | "put";
   path: string;
   /** "required": the sample carries x-api-key. "notShown": whether a key is required is not shown. */
   key: "required" | "notShown";
   parameters: ParameterExpectation[];
-  /** Request body fields (closed object), or an empty JSON object. Absent: no body. */
-  requestBody?: { kind: "fields"; fields: Fields; required: string[] } | { kind: "emptyObject" };
+  /**
+   * Request body fields (closed object; of `mediaType`, default application/json), or an empty JSON object.
+   * Absent: no body.
+   */
+  requestBody?: { kind: "fields"; fields: Fields; required: string[]; mediaType?: string } | { kind: "emptyObject" };
   /** The body may be left out entirely (an observed fact, see observed.ts); default: a body is required. */
   bodyOptional?: boolean;
   data: Shape;

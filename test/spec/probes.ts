@@ -47,6 +47,8 @@ export function sampleOf(shape: Shape): unknown {
       return { [shape.sampleKey]: sampleOf(shape.values) };
     case "emptyObject":
       return {};
+    case "any":
+      return "any value";
   }
 }
 
@@ -69,6 +71,8 @@ function wrongTypeOf(shape: Shape): unknown {
     case "map":
     case "emptyObject":
       return [];
+    case "any":
+      return undefined;
   }
 }
 
@@ -170,6 +174,12 @@ export class Prober {
         valid,
       });
 
+    if (shape.kind === "any") {
+      // No source gives its type: every JSON value passes.
+      for (const value of [null, 12345, "text", true, { a: 1 }, [1]])
+        probe(`any value ${JSON.stringify(value)}`, value, true);
+      return probes;
+    }
     probe(nullable ? "null (or null)" : "null", null, nullable);
     probe(`wrong type ${JSON.stringify(wrongTypeOf(shape))}`, wrongTypeOf(shape), false);
     if (!own && this.probedElsewhere(shape)) {
