@@ -1,6 +1,7 @@
 // Mutants of the documented success responses: each breaks the contract in exactly one way.
 // They are derived from the spec's examples and schemas (walked, not hand-listed per operation).
 import type { OpenApiDocument, ViolationKind } from "../../../src/contract/index.js";
+import { schemaTypes, schemaView } from "../../../src/openapi/index.js";
 import { setAt, walk, type FieldEntry } from "./schema-walk.js";
 import {
   buildSampleRequest,
@@ -195,15 +196,18 @@ export function buildMutants(spec: OpenApiDocument): { originals: Original[]; mu
     if (isObject(body) && "data" in body) {
       add("envelope-dropped", "data sent without the envelope", withBody(body.data), { kind: "body-schema" });
       const data = body.data;
-      add(
-        "data-wrong-type",
-        "data of the wrong JSON type",
-        withBody({ ...body, data: Array.isArray(data) ? { ...data } : [data] }),
-        {
-          kind: "body-schema",
-          pointerPrefix: "/data",
-        },
-      );
+      // Where no source declares data's type (an observed answer, e.g. Upload Invoice Document), any type is right.
+      const dataSchemas = schemaView(spec, schema).properties.get("data") ?? [];
+      if (schemaTypes(spec, { allOf: dataSchemas }) !== undefined)
+        add(
+          "data-wrong-type",
+          "data of the wrong JSON type",
+          withBody({ ...body, data: Array.isArray(data) ? { ...data } : [data] }),
+          {
+            kind: "body-schema",
+            pointerPrefix: "/data",
+          },
+        );
     }
 
     if (isObject(body) && isObject(body.meta)) {
