@@ -1790,7 +1790,7 @@ export interface components {
     parameters: {
         /**
          * @description **Observed in the official client, not in the description.** Number of the account to resolve. Always
-         *     sent.
+         *     sent, never empty.
          * @example 0691234821
          */
         AccountNumber: string;
@@ -1824,7 +1824,7 @@ export interface components {
         /**
          * @description **Observed in the official client (later release), not in the description.** Where the account is: a
          *     GHS bank's `sortCode` (List GHS Banks) or a mobile network's code such as `VOD` or `MTN` (List GHS
-         *     Mobile Networks). Always sent.
+         *     Mobile Networks). Always sent, never empty.
          * @example 040100
          */
         GhsBankCode: string;
@@ -1853,7 +1853,7 @@ export interface components {
         MerchantsPageSize: number;
         /**
          * @description **Observed in the official client, not in the description.** The bank of the account to resolve: an
-         *     NGN bank's `uuid` (List NGN Banks). Always sent.
+         *     NGN bank's `uuid` (List NGN Banks). Always sent, never empty.
          * @example 4c8e2a6f-1d3b-4f5a-9e27-6b0d8f2a4c91
          */
         NgnBankId: string;
@@ -2439,13 +2439,13 @@ export interface operations {
                 /**
                  * @description **Observed in the official client (later release), not in the description.** Where the account is: a
                  *     GHS bank's `sortCode` (List GHS Banks) or a mobile network's code such as `VOD` or `MTN` (List GHS
-                 *     Mobile Networks). Always sent.
+                 *     Mobile Networks). Always sent, never empty.
                  * @example 040100
                  */
                 bankCode: components["parameters"]["GhsBankCode"];
                 /**
                  * @description **Observed in the official client, not in the description.** Number of the account to resolve. Always
-                 *     sent.
+                 *     sent, never empty.
                  * @example 0691234821
                  */
                 accountNumber: components["parameters"]["AccountNumber"];
@@ -2587,13 +2587,13 @@ export interface operations {
             query: {
                 /**
                  * @description **Observed in the official client, not in the description.** The bank of the account to resolve: an
-                 *     NGN bank's `uuid` (List NGN Banks). Always sent.
+                 *     NGN bank's `uuid` (List NGN Banks). Always sent, never empty.
                  * @example 4c8e2a6f-1d3b-4f5a-9e27-6b0d8f2a4c91
                  */
                 bankId: components["parameters"]["NgnBankId"];
                 /**
                  * @description **Observed in the official client, not in the description.** Number of the account to resolve. Always
-                 *     sent.
+                 *     sent, never empty.
                  * @example 0691234821
                  */
                 accountNumber: components["parameters"]["AccountNumber"];
