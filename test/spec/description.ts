@@ -44,7 +44,7 @@ export const str = (sample: string): Field => ({ kind: "string", sample });
 /** The component schema of the timestamp convention (Conventions 4). */
 const TIMESTAMP = "Timestamp";
 export const dateTime = (): Field => ({ kind: "dateTime", component: TIMESTAMP });
-export const num = (): Field => ({ kind: "number" });
+const num = (): Field => ({ kind: "number" });
 export const int = (): Field => ({ kind: "integer" });
 const bool = (): Field => ({ kind: "boolean" });
 export const closedEnum = (...values: string[]): Field => ({ kind: "enum", values, open: false });
