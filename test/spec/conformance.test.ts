@@ -258,17 +258,19 @@ const requiresApiKey = (requirement: SecurityRequirement): boolean =>
 const isOptionalBody = (endpoint: EndpointExpectation): boolean =>
   OPTIONAL_BODIES.some((body) => body.method === endpoint.method && body.path === endpoint.path);
 
-/** A marker's entry: a non-empty string, or (issue 20's form) `{ sources: [id, ...], fact }`. */
-function isMarkEntry(item: unknown): boolean {
-  if (typeof item === "string") return item.trim().length > 0;
-  if (typeof item !== "object" || item === null) return false;
-  const { sources, fact } = item as { sources?: unknown; fact?: unknown };
-  return Array.isArray(sources) && sources.length > 0 && isMarkEntry(fact);
-}
+/** A marker item: a non-empty string, or the form naming its sources, `{ sources: [id, ...], fact }`. */
+const isMarkItem = (item: unknown): boolean =>
+  (typeof item === "string" && item.trim().length > 0) ||
+  (typeof item === "object" &&
+    item !== null &&
+    Array.isArray((item as { sources?: unknown }).sources) &&
+    (item as { sources: unknown[] }).sources.length > 0 &&
+    typeof (item as { fact?: unknown }).fact === "string" &&
+    (item as { fact: string }).fact.trim().length > 0);
 
 const isNonEmptyMark = (value: unknown): boolean =>
-  (typeof value === "string" && isMarkEntry(value)) ||
-  (Array.isArray(value) && value.length > 0 && value.every(isMarkEntry));
+  (typeof value === "string" && value.trim().length > 0) ||
+  (Array.isArray(value) && value.length > 0 && value.every(isMarkItem));
 
 // ---------------------------------------------------------------- tests
 

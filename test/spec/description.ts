@@ -28,7 +28,7 @@ export type Shape =
   /** Object keyed by an arbitrary key (currency code), every value of shape `values`. */
   | { kind: "map"; sampleKey: string; values: Shape }
   | { kind: "emptyObject" }
-  /** A value whose type no source gives (an observed field): any JSON value, null included. */
+  /** Any JSON value: no source declares the shape (the data of some observed operations). */
   | { kind: "any" };
 
 export type Field = Shape & {
