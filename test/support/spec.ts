@@ -149,7 +149,7 @@ export function successExample(operationId: string): Record<string, unknown> {
 /** The first example of an operation's JSON request body. */
 export function requestExample<T = Record<string, unknown>>(operationId: string): T {
   const op = listSpecOperations().find((o) => o.operationId === operationId);
-  const [first] = namedExamples(loadSpec(), jsonMedia(op?.requestBody));
+  const [first] = namedExamples(loadSpec(), jsonMedia(op?.requestBody) ?? multipartMedia(op?.requestBody));
   if (!first) throw new Error(`no request example for ${operationId}`);
   return first.value as T;
 }
