@@ -187,6 +187,20 @@ function outsideEnum(values: unknown[]): string {
   return outside;
 }
 
+/** A multipart/form-data body's cases: its documented example without each required part (as sent, with its name). */
+function multipartCases(spec: OpenApiDocument, operation: Operation): Array<[name: string, body: string]> {
+  const media = jsonMedia(operation.requestBody) ? undefined : multipartMedia(operation.requestBody);
+  const [first] = namedExamples(spec, media);
+  if (!media || !first || !isObject(first.value)) return [];
+  const example = first.value;
+  return [...schemaView(spec, media.schema).required]
+    .filter((part) => part in example)
+    .map((part) => {
+      const { [part]: _removed, ...rest } = example;
+      return [`required part ${part} missing`, multipartText(rest, MULTIPART_BOUNDARY)];
+    });
+}
+
 /** Requests that break one rule each: a missing key, a query outside its enum or type, an invalid or malformed body. */
 export function negativeCases(
   spec: OpenApiDocument,
@@ -219,6 +233,7 @@ export function negativeCases(
       if (facts.types && !facts.types.has("string") && facts.types.has("integer"))
         withQuery("of the wrong type", "not-a-number");
     }
+    for (const [name, body] of multipartCases(spec, operation)) add(name, { ...sample, body });
     const schema = jsonMedia(operation.requestBody)?.schema;
     if (schema === undefined || sample.body === undefined) continue;
     const valid = JSON.parse(sample.body) as JsonObject;
