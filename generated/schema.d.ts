@@ -176,8 +176,9 @@ export interface paths {
          *     in `source`, for `purposeOfPayment`, with the invoice's document (`invoiceDocument`: the URL Upload
          *     Invoice Document answered). Answers the new Invoice.
          *
-         *     The later release of the official client says the invoice's virtual NGN bank account (the `virtualAccount...`
-         *     fields) is valid for 30 minutes; `accountExpiresAt` says when it expires.
+         *     The later release of the official client says the invoice's virtual NGN bank account
+         *     (`virtualAccountNumber`, `virtualAccountName`, `virtualBankName`) is valid for 30 minutes;
+         *     `accountExpiresAt` says when it expires.
          *
          *     Every field of the body is always sent by the client; the types of most are not given by the source (any
          *     JSON value passes there). The answer is one Invoice, with the optional fields the client declares.
