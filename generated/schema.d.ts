@@ -197,6 +197,330 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/invoices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create Invoice
+         * @description **Observed in the official client (later release), not in the description.** Creates a settlement
+         *     invoice: `targetAmount` to settle in `target` to the beneficiary's bank account in `destination`, paid
+         *     in `source`, for `purposeOfPayment`, with the invoice's document (`invoiceDocument`: the URL Upload
+         *     Invoice Document answered). Answers the new Invoice.
+         *
+         *     The later release of the official client says the invoice's virtual NGN bank account
+         *     (`virtualAccountNumber`, `virtualAccountName`, `virtualBankName`) is valid for 30 minutes;
+         *     `accountExpiresAt` says when it expires.
+         *
+         *     Every field of the body is always sent by the client; the types of most are not given by the source (any
+         *     JSON value passes there). The answer is one Invoice, with the optional fields the client declares.
+         *
+         *     Requires the `x-api-key` header (every request of the official client carries it).
+         *
+         *     Limits: 200 requests per minute per API key (the general limit).
+         */
+        post: operations["createInvoice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/invoices/{invoiceId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Invoice
+         * @description **Observed in the official client (later release), not in the description.** Returns one of the caller's
+         *     invoices by its `id`. For `me`, the documented List My Invoices (`/invoices/me`) applies: a literal path
+         *     wins over this template.
+         *
+         *     Requires the `x-api-key` header (every request of the official client carries it).
+         *
+         *     Limits: 200 requests per minute per API key (the general limit).
+         */
+        get: operations["getInvoice"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/uploads/invoices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload Invoice Document
+         * @description **Observed in the official client (later release), not in the description.** Uploads an invoice's
+         *     document as `multipart/form-data` with one part, `file`: a JPEG, PNG or PDF of at most 1 MB (the client
+         *     checks both before sending). The client uses the answer's `data` as the `invoiceDocument` of Create
+         *     Invoice (a URL); no source declares its shape, so any `data` passes.
+         *
+         *     This is the one request of the contract whose body is not JSON.
+         *
+         *     Requires the `x-api-key` header (every request of the official client carries it).
+         *
+         *     Limits: 200 requests per minute per API key (the general limit).
+         */
+        post: operations["uploadInvoiceDocument"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ghs-payments/accounts/resolve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Resolve GHS Account
+         * @description **Observed in the official client (later release), not in the description.** Looks up the account of
+         *     `accountNumber` at `bankCode`: a bank's sort code or a mobile network's code such as `VOD` or `MTN`; both
+         *     are always sent. Answers ONE `{bankId, accountNumber, accountName}` (unlike Resolve NGN Bank Account,
+         *     which answers an array).
+         *
+         *     Requires the `x-api-key` header (every request of the official client carries it).
+         *
+         *     Limits: 200 requests per minute per API key (the general limit).
+         */
+        get: operations["resolveGhsAccount"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ghs-payments/banks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List GHS Banks
+         * @description **Observed in the official client (later release), not in the description.** Lists the banks of GHS
+         *     Payments: `name`, `uuid` and `sortCode` (a `bankCode` of Resolve GHS Account). Their types are not given by
+         *     the source.
+         *
+         *     Requires the `x-api-key` header (every request of the official client carries it).
+         *
+         *     Limits: 200 requests per minute per API key (the general limit).
+         */
+        get: operations["listGhsBanks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ghs-payments/mobile/networks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List GHS Mobile Networks
+         * @description **Observed in the official client (later release), not in the description.** Lists the mobile money
+         *     networks of GHS Payments: `name` and `sortCode` (a `bankCode` of Resolve GHS Account, such as `VOD` or
+         *     `MTN`). Their types are not given by the source.
+         *
+         *     Requires the `x-api-key` header (every request of the official client carries it).
+         *
+         *     Limits: 200 requests per minute per API key (the general limit).
+         */
+        get: operations["listGhsMobileNetworks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ngn-payments/accounts/resolve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Resolve NGN Bank Account
+         * @description **Observed in the official client (2023 and later releases), not in the description.** Looks up the account of
+         *     `accountNumber` at the bank `bankId` (an NGN bank's `uuid`); both are always sent. Answers an array of
+         *     `{bankId, accountNumber, accountName}`, as the clients declare it.
+         *
+         *     Requires the `x-api-key` header (every request of the official client carries it).
+         *
+         *     Limits: 200 requests per minute per API key (the general limit).
+         */
+        get: operations["resolveNgnAccount"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ngn-payments/banks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List NGN Banks
+         * @description **Observed in the official client (2023 and later releases), not in the description.** Lists the banks of
+         *     NGN Payments: `name`, `uuid` (the `bankId` of Resolve NGN Bank Account), `interInstitutionCode` and
+         *     `sortCode`. Their types are not given by the sources.
+         *
+         *     Requires the `x-api-key` header (every request of the official client carries it).
+         *
+         *     Limits: 200 requests per minute per API key (the general limit).
+         */
+        get: operations["listNgnBanks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ngn-payments/deposits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create NGN Deposit
+         * @description **Observed in the official client (2023 and later releases), not in the description.** Starts a naira deposit of
+         *     `amount` through the fiat merchant whose `code` is `merchantCode`. Answers one NairaPayment, whose
+         *     `reference` Update NGN Deposit takes.
+         *
+         *     Requires the `x-api-key` header (every request of the official client carries it).
+         *
+         *     Limits: 200 requests per minute per API key (the general limit).
+         */
+        post: operations["createNgnDeposit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ngn-payments/deposits/{reference}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Update NGN Deposit
+         * @description **Observed in the official client (2023 and later releases), not in the description.** Sent with the `reference`
+         *     of a naira deposit and no body. What it changes is not given by the sources, and neither client release
+         *     declares its answer: any envelope `data` passes.
+         *
+         *     Requires the `x-api-key` header (every request of the official client carries it).
+         *
+         *     Limits: 200 requests per minute per API key (the general limit).
+         */
+        put: operations["updateNgnDeposit"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ngn-payments/merchants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List NGN Merchants
+         * @description **Observed in the official client (2023 and later releases), not in the description.** Lists the fiat merchants
+         *     of NGN Payments (FiatMerchant), a page at a time (`page`, `pageSize`; their defaults are not given by the
+         *     sources, and no page meta is declared). A merchant's `code` is the `merchantCode` of Create NGN Deposit.
+         *
+         *     Requires the `x-api-key` header (every request of the official client carries it).
+         *
+         *     Limits: 200 requests per minute per API key (the general limit).
+         */
+        get: operations["listNgnMerchants"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ngn-payments/withdrawals/{reference}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Update NGN Withdrawal
+         * @description **Observed in the official client (2023 and later releases), not in the description.** Sent with the `reference`
+         *     of a naira withdrawal and no body. What it changes is not given by the sources, and neither client release
+         *     declares its answer: any envelope `data` passes.
+         *
+         *     Requires the `x-api-key` header (every request of the official client carries it).
+         *
+         *     Limits: 200 requests per minute per API key (the general limit).
+         */
+        put: operations["updateNgnWithdrawal"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/collections/customers/me": {
         parameters: {
             query?: never;
@@ -1110,6 +1434,37 @@ export interface components {
             purpose?: string;
         };
         /**
+         * @description **Observed in the official client (later release), not in the description.** The body of Create Invoice,
+         *     as the later release of the official client sends it: every field below, the beneficiary's bank details
+         *     in `destination`. `invoiceDocument` is the value Upload Invoice Document answered (a URL). The client
+         *     declares no types for these fields except as the Invoice it reads back shows them: a field whose type
+         *     no source gives accepts any JSON value.
+         */
+        CreateInvoiceRequest: {
+            /** @description Amount to settle, in the target currency (type not given by the source). */
+            targetAmount: unknown;
+            /** @description The currency paid in (type not given by the source). */
+            source: unknown;
+            /** @description The currency settled to the beneficiary (type not given by the source). */
+            target: unknown;
+            /** @description Purpose of the payment (type not given by the source). */
+            purposeOfPayment: unknown;
+            /** @description The URL Upload Invoice Document answered with (a string, as the Invoice's invoiceDocument). */
+            invoiceDocument: string;
+            destination: components["schemas"]["InvoiceDestination"];
+        };
+        /**
+         * @description **Observed in the official client, not in the description.** The body of Create NGN Deposit, as both
+         *     releases of the official client send it: `merchantCode` (a FiatMerchant's `code`) and `amount` (types not
+         *     given by the sources: any JSON value passes).
+         */
+        CreateNgnDepositRequest: {
+            /** @description Code of the fiat merchant to deposit through. */
+            merchantCode: unknown;
+            /** @description Amount to deposit. */
+            amount: unknown;
+        };
+        /**
          * @description Body of Create Quote. The description says `sourceId` and `targetId` carry currency **codes**
          *     (not names). A real client was observed sending currency **identifiers** there instead; both are
          *     strings, so the contract accepts either and cannot settle which the service expects. Which fields
@@ -1374,6 +1729,46 @@ export interface components {
          * @enum {string}
          */
         FiatCurrency: "NGNX" | "GHS";
+        /**
+         * @description **Observed in the official client, not in the description.** A fiat merchant of NGN Payments, as both
+         *     releases of the official client declare it: the base fields, code, depositFee, payoutFee, userId, the
+         *     merchant's user, totalRequests and completedRequests. Types are not given by the sources beyond the base
+         *     fields and the timestamp convention: such a field accepts any JSON value.
+         */
+        FiatMerchant: components["schemas"]["BaseFields"] & {
+            /** @description Code of the merchant (the `merchantCode` of Create NGN Deposit). */
+            code: unknown;
+            /** @description Fee of a deposit through the merchant. */
+            depositFee: unknown;
+            /** @description Fee of a payout through the merchant. */
+            payoutFee: unknown;
+            /** @description Identifier of the merchant's user. */
+            userId: unknown;
+            user: components["schemas"]["FiatMerchantUser"];
+            /** @description Number of requests the merchant received. */
+            totalRequests: unknown;
+            /** @description Number of requests the merchant completed. */
+            completedRequests: unknown;
+        };
+        /** @description Envelope of List NGN Merchants: the fiat merchants. */
+        FiatMerchantListResponse: components["schemas"]["Envelope"] & {
+            data: components["schemas"]["FiatMerchant"][];
+        };
+        /**
+         * @description **Observed in the official client, not in the description.** The user of a fiat merchant, as both
+         *     releases of the official client declare it: the base fields, firstName, lastName, email and role (types
+         *     beyond the base fields not given by the sources: any JSON value passes).
+         */
+        FiatMerchantUser: components["schemas"]["BaseFields"] & {
+            /** @description First name. */
+            firstName: unknown;
+            /** @description Last name. */
+            lastName: unknown;
+            /** @description Email address. */
+            email: unknown;
+            /** @description Role of the user. */
+            role: unknown;
+        };
         /** @description A USDT rate against one fiat currency. */
         FiatRate: {
             currency: components["schemas"]["FiatCurrency"];
@@ -1390,6 +1785,23 @@ export interface components {
         /** @description Envelope of Get Fiat Rates: an array of fiat rates. */
         FiatRateListResponse: components["schemas"]["Envelope"] & {
             data: components["schemas"]["FiatRate"][];
+        };
+        /**
+         * @description **Observed in the official client (later release), not in the description.** A bank of GHS Payments, as
+         *     the later release of the official client declares it: name, uuid and sortCode (types not given by the
+         *     source: any JSON value passes).
+         */
+        GhsBank: {
+            /** @description Name of the bank. */
+            name: unknown;
+            /** @description Identifier of the bank. */
+            uuid: unknown;
+            /** @description Sort code of the bank (a `bankCode` of Resolve GHS Account). */
+            sortCode: unknown;
+        };
+        /** @description Envelope of List GHS Banks: the banks. */
+        GhsBankListResponse: components["schemas"]["Envelope"] & {
+            data: components["schemas"]["GhsBank"][];
         };
         /**
          * @description A settlement invoice: a source-currency amount is paid into a virtual account and settled to a
@@ -1435,11 +1847,88 @@ export interface components {
             beneficiaryBankName: string;
             /** @description SWIFT code of the beneficiary's bank. */
             swiftCode: string;
+            /**
+             * @description **Observed in the official client (later release), not in the description; optional.**
+             *     The invoice's document: the value Upload Invoice Document answered, as sent to Create Invoice.
+             */
+            invoiceDocument?: string;
+            /**
+             * @description **Observed in the official client (later release), not in the description; optional.**
+             *     Country of the beneficiary's bank.
+             */
+            beneficiaryBankCountry?: string;
+            /**
+             * @description **Observed in the official client (later release), not in the description; optional.**
+             *     Address of the beneficiary's bank.
+             */
+            beneficiaryBankAddress?: string;
+            /**
+             * @description **Observed in the official client (later release), not in the description; optional.**
+             *     Name of the beneficiary.
+             */
+            beneficiaryName?: string;
+            /**
+             * @description **Observed in the official client (later release), not in the description; optional.**
+             *     Address of the beneficiary.
+             */
+            beneficiaryAddress?: string;
+            /**
+             * @description **Observed in the official client (later release), not in the description; optional.**
+             *     Country code of the beneficiary.
+             */
+            beneficiaryCountryCode?: string;
+            /**
+             * @description **Observed in the official client (later release), not in the description; optional.**
+             *     Country of residence of the beneficiary.
+             */
+            beneficiaryCountryOfResidence?: string;
+        };
+        /**
+         * @description **Observed in the official client (later release), not in the description.** The beneficiary's bank
+         *     account an invoice settles to, as the later release of the official client sends it in Create Invoice.
+         *     Its eleven fields are always sent; their types are not given by the source (any JSON value passes).
+         */
+        InvoiceDestination: {
+            /** @description Name of the beneficiary's account. */
+            accountName: unknown;
+            /** @description Number of the beneficiary's account. */
+            accountNumber: unknown;
+            /** @description SWIFT code of the beneficiary's bank. */
+            swiftCode: unknown;
+            /** @description Name of the beneficiary's bank. */
+            bankName: unknown;
+            /** @description Code of the beneficiary's bank. */
+            bankCode: unknown;
+            /** @description Country of the beneficiary's bank. */
+            bankCountry: unknown;
+            /** @description Address of the beneficiary's bank. */
+            bankAddress: unknown;
+            /** @description Name of the beneficiary. */
+            beneficiaryName: unknown;
+            /** @description Address of the beneficiary. */
+            beneficiaryAddress: unknown;
+            /** @description Country code of the beneficiary. */
+            beneficiaryCountryCode: unknown;
+            /** @description Country of residence of the beneficiary. */
+            beneficiaryCountryOfResidence: unknown;
+        };
+        /**
+         * @description **Observed in the official client (later release), not in the description.** The multipart/form-data body
+         *     of Upload Invoice Document: one part, `file`, a JPEG, PNG or PDF document of at most 1 MB (the later
+         *     release of the official client checks both before sending; 1 MB is read here as 1,000,000 bytes).
+         */
+        InvoiceDocumentUpload: {
+            /** @description The document's bytes (JPEG, PNG or PDF), at most 1 MB. */
+            file: string;
         };
         /** @description Envelope of List My Invoices: a page of invoices with meta shape A. */
         InvoiceListResponse: components["schemas"]["Envelope"] & {
             data: components["schemas"]["Invoice"][];
             meta: components["schemas"]["PageMetaA"];
+        };
+        /** @description Envelope of Create Invoice and Get Invoice: one invoice. */
+        InvoiceResponse: components["schemas"]["Envelope"] & {
+            data: components["schemas"]["Invoice"];
         };
         /**
          * @description Status of an invoice. The seven values are also the values the status filter of List My
@@ -1448,11 +1937,94 @@ export interface components {
          */
         InvoiceStatus: "PENDING" | "APPROVED" | "PROCESSING" | "COMPLETED" | "FAILED" | "EXPIRED" | "REFUNDED";
         /**
+         * @description **Observed in the official client (later release), not in the description.** A mobile money network of
+         *     GHS Payments, as the later release of the official client declares it: name and sortCode (types not
+         *     given by the source: any JSON value passes).
+         */
+        MobileNetwork: {
+            /** @description Name of the network. */
+            name: unknown;
+            /** @description Code of the network (a `bankCode` of Resolve GHS Account, such as `VOD` or `MTN`). */
+            sortCode: unknown;
+        };
+        /** @description Envelope of List GHS Mobile Networks: the networks. */
+        MobileNetworkListResponse: components["schemas"]["Envelope"] & {
+            data: components["schemas"]["MobileNetwork"][];
+        };
+        /**
+         * @description **Observed in the official client, not in the description.** A naira payment of NGN Payments (a deposit
+         *     or a withdrawal through a fiat merchant), as both releases of the official client declare it. `type` and
+         *     `status` take the values the clients declare; `recipientBankAccountId` is optional there. Other types
+         *     are not given by the sources beyond the timestamp convention: such a field accepts any JSON value.
+         */
+        NairaPayment: {
+            /** @description When the payment was created. */
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description Reference of the payment (the `{reference}` of Update NGN Deposit and Update NGN Withdrawal). */
+            reference: unknown;
+            /** @description The customer's reference of the payment. */
+            customerReference: unknown;
+            /** @description Number of the merchant's account to pay into. */
+            merchantAccountNumber: unknown;
+            /** @description Name of the merchant's account. */
+            merchantAccountName: unknown;
+            /** @description Fee of the payment. */
+            fee: unknown;
+            /** @description Amount of the payment. */
+            amount: unknown;
+            /** @description Identifier of the merchant. */
+            merchantId: unknown;
+            /** @description Identifier of the recipient's bank account (optional in the clients' declaration). */
+            recipientBankAccountId?: unknown;
+            /**
+             * @description Kind of payment, as the clients declare it.
+             * @enum {string}
+             */
+            type: "DEPOSIT" | "WITHDRAW";
+            /**
+             * @description Status of the payment, as the clients declare it.
+             * @enum {string}
+             */
+            status: "FAILED" | "PENDING" | "PROCESSING" | "CANCELLED" | "COMPLETED";
+            /** @description The recipient's bank account. */
+            recipientBankAccount: {
+                /** @description Name on the account. */
+                accountName: unknown;
+                /** @description Number of the account. */
+                accountNumber: unknown;
+                /** @description Identifier of the account's bank. */
+                bankId: unknown;
+            };
+        };
+        /** @description Envelope of Create NGN Deposit: one naira payment. */
+        NairaPaymentResponse: components["schemas"]["Envelope"] & {
+            data: components["schemas"]["NairaPayment"];
+        };
+        /**
          * @description How a withdrawal network's fee is charged. `FLAT` is the value seen; the description gives no
          *     full list, so any string is accepted.
          * @example FLAT
          */
         NetworkFeeType: string;
+        /**
+         * @description **Observed in the official client, not in the description.** A bank of NGN Payments, as both releases
+         *     of the official client declare it: name, uuid, interInstitutionCode and sortCode (types not given by the
+         *     sources: any JSON value passes).
+         */
+        NgnBank: {
+            /** @description Name of the bank. */
+            name: unknown;
+            /** @description Identifier of the bank (the `bankId` of Resolve NGN Bank Account). */
+            uuid: unknown;
+            /** @description Inter-institution code of the bank. */
+            interInstitutionCode: unknown;
+            /** @description Sort code of the bank. */
+            sortCode: unknown;
+        };
+        /** @description Envelope of List NGN Banks: the banks. */
+        NgnBankListResponse: components["schemas"]["Envelope"] & {
+            data: components["schemas"]["NgnBank"][];
+        };
         /**
          * @description Pagination meta, shape A (invoices). The names of the pagination request parameters and the
          *     default and maximum page size are not shown.
@@ -1600,6 +2172,27 @@ export interface components {
         ResendWebhooksRequest: {
             /** @description Identifiers of the transactions whose webhooks should be sent again. The maximum number of ids in one request is not shown. */
             ids: string[];
+        };
+        /**
+         * @description **Observed in the official client, not in the description.** A bank (or mobile money) account as the
+         *     resolve calls of NGN and GHS Payments answer it, as the official client declares it: bankId,
+         *     accountNumber and accountName (types not given by the sources: any JSON value passes).
+         */
+        ResolvedAccount: {
+            /** @description Identifier of the account's bank. */
+            bankId: unknown;
+            /** @description Number of the account. */
+            accountNumber: unknown;
+            /** @description Name on the account. */
+            accountName: unknown;
+        };
+        /** @description Envelope of Resolve NGN Bank Account: the accounts found. */
+        ResolvedAccountListResponse: components["schemas"]["Envelope"] & {
+            data: components["schemas"]["ResolvedAccount"][];
+        };
+        /** @description Envelope of Resolve GHS Account: the one account found. */
+        ResolvedAccountResponse: components["schemas"]["Envelope"] & {
+            data: components["schemas"]["ResolvedAccount"];
         };
         /**
          * @description Side of a quote or trade.
@@ -1771,6 +2364,14 @@ export interface components {
         /** @description A transaction with its wallet, as Get User Transactions returns it. */
         TransactionWithWallet: components["schemas"]["Transaction"] & {
             wallet: components["schemas"]["Wallet"];
+        };
+        /**
+         * @description **Observed in the official client, not in the description.** The envelope of an answer whose `data` no
+         *     source declares: `message` and `data` (any JSON value).
+         */
+        UndeclaredDataResponse: components["schemas"]["Envelope"] & {
+            /** @description The answer's data; its shape is declared by no source. */
+            data: unknown;
         };
         /** @description Envelope of Get User Transactions: transactions, each with its wallet. */
         UserTransactionListResponse: components["schemas"]["Envelope"] & {
@@ -1959,6 +2560,12 @@ export interface components {
     };
     parameters: {
         /**
+         * @description **Observed in the official client, not in the description.** Number of the account to resolve. Always
+         *     sent, never empty.
+         * @example 0691234821
+         */
+        AccountNumber: string;
+        /**
          * @description **Observed in a real client, not in the description.** Lowercase hex of HMAC-SHA256, keyed with
          *     the account's API secret, over `METHOD + PATH + TIMESTAMP`: the upper-case method, the request's
          *     path including the `/v1` prefix and the query string exactly as sent
@@ -1986,10 +2593,47 @@ export interface components {
          */
         CustomerId: string;
         /**
+         * @description **Observed in the official client (later release), not in the description.** Where the account is: a
+         *     GHS bank's `sortCode` (List GHS Banks) or a mobile network's code such as `VOD` or `MTN` (List GHS
+         *     Mobile Networks). Always sent, never empty.
+         * @example 040100
+         */
+        GhsBankCode: string;
+        /**
+         * @description **Observed in the official client (later release), not in the description.** Identifier of the invoice
+         *     (its `id`). For `me`, the documented List My Invoices (`/invoices/me`) applies.
+         * @example 2e4a6c8f-0b1d-4e3f-9a75-8c0e2a4b6d93
+         */
+        InvoiceId: string;
+        /**
          * @description Return only invoices in this status (one of the seven invoice statuses).
          * @example COMPLETED
          */
         InvoiceStatusFilter: components["schemas"]["InvoiceStatus"];
+        /**
+         * @description **Observed in the official client, not in the description.** Page number of the merchant listing.
+         *     Its default and whether pages count from 0 or 1 are not given by the sources.
+         * @example 1
+         */
+        MerchantsPage: number;
+        /**
+         * @description **Observed in the official client, not in the description.** Number of merchants per page. Its default
+         *     and maximum are not given by the sources.
+         * @example 30
+         */
+        MerchantsPageSize: number;
+        /**
+         * @description **Observed in the official client, not in the description.** The bank of the account to resolve: an
+         *     NGN bank's `uuid` (List NGN Banks). Always sent, never empty.
+         * @example 4c8e2a6f-1d3b-4f5a-9e27-6b0d8f2a4c91
+         */
+        NgnBankId: string;
+        /**
+         * @description **Observed in the official client, not in the description.** Reference of a naira payment (a
+         *     NairaPayment's `reference`).
+         * @example NGN-DEP-20261122-4H8J2L
+         */
+        PaymentReference: string;
         /**
          * @description The `id` of the quote to accept, as Create Quote returned it (an opaque string, not a UUID).
          * @example qt_7KfR2xLm9QpZ4vNc
@@ -2098,6 +2742,8 @@ export type CollectionCustomer = components['schemas']['CollectionCustomer'];
 export type CollectionCustomerListResponse = components['schemas']['CollectionCustomerListResponse'];
 export type CollectionCustomerResponse = components['schemas']['CollectionCustomerResponse'];
 export type CreateDepositAddressRequest = components['schemas']['CreateDepositAddressRequest'];
+export type CreateInvoiceRequest = components['schemas']['CreateInvoiceRequest'];
+export type CreateNgnDepositRequest = components['schemas']['CreateNgnDepositRequest'];
 export type CreateQuoteRequest = components['schemas']['CreateQuoteRequest'];
 export type CreatedDepositAddress = components['schemas']['CreatedDepositAddress'];
 export type CreatedDepositAddressResponse = components['schemas']['CreatedDepositAddressResponse'];
@@ -2119,12 +2765,26 @@ export type Envelope = components['schemas']['Envelope'];
 export type ErrorBody = components['schemas']['ErrorBody'];
 export type FeeType = components['schemas']['FeeType'];
 export type FiatCurrency = components['schemas']['FiatCurrency'];
+export type FiatMerchant = components['schemas']['FiatMerchant'];
+export type FiatMerchantListResponse = components['schemas']['FiatMerchantListResponse'];
+export type FiatMerchantUser = components['schemas']['FiatMerchantUser'];
 export type FiatRate = components['schemas']['FiatRate'];
 export type FiatRateListResponse = components['schemas']['FiatRateListResponse'];
+export type GhsBank = components['schemas']['GhsBank'];
+export type GhsBankListResponse = components['schemas']['GhsBankListResponse'];
 export type Invoice = components['schemas']['Invoice'];
+export type InvoiceDestination = components['schemas']['InvoiceDestination'];
+export type InvoiceDocumentUpload = components['schemas']['InvoiceDocumentUpload'];
 export type InvoiceListResponse = components['schemas']['InvoiceListResponse'];
+export type InvoiceResponse = components['schemas']['InvoiceResponse'];
 export type InvoiceStatus = components['schemas']['InvoiceStatus'];
+export type MobileNetwork = components['schemas']['MobileNetwork'];
+export type MobileNetworkListResponse = components['schemas']['MobileNetworkListResponse'];
+export type NairaPayment = components['schemas']['NairaPayment'];
+export type NairaPaymentResponse = components['schemas']['NairaPaymentResponse'];
 export type NetworkFeeType = components['schemas']['NetworkFeeType'];
+export type NgnBank = components['schemas']['NgnBank'];
+export type NgnBankListResponse = components['schemas']['NgnBankListResponse'];
 export type PageMetaA = components['schemas']['PageMetaA'];
 export type PageMetaB = components['schemas']['PageMetaB'];
 export type Pair = components['schemas']['Pair'];
@@ -2137,6 +2797,9 @@ export type PayoutTransactionListResponse = components['schemas']['PayoutTransac
 export type Quote = components['schemas']['Quote'];
 export type QuoteResponse = components['schemas']['QuoteResponse'];
 export type ResendWebhooksRequest = components['schemas']['ResendWebhooksRequest'];
+export type ResolvedAccount = components['schemas']['ResolvedAccount'];
+export type ResolvedAccountListResponse = components['schemas']['ResolvedAccountListResponse'];
+export type ResolvedAccountResponse = components['schemas']['ResolvedAccountResponse'];
 export type Side = components['schemas']['Side'];
 export type Timestamp = components['schemas']['Timestamp'];
 export type TradableCurrency = components['schemas']['TradableCurrency'];
@@ -2153,6 +2816,7 @@ export type TransactionType = components['schemas']['TransactionType'];
 export type TransactionWithDeposit = components['schemas']['TransactionWithDeposit'];
 export type TransactionWithPayout = components['schemas']['TransactionWithPayout'];
 export type TransactionWithWallet = components['schemas']['TransactionWithWallet'];
+export type UndeclaredDataResponse = components['schemas']['UndeclaredDataResponse'];
 export type UserTransactionListResponse = components['schemas']['UserTransactionListResponse'];
 export type Wallet = components['schemas']['Wallet'];
 export type WalletListResponse = components['schemas']['WalletListResponse'];
@@ -2167,11 +2831,18 @@ export type ResponseClientError = components['responses']['ClientError'];
 export type ResponseServerError = components['responses']['ServerError'];
 export type ResponseTooManyRequests = components['responses']['TooManyRequests'];
 export type ResponseUnauthorized = components['responses']['Unauthorized'];
+export type ParameterAccountNumber = components['parameters']['AccountNumber'];
 export type ParameterApiSignature = components['parameters']['ApiSignature'];
 export type ParameterApiTimestamp = components['parameters']['ApiTimestamp'];
 export type ParameterCurrencyId = components['parameters']['CurrencyId'];
 export type ParameterCustomerId = components['parameters']['CustomerId'];
+export type ParameterGhsBankCode = components['parameters']['GhsBankCode'];
+export type ParameterInvoiceId = components['parameters']['InvoiceId'];
 export type ParameterInvoiceStatusFilter = components['parameters']['InvoiceStatusFilter'];
+export type ParameterMerchantsPage = components['parameters']['MerchantsPage'];
+export type ParameterMerchantsPageSize = components['parameters']['MerchantsPageSize'];
+export type ParameterNgnBankId = components['parameters']['NgnBankId'];
+export type ParameterPaymentReference = components['parameters']['PaymentReference'];
 export type ParameterQuoteId = components['parameters']['QuoteId'];
 export type ParameterSourceCode = components['parameters']['SourceCode'];
 export type ParameterTargetCode = components['parameters']['TargetCode'];
@@ -2475,6 +3146,619 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InvoiceListResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            "4XX": components["responses"]["ClientError"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    createInvoice: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Observed in a real client, not in the description.** The time the request was signed, in
+                 *     milliseconds since the Unix epoch, as a decimal string (`1700000000000`). Sent together with
+                 *     `x-api-signature`; see "Request signing" in the introduction. Whether the service requires it is
+                 *     not known.
+                 * @example 1700000000000
+                 */
+                "x-api-timestamp"?: components["parameters"]["ApiTimestamp"];
+                /**
+                 * @description **Observed in a real client, not in the description.** Lowercase hex of HMAC-SHA256, keyed with
+                 *     the account's API secret, over `METHOD + PATH + TIMESTAMP`: the upper-case method, the request's
+                 *     path including the `/v1` prefix and the query string exactly as sent
+                 *     (`/v1/transactions/me?page=1&pageSize=30`), and the value of `x-api-timestamp`. Whether the
+                 *     service rejects unsigned requests is not known.
+                 * @example ece0ab4cc6577304fa2104f6c84454050b3b5ead1ede4e961ed1f4dcea9830ae
+                 */
+                "x-api-signature"?: components["parameters"]["ApiSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateInvoiceRequest"];
+            };
+        };
+        responses: {
+            /** @description The new invoice. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvoiceResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            "4XX": components["responses"]["ClientError"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    getInvoice: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Observed in a real client, not in the description.** The time the request was signed, in
+                 *     milliseconds since the Unix epoch, as a decimal string (`1700000000000`). Sent together with
+                 *     `x-api-signature`; see "Request signing" in the introduction. Whether the service requires it is
+                 *     not known.
+                 * @example 1700000000000
+                 */
+                "x-api-timestamp"?: components["parameters"]["ApiTimestamp"];
+                /**
+                 * @description **Observed in a real client, not in the description.** Lowercase hex of HMAC-SHA256, keyed with
+                 *     the account's API secret, over `METHOD + PATH + TIMESTAMP`: the upper-case method, the request's
+                 *     path including the `/v1` prefix and the query string exactly as sent
+                 *     (`/v1/transactions/me?page=1&pageSize=30`), and the value of `x-api-timestamp`. Whether the
+                 *     service rejects unsigned requests is not known.
+                 * @example ece0ab4cc6577304fa2104f6c84454050b3b5ead1ede4e961ed1f4dcea9830ae
+                 */
+                "x-api-signature"?: components["parameters"]["ApiSignature"];
+            };
+            path: {
+                /**
+                 * @description **Observed in the official client (later release), not in the description.** Identifier of the invoice
+                 *     (its `id`). For `me`, the documented List My Invoices (`/invoices/me`) applies.
+                 * @example 2e4a6c8f-0b1d-4e3f-9a75-8c0e2a4b6d93
+                 */
+                invoiceId: components["parameters"]["InvoiceId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The invoice. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvoiceResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            "4XX": components["responses"]["ClientError"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    uploadInvoiceDocument: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Observed in a real client, not in the description.** The time the request was signed, in
+                 *     milliseconds since the Unix epoch, as a decimal string (`1700000000000`). Sent together with
+                 *     `x-api-signature`; see "Request signing" in the introduction. Whether the service requires it is
+                 *     not known.
+                 * @example 1700000000000
+                 */
+                "x-api-timestamp"?: components["parameters"]["ApiTimestamp"];
+                /**
+                 * @description **Observed in a real client, not in the description.** Lowercase hex of HMAC-SHA256, keyed with
+                 *     the account's API secret, over `METHOD + PATH + TIMESTAMP`: the upper-case method, the request's
+                 *     path including the `/v1` prefix and the query string exactly as sent
+                 *     (`/v1/transactions/me?page=1&pageSize=30`), and the value of `x-api-timestamp`. Whether the
+                 *     service rejects unsigned requests is not known.
+                 * @example ece0ab4cc6577304fa2104f6c84454050b3b5ead1ede4e961ed1f4dcea9830ae
+                 */
+                "x-api-signature"?: components["parameters"]["ApiSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["InvoiceDocumentUpload"];
+            };
+        };
+        responses: {
+            /** @description The document was taken; data is what Create Invoice takes as invoiceDocument. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UndeclaredDataResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            "4XX": components["responses"]["ClientError"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    resolveGhsAccount: {
+        parameters: {
+            query: {
+                /**
+                 * @description **Observed in the official client (later release), not in the description.** Where the account is: a
+                 *     GHS bank's `sortCode` (List GHS Banks) or a mobile network's code such as `VOD` or `MTN` (List GHS
+                 *     Mobile Networks). Always sent, never empty.
+                 * @example 040100
+                 */
+                bankCode: components["parameters"]["GhsBankCode"];
+                /**
+                 * @description **Observed in the official client, not in the description.** Number of the account to resolve. Always
+                 *     sent, never empty.
+                 * @example 0691234821
+                 */
+                accountNumber: components["parameters"]["AccountNumber"];
+            };
+            header?: {
+                /**
+                 * @description **Observed in a real client, not in the description.** The time the request was signed, in
+                 *     milliseconds since the Unix epoch, as a decimal string (`1700000000000`). Sent together with
+                 *     `x-api-signature`; see "Request signing" in the introduction. Whether the service requires it is
+                 *     not known.
+                 * @example 1700000000000
+                 */
+                "x-api-timestamp"?: components["parameters"]["ApiTimestamp"];
+                /**
+                 * @description **Observed in a real client, not in the description.** Lowercase hex of HMAC-SHA256, keyed with
+                 *     the account's API secret, over `METHOD + PATH + TIMESTAMP`: the upper-case method, the request's
+                 *     path including the `/v1` prefix and the query string exactly as sent
+                 *     (`/v1/transactions/me?page=1&pageSize=30`), and the value of `x-api-timestamp`. Whether the
+                 *     service rejects unsigned requests is not known.
+                 * @example ece0ab4cc6577304fa2104f6c84454050b3b5ead1ede4e961ed1f4dcea9830ae
+                 */
+                "x-api-signature"?: components["parameters"]["ApiSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account found. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResolvedAccountResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            "4XX": components["responses"]["ClientError"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    listGhsBanks: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Observed in a real client, not in the description.** The time the request was signed, in
+                 *     milliseconds since the Unix epoch, as a decimal string (`1700000000000`). Sent together with
+                 *     `x-api-signature`; see "Request signing" in the introduction. Whether the service requires it is
+                 *     not known.
+                 * @example 1700000000000
+                 */
+                "x-api-timestamp"?: components["parameters"]["ApiTimestamp"];
+                /**
+                 * @description **Observed in a real client, not in the description.** Lowercase hex of HMAC-SHA256, keyed with
+                 *     the account's API secret, over `METHOD + PATH + TIMESTAMP`: the upper-case method, the request's
+                 *     path including the `/v1` prefix and the query string exactly as sent
+                 *     (`/v1/transactions/me?page=1&pageSize=30`), and the value of `x-api-timestamp`. Whether the
+                 *     service rejects unsigned requests is not known.
+                 * @example ece0ab4cc6577304fa2104f6c84454050b3b5ead1ede4e961ed1f4dcea9830ae
+                 */
+                "x-api-signature"?: components["parameters"]["ApiSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The banks. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GhsBankListResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            "4XX": components["responses"]["ClientError"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    listGhsMobileNetworks: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Observed in a real client, not in the description.** The time the request was signed, in
+                 *     milliseconds since the Unix epoch, as a decimal string (`1700000000000`). Sent together with
+                 *     `x-api-signature`; see "Request signing" in the introduction. Whether the service requires it is
+                 *     not known.
+                 * @example 1700000000000
+                 */
+                "x-api-timestamp"?: components["parameters"]["ApiTimestamp"];
+                /**
+                 * @description **Observed in a real client, not in the description.** Lowercase hex of HMAC-SHA256, keyed with
+                 *     the account's API secret, over `METHOD + PATH + TIMESTAMP`: the upper-case method, the request's
+                 *     path including the `/v1` prefix and the query string exactly as sent
+                 *     (`/v1/transactions/me?page=1&pageSize=30`), and the value of `x-api-timestamp`. Whether the
+                 *     service rejects unsigned requests is not known.
+                 * @example ece0ab4cc6577304fa2104f6c84454050b3b5ead1ede4e961ed1f4dcea9830ae
+                 */
+                "x-api-signature"?: components["parameters"]["ApiSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The networks. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MobileNetworkListResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            "4XX": components["responses"]["ClientError"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    resolveNgnAccount: {
+        parameters: {
+            query: {
+                /**
+                 * @description **Observed in the official client, not in the description.** The bank of the account to resolve: an
+                 *     NGN bank's `uuid` (List NGN Banks). Always sent, never empty.
+                 * @example 4c8e2a6f-1d3b-4f5a-9e27-6b0d8f2a4c91
+                 */
+                bankId: components["parameters"]["NgnBankId"];
+                /**
+                 * @description **Observed in the official client, not in the description.** Number of the account to resolve. Always
+                 *     sent, never empty.
+                 * @example 0691234821
+                 */
+                accountNumber: components["parameters"]["AccountNumber"];
+            };
+            header?: {
+                /**
+                 * @description **Observed in a real client, not in the description.** The time the request was signed, in
+                 *     milliseconds since the Unix epoch, as a decimal string (`1700000000000`). Sent together with
+                 *     `x-api-signature`; see "Request signing" in the introduction. Whether the service requires it is
+                 *     not known.
+                 * @example 1700000000000
+                 */
+                "x-api-timestamp"?: components["parameters"]["ApiTimestamp"];
+                /**
+                 * @description **Observed in a real client, not in the description.** Lowercase hex of HMAC-SHA256, keyed with
+                 *     the account's API secret, over `METHOD + PATH + TIMESTAMP`: the upper-case method, the request's
+                 *     path including the `/v1` prefix and the query string exactly as sent
+                 *     (`/v1/transactions/me?page=1&pageSize=30`), and the value of `x-api-timestamp`. Whether the
+                 *     service rejects unsigned requests is not known.
+                 * @example ece0ab4cc6577304fa2104f6c84454050b3b5ead1ede4e961ed1f4dcea9830ae
+                 */
+                "x-api-signature"?: components["parameters"]["ApiSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The accounts found. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResolvedAccountListResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            "4XX": components["responses"]["ClientError"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    listNgnBanks: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Observed in a real client, not in the description.** The time the request was signed, in
+                 *     milliseconds since the Unix epoch, as a decimal string (`1700000000000`). Sent together with
+                 *     `x-api-signature`; see "Request signing" in the introduction. Whether the service requires it is
+                 *     not known.
+                 * @example 1700000000000
+                 */
+                "x-api-timestamp"?: components["parameters"]["ApiTimestamp"];
+                /**
+                 * @description **Observed in a real client, not in the description.** Lowercase hex of HMAC-SHA256, keyed with
+                 *     the account's API secret, over `METHOD + PATH + TIMESTAMP`: the upper-case method, the request's
+                 *     path including the `/v1` prefix and the query string exactly as sent
+                 *     (`/v1/transactions/me?page=1&pageSize=30`), and the value of `x-api-timestamp`. Whether the
+                 *     service rejects unsigned requests is not known.
+                 * @example ece0ab4cc6577304fa2104f6c84454050b3b5ead1ede4e961ed1f4dcea9830ae
+                 */
+                "x-api-signature"?: components["parameters"]["ApiSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The banks. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NgnBankListResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            "4XX": components["responses"]["ClientError"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    createNgnDeposit: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Observed in a real client, not in the description.** The time the request was signed, in
+                 *     milliseconds since the Unix epoch, as a decimal string (`1700000000000`). Sent together with
+                 *     `x-api-signature`; see "Request signing" in the introduction. Whether the service requires it is
+                 *     not known.
+                 * @example 1700000000000
+                 */
+                "x-api-timestamp"?: components["parameters"]["ApiTimestamp"];
+                /**
+                 * @description **Observed in a real client, not in the description.** Lowercase hex of HMAC-SHA256, keyed with
+                 *     the account's API secret, over `METHOD + PATH + TIMESTAMP`: the upper-case method, the request's
+                 *     path including the `/v1` prefix and the query string exactly as sent
+                 *     (`/v1/transactions/me?page=1&pageSize=30`), and the value of `x-api-timestamp`. Whether the
+                 *     service rejects unsigned requests is not known.
+                 * @example ece0ab4cc6577304fa2104f6c84454050b3b5ead1ede4e961ed1f4dcea9830ae
+                 */
+                "x-api-signature"?: components["parameters"]["ApiSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateNgnDepositRequest"];
+            };
+        };
+        responses: {
+            /** @description The new naira payment. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NairaPaymentResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            "4XX": components["responses"]["ClientError"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    updateNgnDeposit: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Observed in a real client, not in the description.** The time the request was signed, in
+                 *     milliseconds since the Unix epoch, as a decimal string (`1700000000000`). Sent together with
+                 *     `x-api-signature`; see "Request signing" in the introduction. Whether the service requires it is
+                 *     not known.
+                 * @example 1700000000000
+                 */
+                "x-api-timestamp"?: components["parameters"]["ApiTimestamp"];
+                /**
+                 * @description **Observed in a real client, not in the description.** Lowercase hex of HMAC-SHA256, keyed with
+                 *     the account's API secret, over `METHOD + PATH + TIMESTAMP`: the upper-case method, the request's
+                 *     path including the `/v1` prefix and the query string exactly as sent
+                 *     (`/v1/transactions/me?page=1&pageSize=30`), and the value of `x-api-timestamp`. Whether the
+                 *     service rejects unsigned requests is not known.
+                 * @example ece0ab4cc6577304fa2104f6c84454050b3b5ead1ede4e961ed1f4dcea9830ae
+                 */
+                "x-api-signature"?: components["parameters"]["ApiSignature"];
+            };
+            path: {
+                /**
+                 * @description **Observed in the official client, not in the description.** Reference of a naira payment (a
+                 *     NairaPayment's `reference`).
+                 * @example NGN-DEP-20261122-4H8J2L
+                 */
+                reference: components["parameters"]["PaymentReference"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The update was taken; data is declared by no source. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UndeclaredDataResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            "4XX": components["responses"]["ClientError"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    listNgnMerchants: {
+        parameters: {
+            query?: {
+                /**
+                 * @description **Observed in the official client, not in the description.** Page number of the merchant listing.
+                 *     Its default and whether pages count from 0 or 1 are not given by the sources.
+                 * @example 1
+                 */
+                page?: components["parameters"]["MerchantsPage"];
+                /**
+                 * @description **Observed in the official client, not in the description.** Number of merchants per page. Its default
+                 *     and maximum are not given by the sources.
+                 * @example 30
+                 */
+                pageSize?: components["parameters"]["MerchantsPageSize"];
+            };
+            header?: {
+                /**
+                 * @description **Observed in a real client, not in the description.** The time the request was signed, in
+                 *     milliseconds since the Unix epoch, as a decimal string (`1700000000000`). Sent together with
+                 *     `x-api-signature`; see "Request signing" in the introduction. Whether the service requires it is
+                 *     not known.
+                 * @example 1700000000000
+                 */
+                "x-api-timestamp"?: components["parameters"]["ApiTimestamp"];
+                /**
+                 * @description **Observed in a real client, not in the description.** Lowercase hex of HMAC-SHA256, keyed with
+                 *     the account's API secret, over `METHOD + PATH + TIMESTAMP`: the upper-case method, the request's
+                 *     path including the `/v1` prefix and the query string exactly as sent
+                 *     (`/v1/transactions/me?page=1&pageSize=30`), and the value of `x-api-timestamp`. Whether the
+                 *     service rejects unsigned requests is not known.
+                 * @example ece0ab4cc6577304fa2104f6c84454050b3b5ead1ede4e961ed1f4dcea9830ae
+                 */
+                "x-api-signature"?: components["parameters"]["ApiSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of fiat merchants. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FiatMerchantListResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            "4XX": components["responses"]["ClientError"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    updateNgnWithdrawal: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Observed in a real client, not in the description.** The time the request was signed, in
+                 *     milliseconds since the Unix epoch, as a decimal string (`1700000000000`). Sent together with
+                 *     `x-api-signature`; see "Request signing" in the introduction. Whether the service requires it is
+                 *     not known.
+                 * @example 1700000000000
+                 */
+                "x-api-timestamp"?: components["parameters"]["ApiTimestamp"];
+                /**
+                 * @description **Observed in a real client, not in the description.** Lowercase hex of HMAC-SHA256, keyed with
+                 *     the account's API secret, over `METHOD + PATH + TIMESTAMP`: the upper-case method, the request's
+                 *     path including the `/v1` prefix and the query string exactly as sent
+                 *     (`/v1/transactions/me?page=1&pageSize=30`), and the value of `x-api-timestamp`. Whether the
+                 *     service rejects unsigned requests is not known.
+                 * @example ece0ab4cc6577304fa2104f6c84454050b3b5ead1ede4e961ed1f4dcea9830ae
+                 */
+                "x-api-signature"?: components["parameters"]["ApiSignature"];
+            };
+            path: {
+                /**
+                 * @description **Observed in the official client, not in the description.** Reference of a naira payment (a
+                 *     NairaPayment's `reference`).
+                 * @example NGN-DEP-20261122-4H8J2L
+                 */
+                reference: components["parameters"]["PaymentReference"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The update was taken; data is declared by no source. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UndeclaredDataResponse"];
                 };
             };
             401: components["responses"]["Unauthorized"];

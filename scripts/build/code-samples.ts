@@ -9,6 +9,7 @@ import {
   type JsonObject,
   jsonMedia,
   listOperations,
+  multipartMedia,
   type OpenApiDocument,
   type Operation,
   schemaView,
@@ -90,7 +91,7 @@ export function requestInitOf(doc: OpenApiDocument, operation: Operation): Reque
       PARAM_LOCATIONS.filter((where) => params[where]).map((where) => [where, params[where]]),
     );
   if (operation.requestBody) {
-    const example = firstExample(doc, jsonMedia(operation.requestBody));
+    const example = firstExample(doc, jsonMedia(operation.requestBody) ?? multipartMedia(operation.requestBody));
     if (example.found) init.body = example.value;
     else if (operation.requestBody.required)
       throw new Error(`code samples: ${label}: the required request body has no example`);
@@ -105,11 +106,34 @@ function signsRequests(doc: OpenApiDocument): boolean {
   );
 }
 
-/** The TypeScript source of one operation's sample. */
-function codeSampleFor(doc: OpenApiDocument, operation: Operation): string {
+/** Stands for the serializer's name in a multipart sample's request options, until the literal is printed. */
+const FORM_DATA_SERIALIZER = "\u0000toFormData";
+
+/** The lines a multipart/form-data sample starts with: a body serializer that makes each field one part. */
+const FORM_DATA_LINES = [
+  "// multipart/form-data: each field of the body is one part (a file may be a Blob).",
+  "const toFormData = (fields: Record<string, string | Blob>) => {",
+  "  const form = new FormData();",
+  "  for (const [name, value] of Object.entries(fields)) form.append(name, value);",
+  "  return form;",
+  "};",
+  "",
+];
+
+/** The call of one operation's sample, with the lines it needs before it. */
+function callOf(doc: OpenApiDocument, operation: Operation): string[] {
   const init = requestInitOf(doc, operation);
   const head = `const { data, error } = await client.${operation.method}(${JSON.stringify(operation.path)}`;
-  const call = init ? `${head}, ${toTsLiteral(init, "", MAX_LINE)});` : `${head});`;
+  if (!init) return [`${head});`];
+  if (init.body === undefined || jsonMedia(operation.requestBody) || !multipartMedia(operation.requestBody))
+    return [`${head}, ${toTsLiteral(init, "", MAX_LINE)});`];
+  const options = toTsLiteral({ ...init, bodySerializer: FORM_DATA_SERIALIZER }, "", MAX_LINE);
+  return [...FORM_DATA_LINES, `${head}, ${options.replace(JSON.stringify(FORM_DATA_SERIALIZER), "toFormData")});`];
+}
+
+/** The TypeScript source of one operation's sample. */
+function codeSampleFor(doc: OpenApiDocument, operation: Operation): string {
+  const call = callOf(doc, operation);
   const success = successKey(operation);
   const successSchema = success === undefined ? undefined : jsonMedia(operation.responses[success])?.schema;
   const printed = schemaView(doc, successSchema).properties.has("data") ? "data.data" : "data";
@@ -126,7 +150,7 @@ function codeSampleFor(doc: OpenApiDocument, operation: Operation): string {
       : []),
     "});",
     "",
-    call,
+    ...call,
     `if (data) console.log(${printed});`,
     "else console.error(error);",
     "",

@@ -84,24 +84,27 @@ function validateResponse(state: ValidatorState, input: ResponseToValidate, stri
   return check.result(responseKey);
 }
 
-/** A request body against the schema its operation documents for `application/json` (or a range that covers it). */
+/**
+ * A request body against the schema its operation documents for `application/json` (or a range that covers it).
+ * A required body that is absent is reported whatever its media type (multipart/form-data too).
+ */
 function validateRequestBody(state: ValidatorState, method: string, path: string, body: unknown): ContractViolation[] {
   const entry = state.matcher.find(method, path);
   if (!entry) return [unknownOperation(method, path)];
   const requestBody = deref(state.document, entry.operation.requestBody);
-  const media =
-    requestBody && isObject(requestBody.content)
-      ? matchContent(
-          Object.entries(requestBody.content).map(([mediaType, value]) => ({ mediaType, value })),
-          "application/json",
-        )
-      : undefined;
-  if (!requestBody || !media) return [];
+  if (!requestBody) return [];
   if (body === undefined) {
     return requestBody.required === true
       ? [{ kind: "body-schema", location: "body", pointer: "", message: "request body is required" }]
       : [];
   }
+  const media = isObject(requestBody.content)
+    ? matchContent(
+        Object.entries(requestBody.content).map(([mediaType, value]) => ({ mediaType, value })),
+        "application/json",
+      )
+    : undefined;
+  if (!media) return [];
   const schema = isObject(media.value) ? media.value.schema : undefined;
   if (schema === undefined) return [];
   return state.compiler.validate(`${entry.key} request ${media.mediaType}`, schema, body).map((error) => ({

@@ -302,6 +302,13 @@ export function jsonMedia(container: JsonObject | undefined): JsonObject | undef
   return key && isObject(content[key]) ? (content[key] as JsonObject) : undefined;
 }
 
+/** The `multipart/form-data` media type object of a request body, if any: the one kind of body besides JSON. */
+export function multipartMedia(container: JsonObject | undefined): JsonObject | undefined {
+  const content = container && isObject(container.content) ? container.content : undefined;
+  const key = content && Object.keys(content).find((type) => mediaTypeOf(type) === "multipart/form-data");
+  return key && isObject(content[key]) ? (content[key] as JsonObject) : undefined;
+}
+
 /** Named examples of a media type or parameter (resolved), in document order; `example` comes last as "example". */
 export function namedExamples(document: OpenApiDocument, holder: unknown): Array<{ name: string; value: unknown }> {
   if (!isObject(holder)) return [];

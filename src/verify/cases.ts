@@ -7,6 +7,7 @@ import {
   isObject,
   type JsonObject,
   jsonMedia,
+  multipartMedia,
   namedExamples,
   type OpenApiDocument,
   type Operation,
@@ -46,6 +47,23 @@ export function hasOwnQuota(operation: Operation): boolean {
   return limits.some((limit) => String(limit.appliesTo ?? "").toUpperCase() === operation.key.toUpperCase());
 }
 
+/** The boundary of the multipart/form-data bodies verify sends (fixed: a case sends the same bytes every run). */
+const MULTIPART_BOUNDARY = "api-contract-verify-part";
+
+/**
+ * An example of a multipart/form-data body (an object: one part per field, its value as text) as the body's text.
+ * A field that is not a string is sent as its JSON.
+ */
+function multipartText(example: unknown, boundary: string): string {
+  const fields = isObject(example) ? Object.entries(example) : [];
+  const parts = fields.map(([name, value]) => {
+    const text = typeof value === "string" ? value : JSON.stringify(value);
+    const disposition = `Content-Disposition: form-data; name="${name.replace(/["\r\n]/g, "_")}"`;
+    return `--${boundary}\r\n${disposition}\r\n\r\n${text}\r\n`;
+  });
+  return `${parts.join("")}--${boundary}--\r\n`;
+}
+
 /**
  * A request built only from the spec's examples; `params` overrides path and query values. Throws when a
  * required input has neither a value nor an example.
@@ -76,8 +94,13 @@ export function sampleRequest(
   }
   let body: string | undefined;
   if (operation.requestBody) {
-    const [first] = namedExamples(spec, jsonMedia(operation.requestBody));
-    if (first) {
+    const json = jsonMedia(operation.requestBody);
+    const multipart = json ? undefined : multipartMedia(operation.requestBody);
+    const [first] = namedExamples(spec, json ?? multipart);
+    if (first && multipart) {
+      body = multipartText(first.value, MULTIPART_BOUNDARY);
+      headers["content-type"] = `multipart/form-data; boundary=${MULTIPART_BOUNDARY}`;
+    } else if (first) {
       body = JSON.stringify(first.value);
       headers["content-type"] = "application/json";
     } else if (operation.requestBody.required === true)
@@ -164,6 +187,20 @@ function outsideEnum(values: unknown[]): string {
   return outside;
 }
 
+/** A multipart/form-data body's cases: its documented example without each required part (as sent, with its name). */
+function multipartCases(spec: OpenApiDocument, operation: Operation): Array<[name: string, body: string]> {
+  const media = jsonMedia(operation.requestBody) ? undefined : multipartMedia(operation.requestBody);
+  const [first] = namedExamples(spec, media);
+  if (!media || !first || !isObject(first.value)) return [];
+  const example = first.value;
+  return [...schemaView(spec, media.schema).required]
+    .filter((part) => part in example)
+    .map((part) => {
+      const { [part]: _removed, ...rest } = example;
+      return [`required part ${part} missing`, multipartText(rest, MULTIPART_BOUNDARY)];
+    });
+}
+
 /** Requests that break one rule each: a missing key, a query outside its enum or type, an invalid or malformed body. */
 export function negativeCases(
   spec: OpenApiDocument,
@@ -196,6 +233,7 @@ export function negativeCases(
       if (facts.types && !facts.types.has("string") && facts.types.has("integer"))
         withQuery("of the wrong type", "not-a-number");
     }
+    for (const [name, body] of multipartCases(spec, operation)) add(name, { ...sample, body });
     const schema = jsonMedia(operation.requestBody)?.schema;
     if (schema === undefined || sample.body === undefined) continue;
     const valid = JSON.parse(sample.body) as JsonObject;

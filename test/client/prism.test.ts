@@ -9,8 +9,11 @@ import {
   type ApiClient,
   type BankWithdrawalRequest,
   type CreateDepositAddressRequest,
+  type CreateInvoiceRequest,
+  type CreateNgnDepositRequest,
   type CreateQuoteRequest,
   type CryptoWithdrawalRequest,
+  type InvoiceDocumentUpload,
   type ResendWebhooksRequest,
   type InvoiceStatus,
 } from "../../src/index.js";
@@ -20,6 +23,13 @@ const spec = loadSpec();
 
 const parameters = spec.components?.parameters as Record<string, { example?: unknown }>;
 const parameter = (name: string): string => String(parameters[name]?.example);
+
+/** A multipart body's fields as FormData, one part each (Upload Invoice Document). */
+const toFormData = (fields: Record<string, string>) => {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) form.append(name, value);
+  return form;
+};
 
 const calls: Record<string, (client: ApiClient) => Promise<unknown>> = {
   getFiatRates: (c) => unwrap(c.GET("/currencies/fiat-rates")),
@@ -33,6 +43,52 @@ const calls: Record<string, (client: ApiClient) => Promise<unknown>> = {
     unwrap(c.POST("/transactions/resendWebhooks", { body: requestExample<ResendWebhooksRequest>("resendWebhooks") })),
   listMyInvoices: (c) =>
     unwrap(c.GET("/invoices/me", { params: { query: { status: parameter("InvoiceStatusFilter") as InvoiceStatus } } })),
+  // Issue 20: the invoice, upload, NGN and GHS payment operations of the official client.
+  createInvoice: (c) => unwrap(c.POST("/invoices", { body: requestExample<CreateInvoiceRequest>("createInvoice") })),
+  getInvoice: (c) =>
+    unwrap(c.GET("/invoices/{invoiceId}", { params: { path: { invoiceId: parameter("InvoiceId") } } })),
+  uploadInvoiceDocument: (c) =>
+    unwrap(
+      c.POST("/uploads/invoices", {
+        body: requestExample<InvoiceDocumentUpload>("uploadInvoiceDocument"),
+        bodySerializer: toFormData,
+      }),
+    ),
+  listNgnBanks: (c) => unwrap(c.GET("/ngn-payments/banks")),
+  listNgnMerchants: (c) =>
+    unwrap(
+      c.GET("/ngn-payments/merchants", {
+        params: {
+          query: { page: Number(parameter("MerchantsPage")), pageSize: Number(parameter("MerchantsPageSize")) },
+        },
+      }),
+    ),
+  resolveNgnAccount: (c) =>
+    unwrap(
+      c.GET("/ngn-payments/accounts/resolve", {
+        params: { query: { bankId: parameter("NgnBankId"), accountNumber: parameter("AccountNumber") } },
+      }),
+    ),
+  createNgnDeposit: (c) =>
+    unwrap(c.POST("/ngn-payments/deposits", { body: requestExample<CreateNgnDepositRequest>("createNgnDeposit") })),
+  updateNgnDeposit: (c) =>
+    unwrap(
+      c.PUT("/ngn-payments/deposits/{reference}", { params: { path: { reference: parameter("PaymentReference") } } }),
+    ),
+  updateNgnWithdrawal: (c) =>
+    unwrap(
+      c.PUT("/ngn-payments/withdrawals/{reference}", {
+        params: { path: { reference: parameter("PaymentReference") } },
+      }),
+    ),
+  listGhsBanks: (c) => unwrap(c.GET("/ghs-payments/banks")),
+  listGhsMobileNetworks: (c) => unwrap(c.GET("/ghs-payments/mobile/networks")),
+  resolveGhsAccount: (c) =>
+    unwrap(
+      c.GET("/ghs-payments/accounts/resolve", {
+        params: { query: { bankCode: parameter("GhsBankCode"), accountNumber: parameter("AccountNumber") } },
+      }),
+    ),
   getCollectionCustomers: (c) => unwrap(c.GET("/collections/customers/me")),
   getCollectionCustomer: (c) =>
     unwrap(c.GET("/collections/customers/{id}", { params: { path: { id: parameter("CustomerId") } } })),

@@ -26,6 +26,7 @@ import { afterAll, beforeAll, describe, it } from "vitest";
 import {
   API_KEY_HEADER,
   BASE_PATH,
+  jsonMedia,
   listSpecOperations,
   loadSpec,
   parameterExample,
@@ -39,6 +40,7 @@ import {
 import { WEBHOOK_SIGNATURE_HEADER } from "../../generated/client-meta.js";
 import { isRunning } from "../support/processes.js";
 import { readmeBlock } from "../support/readme.js";
+import { multipartMedia } from "../../src/openapi/index.js";
 import { NODE_VERSIONS, RESOLUTIONS, TYPESCRIPT_VERSIONS } from "./matrix.js";
 import { ensureNode, ensureTypeScript, type Tool } from "./toolchain.js";
 
@@ -383,6 +385,9 @@ const OPERATION_CALLS = listSpecOperations().map((op) => {
     path: op.path,
     params: { path: parameters("path"), query: parameters("query") },
     body: op.requestBody ? requestExample(op.operationId) : undefined,
+    // A multipart/form-data body (Upload Invoice Document) is sent as FormData, one part per field.
+    multipart:
+      op.requestBody !== undefined && !jsonMedia(op.requestBody) && multipartMedia(op.requestBody) !== undefined,
     status: Number(successKey(op)),
   };
 });
@@ -394,8 +399,14 @@ const calls = ${JSON.stringify(OPERATION_CALLS.map(({ status, ...call }) => call
   const client = createClient({ baseUrl: process.env.BASE_URL, apiKey: "consumer-key", retry: false });
   client.use(contractMiddleware(createBundledContractValidator()));
   const statuses = {};
-  for (const { operationId, method, path, params, body } of calls) {
-    const { response } = await client[method](path, { params, body });
+  const toFormData = (fields) => {
+    const form = new FormData();
+    for (const [name, value] of Object.entries(fields)) form.append(name, value);
+    return form;
+  };
+  for (const { operationId, method, path, params, body, multipart } of calls) {
+    const serializer = multipart ? { bodySerializer: toFormData } : {};
+    const { response } = await client[method](path, { params, body, ...serializer });
     statuses[operationId] = response.status;
   }
   console.log(JSON.stringify(statuses));

@@ -8,7 +8,7 @@ import {
   toTsLiteral,
   withCodeSamples,
 } from "../../scripts/build/code-samples.js";
-import { listOperations, type Operation } from "../../src/openapi/index.js";
+import { listOperations, multipartMedia, type Operation } from "../../src/openapi/index.js";
 import {
   deref,
   jsonMedia,
@@ -22,14 +22,20 @@ import { scratchDir, tscErrors } from "../support/tsc.js";
 
 const spec = loadSpec();
 
-/** The JSON media type of an operation's request body, if it takes one. */
-const requestMedia = (entry: Operation) =>
-  jsonMedia(deref(spec, entry.operation.requestBody) as JsonObject | undefined);
+/** The JSON (else multipart/form-data) media type of an operation's request body, if it takes one. */
+const requestMedia = (entry: Operation) => {
+  const body = deref(spec, entry.operation.requestBody) as JsonObject | undefined;
+  return jsonMedia(body) ?? multipartMedia(body);
+};
 
 const operations = listOperations(spec);
 /** [METHOD path, operation, its index] rows: `%s` prints the operation. */
 const operationRows = operations.map(
   (entry, index) => [`${entry.method.toUpperCase()} ${entry.path}`, entry, index] as const,
+);
+/** Operations whose request body is multipart/form-data only (Upload Invoice Document). */
+const multipartRows = operationRows.filter(
+  ([, entry]) => !jsonMedia(entry.requestBody) && multipartMedia(entry.requestBody) !== undefined,
 );
 const signingParameters = Object.values((spec.components?.parameters ?? {}) as Record<string, JsonObject>).filter(
   (p) => p["x-signing"] !== undefined,
@@ -77,6 +83,18 @@ describe("code samples", () => {
       }
     },
   );
+
+  it("has an operation with a multipart/form-data body (Upload Invoice Document)", () => {
+    expect(multipartRows.length).toBeGreaterThan(0);
+  });
+
+  it.each(multipartRows)("sends %s's body as FormData, through a body serializer", (_, entry, index) => {
+    const sample = generateCodeSamples(spec)[index]!;
+    expect(sample.operationId).toBe(entry.operation.operationId);
+    expect(sample.source).toContain("const form = new FormData();");
+    expect(sample.source).toContain("  bodySerializer: toFormData,\n");
+    expect(sample.source).toContain(`  body: ${toTsLiteral(requestInitOf(spec, entry)!.body)},\n`);
+  });
 
   it("has operations with a request body, whose samples send one", () => {
     expect(

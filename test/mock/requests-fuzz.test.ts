@@ -6,11 +6,13 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type StartedMock, startMock } from "../../src/mock/index.js";
 import { requestsFor, type FuzzRequest } from "./support/arbitraries.js";
-import { API_KEY_HEADER, listSpecOperations, loadSpec, sharedValidator } from "../support/spec.js";
+import { API_KEY_HEADER, listSpecOperations, loadSpec, requestBodySchema, sharedValidator } from "../support/spec.js";
 
 const spec = loadSpec();
 const validator = sharedValidator();
-const operations = listSpecOperations(spec);
+// The generator writes JSON bodies: an operation whose body is of another media type (the multipart upload of
+// Upload Invoice Document) is tested in multipart-upload.test.ts instead.
+const operations = listSpecOperations(spec).filter((op) => !op.requestBody || requestBodySchema(op) !== undefined);
 const keyHeader = API_KEY_HEADER;
 
 const runs = Number(process.env.FUZZ_RUNS ?? 1000);

@@ -12,6 +12,12 @@ const spec = loadSpec();
 const quotes = quoteExpiry(spec);
 const operations = listSpecOperations(spec);
 const server = setupServer(...createHandlers());
+/** A multipart body's fields as FormData, one part each. */
+const toFormData = (fields: Record<string, string>) => {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) form.append(name, value);
+  return form;
+};
 
 beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
 afterEach(() => server.resetHandlers());
@@ -42,8 +48,10 @@ describe("msw handlers", () => {
           ]),
       );
       const result = await call(op.method.toLowerCase(), op.path, {
-        params: { path: pathParams },
-        body: sample.body === undefined ? undefined : JSON.parse(sample.body),
+        params: { path: pathParams, query: Object.fromEntries(new URL(sample.path, "http://x.invalid").searchParams) },
+        body: sample.body === undefined ? undefined : sample.bodyValue,
+        // multipart/form-data (Upload Invoice Document): each field of the example is one part.
+        ...(sample.multipart ? { bodySerializer: toFormData } : {}),
       });
       expect(result.response.status, op.operationId).toBe(200);
       // a quote expires a while after its answer (quote-expiry.test.ts): compare both with the same expiry

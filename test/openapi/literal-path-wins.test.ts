@@ -1,6 +1,6 @@
 // A literal path of the spec wins over a template that also matches it (`/wallets/USDT` and `/wallets/me` over
-// the observed `/wallets/{currencyCode}`, `/transactions/me` over `/transactions/{transactionId}`), in the
-// validator, the contract middleware, the client and the mock.
+// the observed `/wallets/{currencyCode}`, `/transactions/me` over `/transactions/{transactionId}`, `/invoices/me`
+// over `/invoices/{invoiceId}`), in the validator, the contract middleware, the client and the mock.
 // The pairs are found in the spec; the docs check the same in test/docs/docs.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type StartedMock, startMock } from "../../src/mock/index.js";
@@ -70,6 +70,12 @@ describe("a literal path wins over a matching template", () => {
         "GET /wallets/me < /wallets/{currencyCode}",
         "GET /transactions/me < /transactions/{transactionId}",
       ]),
+    );
+  });
+
+  it("finds GET /invoices/me over the observed GET /invoices/{invoiceId}", () => {
+    expect(pairs.map(([t, l]) => `${t.method} ${l.path} < ${t.path}`)).toContain(
+      "GET /invoices/me < /invoices/{invoiceId}",
     );
   });
 

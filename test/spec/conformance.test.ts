@@ -36,6 +36,7 @@ import {
   WEBHOOK_SIGNATURE,
   WEBHOOK_SIGNATURE_VALUES,
   WEBHOOKS_PAGE,
+  UPLOAD_FILE_MAX_LENGTH,
 } from "./observed.js";
 import { schemaView } from "../../src/openapi/index.js";
 import { type Probe, Prober, sampleOf } from "./probes.js";
@@ -168,6 +169,10 @@ const NAMED_BODY_CASES: Record<string, Probe[]> = {
       valid: false,
     },
     { name: "side SELL passes", value: { sourceId: "USDT", targetId: "NGNX", amount: 100, side: "SELL" }, valid: true },
+  ],
+  "/uploads/invoices": [
+    { name: "a file of 1 MB passes", value: { file: "x".repeat(UPLOAD_FILE_MAX_LENGTH) }, valid: true },
+    { name: "a file over 1 MB fails", value: { file: "x".repeat(UPLOAD_FILE_MAX_LENGTH + 1) }, valid: false },
   ],
   "/transactions/resendWebhooks": [
     { name: "ids as a string fails", value: { ids: "txn-0001" }, valid: false },
@@ -333,12 +338,13 @@ describe("the document as a whole", () => {
 
   // Create Quote's sourceId and targetId: the identifiers a real client sends.
   it.each(OBSERVED_FIELDS.map((field) => [`${field.schema}.${field.property}`, field] as const))(
-    "marks the observed field %s x-observed and keeps it a plain string",
-    (where, { schema, property }) => {
-      const declared = resolved(resolved(spec.components?.schemas?.[schema])?.properties);
-      const field = resolved(declared?.[property]);
+    "marks the observed field %s x-observed and keeps it a plain string (optional where it is new)",
+    (where, { schema, property, added }) => {
+      const component = resolved(spec.components?.schemas?.[schema]);
+      const field = resolved(resolved(component?.properties)?.[property]);
       expect(isMark("x-observed", field?.["x-observed"]), where).toBe(true);
       expect(field?.type, where).toBe("string");
+      if (added) expect(component?.required ?? [], `${where} is not required`).not.toContain(property);
     },
   );
 
@@ -487,9 +493,9 @@ describe.each(
     }
 
     if (endpoint.requestBody?.kind === "fields") {
-      const { fields } = endpoint.requestBody;
-      it(`request body declares exactly ${JSON.stringify(Object.keys(fields))} and additionalProperties: false`, () => {
-        const schema = resolved(resolved(operation(method, path).requestBody?.content)?.["application/json"]);
+      const { fields, mediaType = "application/json" } = endpoint.requestBody;
+      it(`request body (${mediaType}) declares exactly ${JSON.stringify(Object.keys(fields))}, closed`, () => {
+        const schema = resolved(resolved(operation(method, path).requestBody?.content)?.[mediaType]);
         const bodySchema = resolved(schema?.schema);
         expect(Object.keys(resolved(bodySchema?.properties) ?? {}).sort()).toEqual(Object.keys(fields).sort());
         expect(bodySchema?.additionalProperties).toBe(false);
@@ -511,8 +517,9 @@ describe.each(
 
   if (endpoint.requestBody) {
     describe("request body", () => {
+      const mediaType = endpoint.requestBody?.kind === "fields" ? endpoint.requestBody.mediaType : undefined;
       it.each(named(probes.requestBody))("%s", (_, probe) => {
-        expectJudged(requestBodySchemaPointer(method, path), probe);
+        expectJudged(requestBodySchemaPointer(method, path, mediaType), probe);
       });
     });
   }

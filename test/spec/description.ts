@@ -282,7 +282,7 @@ const TransactionWithPayout = obj("Transaction (with payout)", {
 const INVOICE_STATUSES = ["PENDING", "APPROVED", "PROCESSING", "COMPLETED", "FAILED", "EXPIRED", "REFUNDED"] as const;
 
 /** "Invoice": no `active`, all listed fields. */
-const Invoice = resource("Invoice", {
+export const Invoice = resource("Invoice", {
   id: str("inv-0001"),
   createdAt: dateTime(),
   updatedAt: dateTime(),
@@ -388,13 +388,16 @@ export interface ParameterExpectation {
 export interface EndpointExpectation {
   n: number;
   name: string;
-  method: "get" | "post";
+  method: "get" | "post" | "put";
   path: string;
   /** "required": the sample carries x-api-key. "notShown": whether a key is required is not shown. */
   key: "required" | "notShown";
   parameters: ParameterExpectation[];
-  /** Request body fields (closed object), or an empty JSON object. Absent: no body. */
-  requestBody?: { kind: "fields"; fields: Fields; required: string[] } | { kind: "emptyObject" };
+  /**
+   * Request body fields (closed object; of `mediaType`, default application/json), or an empty JSON object.
+   * Absent: no body.
+   */
+  requestBody?: { kind: "fields"; fields: Fields; required: string[]; mediaType?: string } | { kind: "emptyObject" };
   /** The body may be left out entirely (an observed fact, see observed.ts); default: a body is required. */
   bodyOptional?: boolean;
   data: Shape;

@@ -9,12 +9,14 @@ import {
   type JsonObject,
   jsonMedia,
   listOperations,
+  multipartMedia,
   namedExamples,
   type OpenApiDocument,
   type Operation,
   successKey as successKeyOf,
 } from "../../src/openapi/index.js";
 import { BUNDLE_JSON, ROOT } from "../../scripts/lib/paths.js";
+import { sampleRequest } from "../../src/verify/cases.js";
 
 export { API_KEY_HEADER, BASE_PATH, RATE_LIMIT_HEADERS, SIGNING_HEADERS } from "../../generated/client-meta.js";
 export { deref, isObject, type JsonObject, jsonMedia, namedExamples as mediaExamples };
@@ -71,10 +73,14 @@ export interface SampleRequest {
   /** Concrete path relative to the base URL, with query string. */
   path: string;
   headers: Record<string, string>;
-  /** JSON text of the body, if any. */
+  /** Text of the body, if any: JSON, or multipart/form-data (Upload Invoice Document) as verify sends it. */
   body: string | undefined;
   /** The example the body came from. */
   bodyExample: string | undefined;
+  /** The example's value (a multipart body's fields), if any. */
+  bodyValue?: unknown;
+  /** Whether the body is multipart/form-data (its content-type header carries the boundary). */
+  multipart?: boolean;
 }
 
 /** A request built only from the spec's examples. Throws when the spec lacks an example it needs. */
@@ -104,15 +110,26 @@ export function buildSampleRequest(
   }
   let body: string | undefined;
   let bodyExample: string | undefined;
+  let bodyValue: unknown;
+  const multipart = op.requestBody && !jsonMedia(op.requestBody) ? multipartMedia(op.requestBody) : undefined;
   if (op.requestBody) {
-    const [first] = namedExamples(spec, jsonMedia(op.requestBody));
+    const [first] = namedExamples(spec, multipart ?? jsonMedia(op.requestBody));
     if (!first) throw new Error(`${op.operationId}: request body has no example`);
-    body = JSON.stringify(first.value);
     bodyExample = first.name;
-    headers["content-type"] = "application/json";
+    bodyValue = first.value;
+    if (multipart) {
+      // The multipart text and its boundary as verify sends them (one way to write one, src/verify/cases.ts).
+      const sent = sampleRequest(spec, op);
+      body = sent.body;
+      headers["content-type"] = sent.headers["content-type"]!;
+    } else {
+      body = JSON.stringify(first.value);
+      headers["content-type"] = "application/json";
+    }
   }
   const qs = query.toString();
-  return { method: op.method, path: qs ? `${concrete}?${qs}` : concrete, headers, body, bodyExample };
+  const path = qs ? `${concrete}?${qs}` : concrete;
+  return { method: op.method, path, headers, body, bodyExample, bodyValue, multipart: multipart !== undefined };
 }
 
 /** Request body schema of an operation (JSON), if any. */
@@ -132,7 +149,7 @@ export function successExample(operationId: string): Record<string, unknown> {
 /** The first example of an operation's JSON request body. */
 export function requestExample<T = Record<string, unknown>>(operationId: string): T {
   const op = listSpecOperations().find((o) => o.operationId === operationId);
-  const [first] = namedExamples(loadSpec(), jsonMedia(op?.requestBody));
+  const [first] = namedExamples(loadSpec(), jsonMedia(op?.requestBody) ?? multipartMedia(op?.requestBody));
   if (!first) throw new Error(`no request example for ${operationId}`);
   return first.value as T;
 }

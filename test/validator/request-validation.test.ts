@@ -1,6 +1,6 @@
 // Request bodies against the operation's JSON request body schema: the spec's documented request examples pass and
 // an unknown field is refused where bodies are closed (one test per operation); unknown operations, required and
-// optional bodies, no JSON media type and no schema, on a small contract.
+// optional bodies (a required one of any media type), no JSON media type and no schema, on a small contract.
 import { describe, expect, it } from "vitest";
 import { createContractValidator } from "../../src/contract/index.js";
 import {
@@ -64,7 +64,11 @@ describe("validateRequestBody", () => {
     expect(validator.validateRequestBody("POST", "/optional", [])).toEqual([
       { kind: "body-schema", location: "body", pointer: "", message: "request body: (root) must be object" },
     ]);
-    expect(validator.validateRequestBody("POST", "/text", undefined)).toEqual([]);
+    // A required body of another media type than JSON is still required; its content is not judged here.
+    expect(validator.validateRequestBody("POST", "/text", undefined)).toEqual([
+      { kind: "body-schema", location: "body", pointer: "", message: "request body is required" },
+    ]);
+    expect(validator.validateRequestBody("POST", "/text", "plain text")).toEqual([]);
     expect(validator.validateRequestBody("POST", "/any", 42)).toEqual([]);
     expect(validator.validateRequestBody("POST", "/none", { a: 1 })).toEqual([]);
   });

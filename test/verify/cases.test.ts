@@ -1,7 +1,8 @@
 // The cases of a verification, from the contract alone (src/verify/cases.ts): which parameters a sample request
 // carries and what it needs a value for, the negative cases and the bodies that break one rule each (types, enums
 // split by allOf, required fields the example has, a closed object, malformed JSON), the documented values a path
-// example may be, and whether an operation has a quota of its own.
+// example may be, whether an operation has a quota of its own, and a multipart/form-data body (sent as its parts,
+// broken by leaving out a required part).
 import { describe, expect, it } from "vitest";
 import { listOperations, type OpenApiDocument } from "../../src/openapi/index.js";
 import { documentedValues, hasOwnQuota, negativeCases, positiveCases, sampleRequest } from "../../src/verify/cases.js";
@@ -124,6 +125,61 @@ describe("negativeCases", () => {
   it("makes no body case for an operation whose body has no example", () => {
     const { cases } = built();
     expect(cases.filter((c) => c.operation.key === "POST /drafts")).toEqual([]);
+  });
+});
+
+describe("a multipart/form-data body (Upload Invoice Document's kind)", () => {
+  const uploadSpec: OpenApiDocument = {
+    openapi: "3.1.0",
+    paths: {
+      "/uploads": {
+        post: {
+          ...ok,
+          requestBody: {
+            required: true,
+            content: {
+              "multipart/form-data": {
+                schema: {
+                  type: "object",
+                  required: ["file", "kind"],
+                  properties: { file: { type: "string" }, kind: { type: "string" }, note: { type: "string" } },
+                },
+                example: { file: "%PDF-1.7", kind: "invoice" },
+              },
+            },
+          },
+        },
+      },
+    },
+  };
+  const [upload] = listOperations(uploadSpec);
+  /** The parts of a multipart text: [name, value] in order. */
+  const partsOf = (text: string, boundary: string) =>
+    text
+      .split(`--${boundary}`)
+      .slice(1, -1)
+      .map((part) => [/name="([^"]+)"/.exec(part)![1], part.split("\r\n\r\n")[1]!.replace(/\r\n$/, "")]);
+
+  it("sends the documented example as multipart/form-data, one part per field, with its boundary", () => {
+    const request = sampleRequest(uploadSpec, upload!);
+    const boundary = /^multipart\/form-data; boundary=(.+)$/.exec(request.headers["content-type"]!)?.[1];
+    expect(boundary).toBeDefined();
+    expect(request.body!.endsWith(`--${boundary}--\r\n`)).toBe(true);
+    expect(partsOf(request.body!, boundary!)).toEqual([
+      ["file", "%PDF-1.7"],
+      ["kind", "invoice"],
+    ]);
+  });
+
+  it("breaks it by leaving out each required part in turn, and nothing else (no JSON cases)", () => {
+    const cases = negativeCases(uploadSpec, [upload!]);
+    expect(cases.map((c) => c.name)).toEqual([
+      "POST /uploads: required part file missing",
+      "POST /uploads: required part kind missing",
+    ]);
+    const boundary = /boundary=(.+)$/.exec(cases[0]!.request.headers["content-type"]!)![1]!;
+    expect(partsOf(cases[0]!.request.body!, boundary)).toEqual([["kind", "invoice"]]);
+    expect(partsOf(cases[1]!.request.body!, boundary)).toEqual([["file", "%PDF-1.7"]]);
   });
 });
 

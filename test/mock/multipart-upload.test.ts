@@ -1,0 +1,140 @@
+// A request whose body is multipart/form-data (Upload Invoice Document, observed in the official client): the mock
+// (Prism's engine behind the pipeline) judges its parts against the contract, the ./msw pipeline refuses a missing
+// body as the mock does, and the package's client sends one as FormData, its answer passing the contract validator.
+// The operations, the part names and the size bound are read from the contract.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { contractMiddleware, type ContractResult } from "../../src/contract/index.js";
+import { createClient } from "../../src/index.js";
+import { createDocumentedSource } from "../../src/mock/answers.js";
+import { type StartedMock, startMock } from "../../src/mock/index.js";
+import { createRequestPipeline } from "../../src/mock/pipeline.js";
+import { multipartMedia, schemaView } from "../../src/openapi/index.js";
+import {
+  API_KEY_HEADER,
+  BASE_PATH,
+  buildSampleRequest,
+  deref,
+  type JsonObject,
+  jsonMedia,
+  listSpecOperations,
+  loadSpec,
+  sharedValidator,
+} from "../support/spec.js";
+
+const spec = loadSpec();
+const validator = sharedValidator();
+/** Operations whose request body is multipart/form-data only. */
+const uploads = listSpecOperations(spec).filter(
+  (op) => !jsonMedia(op.requestBody) && multipartMedia(op.requestBody) !== undefined,
+);
+const rows = uploads.map((op) => [`${op.method} ${op.path}`, op] as const);
+
+/** The multipart body's schema of `op`: its parts (properties), the required ones, and a part's maxLength. */
+function partsOf(op: (typeof uploads)[number]) {
+  const view = schemaView(spec, multipartMedia(op.requestBody)!.schema);
+  const maxLength = (name: string) =>
+    view.properties
+      .get(name)
+      ?.map((schema) => (deref(spec, schema) as JsonObject).maxLength)
+      .find((value): value is number => typeof value === "number");
+  return { names: [...view.properties.keys()], required: [...view.required], maxLength };
+}
+
+/** FormData of the given parts; a part is a string or bytes (sent as a file). */
+function formOf(parts: Record<string, string | Uint8Array>): FormData {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(parts)) {
+    if (typeof value === "string") form.append(name, value);
+    else form.append(name, new Blob([value as BlobPart]), `${name}.pdf`);
+  }
+  return form;
+}
+
+const keyed = { [API_KEY_HEADER]: "any-key" };
+
+let mock: StartedMock;
+beforeAll(async () => {
+  mock = await startMock();
+});
+afterAll(async () => {
+  await mock?.stop();
+});
+
+it("finds the multipart operation of the contract (Upload Invoice Document)", () => {
+  expect(uploads.map((op) => op.operationId)).toContain("uploadInvoiceDocument");
+});
+
+describe.each(rows)("%s on the mock", (_, op) => {
+  const { names, required, maxLength } = partsOf(op);
+  const send = (body: FormData | string | undefined, headers: Record<string, string> = {}) =>
+    fetch(`${mock.baseUrl}${op.path}`, { method: op.method, headers: { ...keyed, ...headers }, body });
+  const judged = async (response: Response) =>
+    validator.validateResponse({
+      method: op.method,
+      path: op.path,
+      status: response.status,
+      headers: response.headers,
+      bodyText: await response.text(),
+    });
+
+  it("declares required parts, one of them bounded in length", () => {
+    expect(required.length).toBeGreaterThan(0);
+    expect(required.some((name) => maxLength(name) !== undefined)).toBe(true);
+  });
+
+  it("answers the documented example, sent as multipart/form-data, with 2xx that meets the contract", async () => {
+    const sample = buildSampleRequest(spec, op);
+    expect(sample.headers["content-type"]).toMatch(/^multipart\/form-data; boundary=/);
+    const response = await send(sample.body, sample.headers);
+    expect(response.status).toBe(200);
+    expect((await judged(response)).violations).toEqual([]);
+  });
+
+  it("takes binary bytes in a file part (any byte, as a file's would be)", async () => {
+    const bytes = Uint8Array.from([0x25, 0x50, 0x44, 0x46, 0x00, 0xff, 0x0d, 0x0a, 0x80]);
+    const response = await send(formOf(Object.fromEntries(required.map((name) => [name, bytes]))));
+    expect(response.status).toBe(200);
+  });
+
+  it("refuses a request without a body, and one without a required part, with 422", async () => {
+    expect((await send(undefined)).status).toBe(422);
+    const others = formOf({ notAPart: "x" });
+    expect(names).not.toContain("notAPart");
+    expect((await send(others)).status).toBe(422);
+  });
+
+  it("takes a part of its maximum length and refuses one a character longer with 422", async () => {
+    const [name, max] = required.map((part) => [part, maxLength(part)] as const).find(([, m]) => m !== undefined)!;
+    const parts = (length: number) =>
+      formOf({ ...Object.fromEntries(required.map((p) => [p, "x"])), [name]: "x".repeat(length) });
+    expect((await send(parts(max!))).status).toBe(200);
+    const over = await send(parts(max! + 1));
+    expect(over.status).toBe(422);
+    expect(over.headers.get("sl-violations")).toContain(name);
+  });
+
+  it("is sent by the package's client as FormData (a body serializer), its answer meeting the contract", async () => {
+    const reported: ContractResult[] = [];
+    const client = createClient({ baseUrl: mock.baseUrl, apiKey: "any-key", apiSecret: "any-secret", retry: false });
+    client.use(contractMiddleware(validator, { mode: "report", onViolation: (result) => reported.push(result) }));
+    const call = client.request as unknown as (m: string, p: string, i: unknown) => Promise<{ response: Response }>;
+    const { response } = await call(op.method.toLowerCase(), op.path, {
+      body: Object.fromEntries(required.map((name) => [name, "%PDF-1.7"])),
+      bodySerializer: (fields: Record<string, string>) => formOf(fields),
+    });
+    expect(response.status).toBe(200);
+    expect(reported).toEqual([]);
+  });
+});
+
+describe.each(rows)("%s through the ./msw pipeline (documented examples)", (_, op) => {
+  const pipeline = createRequestPipeline({ spec, source: createDocumentedSource(spec), basePaths: [BASE_PATH] });
+  const handle = (body: string, headers: Record<string, string> = {}) =>
+    pipeline.handle({ method: op.method, url: `${BASE_PATH}${op.path}`, headers: { ...keyed, ...headers }, body });
+
+  it("answers the documented example with 2xx, and refuses a missing body with 422 as the mock does", async () => {
+    const sample = buildSampleRequest(spec, op);
+    expect((await handle(sample.body!, sample.headers)).status).toBe(200);
+    expect((await handle("")).status).toBe(422);
+  });
+});
