@@ -22,11 +22,17 @@ import {
   type Shape,
 } from "./description.js";
 import {
+  ERROR_RESPONSE_KEYS,
   MALFORMED_SIGNING_HEADERS,
+  OBSERVED_CATEGORY_VALUES,
   OBSERVED_ENDPOINTS,
   OBSERVED_FIELDS,
   OBSERVED_PARAMETERS,
   OPTIONAL_BODIES,
+  PUBLISHED_ERROR_BODY,
+  PUBLISHED_ERROR_CODES,
+  PUBLISHED_QUOTE_VALIDITY,
+  PUBLISHED_STATUSES,
   SIGNING_HEADERS,
 } from "./observed.js";
 import { type Probe, Prober, sampleOf } from "./probes.js";
@@ -253,11 +259,20 @@ const requiresApiKey = (requirement: SecurityRequirement): boolean =>
 const isOptionalBody = (endpoint: EndpointExpectation): boolean =>
   OPTIONAL_BODIES.some((body) => body.method === endpoint.method && body.path === endpoint.path);
 
+const isNonEmptyText = (value: unknown): boolean => typeof value === "string" && value.trim().length > 0;
+
+/** A marker: a non-empty text, or a non-empty list of texts or of `{ sources: [id, ...], fact }` objects. */
 const isNonEmptyMark = (value: unknown): boolean =>
-  (typeof value === "string" && value.trim().length > 0) ||
+  isNonEmptyText(value) ||
   (Array.isArray(value) &&
     value.length > 0 &&
-    value.every((item) => typeof item === "string" && item.trim().length > 0));
+    value.every(
+      (item) =>
+        isNonEmptyText(item) ||
+        (isNonEmptyText((item as { fact?: unknown } | null)?.fact) &&
+          Array.isArray((item as { sources?: unknown }).sources) &&
+          ((item as { sources: unknown[] }).sources.length ?? 0) > 0),
+    ));
 
 // ---------------------------------------------------------------- tests
 
@@ -538,4 +553,109 @@ describe("closed enums", () => {
     const declared = new Set(inSpec.map((e) => e.values));
     expect([...described].filter((values) => !declared.has(values))).toEqual([]);
   });
+});
+
+// ---------------------------------------------------------------- published on the service's pages
+
+describe("the error body (published on the Errors page)", () => {
+  const { component, sample, required, findingRequired } = PUBLISHED_ERROR_BODY;
+  const pointer = componentSchemaPointer(component);
+  const finding = sample.errors[0];
+  const without = <T extends object>(value: T, key: string) =>
+    Object.fromEntries(Object.entries(value).filter(([name]) => name !== key));
+  const probes: Probe[] = [
+    { name: "the published sample passes", value: sample, valid: true },
+    { name: "a further field passes (open)", value: { ...sample, code: "VALIDATION_ERROR" }, valid: true },
+    { name: "errors absent passes (the clients type it optional)", value: without(sample, "errors"), valid: true },
+    { name: "errors empty passes", value: { ...sample, errors: [] }, valid: true },
+    { name: "message a number fails", value: { ...sample, message: 1 }, valid: false },
+    { name: "errors an object fails", value: { ...sample, errors: finding }, valid: false },
+    {
+      name: "a finding with a property passes",
+      value: { ...sample, errors: [{ ...finding, property: "/a" }] },
+      valid: true,
+    },
+    {
+      name: "a finding's property of any JSON type passes (its type is not shown)",
+      value: { ...sample, errors: [{ ...finding, property: ["a", 0] }] },
+      valid: true,
+    },
+    {
+      name: "a finding with a further field passes",
+      value: { ...sample, errors: [{ ...finding, x: 1 }] },
+      valid: true,
+    },
+    { name: "a finding's message a number fails", value: { ...sample, errors: [{ message: 1 }] }, valid: false },
+    { name: "a finding a string fails", value: { ...sample, errors: ["text"] }, valid: false },
+    { name: "a string body fails", value: "Account has been disabled", valid: false },
+    ...required.map((key) => ({ name: `${key} absent fails`, value: without(sample, key), valid: false })),
+    ...findingRequired.map((key) => ({
+      name: `a finding without its ${key} fails`,
+      value: { ...sample, errors: [without(finding, key)] },
+      valid: false,
+    })),
+  ];
+  it.each(named(probes))("%s", (_, probe) => {
+    expectJudged(pointer, probe);
+  });
+
+  it("is marked x-published on the schema (and keeps the description's x-not-shown)", () => {
+    const schema = resolved(spec.components?.schemas?.[component]);
+    expect(isNonEmptyMark(schema?.["x-published"])).toBe(true);
+    expect(isNonEmptyMark(schema?.["x-not-shown"])).toBe(true);
+  });
+
+  it.each(ALL_ENDPOINTS.map((endpoint) => [`${endpoint.method.toUpperCase()} ${endpoint.path}`, endpoint] as const))(
+    "%s answers the published body on 401, 429, 4XX and 5XX (the sample passes, a body without message fails)",
+    (_, { method, path }) => {
+      for (const key of ERROR_RESPONSE_KEYS) {
+        const at = responseSchemaPointer(method, path, key);
+        expectJudged(at, { name: `${key}: the published sample passes`, value: sample, valid: true });
+        expectJudged(at, { name: `${key}: {} fails`, value: {}, valid: false });
+      }
+    },
+  );
+});
+
+describe("the error codes and statuses (published on the Errors page) in the docs", () => {
+  const description = String(spec.info?.description ?? "");
+  const errorsSection = description.slice(description.indexOf("## Errors"));
+  const section = errorsSection.slice(0, errorsSection.indexOf("\n## ", 1) >>> 0);
+
+  it.each(Object.entries(PUBLISHED_ERROR_CODES))("lists the code %s with the status %d", (code, status) => {
+    expect(section).toMatch(new RegExp(`\\|\\s*\`${code}\`\\s*\\|\\s*${status}\\s*\\|`));
+  });
+
+  it("lists the published statuses and marks the info x-published", () => {
+    for (const status of PUBLISHED_STATUSES) expect(section).toContain(String(status));
+    expect(isNonEmptyMark(spec.info?.["x-published"])).toBe(true);
+  });
+});
+
+describe("the quote's validity (published: seconds)", () => {
+  const { schema, property, seconds } = PUBLISHED_QUOTE_VALIDITY;
+  const field = () => resolved(resolved(resolved(spec.components?.schemas?.[schema])?.properties)?.[property]);
+
+  it(`marks ${property} x-published, says seconds, and keeps the description's "not shown" marker`, () => {
+    expect(isNonEmptyMark(field()?.["x-published"])).toBe(true);
+    expect(isNonEmptyMark(field()?.["x-not-shown"])).toBe(true);
+    expect(String(field()?.description)).toMatch(/\bseconds\b/);
+  });
+
+  it(`the quote examples carry the published ${property} (${seconds})`, () => {
+    const quotes = Object.values(spec.components?.examples ?? {})
+      .map((example) => (resolved(example)?.value as { data?: Record<string, unknown> } | undefined)?.data)
+      .filter((data) => data !== undefined && property in data);
+    expect(quotes.length).toBeGreaterThan(0);
+    for (const quote of quotes) expect(quote?.[property]).toBe(seconds);
+  });
+});
+
+it("knows the category values both client releases send (x-known-values of the category filter)", () => {
+  const parameter = declaredParameter("get", "/transactions/me", {
+    name: "category",
+    in: "query",
+  } as ParameterExpectation);
+  const schema = resolved(parameter?.schema);
+  expect(schema?.["x-known-values"]).toEqual([...OBSERVED_CATEGORY_VALUES]);
 });

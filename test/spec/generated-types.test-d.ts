@@ -39,11 +39,21 @@ describe("generated types", () => {
     expectTypeOf<keyof paths>().not.toEqualTypeOf<string>();
   });
 
-  it("types open enums as string and the error body as any JSON value (its shape is not shown)", () => {
+  it("types open enums as string", () => {
     expectTypeOf<Schemas["TransactionCategory"]>().toEqualTypeOf<string>();
-    expectTypeOf<Schemas["ErrorBody"]>().toEqualTypeOf<
-      { [key: string]: unknown } | unknown[] | string | number | boolean | null
-    >();
+  });
+
+  it("types the error body as published: message, optional findings with message and any property, open", () => {
+    type ErrorBody = Schemas["ErrorBody"];
+    expectTypeOf<ErrorBody["message"]>().toEqualTypeOf<string>();
+    type Finding = NonNullable<ErrorBody["errors"]>[number];
+    expectTypeOf<Finding["message"]>().toEqualTypeOf<string>();
+    expectTypeOf<Finding["property"]>().toEqualTypeOf<unknown>();
+    const published: ErrorBody = { message: "m", errors: [{ message: "m" }] };
+    const further: ErrorBody = { message: "m", code: "VALIDATION_ERROR" };
+    // @ts-expect-error message is required
+    const noMessage: ErrorBody = { errors: [] };
+    void [published, further, noMessage];
   });
 
   it("types the empty bodies as empty objects", () => {
