@@ -776,8 +776,13 @@ export interface components {
          *     type it as optional), nor is a finding's `property` (the published sample's finding has none). Where
          *     the page's error code names (`VALIDATION_ERROR`, ...) appear on the wire is not shown: the published
          *     body has no code field.
+         *
+         *     An error body that is a JSON object must have this shape. A body of another JSON type (an array, a
+         *     string, ...) still passes, as it did before the page's shape was known: closing the type to an object
+         *     would narrow every error response, a breaking change for deployments checked against this contract,
+         *     which waits for a major version.
          */
-        ErrorBody: {
+        ErrorBody: ({
             /** @description What went wrong (published on the service's Errors page). */
             message: string;
             /**
@@ -799,7 +804,7 @@ export interface components {
             })[];
         } & {
             [key: string]: unknown;
-        };
+        }) | unknown[] | string | number | boolean | null;
         /**
          * @description How a fee is charged.
          * @enum {string}

@@ -11,7 +11,6 @@ import {
   type SourceAnswer,
   type SourceRequest,
 } from "../../src/mock/pipeline.js";
-import { MOCK_QUOTE_VALIDITY_MS } from "../../src/mock/quote-expiry.js";
 import {
   API_KEY_HEADER,
   BASE_PATH,
@@ -73,18 +72,15 @@ describe("what is refused before the source", () => {
     body,
   });
 
-  it("a keyed operation without its key: 401, even with an invalid body", async () => {
+  it("a keyed operation without its key: 401, even with an invalid body; the error body names the header", async () => {
     const source = recordingSource(ok);
     const answer = await pipelineOf(source).handle(post({}, '{"nope":1}'));
     expect(answer.status).toBe(401);
+    const message = `the operation requires the ${API_KEY_HEADER} header`;
     expect(findings(answer.headers)).toEqual([
-      {
-        location: ["request"],
-        severity: "Error",
-        code: 401,
-        message: `the operation requires the ${API_KEY_HEADER} header`,
-      },
+      { location: ["request", "header", API_KEY_HEADER], severity: "Error", code: 401, message },
     ]);
+    expect(JSON.parse(answer.body)).toEqual({ message, errors: [{ message, property: API_KEY_HEADER }] });
     expect(source.requests).toEqual([]);
   });
 
@@ -106,12 +102,12 @@ describe("what is refused before the source", () => {
     expect(source.requests).toEqual([]);
   });
 
-  it("malformed JSON: 400, and the documented error body", async () => {
+  it("malformed JSON: 400, and the published error body saying so", async () => {
     const source = recordingSource(ok);
     const answer = await pipelineOf(source).handle(post({ [API_KEY_HEADER]: "k" }, "{"));
     expect(answer.status).toBe(400);
     expect(answer.why).toMatch(/^the body is not valid JSON/);
-    expect(JSON.parse(answer.body)).toEqual({});
+    expect(JSON.parse(answer.body)).toEqual({ message: answer.why, errors: [{ message: answer.why }] });
     expect(source.requests).toEqual([]);
   });
 });
@@ -148,7 +144,7 @@ describe("what the source answers", () => {
 });
 
 describe("the clock", () => {
-  it("a quote expires MOCK_QUOTE_VALIDITY_MS after now(); the reset is the end of now()'s minute", async () => {
+  it("a quote expires its expiresIn seconds after now(); the reset is the end of now()'s minute", async () => {
     const createQuote = byId("createQuote");
     const pipeline = createRequestPipeline({ spec, source: createDocumentedSource(spec), now: () => NOW });
     const answer = await pipeline.handle({
@@ -158,9 +154,8 @@ describe("the clock", () => {
       body: buildSampleRequest(spec, createQuote).body!,
     });
     expect(answer.status, answer.why).toBe(200);
-    expect(JSON.stringify(JSON.parse(answer.body))).toContain(
-      `"expiryDate":"${new Date(NOW + MOCK_QUOTE_VALIDITY_MS).toISOString()}"`,
-    );
+    const { data: quote } = JSON.parse(answer.body) as { data: { expiryDate: string; expiresIn: number } };
+    expect(quote.expiryDate).toBe(new Date(NOW + quote.expiresIn * 1000).toISOString());
     expect(answer.headers[RATE_LIMIT_HEADERS.reset]).toBe(String(Date.parse("2030-01-01T00:01:00.000Z") / 1000));
   });
 });

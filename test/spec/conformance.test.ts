@@ -558,7 +558,7 @@ describe("closed enums", () => {
 // ---------------------------------------------------------------- published on the service's pages
 
 describe("the error body (published on the Errors page)", () => {
-  const { component, sample, required, findingRequired } = PUBLISHED_ERROR_BODY;
+  const { component, sample, required, findingRequired, otherJsonTypesPass } = PUBLISHED_ERROR_BODY;
   const pointer = componentSchemaPointer(component);
   const finding = sample.errors[0];
   const without = <T extends object>(value: T, key: string) =>
@@ -587,7 +587,11 @@ describe("the error body (published on the Errors page)", () => {
     },
     { name: "a finding's message a number fails", value: { ...sample, errors: [{ message: 1 }] }, valid: false },
     { name: "a finding a string fails", value: { ...sample, errors: ["text"] }, valid: false },
-    { name: "a string body fails", value: "Account has been disabled", valid: false },
+    ...["Account has been disabled", ["a"], 1, null].map((value) => ({
+      name: `a body of another JSON type (${JSON.stringify(value)}) ${otherJsonTypesPass ? "passes" : "fails"}`,
+      value,
+      valid: otherJsonTypesPass,
+    })),
     ...required.map((key) => ({ name: `${key} absent fails`, value: without(sample, key), valid: false })),
     ...findingRequired.map((key) => ({
       name: `a finding without its ${key} fails`,
