@@ -778,9 +778,9 @@ export interface components {
          *     body has no code field.
          *
          *     An error body that is a JSON object must have this shape. A body of another JSON type (an array, a
-         *     string, ...) still passes, as it did before the page's shape was known: closing the type to an object
-         *     would narrow every error response, a breaking change for deployments checked against this contract,
-         *     which waits for a major version.
+         *     string, ...) still passes, as it did before the page's shape was known: narrowing the type of every
+         *     error response is a breaking change under this package's release rules, so it waits for a major
+         *     version.
          */
         ErrorBody: ({
             /** @description What went wrong (published on the service's Errors page). */

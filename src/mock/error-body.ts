@@ -23,7 +23,7 @@ interface RequestFinding {
 }
 
 /** An error answer as documented: its body, its content type and the schema of that body (if any). */
-export interface DocumentedError {
+interface DocumentedError {
   body: unknown;
   contentType: string | undefined;
   schema: unknown;
@@ -41,7 +41,7 @@ function propertyOf(location: readonly string[]): string | undefined {
 }
 
 /** The published error body of `message` and `findings`. */
-export function errorBodyOf(message: string, findings: readonly RequestFinding[]): ErrorBody {
+function errorBodyOf(message: string, findings: readonly RequestFinding[]): ErrorBody {
   const errors = findings.map((finding): ErrorFinding => {
     const property = propertyOf(finding.location);
     return property === undefined ? { message: finding.message } : { message: finding.message, property };
@@ -49,7 +49,7 @@ export function errorBodyOf(message: string, findings: readonly RequestFinding[]
   return { message, errors };
 }
 
-export interface ErrorBodies {
+interface ErrorBodies {
   /**
    * The body of an error answer documented as `documented`: the published error body of `message` and
    * `findings` where the documented body is JSON and its schema takes that body, else the documented body.

@@ -19,7 +19,7 @@ function errorSchemaFor(status: number): unknown {
   throw new Error(`the contract documents no JSON error answer for ${status}`);
 }
 
-export interface PublishedErrorBody {
+interface PublishedErrorBody {
   message: string;
   errors: Array<{ message: string; property?: unknown }>;
 }
@@ -49,7 +49,7 @@ export function expectErrorBody(
 }
 
 /** A request one of the fronts refuses, what it must answer, and where its findings are (`property`). */
-export interface ErrorCase {
+interface ErrorCase {
   name: string;
   /**
    * Both fronts, or only the HTTP mock: what only a transport or Prism refuses, and a path or method no operation
