@@ -49,7 +49,7 @@ function errorBodyOf(message: string, findings: readonly RequestFinding[]): Erro
   return { message, errors };
 }
 
-interface ErrorBodies {
+export interface ErrorBodies {
   /**
    * The body of an error answer documented as `documented`: the published error body of `message` and
    * `findings` where the documented body is JSON and its schema takes that body, else the documented body.

@@ -29,7 +29,7 @@ import {
 } from "../openapi/document.js";
 import { errorAnswer, type Preferences, parsePrefer, safeHeaderValue, violationsHeader } from "./answers.js";
 import { createBodyCheck } from "./body-check.js";
-import { createErrorBodies } from "./error-body.js";
+import { createErrorBodies, type ErrorBodies } from "./error-body.js";
 import { MOCK_IDENTITY } from "./identity.js";
 import { quoteExpiry } from "./quote-expiry.js";
 import { rateLimitHeaders } from "./rate-limit.js";
@@ -194,9 +194,8 @@ type Refuse = (operation: Operation | undefined, refused: Refusal, findings?: Vi
  * Stage 4 for refusals: the documented error answer of the status with the published error body of the refusal
  * (its reason, its findings), its rate-limit headers of this moment.
  */
-function createRefuse(spec: OpenApiDocument, now: () => number): Refuse {
+function createRefuse(spec: OpenApiDocument, now: () => number, errorBodies: ErrorBodies): Refuse {
   const limits = rateLimitHeaders(spec);
-  const errorBodies = createErrorBodies(spec);
   return (operation, refused, findings = refusalFinding(refused.why)) => {
     const answer = errorAnswer(spec, operation, refused.status);
     const headers = {
@@ -218,10 +217,9 @@ const requestFindings = (violations: Violation[] | undefined): Violation[] =>
  * Stage 4 for a source's answer: safe headers, rate limits and quotes of this moment, the identity; an error
  * answer with findings about the request (Prism's 415, for one) gets the published error body of those findings.
  */
-function createFinish(spec: OpenApiDocument, now: () => number) {
+function createFinish(spec: OpenApiDocument, now: () => number, errorBodies: ErrorBodies) {
   const quotes = quoteExpiry(spec);
   const limits = rateLimitHeaders(spec);
-  const errorBodies = createErrorBodies(spec);
   const bodyOf = (operation: Operation, answer: SourceAnswer & { kind: "answer" }, contentType?: string) => {
     const findings = requestFindings(answer.violations);
     if (answer.status < 400 || !findings.length) return answer.body;
@@ -301,8 +299,9 @@ function createRouter(spec: OpenApiDocument, basePaths: string[], refuse: Refuse
 export function createRequestPipeline(options: PipelineOptions): RequestPipeline {
   const { spec, source } = options;
   const now = options.now ?? (() => Date.now());
-  const refuse = createRefuse(spec, now);
-  const finish = createFinish(spec, now);
+  const errorBodies = createErrorBodies(spec);
+  const refuse = createRefuse(spec, now, errorBodies);
+  const finish = createFinish(spec, now, errorBodies);
   const router = createRouter(spec, options.basePaths ?? [], refuse);
   const checks = createRequestChecks(createBodyCheck(spec));
   const contractCheck = createContractCheck(spec, refuse, options.basePaths ?? []);

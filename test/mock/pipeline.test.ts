@@ -8,6 +8,7 @@ import { MOCK_IDENTITY_HEADER } from "../../src/mock/identity.js";
 import {
   type AnswerSource,
   createRequestPipeline,
+  MAX_VIOLATIONS,
   type SourceAnswer,
   type SourceRequest,
 } from "../../src/mock/pipeline.js";
@@ -18,6 +19,7 @@ import {
   listSpecOperations,
   loadSpec,
   RATE_LIMIT_HEADERS,
+  requestExample,
 } from "../support/spec.js";
 
 const spec = loadSpec();
@@ -109,6 +111,29 @@ describe("what is refused before the source", () => {
     expect(answer.why).toMatch(/^the body is not valid JSON/);
     expect(JSON.parse(answer.body)).toEqual({ message: answer.why, errors: [{ message: answer.why }] });
     expect(source.requests).toEqual([]);
+  });
+});
+
+describe("the error body of many findings", () => {
+  it("lists the first MAX_VIOLATIONS findings, and its message says how many more there are", async () => {
+    const resend = byId("resendWebhooks");
+    const example = requestExample<Record<string, unknown>>("resendWebhooks");
+    const field = Object.keys(example).find((key) => Array.isArray(example[key]))!;
+    const answer = await pipelineOf(recordingSource(ok)).handle({
+      method: resend.method,
+      url: `${BASE_PATH}${resend.path}`,
+      headers: { "content-type": "application/json", [API_KEY_HEADER]: "k" },
+      body: JSON.stringify({ ...example, [field]: new Array(MAX_VIOLATIONS + 5).fill(0) }),
+    });
+    expect(answer.status).toBe(422);
+    const body = JSON.parse(answer.body) as { message: string; errors: Array<{ property: string }> };
+    expect(body.errors).toHaveLength(MAX_VIOLATIONS);
+    expect(body.errors.map((finding) => finding.property)).toEqual(
+      Array.from({ length: MAX_VIOLATIONS }, (_, i) => `/${field}/${i}`),
+    );
+    expect(body.message).toMatch(/; and 5 more$/);
+    expect(body.message.split("; ")).toHaveLength(MAX_VIOLATIONS + 1);
+    expect(answer.why).toBe(body.message);
   });
 });
 
