@@ -182,7 +182,9 @@ export interface paths {
          *
          *     Filter by `status`, one of the seven invoice statuses. The service also has two date filters,
          *     selecting invoices created on or after, and on or before, a given date, and pagination parameters;
-         *     their names are not shown, so they are not declared here.
+         *     the description does not show their names. The official client's later release sends them as
+         *     `startDate` and `endDate` (the date filters) and `page` and `pageSize` (with `status`): they are
+         *     declared, optional and marked as observed. The date format is not shown by any source.
          *
          *     Requires the `x-api-key` header.
          *
@@ -627,6 +629,9 @@ export interface paths {
          * @description Returns the caller's crypto deposit addresses across networks. `network` is a network code (a
          *     `networkCode` of Get Active Networks); `memo` is the address's memo, or null.
          *
+         *     The description shows no query parameters. One version of the official client's later release
+         *     sends `page` and `pageSize`: they are declared, optional and marked as observed.
+         *
          *     Create Deposit Address, which the service refers to, is not described: its path and payload are not
          *     shown there. The service's reference page Create Deposit Address publishes them: see Create Deposit
          *     Address (`POST /addresses/broker`). Before generating an address, check `isReceivable` in Get Active
@@ -656,9 +661,14 @@ export interface paths {
          * List Deposits
          * @description Lists the caller's deposit transactions, each with its `deposit`, paginated (meta shape B).
          *
-         *     The listing takes query parameters whose names are not shown, so none is declared here.
+         *     The description says the listing takes query parameters and does not show them. The official
+         *     client's later release sends `page` and `pageSize` (integers; its defaults 1 and 30), `currencyId`
+         *     (a currency's `id`), `status`, `startDate` and `endDate`: they are declared, optional and marked as
+         *     observed. The values `status` takes, the date format of `startDate` and `endDate`, and the service's
+         *     default and maximum page size are not shown.
          *
-         *     The description's sample carries no `x-api-key` header and whether a key is required is not shown: send your key anyway.
+         *     The description's sample carries no `x-api-key` header and whether a key is required is not shown: send
+         *     your key anyway.
          *
          *     Limits: 200 requests per minute per API key (the general limit).
          */
@@ -683,9 +693,14 @@ export interface paths {
          * @description Lists the caller's payout (withdrawal) transactions, each with its `payout` and the payout's bank
          *     account, paginated (meta shape B). Account numbers may be partly masked.
          *
-         *     The listing takes query parameters whose names are not shown, so none is declared here.
+         *     The description says the listing takes query parameters and does not show them. The official
+         *     client's later release sends `page` and `pageSize` (integers; its defaults 1 and 30), `currencyId`
+         *     (a currency's `id`), `status`, `startDate` and `endDate`: they are declared, optional and marked as
+         *     observed. The values `status` takes, the date format of `startDate` and `endDate`, and the service's
+         *     default and maximum page size are not shown.
          *
-         *     The description's sample carries no `x-api-key` header and whether a key is required is not shown: send your key anyway.
+         *     The description's sample carries no `x-api-key` header and whether a key is required is not shown: send
+         *     your key anyway.
          *
          *     Limits: 200 requests per minute per API key (the general limit).
          */
@@ -825,6 +840,10 @@ export interface paths {
         /**
          * Get Trades Summary
          * @description Returns the caller's total trade volume in dollars.
+         *
+         *     The description shows no query parameters. The official client's later release sends `currencyId`
+         *     (a currency's `id`, optional), `page` and `pageSize`: they are declared, optional and marked as
+         *     observed. What they change in the answer is not shown.
          *
          *     Requires the `x-api-key` header.
          *
@@ -1091,11 +1110,13 @@ export interface paths {
          *
          *     The description says the listing takes query parameters and does not show them. A real client was
          *     observed sending `page`, `pageSize` (integers; its defaults 1 and 30) and `category` (a transaction
-         *     category such as `DEPOSIT`): they are declared, optional and marked as observed. Whether the service
+         *     category such as `DEPOSIT`): they are declared, optional and marked as observed. Both releases of the
+         *     official client know the categories `DEPOSIT`, `WITHDRAWAL`, `SWAP` and `TRANSFER`. Whether the service
          *     takes further parameters, its default and maximum page size, and whether pages count from 0 or 1
          *     are not shown. The full list of transaction categories is not shown: handle unknown `category` values.
          *
-         *     The description's sample carries no `x-api-key` header and whether a key is required is not shown: send your key anyway.
+         *     The description's sample carries no `x-api-key` header and whether a key is required is not shown: send
+         *     your key anyway.
          *
          *     Limits: 200 requests per minute per API key (the general limit).
          */
@@ -1713,12 +1734,45 @@ export interface components {
             data: unknown;
         };
         /**
-         * @description The body of an error response. Its shape is not shown in the description, so any JSON value is
-         *     accepted here (the type list is simply "any JSON value"); do not rely on any field of it.
+         * @description The body of an error answer. The description does not show its shape; the service's Errors page
+         *     publishes it (published): `{ "message": "<text>", "errors": [{ "message": "<text>" }] }`, a
+         *     `message` that says what went wrong and `errors`, the findings, each with its own `message`. Both
+         *     releases of the official client type the list as optional and each finding with `message` and
+         *     `property` (observed). Further fields are allowed: the page does not say the body has no others.
+         *
+         *     `message` is required (the published sample and both clients have it); `errors` is not (the clients
+         *     type it as optional), nor is a finding's `property` (the published sample's finding has none). Where
+         *     the page's error code names (`VALIDATION_ERROR`, ...) appear on the wire is not shown: the published
+         *     body has no code field.
+         *
+         *     An error body that is a JSON object must have this shape. A body of another JSON type (an array, a
+         *     string, ...) still passes, as it did before the page's shape was known: narrowing the type of every
+         *     error response is a breaking change under this package's release rules, so it waits for a major
+         *     version.
          */
-        ErrorBody: {
+        ErrorBody: ({
+            /** @description What went wrong (published on the service's Errors page). */
+            message: string;
+            /**
+             * @description The findings, each with its own `message` (published on the service's Errors page). Optional: the
+             *     official clients type it so.
+             */
+            errors?: ({
+                /** @description What this finding says (published on the service's Errors page). */
+                message: string;
+                /**
+                 * @description Where the finding is, when it has a place (for example the invalid field). Observed in the
+                 *     official client (2023 and later releases), which types each finding with it; no source shows
+                 *     its type or a value, so any JSON value is accepted. The package's mock writes a string: a
+                 *     JSON pointer into the request body, or the name of a parameter or header.
+                 */
+                property?: unknown;
+            } & {
+                [key: string]: unknown;
+            })[];
+        } & {
             [key: string]: unknown;
-        } | unknown[] | string | number | boolean | null;
+        }) | unknown[] | string | number | boolean | null;
         /**
          * @description How a fee is charged.
          * @enum {string}
@@ -2131,6 +2185,12 @@ export interface components {
          *     `targetId` carry currency codes, while the quote's `sourceId` and `targetId` carry currency
          *     identifiers and the codes are in `sourceCode` and `targetCode`. Quote state transitions are not
          *     shown.
+         *
+         *     Published on the service's Trading feature page and Create Quote page: a quote is valid for
+         *     `expiresIn` seconds (30 in the published sample); once it has expired, request a new one. Accepting
+         *     a quote deducts the amount from the source wallet and credits the target wallet, with no extra
+         *     charge. Which status answers the acceptance of an expired or already accepted quote, or of a quote
+         *     the balance cannot cover, is not shown by any source.
          */
         Quote: {
             /** @description Opaque quote identifier (not a UUID). Pass it to Accept Quote. */
@@ -2156,7 +2216,12 @@ export interface components {
             sourceCode: string;
             /** @description Target currency code. */
             targetCode: string;
-            /** @description Validity length of the quote. Its unit is not shown; use `expiryDate` to decide whether a quote is still valid. */
+            /**
+             * @description Validity length of the quote, in seconds. The description does not show its unit; the service's
+             *     Trading feature page and Create Quote page publish it in seconds (`expiresIn: 30` in the Create
+             *     Quote sample), and the official client's later release says a quote "locks in a rate for 30
+             *     seconds". `expiryDate` is the moment the quote stops being valid: decide with it.
+             */
             expiresIn: number;
             /**
              * @description Whether the quote is active. The description's States table gives a quote an `active` flag
@@ -2322,8 +2387,10 @@ export interface components {
             payout?: components["schemas"]["Payout"];
         };
         /**
-         * @description Category of a transaction. Values seen: `DEPOSIT`, `WITHDRAWAL`, `SWAP`. The full list is not
-         *     shown, so any string is accepted; treat unknown values gracefully.
+         * @description Category of a transaction. Values seen in the description: `DEPOSIT`, `WITHDRAWAL`, `SWAP`. Both
+         *     releases of the official client also know `TRANSFER` (observed: they send it as the `category`
+         *     filter of Get User Transactions). The full list is not shown, so any string is accepted; treat
+         *     unknown values gracefully.
          * @example DEPOSIT
          * @example WITHDRAWAL
          * @example SWAP
@@ -2509,7 +2576,12 @@ export interface components {
         };
     };
     responses: {
-        /** @description Assumed: any other client error (invalid request, unknown resource, ...). Error codes and HTTP statuses for failure cases are not shown. */
+        /**
+         * @description Any other client error. The service's Errors page lists 400, 401, 403 (`FORBIDDEN`), 404 (`NOT_FOUND`),
+         *     422 (`VALIDATION_ERROR`) and 429 (published); which failure answers which status, for example an
+         *     expired or already accepted quote or a balance too low, is not shown. The body is the published error
+         *     body.
+         */
         ClientError: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2521,7 +2593,11 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
-        /** @description Assumed: a server error. Error codes and HTTP statuses for failure cases are not shown. */
+        /**
+         * @description A server error. The service's Errors page lists 500 with the code `INTERNAL_ERROR` (published); the
+         *     whole 5xx range is declared, as before, since which failure answers which status is not shown. The body
+         *     is the published error body.
+         */
         ServerError: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2533,7 +2609,12 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
-        /** @description Assumed: a rate limit is spent (200 requests per minute per key, or 100 Create Quote requests per hour per key). Wait until the time in X-RateLimit-Reset. The response to an exceeded limit is not shown; HTTP 429 is a conventional assumption. */
+        /**
+         * @description A rate limit is spent (200 requests per minute per key, or 100 Create Quote requests per hour per
+         *     key). Wait until the time in X-RateLimit-Reset. The description does not show the response to an
+         *     exceeded limit; the service's Errors page lists 429 with the code `RATE_LIMIT_EXCEEDED`, "Too many
+         *     requests" (published). The body is the published error body.
+         */
         TooManyRequests: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2545,7 +2626,11 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
-        /** @description Assumed: the API key is missing or invalid. The status and the body are conventional assumptions; the description shows neither. */
+        /**
+         * @description The API key is missing or invalid. The service's Errors page lists 401 with the code `UNAUTHORIZED`
+         *     (published); that a missing or invalid key answers it is a conventional assumption. The body is the
+         *     published error body.
+         */
         Unauthorized: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2588,10 +2673,23 @@ export interface components {
          */
         CurrencyId: string;
         /**
+         * @description **Observed in the official client (later release), not in the description.** Return only the
+         *     entries of this currency: its `id` (as in a Currency record or a quote's `sourceId`/`targetId`),
+         *     not its code. Sent to Get Trades Summary and to the deposit and payout listings.
+         */
+        CurrencyIdFilter: string;
+        /**
          * @description Identifier of the collection customer.
          * @example 8e2c5a71-4f3d-4b9a-a6e8-1c7d9f0b3e42
          */
         CustomerId: string;
+        /**
+         * @description **Observed in the official client (later release), not in the description.** End of a date range.
+         *     On List My Invoices it is the description's filter of invoices created on or before a given date,
+         *     whose name the description does not show; the deposit and payout listings take it too. Its date
+         *     format is not shown by any source, so any string is accepted.
+         */
+        EndDateFilter: string;
         /**
          * @description **Observed in the official client (later release), not in the description.** Where the account is: a
          *     GHS bank's `sortCode` (List GHS Banks) or a mobile network's code such as `VOD` or `MTN` (List GHS
@@ -2645,6 +2743,13 @@ export interface components {
          */
         SourceCode: string;
         /**
+         * @description **Observed in the official client (later release), not in the description.** Start of a date
+         *     range. On List My Invoices it is the description's filter of invoices created on or after a given
+         *     date, whose name the description does not show; the deposit and payout listings take it too. Its
+         *     date format is not shown by any source, so any string is accepted.
+         */
+        StartDateFilter: string;
+        /**
          * @description Code of the target currency (a code, not a name).
          * @example NGNX
          */
@@ -2664,8 +2769,9 @@ export interface components {
          */
         TradesPageSize: number;
         /**
-         * @description **Observed in a real client, not in the description.** Return only transactions of this category
-         *     (for example `DEPOSIT`). It takes the same open set of values as a transaction's `category`.
+         * @description **Observed in the official client, not in the description.** Return only transactions of this
+         *     category. Both releases of the client send it, with the values `DEPOSIT`, `WITHDRAWAL`, `SWAP` and
+         *     `TRANSFER`. It takes the same open set of values as a transaction's `category`.
          * @example DEPOSIT
          */
         TransactionCategoryFilter: components["schemas"]["TransactionCategory"];
@@ -2677,16 +2783,26 @@ export interface components {
          */
         TransactionId: string;
         /**
-         * @description **Observed in a real client, not in the description.** Page number of the listing. The observed
-         *     client sends `1` unless told otherwise; whether pages count from 0 or 1, and the service's
-         *     default, are not shown.
+         * @description **Observed in the official client (later release), not in the description.** Return only the
+         *     deposits (or payouts) of this status. Which values it takes is not shown by any source; a deposit's
+         *     and a payout's `status` are open sets (see `DepositStatus` and `PayoutStatus`), so any string is
+         *     accepted.
+         */
+        TransactionStatusFilter: string;
+        /**
+         * @description **Observed in the official client, not in the description.** Page number of the listing. The 2023
+         *     release sends it to Get User Transactions; the later release sends it to Get Trades Summary, the
+         *     deposit and payout listings, List My Invoices and (one version) Get Deposit Addresses. The clients
+         *     send `1` unless told otherwise; whether pages count from 0 or 1, and the service's default, are not
+         *     shown.
          * @example 1
          */
         TransactionsPage: number;
         /**
-         * @description **Observed in a real client, not in the description.** Number of transactions per page. The
-         *     observed client sends `30` unless told otherwise; the service's default and maximum page size are
-         *     not shown.
+         * @description **Observed in the official client, not in the description.** Number of items per page. The 2023
+         *     release sends it to Get User Transactions; the later release sends it to Get Trades Summary, the
+         *     deposit and payout listings, List My Invoices and (one version) Get Deposit Addresses. The clients
+         *     send `30` unless told otherwise; the service's default and maximum page size are not shown.
          * @example 30
          */
         TransactionsPageSize: number;
@@ -2835,7 +2951,9 @@ export type ParameterAccountNumber = components['parameters']['AccountNumber'];
 export type ParameterApiSignature = components['parameters']['ApiSignature'];
 export type ParameterApiTimestamp = components['parameters']['ApiTimestamp'];
 export type ParameterCurrencyId = components['parameters']['CurrencyId'];
+export type ParameterCurrencyIdFilter = components['parameters']['CurrencyIdFilter'];
 export type ParameterCustomerId = components['parameters']['CustomerId'];
+export type ParameterEndDateFilter = components['parameters']['EndDateFilter'];
 export type ParameterGhsBankCode = components['parameters']['GhsBankCode'];
 export type ParameterInvoiceId = components['parameters']['InvoiceId'];
 export type ParameterInvoiceStatusFilter = components['parameters']['InvoiceStatusFilter'];
@@ -2845,11 +2963,13 @@ export type ParameterNgnBankId = components['parameters']['NgnBankId'];
 export type ParameterPaymentReference = components['parameters']['PaymentReference'];
 export type ParameterQuoteId = components['parameters']['QuoteId'];
 export type ParameterSourceCode = components['parameters']['SourceCode'];
+export type ParameterStartDateFilter = components['parameters']['StartDateFilter'];
 export type ParameterTargetCode = components['parameters']['TargetCode'];
 export type ParameterTradesPage = components['parameters']['TradesPage'];
 export type ParameterTradesPageSize = components['parameters']['TradesPageSize'];
 export type ParameterTransactionCategoryFilter = components['parameters']['TransactionCategoryFilter'];
 export type ParameterTransactionId = components['parameters']['TransactionId'];
+export type ParameterTransactionStatusFilter = components['parameters']['TransactionStatusFilter'];
 export type ParameterTransactionsPage = components['parameters']['TransactionsPage'];
 export type ParameterTransactionsPageSize = components['parameters']['TransactionsPageSize'];
 export type ParameterWalletCurrencyCode = components['parameters']['WalletCurrencyCode'];
@@ -3111,6 +3231,37 @@ export interface operations {
                  * @example COMPLETED
                  */
                 status?: components["parameters"]["InvoiceStatusFilter"];
+                /**
+                 * @description **Observed in the official client (later release), not in the description.** Start of a date
+                 *     range. On List My Invoices it is the description's filter of invoices created on or after a given
+                 *     date, whose name the description does not show; the deposit and payout listings take it too. Its
+                 *     date format is not shown by any source, so any string is accepted.
+                 */
+                startDate?: components["parameters"]["StartDateFilter"];
+                /**
+                 * @description **Observed in the official client (later release), not in the description.** End of a date range.
+                 *     On List My Invoices it is the description's filter of invoices created on or before a given date,
+                 *     whose name the description does not show; the deposit and payout listings take it too. Its date
+                 *     format is not shown by any source, so any string is accepted.
+                 */
+                endDate?: components["parameters"]["EndDateFilter"];
+                /**
+                 * @description **Observed in the official client, not in the description.** Page number of the listing. The 2023
+                 *     release sends it to Get User Transactions; the later release sends it to Get Trades Summary, the
+                 *     deposit and payout listings, List My Invoices and (one version) Get Deposit Addresses. The clients
+                 *     send `1` unless told otherwise; whether pages count from 0 or 1, and the service's default, are not
+                 *     shown.
+                 * @example 1
+                 */
+                page?: components["parameters"]["TransactionsPage"];
+                /**
+                 * @description **Observed in the official client, not in the description.** Number of items per page. The 2023
+                 *     release sends it to Get User Transactions; the later release sends it to Get Trades Summary, the
+                 *     deposit and payout listings, List My Invoices and (one version) Get Deposit Addresses. The clients
+                 *     send `30` unless told otherwise; the service's default and maximum page size are not shown.
+                 * @example 30
+                 */
+                pageSize?: components["parameters"]["TransactionsPageSize"];
             };
             header?: {
                 /**
@@ -3914,7 +4065,25 @@ export interface operations {
     };
     getDepositAddresses: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description **Observed in the official client, not in the description.** Page number of the listing. The 2023
+                 *     release sends it to Get User Transactions; the later release sends it to Get Trades Summary, the
+                 *     deposit and payout listings, List My Invoices and (one version) Get Deposit Addresses. The clients
+                 *     send `1` unless told otherwise; whether pages count from 0 or 1, and the service's default, are not
+                 *     shown.
+                 * @example 1
+                 */
+                page?: components["parameters"]["TransactionsPage"];
+                /**
+                 * @description **Observed in the official client, not in the description.** Number of items per page. The 2023
+                 *     release sends it to Get User Transactions; the later release sends it to Get Trades Summary, the
+                 *     deposit and payout listings, List My Invoices and (one version) Get Deposit Addresses. The clients
+                 *     send `30` unless told otherwise; the service's default and maximum page size are not shown.
+                 * @example 30
+                 */
+                pageSize?: components["parameters"]["TransactionsPageSize"];
+            };
             header?: {
                 /**
                  * @description **Observed in a real client, not in the description.** The time the request was signed, in
@@ -3959,7 +4128,52 @@ export interface operations {
     };
     listDeposits: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description **Observed in the official client, not in the description.** Page number of the listing. The 2023
+                 *     release sends it to Get User Transactions; the later release sends it to Get Trades Summary, the
+                 *     deposit and payout listings, List My Invoices and (one version) Get Deposit Addresses. The clients
+                 *     send `1` unless told otherwise; whether pages count from 0 or 1, and the service's default, are not
+                 *     shown.
+                 * @example 1
+                 */
+                page?: components["parameters"]["TransactionsPage"];
+                /**
+                 * @description **Observed in the official client, not in the description.** Number of items per page. The 2023
+                 *     release sends it to Get User Transactions; the later release sends it to Get Trades Summary, the
+                 *     deposit and payout listings, List My Invoices and (one version) Get Deposit Addresses. The clients
+                 *     send `30` unless told otherwise; the service's default and maximum page size are not shown.
+                 * @example 30
+                 */
+                pageSize?: components["parameters"]["TransactionsPageSize"];
+                /**
+                 * @description **Observed in the official client (later release), not in the description.** Return only the
+                 *     entries of this currency: its `id` (as in a Currency record or a quote's `sourceId`/`targetId`),
+                 *     not its code. Sent to Get Trades Summary and to the deposit and payout listings.
+                 */
+                currencyId?: components["parameters"]["CurrencyIdFilter"];
+                /**
+                 * @description **Observed in the official client (later release), not in the description.** Return only the
+                 *     deposits (or payouts) of this status. Which values it takes is not shown by any source; a deposit's
+                 *     and a payout's `status` are open sets (see `DepositStatus` and `PayoutStatus`), so any string is
+                 *     accepted.
+                 */
+                status?: components["parameters"]["TransactionStatusFilter"];
+                /**
+                 * @description **Observed in the official client (later release), not in the description.** Start of a date
+                 *     range. On List My Invoices it is the description's filter of invoices created on or after a given
+                 *     date, whose name the description does not show; the deposit and payout listings take it too. Its
+                 *     date format is not shown by any source, so any string is accepted.
+                 */
+                startDate?: components["parameters"]["StartDateFilter"];
+                /**
+                 * @description **Observed in the official client (later release), not in the description.** End of a date range.
+                 *     On List My Invoices it is the description's filter of invoices created on or before a given date,
+                 *     whose name the description does not show; the deposit and payout listings take it too. Its date
+                 *     format is not shown by any source, so any string is accepted.
+                 */
+                endDate?: components["parameters"]["EndDateFilter"];
+            };
             header?: {
                 /**
                  * @description **Observed in a real client, not in the description.** The time the request was signed, in
@@ -4004,7 +4218,52 @@ export interface operations {
     };
     listPayouts: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description **Observed in the official client, not in the description.** Page number of the listing. The 2023
+                 *     release sends it to Get User Transactions; the later release sends it to Get Trades Summary, the
+                 *     deposit and payout listings, List My Invoices and (one version) Get Deposit Addresses. The clients
+                 *     send `1` unless told otherwise; whether pages count from 0 or 1, and the service's default, are not
+                 *     shown.
+                 * @example 1
+                 */
+                page?: components["parameters"]["TransactionsPage"];
+                /**
+                 * @description **Observed in the official client, not in the description.** Number of items per page. The 2023
+                 *     release sends it to Get User Transactions; the later release sends it to Get Trades Summary, the
+                 *     deposit and payout listings, List My Invoices and (one version) Get Deposit Addresses. The clients
+                 *     send `30` unless told otherwise; the service's default and maximum page size are not shown.
+                 * @example 30
+                 */
+                pageSize?: components["parameters"]["TransactionsPageSize"];
+                /**
+                 * @description **Observed in the official client (later release), not in the description.** Return only the
+                 *     entries of this currency: its `id` (as in a Currency record or a quote's `sourceId`/`targetId`),
+                 *     not its code. Sent to Get Trades Summary and to the deposit and payout listings.
+                 */
+                currencyId?: components["parameters"]["CurrencyIdFilter"];
+                /**
+                 * @description **Observed in the official client (later release), not in the description.** Return only the
+                 *     deposits (or payouts) of this status. Which values it takes is not shown by any source; a deposit's
+                 *     and a payout's `status` are open sets (see `DepositStatus` and `PayoutStatus`), so any string is
+                 *     accepted.
+                 */
+                status?: components["parameters"]["TransactionStatusFilter"];
+                /**
+                 * @description **Observed in the official client (later release), not in the description.** Start of a date
+                 *     range. On List My Invoices it is the description's filter of invoices created on or after a given
+                 *     date, whose name the description does not show; the deposit and payout listings take it too. Its
+                 *     date format is not shown by any source, so any string is accepted.
+                 */
+                startDate?: components["parameters"]["StartDateFilter"];
+                /**
+                 * @description **Observed in the official client (later release), not in the description.** End of a date range.
+                 *     On List My Invoices it is the description's filter of invoices created on or before a given date,
+                 *     whose name the description does not show; the deposit and payout listings take it too. Its date
+                 *     format is not shown by any source, so any string is accepted.
+                 */
+                endDate?: components["parameters"]["EndDateFilter"];
+            };
             header?: {
                 /**
                  * @description **Observed in a real client, not in the description.** The time the request was signed, in
@@ -4256,7 +4515,31 @@ export interface operations {
     };
     getTradesSummary: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description **Observed in the official client (later release), not in the description.** Return only the
+                 *     entries of this currency: its `id` (as in a Currency record or a quote's `sourceId`/`targetId`),
+                 *     not its code. Sent to Get Trades Summary and to the deposit and payout listings.
+                 */
+                currencyId?: components["parameters"]["CurrencyIdFilter"];
+                /**
+                 * @description **Observed in the official client, not in the description.** Page number of the listing. The 2023
+                 *     release sends it to Get User Transactions; the later release sends it to Get Trades Summary, the
+                 *     deposit and payout listings, List My Invoices and (one version) Get Deposit Addresses. The clients
+                 *     send `1` unless told otherwise; whether pages count from 0 or 1, and the service's default, are not
+                 *     shown.
+                 * @example 1
+                 */
+                page?: components["parameters"]["TransactionsPage"];
+                /**
+                 * @description **Observed in the official client, not in the description.** Number of items per page. The 2023
+                 *     release sends it to Get User Transactions; the later release sends it to Get Trades Summary, the
+                 *     deposit and payout listings, List My Invoices and (one version) Get Deposit Addresses. The clients
+                 *     send `30` unless told otherwise; the service's default and maximum page size are not shown.
+                 * @example 30
+                 */
+                pageSize?: components["parameters"]["TransactionsPageSize"];
+            };
             header?: {
                 /**
                  * @description **Observed in a real client, not in the description.** The time the request was signed, in
@@ -4689,22 +4972,26 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description **Observed in a real client, not in the description.** Page number of the listing. The observed
-                 *     client sends `1` unless told otherwise; whether pages count from 0 or 1, and the service's
-                 *     default, are not shown.
+                 * @description **Observed in the official client, not in the description.** Page number of the listing. The 2023
+                 *     release sends it to Get User Transactions; the later release sends it to Get Trades Summary, the
+                 *     deposit and payout listings, List My Invoices and (one version) Get Deposit Addresses. The clients
+                 *     send `1` unless told otherwise; whether pages count from 0 or 1, and the service's default, are not
+                 *     shown.
                  * @example 1
                  */
                 page?: components["parameters"]["TransactionsPage"];
                 /**
-                 * @description **Observed in a real client, not in the description.** Number of transactions per page. The
-                 *     observed client sends `30` unless told otherwise; the service's default and maximum page size are
-                 *     not shown.
+                 * @description **Observed in the official client, not in the description.** Number of items per page. The 2023
+                 *     release sends it to Get User Transactions; the later release sends it to Get Trades Summary, the
+                 *     deposit and payout listings, List My Invoices and (one version) Get Deposit Addresses. The clients
+                 *     send `30` unless told otherwise; the service's default and maximum page size are not shown.
                  * @example 30
                  */
                 pageSize?: components["parameters"]["TransactionsPageSize"];
                 /**
-                 * @description **Observed in a real client, not in the description.** Return only transactions of this category
-                 *     (for example `DEPOSIT`). It takes the same open set of values as a transaction's `category`.
+                 * @description **Observed in the official client, not in the description.** Return only transactions of this
+                 *     category. Both releases of the client send it, with the values `DEPOSIT`, `WITHDRAWAL`, `SWAP` and
+                 *     `TRANSFER`. It takes the same open set of values as a transaction's `category`.
                  * @example DEPOSIT
                  */
                 category?: components["parameters"]["TransactionCategoryFilter"];

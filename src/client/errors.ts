@@ -41,7 +41,10 @@ export class ClientError extends Error {
 export class ApiError<Body = unknown> extends ClientError {
   declare readonly status: number;
   declare readonly statusText: string;
-  /** The parsed error body (any JSON: the description does not show the error shape), or its text; redacted. */
+  /**
+   * The parsed error body (the published `{ message, errors }` when the answer has it, else any JSON), or its text;
+   * redacted.
+   */
   declare readonly body: Body;
   /** Rate-limit headers of this response. */
   declare readonly rateLimit: RateLimitState | undefined;

@@ -1,5 +1,6 @@
 // The answers the mock writes itself, taken from the contract: an operation's documented error response
-// (its example body and the examples of its headers, so the rate-limit headers are always there), and
+// (its example body, the schema of that body, which error-body.ts fills with a refusal's findings, and the
+// examples of its headers, so the rate-limit headers are always there), and
 // header values made safe to write (Node refuses a header value with control characters or characters
 // above U+00FF, and Prism echoes request values into its `sl-violations` header). The documented examples are
 // also an answer source of the request pipeline (pipeline.ts): ./msw's.
@@ -20,6 +21,8 @@ interface Answer {
   headers: Record<string, string>;
   /** JSON value; undefined for no body. */
   body: unknown;
+  /** The schema of the documented body (undefined where the response documents none). */
+  schema?: unknown;
 }
 
 /**
@@ -51,7 +54,7 @@ export function documentedAnswer(
   const body = chosen?.value ?? deref(spec, (media as JsonObject).schema)?.example;
   // No documented example: nothing to answer from the contract.
   if (body === undefined) return undefined;
-  return { status, headers: { ...headers, "content-type": mediaType }, body };
+  return { status, headers: { ...headers, "content-type": mediaType }, body, schema: (media as JsonObject).schema };
 }
 
 /**
@@ -132,7 +135,7 @@ export function createDocumentedSource(spec: OpenApiDocument): AnswerSource {
       const success = Number(successKey(operation) ?? 200);
       const answer = documentedAnswer(spec, operation, preferences.code ?? success, preferences.example);
       if (!answer) return { kind: "refused", status: 404, reason: "the contract documents no such answer" };
-      return { kind: "answer", ...answer };
+      return { kind: "answer", status: answer.status, headers: answer.headers, body: answer.body };
     },
   };
 }

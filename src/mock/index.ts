@@ -5,7 +5,6 @@ import type { OpenApiDocument } from "../openapi/document.js";
 import { FULL_REPORT_MAX_BYTES } from "./body-check.js";
 import { MAX_VIOLATIONS } from "./engine.js";
 import { MOCK_IDENTITY_HEADER, PACKAGE_VERSION } from "./identity.js";
-import { MOCK_QUOTE_VALIDITY_MS } from "./quote-expiry.js";
 import { startMockServer } from "./server.js";
 import { deriveMockSpec } from "./spec.js";
 
@@ -53,13 +52,16 @@ const MOCK_FIXES = [
     "as the ./msw handlers answer it",
   "what Prism refuses (an unknown Prefer example, an unacceptable Accept) keeps Prism's status with the documented " +
     "error response and headers, Prism's reason in sl-violations",
+  "every error the mock answers with findings about the request (its own refusals, and Prism's, such as 415) has " +
+    "the published error body: a message saying what went wrong, and errors naming each finding, with its " +
+    "property (a JSON pointer into the body, or a parameter or header name) where it has one; " +
+    "sl-violations lists the same findings",
   "header values echoed from the request are escaped, so no request can stop the mock",
   "a request not received in time answers 408, a URL too long 414, header fields too large 431 " +
     "(Node's parser says 400)",
   `a JSON body over ${FULL_REPORT_MAX_BYTES} bytes that does not match its schema answers 422 with its first ` +
     `violation only (Prism would collect every one); at most ${MAX_VIOLATIONS} violations are reported`,
-  `a quote's expiryDate is ${MOCK_QUOTE_VALIDITY_MS / 1000} s after the answer ` +
-    "(the documented example's is in the past)",
+  "a quote's expiryDate is its own expiresIn seconds after the answer (the documented example's is in the past)",
   "X-RateLimit-Reset is the end of the current window (the documented example's is in the past), " +
     "X-RateLimit-Remaining 0 on a 429 and never above X-RateLimit-Limit",
   `every answer carries ${MOCK_IDENTITY_HEADER}: ${PACKAGE_VERSION}, the mock's own header ` +

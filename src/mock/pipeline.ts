@@ -9,8 +9,9 @@
 //      validator (422);
 //   3. an answer source: Prism's engine for the mock, the documented examples for ./msw (answers.ts);
 //   4. what every answer gets: header values made safe, the rate-limit headers of its moment (rate-limit.ts),
-//      quotes expiring after it (quote-expiry.ts), the mock's identity (identity.ts); a refusal is the
-//      documented error answer with its reason in `sl-violations`.
+//      quotes expiring after it (quote-expiry.ts), the mock's identity (identity.ts); a refusal, and an error
+//      answer of the source with findings about the request, is the documented error answer with the published
+//      error body of its reason and findings (error-body.ts), which `sl-violations` lists too.
 // Time is the pipeline's clock (`now`), so a test can fix the moment of every answer.
 import { createContractValidator } from "../contract/validator.js";
 import {
@@ -22,10 +23,13 @@ import {
   type Operation,
   type OperationMatch,
   OperationMatcher,
+  jsonMedia,
   pointerTokens,
+  responseKeyFor,
 } from "../openapi/document.js";
 import { errorAnswer, type Preferences, parsePrefer, safeHeaderValue, violationsHeader } from "./answers.js";
 import { createBodyCheck } from "./body-check.js";
+import { createErrorBodies, type ErrorBodies } from "./error-body.js";
 import { MOCK_IDENTITY } from "./identity.js";
 import { quoteExpiry } from "./quote-expiry.js";
 import { rateLimitHeaders } from "./rate-limit.js";
@@ -146,6 +150,13 @@ function safeHeaders(headers: Record<string, unknown>): Record<string, string | 
 
 const refusalFinding = (why: string): Violation[] => [{ location: ["request"], severity: "Error", message: why }];
 
+/** What findings say, in one line: the first MAX_VIOLATIONS messages, and how many more there are. */
+function summaryOf(findings: Array<{ message: string }>): string {
+  const more = findings.length - MAX_VIOLATIONS;
+  const said = findings.slice(0, MAX_VIOLATIONS).map((finding) => finding.message);
+  return more > 0 ? `${said.join("; ")}; and ${more} more` : said.join("; ");
+}
+
 /** The validator's findings about a request body, in Prism's shape (location request/body/…pointer). */
 function bodyFindings(violations: Array<{ pointer: string; message: string }>): Violation[] {
   return violations.slice(0, MAX_VIOLATIONS).map((violation) => ({
@@ -179,24 +190,43 @@ function apiKeyHeaderOf(spec: OpenApiDocument): string | undefined {
 /** A refusal as the pipeline writes it: the documented error answer, with the refusal's findings. */
 type Refuse = (operation: Operation | undefined, refused: Refusal, findings?: Violation[]) => PipelineAnswer;
 
-/** Stage 4 for refusals: the documented error answer of the status, its rate-limit headers of this moment. */
-function createRefuse(spec: OpenApiDocument, now: () => number): Refuse {
+/**
+ * Stage 4 for refusals: the documented error answer of the status with the published error body of the refusal
+ * (its reason, its findings), its rate-limit headers of this moment.
+ */
+function createRefuse(spec: OpenApiDocument, now: () => number, errorBodies: ErrorBodies): Refuse {
   const limits = rateLimitHeaders(spec);
-  return (operation, refused, findings) => {
+  return (operation, refused, findings = refusalFinding(refused.why)) => {
     const answer = errorAnswer(spec, operation, refused.status);
     const headers = {
       ...limits.refresh(answer.headers, refused.status, now()),
       ...MOCK_IDENTITY,
-      "sl-violations": violationsHeader(findings ?? refusalFinding(refused.why)),
+      "sl-violations": violationsHeader(findings),
     };
-    return { status: refused.status, headers, body: serialize(answer.body, "application/json"), why: refused.why };
+    const documented = { body: answer.body, contentType: answer.headers["content-type"], schema: answer.schema };
+    const body = errorBodies.of(documented, refused.why, findings);
+    return { status: refused.status, headers, body: serialize(body, "application/json"), why: refused.why };
   };
 }
 
-/** Stage 4 for a source's answer: safe headers, rate limits and quotes of this moment, the identity. */
-function createFinish(spec: OpenApiDocument, now: () => number) {
+/** The findings of a source's answer about the request (not about the answer itself). */
+const requestFindings = (violations: Violation[] | undefined): Violation[] =>
+  (violations ?? []).filter((violation) => violation.location[0] === "request");
+
+/**
+ * Stage 4 for a source's answer: safe headers, rate limits and quotes of this moment, the identity; an error
+ * answer with findings about the request (Prism's 415, for one) gets the published error body of those findings.
+ */
+function createFinish(spec: OpenApiDocument, now: () => number, errorBodies: ErrorBodies) {
   const quotes = quoteExpiry(spec);
   const limits = rateLimitHeaders(spec);
+  const bodyOf = (operation: Operation, answer: SourceAnswer & { kind: "answer" }, contentType?: string) => {
+    const findings = requestFindings(answer.violations);
+    if (answer.status < 400 || !findings.length) return answer.body;
+    const key = responseKeyFor(operation.responses, answer.status);
+    const schema = key === undefined ? undefined : jsonMedia(operation.responses[key])?.schema;
+    return errorBodies.of({ body: answer.body, contentType, schema }, summaryOf(findings), findings);
+  };
   return (operation: Operation, answer: SourceAnswer & { kind: "answer" }): PipelineAnswer => {
     const at = now();
     const headers: Record<string, string | string[]> = {
@@ -204,8 +234,9 @@ function createFinish(spec: OpenApiDocument, now: () => number) {
       ...MOCK_IDENTITY,
     };
     if (answer.violations?.length) headers["sl-violations"] = violationsHeader(answer.violations);
-    const body = quotes.refresh(operation, answer.status, answer.body, at);
-    return { status: answer.status, headers, body: serialize(body, headerOf(headers, "content-type")) };
+    const contentType = headerOf(headers, "content-type");
+    const body = quotes.refresh(operation, answer.status, bodyOf(operation, answer, contentType), at);
+    return { status: answer.status, headers, body: serialize(body, contentType) };
   };
 }
 
@@ -229,20 +260,18 @@ function createContractCheck(spec: OpenApiDocument, refuse: Refuse, basePaths: s
   return ({ operation, url, headers, body }: CheckedRequest): PipelineAnswer | undefined => {
     if (apiKeyHeader && operation.security === "required" && headers[apiKeyHeader] === undefined) {
       const why = `the operation requires the ${apiKeyHeader} header`;
-      return refuse(operation, { status: 401, why }, [{ ...refusalFinding(why)[0]!, code: 401 }]);
+      const finding = { location: ["request", "header", apiKeyHeader], severity: "Error", code: 401, message: why };
+      return refuse(operation, { status: 401, why }, [finding]);
     }
     const wrongParameters = validator.validateRequestParameters(operation.method, url.pathname + url.search, headers);
-    if (wrongParameters.length) {
-      const why = wrongParameters.map((violation) => violation.message).join("; ");
-      return refuse(operation, { status: 422, why }, parameterFindings(wrongParameters));
-    }
+    if (wrongParameters.length)
+      return refuse(operation, { status: 422, why: summaryOf(wrongParameters) }, parameterFindings(wrongParameters));
     // A body of another media type is Prism's to judge. A JSON null where the body is required is a missing
     // body, as Prism takes it (where it is optional, request-checks.ts refused it before).
     if (!body.json && body.value !== undefined) return undefined;
     const violations = validator.validateRequestBody(operation.method, operation.path, body.value ?? undefined);
     if (!violations.length) return undefined;
-    const why = violations.map((violation) => violation.message).join("; ");
-    return refuse(operation, { status: 422, why }, bodyFindings(violations));
+    return refuse(operation, { status: 422, why: summaryOf(violations) }, bodyFindings(violations));
   };
 }
 
@@ -270,8 +299,9 @@ function createRouter(spec: OpenApiDocument, basePaths: string[], refuse: Refuse
 export function createRequestPipeline(options: PipelineOptions): RequestPipeline {
   const { spec, source } = options;
   const now = options.now ?? (() => Date.now());
-  const refuse = createRefuse(spec, now);
-  const finish = createFinish(spec, now);
+  const errorBodies = createErrorBodies(spec);
+  const refuse = createRefuse(spec, now, errorBodies);
+  const finish = createFinish(spec, now, errorBodies);
   const router = createRouter(spec, options.basePaths ?? [], refuse);
   const checks = createRequestChecks(createBodyCheck(spec));
   const contractCheck = createContractCheck(spec, refuse, options.basePaths ?? []);

@@ -150,15 +150,23 @@ function clientErrorStatus(error: NodeJS.ErrnoException & { rawPacket?: Buffer }
   return error.code === "HPE_HEADER_OVERFLOW" ? headOverflowStatus(error.rawPacket) : 400;
 }
 
+/** What went wrong with a request Node's parser refused with `status`, for the error body. */
+function clientErrorWhy(status: number, code: string | undefined, requestTimeout: number): string {
+  if (status === 408) return `the request did not arrive within ${requestTimeout} ms (${code})`;
+  if (status === 414) return `the request line is over the ${MAX_HEAD_BYTES} bytes Node reads of a head (${code})`;
+  if (status === 431) return `the header fields are over the ${MAX_HEAD_BYTES} bytes Node reads of a head (${code})`;
+  return `Node could not parse the request (${code})`;
+}
+
 /**
  * A request Node's HTTP parser refuses gets JSON too: 408 when it did not arrive in time, 414 or 431 when
  * its head is over the parser's limit (limits.ts), else 400 (bad header bytes, a broken request line…).
  */
-function createClientErrorHandler(pipeline: RequestPipeline, log?: (line: string) => void) {
+function createClientErrorHandler(pipeline: RequestPipeline, requestTimeout: number, log?: (line: string) => void) {
   return (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: import("node:stream").Duplex) => {
     if (!socket.writable || error.code === "ECONNRESET") return socket.destroy();
     const status = clientErrorStatus(error);
-    const answer = pipeline.refuse(status, `Node could not parse the request (${error.code})`);
+    const answer = pipeline.refuse(status, clientErrorWhy(status, error.code, requestTimeout));
     const { "sl-violations": _findings, ...documented } = answer.headers;
     const headers = Object.entries({
       ...documented,
@@ -201,7 +209,7 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const requestTimeout = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   const server = http.createServer(serverOptions(requestTimeout), createRequestHandler(pipeline, maxBodyBytes, log));
-  server.on("clientError", createClientErrorHandler(pipeline, log));
+  server.on("clientError", createClientErrorHandler(pipeline, requestTimeout, log));
   await listen(server, options.port, options.host);
   return {
     port: (server.address() as AddressInfo).port,

@@ -54,12 +54,13 @@ async function answer(pipeline: RequestPipeline, request: Request): Promise<Resp
 /**
  * One handler per operation, each the MSW front of the mock's request pipeline (src/mock/pipeline.ts) with the
  * documented examples as its answer source. So a request is checked as the mock checks it: a keyed operation
- * called without the API key gets its documented 401, an invalid body its documented 422, malformed JSON 400
- * (the mock's refusals, with the reason in sl-violations). Else the answer is the operation's first documented
- * success example with the documented headers (the rate-limit headers of the moment of the answer, as the
- * mock writes them) and X-Api-Contract-Mock; `Prefer: code=<status>` and `Prefer: example=<name>` pick another
- * documented answer (an unknown one gets the documented 4XX with status 404). A quote expires
- * MOCK_QUOTE_VALIDITY_MS after the answer (the documented example's expiryDate is in the past).
+ * called without the API key gets 401, an invalid parameter or body 422, malformed JSON 400 (the mock's
+ * refusals, each with the published error body: a message saying what went wrong and one item per finding,
+ * the findings in sl-violations too). Else the answer is the operation's first documented success example with
+ * the documented headers (the rate-limit headers of the moment of the answer, as the mock writes them) and
+ * X-Api-Contract-Mock; `Prefer: code=<status>` and `Prefer: example=<name>` pick another documented answer (an
+ * unknown one is refused with 404). A quote expires its own `expiresIn` seconds after the answer (the
+ * documented example's expiryDate is in the past).
  */
 export function createHandlers(options: HandlerOptions = {}): HttpHandler[] {
   const spec = openApiDocument;

@@ -1,9 +1,10 @@
 // The mock's answers on the real contract: served under the base path, every documented example and status
 // of every operation selectable with Prefer headers, each response conforming to the contract, every error
-// answered with the documented error response and the rate-limit headers, and stopping when stopped.
+// answered with the published error body naming its cause and the rate-limit headers, and stopping when stopped.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type StartedMock, startMock } from "../../src/mock/index.js";
 import { quoteExpiry } from "../../src/mock/quote-expiry.js";
+import { expectErrorBody } from "../support/error-body.js";
 import {
   API_KEY_HEADER,
   BASE_PATH,
@@ -103,20 +104,16 @@ describe("the Prism mock", () => {
     },
   );
 
-  describe("answers every error with the documented error response and the rate-limit headers", () => {
+  describe("answers every error with the published error body naming its cause, and the rate-limit headers", () => {
     const keyed = () =>
       operations.find((o) => o.security === "required" && o.method === "GET" && !o.path.includes("{"))!;
     const withBody = () => operations.find((o) => o.requestBody?.required === true)!;
-    const documentedError = () => {
-      const [example] = mediaExamples(spec, jsonMedia(keyed().responses["4XX"]));
-      return example!.value;
-    };
-    async function expectDocumented(response: Response, status: number) {
+    async function expectDocumented(response: Response, status: number, cause: RegExp) {
       expect(response.status).toBe(status);
       for (const header of Object.values(RATE_LIMIT_HEADERS))
         expect(response.headers.get(header), header).not.toBeNull();
       expect(response.headers.get("content-type")).toMatch(/json/);
-      expect(await response.json()).toEqual(documentedError());
+      return expectErrorBody(await response.json(), status, cause, response.headers.get("sl-violations"));
     }
 
     it("a whitespace-only JSON body: 400", async () => {
@@ -128,6 +125,7 @@ describe("the Prism mock", () => {
           body: "  \n ",
         }),
         400,
+        /^the JSON body is only whitespace$/,
       );
     });
 
@@ -136,14 +134,16 @@ describe("the Prism mock", () => {
         o.parameters.some((p) => p.in === "query" && (deref(spec, p.schema) as { enum?: unknown })?.enum),
       )!;
       const name = String(op.parameters.find((p) => p.in === "query")!.name);
-      await expectDocumented(await fetch(`${mock.baseUrl}${op.path}?${name}=`, { headers: { [keyHeader]: "k" } }), 422);
+      const response = await fetch(`${mock.baseUrl}${op.path}?${name}=`, { headers: { [keyHeader]: "k" } });
+      const body = await expectDocumented(response, 422, new RegExp(`^query parameter ${name} must be one of `));
+      expect(body.errors.map((finding) => finding.property)).toEqual([name]);
     });
 
     it("a method the path does not have: 405 with Allow", async () => {
       const op = keyed();
       const response = await fetch(`${mock.baseUrl}${op.path}`, { method: "DELETE", headers: { [keyHeader]: "k" } });
       expect(response.headers.get("allow")).toBe(op.method);
-      await expectDocumented(response, 405);
+      await expectDocumented(response, 405, new RegExp(`^DELETE is not an operation of ${basePath}${op.path}$`));
     });
 
     it("Prefer: example=<a name the operation lacks>: Prism's 404, with the documented body and headers", async () => {
@@ -151,11 +151,47 @@ describe("the Prism mock", () => {
         headers: { [keyHeader]: "k", prefer: "example=no-such-example" },
       });
       expect(response.headers.get("sl-violations")).toContain("NOT_FOUND");
-      await expectDocumented(response, 404);
+      await expectDocumented(response, 404, /^Prism refused the request: .*NOT_FOUND/);
+    });
+
+    it("a keyed operation without its key: 401, the finding at the key's header", async () => {
+      const response = await fetch(`${mock.baseUrl}${keyed().path}`);
+      const body = await expectDocumented(
+        response,
+        401,
+        new RegExp(`^the operation requires the ${keyHeader} header$`),
+      );
+      expect(body.errors.map((finding) => finding.property)).toEqual([keyHeader]);
+    });
+
+    it("a body that breaks its schema: 422, one finding per violation at its JSON pointer", async () => {
+      const op = withBody();
+      const response = await fetch(`${mock.baseUrl}${op.path}`, {
+        method: op.method,
+        headers: { [keyHeader]: "k", "content-type": "application/json" },
+        body: JSON.stringify({ unknownField: 1 }),
+      });
+      const body = await expectDocumented(response, 422, /^request body: /);
+      expect(body.errors.map((finding) => finding.property)).toContain("/unknownField");
+    });
+
+    it("a body of a media type the operation does not take: Prism's 415, its finding in the body", async () => {
+      const op = withBody();
+      const response = await fetch(`${mock.baseUrl}${op.path}`, {
+        method: op.method,
+        headers: { [keyHeader]: "k", "content-type": "text/plain" },
+        body: "text",
+      });
+      await expectDocumented(response, 415, /content type/i);
     });
 
     it("a path no operation has: 404", async () => {
-      await expectDocumented(await fetch(`${mock.baseUrl}/no/such/path`), 404);
+      const response = await fetch(`${mock.baseUrl}/no/such/path`);
+      await expectDocumented(
+        response,
+        404,
+        new RegExp(`^no operation of the contract has the path ${basePath}/no/such/path$`),
+      );
     });
   });
 

@@ -63,6 +63,7 @@ describe("the answers the mock builds from the contract", () => {
       status: 418,
       headers: { "content-type": "application/json" },
       body: { from: "schema" },
+      schema: { example: { from: "schema" } },
     });
     expect(documentedAnswer(spec, { responses }, 503)).toBeUndefined(); // no example anywhere
     expect(documentedAnswer(spec, { responses: { "200": {} } }, 404)).toBeUndefined();

@@ -8,10 +8,10 @@ import { MOCK_IDENTITY_HEADER } from "../../src/mock/identity.js";
 import {
   type AnswerSource,
   createRequestPipeline,
+  MAX_VIOLATIONS,
   type SourceAnswer,
   type SourceRequest,
 } from "../../src/mock/pipeline.js";
-import { MOCK_QUOTE_VALIDITY_MS } from "../../src/mock/quote-expiry.js";
 import {
   API_KEY_HEADER,
   BASE_PATH,
@@ -19,6 +19,7 @@ import {
   listSpecOperations,
   loadSpec,
   RATE_LIMIT_HEADERS,
+  requestExample,
 } from "../support/spec.js";
 
 const spec = loadSpec();
@@ -73,18 +74,15 @@ describe("what is refused before the source", () => {
     body,
   });
 
-  it("a keyed operation without its key: 401, even with an invalid body", async () => {
+  it("a keyed operation without its key: 401, even with an invalid body; the error body names the header", async () => {
     const source = recordingSource(ok);
     const answer = await pipelineOf(source).handle(post({}, '{"nope":1}'));
     expect(answer.status).toBe(401);
+    const message = `the operation requires the ${API_KEY_HEADER} header`;
     expect(findings(answer.headers)).toEqual([
-      {
-        location: ["request"],
-        severity: "Error",
-        code: 401,
-        message: `the operation requires the ${API_KEY_HEADER} header`,
-      },
+      { location: ["request", "header", API_KEY_HEADER], severity: "Error", code: 401, message },
     ]);
+    expect(JSON.parse(answer.body)).toEqual({ message, errors: [{ message, property: API_KEY_HEADER }] });
     expect(source.requests).toEqual([]);
   });
 
@@ -106,13 +104,36 @@ describe("what is refused before the source", () => {
     expect(source.requests).toEqual([]);
   });
 
-  it("malformed JSON: 400, and the documented error body", async () => {
+  it("malformed JSON: 400, and the published error body saying so", async () => {
     const source = recordingSource(ok);
     const answer = await pipelineOf(source).handle(post({ [API_KEY_HEADER]: "k" }, "{"));
     expect(answer.status).toBe(400);
     expect(answer.why).toMatch(/^the body is not valid JSON/);
-    expect(JSON.parse(answer.body)).toEqual({});
+    expect(JSON.parse(answer.body)).toEqual({ message: answer.why, errors: [{ message: answer.why }] });
     expect(source.requests).toEqual([]);
+  });
+});
+
+describe("the error body of many findings", () => {
+  it("lists the first MAX_VIOLATIONS findings, and its message says how many more there are", async () => {
+    const resend = byId("resendWebhooks");
+    const example = requestExample<Record<string, unknown>>("resendWebhooks");
+    const field = Object.keys(example).find((key) => Array.isArray(example[key]))!;
+    const answer = await pipelineOf(recordingSource(ok)).handle({
+      method: resend.method,
+      url: `${BASE_PATH}${resend.path}`,
+      headers: { "content-type": "application/json", [API_KEY_HEADER]: "k" },
+      body: JSON.stringify({ ...example, [field]: new Array(MAX_VIOLATIONS + 5).fill(0) }),
+    });
+    expect(answer.status).toBe(422);
+    const body = JSON.parse(answer.body) as { message: string; errors: Array<{ property: string }> };
+    expect(body.errors).toHaveLength(MAX_VIOLATIONS);
+    expect(body.errors.map((finding) => finding.property)).toEqual(
+      Array.from({ length: MAX_VIOLATIONS }, (_, i) => `/${field}/${i}`),
+    );
+    expect(body.message).toMatch(/; and 5 more$/);
+    expect(body.message.split("; ")).toHaveLength(MAX_VIOLATIONS + 1);
+    expect(answer.why).toBe(body.message);
   });
 });
 
@@ -148,7 +169,7 @@ describe("what the source answers", () => {
 });
 
 describe("the clock", () => {
-  it("a quote expires MOCK_QUOTE_VALIDITY_MS after now(); the reset is the end of now()'s minute", async () => {
+  it("a quote expires its expiresIn seconds after now(); the reset is the end of now()'s minute", async () => {
     const createQuote = byId("createQuote");
     const pipeline = createRequestPipeline({ spec, source: createDocumentedSource(spec), now: () => NOW });
     const answer = await pipeline.handle({
@@ -158,9 +179,8 @@ describe("the clock", () => {
       body: buildSampleRequest(spec, createQuote).body!,
     });
     expect(answer.status, answer.why).toBe(200);
-    expect(JSON.stringify(JSON.parse(answer.body))).toContain(
-      `"expiryDate":"${new Date(NOW + MOCK_QUOTE_VALIDITY_MS).toISOString()}"`,
-    );
+    const { data: quote } = JSON.parse(answer.body) as { data: { expiryDate: string; expiresIn: number } };
+    expect(quote.expiryDate).toBe(new Date(NOW + quote.expiresIn * 1000).toISOString());
     expect(answer.headers[RATE_LIMIT_HEADERS.reset]).toBe(String(Date.parse("2030-01-01T00:01:00.000Z") / 1000));
   });
 });

@@ -1,5 +1,5 @@
 // The ./msw handlers share the mock's answers, quotes included: Create Quote answers its documented
-// example with an expiryDate MOCK_QUOTE_VALIDITY_MS after the answer, so the README's first example
+// example with an expiryDate its own expiresIn seconds after the answer, so the README's first example
 // accepts against the handlers as against the mock (msw/node intercepting this package's own client).
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";

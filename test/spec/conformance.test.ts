@@ -24,12 +24,18 @@ import {
 } from "./description.js";
 import {
   IDENTIFIER_RULE,
+  ERROR_RESPONSE_KEYS,
   MALFORMED_SIGNING_HEADERS,
+  OBSERVED_CATEGORY_VALUES,
   OBSERVED_ENDPOINTS,
   OBSERVED_FIELDS,
   OBSERVED_PARAMETERS,
   OPTIONAL_BODIES,
   PUBLISHED_WEBHOOKS,
+  PUBLISHED_ERROR_BODY,
+  PUBLISHED_ERROR_CODES,
+  PUBLISHED_QUOTE_VALIDITY,
+  PUBLISHED_STATUSES,
   SIGNING_HEADERS,
   SOURCED_FIELDS,
   WITHDRAWAL_STATUSES,
@@ -728,4 +734,112 @@ describe("webhooks (published on the service's page Webhooks)", () => {
       expect(post().security).toEqual([]);
     });
   });
+});
+// ---------------------------------------------------------------- published on the service's pages
+
+describe("the error body (published on the Errors page)", () => {
+  const { component, sample, required, findingRequired, otherJsonTypesPass } = PUBLISHED_ERROR_BODY;
+  const pointer = componentSchemaPointer(component);
+  const finding = sample.errors[0];
+  const without = <T extends object>(value: T, key: string) =>
+    Object.fromEntries(Object.entries(value).filter(([name]) => name !== key));
+  const probes: Probe[] = [
+    { name: "the published sample passes", value: sample, valid: true },
+    { name: "a further field passes (open)", value: { ...sample, code: "VALIDATION_ERROR" }, valid: true },
+    { name: "errors absent passes (the clients type it optional)", value: without(sample, "errors"), valid: true },
+    { name: "errors empty passes", value: { ...sample, errors: [] }, valid: true },
+    { name: "message a number fails", value: { ...sample, message: 1 }, valid: false },
+    { name: "errors an object fails", value: { ...sample, errors: finding }, valid: false },
+    {
+      name: "a finding with a property passes",
+      value: { ...sample, errors: [{ ...finding, property: "/a" }] },
+      valid: true,
+    },
+    {
+      name: "a finding's property of any JSON type passes (its type is not shown)",
+      value: { ...sample, errors: [{ ...finding, property: ["a", 0] }] },
+      valid: true,
+    },
+    {
+      name: "a finding with a further field passes",
+      value: { ...sample, errors: [{ ...finding, x: 1 }] },
+      valid: true,
+    },
+    { name: "a finding's message a number fails", value: { ...sample, errors: [{ message: 1 }] }, valid: false },
+    { name: "a finding a string fails", value: { ...sample, errors: ["text"] }, valid: false },
+    ...["Account has been disabled", ["a"], 1, null].map((value) => ({
+      name: `a body of another JSON type (${JSON.stringify(value)}) ${otherJsonTypesPass ? "passes" : "fails"}`,
+      value,
+      valid: otherJsonTypesPass,
+    })),
+    ...required.map((key) => ({ name: `${key} absent fails`, value: without(sample, key), valid: false })),
+    ...findingRequired.map((key) => ({
+      name: `a finding without its ${key} fails`,
+      value: { ...sample, errors: [without(finding, key)] },
+      valid: false,
+    })),
+  ];
+  it.each(named(probes))("%s", (_, probe) => {
+    expectJudged(pointer, probe);
+  });
+
+  it("is marked x-published on the schema (and keeps the description's x-not-shown)", () => {
+    const schema = resolved(spec.components?.schemas?.[component]);
+    expect(isMark("x-published", schema?.["x-published"])).toBe(true);
+    expect(isMark("x-not-shown", schema?.["x-not-shown"])).toBe(true);
+  });
+
+  it.each(ALL_ENDPOINTS.map((endpoint) => [`${endpoint.method.toUpperCase()} ${endpoint.path}`, endpoint] as const))(
+    "%s answers the published body on 401, 429, 4XX and 5XX (the sample passes, a body without message fails)",
+    (_, { method, path }) => {
+      for (const key of ERROR_RESPONSE_KEYS) {
+        const at = responseSchemaPointer(method, path, key);
+        expectJudged(at, { name: `${key}: the published sample passes`, value: sample, valid: true });
+        expectJudged(at, { name: `${key}: {} fails`, value: {}, valid: false });
+      }
+    },
+  );
+});
+
+describe("the error codes and statuses (published on the Errors page) in the docs", () => {
+  const description = String(spec.info?.description ?? "");
+  const errorsSection = description.slice(description.indexOf("## Errors"));
+  const section = errorsSection.slice(0, errorsSection.indexOf("\n## ", 1) >>> 0);
+
+  it.each(Object.entries(PUBLISHED_ERROR_CODES))("lists the code %s with the status %d", (code, status) => {
+    expect(section).toMatch(new RegExp(`\\|\\s*\`${code}\`\\s*\\|\\s*${status}\\s*\\|`));
+  });
+
+  it("lists the published statuses and marks the info x-published", () => {
+    for (const status of PUBLISHED_STATUSES) expect(section).toContain(String(status));
+    expect(isMark("x-published", spec.info?.["x-published"])).toBe(true);
+  });
+});
+
+describe("the quote's validity (published: seconds)", () => {
+  const { schema, property, seconds } = PUBLISHED_QUOTE_VALIDITY;
+  const field = () => resolved(resolved(resolved(spec.components?.schemas?.[schema])?.properties)?.[property]);
+
+  it(`marks ${property} x-published, says seconds, and keeps the description's "not shown" marker`, () => {
+    expect(isMark("x-published", field()?.["x-published"])).toBe(true);
+    expect(isMark("x-not-shown", field()?.["x-not-shown"])).toBe(true);
+    expect(String(field()?.description)).toMatch(/\bseconds\b/);
+  });
+
+  it(`the quote examples carry the published ${property} (${seconds})`, () => {
+    const quotes = Object.values(spec.components?.examples ?? {})
+      .map((example) => (resolved(example)?.value as { data?: Record<string, unknown> } | undefined)?.data)
+      .filter((data) => typeof data === "object" && data !== null && property in data);
+    expect(quotes.length).toBeGreaterThan(0);
+    for (const quote of quotes) expect(quote?.[property]).toBe(seconds);
+  });
+});
+
+it("knows the category values both client releases send (x-known-values of the category filter)", () => {
+  const parameter = declaredParameter("get", "/transactions/me", {
+    name: "category",
+    in: "query",
+  } as ParameterExpectation);
+  const schema = resolved(parameter?.schema);
+  expect(schema?.["x-known-values"]).toEqual([...OBSERVED_CATEGORY_VALUES]);
 });

@@ -47,19 +47,46 @@ export const MALFORMED_SIGNING_HEADERS: Record<string, string[]> = {
   "x-api-signature": ["ECE0AB4CC6577304FA2104F6C84454050B3B5EAD1EDE4E961ED1F4DCEA9830AE", "ece0ab4c", "not-hex"],
 };
 
-/** Fact 3: query parameters of Get User Transactions; `category` takes a transaction's category values (open). */
+/** A query parameter of the official client. Both resolve calls always send both of their query parameters (required); the others are optional. */
+const query = (name: string, shape: Field, required = false): ParameterExpectation => ({
+  name,
+  in: "query",
+  required,
+  shape,
+});
+/** Pagination as both releases send it: integers (their defaults 1 and 30). */
+const page = query("page", int());
+const pageSize = query("pageSize", int());
+/** A currency's id (a string); a status whose values no source shows; dates whose format no source shows. */
+const currencyId = query("currencyId", str("1d9f6a7e-3c2b-4f8a-9e51-0b7c2d4e6f81"));
+const status = query("status", str("CONFIRMED"));
+const startDate = query("startDate", str("2026-11-01"));
+const endDate = query("endDate", str("2026-11-30"));
+
+/**
+ * Fact 3 and §2 of the shared facts: query parameters the official client sends to described operations, all
+ * optional. Get User Transactions (2023 release): page, pageSize, category, whose values in both releases are
+ * DEPOSIT, WITHDRAWAL, SWAP, TRANSFER (open: a transaction's category). The later release: currencyId, page,
+ * pageSize to Get Trades Summary; page, pageSize, currencyId, status, startDate, endDate to the deposit and
+ * payout listings; startDate, endDate, page, pageSize (besides the described status) to List My Invoices; page,
+ * pageSize to Get Deposit Addresses (one version).
+ */
 export const OBSERVED_PARAMETERS: Record<string, ParameterExpectation[]> = {
-  "get /transactions/me": [
-    { name: "page", in: "query", required: false, shape: int() },
-    { name: "pageSize", in: "query", required: false, shape: int() },
-    { name: "category", in: "query", required: false, shape: openEnum("DEPOSIT", "WITHDRAWAL", "SWAP") },
-  ],
+  "get /transactions/me": [page, pageSize, query("category", openEnum("DEPOSIT", "WITHDRAWAL", "SWAP", "TRANSFER"))],
+  "get /trades/summary/me": [currencyId, page, pageSize],
+  "get /transactions/deposits/me": [page, pageSize, currencyId, status, startDate, endDate],
+  "get /transactions/withdrawals/me": [page, pageSize, currencyId, status, startDate, endDate],
+  "get /invoices/me": [startDate, endDate, page, pageSize],
+  "get /addresses/me/broker": [page, pageSize],
   // Issue 20, §1: the trade history's page and page size (C1, C2; defaults 1 and 30).
   "get /trades/me": [
     { name: "page", in: "query", required: false, shape: int() },
     { name: "pageSize", in: "query", required: false, shape: int() },
   ],
 };
+
+/** The category values both releases know: the documented (known) values of the open set. */
+export const OBSERVED_CATEGORY_VALUES = ["DEPOSIT", "WITHDRAWAL", "SWAP", "TRANSFER"] as const;
 
 /** Fact 1: Accept Quote is sent with no body at all; the description's sample sends {}. Both must pass. */
 export const OPTIONAL_BODIES = [{ method: "post", path: "/trades/quote/{quoteId}" }] as const;
@@ -347,14 +374,6 @@ const NairaPayment = obj("NairaPayment", {
   ),
 });
 
-/** Both resolve calls always send both of their query parameters (required); the others are optional. */
-const query = (name: string, shape: Field, required = false): ParameterExpectation => ({
-  name,
-  in: "query",
-  required,
-  shape,
-});
-
 /** C2's Create Invoice body: every key always sent; invoiceDocument a URL string (the Invoice's is a string). */
 const createInvoiceBody: Fields = {
   ...untypedFields("targetAmount", "source", "target", "purposeOfPayment"),
@@ -551,3 +570,42 @@ export const WEBHOOK_SIGNATURE_VALUES: Array<{ value: string; valid: boolean }> 
 
 /** The page's source id (info.x-sources) every webhook element names. */
 export const WEBHOOKS_PAGE = "page-webhooks";
+// ---------------------------------------------------------------- published on the service's pages
+
+/**
+ * Page Errors: an error answers `{"message": "<text>", "errors": [{"message": "<text>"}]}`, still open to further
+ * fields. `message` is in the sample and in both clients' types: required. `errors` is in the sample, but both
+ * clients type it as optional: not required. A finding's `message` is in the sample and the clients' types:
+ * required; its `property` is typed by the clients only (no type or value shown): optional, any JSON value.
+ * A body of another JSON type than an object still passes: the contract kept it open (closing it is a breaking
+ * change, for a major version), a decision of the contract's, not a fact of the page.
+ */
+export const PUBLISHED_ERROR_BODY = {
+  component: "ErrorBody",
+  sample: {
+    message: "Account has been disabled. Try again in 15 minutes",
+    errors: [{ message: "Account has been disabled. Try again in 15 minutes" }],
+  },
+  required: ["message"],
+  findingRequired: ["message"],
+  otherJsonTypesPass: true,
+} as const;
+
+/** The error responses every operation declares, each with the published body. */
+export const ERROR_RESPONSE_KEYS = ["401", "429", "4XX", "5XX"] as const;
+
+/** Page Errors: its table of codes, each with its status. */
+export const PUBLISHED_ERROR_CODES: Record<string, number> = {
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  VALIDATION_ERROR: 422,
+  RATE_LIMIT_EXCEEDED: 429,
+  INTERNAL_ERROR: 500,
+};
+
+/** Page Errors: the statuses it lists. */
+export const PUBLISHED_STATUSES = [200, 201, 400, 401, 403, 404, 422, 429, 500] as const;
+
+/** Trading feature page, Create Quote page: a quote's expiresIn is in seconds (30 in the sample). */
+export const PUBLISHED_QUOTE_VALIDITY = { schema: "Quote", property: "expiresIn", seconds: 30 } as const;

@@ -3,7 +3,6 @@
 import { expect, it } from "vitest";
 import { contractMiddleware } from "../../src/contract/index.js";
 import { createClient, isQuoteExpired, unwrap } from "../../src/index.js";
-import { MOCK_QUOTE_VALIDITY_MS } from "../../src/mock/index.js";
 import { schemaView } from "../../src/openapi/index.js";
 import {
   API_KEY_HEADER,
@@ -59,15 +58,23 @@ export async function createQuote(baseUrl: string, prefer?: string) {
   return { response, body: JSON.parse(bodyText) as JsonObject, result, before, after };
 }
 
-/** Checks one answer: expiryDate in [before, after] + the window, in the Timestamp convention; the rest `example`. */
+/** A quote's validity in ms: its own `expiresIn` seconds (published: seconds). */
+export const validityMsOf = (quote: JsonObject): number => (quote.expiresIn as number) * 1000;
+
+/**
+ * Checks one answer: expiryDate in [before, after] + the quote's own expiresIn seconds, in the Timestamp
+ * convention; the rest `example` (expiresIn included).
+ */
 function expectFreshQuote(body: JsonObject, example: JsonObject, before: number, after: number): void {
-  const expiryDate = (body[quoteProperty] as JsonObject).expiryDate as string;
+  const quote = body[quoteProperty] as JsonObject;
+  const expiryDate = quote.expiryDate as string;
   expect(typeof expiryDate).toBe("string");
   expect(new Date(Date.parse(expiryDate)).toISOString(), "ISO 8601 UTC with milliseconds").toBe(expiryDate);
   const expiry = Date.parse(expiryDate);
+  expect(validityMsOf(quote), "a positive validity").toBeGreaterThan(0);
   expect(expiry, "in the future of the request").toBeGreaterThan(after);
-  expect(expiry).toBeGreaterThanOrEqual(before + MOCK_QUOTE_VALIDITY_MS);
-  expect(expiry).toBeLessThanOrEqual(after + MOCK_QUOTE_VALIDITY_MS);
+  expect(expiry).toBeGreaterThanOrEqual(before + validityMsOf(quote));
+  expect(expiry).toBeLessThanOrEqual(after + validityMsOf(quote));
   expect(body, "every other field is the documented example").toEqual({
     ...example,
     [quoteProperty]: { ...(example[quoteProperty] as JsonObject), expiryDate },
@@ -80,7 +87,7 @@ function expectFreshQuote(body: JsonObject, example: JsonObject, before: number,
  * end to end. `baseUrl()` is read when each test runs (after the answerer started).
  */
 export function freshQuoteTests(baseUrl: () => string): void {
-  it("carries a future expiryDate within the window, the rest as documented, meeting the contract", async () => {
+  it("carries an expiryDate expiresIn seconds after the answer, the rest as documented, and conforms", async () => {
     const { response, body, result, before, after } = await createQuote(baseUrl());
     expect(response.status).toBe(Number(successKey(quoteOp)));
     expectFreshQuote(body, quoteExamples[0]!.value as JsonObject, before, after);

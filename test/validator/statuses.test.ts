@@ -2,7 +2,7 @@
 // 2xx reported when the caller expected a success, whether documented or not.
 import { describe, expect, it } from "vitest";
 import { createContractValidator, type OpenApiDocument } from "../../src/contract/index.js";
-import { sharedValidator } from "../support/spec.js";
+import { jsonMedia, loadSpec, mediaExamples, sharedValidator } from "../support/spec.js";
 import { plainGet, successOf } from "./support/examples.js";
 import { checkMediaTypes } from "./support/fixtures.js";
 
@@ -19,9 +19,11 @@ describe("statuses", () => {
     ]);
     const rangeKey = Object.keys(op.responses).find((k) => /^4XX$/i.test(k));
     expect(rangeKey).toBeDefined();
-    const notFound = validator.validateResponse({ ...base, status: 404, body: {} });
+    // The range's documented error body.
+    const [error] = mediaExamples(loadSpec(), jsonMedia(op.responses[rangeKey!]));
+    const notFound = validator.validateResponse({ ...base, status: 404, body: error!.value });
     expect(notFound).toMatchObject({ ok: true, responseKey: rangeKey });
-    const expected = validator.validateResponse({ ...base, status: 404, body: {}, expectSuccess: true });
+    const expected = validator.validateResponse({ ...base, status: 404, body: error!.value, expectSuccess: true });
     expect(expected.violations.map((v) => v.kind)).toEqual(["unexpected-status"]);
   });
 

@@ -114,8 +114,9 @@ describe("verify (live rules)", () => {
   it("a positive case passes only with its documented success; a refusal answered 404 fails", async () => {
     const rewritten = await proxyDeployment(mock.origin, (request, answer) => {
       if (request.method === "GET" && request.url === `${BASE_PATH}/wallets/USDT`) return { status: 404 };
-      if (request.method === "GET" && request.url === `${BASE_PATH}/trades/summary/me` && request.hasKey)
-        return { status: 201 };
+      const summary = request.url.split("?")[0] === `${BASE_PATH}/trades/summary/me`;
+      // The positive case only (the mock answers it 200; its negative cases, 422).
+      if (request.method === "GET" && summary && request.hasKey && answer.status === 200) return { status: 201 };
       // The mock's conforming 422 refusal, as a 404.
       if (request.url.startsWith(`${BASE_PATH}/invoices/me?`) && request.url.includes("NOT_A_DOCUMENTED_VALUE"))
         return { status: 404 };
@@ -161,8 +162,11 @@ describe("verify (live rules)", () => {
     const errorBody = await fetch(`${mock.baseUrl}/invoices/me?status=NOT_A_DOCUMENTED_VALUE`, {
       headers: { [API_KEY_HEADER]: "k" },
     }).then((r) => r.text());
-    const rewritten = await proxyDeployment(mock.origin, (request) =>
-      request.method === "GET" && request.url === `${BASE_PATH}/trades/summary/me` && request.hasKey
+    const rewritten = await proxyDeployment(mock.origin, (request, answer) =>
+      request.method === "GET" &&
+      request.url.split("?")[0] === `${BASE_PATH}/trades/summary/me` &&
+      request.hasKey &&
+      answer.status === 200
         ? { status: 201, body: errorBody }
         : undefined,
     );
@@ -210,7 +214,7 @@ describe("verify (live rules)", () => {
     );
     // Not every keyed case refused: no such line (the failure is that case's own).
     const partly = await proxyDeployment(mock.origin, (request) =>
-      request.url === `${BASE_PATH}/trades/summary/me` && request.hasKey ? { status: 401 } : undefined,
+      request.url.split("?")[0] === `${BASE_PATH}/trades/summary/me` && request.hasKey ? { status: 401 } : undefined,
     );
     try {
       const report = await verify(spec, validator, { baseUrl: partly.baseUrl, apiKey: "k", minIntervalMs: 0 });
