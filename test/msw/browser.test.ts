@@ -3,16 +3,10 @@
 // by esbuild. The page calls the client as a consumer's browser test would: the documented answer, one
 // operation overridden, a documented 429 on request, the documented 401 without a key. The server serves
 // only the page, its script and the worker: any request under the base path that reaches it was not mocked.
-import http from "node:http";
-import type { AddressInfo } from "node:net";
-import { readFile, rm } from "node:fs/promises";
-import { mkdtemp } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { build } from "esbuild";
-import { type BrowserContext, chromium } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { CHROMIUM, CHROMIUM_FLAGS } from "../../scripts/lib/chromium.js";
+import { type BrowserPage, openBrowserPage } from "../support/browser-page.js";
 import { BASE_PATH, RATE_LIMIT_HEADERS, rateLimitExamples, repoRoot, successExample } from "../support/spec.js";
 
 const OVERRIDDEN_VOLUME = 42;
@@ -46,65 +40,28 @@ try {
 }
 `;
 
-let server: http.Server;
-let origin: string;
-let context: BrowserContext;
-let userDataDir: string;
 /** Requests under the base path that reached the server: each one escaped the worker. */
 const unmocked: string[] = [];
+let browserPage: BrowserPage;
 
 beforeAll(async () => {
-  const bundle = await build({
-    stdin: { contents: PAGE_SCRIPT, resolveDir: repoRoot, loader: "ts", sourcefile: "page.ts" },
-    bundle: true,
-    format: "esm",
-    platform: "browser",
-    target: "es2022",
-    write: false,
-    logLevel: "silent",
-  });
-  const files: Record<string, [string, string | Uint8Array]> = {
-    "/": [
-      "text/html",
-      '<!doctype html><meta charset="utf-8"><title>msw</title><script type="module" src="/page.js"></script>',
-    ],
-    "/page.js": ["text/javascript", bundle.outputFiles[0]!.contents],
-    "/mockServiceWorker.js": [
-      "text/javascript",
-      await readFile(path.join(repoRoot, "node_modules", "msw", "lib", "mockServiceWorker.js")),
-    ],
-  };
-  server = http.createServer((req, res) => {
-    const url = req.url ?? "/";
-    const file = files[url];
-    if (url.startsWith(BASE_PATH)) unmocked.push(`${req.method} ${url}`);
-    if (!file) return void res.writeHead(404).end();
-    res.writeHead(200, { "content-type": file[0] }).end(file[1]);
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  userDataDir = await mkdtemp(path.join(tmpdir(), "msw-chromium-"));
-  context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: CHROMIUM_FLAGS,
+  const worker = await readFile(path.join(repoRoot, "node_modules", "msw", "lib", "mockServiceWorker.js"));
+  browserPage = await openBrowserPage({
+    name: "msw",
+    script: PAGE_SCRIPT,
+    files: { "/mockServiceWorker.js": ["text/javascript", worker] },
+    onRequest: (request) => {
+      if (request.url?.startsWith(BASE_PATH)) unmocked.push(`${request.method} ${request.url}`);
+    },
   });
 }, 60_000);
 
 afterAll(async () => {
-  await context?.close();
-  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
-  if (userDataDir) await rm(userDataDir, { recursive: true, force: true });
+  await browserPage?.close();
 });
 
 it("answers the client in Chromium through MSW's service worker: documented answer, override, 429, 401", async () => {
-  const page = context.pages()[0] ?? (await context.newPage());
-  await page.goto(`${origin}/`);
-  const outcome = await (
-    await page.waitForFunction(() => (window as unknown as { outcome?: unknown }).outcome, undefined, {
-      timeout: 30_000,
-    })
-  ).jsonValue();
+  const outcome = await browserPage.outcome();
   expect(outcome).toEqual({
     documented: (successExample("getTradesSummary") as { data: { totalDollarVolume: number } }).data.totalDollarVolume,
     overridden: OVERRIDDEN_VOLUME,
