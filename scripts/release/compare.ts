@@ -527,11 +527,18 @@ class Comparer {
   /** One status both documents answer with: its headers, then its JSON body. */
   private response(status: string, responseA: JsonObject, responseB: JsonObject, op: OperationRef): void {
     this.responseHeaders(status, headersByName(responseA), headersByName(responseB), op);
-    const mediaA = jsonMedia(responseA);
-    const mediaB = jsonMedia(responseB);
-    const location = `response ${status} body`;
+    this.receivedBody(jsonMedia(responseA), jsonMedia(responseB), op, `response ${status} body`);
+  }
+
+  /** A JSON body the consumer receives (a response's, a webhook's): removed is breaking, else its schemas compare. */
+  private receivedBody(
+    mediaA: JsonObject | undefined,
+    mediaB: JsonObject | undefined,
+    op: OperationRef,
+    location: string,
+  ): void {
     if (mediaA && !mediaB)
-      this.add("breaking", "response-body-removed", { operation: op, location }, `response ${status} body removed`);
+      this.add("breaking", "response-body-removed", { operation: op, location }, `${location} removed`);
     else if (mediaA && mediaB)
       this.schema(
         mediaA.schema,
@@ -661,17 +668,7 @@ class Comparer {
           `operationId renamed from ${a.ref.operationId} to ${op.operationId} (the key of the operations type)`,
         );
       this.sentHeaders(a, b);
-      const [mediaA, mediaB] = [jsonMedia(a.body), jsonMedia(b.body)];
-      const location = "webhook body";
-      if (mediaA && !mediaB)
-        this.add("breaking", "response-body-removed", { operation: op, location }, `${location} removed`);
-      else if (mediaA && mediaB)
-        this.schema(
-          mediaA.schema,
-          mediaB.schema,
-          { operation: op, location, direction: "response", root: "the body" },
-          "",
-        );
+      this.receivedBody(jsonMedia(a.body), jsonMedia(b.body), op, "webhook body");
     }
     for (const [key, b] of hooksB)
       if (!hooksA.has(key))
