@@ -189,7 +189,9 @@ async function startDeployment(status?: number): Promise<{ baseUrl: string; clos
         [RATE_LIMIT_HEADERS.reset]: reset,
       });
       res.end(
-        JSON.stringify(code === 200 ? (examples[req.url ?? ""] ?? successExample("getFiatRates")) : { error: "busy" }),
+        JSON.stringify(
+          code === 200 ? (examples[req.url ?? ""] ?? successExample("getFiatRates")) : { message: "Service busy" },
+        ),
       );
     });
   });

@@ -47,7 +47,10 @@ export const MALFORMED_SIGNING_HEADERS: Record<string, string[]> = {
   "x-api-signature": ["ECE0AB4CC6577304FA2104F6C84454050B3B5EAD1EDE4E961ED1F4DCEA9830AE", "ece0ab4c", "not-hex"],
 };
 
-/** A query parameter of the official client. Both resolve calls always send both of their query parameters (required); the others are optional. */
+/**
+ * A query parameter of the official client. Both resolve calls always send both of their query parameters
+ * (required); the others are optional.
+ */
 const query = (name: string, shape: Field, required = false): ParameterExpectation => ({
   name,
   in: "query",
