@@ -37,7 +37,20 @@ export class ClientError extends Error {
   }
 }
 
-/** A non-2xx answer, raised by `unwrap()`. The `{ data, error, response }` result carries the same facts. */
+const MESSAGE_PREVIEW = 200;
+
+/** ": <message>" of the published error body (`{ message, errors }`), shortened; "" for any other body. */
+function bodyMessage(body: unknown): string {
+  const message = (body as { message?: unknown } | null)?.message;
+  if (typeof body !== "object" || typeof message !== "string" || message.trim() === "") return "";
+  const flat = message.replace(/\s+/g, " ").trim();
+  return `: ${flat.length > MESSAGE_PREVIEW ? `${flat.slice(0, MESSAGE_PREVIEW - 1)}…` : flat}`;
+}
+
+/**
+ * A non-2xx answer, raised by `unwrap()`. The `{ data, error, response }` result carries the same facts. Its message
+ * ends with the error body's own message, when the body has one.
+ */
 export class ApiError<Body = unknown> extends ClientError {
   declare readonly status: number;
   declare readonly statusText: string;
@@ -59,7 +72,8 @@ export class ApiError<Body = unknown> extends ClientError {
     rateLimit: RateLimitState | undefined,
     response: Response,
   ) {
-    super(`${describe(info)} failed with HTTP ${status}${statusText ? ` ${statusText}` : ""}`, info);
+    const reason = bodyMessage(body);
+    super(`${describe(info)} failed with HTTP ${status}${statusText ? ` ${statusText}` : ""}${reason}`, info);
     this.status = status;
     this.statusText = statusText;
     this.body = body;

@@ -83,7 +83,7 @@ describe("error styles", () => {
       rateLimit: { limit: 200, remaining: 17, reset },
     });
     expect((error as ApiError).message).toBe(
-      `POST /trades/quote/{quoteId} (${operationId}) failed with HTTP 400 Bad Request`,
+      `POST /trades/quote/{quoteId} (${operationId}) failed with HTTP 400 Bad Request: quote expired`,
     );
     expect((error as ApiError).response.status).toBe(400);
     expect(JSON.parse(JSON.stringify(error))).toMatchObject({ name: "ApiError", status: 400, operationId });
@@ -324,6 +324,18 @@ describe.each([
 describe("error messages", () => {
   const info = { method: "GET", path: "/currencies/fiat-rates", operationId: "getFiatRates", url: "u" };
 
+  it("an API error ends with the error body's message: on one line, shortened; nothing for another body", () => {
+    const apiError = (body: unknown) => new ApiError(info, 422, "", body, undefined, new Response(null)).message;
+    const start = "GET /currencies/fiat-rates (getFiatRates) failed with HTTP 422";
+    expect(apiError({ message: "amount\n  too low", errors: [{ message: "amount too low" }] })).toBe(
+      `${start}: amount too low`,
+    );
+    expect(apiError({ message: "x".repeat(300) })).toBe(`${start}: ${"x".repeat(199)}…`);
+    expect(apiError({ message: "x".repeat(200) })).toBe(`${start}: ${"x".repeat(200)}`);
+    for (const body of [{ message: " " }, { message: 7 }, { errors: [] }, "text", null, ["message"]])
+      expect(apiError(body), JSON.stringify(body)).toBe(start);
+  });
+
   it("a timeout says the attempt once there were retries; a network error its reason and attempts", async () => {
     server = await startServer(() => {}); // never answers
     useFakeClock();
@@ -426,7 +438,7 @@ describe("unwrap", () => {
       statusText: "Service Unavailable",
       body: { message: "down" },
     });
-    expect((error as ApiError).message).toBe("UNKNOWN /v1/networks failed with HTTP 503 Service Unavailable");
+    expect((error as ApiError).message).toBe("UNKNOWN /v1/networks failed with HTTP 503 Service Unavailable: down");
     const bare = await unwrap({ error: "x", response: new Response(null, { status: 500 }) }).catch((e: unknown) => e);
     expect(bare).toMatchObject({
       method: "UNKNOWN",
