@@ -12,9 +12,9 @@ import { CHROMIUM, CHROMIUM_FLAGS } from "../../scripts/lib/chromium.js";
 import { repoRoot } from "./spec.js";
 
 /** A file the page's server serves: its content type and its content. */
-export type ServedFile = [contentType: string, content: string | Uint8Array];
+type ServedFile = [contentType: string, content: string | Uint8Array];
 
-export interface BrowserPageOptions {
+interface BrowserPageOptions {
   /** The page's title (and the name of its profile directory). */
   name: string;
   /** The page's module script, TypeScript, imports resolved from the repository's root. */
