@@ -6,7 +6,7 @@ import base from "./vitest.config.js";
 
 /** Why a test file is left out of the quick run, as what its source shows (test/scripts/test-quick.test.ts). */
 export const QUICK_RUN_LEAVES_OUT = {
-  "drives Chromium": /from "playwright-core"/,
+  "drives Chromium": /from "playwright-core"|from "\.\.\/support\/browser-page\.js"/,
   "downloads Node and TypeScript, installs the packed package": /from "\.\/toolchain\.js"/,
   "copies the repository to build, lint or release it": /from "\.\.\/support\/fixture-repo\.js"/,
   "builds the package (tsup) to publish it": /"publish", "--dry-run"/,
