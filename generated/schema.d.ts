@@ -222,7 +222,7 @@ export interface paths {
          *     Every field of the body is always sent by the client; the types of most are not given by the source (any
          *     JSON value passes there). The answer is one Invoice, with the optional fields the client declares.
          *
-         *     Requires the `x-api-key` header (every request of the official client carries it).
+         *     Whether a key is required is not shown by any source: the official clients send one on every request.
          *
          *     Limits: 200 requests per minute per API key (the general limit).
          */
@@ -246,7 +246,7 @@ export interface paths {
          *     invoices by its `id`. For `me`, the documented List My Invoices (`/invoices/me`) applies: a literal path
          *     wins over this template.
          *
-         *     Requires the `x-api-key` header (every request of the official client carries it).
+         *     Whether a key is required is not shown by any source: the official clients send one on every request.
          *
          *     Limits: 200 requests per minute per API key (the general limit).
          */
@@ -277,7 +277,7 @@ export interface paths {
          *
          *     This is the one request of the contract whose body is not JSON.
          *
-         *     Requires the `x-api-key` header (every request of the official client carries it).
+         *     Whether a key is required is not shown by any source: the official clients send one on every request.
          *
          *     Limits: 200 requests per minute per API key (the general limit).
          */
@@ -302,7 +302,7 @@ export interface paths {
          *     are always sent. Answers ONE `{bankId, accountNumber, accountName}` (unlike Resolve NGN Bank Account,
          *     which answers an array).
          *
-         *     Requires the `x-api-key` header (every request of the official client carries it).
+         *     Whether a key is required is not shown by any source: the official clients send one on every request.
          *
          *     Limits: 200 requests per minute per API key (the general limit).
          */
@@ -328,7 +328,7 @@ export interface paths {
          *     Payments: `name`, `uuid` and `sortCode` (a `bankCode` of Resolve GHS Account). Their types are not given by
          *     the source.
          *
-         *     Requires the `x-api-key` header (every request of the official client carries it).
+         *     Whether a key is required is not shown by any source: the official clients send one on every request.
          *
          *     Limits: 200 requests per minute per API key (the general limit).
          */
@@ -354,7 +354,7 @@ export interface paths {
          *     networks of GHS Payments: `name` and `sortCode` (a `bankCode` of Resolve GHS Account, such as `VOD` or
          *     `MTN`). Their types are not given by the source.
          *
-         *     Requires the `x-api-key` header (every request of the official client carries it).
+         *     Whether a key is required is not shown by any source: the official clients send one on every request.
          *
          *     Limits: 200 requests per minute per API key (the general limit).
          */
@@ -380,7 +380,7 @@ export interface paths {
          *     `accountNumber` at the bank `bankId` (an NGN bank's `uuid`); both are always sent. Answers an array of
          *     `{bankId, accountNumber, accountName}`, as the clients declare it.
          *
-         *     Requires the `x-api-key` header (every request of the official client carries it).
+         *     Whether a key is required is not shown by any source: the official clients send one on every request.
          *
          *     Limits: 200 requests per minute per API key (the general limit).
          */
@@ -406,7 +406,7 @@ export interface paths {
          *     NGN Payments: `name`, `uuid` (the `bankId` of Resolve NGN Bank Account), `interInstitutionCode` and
          *     `sortCode`. Their types are not given by the sources.
          *
-         *     Requires the `x-api-key` header (every request of the official client carries it).
+         *     Whether a key is required is not shown by any source: the official clients send one on every request.
          *
          *     Limits: 200 requests per minute per API key (the general limit).
          */
@@ -434,7 +434,7 @@ export interface paths {
          *     `amount` through the fiat merchant whose `code` is `merchantCode`. Answers one NairaPayment, whose
          *     `reference` Update NGN Deposit takes.
          *
-         *     Requires the `x-api-key` header (every request of the official client carries it).
+         *     Whether a key is required is not shown by any source: the official clients send one on every request.
          *
          *     Limits: 200 requests per minute per API key (the general limit).
          */
@@ -459,7 +459,7 @@ export interface paths {
          *     of a naira deposit and no body. What it changes is not given by the sources, and neither client release
          *     declares its answer: any envelope `data` passes.
          *
-         *     Requires the `x-api-key` header (every request of the official client carries it).
+         *     Whether a key is required is not shown by any source: the official clients send one on every request.
          *
          *     Limits: 200 requests per minute per API key (the general limit).
          */
@@ -484,7 +484,7 @@ export interface paths {
          *     of NGN Payments (FiatMerchant), a page at a time (`page`, `pageSize`; their defaults are not given by the
          *     sources, and no page meta is declared). A merchant's `code` is the `merchantCode` of Create NGN Deposit.
          *
-         *     Requires the `x-api-key` header (every request of the official client carries it).
+         *     Whether a key is required is not shown by any source: the official clients send one on every request.
          *
          *     Limits: 200 requests per minute per API key (the general limit).
          */
@@ -511,7 +511,7 @@ export interface paths {
          *     of a naira withdrawal and no body. What it changes is not given by the sources, and neither client release
          *     declares its answer: any envelope `data` passes.
          *
-         *     Requires the `x-api-key` header (every request of the official client carries it).
+         *     Whether a key is required is not shown by any source: the official clients send one on every request.
          *
          *     Limits: 200 requests per minute per API key (the general limit).
          */

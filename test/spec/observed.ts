@@ -399,13 +399,16 @@ const createInvoiceBody: Fields = {
   ),
 };
 
-/** An observed operation (n 0) that requires the key: every request of C1 and C2 carries it. */
+/**
+ * An observed operation (n 0). Every request of C1 and C2 carries the key; whether the service requires it is not
+ * shown by any source, so the key is optional and the place marked (as on the money-flow operations).
+ */
 const observed = (
   name: string,
   method: EndpointExpectation["method"],
   path: string,
   rest: Pick<EndpointExpectation, "data" | "requestBody"> & { parameters?: ParameterExpectation[] },
-): EndpointExpectation => ({ n: 0, name, method, path, key: "required", parameters: [], ...rest });
+): EndpointExpectation => ({ n: 0, name, method, path, key: "notShown", parameters: [], ...rest });
 
 /** The upload's one part, `file`: at most 1 MB (C2), read as 1,000,000 characters of the part's text. */
 export const UPLOAD_FILE_MAX_LENGTH = 1_000_000;
