@@ -36,22 +36,13 @@ export function sharedValidator(): ContractValidator {
 
 export interface SpecOperation extends Operation {
   operationId: string;
-  /** Per-operation rate limit (an x-rate-limits entry that names this operation), e.g. Create Quote's hourly quota. */
-  hasOwnQuota: boolean;
 }
 
 /** Every operation of the spec (each must have an operationId). */
 export function listSpecOperations(spec: OpenApiDocument = loadSpec()): SpecOperation[] {
   return listOperations(spec).map((operation) => {
     if (operation.operationId === undefined) throw new Error(`${operation.key} has no operationId`);
-    const limits = Array.isArray(operation.operation["x-rate-limits"])
-      ? (operation.operation["x-rate-limits"] as JsonObject[])
-      : [];
-    return {
-      ...operation,
-      operationId: operation.operationId,
-      hasOwnQuota: limits.some((limit) => String(limit.appliesTo ?? "").toUpperCase() === operation.key.toUpperCase()),
-    };
+    return { ...operation, operationId: operation.operationId };
   });
 }
 
