@@ -5,6 +5,8 @@ import { createHmac } from "node:crypto";
 import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type StartedMock, startMock } from "../../src/mock/index.js";
+import { escapePointerToken } from "../../src/openapi/index.js";
+import { setAtPointer } from "../support/json-pointer.js";
 import { API_KEY_HEADER, sharedValidator } from "../support/spec.js";
 import { SIGNING_HEADERS } from "../support/spec.js";
 
@@ -91,17 +93,15 @@ function timestampPointers(value: unknown, pointer = ""): string[] {
   if (Array.isArray(value)) return value.flatMap((item, i) => timestampPointers(item, `${pointer}/${i}`));
   if (value && typeof value === "object")
     return Object.entries(value).flatMap(([key, item]) =>
-      timestampPointers(item, `${pointer}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`),
+      timestampPointers(item, `${pointer}/${escapePointerToken(key)}`),
     );
   return [];
 }
 
+/** A copy of `value` with `replacement` at `pointer`. */
 function setAt(value: unknown, pointer: string, replacement: unknown): unknown {
-  const copy = structuredClone(value) as Record<string, unknown>;
-  const keys = pointer.split("/").slice(1);
-  let node: Record<string, unknown> = copy;
-  for (const key of keys.slice(0, -1)) node = node[key] as Record<string, unknown>;
-  node[keys.at(-1)!] = replacement;
+  const copy = structuredClone(value);
+  setAtPointer(copy, pointer, replacement);
   return copy;
 }
 
