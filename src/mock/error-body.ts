@@ -1,5 +1,5 @@
 // The body of every error the mock and the ./msw handlers answer with findings about the request (their own
-// refusals, and Prism's, such as an unsupported content type): the error body the service's Errors page
+// refusals, and Prism's, such as an unknown Prefer example): the error body the service's Errors page
 // publishes, the contract's `ErrorBody` (property names checked against the generated types). Its `message`
 // says what went wrong; `errors` holds one item per finding, with the finding's message and, where the
 // finding has a place, `property`: a JSON pointer into the request body (`/amount`), or the name of a query,

@@ -52,7 +52,9 @@ const MOCK_FIXES = [
     "as the ./msw handlers answer it",
   "what Prism refuses (an unknown Prefer example, an unacceptable Accept) keeps Prism's status with the documented " +
     "error response and headers, Prism's reason in sl-violations",
-  "every error the mock answers with findings about the request (its own refusals, and Prism's, such as 415) has " +
+  "a body in a content type the operation does not take answers 415, as the ./msw handlers answer it",
+  "every error the mock answers with findings about the request (its own refusals, and Prism's, such as an " +
+    "unknown Prefer example) has " +
     "the published error body: a message saying what went wrong, and errors naming each finding, with its " +
     "property (a JSON pointer into the body, or a parameter or header name) where it has one; " +
     "sl-violations lists the same findings",

@@ -33,7 +33,7 @@ import { createErrorBodies, type ErrorBodies } from "./error-body.js";
 import { MOCK_IDENTITY } from "./identity.js";
 import { quoteExpiry } from "./quote-expiry.js";
 import { rateLimitHeaders } from "./rate-limit.js";
-import { createRequestChecks, parseBody, type Refusal } from "./request-checks.js";
+import { createRequestChecks, parseBody, type Refusal, unsupportedMediaType } from "./request-checks.js";
 
 /** A request as a front hands it over: header names lower-cased. */
 export interface PipelineRequest {
@@ -215,7 +215,8 @@ const requestFindings = (violations: Violation[] | undefined): Violation[] =>
 
 /**
  * Stage 4 for a source's answer: safe headers, rate limits and quotes of this moment, the identity; an error
- * answer with findings about the request (Prism's 415, for one) gets the published error body of those findings.
+ * answer with findings about the request (Prism's 404 for an unknown Prefer example, for one) gets the published
+ * error body of those findings.
  */
 function createFinish(spec: OpenApiDocument, now: () => number, errorBodies: ErrorBodies) {
   const quotes = quoteExpiry(spec);
@@ -323,6 +324,8 @@ export function createRequestPipeline(options: PipelineOptions): RequestPipeline
     const header = (name: string) => headerOf(request.headers, name);
     const parsed = parseBody(operation, request.body, header("content-type"));
     if (!("value" in parsed)) return refuse(operation, parsed);
+    const unsupported = unsupportedMediaType(operation, request.body, header("content-type"));
+    if (unsupported) return refuse(operation, unsupported);
     const body = { text: request.body, value: parsed.value };
     const requestRefusal = checks.refusalOf(operation, body);
     if (requestRefusal) return refuse(operation, requestRefusal);

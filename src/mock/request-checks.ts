@@ -4,8 +4,11 @@
 //   - a body that is malformed JSON or only whitespace (400), or a falsy JSON value (null, false, 0, "")
 //     where the body is optional (422: Prism would take it for no body);
 //   - a JSON body over FULL_REPORT_MAX_BYTES that does not match its schema (422 with its first violation,
-//     body-check.ts: Prism would spend seconds collecting every violation of a large one).
-import { isJsonMediaType, type Operation } from "../openapi/document.js";
+//     body-check.ts: Prism would spend seconds collecting every violation of a large one);
+//   - a body in a media type the operation does not take (415: Prism says so for the mock, the documented
+//     examples would not, so ./msw and the mock differed).
+import { matchContent } from "../contract/responses.js";
+import { isJsonMediaType, isObject, mediaTypeOf, type Operation } from "../openapi/document.js";
 import { type BodyCheck, FULL_REPORT_MAX_BYTES } from "./body-check.js";
 
 /** Why a request is refused, and with which status. */
@@ -31,6 +34,25 @@ export function parseBody(operation: Operation, text: string, contentType: strin
   if (!value && operation.requestBody && operation.requestBody.required !== true)
     return { status: 422, why: 'a JSON body that is null, false, 0 or "" is not an absent body' };
   return { value, json: true };
+}
+
+/** Why a body sent as `contentType` is refused by `operation`: 415 when it documents other media types only. */
+export function unsupportedMediaType(
+  operation: Operation,
+  text: string,
+  contentType: string | undefined,
+): Refusal | undefined {
+  const content = operation.requestBody?.content;
+  if (text === "" || !isObject(content)) return undefined;
+  const documented = Object.keys(content).map((mediaType) => ({ mediaType }));
+  const mediaType = mediaTypeOf(contentType);
+  if (documented.length === 0 || (mediaType !== undefined && matchContent(documented, mediaType))) return undefined;
+  const takes = documented.map((entry) => entry.mediaType).join(", ");
+  const given = mediaType ?? "(none given)";
+  return {
+    status: 415,
+    why: `the body's content type ${given} is not one of the operation's content types (${takes})`,
+  };
 }
 
 /** UTF-8 length of `text`, exact up to `limit` (longer texts are over it either way). */

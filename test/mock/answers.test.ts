@@ -175,7 +175,7 @@ describe("the Prism mock", () => {
       expect(body.errors.map((finding) => finding.property)).toContain("/unknownField");
     });
 
-    it("a body of a media type the operation does not take: Prism's 415, its finding in the body", async () => {
+    it("a body of a media type the operation does not take: 415, its finding in the body", async () => {
       const op = withBody();
       const response = await fetch(`${mock.baseUrl}${op.path}`, {
         method: op.method,

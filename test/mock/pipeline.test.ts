@@ -104,6 +104,25 @@ describe("what is refused before the source", () => {
     expect(source.requests).toEqual([]);
   });
 
+  it("a body without a content type, or in one the operation does not take: 415, and the source is not asked", async () => {
+    const source = recordingSource(ok);
+    const pipeline = pipelineOf(source);
+    const request = post({ [API_KEY_HEADER]: "k" }, "{}");
+    const untyped = await pipeline.handle({ ...request, headers: { [API_KEY_HEADER]: "k" } });
+    expect([untyped.status, untyped.why]).toEqual([
+      415,
+      "the body's content type (none given) is not one of the operation's content types (application/json)",
+    ]);
+    const xml = await pipeline.handle({ ...request, headers: { ...request.headers, "content-type": "text/xml" } });
+    expect(xml.status).toBe(415);
+    expect(source.requests).toEqual([]);
+    const caseAndCharset = await pipeline.handle({
+      ...request,
+      headers: { ...request.headers, "content-type": "APPLICATION/JSON; charset=utf-8" },
+    });
+    expect(caseAndCharset.status).toBe(200);
+  });
+
   it("malformed JSON: 400, and the published error body saying so", async () => {
     const source = recordingSource(ok);
     const answer = await pipelineOf(source).handle(post({ [API_KEY_HEADER]: "k" }, "{"));

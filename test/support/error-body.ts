@@ -194,11 +194,11 @@ export function errorCases(keyHeader: string, maxBodyBytes: number): ErrorCase[]
       cause: /NOT_FOUND|the contract documents no such answer/,
     },
     {
-      name: "a body of a media type the operation does not take: Prism's 415",
-      fronts: "mock",
+      name: "a body of a media type the operation does not take: 415",
+      fronts: "both",
       ...post(withBody.path, "text", { ...key, "content-type": "text/plain" }),
       status: 415,
-      cause: /content types/i,
+      cause: /^the body's content type text\/plain is not one of the operation's content types \(application\/json\)$/,
     },
     {
       name: "a body over the size limit: 413",
