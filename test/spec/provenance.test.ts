@@ -11,8 +11,11 @@ import { describe, expect, it } from "vitest";
 import {
   collectMarkers,
   collectProvenance,
+  declaredSources,
+  markerProblems,
   PROVENANCE_KINDS,
   provenanceProblems,
+  SOURCES_KEY,
   type SourceUse,
   sourceTitles,
 } from "../../scripts/build/provenance.js";
@@ -510,5 +513,43 @@ describe("provenance markers refused", () => {
     } finally {
       await rm(outDir, { recursive: true, force: true });
     }
+  });
+});
+
+describe("reading and checking markers at their edges", () => {
+  const known = new Set(["client-2023"]);
+  const bare = { openapi: "3.1.0", info: { title: "t", version: "1" } } as OpenApiDocument;
+
+  it("declares no source without info or x-sources, and skips an entry that is not { kind, title }", () => {
+    expect(declaredSources({ openapi: "3.1.0" } as OpenApiDocument)).toEqual([]);
+    expect(declaredSources(bare)).toEqual([]);
+    expect(provenanceProblems({ openapi: "3.1.0" } as OpenApiDocument)).toEqual([]);
+    const mixed = { ...bare, info: { ...bare.info, [SOURCES_KEY]: { c1: { kind: "client", title: "C1" }, x: 1 } } };
+    expect(declaredSources(mixed as OpenApiDocument)).toEqual([{ id: "c1", kind: "client", title: "C1" }]);
+  });
+
+  it("places a marker at its key when no place is given, and refuses empty texts in a text marker", () => {
+    expect(markerProblems("x-not-shown", "Not shown.", known)).toEqual([]);
+    expect(markerProblems("x-not-shown", [], known)).toEqual([
+      { pointer: "#/x-not-shown", message: "x-not-shown must be a non-empty string or a non-empty list of them" },
+    ]);
+    expect(markerProblems("x-not-shown", ["Not shown.", " "], known)).toHaveLength(1);
+  });
+
+  it("names a sources list with an empty id as wrong sources, and an object where a list belongs as an object", () => {
+    const messages = (item: unknown) => markerProblems("x-observed", [item], known).map((problem) => problem.message);
+    expect(messages({ sources: ["client-2023", ""], fact: "A fact." })).toEqual([
+      "needs sources: a non-empty list of source ids, found a list",
+    ]);
+    expect(messages({ sources: { id: "client-2023" }, fact: "A fact." })).toEqual([
+      "needs sources: a non-empty list of source ids, found an object",
+    ]);
+  });
+
+  it("refuses a document with several wrong markers, one line each", () => {
+    const wrong = { ...bare, paths: {}, "x-not-shown": [""], components: { schemas: { A: { "x-convention": "" } } } };
+    expect(() => collectProvenance(wrong as OpenApiDocument)).toThrow(
+      /^provenance: 2 marker problem\(s\):\n {2}#\/x-not-shown: .+\n {2}#\/components\/schemas\/A\/x-convention: .+$/,
+    );
   });
 });
