@@ -104,7 +104,7 @@ describe("what is refused before the source", () => {
     expect(source.requests).toEqual([]);
   });
 
-  it("a body without a content type, or in one the operation does not take: 415, and the source is not asked", async () => {
+  it("a body without a content type, or in one the operation does not take: 415; the source is not asked", async () => {
     const source = recordingSource(ok);
     const pipeline = pipelineOf(source);
     const request = post({ [API_KEY_HEADER]: "k" }, "{}");
