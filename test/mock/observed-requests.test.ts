@@ -90,8 +90,8 @@ describe("the official client's requests of the shared facts, against the mock",
     },
   );
 
-  it("sends every §2 status as the contract documents it, and each request of the tables once", () => {
-    expect(Object.values(STATUSES).every((status) => status.length > 0)).toBe(true);
+  // documentedStatus throws when the contract documents no status: nothing to assert about STATUSES here.
+  it("sends each request of the tables once", () => {
     const keys = REQUESTS.map((request) => `${request.method} ${request.path} ${JSON.stringify(request.body ?? null)}`);
     expect(new Set(keys).size).toBe(keys.length);
   });
