@@ -126,7 +126,9 @@ describe("what the adapter relies on in openapi-fetch", () => {
 async function sentOf(request: Request) {
   const { url, method, redirect, cache, keepalive } = request;
   const body = request.body ? await request.text() : null;
-  return { url, method, redirect, cache, keepalive, headers: [...request.headers], body };
+  const headers: Array<[string, string]> = [];
+  request.headers.forEach((value, name) => headers.push([name, value]));
+  return { url, method, redirect, cache, keepalive, headers, body };
 }
 
 /** openapi-fetch's own client: the Request it builds for a call, and its result for `answer`. */
