@@ -4,6 +4,7 @@
 // refusals and answers, and its clock: a quote's expiry and the rate-limit reset are those of `now()`.
 import { describe, expect, it } from "vitest";
 import { createDocumentedSource } from "../../src/mock/answers.js";
+import { FULL_REPORT_MAX_BYTES } from "../../src/mock/body-check.js";
 import { MOCK_IDENTITY_HEADER } from "../../src/mock/identity.js";
 import {
   type AnswerSource,
@@ -95,6 +96,61 @@ describe("what is refused before the source", () => {
     expect(found.every((finding) => finding.location[0] === "request" && finding.location[1] === "body")).toBe(true);
     expect(answer.why).toMatch(/^request body: /);
     expect(source.requests).toEqual([]);
+  });
+
+  it("a body over FULL_REPORT_MAX_BYTES: 422 with its first violation only, in Prism's words", async () => {
+    const resend = byId("resendWebhooks");
+    /** `body` as JSON padded with spaces to over FULL_REPORT_MAX_BYTES. */
+    const large = (body: unknown) => `${" ".repeat(FULL_REPORT_MAX_BYTES)}${JSON.stringify(body)}`;
+    const send = (source: AnswerSource, body: unknown) =>
+      pipelineOf(source).handle({
+        method: "POST",
+        url: `${BASE_PATH}${resend.path}`,
+        headers: { "content-type": "application/json", [API_KEY_HEADER]: "k" },
+        body: large(body),
+      });
+    const only = `(the body is over ${FULL_REPORT_MAX_BYTES} bytes: its first violation only)`;
+    for (const [body, first] of [
+      [{ ids: [1, 2] }, "Request body property ids.0 must be string"],
+      [{ ids: ["a"], extra: 1 }, "Request body must NOT have additional properties; found 'extra'"],
+    ] as const) {
+      const source = recordingSource(ok);
+      const answer = await send(source, body);
+      expect(answer.status, first).toBe(422);
+      expect(findings(answer.headers)).toEqual([
+        { location: ["request"], severity: "Error", message: `${first} ${only}` },
+      ]);
+      expect(source.requests).toEqual([]);
+    }
+    // A large JSON string is judged by the full check (its findings at the body's pointers), not the first one.
+    const judged = await send(recordingSource(ok), "x");
+    expect(judged.status).toBe(422);
+    expect(judged.why).not.toContain(only);
+    const valid = recordingSource(ok);
+    expect((await send(valid, { ids: ["a"] })).status).toBe(200);
+    expect(valid.requests).toHaveLength(1);
+  });
+
+  it("a body over FULL_REPORT_MAX_BYTES is checked against its own operation's schema, in one pipeline", async () => {
+    const pipeline = pipelineOf(recordingSource(ok));
+    const large = `${" ".repeat(FULL_REPORT_MAX_BYTES)}${JSON.stringify({ ids: [1] })}`;
+    const whys: Record<string, string | undefined> = {};
+    for (const operation of [byId("resendWebhooks"), createQuote, byId("getFiatRates")]) {
+      const answer = await pipeline.handle({
+        method: operation.method,
+        url: `${BASE_PATH}${operation.path}`,
+        headers: { "content-type": "application/json", [API_KEY_HEADER]: "k" },
+        body: large,
+      });
+      whys[operation.operationId] = `${answer.status} ${answer.why}`;
+    }
+    const only = `(the body is over ${FULL_REPORT_MAX_BYTES} bytes: its first violation only)`;
+    expect(whys).toEqual({
+      resendWebhooks: `422 Request body property ids.0 must be string ${only}`,
+      createQuote: `422 Request body must NOT have additional properties; found 'ids' ${only}`,
+      // An operation without a JSON request body: nothing to check the body against; the source answers.
+      getFiatRates: "200 undefined",
+    });
   });
 
   it("a JSON string where an object is expected is a JSON body too, and judged", async () => {

@@ -1,12 +1,20 @@
 // The ./msw entry: handlers for every operation, used as a consumer's unit tests would (msw/node's
 // setupServer intercepting this package's own client), each answer checked by the contract validator.
+import { getResponse } from "msw";
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { contractMiddleware } from "../../src/contract/index.js";
 import { ApiError, createClient, MOCK_BASE_URL, unwrap } from "../../src/index.js";
 import { quoteExpiry } from "../../src/mock/quote-expiry.js";
 import { createHandlers, createHttp } from "../../src/msw/index.js";
-import { buildSampleRequest, listSpecOperations, loadSpec, sharedValidator, successExample } from "../support/spec.js";
+import {
+  API_KEY_HEADER,
+  buildSampleRequest,
+  listSpecOperations,
+  loadSpec,
+  sharedValidator,
+  successExample,
+} from "../support/spec.js";
 
 const spec = loadSpec();
 const quotes = quoteExpiry(spec);
@@ -106,5 +114,21 @@ describe("msw handlers", () => {
       other.close();
       server.listen({ onUnhandledRequest: "error" });
     }
+  });
+
+  it("answers a GET that says its absent body is JSON (a client's default Content-Type) as one without", async () => {
+    const request = new Request(`${MOCK_BASE_URL}/currencies/fiat-rates`, {
+      headers: { "content-type": "application/json", [API_KEY_HEADER]: "k" },
+    });
+    const response = await getResponse(createHandlers(), request);
+    expect(response?.status).toBe(200);
+    expect(await response!.json()).toEqual(successExample("getFiatRates"));
+  });
+
+  it("serves at the root of a base URL without a path", async () => {
+    const request = new Request("https://api.example.test/currencies/fiat-rates");
+    const response = await getResponse(createHandlers({ baseUrl: "https://api.example.test" }), request);
+    expect(response?.status).toBe(200);
+    expect(await response!.json()).toEqual(successExample("getFiatRates"));
   });
 });
