@@ -16,6 +16,7 @@ import {
   mediaExamples,
   RATE_LIMIT_HEADERS,
   sharedValidator,
+  successExample,
   successKey,
 } from "../support/spec.js";
 
@@ -203,5 +204,15 @@ describe("the Prism mock", () => {
     );
     await own.stop();
     await expect(fetch(`${own.baseUrl}${op.path}`)).rejects.toThrow();
+  });
+
+  it("answers with the documented example, not one Prism makes up, from a mock started just now", async () => {
+    const own = await startMock();
+    try {
+      const response = await fetch(`${own.baseUrl}/currencies/fiat-rates`, { headers: { [keyHeader]: "k" } });
+      expect(await response.json()).toEqual(successExample("getFiatRates"));
+    } finally {
+      await own.stop();
+    }
   });
 });

@@ -113,6 +113,19 @@ describe.each(rows)("%s on the mock", (_, op) => {
     expect(over.headers.get("sl-violations")).toContain(name);
   });
 
+  it("reports Prism's findings about a part as the request's, in sl-violations and the published error body", async () => {
+    const [name, max] = required.map((part) => [part, maxLength(part)] as const).find(([, m]) => m !== undefined)!;
+    const fields = { ...Object.fromEntries(required.map((p) => [p, "x"])), [name]: "x".repeat(max! + 1) };
+    const over = await send(formOf(fields));
+    expect(over.status).toBe(422);
+    const found = JSON.parse(over.headers.get("sl-violations") ?? "[]") as Array<{ location: string[] }>;
+    expect(found.length).toBeGreaterThan(0);
+    expect(found.map((finding) => finding.location[0])).toEqual(found.map(() => "request"));
+    const body = (await over.json()) as { message: string; errors: Array<{ message: string }> };
+    expect(body.errors).toHaveLength(found.length);
+    expect(body.message).toContain(name);
+  });
+
   it("is sent by the package's client as FormData (a body serializer), its answer meeting the contract", async () => {
     const reported: ContractResult[] = [];
     const client = createClient({ baseUrl: mock.baseUrl, apiKey: "any-key", apiSecret: "any-secret", retry: false });

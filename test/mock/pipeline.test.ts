@@ -210,6 +210,20 @@ describe("the error body of many findings", () => {
     expect(body.message.split("; ")).toHaveLength(MAX_VIOLATIONS + 1);
     expect(answer.why).toBe(body.message);
   });
+
+  it("of exactly MAX_VIOLATIONS findings: every one in the message, joined by '; ', and no 'more'", async () => {
+    const resend = byId("resendWebhooks");
+    const answer = await pipelineOf(recordingSource(ok)).handle({
+      method: resend.method,
+      url: `${BASE_PATH}${resend.path}`,
+      headers: { "content-type": "application/json", [API_KEY_HEADER]: "k" },
+      body: JSON.stringify({ ids: new Array(MAX_VIOLATIONS).fill(0) }),
+    });
+    expect(answer.status).toBe(422);
+    const body = JSON.parse(answer.body) as { message: string; errors: Array<{ message: string }> };
+    expect(body.errors).toHaveLength(MAX_VIOLATIONS);
+    expect(body.message).toBe(body.errors.map((finding) => finding.message).join("; "));
+  });
 });
 
 describe("what the source answers", () => {
@@ -240,6 +254,32 @@ describe("what the source answers", () => {
     expect(answer.headers).toMatchObject({ "x-echo": "a\\u0000b", "content-type": "text/plain", "x-many": ["1", "2"] });
     expect(answer.body).toBe("plain text");
     expect(answer.why).toBeUndefined();
+  });
+
+  it("an error answer gets the published error body of its findings about the request, else stays as given", async () => {
+    const json = { "content-type": "application/json" };
+    const documented = { message: "as documented", errors: [] };
+    const about = (place: string) => ({ location: [place, "query", "x"], severity: "Error", message: `${place} x` });
+    for (const [status, violations, body] of [
+      [
+        400,
+        [about("request"), about("response")],
+        { message: "request x", errors: [{ message: "request x", property: "x" }] },
+      ],
+      [429, [], documented],
+      [400, [about("response")], documented],
+      [200, [about("request")], documented],
+    ] as const) {
+      const source = recordingSource({
+        kind: "answer",
+        status,
+        headers: json,
+        body: documented,
+        violations: [...violations],
+      });
+      const answer = await pipelineOf(source).handle(get);
+      expect(JSON.parse(answer.body), `${status} ${violations.length}`).toEqual(body);
+    }
   });
 });
 

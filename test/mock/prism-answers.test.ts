@@ -172,4 +172,12 @@ describe("answers on a contract with a JSON null answer and an example that brea
     expect(found.every((v) => v.location[0] === "response")).toBe(true);
     expect(found.map((v) => v.location.slice(1).join("/")).join()).toContain("n");
   });
+
+  it("names the severity of Prism's findings as sl-violations does (Error), not by Prism's number", async () => {
+    const response = await fetch(`${mock.baseUrl}/broken`);
+    await response.arrayBuffer();
+    const severities = (violations(response) as Array<{ severity?: unknown }>).map((v) => v.severity);
+    expect(severities.length).toBeGreaterThan(0);
+    expect(new Set(severities)).toEqual(new Set(["Error"]));
+  });
 });
