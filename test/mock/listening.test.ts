@@ -30,3 +30,22 @@ it("refuses a contract without operations; listens on IPv6 with the host in brac
     await v6.stop();
   }
 });
+
+it("refuses to start on a port another mock listens on, with Node's EADDRINUSE", async () => {
+  const own = await startMock({ spec: smallSpec() });
+  try {
+    await expect(startMock({ spec: smallSpec(), port: own.port })).rejects.toMatchObject({ code: "EADDRINUSE" });
+    expect((await fetch(`${own.baseUrl}/items`)).status).toBe(200);
+  } finally {
+    await own.stop();
+  }
+});
+
+it("lists, once listening, what it answers differently from the contract (the expiry of a quote among it)", async () => {
+  const own = await startMock({ spec: smallSpec() });
+  try {
+    expect(own.fixes.some((fix) => fix.includes("expiryDate") && fix.includes("expiresIn seconds"))).toBe(true);
+  } finally {
+    await own.stop();
+  }
+});

@@ -283,6 +283,37 @@ describe("what the source answers", () => {
   });
 });
 
+describe("routing and parameters, under the base path", () => {
+  const keyed = { [API_KEY_HEADER]: "k" };
+
+  it("an unknown path: 404; a method the path does not have: 405 with Allow; the source is not asked", async () => {
+    const source = recordingSource(ok);
+    const pipeline = pipelineOf(source);
+    const unknown = await pipeline.handle({
+      method: "GET",
+      url: `${BASE_PATH}/no-such-path`,
+      headers: keyed,
+      body: "",
+    });
+    expect(unknown.status).toBe(404);
+    const wrongMethod = { method: "DELETE", url: `${BASE_PATH}/currencies/fiat-rates`, headers: keyed, body: "" };
+    const notAllowed = await pipeline.handle(wrongMethod);
+    expect(notAllowed.status).toBe(405);
+    expect(notAllowed.headers.allow).toBe("GET");
+    expect(source.requests).toEqual([]);
+  });
+
+  it("a query parameter of the wrong type: 422 naming it", async () => {
+    const source = recordingSource(ok);
+    const summary = operations.find((op) => op.parameters.some((p) => p.in === "query" && p.name === "page"))!;
+    const url = `${BASE_PATH}${summary.path}?page=abc`;
+    const answer = await pipelineOf(source).handle({ method: summary.method, url, headers: keyed, body: "" });
+    expect(answer.status).toBe(422);
+    expect(findings(answer.headers)).toEqual([expect.objectContaining({ location: ["request", "query", "page"] })]);
+    expect(source.requests).toEqual([]);
+  });
+});
+
 describe("the clock", () => {
   it("a quote expires its expiresIn seconds after now(); the reset is the end of now()'s minute", async () => {
     const createQuote = byId("createQuote");
@@ -297,5 +328,16 @@ describe("the clock", () => {
     const { data: quote } = JSON.parse(answer.body) as { data: { expiryDate: string; expiresIn: number } };
     expect(quote.expiryDate).toBe(new Date(NOW + quote.expiresIn * 1000).toISOString());
     expect(answer.headers[RATE_LIMIT_HEADERS.reset]).toBe(String(Date.parse("2030-01-01T00:01:00.000Z") / 1000));
+  });
+
+  it("without a clock, the rate-limit reset is the end of the minute Date.now() is in", async () => {
+    const pipeline = createRequestPipeline({ spec, source: createDocumentedSource(spec), basePaths: [BASE_PATH] });
+    const endOfMinute = (ms: number) => String(Math.floor(ms / 60_000) * 60 + 60);
+    const before = Date.now();
+    const url = `${BASE_PATH}/currencies/fiat-rates`;
+    const answer = await pipeline.handle({ method: "GET", url, headers: { [API_KEY_HEADER]: "k" }, body: "" });
+    expect(answer.status).toBe(200);
+    const after = Date.now();
+    expect([endOfMinute(before), endOfMinute(after)]).toContain(answer.headers[RATE_LIMIT_HEADERS.reset]);
   });
 });

@@ -119,4 +119,14 @@ describe("headOverflowStatus: which part of a head Node's parser could not take,
     expect(headOverflowStatus(Buffer.from(`${"a".repeat(100)} HTTP/1.1\r\nx: y`))).toBe(431);
     expect(headOverflowStatus(undefined)).toBe(431);
   });
+
+  it("a request line as long as the rest of the head is blamed: 414", () => {
+    const text = `GET /ab\r\nxyzab`;
+    expect(text.indexOf("\r\n")).toBe(text.length - text.indexOf("\r\n"));
+    expect(headOverflowStatus(Buffer.from(text))).toBe(414);
+  });
+
+  it("a later piece with a capitalised word and a space in a header line is no request line: 431", () => {
+    expect(headOverflowStatus(Buffer.from(`x-note: SEE ${"a".repeat(100)}\r\ny: z`))).toBe(431);
+  });
 });

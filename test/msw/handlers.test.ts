@@ -125,6 +125,16 @@ describe("msw handlers", () => {
     expect(await response!.json()).toEqual(successExample("getFiatRates"));
   });
 
+  it("checks the parameters under a base path of its own too: a wrong query parameter is refused 422", async () => {
+    const summary = operations.find((op) => op.parameters.some((p) => p.in === "query" && p.name === "page"))!;
+    const request = new Request(`https://api.example.test/api${summary.path}?page=abc`, {
+      method: summary.method,
+      headers: { [API_KEY_HEADER]: "k" },
+    });
+    const response = await getResponse(createHandlers({ baseUrl: "https://api.example.test/api" }), request);
+    expect(response?.status).toBe(422);
+  });
+
   it("serves at the root of a base URL without a path", async () => {
     const request = new Request("https://api.example.test/currencies/fiat-rates");
     const response = await getResponse(createHandlers({ baseUrl: "https://api.example.test" }), request);
