@@ -1,7 +1,8 @@
 // In-process mocking for a consumer's unit tests, without any server: MSW request handlers for every
 // operation of the contract, answering its documented examples; handlers that hand every request to a sandbox
-// (./sandbox: the API with state) instead; and openapi-msw's `http` typed by the contract for handlers of your own. Needs the optional peer dependencies msw (2.x) and openapi-msw; ESM only
-// (openapi-msw is), so a require() of it gets the error of require.ts.
+// (./sandbox: the API with state) instead; and openapi-msw's `http` typed by the contract for handlers of your
+// own. Needs the optional peer dependencies msw (2.x) and openapi-msw; ESM only (openapi-msw is), so a require()
+// of it gets the error of require.ts.
 import type { HttpHandler } from "msw";
 import { MOCK_BASE_URL } from "../../generated/client-meta.js";
 import type { paths } from "../../generated/schema.js";

@@ -18,7 +18,7 @@ afterEach(() => server.resetHandlers());
 afterAll(() => server.close());
 
 describe("createSandboxHandlers", () => {
-  it("hands the API's requests to the sandbox: the package's client trades, and the sandbox object sees it", async () => {
+  it("hands the API's requests to the sandbox: the client trades, and the sandbox object sees it", async () => {
     sandbox.putAccount("msw-key", { balances: { USDT: 50, NGNX: 0 } });
     const api = createClient({ baseUrl: BASE_URL, apiKey: "msw-key", retry: false });
     const quote = await unwrap(

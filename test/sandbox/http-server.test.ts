@@ -72,7 +72,7 @@ describe("startSandbox", () => {
 });
 
 describe("--state", () => {
-  it("starts empty when the file does not exist, saves the whole state on stop, and loads it at the next start", async () => {
+  it("starts empty without the file, saves the whole state on stop, and loads it at the next start", async () => {
     const statePath = path.join(folder, "fresh", "state.json");
     await mkdir(path.dirname(statePath), { recursive: true });
     const first = await startSandbox({ port: 0, statePath, config: { clock: { start: Date.UTC(2026, 0, 1) } } });
