@@ -13,6 +13,11 @@
 //      answer of the source with findings about the request, is the documented error answer with the published
 //      error body of its reason and findings (error-body.ts), which `sl-violations` lists too.
 // Time is the pipeline's clock (`now`), so a test can fix the moment of every answer.
+// Optional steps for a stateful source (the sandbox, src/sandbox), none of which the mock or ./msw use: an
+// admission step (`admit`) before routing's refusals, which may refuse a request (a signature, a rate limit) and
+// gives headers every answer to the request carries (rate-limit headers from real counters, in place of the
+// documented examples' rewrite); `refreshQuotes: false` leaves the quotes a source answers as it wrote them; and
+// `checkAnswer`, a last check of every answer, which makes an answer it finds wrong a 500 saying why.
 import { createContractValidator } from "../contract/validator.js";
 import {
   apiKeyHeaderName,
@@ -90,6 +95,35 @@ interface PipelineOptions {
   basePaths?: string[];
   /** The pipeline's clock (ms since the epoch): quote expiry and rate-limit headers. Default Date.now. */
   now?: () => number;
+  /** Runs before the operation's checks: may refuse the request, and gives headers for each of its answers. */
+  admit?: (request: AdmissionRequest) => Admission | Promise<Admission>;
+  /** When false, quotes in a source's answers keep their expiryDate (the source computed it). Default true. */
+  refreshQuotes?: boolean;
+  /** A last check of every answer (refusals too): what is wrong with it, or undefined; wrong answers become 500. */
+  checkAnswer?: (answer: PipelineAnswer, request: AnsweredRequest) => string | undefined;
+}
+
+/** A request as the admission step sees it: its operation, if the path names one, and its target as sent. */
+export interface AdmissionRequest {
+  method: string;
+  /** The path and query of the request (`/v1/transactions/me?page=1`), as a URL parser writes them. */
+  target: string;
+  operation: Operation | undefined;
+  headers: PipelineRequest["headers"];
+}
+
+/** What the admission step decides: a refusal, or none; and headers every answer to the request carries. */
+export interface Admission {
+  refusal?: Refusal;
+  /** Lower-case names; they replace the answer's own headers of the same name (its rate-limit headers). */
+  headers?: Record<string, string>;
+}
+
+/** The request an answer is checked for: its operation (none when its path names none), method and path. */
+export interface AnsweredRequest {
+  operation: Operation | undefined;
+  method: string;
+  path: string;
 }
 
 export interface RequestPipeline {
@@ -218,7 +252,7 @@ const requestFindings = (violations: Violation[] | undefined): Violation[] =>
  * answer with findings about the request (Prism's 404 for an unknown Prefer example, for one) gets the published
  * error body of those findings.
  */
-function createFinish(spec: OpenApiDocument, now: () => number, errorBodies: ErrorBodies) {
+function createFinish(spec: OpenApiDocument, now: () => number, errorBodies: ErrorBodies, refreshQuotes: boolean) {
   const quotes = quoteExpiry(spec);
   const limits = rateLimitHeaders(spec);
   const bodyOf = (operation: Operation, answer: SourceAnswer & { kind: "answer" }, contentType?: string) => {
@@ -236,7 +270,8 @@ function createFinish(spec: OpenApiDocument, now: () => number, errorBodies: Err
     };
     if (answer.violations?.length) headers["sl-violations"] = violationsHeader(answer.violations);
     const contentType = headerOf(headers, "content-type");
-    const body = quotes.refresh(operation, answer.status, bodyOf(operation, answer, contentType), at);
+    const written = bodyOf(operation, answer, contentType);
+    const body = refreshQuotes ? quotes.refresh(operation, answer.status, written, at) : written;
     return { status: answer.status, headers, body: serialize(body, contentType) };
   };
 }
@@ -297,12 +332,17 @@ function createRouter(spec: OpenApiDocument, basePaths: string[], refuse: Refuse
   };
 }
 
+/** `answer` with `headers` in place of its own of the same name. */
+function withHeaders(answer: PipelineAnswer, headers: Record<string, string> | undefined): PipelineAnswer {
+  return headers ? { ...answer, headers: { ...answer.headers, ...headers } } : answer;
+}
+
 export function createRequestPipeline(options: PipelineOptions): RequestPipeline {
-  const { spec, source } = options;
+  const { spec, source, admit, checkAnswer } = options;
   const now = options.now ?? (() => Date.now());
   const errorBodies = createErrorBodies(spec);
   const refuse = createRefuse(spec, now, errorBodies);
-  const finish = createFinish(spec, now, errorBodies);
+  const finish = createFinish(spec, now, errorBodies, options.refreshQuotes ?? true);
   const router = createRouter(spec, options.basePaths ?? [], refuse);
   const checks = createRequestChecks(createBodyCheck(spec));
   const contractCheck = createContractCheck(spec, refuse, options.basePaths ?? []);
@@ -314,13 +354,11 @@ export function createRequestPipeline(options: PipelineOptions): RequestPipeline
     return refuse(request.operation, { status, why: answer.reason });
   };
 
-  async function handle(request: PipelineRequest): Promise<PipelineAnswer> {
-    const method = request.method.toUpperCase();
-    const url = parseUrl(request.url);
-    if (url === undefined) return refuse(undefined, { status: 400, why: "the request target is not a valid URL" });
-    const matched = router.route(method, url.pathname);
+  /** Stages 1 (after routing) to 4 of a request whose URL parsed. */
+  async function answerRouted(request: PipelineRequest, url: URL, matched: OperationMatch | PipelineAnswer) {
     if (!("operation" in matched)) return matched;
     const { operation, params } = matched;
+    const method = request.method.toUpperCase();
     const header = (name: string) => headerOf(request.headers, name);
     const parsed = parseBody(operation, request.body, header("content-type"));
     if (!("value" in parsed)) return refuse(operation, parsed);
@@ -336,6 +374,36 @@ export function createRequestPipeline(options: PipelineOptions): RequestPipeline
     const { headers } = request;
     const [path, query] = [url.pathname, queryOf(url)];
     return answerFromSource({ operation, params, method, path, query, headers, body: parsed.value, preferences });
+  }
+
+  /** The admission step's decision: none without an admission step. */
+  const admission = async (
+    request: PipelineRequest,
+    url: URL,
+    operation: Operation | undefined,
+  ): Promise<Admission> => {
+    if (!admit) return {};
+    const method = request.method.toUpperCase();
+    return admit({ method, target: url.pathname + url.search, operation, headers: request.headers });
+  };
+
+  /** `answer`, or the 500 saying what `checkAnswer` finds wrong with it. */
+  const checked = (answer: PipelineAnswer, request: AnsweredRequest): PipelineAnswer => {
+    const wrong = checkAnswer?.(answer, request);
+    return wrong === undefined ? answer : refuse(request.operation, { status: 500, why: wrong });
+  };
+
+  async function handle(request: PipelineRequest): Promise<PipelineAnswer> {
+    const method = request.method.toUpperCase();
+    const url = parseUrl(request.url);
+    if (url === undefined) return refuse(undefined, { status: 400, why: "the request target is not a valid URL" });
+    const matched = router.route(method, url.pathname);
+    const operation = "operation" in matched ? matched.operation : undefined;
+    const { refusal, headers } = await admission(request, url, operation);
+    const answer = refusal ? refuse(operation, refusal) : await answerRouted(request, url, matched);
+    if (!admit && !checkAnswer) return answer;
+    const answered = { operation, method, path: url.pathname };
+    return withHeaders(checked(withHeaders(answer, headers), answered), headers);
   }
 
   return {

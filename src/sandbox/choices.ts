@@ -1,0 +1,322 @@
+// THE register of the sandbox's choices: where the service's description and the published and observed facts
+// (../shared/observed) do not say how the service behaves, the sandbox decides, once, here. Every place that
+// applies a choice reads its value from this file (a status, a window, a default), so the register users read
+// (`sandbox.choices`, GET /_sandbox/choices, the README) is the behaviour, not a description of it. A choice is
+// the sandbox's, never presented as the service's behaviour; `override` says how a user chooses otherwise.
+
+/** One entry of the register as users read it. */
+export interface SandboxChoice {
+  /** A stable name. */
+  id: string;
+  /** What it is about: Accounts, Quotes, Limits, ... */
+  topic: string;
+  /** What the sandbox does. */
+  choice: string;
+  /** Why: what the description and the facts leave open. */
+  why: string;
+  /** How a user chooses otherwise, where they can. */
+  override?: string;
+}
+
+const NO_STATUS = "no source shows which status answers this";
+
+/** The statuses of the sandbox's refusals (all among the statuses the Errors page publishes). */
+export const REFUSAL_STATUS = {
+  unknownKey: 401,
+  keylessAccountRead: 401,
+  badSignature: 401,
+  notBusiness: 403,
+  notFound: 404,
+  quoteExpired: 400,
+  quoteAccepted: 400,
+  balanceTooLow: 400,
+  quoteNotTradable: 400,
+  invalidQuoteRequest: 422,
+  invalidPage: 422,
+} as const;
+
+/** How far (ms, either way) a signed request's timestamp may be from the sandbox clock. */
+export const SIGNATURE_WINDOW_MS = 5 * 60_000;
+
+/** Pagination where a request gives none (the official client's own defaults, observed). */
+export const PAGE_DEFAULTS = { page: 1, pageSize: 30 } as const;
+
+/** Decimal places of a currency whose catalogue entry gives no maximumDecimalPlaces. */
+export const DEFAULT_DECIMAL_PLACES = 6;
+
+/** A trade's dollarValue is kept to cents. */
+export const DOLLAR_VALUE_DECIMALS = 2;
+
+/** Operations the sandbox does not model yet: they answer the documented example (by operationId). */
+export const UNMODELLED_OPERATIONS = [
+  "resendWebhooks",
+  "listMyInvoices",
+  "createInvoice",
+  "getInvoice",
+  "uploadInvoiceDocument",
+  "resolveGhsAccount",
+  "listGhsBanks",
+  "listGhsMobileNetworks",
+  "resolveNgnAccount",
+  "listNgnBanks",
+  "createNgnDeposit",
+  "updateNgnDeposit",
+  "listNgnMerchants",
+  "updateNgnWithdrawal",
+  "createDepositAddress",
+  "getDepositAddresses",
+  "getWithdrawalCurrencyNetworks",
+  "getTradeableCurrencies",
+  "getActiveNetworks",
+  "requestCryptoWithdrawal",
+  "requestBankWithdrawal",
+  "resendTransactionWebhook",
+] as const;
+
+const status = (value: number) => `status ${value}`;
+
+/** The register, in the order users read it. */
+export const SANDBOX_CHOICES: readonly SandboxChoice[] = [
+  {
+    id: "clock",
+    topic: "Clock",
+    choice:
+      "Without clock.start the sandbox clock is real time plus every advance; with clock.start it stands at that " +
+      "moment and moves only by advance. It never moves back.",
+    why: "Quote expiry and limit windows need one clock a test controls; faking global timers hangs fetch and MSW.",
+    override: "clock.start; POST /_sandbox/clock/advance",
+  },
+  {
+    id: "accounts.first-use",
+    topic: "Accounts",
+    choice: "Any API key gets its own account on first use.",
+    why: "The description says nothing of accounts in a test environment.",
+    override: "requireKnownKeys: true refuses a key that has no account",
+  },
+  {
+    id: "accounts.unknown-key",
+    topic: "Accounts",
+    choice: `With requireKnownKeys, a key that has no account is refused with ${status(REFUSAL_STATUS.unknownKey)}.`,
+    why: "The Errors page publishes UNAUTHORIZED 401; which failure answers it is not shown.",
+  },
+  {
+    id: "accounts.default-balances",
+    topic: "Accounts",
+    choice:
+      "A new account has one wallet per currency of the catalogue, each with the availableBalance of the " +
+      "contract's documented wallet of that currency (Get My Wallets' example), 0 where none is documented.",
+    why: "No source says what a new account holds.",
+    override: "accounts[key].balances; PUT /_sandbox/accounts/{apiKey}",
+  },
+  {
+    id: "accounts.replace",
+    topic: "Accounts",
+    choice:
+      "Putting an account replaces it whole: new ids, the given balances as its starting balances, no quotes, " +
+      "trades or transactions. Deleting one removes it and its limit windows; no other key's data changes.",
+    why: "A per-key reset; balances change only through trades and configuration.",
+  },
+  {
+    id: "accounts.keyless",
+    topic: "Accounts",
+    choice:
+      "An operation that reads or changes an account (wallets, transactions, trades, quotes, collections) " +
+      `called without x-api-key answers ${status(REFUSAL_STATUS.keylessAccountRead)}; catalogue reads ` +
+      "(rates, pairs, currencies) answer without one.",
+    why: "The description does not show whether those operations need the key; without one there is no account.",
+  },
+  {
+    id: "accounts.isolation",
+    topic: "Accounts",
+    choice: `Another key's quote or transaction id answers ${status(REFUSAL_STATUS.notFound)}, as an unknown id does.`,
+    why: "The Errors page publishes NOT_FOUND 404; an account must not learn that another's id exists.",
+  },
+  {
+    id: "accounts.business",
+    topic: "Accounts",
+    choice:
+      `The collection operations answer ${status(REFUSAL_STATUS.notBusiness)} to an account that is not a ` +
+      "Business account; a Business account has no collection customers yet (an empty page; one by id: 404).",
+    why: "The description says they require a Business account; the status is published as FORBIDDEN 403.",
+    override: "accounts[key].business",
+  },
+  {
+    id: "catalogue",
+    topic: "Catalogue",
+    choice:
+      "Currencies are Get Currencies' documented example, pairs Get Trade Pair's, fiat rates Get Fiat Rates', " +
+      "dollar rates those of Create Quote's example (a currency without one: 1 / its fiat sellRate, to 8 decimals).",
+    why: "The contract's examples are consistent across operations; the description gives no catalogue.",
+    override: "catalogue.currencies, catalogue.pairs, rates; PUT /_sandbox/rates",
+  },
+  {
+    id: "rates.update",
+    topic: "Rates",
+    choice:
+      "Setting rates replaces the fiat list whole when given and sets each dollar rate given; what is absent is " +
+      "kept. Get Fiat Rates answers the rates of the moment (no cache).",
+    why: "The description says rates are cached up to 60 s; a test wants a new rate to apply at once.",
+  },
+  {
+    id: "quotes.sides",
+    topic: "Quotes",
+    choice:
+      "amount is in the source currency (what accepting deducts). SELL sells USDT: source USDT, target a fiat " +
+      "currency, rate = its sellRate, amountReceived = amount × sellRate. BUY buys USDT: source a fiat " +
+      "currency, target USDT, rate = its buyRate, amountReceived = amount ÷ buyRate.",
+    why:
+      "The description says buyRate is paid for 1 USDT (a BUY) and sellRate received for 1 USDT (a SELL), and " +
+      "the published pages that accepting deducts the amount from the source wallet; not how a side reads.",
+  },
+  {
+    id: "quotes.not-tradable",
+    topic: "Quotes",
+    choice:
+      `Create Quote answers ${status(REFUSAL_STATUS.quoteNotTradable)} when a currency is not in the catalogue ` +
+      "(codes and ids are both taken), when no catalogue pair joins USDT and the fiat currency, when the pair is " +
+      "not sellable (SELL) or buyable (BUY), when the side does not match the currencies, or when no fiat rate " +
+      "is set for the currency.",
+    why: NO_STATUS,
+  },
+  {
+    id: "quotes.invalid-request",
+    topic: "Quotes",
+    choice:
+      `Create Quote answers ${status(REFUSAL_STATUS.invalidQuoteRequest)} when sourceId, targetId, amount or ` +
+      "side is missing, when amount is not above 0, has more decimals than the source currency's " +
+      `maximumDecimalPlaces (${DEFAULT_DECIMAL_PLACES} when the catalogue gives none), or is too small to ` +
+      "receive anything.",
+    why: "The description does not show which fields are required; the Errors page publishes VALIDATION_ERROR 422.",
+  },
+  {
+    id: "quotes.rounding",
+    topic: "Quotes",
+    choice: "amountReceived is rounded down to the target currency's maximumDecimalPlaces.",
+    why: "No source shows how amounts are rounded; rounding down never pays more than the rate.",
+  },
+  {
+    id: "quotes.no-reservation",
+    topic: "Quotes",
+    choice: "A quote reserves nothing: the source balance is checked when the quote is accepted.",
+    why: "No source shows that a quote holds funds.",
+  },
+  {
+    id: "quotes.expired",
+    topic: "Quotes",
+    choice:
+      "A quote is valid until its expiryDate (createdAt + expiresIn seconds), that moment excluded; accepting it " +
+      `then answers ${status(REFUSAL_STATUS.quoteExpired)}.`,
+    why: NO_STATUS,
+  },
+  {
+    id: "quotes.accepted-twice",
+    topic: "Quotes",
+    choice: `Accepting a quote already accepted answers ${status(REFUSAL_STATUS.quoteAccepted)}.`,
+    why: NO_STATUS,
+  },
+  {
+    id: "quotes.balance-too-low",
+    topic: "Quotes",
+    choice:
+      "Accepting a quote whose amount is more than the source wallet's available balance answers " +
+      `${status(REFUSAL_STATUS.balanceTooLow)}; nothing changes.`,
+    why: NO_STATUS,
+  },
+  {
+    id: "trades.records",
+    topic: "Trades",
+    choice:
+      "An accepted quote makes a trade (reference TRD-<date>-<6 characters>, the example's form) and two SWAP " +
+      "transactions with the trade's reference: a DEBIT of amount on the source wallet and a CREDIT of " +
+      "amountReceived on the target wallet. dollarValue = amount × sourceDollarRate, to cents.",
+    why: "The published pages say accepting debits the source and credits the target with no extra charge.",
+  },
+  {
+    id: "ids",
+    topic: "Identifiers",
+    choice:
+      "Quote ids are qt_ and 16 letters or digits (the example's form); other ids are UUIDs. They come from a " +
+      "generator kept in the state, so a restored sandbox answers the same ids.",
+    why: "The description says a quote id is opaque, not a UUID.",
+  },
+  {
+    id: "lists.pagination",
+    topic: "Lists",
+    choice:
+      `page and pageSize default to ${PAGE_DEFAULTS.page} and ${PAGE_DEFAULTS.pageSize}; a value below 1 answers ` +
+      `${status(REFUSAL_STATUS.invalidPage)}. Lists are newest first. A transaction's wallet is the wallet as it ` +
+      "is now. Deposits and payouts are empty pages (the sandbox has no deposits or payouts yet).",
+    why: "The description does not show the pagination parameters, their defaults or the order of lists.",
+  },
+  {
+    id: "trades.summary",
+    topic: "Trades",
+    choice:
+      "totalDollarVolume is the sum of the account's trades' dollarValue; currencyId keeps the trades whose " +
+      "source or target is that currency; page and pageSize do not change it.",
+    why: "The description gives the field only.",
+  },
+  {
+    id: "wallets.balances",
+    topic: "Wallets",
+    choice:
+      "pendingBalance, pendingSwapBalance, lockedBalance, p2pBalance and totalPendingBalance are 0; " +
+      "totalSwappableBalance is the available balance. A code not in the catalogue answers " +
+      `${status(REFUSAL_STATUS.notFound)}.`,
+    why: "The sandbox has no pending, locked or peer-to-peer funds yet.",
+  },
+  {
+    id: "limits.windows",
+    topic: "Limits",
+    choice:
+      "Each key has fixed windows aligned to the epoch on the sandbox clock: requests per minute over all " +
+      "requests, Create Quote requests per hour. A spent limit answers 429 with the published error body.",
+    why: "The description gives the figures (200 per minute, 100 Create Quote per hour), not how windows run.",
+    override: "limits.requestsPerMinute, limits.quotesPerHour",
+  },
+  {
+    id: "limits.counting",
+    topic: "Limits",
+    choice:
+      "Every request counts once it passes the key and signature checks, whatever it answers, except one " +
+      "refused with 429. Requests without a key share one window.",
+    why: "The description does not say which requests count.",
+  },
+  {
+    id: "limits.headers",
+    topic: "Limits",
+    choice:
+      "X-RateLimit-Limit, -Remaining and -Reset describe the limit with the fewest requests left among those " +
+      "that apply to the request (on Create Quote, the hourly limit once it is the tighter); Reset is the end " +
+      "of its window in Unix seconds.",
+    why: "The description says the headers describe requests per minute; Create Quote has a second limit.",
+  },
+  {
+    id: "signing",
+    topic: "Signing",
+    choice:
+      "An account with an API secret needs x-api-timestamp and x-api-signature (hex HMAC-SHA256 of METHOD + " +
+      `PATH + TIMESTAMP, as the package's client signs) with a timestamp within ${SIGNATURE_WINDOW_MS / 1000} s ` +
+      `of the sandbox clock, else ${status(REFUSAL_STATUS.badSignature)}. Without a secret the headers are ` +
+      "checked for form only (the contract's patterns).",
+    why: "Signing is observed in the official client; the service's window and refusal are not shown.",
+    override: "accounts[key].apiSecret",
+  },
+  {
+    id: "answers.unmodelled",
+    topic: "Answers",
+    choice:
+      "Operations the sandbox does not model yet answer their documented example (Prefer picks another, as in " +
+      `the mock): ${UNMODELLED_OPERATIONS.join(", ")}. Modelled operations ignore Prefer.`,
+    why: "Deposits, withdrawals, invoices and the payment rails come in a later version of the sandbox.",
+  },
+  {
+    id: "answers.checked",
+    topic: "Answers",
+    choice:
+      "Every answer is checked with the contract validator before it is sent; one that fails is answered 500 " +
+      "with the violation in the published error body and logged (a sandbox bug).",
+    why: "The sandbox must never teach a client something the contract does not allow.",
+    override: "log",
+  },
+];

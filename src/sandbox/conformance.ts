@@ -1,0 +1,26 @@
+// The last check of every answer the sandbox sends (the pipeline's `checkAnswer`): the package's contract
+// validator, compiled once. An answer that fails it is a sandbox bug: the pipeline answers 500 with the
+// violation in the published error body, and the bug is logged (choices.ts, "answers.checked").
+import { BASE_PATH } from "../../generated/client-meta.js";
+import { createContractValidator } from "../contract/validator.js";
+import type { AnsweredRequest, PipelineAnswer } from "../mock/pipeline.js";
+import { listOperations, type OpenApiDocument, responseKeyFor } from "../openapi/document.js";
+
+export function createAnswerCheck(spec: OpenApiDocument, log: ((line: string) => void) | undefined) {
+  const validator = createContractValidator(spec, { basePaths: [BASE_PATH] });
+  const operations = listOperations(spec);
+  /** An answer to no operation is the error answer the operations share: the first one documenting its status. */
+  const sharedBy = (status: number) => operations.find((operation) => responseKeyFor(operation.responses, status));
+  return (answer: PipelineAnswer, request: AnsweredRequest): string | undefined => {
+    const operation = request.operation ?? sharedBy(answer.status);
+    if (!operation) return undefined;
+    const path = request.operation ? request.path : operation.path;
+    const { status, headers, body } = answer;
+    const result = validator.validateResponse({ method: operation.method, path, status, headers, bodyText: body });
+    if (result.ok) return undefined;
+    const violations = result.violations.map((violation) => `${violation.pointer} ${violation.message}`.trim());
+    const why = `the sandbox's answer (${status}) breaks the contract: ${violations.join("; ")}`;
+    log?.(`sandbox bug: ${request.method} ${request.path}: ${why}`);
+    return why;
+  };
+}

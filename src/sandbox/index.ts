@@ -1,0 +1,188 @@
+// The sandbox (entry `@trading-wallet-settlement/api-contract/sandbox`): the service in a box. `createSandbox()`
+// answers the API under /v1 from an in-memory state (accounts per API key, quotes that expire on the sandbox's
+// own clock and are accepted once, balances that move, limits that are hit) and the control API under
+// /_sandbox, both through one Fetch handler, `sandbox.fetch(request)`, so the HTTP front (server.ts), the ./msw
+// handlers and a test in-process drive the same engine, in Node and in a browser. API requests go through the
+// mock's request pipeline (src/mock/pipeline.ts) with the engine as its answer source; every answer is checked
+// against the contract before it is sent. Where the service's description is silent the sandbox decides, and
+// every such decision is in one register (choices.ts, `sandbox.choices`).
+import { BASE_PATH } from "../../generated/client-meta.js";
+import { openApiDocument } from "../contract/bundled.js";
+import { createRequestPipeline, type PipelineAnswer, type RequestPipeline } from "../mock/pipeline.js";
+import { type Accounts, createAccounts, type SandboxAccount } from "./accounts.js";
+import { createAdmission } from "./admission.js";
+import {
+  baseCodeOf,
+  type Catalogue,
+  createCatalogueCheck,
+  defaultCatalogue,
+  defaultRates,
+  documentedBalances,
+  type SandboxRates,
+} from "./catalogue.js";
+import { SANDBOX_CHOICES, type SandboxChoice } from "./choices.js";
+import { createClock } from "./clock.js";
+import { createAnswerCheck } from "./conformance.js";
+import { CONTROL_PREFIX, createControl } from "./control.js";
+import type { Engine } from "./engine.js";
+import { freshIds } from "./ids.js";
+import { createLimits, DEFAULT_LIMITS } from "./limits.js";
+import { createSandboxSource } from "./source.js";
+import { type AccountSettings, type SandboxState, STATE_VERSION, stateProblem } from "./state.js";
+import { readTemplates } from "./templates.js";
+
+export type { AccountSettings, SandboxAccount, SandboxChoice, SandboxRates, SandboxState };
+
+export interface SandboxOptions {
+  /** `start`: the clock's first moment (ms since the epoch), after which it moves only by advances. Absent: real time. */
+  clock?: { start?: number };
+  /** Default: the contract's examples. What is given replaces that part (fiat) or that code's rate (dollar). */
+  rates?: Partial<SandboxRates>;
+  /** Accounts by API key, made at start. */
+  accounts?: Record<string, AccountSettings>;
+  /** Refuse (401) a key that has no account. Default false: any key gets an account on first use. */
+  requireKnownKeys?: boolean;
+  /** Default 200 requests per minute, 100 Create Quote requests per hour (the description's figures). */
+  limits?: { requestsPerMinute?: number; quotesPerHour?: number };
+  /** Default: the contract's examples. Currencies and pairs as the contract's Currency and Pair schemas. */
+  catalogue?: { currencies?: unknown[]; pairs?: unknown[] };
+  /** When set, the control API requires `authorization: Bearer <token>`. */
+  controlToken?: string;
+  /** Receives a line for each sandbox bug (an answer that fails the contract). */
+  log?: (line: string) => void;
+}
+
+export interface Sandbox {
+  /** The API under /v1 and the control API under /_sandbox. */
+  fetch(request: Request): Promise<Response>;
+  clock: { now(): number; advance(ms: number): number };
+  putAccount(apiKey: string, settings: AccountSettings): SandboxAccount;
+  getAccount(apiKey: string): SandboxAccount | undefined;
+  deleteAccount(apiKey: string): boolean;
+  /** Sets the rates given (the fiat list whole, each dollar rate given) and answers the rates in use. */
+  setRates(rates: Partial<SandboxRates>): SandboxRates;
+  /** The whole state (clock included), JSON-serialisable. */
+  snapshot(): SandboxState;
+  /** Puts back a state a snapshot gave; throws a RangeError on one this version cannot restore. */
+  restore(state: SandboxState): void;
+  /** The register of the sandbox's choices. */
+  readonly choices: readonly SandboxChoice[];
+}
+
+/** What the options make of the catalogue, checked against the contract. */
+function catalogueOf(options: SandboxOptions, check: ReturnType<typeof createCatalogueCheck>): Catalogue {
+  const given = options.catalogue ?? {};
+  const problem = check.catalogueProblem(given);
+  if (problem) throw new RangeError(`sandbox catalogue: ${problem}`);
+  const defaults = defaultCatalogue(openApiDocument);
+  const catalogue = {
+    currencies: (given.currencies ?? defaults.currencies) as Catalogue["currencies"],
+    pairs: (given.pairs ?? defaults.pairs) as Catalogue["pairs"],
+  };
+  const codes = new Set(catalogue.currencies.map((currency) => currency.code));
+  const stray = catalogue.pairs.find((pair) => !codes.has(pair.source.code) || !codes.has(pair.target.code));
+  if (stray) throw new RangeError(`sandbox catalogue: pair ${stray.id} joins a currency the catalogue lacks`);
+  return structuredClone(catalogue);
+}
+
+/** `rates` over `current`: the fiat list whole, each dollar rate given; throws a RangeError on invalid rates. */
+function mergedRates(
+  current: SandboxRates,
+  rates: Partial<SandboxRates>,
+  check: ReturnType<typeof createCatalogueCheck>,
+) {
+  const problem = check.ratesProblem(rates);
+  if (problem) throw new RangeError(`sandbox rates: ${problem}`);
+  const fiat = rates.fiat?.map(({ currency, buyRate, sellRate }) => ({ currency, buyRate, sellRate }));
+  return { fiat: fiat ?? current.fiat, dollar: { ...current.dollar, ...rates.dollar } };
+}
+
+const toResponse = (request: Request, answer: PipelineAnswer): Response => {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(answer.headers))
+    for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
+  const empty = answer.body === "" || request.method === "HEAD" || answer.status === 204;
+  return new Response(empty ? null : answer.body, { status: answer.status, headers });
+};
+
+/** Hands a Fetch Request to the pipeline. */
+async function viaPipeline(pipeline: RequestPipeline, request: Request): Promise<Response> {
+  const headers: Record<string, string> = {};
+  request.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  const body = request.method === "GET" || request.method === "HEAD" ? "" : await request.text();
+  return toResponse(request, await pipeline.handle({ method: request.method, url: request.url, headers, body }));
+}
+
+/** The engine of a new sandbox: its state from the options, its clock. */
+function createEngine(options: SandboxOptions, check: ReturnType<typeof createCatalogueCheck>) {
+  const spec = openApiDocument;
+  const clock = createClock(options.clock?.start);
+  let state: SandboxState = {
+    version: STATE_VERSION,
+    clock: clock.state(),
+    ids: freshIds(),
+    catalogue: catalogueOf(options, check),
+    rates: mergedRates(defaultRates(spec), options.rates ?? {}, check),
+    accounts: {},
+    windows: {},
+  };
+  const engine: Engine & { replace(next: SandboxState): void } = {
+    spec,
+    clock,
+    templates: readTemplates(spec),
+    baseCode: baseCodeOf(spec),
+    get state() {
+      return state;
+    },
+    replace(next) {
+      state = next;
+    },
+  };
+  return engine;
+}
+
+export function createSandbox(options: SandboxOptions = {}): Sandbox {
+  const check = createCatalogueCheck(openApiDocument);
+  const engine = createEngine(options, check);
+  const accounts: Accounts = createAccounts(engine, documentedBalances(openApiDocument));
+  const limits = createLimits(engine, { ...DEFAULT_LIMITS, ...options.limits });
+  const pipeline = createRequestPipeline({
+    spec: openApiDocument,
+    source: createSandboxSource(engine),
+    basePaths: [BASE_PATH],
+    now: () => engine.clock.now(),
+    admit: createAdmission({ engine, accounts, limits, requireKnownKeys: options.requireKnownKeys ?? false }),
+    refreshQuotes: false,
+    checkAnswer: createAnswerCheck(openApiDocument, options.log),
+  });
+  const sandbox: Sandbox = {
+    fetch(request) {
+      const path = new URL(request.url).pathname;
+      if (path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`)) return control(request);
+      return viaPipeline(pipeline, request);
+    },
+    clock: { now: () => engine.clock.now(), advance: (ms) => engine.clock.advance(ms) },
+    putAccount: (apiKey, settings) => accounts.put(apiKey, settings),
+    getAccount: (apiKey) => accounts.get(apiKey),
+    deleteAccount: (apiKey) => accounts.delete(apiKey),
+    setRates(rates) {
+      const merged = mergedRates(engine.state.rates, rates, check);
+      engine.state.rates = merged;
+      return structuredClone(merged);
+    },
+    snapshot: () => structuredClone({ ...engine.state, clock: engine.clock.state() }),
+    restore(saved) {
+      const problem = stateProblem(saved);
+      if (problem) throw new RangeError(`sandbox state: ${problem}`);
+      const next = structuredClone(saved);
+      engine.clock.restore(next.clock);
+      engine.replace(next);
+    },
+    choices: SANDBOX_CHOICES,
+  };
+  const control = createControl(sandbox, options);
+  for (const [apiKey, settings] of Object.entries(options.accounts ?? {})) accounts.put(apiKey, settings);
+  return sandbox;
+}

@@ -1,0 +1,165 @@
+// The sandbox's state: one account per API key (its wallets, quotes, trades and transactions), the catalogue,
+// the rates, the clock, the id generator and the limit windows, all plain JSON, so a snapshot is a copy of it and
+// a restore puts a copy back (`version` says the format). Balances are kept in minor units (integers, to the
+// currency's decimals) so that every balance is exactly its starting balance plus its transactions.
+import type { components } from "../../generated/schema.js";
+import type { Catalogue, Currency, SandboxRates } from "./catalogue.js";
+import { decimalsOf } from "./catalogue.js";
+import type { ClockState } from "./clock.js";
+import { type IdState, uuid } from "./ids.js";
+
+export type Quote = components["schemas"]["Quote"];
+export type Trade = components["schemas"]["Trade"];
+
+export const STATE_VERSION = 1;
+
+export interface WalletRecord {
+  id: string;
+  code: string;
+  currencyId: string;
+  createdAt: number;
+  updatedAt: number;
+  /** The balance the account started with (configuration), in minor units. */
+  startingMinor: number;
+  balanceMinor: number;
+}
+
+export interface QuoteRecord {
+  /** The quote as Create Quote answered it. */
+  quote: Quote;
+  createdAt: number;
+  expiresAt: number;
+  /** The trade that accepted it. */
+  tradeId?: string;
+}
+
+export interface TradeRecord {
+  /** The trade as Accept Quote answered it. */
+  trade: Trade;
+  createdAt: number;
+  sourceId: string;
+  targetId: string;
+  /** dollarValue in cents (the summary adds these up exactly). */
+  dollarCents: number;
+}
+
+export interface TransactionRecord {
+  id: string;
+  createdAt: number;
+  reference: string;
+  description: string;
+  narration: string | null;
+  type: "CREDIT" | "DEBIT";
+  category: string;
+  walletCode: string;
+  /** In minor units of the wallet's currency; always positive (type says the direction). */
+  amountMinor: number;
+}
+
+export interface AccountRecord {
+  apiKey: string;
+  userId: string;
+  business: boolean;
+  apiSecret?: string;
+  createdAt: number;
+  wallets: WalletRecord[];
+  quotes: Record<string, QuoteRecord>;
+  /** Oldest first. */
+  trades: TradeRecord[];
+  /** Oldest first. */
+  transactions: TransactionRecord[];
+}
+
+/** One limit window of one key: which window (its start) and how many requests it counted. */
+export interface WindowCount {
+  start: number;
+  count: number;
+}
+
+export interface SandboxState {
+  version: typeof STATE_VERSION;
+  clock: ClockState;
+  ids: IdState;
+  catalogue: Catalogue;
+  rates: SandboxRates;
+  accounts: Record<string, AccountRecord>;
+  /** Limit windows by API key ("" for requests without one), then by limit name. */
+  windows: Record<string, Record<string, WindowCount>>;
+}
+
+/** An account's configuration, as users give it. */
+export interface AccountSettings {
+  /** Balance of each currency code (absent: the default balances). */
+  balances?: Record<string, number>;
+  /** A Business account (the collection operations need one). */
+  business?: boolean;
+  /** The secret that signs this key's requests. */
+  apiSecret?: string;
+}
+
+/** Amount ↔ minor units of a currency. */
+export const toMinor = (amount: number, currency: Currency): number =>
+  Math.round(Number((amount * 10 ** decimalsOf(currency)).toPrecision(15)));
+export const fromMinor = (minor: number, currency: Currency): number => minor / 10 ** decimalsOf(currency);
+
+/** What is wrong with `balances` for `catalogue`, or undefined. */
+export function balancesProblem(balances: Record<string, number>, catalogue: Catalogue): string | undefined {
+  for (const [code, amount] of Object.entries(balances)) {
+    const currency = catalogue.currencies.find((candidate) => candidate.code === code);
+    if (!currency) return `${code} is not a currency of the sandbox's catalogue`;
+    if (typeof amount !== "number" || !Number.isFinite(amount) || amount < 0)
+      return `the balance of ${code} must be a number, 0 or more`;
+    if (Number(amount.toFixed(decimalsOf(currency))) !== amount)
+      return `the balance of ${code} has more than ${decimalsOf(currency)} decimals`;
+  }
+  return undefined;
+}
+
+/** A new account: one wallet per catalogue currency, `balances` over `defaults`. */
+export function newAccount(
+  apiKey: string,
+  settings: AccountSettings,
+  context: { catalogue: Catalogue; defaults: Record<string, number>; ids: IdState; now: number },
+): AccountRecord {
+  const { catalogue, defaults, ids, now } = context;
+  const balances = { ...defaults, ...settings.balances };
+  const wallets = catalogue.currencies.map((currency): WalletRecord => {
+    const startingMinor = toMinor(balances[currency.code] ?? 0, currency);
+    const wallet = { id: uuid(ids), code: currency.code, currencyId: currency.id, createdAt: now, updatedAt: now };
+    return { ...wallet, startingMinor, balanceMinor: startingMinor };
+  });
+  const account: AccountRecord = {
+    apiKey,
+    userId: uuid(ids),
+    business: settings.business ?? false,
+    createdAt: now,
+    wallets,
+    quotes: {},
+    trades: [],
+    transactions: [],
+  };
+  if (settings.apiSecret !== undefined) account.apiSecret = settings.apiSecret;
+  return account;
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** What keeps `value` from being a state this version restores, or undefined. */
+export function stateProblem(value: unknown): string | undefined {
+  if (!isRecord(value)) return "a state is a JSON object";
+  if (value.version !== STATE_VERSION) return `the state's version must be ${STATE_VERSION}`;
+  for (const key of ["clock", "ids", "catalogue", "rates", "accounts", "windows"] as const)
+    if (!isRecord(value[key])) return `the state has no ${key} object`;
+  return undefined;
+}
+
+/** The own entry `key` of a record (never one of Object.prototype's: an API key may be "__proto__"). */
+export function ownEntry<T>(record: Record<string, T>, key: string): T | undefined {
+  return Object.hasOwn(record, key) ? record[key] : undefined;
+}
+
+/** Sets the own entry `key` of a record, whatever the key ("__proto__" included). */
+export function setOwnEntry<T>(record: Record<string, T>, key: string, value: T): void {
+  Object.defineProperty(record, key, { value, writable: true, enumerable: true, configurable: true });
+}

@@ -1,0 +1,53 @@
+// The shapes of the sandbox's answers, taken from the contract's documented examples: an answer has exactly the
+// fields its example has, each filled from the state where the state holds it and kept from the example where
+// nothing stands behind it. So an answer never carries a field the contract's example does not show, and the
+// envelope's message is the documented one. Read once per sandbox.
+import type { OpenApiDocument } from "../openapi/document.js";
+import { exampleBody, exampleData } from "./catalogue.js";
+
+type JsonRecord = Record<string, unknown>;
+
+/** `template`'s fields, each from `values` where it has the key, else the template's. */
+export function shaped<T = JsonRecord>(template: JsonRecord, values: object): T {
+  const given = values as JsonRecord;
+  const out: JsonRecord = {};
+  for (const [key, value] of Object.entries(template)) out[key] = Object.hasOwn(given, key) ? given[key] : value;
+  return out as T;
+}
+
+const first = (value: unknown): JsonRecord => (Array.isArray(value) ? value[0] : value) as JsonRecord;
+
+export interface Templates {
+  message: string;
+  quote: JsonRecord;
+  trade: JsonRecord;
+  tradePair: JsonRecord;
+  currencySummary: JsonRecord;
+  /** A wallet with its currency (Get Wallet Balance, Get My Wallets). */
+  wallet: JsonRecord;
+  transaction: JsonRecord;
+  /** The wallet inside a transaction (no currency). */
+  transactionWallet: JsonRecord;
+  pairSummary: JsonRecord;
+  fiatRate: JsonRecord;
+  pageMeta: JsonRecord;
+}
+
+export function readTemplates(spec: OpenApiDocument): Templates {
+  const trade = exampleData(spec, "acceptQuote") as JsonRecord;
+  const tradePair = trade.pair as JsonRecord;
+  const transaction = first(exampleData(spec, "getUserTransactions"));
+  return {
+    message: String(exampleBody(spec, "createQuote").message),
+    quote: exampleData(spec, "createQuote") as JsonRecord,
+    trade,
+    tradePair,
+    currencySummary: tradePair.source as JsonRecord,
+    wallet: exampleData(spec, "getWalletBalance") as JsonRecord,
+    transaction,
+    transactionWallet: transaction.wallet as JsonRecord,
+    pairSummary: first(exampleData(spec, "getTradePairs")),
+    fiatRate: first(exampleData(spec, "getFiatRates")),
+    pageMeta: exampleBody(spec, "listDeposits").meta as JsonRecord,
+  };
+}

@@ -1,0 +1,76 @@
+// The state as the contract's answers show it: wallets, transactions, pairs and currencies written in the shapes
+// of the documented examples (templates.ts), filled from the state. Used by several operations, so written once.
+import type { Currency, Pair } from "./catalogue.js";
+import { type Engine, iso } from "./engine.js";
+import { type AccountRecord, fromMinor, type TransactionRecord, type WalletRecord } from "./state.js";
+import { shaped } from "./templates.js";
+
+/** The catalogue currency of `code` (every wallet's currency is in the catalogue it was made from). */
+export function currencyOf(engine: Engine, code: string): Currency {
+  const currency = engine.state.catalogue.currencies.find((candidate) => candidate.code === code);
+  if (!currency) throw new Error(`sandbox: ${code} is not in the catalogue`);
+  return currency;
+}
+
+/** The balance of a wallet as an amount of its currency. */
+export const balanceOf = (engine: Engine, wallet: WalletRecord): number =>
+  fromMinor(wallet.balanceMinor, currencyOf(engine, wallet.code));
+
+/** A wallet's fields from the state (choices.ts, "wallets.balances"). */
+function walletFields(engine: Engine, account: AccountRecord, wallet: WalletRecord) {
+  const available = balanceOf(engine, wallet);
+  return {
+    id: wallet.id,
+    createdAt: iso(wallet.createdAt),
+    updatedAt: iso(wallet.updatedAt),
+    active: true,
+    availableBalance: available,
+    pendingBalance: 0,
+    pendingSwapBalance: 0,
+    lockedBalance: 0,
+    p2pBalance: 0,
+    totalSwappableBalance: available,
+    totalPendingBalance: 0,
+    userId: account.userId,
+    currencyId: wallet.currencyId,
+  };
+}
+
+/** A wallet with its currency, as Get Wallet Balance and Get My Wallets answer it. */
+export function walletView(engine: Engine, account: AccountRecord, wallet: WalletRecord): unknown {
+  const currency = currencyOf(engine, wallet.code);
+  return shaped(engine.templates.wallet, { ...walletFields(engine, account, wallet), currency });
+}
+
+/** A transaction with its wallet (as it is now), as Get User Transactions answers it. */
+export function transactionView(engine: Engine, account: AccountRecord, transaction: TransactionRecord): unknown {
+  const wallet = account.wallets.find((candidate) => candidate.code === transaction.walletCode)!;
+  const { templates } = engine;
+  return shaped(templates.transaction, {
+    id: transaction.id,
+    createdAt: iso(transaction.createdAt),
+    updatedAt: iso(transaction.createdAt),
+    active: true,
+    reference: transaction.reference,
+    description: transaction.description,
+    narration: transaction.narration,
+    type: transaction.type,
+    category: transaction.category,
+    amount: fromMinor(transaction.amountMinor, currencyOf(engine, wallet.code)),
+    walletId: wallet.id,
+    wallet: shaped(templates.transactionWallet, walletFields(engine, account, wallet)),
+  });
+}
+
+/** A pair as the pair listings answer it. */
+export const pairSummaryView = (engine: Engine, pair: Pair): unknown => shaped(engine.templates.pairSummary, pair);
+
+/** A pair as nested in a trade: its currencies limited to the base fields, name and code. */
+export function tradePairView(engine: Engine, pair: Pair): unknown {
+  const { templates } = engine;
+  return shaped(templates.tradePair, {
+    ...pair,
+    source: shaped(templates.currencySummary, pair.source),
+    target: shaped(templates.currencySummary, pair.target),
+  });
+}
