@@ -1,5 +1,5 @@
-// One engine, three fronts: the same scenario (rates → quote → accept → wallets → history → a quote refused as
-// expired after advancing the clock → 429 once a small configured quote limit is spent) runs in-process via
+// One engine, three fronts: the same scenario (rates → quote → accept → wallets → history → a quote refused
+// as expired after advancing the clock → 429 once a small configured quote limit is spent) runs in-process via
 // sandbox.fetch, through ./msw's createSandboxHandlers (msw/node's setupServer) with the package's client, and over
 // HTTP (startSandbox) with the package's client, and gets the same statuses, rate-limit headers and bodies at
 // every step, ids aside (each front has a sandbox of its own). Every answer passes the contract validator
