@@ -1,6 +1,6 @@
-// `api-contract sandbox`, run from source as a user runs it: it starts, writes its ready file (the base URL),
-// answers the API and the control API, and on SIGTERM stops, saves its state to --state and removes the ready
-// file; started again on that state, it answers from it. Off loopback without --token it refuses to start, and
+// `api-contract sandbox`, run from source as a user runs it: it starts, writes its ready file (the base URL, which
+// `api-contract wait --ready-file` takes), answers the API and the control API, and on SIGTERM stops, saves its
+// state to --state and removes the ready file; started again on that state, it answers from it. Off loopback without --token it refuses to start, and
 // --help documents the command.
 import { spawn } from "node:child_process";
 import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
@@ -50,6 +50,9 @@ describe("api-contract sandbox", () => {
       const baseUrl = (await readFile(readyFile, "utf8")).trim();
       expect(baseUrl).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:\\d+${BASE_PATH}$`));
       expect(first.output()).toContain(`listening on ${baseUrl}`);
+      // The CI step of the mock works for the sandbox too: its answers carry the package's identity header.
+      const waited = await cli(["wait", "--ready-file", readyFile, "--timeout", "60"]);
+      expect(waited.stdout).toBe(`${baseUrl}\n`);
       const origin = new URL(baseUrl).origin;
       const rates = await fetch(`${baseUrl}/currencies/fiat-rates`, { headers: { [API_KEY_HEADER]: "k" } });
       expect(rates.status).toBe(200);
