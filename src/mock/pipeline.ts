@@ -18,7 +18,7 @@
 // gives headers every answer to the request carries (rate-limit headers from real counters, in place of the
 // documented examples' rewrite); `refreshQuotes: false` leaves the quotes a source answers as it wrote them; and
 // `checkAnswer`, a last check of every answer, which makes an answer it finds wrong a 500 saying why.
-import { createContractValidator } from "../contract/validator.js";
+import { type ContractValidator, createContractValidator } from "../contract/validator.js";
 import {
   apiKeyHeaderName,
   HTTP_METHODS,
@@ -99,6 +99,8 @@ interface PipelineOptions {
   admit?: (request: AdmissionRequest) => Admission | Promise<Admission>;
   /** When false, quotes in a source's answers keep their expiryDate (the source computed it). Default true. */
   refreshQuotes?: boolean;
+  /** The validator of the request checks, made for `spec` and `basePaths` (default: a new one): pipelines share one. */
+  validator?: ContractValidator;
   /** A last check of every answer (refusals too): what is wrong with it, or undefined; wrong answers become 500. */
   checkAnswer?: (answer: PipelineAnswer, request: AnsweredRequest) => string | undefined;
 }
@@ -290,8 +292,7 @@ interface CheckedRequest {
  * Stage 2 after the request's own checks: the API key of a keyed operation (401), then the parameters (422),
  * then the body (422).
  */
-function createContractCheck(spec: OpenApiDocument, refuse: Refuse, basePaths: string[]) {
-  const validator = createContractValidator(spec, { basePaths });
+function createContractCheck(spec: OpenApiDocument, refuse: Refuse, validator: ContractValidator) {
   const apiKeyHeader = apiKeyHeaderOf(spec);
   return ({ operation, url, headers, body }: CheckedRequest): PipelineAnswer | undefined => {
     if (apiKeyHeader && operation.security === "required" && headers[apiKeyHeader] === undefined) {
@@ -345,7 +346,8 @@ export function createRequestPipeline(options: PipelineOptions): RequestPipeline
   const finish = createFinish(spec, now, errorBodies, options.refreshQuotes ?? true);
   const router = createRouter(spec, options.basePaths ?? [], refuse);
   const checks = createRequestChecks(createBodyCheck(spec));
-  const contractCheck = createContractCheck(spec, refuse, options.basePaths ?? []);
+  const validator = options.validator ?? createContractValidator(spec, { basePaths: options.basePaths ?? [] });
+  const contractCheck = createContractCheck(spec, refuse, validator);
 
   const answerFromSource = async (request: SourceRequest): Promise<PipelineAnswer> => {
     const answer = await source.answer(request);

@@ -5,7 +5,7 @@
 import type { components } from "../../generated/schema.js";
 import { SchemaCompiler } from "../contract/schemas.js";
 import { documentedAnswer } from "../mock/answers.js";
-import { isObject, listOperations, type OpenApiDocument, successKey } from "../openapi/document.js";
+import { isObject, listOperations, type OpenApiDocument, type Operation, successKey } from "../openapi/document.js";
 import { DEFAULT_DECIMAL_PLACES } from "./choices.js";
 
 export type Currency = components["schemas"]["Currency"];
@@ -30,9 +30,16 @@ export interface Catalogue {
   pairs: Pair[];
 }
 
+const operationsOf = new WeakMap<OpenApiDocument, Operation[]>();
+
 /** The body (an envelope) of `operationId`'s first documented success example. */
 export function exampleBody(spec: OpenApiDocument, operationId: string): Record<string, unknown> {
-  const operation = listOperations(spec).find((candidate) => candidate.operationId === operationId);
+  let operations = operationsOf.get(spec);
+  if (!operations) {
+    operations = listOperations(spec);
+    operationsOf.set(spec, operations);
+  }
+  const operation = operations.find((candidate) => candidate.operationId === operationId);
   if (!operation) throw new Error(`sandbox: the contract has no operation ${operationId}`);
   const answer = documentedAnswer(spec, operation, Number(successKey(operation) ?? 200));
   if (!answer || !isObject(answer.body)) throw new Error(`sandbox: ${operationId} documents no success example`);
@@ -106,9 +113,10 @@ export interface CatalogueCheck {
 const positive = (value: unknown): boolean => typeof value === "number" && Number.isFinite(value) && value > 0;
 
 export function createCatalogueCheck(spec: OpenApiDocument): CatalogueCheck {
-  const compiler = new SchemaCompiler(spec);
+  let compiler: SchemaCompiler | undefined;
   const schemaProblem = (name: string, values: unknown[] | undefined): string | undefined => {
     for (const [index, value] of (values ?? []).entries()) {
+      compiler ??= new SchemaCompiler(spec);
       const [error] = compiler.validate(name, { $ref: `#/components/schemas/${name}` }, value);
       if (error) return `${name} ${index}: ${error.pointer || "/"} ${error.message}`;
     }

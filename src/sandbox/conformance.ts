@@ -2,12 +2,25 @@
 // validator, compiled once. An answer that fails it is a sandbox bug: the pipeline answers 500 with the
 // violation in the published error body, and the bug is logged (choices.ts, "answers.checked").
 import { BASE_PATH } from "../../generated/client-meta.js";
-import { createContractValidator } from "../contract/validator.js";
+import { type ContractValidator, createContractValidator } from "../contract/validator.js";
 import type { AnsweredRequest, PipelineAnswer } from "../mock/pipeline.js";
 import { listOperations, type OpenApiDocument, responseKeyFor } from "../openapi/document.js";
 
+/** Validators by contract: compiling is the expensive part, and every sandbox of one contract shares it. */
+const validators = new WeakMap<OpenApiDocument, ContractValidator>();
+
+/** The validator of `spec` under the base path, shared by every sandbox of it (requests and answers). */
+export function sharedValidator(spec: OpenApiDocument): ContractValidator {
+  let validator = validators.get(spec);
+  if (!validator) {
+    validator = createContractValidator(spec, { basePaths: [BASE_PATH] });
+    validators.set(spec, validator);
+  }
+  return validator;
+}
+
 export function createAnswerCheck(spec: OpenApiDocument, log: ((line: string) => void) | undefined) {
-  const validator = createContractValidator(spec, { basePaths: [BASE_PATH] });
+  const validator = sharedValidator(spec);
   const operations = listOperations(spec);
   /** An answer to no operation is the error answer the operations share: the first one documenting its status. */
   const sharedBy = (status: number) => operations.find((operation) => responseKeyFor(operation.responses, status));

@@ -4,7 +4,7 @@
 // every route needs `Authorization: Bearer <token>` (401); an unknown route or account answers 404. Every
 // control answer is checked against the document too; one that fails is a sandbox bug, answered 500.
 import controlJson from "../../generated/sandbox-control.json" with { type: "json" };
-import { createContractValidator } from "../contract/validator.js";
+import { type ContractValidator, createContractValidator } from "../contract/validator.js";
 import { listOperations, type OpenApiDocument, OperationMatcher } from "../openapi/document.js";
 import type { Sandbox } from "./index.js";
 
@@ -83,6 +83,17 @@ const toResponse = ({ status, body }: ControlAnswer): Response =>
     headers: body === undefined ? {} : JSON_CONTENT,
   });
 
+let routes: { matcher: OperationMatcher; validator: ContractValidator } | undefined;
+
+/** The control document's routes and validator, made once for every sandbox. */
+function controlRoutes() {
+  routes ??= {
+    matcher: new OperationMatcher(listOperations(controlDocument), []),
+    validator: createContractValidator(controlDocument, { basePaths: [] }),
+  };
+  return routes;
+}
+
 export interface ControlOptions {
   controlToken?: string;
   log?: (line: string) => void;
@@ -90,9 +101,7 @@ export interface ControlOptions {
 
 /** The control API of `sandbox` as a Fetch handler. */
 export function createControl(sandbox: Sandbox, options: ControlOptions) {
-  const operations = listOperations(controlDocument);
-  const matcher = new OperationMatcher(operations, []);
-  const validator = createContractValidator(controlDocument, { basePaths: [] });
+  const { matcher, validator } = controlRoutes();
   const authorized = (request: Request) =>
     options.controlToken === undefined || request.headers.get("authorization") === `Bearer ${options.controlToken}`;
   /** The answer, or the 500 of one the control document does not allow. */

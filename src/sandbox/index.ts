@@ -22,7 +22,7 @@ import {
 } from "./catalogue.js";
 import { SANDBOX_CHOICES, type SandboxChoice } from "./choices.js";
 import { createClock } from "./clock.js";
-import { createAnswerCheck } from "./conformance.js";
+import { createAnswerCheck, sharedValidator } from "./conformance.js";
 import { CONTROL_PREFIX, createControl } from "./control.js";
 import type { Engine } from "./engine.js";
 import { freshIds } from "./ids.js";
@@ -143,8 +143,11 @@ function createEngine(options: SandboxOptions, check: ReturnType<typeof createCa
   return engine;
 }
 
+let catalogueCheck: ReturnType<typeof createCatalogueCheck> | undefined;
+
 export function createSandbox(options: SandboxOptions = {}): Sandbox {
-  const check = createCatalogueCheck(openApiDocument);
+  catalogueCheck ??= createCatalogueCheck(openApiDocument);
+  const check = catalogueCheck;
   const engine = createEngine(options, check);
   const accounts: Accounts = createAccounts(engine, documentedBalances(openApiDocument));
   const limits = createLimits(engine, { ...DEFAULT_LIMITS, ...options.limits });
@@ -155,6 +158,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     now: () => engine.clock.now(),
     admit: createAdmission({ engine, accounts, limits, requireKnownKeys: options.requireKnownKeys ?? false }),
     refreshQuotes: false,
+    validator: sharedValidator(openApiDocument),
     checkAnswer: createAnswerCheck(openApiDocument, options.log),
   });
   const sandbox: Sandbox = {
