@@ -36,7 +36,7 @@ interface HttpFrontOptions {
   log?: (line: string) => void;
 }
 
-export interface HttpFront {
+interface HttpFront {
   port: number;
   close(): Promise<void>;
 }

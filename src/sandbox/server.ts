@@ -21,7 +21,7 @@ import { DEFAULT_MAX_BODY_BYTES } from "../mock/server.js";
 import { deriveMockSpec } from "../mock/spec.js";
 import { createSandbox, type Sandbox, type SandboxOptions, type SandboxState } from "./index.js";
 
-export interface StartSandboxOptions {
+interface StartSandboxOptions {
   /** Interface to listen on. Default 127.0.0.1; any other needs `controlToken`. */
   host?: string;
   /** Default 4020; 0: a free port. */

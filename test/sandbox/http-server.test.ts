@@ -166,9 +166,7 @@ describe("the control token", () => {
       expect(isLoopbackHost(host), host).toBe(true);
     for (const host of ["0.0.0.0", "::", "192.168.1.2", "10.0.0.1", "example.com", "128.0.0.1"])
       expect(isLoopbackHost(host), host).toBe(false);
-    fc.assert(
-      fc.property(fc.ipV4(), (address) => isLoopbackHost(address) === (address.split(".")[0] === "127")),
-    );
+    fc.assert(fc.property(fc.ipV4(), (address) => isLoopbackHost(address) === (address.split(".")[0] === "127")));
   });
 });
 
