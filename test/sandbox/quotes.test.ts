@@ -6,7 +6,7 @@ import { REFUSAL_STATUS } from "../../src/sandbox/choices.js";
 import { successExample } from "../support/spec.js";
 import { api, newSandbox, SELL_100, START } from "./support/sandbox.js";
 
-const fiatRates = (successExample("getFiatRates").data as Array<{ currency: string; buyRate: number; sellRate: number }>);
+const fiatRates = successExample("getFiatRates").data as Array<{ currency: string; buyRate: number; sellRate: number }>;
 const ngnx = fiatRates.find((rate) => rate.currency === "NGNX")!;
 const currencies = successExample("getCurrencies").data as Array<{ id: string; code: string }>;
 const idOf = (code: string) => currencies.find((currency) => currency.code === code)!.id;
