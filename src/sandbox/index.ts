@@ -26,7 +26,7 @@ import { createAnswerCheck, sharedValidator } from "./conformance.js";
 import { CONTROL_PREFIX, createControl } from "./control.js";
 import type { Engine } from "./engine.js";
 import { freshIds } from "./ids.js";
-import { createLimits, DEFAULT_LIMITS } from "./limits.js";
+import { createLimits } from "./limits.js";
 import { createSandboxSource } from "./source.js";
 import { type AccountSettings, type SandboxState, STATE_VERSION, stateProblem } from "./state.js";
 import { readTemplates } from "./templates.js";
@@ -150,7 +150,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const check = catalogueCheck;
   const engine = createEngine(options, check);
   const accounts: Accounts = createAccounts(engine, documentedBalances(openApiDocument));
-  const limits = createLimits(engine, { ...DEFAULT_LIMITS, ...options.limits });
+  const limits = createLimits(engine, options.limits ?? {});
   const pipeline = createRequestPipeline({
     spec: openApiDocument,
     source: createSandboxSource(engine),

@@ -1,30 +1,44 @@
-// The rate limits, enforced per API key on the sandbox clock (choices.ts, "limits.*"): every request against the
-// per-minute limit, Create Quote also against the hourly one, in fixed windows aligned to the epoch. Every answer
+// The rate limits, enforced per API key on the sandbox clock (choices.ts, "limits.*"), as the contract's
+// x-rate-limits give them: every request against the general limit (200 per minute), an operation with a quota of
+// its own (Create Quote, 100 per hour) against that too, in fixed windows aligned to the epoch. Every answer
 // carries X-RateLimit-Limit/-Remaining/-Reset computed from these counters (of the limit with the fewest
 // requests left); a spent limit refuses the request with 429, which the pipeline answers with the published
 // error body.
 import { RATE_LIMIT_HEADERS } from "../../generated/client-meta.js";
 import type { Refusal } from "../mock/request-checks.js";
-import type { Operation } from "../openapi/document.js";
+import { durationMs } from "../mock/rate-limit.js";
+import {
+  isObject,
+  type JsonObject,
+  listOperations,
+  type OpenApiDocument,
+  type Operation,
+} from "../openapi/document.js";
 import type { Engine } from "./engine.js";
 import { ownEntry, setOwnEntry, type WindowCount } from "./state.js";
 
+/** What a sandbox's options change: the general limit's number of requests, and Create Quote's own. */
 export interface LimitSettings {
-  requestsPerMinute: number;
-  quotesPerHour: number;
+  requestsPerMinute?: number;
+  quotesPerHour?: number;
 }
-
-/** The description's figures. */
-export const DEFAULT_LIMITS: LimitSettings = { requestsPerMinute: 200, quotesPerHour: 100 };
 
 const TOO_MANY_REQUESTS = 429;
 
 interface Limit {
+  /** Its key in a window record; for an operation's own quota, the operationId. */
   name: string;
   max: number;
   windowMs: number;
-  says: string;
+  /** What it counts, as a refusal says: "" (every request) or "createQuote ". */
+  counts: string;
 }
+
+const WINDOW_WORDS: Record<number, string> = { 1000: "second", 60000: "minute", 3600000: "hour", 86400000: "day" };
+
+/** "200 requests per minute". */
+const says = (limit: Limit): string =>
+  `${limit.max} ${limit.counts}requests per ${WINDOW_WORDS[limit.windowMs] ?? `${limit.windowMs / 1000} s`}`;
 
 /** A limit with its count in the window of this moment. */
 interface Reading {
@@ -59,21 +73,45 @@ const tightest = (readings: Reading[]): Reading =>
     reading.limit.max - reading.count < best.limit.max - best.count ? reading : best,
   );
 
+/** The contract's limits (x-rate-limits): the general one (info's first entry), and each operation's own quota. */
+function contractLimits(spec: OpenApiDocument) {
+  const entries = (holder: unknown): JsonObject[] => {
+    const list = isObject(holder) ? holder["x-rate-limits"] : undefined;
+    return Array.isArray(list) ? list.filter(isObject) : [];
+  };
+  const limitOf = (name: string, counts: string, entry: JsonObject | undefined): Limit => {
+    const windowMs = durationMs(entry?.window);
+    if (!entry || typeof entry.requests !== "number" || windowMs === undefined)
+      throw new Error(`sandbox: the contract's x-rate-limits entry for ${name} has no requests and window`);
+    return { name, max: entry.requests, windowMs, counts };
+  };
+  const general = limitOf("minute", "", entries(spec.info)[0]);
+  const own = new Map<string, Limit>();
+  for (const operation of listOperations(spec)) {
+    const entry = entries(operation.operation).find((candidate) => candidate.appliesTo === operation.key);
+    const name = operation.operationId ?? operation.key;
+    if (entry) own.set(operation.key, limitOf(name, `${name} `, entry));
+  }
+  return { general, own };
+}
+
+/** A limit with another number of requests. */
+const withMax = (limit: Limit, max: number | undefined): Limit => (max === undefined ? limit : { ...limit, max });
+
 export function createLimits(engine: Engine, settings: LimitSettings): Limits {
-  const minute: Limit = {
-    name: "minute",
-    max: settings.requestsPerMinute,
-    windowMs: 60_000,
-    says: `${settings.requestsPerMinute} requests per minute`,
+  for (const [name, value] of Object.entries(settings))
+    if (value !== undefined && !(Number.isSafeInteger(value) && value > 0))
+      throw new RangeError(`sandbox limits: ${name} must be a whole number above 0`);
+  const { general, own } = contractLimits(engine.spec);
+  const minute = withMax(general, settings.requestsPerMinute);
+  const quotas = new Map(own);
+  const createQuote = listOperations(engine.spec).find((operation) => operation.operationId === "createQuote");
+  if (createQuote && quotas.has(createQuote.key))
+    quotas.set(createQuote.key, withMax(quotas.get(createQuote.key)!, settings.quotesPerHour));
+  const limitsOf = (operation: Operation | undefined): Limit[] => {
+    const quota = operation && quotas.get(operation.key);
+    return quota ? [minute, quota] : [minute];
   };
-  const quoteHour: Limit = {
-    name: "createQuoteHour",
-    max: settings.quotesPerHour,
-    windowMs: 3_600_000,
-    says: `${settings.quotesPerHour} Create Quote requests per hour`,
-  };
-  const limitsOf = (operation: Operation | undefined) =>
-    operation?.operationId === "createQuote" ? [minute, quoteHour] : [minute];
   const readings = (key: string, operation: Operation | undefined): Reading[] => {
     const now = engine.clock.now();
     const windows = ownEntry(engine.state.windows, key);
@@ -98,7 +136,7 @@ export function createLimits(engine: Engine, settings: LimitSettings): Limits {
       const spent = now.find((reading) => reading.count >= reading.limit.max);
       if (spent) {
         const resets = new Date(spent.start + spent.limit.windowMs).toISOString();
-        const why = `rate limit spent: ${spent.limit.says} for this API key; the window resets at ${resets}`;
+        const why = `rate limit spent: ${says(spent.limit)} for this API key; the window resets at ${resets}`;
         return { refusal: { status: TOO_MANY_REQUESTS, why }, headers: headersOf(spent) };
       }
       for (const reading of now) count(key, reading);
