@@ -195,7 +195,13 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
   const config = typeof options.config === "string" ? await readConfig(options.config) : (options.config ?? {});
   const saved = statePath === undefined ? undefined : await readState(statePath);
   const sandbox = createSandbox({ ...config, ...(controlToken ? { controlToken } : {}), log });
-  if (saved !== undefined) sandbox.restore(saved);
+  if (saved !== undefined) {
+    try {
+      sandbox.restore(saved);
+    } catch (error) {
+      throw new Error(`--state ${statePath}: ${(error as Error).message}; the file is left as it is`);
+    }
+  }
   let origin = "";
   const front = await startHttpFront({
     side: sandboxSide(sandbox, () => origin),

@@ -98,6 +98,13 @@ describe("--state", () => {
     await expect(startSandbox({ port: 0, statePath })).rejects.toThrow(/--state .*broken\.json.*left as it is/);
     expect(await readFile(statePath, "utf8")).toBe("{ not json");
   });
+
+  it("refuses to start on a state this version cannot restore, naming the file, and leaves it as it was", async () => {
+    const statePath = path.join(folder, "future.json");
+    await writeFile(statePath, JSON.stringify({ version: 99 }));
+    await expect(startSandbox({ port: 0, statePath })).rejects.toThrow(/--state .*future\.json: .*left as it is/);
+    expect(await readFile(statePath, "utf8")).toBe(JSON.stringify({ version: 99 }));
+  });
 });
 
 describe("writeFileAtomically (how --state is saved)", () => {
