@@ -35,8 +35,9 @@ Commands:
               --state <file>    load the state from <file> at start (when it exists); save it there on stop,
                                 atomically (a crash mid-save leaves the previous file whole)
               --config <file>   a JSON file of sandbox options: accounts, rates, limits, catalogue,
-                                requireKnownKeys, clock
-              --token <t>       the control API requires "authorization: Bearer <t>"
+                                requireKnownKeys, clock, controlToken
+              --token <t>       the control API requires "authorization: Bearer <t>" (arguments show in
+                                process lists: controlToken in the --config file does not)
               --quiet           no request log
               --ready-file <path>
                                 as mock: the base URL, written once listening, removed on stop
@@ -55,7 +56,7 @@ Commands:
               --report-dir <dir>     write verify-report.junit.xml, .json and .md there
             Exit status: 0 the deployment meets the contract, 1 it does not (a violation, a refused key),
             2 it could not be checked (unreachable, TLS failure, bad arguments).
-  wait      Wait until a mock answers, then print its base URL (exit 1 if none does in time).
+  wait      Wait until a mock (or a sandbox) answers, then print its base URL (exit 1 if none does in time).
               <url>                 the URL to wait for, or:
               --ready-file <path>   the URL a mock's --ready-file wrote there, once the mock answers
                                     there (a URL an earlier run left is not taken)
@@ -91,26 +92,33 @@ function portOf(value: string): number {
 }
 
 /**
- * Once a server listens: writes its base URL to the ready file (when asked), then stops it on SIGINT or SIGTERM,
- * or when the npx or npm run that started it exits, removes the ready file and exits 0 (1 when stopping failed).
+ * Once a server listens: stops it on SIGINT or SIGTERM, or when the npx or npm run that started it exits, then
+ * removes the ready file and exits 0 (1 when stopping failed); and writes its base URL to the ready file (when
+ * asked). The stop is armed first: a SIGTERM sent as soon as the ready file appears must find it armed (the file
+ * is visible before the write's callback runs), and a stop during the write removes the file once written.
  */
 async function serveUntilStopped(
   command: string,
   started: { baseUrl: string; stop(): Promise<void> },
   readyFile: string | undefined,
 ): Promise<void> {
-  if (readyFile) await writeWhole(readyFile, `${started.baseUrl}\n`);
+  let written: Promise<void> = Promise.resolve();
   stopWithLauncher((cause) => {
     if (cause.kind === "launcher-exited")
       process.stderr.write(`api-contract ${command}: stopping: ${describeStop(cause)}\n`);
     void started
       .stop()
+      .then(() => written)
       .then(() => (readyFile ? rm(readyFile, { force: true }) : undefined))
       .then(
         () => process.exit(0),
         (error: unknown) => fail(`${command}: stopping failed: ${error instanceof Error ? error.message : error}`, 1),
       );
   });
+  if (readyFile) {
+    written = writeWhole(readyFile, `${started.baseUrl}\n`);
+    await written;
+  }
 }
 
 async function mock(args: string[]): Promise<void> {
@@ -182,7 +190,7 @@ async function sandboxCommand(args: string[]): Promise<void> {
   const state = values.state === undefined ? "in memory only (no --state)" : `saved to ${values.state} on stop`;
   process.stdout.write(
     `Sandbox of ${title} listening on ${started.baseUrl} (pid ${process.pid})\n` +
-      `  control API: ${started.origin}/_sandbox${values.token ? " (token required)" : ""}; state ${state}\n` +
+      `  control API: ${started.origin}/_sandbox${started.tokenRequired ? " (token required)" : ""}; state ${state}\n` +
       "Ctrl-C to stop.\n",
   );
   await serveUntilStopped("sandbox", started, values["ready-file"]);

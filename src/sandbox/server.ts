@@ -30,7 +30,7 @@ interface StartSandboxOptions {
   statePath?: string;
   /** The sandbox's options, or the path of a JSON file holding them. */
   config?: SandboxOptions | string;
-  /** The control API requires `authorization: Bearer <token>`. Required off loopback. */
+  /** The control API requires `authorization: Bearer <token>` (this, else the config's). Required off loopback. */
   controlToken?: string;
   /** One line per request (unless `quiet`), and a sandbox bug (an answer that fails the contract). */
   log?: (line: string) => void;
@@ -47,12 +47,14 @@ export interface StartedSandbox {
   origin: string;
   port: number;
   sandbox: Sandbox;
+  /** Whether the control API requires a token. */
+  tokenRequired: boolean;
   /** Closes the server, then saves the state to `statePath` (when given). Calling it again does nothing more. */
   stop(): Promise<void>;
 }
 
 /** The keys of a config file: the SandboxOptions that JSON can hold. */
-const CONFIG_KEYS = ["accounts", "rates", "limits", "catalogue", "requireKnownKeys", "clock"] as const;
+const CONFIG_KEYS = ["accounts", "rates", "limits", "catalogue", "requireKnownKeys", "clock", "controlToken"] as const;
 
 /** Whether `host` names a loopback interface (only this machine can connect). */
 export function isLoopbackHost(host: string): boolean {
@@ -186,13 +188,15 @@ const originOf = (host: string, port: number) => `http://${host.includes(":") ? 
  */
 export async function startSandbox(options: StartSandboxOptions = {}): Promise<StartedSandbox> {
   const host = options.host ?? "127.0.0.1";
-  const { controlToken, statePath, log } = options;
+  const { statePath, log } = options;
+  const config = typeof options.config === "string" ? await readConfig(options.config) : (options.config ?? {});
+  // A token in the config file stays out of process lists, where a command-line argument shows.
+  const controlToken = options.controlToken || config.controlToken || undefined;
   if (!isLoopbackHost(host) && !controlToken)
     throw new Error(
       `the sandbox listens on ${host}, not a loopback interface: its control API (/_sandbox) needs a token ` +
         "given at start (--token <t>), or listen on 127.0.0.1",
     );
-  const config = typeof options.config === "string" ? await readConfig(options.config) : (options.config ?? {});
   const saved = statePath === undefined ? undefined : await readState(statePath);
   const sandbox = createSandbox({ ...config, ...(controlToken ? { controlToken } : {}), log });
   if (saved !== undefined) {
@@ -222,6 +226,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
     origin,
     port: front.port,
     sandbox,
+    tokenRequired: controlToken !== undefined,
     stop: () => {
       stopping ??= stop();
       return stopping;

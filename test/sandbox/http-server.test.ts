@@ -168,6 +168,19 @@ describe("the control token", () => {
     expect(wallet.status).toBe(200);
   });
 
+  it("may come from the config file instead (kept out of process lists); the argument wins", async () => {
+    const config = path.join(folder, "token.json");
+    await writeFile(config, JSON.stringify({ controlToken: "from-file" }));
+    const fromFile = await start({ config });
+    expect(fromFile.tokenRequired).toBe(true);
+    expect((await putAccount(fromFile.origin, "erin", {})).status).toBe(401);
+    expect((await putAccount(fromFile.origin, "erin", {}, "from-file")).status).toBe(200);
+    const overridden = await start({ config, controlToken: "from-argument" });
+    expect((await putAccount(overridden.origin, "erin", {}, "from-file")).status).toBe(401);
+    expect((await putAccount(overridden.origin, "erin", {}, "from-argument")).status).toBe(200);
+    expect((await start()).tokenRequired).toBe(false);
+  });
+
   it("knows loopback hosts from the others", () => {
     for (const host of ["127.0.0.1", "localhost", "::1", "[::1]", "127.1.2.3", "::ffff:127.0.0.1"])
       expect(isLoopbackHost(host), host).toBe(true);
