@@ -12,7 +12,7 @@ import { createContractValidator } from "./contract/validator.js";
 import { MOCK_IDENTITY_HEADER, PACKAGE_VERSION } from "./mock/identity.js";
 import { MockUnavailableError, startMock } from "./mock/index.js";
 import { describeStop, stopWithLauncher } from "./mock/lifetime.js";
-import { startSandbox } from "./sandbox/server.js";
+import { SANDBOX_DEFAULT_PORT, startSandbox } from "./sandbox/server.js";
 import { targetLabel, violationLine, writeReport } from "./verify/report.js";
 import { type CaseResult, type VerifyOptions, type VerifyReport, type VerifyTarget, verify } from "./verify/run.js";
 
@@ -30,7 +30,7 @@ Commands:
   sandbox   Serve the sandbox on http://<host>:<port>${BASE_PATH}: the API with state (an account per API key,
             quotes that expire and are accepted once, balances that move, rate limits enforced) on its own
             clock, and its control API under /_sandbox; until Ctrl-C or SIGTERM (as mock).
-              --port <n>        default 4020 (0: a free port)
+              --port <n>        default ${SANDBOX_DEFAULT_PORT} (0: a free port)
               --host <host>     default 127.0.0.1; on any other interface --token is required
               --state <file>    load the state from <file> at start (when it exists); save it there on stop,
                                 atomically (a crash mid-save leaves the previous file whole)
@@ -162,7 +162,7 @@ async function sandboxCommand(args: string[]): Promise<void> {
   const { values } = parseArgs({
     args,
     options: {
-      port: { type: "string", default: "4020" },
+      port: { type: "string", default: String(SANDBOX_DEFAULT_PORT) },
       host: { type: "string", default: "127.0.0.1" },
       state: { type: "string" },
       config: { type: "string" },

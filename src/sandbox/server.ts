@@ -53,6 +53,9 @@ export interface StartedSandbox {
   stop(): Promise<void>;
 }
 
+/** Where `api-contract sandbox` listens by default (./msw's createSandboxHandlers answers there by default too). */
+export const SANDBOX_DEFAULT_PORT = 4020;
+
 /** The keys of a config file: the SandboxOptions that JSON can hold. */
 const CONFIG_KEYS = ["accounts", "rates", "limits", "catalogue", "requireKnownKeys", "clock", "controlToken"] as const;
 
@@ -210,7 +213,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
   const front = await startHttpFront({
     side: sandboxSide(sandbox, () => origin),
     host,
-    port: options.port ?? 4020,
+    port: options.port ?? SANDBOX_DEFAULT_PORT,
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     requestTimeout: DEFAULT_REQUEST_TIMEOUT_MS,
     log: options.quiet ? undefined : log,

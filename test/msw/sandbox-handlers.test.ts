@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createClient, unwrap } from "../../src/index.js";
 import { createSandboxHandlers } from "../../src/msw/index.js";
 import { createSandbox } from "../../src/sandbox/index.js";
+import { SANDBOX_DEFAULT_PORT } from "../../src/sandbox/server.js";
 import { API_KEY_HEADER, BASE_PATH } from "../support/spec.js";
 
 const ORIGIN = "http://sandbox.handlers.test";
@@ -63,9 +64,11 @@ describe("createSandboxHandlers", () => {
   it("answers at http://127.0.0.1:4020/v1 by default, where `api-contract sandbox` listens", async () => {
     const own = createSandbox();
     server.use(...createSandboxHandlers(own));
-    const clock = await fetch("http://127.0.0.1:4020/_sandbox/clock");
+    const origin = `http://127.0.0.1:${SANDBOX_DEFAULT_PORT}`;
+    expect(origin).toBe("http://127.0.0.1:4020");
+    const clock = await fetch(`${origin}/_sandbox/clock`);
     expect(clock.status).toBe(200);
-    const rates = await fetch(`http://127.0.0.1:4020${BASE_PATH}/currencies/fiat-rates`, {
+    const rates = await fetch(`${origin}${BASE_PATH}/currencies/fiat-rates`, {
       headers: { [API_KEY_HEADER]: "k" },
     });
     expect(rates.status).toBe(200);
