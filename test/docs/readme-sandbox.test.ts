@@ -1,7 +1,8 @@
 // The README's section "The sandbox" cannot drift from the sandbox: its register of choices is the table of
 // `sandbox.choices` (the one register, src/sandbox/choices.ts), row for row; its table of control routes names
-// exactly the routes of the control API's OpenAPI document; and its worked flow, run as written (the package
-// name resolved to src/), gets through every step against a sandbox started as the README says.
+// exactly the routes of the control API's OpenAPI document; its ways to start the sandbox in-process and through
+// ./msw compile; and its worked flow, run as written (the package name resolved to src/), gets through every
+// step against a sandbox started as the README says.
 import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
@@ -14,7 +15,7 @@ import { REFUSAL_STATUS } from "../../src/sandbox/choices.js";
 import { createSandbox, type SandboxChoice } from "../../src/sandbox/index.js";
 import { type StartedSandbox, startSandbox } from "../../src/sandbox/server.js";
 import { readmeBlock } from "../support/readme.js";
-import { repoRoot, scratchDir } from "../support/tsc.js";
+import { repoRoot, scratchDir, tscErrors } from "../support/tsc.js";
 
 const run = promisify(execFile);
 const readme = () => readFileSync(path.join(repoRoot, "README.md"), "utf8");
@@ -62,6 +63,41 @@ describe("README: the sandbox", () => {
     );
     expect(listed.sort()).toEqual(documented.sort());
   });
+});
+
+describe("README: the ways to start the sandbox", () => {
+  let scratch: Awaited<ReturnType<typeof scratchDir>>;
+  beforeAll(async () => {
+    scratch = await scratchDir("readme-sandbox-ts-");
+  });
+  afterAll(() => scratch?.remove());
+
+  it("in-process and through ./msw compile as written, and a wrong option does not", async () => {
+    const source = [
+      readmeBlock("ts", "// In-process: the package's client hands its requests to sandbox.fetch"),
+      readmeBlock("ts", "// Through MSW"),
+      "export {};\n",
+    ].join("\n");
+    const broken = source.replace("quotesPerHour: 3", 'quotesPerHour: "3"');
+    expect(broken).not.toBe(source);
+    const entry = (folder: string) => [path.join(repoRoot, "src", folder, "index.ts")];
+    const { errors } = await tscErrors(
+      scratch.dir,
+      { "sandbox-ways.ts": source, "sandbox-ways-broken.ts": broken },
+      {
+        paths: {
+          [PACKAGE_NAME]: [path.join(repoRoot, "src", "index.ts")],
+          [`${PACKAGE_NAME}/sandbox`]: entry("sandbox"),
+          [`${PACKAGE_NAME}/msw`]: entry("msw"),
+        },
+      },
+    );
+    expect(
+      errors.filter((line) => line.startsWith("sandbox-ways.ts")),
+      errors.join("\n"),
+    ).toEqual([]);
+    expect(errors.some((line) => line.startsWith("sandbox-ways-broken.ts"))).toBe(true);
+  }, 180_000);
 });
 
 describe("README: the worked flow, run as written", () => {
