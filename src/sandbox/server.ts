@@ -198,7 +198,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
   if (!isLoopbackHost(host) && !controlToken)
     throw new Error(
       `the sandbox listens on ${host}, not a loopback interface: its control API (/_sandbox) needs a token ` +
-        "given at start (--token <t>), or listen on 127.0.0.1",
+        "given at start (--token <t>, or controlToken in the --config file), or listen on 127.0.0.1",
     );
   const saved = statePath === undefined ? undefined : await readState(statePath);
   const sandbox = createSandbox({ ...config, ...(controlToken ? { controlToken } : {}), log });
