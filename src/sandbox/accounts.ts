@@ -1,18 +1,10 @@
 // The accounts of the sandbox, one per API key: made on a key's first use with the default balances (choices.ts,
 // "accounts.first-use" and "accounts.default-balances"), put whole by configuration, read as the control API
 // answers them (the secret itself never), deleted one key at a time with its limit windows and nothing else.
+import type { SandboxAccount } from "../../generated/sandbox-control.js";
 import { balancesProblem, fromMinor, newAccount, ownEntry, setOwnEntry, type AccountSettings } from "./state.js";
 import type { Engine } from "./engine.js";
 import { currencyOf } from "./views.js";
-
-/** An account as the control API answers it. */
-export interface SandboxAccount {
-  apiKey: string;
-  /** The balance of each wallet, by currency code. */
-  balances: Record<string, number>;
-  business: boolean;
-  hasApiSecret: boolean;
-}
 
 export interface Accounts {
   /** The account of `apiKey`, made with the default balances when it has none. */

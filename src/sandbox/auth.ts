@@ -9,7 +9,7 @@ import { single } from "./engine.js";
 
 const encoder = new TextEncoder();
 
-export interface SignedRequest {
+interface SignedRequest {
   method: string;
   /** Path and query as sent (what the client signs). */
   target: string;
@@ -17,7 +17,7 @@ export interface SignedRequest {
 }
 
 /** Checks signatures; undefined when the request is signed as it should be, else what is wrong. */
-export type SignatureCheck = (secret: string, request: SignedRequest, now: number) => Promise<string | undefined>;
+type SignatureCheck = (secret: string, request: SignedRequest, now: number) => Promise<string | undefined>;
 
 const toHex = (bytes: ArrayBuffer): string =>
   Array.from(new Uint8Array(bytes), (byte) => byte.toString(16).padStart(2, "0")).join("");

@@ -2,6 +2,7 @@
 // contract's documented examples (generated/openapi.json), never copied by hand, so the sandbox's catalogue is
 // the one the docs, the mock and the client tests show (choices.ts, "catalogue"). A configured catalogue or rate
 // is checked against the contract's schemas before it is used: the sandbox answers only what the contract allows.
+import type { FiatRateSetting, SandboxRates } from "../../generated/sandbox-control.js";
 import type { components } from "../../generated/schema.js";
 import { SchemaCompiler } from "../contract/schemas.js";
 import { documentedAnswer } from "../mock/answers.js";
@@ -10,20 +11,6 @@ import { DEFAULT_DECIMAL_PLACES } from "./choices.js";
 
 export type Currency = components["schemas"]["Currency"];
 export type Pair = components["schemas"]["Pair"];
-type FiatCurrency = components["schemas"]["FiatCurrency"];
-
-/** The rates of one fiat currency against USDT. */
-export interface FiatRateSetting {
-  currency: FiatCurrency;
-  buyRate: number;
-  sellRate: number;
-}
-
-/** The rates the sandbox quotes with: USDT against each fiat currency, and the dollar rate of each code. */
-export interface SandboxRates {
-  fiat: FiatRateSetting[];
-  dollar: Record<string, number>;
-}
 
 export interface Catalogue {
   currencies: Currency[];
@@ -103,7 +90,7 @@ export function pairJoining(catalogue: Catalogue, a: string, b: string): Pair | 
 export const decimalsOf = (currency: Currency): number => currency.maximumDecimalPlaces ?? DEFAULT_DECIMAL_PLACES;
 
 /** Checks configured catalogue entries and rates against the contract's schemas. */
-export interface CatalogueCheck {
+interface CatalogueCheck {
   /** What is wrong with `catalogue`, or undefined. */
   catalogueProblem(catalogue: { currencies?: unknown[]; pairs?: unknown[] }): string | undefined;
   /** What is wrong with `rates` (either part may be absent), or undefined. */

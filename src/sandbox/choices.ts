@@ -4,19 +4,7 @@
 // (`sandbox.choices`, GET /_sandbox/choices, the README) is the behaviour, not a description of it. A choice is
 // the sandbox's, never presented as the service's behaviour; `override` says how a user chooses otherwise.
 
-/** One entry of the register as users read it. */
-export interface SandboxChoice {
-  /** A stable name. */
-  id: string;
-  /** What it is about: Accounts, Quotes, Limits, ... */
-  topic: string;
-  /** What the sandbox does. */
-  choice: string;
-  /** Why: what the description and the facts leave open. */
-  why: string;
-  /** How a user chooses otherwise, where they can. */
-  override?: string;
-}
+import type { SandboxChoice } from "../../generated/sandbox-control.js";
 
 const NO_STATUS = "no source shows which status answers this";
 

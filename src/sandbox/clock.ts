@@ -2,7 +2,7 @@
 // writes, so a test moves time by advancing it, never by faking global timers. Real time plus the advances by
 // default; fixed at `start` (moving only by advances) when given. It never moves back (see choices.ts, "clock").
 
-export interface SandboxClock {
+interface SandboxClock {
   /** Milliseconds since the epoch. */
   now(): number;
   /** Moves the clock `ms` forward (a whole number, 0 or more) and answers the new time. */
@@ -18,7 +18,7 @@ export interface ControlledClock extends SandboxClock {
 }
 
 /** Why `ms` is no advance, or undefined. */
-export function advanceProblem(ms: unknown): string | undefined {
+function advanceProblem(ms: unknown): string | undefined {
   if (typeof ms !== "number" || !Number.isSafeInteger(ms)) return "ms must be a whole number of milliseconds";
   return ms < 0 ? "ms must be 0 or more: the clock never moves back" : undefined;
 }

@@ -9,7 +9,7 @@ import { listOperations, type OpenApiDocument, OperationMatcher } from "../opena
 import type { Sandbox } from "./index.js";
 
 /** The control document (the control API's OpenAPI 3.1 description). */
-export const controlDocument = controlJson as unknown as OpenApiDocument;
+const controlDocument = controlJson as unknown as OpenApiDocument;
 
 /** The path every control route starts with. */
 export const CONTROL_PREFIX = "/_sandbox";
@@ -94,7 +94,7 @@ function controlRoutes() {
   return routes;
 }
 
-export interface ControlOptions {
+interface ControlOptions {
   controlToken?: string;
   log?: (line: string) => void;
 }

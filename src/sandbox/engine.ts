@@ -8,13 +8,13 @@ import type { OpenApiDocument, Operation } from "../openapi/document.js";
 import { API_KEY_HEADER } from "../../generated/client-meta.js";
 import { PAGE_DEFAULTS, REFUSAL_STATUS } from "./choices.js";
 import type { ControlledClock } from "./clock.js";
-import type { AccountRecord, SandboxState } from "./state.js";
+import type { AccountRecord, SandboxStateData } from "./state.js";
 import { shaped, type Templates } from "./templates.js";
 
 export interface Engine {
   readonly spec: OpenApiDocument;
   /** The state now (a restore replaces it). */
-  readonly state: SandboxState;
+  readonly state: SandboxStateData;
   readonly clock: ControlledClock;
   readonly templates: Templates;
   /** The code every fiat rate is against (USDT). */
@@ -74,7 +74,7 @@ export function withAccount(handler: (call: AccountCall) => SourceAnswer): Handl
   };
 }
 
-export interface Page {
+interface Page {
   page: number;
   pageSize: number;
 }

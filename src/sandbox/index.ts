@@ -9,7 +9,8 @@
 import { BASE_PATH } from "../../generated/client-meta.js";
 import { openApiDocument } from "../contract/bundled.js";
 import { createRequestPipeline, type PipelineAnswer, type RequestPipeline } from "../mock/pipeline.js";
-import { type Accounts, createAccounts, type SandboxAccount } from "./accounts.js";
+import type { SandboxAccount, SandboxChoice, SandboxRates, SandboxState } from "../../generated/sandbox-control.js";
+import { type Accounts, createAccounts } from "./accounts.js";
 import { createAdmission } from "./admission.js";
 import {
   baseCodeOf,
@@ -18,9 +19,8 @@ import {
   defaultCatalogue,
   defaultRates,
   documentedBalances,
-  type SandboxRates,
 } from "./catalogue.js";
-import { SANDBOX_CHOICES, type SandboxChoice } from "./choices.js";
+import { SANDBOX_CHOICES } from "./choices.js";
 import { createClock } from "./clock.js";
 import { createAnswerCheck, sharedValidator } from "./conformance.js";
 import { CONTROL_PREFIX, createControl } from "./control.js";
@@ -28,10 +28,12 @@ import type { Engine } from "./engine.js";
 import { freshIds } from "./ids.js";
 import { createLimits } from "./limits.js";
 import { createSandboxSource } from "./source.js";
-import { type AccountSettings, type SandboxState, STATE_VERSION, stateProblem } from "./state.js";
+import { type AccountSettings, type SandboxStateData, STATE_VERSION, stateProblem } from "./state.js";
 import { readTemplates } from "./templates.js";
 
 export type { AccountSettings, SandboxAccount, SandboxChoice, SandboxRates, SandboxState };
+/** The control API's types (`paths`, `components`, one type per schema), from its OpenAPI document. */
+export type * as SandboxControl from "../../generated/sandbox-control.js";
 
 export interface SandboxOptions {
   /** `start`: the clock's first moment (ms since the epoch), after which it moves only by advances. Absent: real time. */
@@ -119,7 +121,7 @@ async function viaPipeline(pipeline: RequestPipeline, request: Request): Promise
 function createEngine(options: SandboxOptions, check: ReturnType<typeof createCatalogueCheck>) {
   const spec = openApiDocument;
   const clock = createClock(options.clock?.start);
-  let state: SandboxState = {
+  let state: SandboxStateData = {
     version: STATE_VERSION,
     clock: clock.state(),
     ids: freshIds(),
@@ -128,7 +130,7 @@ function createEngine(options: SandboxOptions, check: ReturnType<typeof createCa
     accounts: {},
     windows: {},
   };
-  const engine: Engine & { replace(next: SandboxState): void } = {
+  const engine: Engine & { replace(next: SandboxStateData): void } = {
     spec,
     clock,
     templates: readTemplates(spec),
@@ -176,11 +178,11 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       engine.state.rates = merged;
       return structuredClone(merged);
     },
-    snapshot: () => structuredClone({ ...engine.state, clock: engine.clock.state() }),
+    snapshot: () => structuredClone({ ...engine.state, clock: engine.clock.state() }) as SandboxState,
     restore(saved) {
       const problem = stateProblem(saved);
       if (problem) throw new RangeError(`sandbox state: ${problem}`);
-      const next = structuredClone(saved);
+      const next = structuredClone(saved) as unknown as SandboxStateData;
       engine.clock.restore(next.clock);
       engine.replace(next);
     },

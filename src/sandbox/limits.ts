@@ -18,7 +18,7 @@ import type { Engine } from "./engine.js";
 import { ownEntry, setOwnEntry, type WindowCount } from "./state.js";
 
 /** What a sandbox's options change: the general limit's number of requests, and Create Quote's own. */
-export interface LimitSettings {
+interface LimitSettings {
   requestsPerMinute?: number;
   quotesPerHour?: number;
 }

@@ -3,7 +3,8 @@
 // a restore puts a copy back (`version` says the format). Balances are kept in minor units (integers, to the
 // currency's decimals) so that every balance is exactly its starting balance plus its transactions.
 import type { components } from "../../generated/schema.js";
-import type { Catalogue, Currency, SandboxRates } from "./catalogue.js";
+import type { SandboxAccountSettings, SandboxRates } from "../../generated/sandbox-control.js";
+import type { Catalogue, Currency } from "./catalogue.js";
 import { decimalsOf } from "./catalogue.js";
 import type { ClockState } from "./clock.js";
 import { type IdState, uuid } from "./ids.js";
@@ -76,7 +77,8 @@ export interface WindowCount {
   count: number;
 }
 
-export interface SandboxState {
+/** The state as the sandbox holds it (a type, so it is also the control document's open SandboxState). */
+export type SandboxStateData = {
   version: typeof STATE_VERSION;
   clock: ClockState;
   ids: IdState;
@@ -85,17 +87,10 @@ export interface SandboxState {
   accounts: Record<string, AccountRecord>;
   /** Limit windows by API key ("" for requests without one), then by limit name. */
   windows: Record<string, Record<string, WindowCount>>;
-}
+};
 
-/** An account's configuration, as users give it. */
-export interface AccountSettings {
-  /** Balance of each currency code (absent: the default balances). */
-  balances?: Record<string, number>;
-  /** A Business account (the collection operations need one). */
-  business?: boolean;
-  /** The secret that signs this key's requests. */
-  apiSecret?: string;
-}
+/** An account's configuration, as users give it (the control document's SandboxAccountSettings). */
+export type AccountSettings = SandboxAccountSettings;
 
 /** Amount ↔ minor units of a currency. */
 export const toMinor = (amount: number, currency: Currency): number =>

@@ -3,7 +3,7 @@
 // the summary. Each refusal has its registered status, says which refusal it is, and changes nothing.
 import { describe, expect, it } from "vitest";
 import { REFUSAL_STATUS } from "../../src/sandbox/choices.js";
-import { api, newSandbox, quoteId, SELL_100 } from "./support/sandbox.js";
+import { api, newSandbox, quoteId, SELL_100, stateOf } from "./support/sandbox.js";
 
 const accept = (sandbox: ReturnType<typeof newSandbox>, id: string, key = "key-a") =>
   api(sandbox, "POST", `/trades/quote/${encodeURIComponent(id)}`, {}, { key });
@@ -73,11 +73,11 @@ describe("Accept Quote", () => {
   it("refuses a quote the balance cannot cover, and changes nothing", async () => {
     const sandbox = newSandbox({ accounts: { "key-a": { balances: { USDT: 99.99 } } } });
     const id = await quoteId(sandbox);
-    const before = sandbox.snapshot();
+    const before = stateOf(sandbox);
     const refused = await accept(sandbox, id);
     expect(refused.status).toBe(REFUSAL_STATUS.balanceTooLow);
     expect(refused.body.message).toMatch(/balance too low/);
-    expect(sandbox.snapshot().accounts).toEqual(before.accounts);
+    expect(stateOf(sandbox).accounts).toEqual(before.accounts);
   });
 
   it("refuses another key's quote exactly as an unknown one", async () => {

@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { REFUSAL_STATUS } from "../../src/sandbox/choices.js";
 import { successExample } from "../support/spec.js";
-import { api, newSandbox, quoteId } from "./support/sandbox.js";
+import { api, newSandbox, quoteId, stateOf } from "./support/sandbox.js";
 
 const documentedWallets = successExample("getMyWallets").data as Array<{ availableBalance: number; currency: any }>;
 const documentedBalances = Object.fromEntries(documentedWallets.map((w) => [w.currency.code, w.availableBalance]));
@@ -50,10 +50,10 @@ describe("accounts", () => {
     const sandbox = newSandbox();
     await api(sandbox, "POST", `/trades/quote/${await quoteId(sandbox, undefined, "key-b")}`, {}, { key: "key-b" });
     await api(sandbox, "POST", `/trades/quote/${await quoteId(sandbox)}`, {});
-    const before = sandbox.snapshot().accounts["key-b"];
+    const before = stateOf(sandbox).accounts["key-b"];
     expect(sandbox.deleteAccount("key-a")).toBe(true);
     expect(sandbox.deleteAccount("key-a")).toBe(false);
-    expect(sandbox.snapshot().accounts["key-b"]).toEqual(before);
+    expect(stateOf(sandbox).accounts["key-b"]).toEqual(before);
     expect((await api(sandbox, "GET", "/transactions/me")).body.data).toEqual([]);
   });
 
@@ -89,7 +89,7 @@ describe("accounts", () => {
       expect(answer.status).toBe(200);
       expect(sandbox.getAccount(key)?.apiKey).toBe(key);
     }
-    expect(Object.keys(sandbox.snapshot().accounts)).toEqual(["__proto__", "constructor", "hasOwnProperty"]);
+    expect(Object.keys(stateOf(sandbox).accounts)).toEqual(["__proto__", "constructor", "hasOwnProperty"]);
   });
 
   it("refuses an account read without a key, and answers catalogue reads without one", async () => {

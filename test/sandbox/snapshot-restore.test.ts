@@ -3,13 +3,13 @@
 // (statuses, headers, bodies, ids); a state of another version is refused.
 import { describe, expect, it } from "vitest";
 import type { Sandbox } from "../../src/sandbox/index.js";
-import { api, newSandbox, quoteId, SELL_100 } from "./support/sandbox.js";
+import { api, headersOf, newSandbox, quoteId, SELL_100, stateOf } from "./support/sandbox.js";
 
 /** A scenario touching every part of the state: quotes, accepts, limits, clock, several keys. */
 async function scenario(sandbox: Sandbox) {
-  const answers = [];
+  const answers: unknown[] = [];
   const record = async (answer: Awaited<ReturnType<typeof api>>) =>
-    answers.push({ status: answer.status, headers: [...answer.headers.entries()], body: answer.body });
+    answers.push({ status: answer.status, headers: headersOf(answer), body: answer.body });
   const quote = await api(sandbox, "POST", "/trades/quote", SELL_100);
   await record(quote);
   sandbox.clock.advance(1000);
@@ -44,12 +44,12 @@ describe("snapshot and restore", () => {
   it("keeps the snapshot apart from the sandbox: changing one changes nothing of the other", async () => {
     const sandbox = newSandbox();
     await api(sandbox, "GET", "/wallets/me");
-    const saved = sandbox.snapshot();
+    const saved = stateOf(sandbox);
     saved.accounts["key-a"]!.wallets[0]!.balanceMinor = 1;
-    expect(sandbox.snapshot().accounts["key-a"]!.wallets[0]!.balanceMinor).not.toBe(1);
-    sandbox.restore(saved);
+    expect(stateOf(sandbox).accounts["key-a"]!.wallets[0]!.balanceMinor).not.toBe(1);
+    sandbox.restore(saved as never);
     saved.accounts["key-a"]!.wallets[0]!.balanceMinor = 2;
-    expect(sandbox.snapshot().accounts["key-a"]!.wallets[0]!.balanceMinor).toBe(1);
+    expect(stateOf(sandbox).accounts["key-a"]!.wallets[0]!.balanceMinor).toBe(1);
   });
 
   it("refuses a state of another version, or one that is not a state", () => {

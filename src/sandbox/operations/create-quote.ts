@@ -2,9 +2,10 @@
 // the quote stored in the caller's account and valid for the documented example's expiresIn seconds (30, as the
 // service's pages publish) on the sandbox clock. What makes a quote impossible is refused with the status the
 // register keeps, and a message that says which.
+import type { FiatRateSetting } from "../../../generated/sandbox-control.js";
 import type { components } from "../../../generated/schema.js";
 import { REFUSAL_STATUS } from "../choices.js";
-import { type Currency, decimalsOf, type FiatRateSetting, findCurrency, pairJoining } from "../catalogue.js";
+import { type Currency, decimalsOf, findCurrency, pairJoining } from "../catalogue.js";
 import { type AccountCall, answered, type Engine, iso, refused, withAccount } from "../engine.js";
 import { quoteId } from "../ids.js";
 import { fromMinor, type Quote, setOwnEntry } from "../state.js";

@@ -2,6 +2,7 @@
 // requests under /_sandbox, each answer read whole (status, headers, parsed body) and, for the API, checked
 // with the package's contract validator so a test can count the answers that break the contract.
 import { createSandbox, type Sandbox, type SandboxOptions } from "../../../src/sandbox/index.js";
+import type { SandboxStateData } from "../../../src/sandbox/state.js";
 import { API_KEY_HEADER, BASE_PATH, sharedValidator } from "../../support/spec.js";
 
 export const ORIGIN = "http://sandbox.test";
@@ -28,7 +29,7 @@ async function read(response: Response): Promise<{ status: number; headers: Head
   return { status: response.status, headers: response.headers, body: text === "" ? undefined : JSON.parse(text) };
 }
 
-export interface CallOptions {
+interface CallOptions {
   /** The API key; null for none. Default "key-a". */
   key?: string | null;
   headers?: Record<string, string>;
@@ -70,6 +71,18 @@ export async function control(
     body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
   });
   return { ...(await read(await sandbox.fetch(request))), violations: [] };
+}
+
+/** The state of `sandbox` as the sandbox holds it (the public type leaves it open). */
+export const stateOf = (sandbox: Sandbox): SandboxStateData => sandbox.snapshot() as unknown as SandboxStateData;
+
+/** An answer's headers as a plain object. */
+export function headersOf(answer: { headers: Headers }): Record<string, string> {
+  const headers: Record<string, string> = {};
+  answer.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  return headers;
 }
 
 export const SELL_100 = { sourceId: "USDT", targetId: "NGNX", amount: 100, side: "SELL" } as const;
