@@ -1,8 +1,9 @@
 // The sandbox's HTTP front (startSandbox, src/sandbox/server.ts) on real sockets on 127.0.0.1: it starts on a free
 // port and stops (nothing answers after), loads its --state file at start and saves it on stop atomically (a
 // write that fails half-way leaves the previous file whole), reads a --config file, refuses to listen off
-// loopback without a control token (and enforces one given on loopback), refuses a body over its limit with 413
-// and the published error body, and keeps answering others while a slow or large request arrives.
+// loopback without a control token (and enforces one given on loopback), answers CORS preflights (a page on
+// another origin can use it), refuses a body over its limit with 413 and the published error body, and keeps
+// answering others while a slow or large request arrives.
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import net from "node:net";
 import { tmpdir } from "node:os";
@@ -69,6 +70,24 @@ describe("startSandbox", () => {
     expect(overHttp.status).toBe(inProcess.status);
     expect(await overHttp.json()).toEqual(await inProcess.json());
     expect(server.sandbox.getAccount("alice")?.balances.USDT).toBe(12.5);
+  });
+});
+
+describe("a browser page on another origin", () => {
+  it("gets its CORS preflight answered, and every answer carries CORS headers", async () => {
+    const server = await start();
+    const preflight = await fetch(`${server.origin}/_sandbox/accounts/web`, {
+      method: "OPTIONS",
+      headers: { origin: "http://app.test", "access-control-request-method": "PUT" },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get("access-control-allow-origin")).toBe("http://app.test");
+    expect(preflight.headers.get("access-control-allow-methods")).toBe("PUT");
+    const answer = await fetch(`${server.baseUrl}/wallets/USDT`, {
+      headers: { origin: "http://app.test", [API_KEY_HEADER]: "web" },
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get("access-control-allow-origin")).toBe("http://app.test");
   });
 });
 
