@@ -608,15 +608,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "version": 1,
-                     *       "clock": {
-                     *         "now": 1795860000000
-                     *       },
-                     *       "accounts": {}
-                     *     }
-                     */
                     "application/json": components["schemas"]["SandboxState"];
                 };
             };
@@ -632,15 +623,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "version": 1,
-                 *       "clock": {
-                 *         "now": 1795860000000
-                 *       },
-                 *       "accounts": {}
-                 *     }
-                 */
                 "application/json": components["schemas"]["SandboxState"];
             };
         };

@@ -9,7 +9,14 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import { GENERATED_DIR } from "../../scripts/lib/paths.js";
 import { createContractValidator } from "../../src/contract/index.js";
-import { isObject, type JsonObject, listOperations, type OpenApiDocument } from "../../src/openapi/index.js";
+import {
+  isObject,
+  type JsonObject,
+  listOperations,
+  namedExamples,
+  type OpenApiDocument,
+} from "../../src/openapi/index.js";
+import { control, newSandbox } from "./support/sandbox.js";
 
 const document = JSON.parse(readFileSync(path.join(GENERATED_DIR, "sandbox-control.json"), "utf8")) as OpenApiDocument;
 const validator = createContractValidator(document);
@@ -50,20 +57,22 @@ function openApi31Validator(): (value: unknown) => string[] {
   return (value) => (validate(value) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message}`));
 }
 
-const jsonExample = (holder: JsonObject | undefined): unknown => {
-  const media = holder?.content;
-  return isObject(media) && isObject(media["application/json"]) ? media["application/json"].example : undefined;
+/** The named examples and `example` of a request body's or response's JSON media type. */
+const jsonExamples = (holder: JsonObject | undefined) => {
+  const content = holder?.content;
+  return isObject(content) ? namedExamples(document, content["application/json"]) : [];
 };
 
-/** Every operation's JSON examples: request bodies and responses, with the status each illustrates. */
+/** Every JSON example of every answer, with the operation and the status it illustrates. */
 const responseExamples = operations.flatMap((op) =>
-  Object.entries(op.responses)
-    .filter(([, response]) => response.content !== undefined)
-    .map(([status, response]) => ({ op, status: Number(status), example: jsonExample(response) })),
+  Object.entries(op.responses).flatMap(([status, response]) =>
+    jsonExamples(response).map(({ name, value }) => ({ op, status: Number(status), name, example: value })),
+  ),
 );
-const requestExamples = operations
-  .filter((op) => op.requestBody)
-  .map((op) => ({ op, example: jsonExample(op.requestBody) }));
+/** Every JSON example of every request body, with its operation. */
+const requestExamples = operations.flatMap((op) =>
+  jsonExamples(op.requestBody).map(({ name, value }) => ({ op, name, example: value })),
+);
 
 const checkAnswer = (op: (typeof operations)[number], status: number, body: unknown) =>
   validator.validateResponse({
@@ -89,25 +98,26 @@ describe("the control API document", () => {
     expect(new Set(operations.map((op) => op.operationId)).size).toBe(operations.length);
   });
 
-  it("has a JSON example for every answer with a body (all but the two 204s)", () => {
-    const withoutBody = operations.flatMap((op) =>
-      Object.entries(op.responses)
-        .filter(([, response]) => response.content === undefined)
-        .map(([status]) => `${op.key} ${status}`),
-    );
+  it("has a JSON example for every answer with a body (all but the two 204s) and every request body", () => {
+    const bodies = operations.flatMap((op) => [
+      ...Object.entries(op.responses).map(([status, response]) => ({ where: `${op.key} ${status}`, holder: response })),
+      ...(op.requestBody ? [{ where: `${op.key} request`, holder: op.requestBody }] : []),
+    ]);
+    const withoutBody = bodies.filter(({ holder }) => holder.content === undefined).map(({ where }) => where);
     expect(withoutBody.sort()).toEqual(["DELETE /_sandbox/accounts/{apiKey} 204", "PUT /_sandbox/state 204"]);
-    expect(responseExamples.filter((entry) => entry.example === undefined).map((e) => e.op.key)).toEqual([]);
-    expect(requestExamples.filter((entry) => entry.example === undefined).map((e) => e.op.key)).toEqual([]);
+    const withBody = bodies.filter(({ holder }) => holder.content !== undefined);
+    expect(withBody.filter(({ holder }) => jsonExamples(holder).length === 0).map(({ where }) => where)).toEqual([]);
+    expect(responseExamples.length + requestExamples.length).toBeGreaterThanOrEqual(withBody.length);
   });
 
-  it.each(responseExamples.map((entry) => [`${entry.op.key} ${entry.status}`, entry] as const))(
+  it.each(responseExamples.map((entry) => [`${entry.op.key} ${entry.status} (${entry.name})`, entry] as const))(
     "the example of %s passes the package's validator",
     (_name, { op, status, example }) => {
       expect(checkAnswer(op, status, example)).toEqual([]);
     },
   );
 
-  it.each(requestExamples.map((entry) => [entry.op.key, entry] as const))(
+  it.each(requestExamples.map((entry) => [`${entry.op.key} (${entry.name})`, entry] as const))(
     "the request example of %s passes the package's validator",
     (_name, { op, example }) => {
       expect(validator.validateRequestBody(op.method, op.path, example)).toEqual([]);
@@ -165,5 +175,18 @@ describe("the control API document", () => {
     const clock = operations.find((op) => op.key === "GET /_sandbox/clock")!;
     expect(checkAnswer(clock, 401, { message: "token" })).toEqual([]);
     expect(checkAnswer(clock, 401, { error: "token" }).map((v) => v.pointer)).toEqual(["/message"]);
+  });
+
+  it("its request examples are taken by a sandbox, each answered 200 (the state's is abridged)", async () => {
+    const sandbox = newSandbox();
+    const taken = requestExamples.filter(({ op }) => op.key !== "PUT /_sandbox/state");
+    expect(taken).toHaveLength(3);
+    for (const { op, example } of taken) {
+      const apiKey = op.parameters.find((parameter) => parameter.name === "apiKey")?.example;
+      const answer = await control(sandbox, op.method, op.path.replace("{apiKey}", String(apiKey)), example);
+      expect(answer.status, `${op.key}: ${JSON.stringify(answer.body)}`).toBe(200);
+      expect(checkAnswer(op, answer.status, answer.body), op.key).toEqual([]);
+    }
+    expect(sandbox.bugs).toEqual([]);
   });
 });
