@@ -28,7 +28,8 @@ import type { Engine } from "./engine.js";
 import { freshIds } from "./ids.js";
 import { createLimits } from "./limits.js";
 import { createSandboxSource } from "./source.js";
-import { type AccountSettings, type SandboxStateData, STATE_VERSION, stateProblem } from "./state.js";
+import { type AccountSettings, type SandboxStateData, STATE_VERSION } from "./state.js";
+import { stateProblem } from "./state-check.js";
 import { readTemplates } from "./templates.js";
 
 export type { AccountSettings, SandboxAccount, SandboxChoice, SandboxRates, SandboxState };
@@ -71,28 +72,41 @@ export interface Sandbox {
   readonly choices: readonly SandboxChoice[];
 }
 
-/** What the options make of the catalogue, checked against the contract. */
-function catalogueOf(options: SandboxOptions, check: ReturnType<typeof createCatalogueCheck>): Catalogue {
-  const given = options.catalogue ?? {};
-  const problem = check.catalogueProblem(given);
+type Check = ReturnType<typeof createCatalogueCheck>;
+
+/** Throws a RangeError when `catalogue` breaks the contract's schemas or a pair joins a currency it lacks. */
+function checkCatalogue(catalogue: { currencies: unknown[]; pairs: unknown[] }, check: Check): void {
+  const problem = check.catalogueProblem(catalogue);
   if (problem) throw new RangeError(`sandbox catalogue: ${problem}`);
+  const { currencies, pairs } = catalogue as Catalogue;
+  const codes = new Set(currencies.map((currency) => currency.code));
+  const stray = pairs.find((pair) => !codes.has(pair.source.code) || !codes.has(pair.target.code));
+  if (stray) throw new RangeError(`sandbox catalogue: pair ${stray.id} joins a currency the catalogue lacks`);
+}
+
+/** What the options make of the catalogue, checked against the contract. */
+function catalogueOf(options: SandboxOptions, check: Check): Catalogue {
   const defaults = defaultCatalogue(openApiDocument);
   const catalogue = {
-    currencies: (given.currencies ?? defaults.currencies) as Catalogue["currencies"],
-    pairs: (given.pairs ?? defaults.pairs) as Catalogue["pairs"],
+    currencies: (options.catalogue?.currencies ?? defaults.currencies) as Catalogue["currencies"],
+    pairs: (options.catalogue?.pairs ?? defaults.pairs) as Catalogue["pairs"],
   };
-  const codes = new Set(catalogue.currencies.map((currency) => currency.code));
-  const stray = catalogue.pairs.find((pair) => !codes.has(pair.source.code) || !codes.has(pair.target.code));
-  if (stray) throw new RangeError(`sandbox catalogue: pair ${stray.id} joins a currency the catalogue lacks`);
+  checkCatalogue(catalogue, check);
   return structuredClone(catalogue);
 }
 
+/** Throws a RangeError on a state this version cannot restore. */
+function checkState(saved: unknown, check: Check): asserts saved is SandboxStateData {
+  const problem = stateProblem(saved);
+  if (problem) throw new RangeError(`sandbox state: ${problem}`);
+  const { catalogue, rates } = saved as SandboxStateData;
+  checkCatalogue(catalogue, check);
+  const ratesProblem = check.ratesProblem(rates);
+  if (ratesProblem) throw new RangeError(`sandbox state: ${ratesProblem}`);
+}
+
 /** `rates` over `current`: the fiat list whole, each dollar rate given; throws a RangeError on invalid rates. */
-function mergedRates(
-  current: SandboxRates,
-  rates: Partial<SandboxRates>,
-  check: ReturnType<typeof createCatalogueCheck>,
-) {
+function mergedRates(current: SandboxRates, rates: Partial<SandboxRates>, check: Check) {
   const problem = check.ratesProblem(rates);
   if (problem) throw new RangeError(`sandbox rates: ${problem}`);
   const fiat = rates.fiat?.map(({ currency, buyRate, sellRate }) => ({ currency, buyRate, sellRate }));
@@ -118,7 +132,7 @@ async function viaPipeline(pipeline: RequestPipeline, request: Request): Promise
 }
 
 /** The engine of a new sandbox: its state from the options, its clock. */
-function createEngine(options: SandboxOptions, check: ReturnType<typeof createCatalogueCheck>) {
+function createEngine(options: SandboxOptions, check: Check) {
   const spec = openApiDocument;
   const clock = createClock(options.clock?.start);
   let state: SandboxStateData = {
@@ -145,7 +159,7 @@ function createEngine(options: SandboxOptions, check: ReturnType<typeof createCa
   return engine;
 }
 
-let catalogueCheck: ReturnType<typeof createCatalogueCheck> | undefined;
+let catalogueCheck: Check | undefined;
 
 export function createSandbox(options: SandboxOptions = {}): Sandbox {
   catalogueCheck ??= createCatalogueCheck(openApiDocument);
@@ -180,9 +194,8 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     },
     snapshot: () => structuredClone({ ...engine.state, clock: engine.clock.state() }) as SandboxState,
     restore(saved) {
-      const problem = stateProblem(saved);
-      if (problem) throw new RangeError(`sandbox state: ${problem}`);
-      const next = structuredClone(saved) as unknown as SandboxStateData;
+      checkState(saved, check);
+      const next = structuredClone(saved);
       engine.clock.restore(next.clock);
       engine.replace(next);
     },

@@ -137,18 +137,6 @@ export function newAccount(
   return account;
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
-
-/** What keeps `value` from being a state this version restores, or undefined. */
-export function stateProblem(value: unknown): string | undefined {
-  if (!isRecord(value)) return "a state is a JSON object";
-  if (value.version !== STATE_VERSION) return `the state's version must be ${STATE_VERSION}`;
-  for (const key of ["clock", "ids", "catalogue", "rates", "accounts", "windows"] as const)
-    if (!isRecord(value[key])) return `the state has no ${key} object`;
-  return undefined;
-}
-
 /** The own entry `key` of a record (never one of Object.prototype's: an API key may be "__proto__"). */
 export function ownEntry<T>(record: Record<string, T>, key: string): T | undefined {
   return Object.hasOwn(record, key) ? record[key] : undefined;

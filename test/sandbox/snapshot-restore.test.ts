@@ -45,11 +45,26 @@ describe("snapshot and restore", () => {
     const sandbox = newSandbox();
     await api(sandbox, "GET", "/wallets/me");
     const saved = stateOf(sandbox);
-    saved.accounts["key-a"]!.wallets[0]!.balanceMinor = 1;
-    expect(stateOf(sandbox).accounts["key-a"]!.wallets[0]!.balanceMinor).not.toBe(1);
+    saved.accounts["key-a"]!.business = true;
+    expect(sandbox.getAccount("key-a")?.business).toBe(false);
     sandbox.restore(saved as never);
-    saved.accounts["key-a"]!.wallets[0]!.balanceMinor = 2;
-    expect(stateOf(sandbox).accounts["key-a"]!.wallets[0]!.balanceMinor).toBe(1);
+    saved.accounts["key-a"]!.business = false;
+    expect(sandbox.getAccount("key-a")?.business).toBe(true);
+  });
+
+  it("refuses a state whose balance is not its starting balance plus its history (money made by editing)", async () => {
+    const sandbox = newSandbox();
+    await api(sandbox, "POST", `/trades/quote/${await quoteId(sandbox)}`, {});
+    const edited = stateOf(sandbox);
+    edited.accounts["key-a"]!.wallets[0]!.balanceMinor += 1;
+    expect(() => sandbox.restore(edited as never)).toThrow(/starting balance plus its transactions/);
+    const other = stateOf(sandbox);
+    other.accounts["key-a"]!.wallets[0]!.code = "EUR";
+    expect(() => sandbox.restore(other as never)).toThrow(/wallets\[0\]\.code/);
+    const badRates = stateOf(sandbox);
+    badRates.rates.fiat = [{ currency: "NGNX", buyRate: -1, sellRate: 1 }];
+    expect(() => sandbox.restore(badRates as never)).toThrow(/above 0/);
+    expect(stateOf(sandbox)).toEqual(stateOf(sandbox));
   });
 
   it("refuses a state of another version, or one that is not a state", () => {

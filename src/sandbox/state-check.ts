@@ -1,0 +1,154 @@
+// What a restore takes: a state of this version whose every part has the shape the sandbox writes (so no
+// answer built from it can fail), whose wallets are of catalogue currencies, and whose every balance is its
+// starting balance plus its transactions (money is never created by a restore). A state a sandbox answered
+// always passes; a hand-edited one is refused with where it is wrong. The catalogue and rates are checked
+// against the contract by the caller (catalogue.ts).
+import { STATE_VERSION } from "./state.js";
+
+type Json = Record<string, unknown>;
+
+const isRecord = (value: unknown): value is Json =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+const isWhole = (value: unknown): value is number => Number.isSafeInteger(value);
+const isCount = (value: unknown): value is number => isWhole(value) && value >= 0;
+const isText = (value: unknown): value is string => typeof value === "string";
+
+/** The first field of `record` that fails its test, as "at.field", or undefined. */
+function fieldProblem(at: string, record: unknown, tests: Record<string, (value: unknown) => boolean>) {
+  if (!isRecord(record)) return `${at} must be an object`;
+  const wrong = Object.entries(tests).find(([field, test]) => !test(record[field]));
+  return wrong ? `${at}.${wrong[0]} is not as the sandbox writes it` : undefined;
+}
+
+/** The first problem of the items of `list` (an array), or undefined. */
+function itemsProblem(at: string, list: unknown, problemOf: (item: unknown, at: string) => string | undefined) {
+  if (!Array.isArray(list)) return `${at} must be a list`;
+  for (const [index, item] of list.entries()) {
+    const problem = problemOf(item, `${at}[${index}]`);
+    if (problem) return problem;
+  }
+  return undefined;
+}
+
+const WALLET = (codes: Set<string>) => ({
+  id: isText,
+  code: (value: unknown) => isText(value) && codes.has(value),
+  currencyId: isText,
+  createdAt: isWhole,
+  updatedAt: isWhole,
+  startingMinor: isCount,
+  balanceMinor: isCount,
+});
+
+const QUOTE_RECORD = { quote: isRecord, createdAt: isWhole, expiresAt: isWhole };
+const QUOTE = {
+  id: isText,
+  sourceCode: isText,
+  targetCode: isText,
+  amount: Number.isFinite,
+  amountReceived: Number.isFinite,
+};
+const TRADE_RECORD = { trade: isRecord, createdAt: isWhole, sourceId: isText, targetId: isText, dollarCents: isWhole };
+const TRADE = { id: isText, reference: isText, dollarValue: Number.isFinite };
+
+const TRANSACTION = (codes: Set<string>) => ({
+  id: isText,
+  createdAt: isWhole,
+  reference: isText,
+  description: isText,
+  narration: (value: unknown) => value === null || isText(value),
+  type: (value: unknown) => value === "CREDIT" || value === "DEBIT",
+  category: isText,
+  walletCode: (value: unknown) => isText(value) && codes.has(value),
+  amountMinor: isCount,
+});
+
+/** Whether every wallet of `account` is its starting balance plus its transactions. */
+function historyProblem(at: string, account: Json): string | undefined {
+  const sums = new Map<string, number>();
+  for (const transaction of account.transactions as Json[]) {
+    const signed = (transaction.type === "CREDIT" ? 1 : -1) * (transaction.amountMinor as number);
+    sums.set(String(transaction.walletCode), (sums.get(String(transaction.walletCode)) ?? 0) + signed);
+  }
+  for (const wallet of account.wallets as Json[])
+    if ((wallet.startingMinor as number) + (sums.get(String(wallet.code)) ?? 0) !== wallet.balanceMinor)
+      return `${at}: the ${String(wallet.code)} balance is not its starting balance plus its transactions`;
+  return undefined;
+}
+
+function quotesProblem(at: string, quotes: unknown): string | undefined {
+  if (!isRecord(quotes)) return `${at} must be an object`;
+  for (const [id, record] of Object.entries(quotes)) {
+    const problem =
+      fieldProblem(`${at}.${id}`, record, QUOTE_RECORD) ??
+      fieldProblem(`${at}.${id}.quote`, (record as Json).quote, QUOTE);
+    if (problem) return problem;
+    if (((record as Json).quote as Json).id !== id) return `${at}.${id} holds another quote`;
+  }
+  return undefined;
+}
+
+function accountProblem(at: string, apiKey: string, account: unknown, codes: Set<string>): string | undefined {
+  const tests = { apiKey: (value: unknown) => value === apiKey, userId: isText, createdAt: isWhole };
+  const problem =
+    fieldProblem(at, account, { ...tests, business: (value) => typeof value === "boolean" }) ??
+    fieldProblem(at, account, { apiSecret: (value) => value === undefined || isText(value) });
+  if (problem) return problem;
+  const record = account as Json;
+  const walletCodes = new Set((Array.isArray(record.wallets) ? record.wallets : []).map((w) => String(w?.code)));
+  return (
+    itemsProblem(`${at}.wallets`, record.wallets, (wallet, where) => fieldProblem(where, wallet, WALLET(codes))) ??
+    quotesProblem(`${at}.quotes`, record.quotes) ??
+    itemsProblem(
+      `${at}.trades`,
+      record.trades,
+      (trade, where) =>
+        fieldProblem(where, trade, TRADE_RECORD) ?? fieldProblem(`${where}.trade`, (trade as Json).trade, TRADE),
+    ) ??
+    itemsProblem(`${at}.transactions`, record.transactions, (item, where) =>
+      fieldProblem(where, item, TRANSACTION(walletCodes)),
+    ) ??
+    historyProblem(at, record)
+  );
+}
+
+const CLOCK = {
+  fixed: { nowMs: isWhole },
+  real: { offsetMs: isWhole, lastMs: isWhole },
+} as const;
+
+function windowsProblem(windows: unknown): string | undefined {
+  if (!isRecord(windows)) return "windows must be an object";
+  for (const [key, limits] of Object.entries(windows)) {
+    if (!isRecord(limits)) return `windows.${key} must be an object`;
+    for (const [name, window] of Object.entries(limits)) {
+      const problem = fieldProblem(`windows.${key}.${name}`, window, { start: isWhole, count: isCount });
+      if (problem) return problem;
+    }
+  }
+  return undefined;
+}
+
+/** What keeps `value` from being a state this version restores, or undefined. */
+export function stateProblem(value: unknown): string | undefined {
+  if (!isRecord(value)) return "a state is a JSON object";
+  if (value.version !== STATE_VERSION) return `the state's version must be ${STATE_VERSION}`;
+  const clock = value.clock as Json | undefined;
+  const clockTests = isRecord(clock) && (clock.kind === "fixed" || clock.kind === "real") ? CLOCK[clock.kind] : null;
+  if (!clockTests) return "clock.kind must be fixed or real";
+  const basics =
+    fieldProblem("clock", clock, clockTests) ??
+    fieldProblem("ids", value.ids, { seed: isCount, counter: isCount }) ??
+    fieldProblem("catalogue", value.catalogue, { currencies: Array.isArray, pairs: Array.isArray }) ??
+    fieldProblem("rates", value.rates, { fiat: Array.isArray, dollar: isRecord }) ??
+    windowsProblem(value.windows);
+  if (basics) return basics;
+  if (!isRecord(value.accounts)) return "accounts must be an object";
+  const currencies = (value.catalogue as Json).currencies as unknown[];
+  const codes = new Set(currencies.map((currency) => (isRecord(currency) ? String(currency.code) : "")));
+  for (const [apiKey, account] of Object.entries(value.accounts)) {
+    const problem = accountProblem(`accounts.${apiKey}`, apiKey, account, codes);
+    if (problem) return problem;
+  }
+  return undefined;
+}
