@@ -10,6 +10,9 @@ import { apiKeyOf, type Engine } from "./engine.js";
 import type { Limits } from "./limits.js";
 import { ownEntry } from "./state.js";
 
+/** The window key of requests without an API key: a newline, which no header value (so no API key) holds. */
+const KEYLESS = "\n";
+
 interface AdmissionContext {
   engine: Engine;
   accounts: Accounts;
@@ -21,7 +24,7 @@ export function createAdmission({ engine, accounts, limits, requireKnownKeys }: 
   const signatureProblem = createSignatureCheck();
   return async (request: AdmissionRequest): Promise<Admission> => {
     const key = apiKeyOf(request.headers);
-    if (key === undefined) return limits.admit("", request.operation);
+    if (key === undefined) return limits.admit(KEYLESS, request.operation);
     if (!accounts.has(key)) {
       if (requireKnownKeys) {
         const why = "this API key has no account in the sandbox (it requires known keys)";

@@ -101,7 +101,8 @@ export const SANDBOX_CHOICES: readonly SandboxChoice[] = [
     topic: "Accounts",
     choice:
       "Putting an account replaces it whole: new ids, the given balances as its starting balances, no quotes, " +
-      "trades or transactions. Deleting one removes it and its limit windows; no other key's data changes.",
+      "trades or transactions. Deleting one removes it. Either starts the key's limit windows afresh; no other " +
+      "key's data changes.",
     why: "A per-key reset; balances change only through trades and configuration.",
   },
   {
@@ -162,8 +163,8 @@ export const SANDBOX_CHOICES: readonly SandboxChoice[] = [
     choice:
       `Create Quote answers ${status(REFUSAL_STATUS.quoteNotTradable)} when a currency is not in the catalogue ` +
       "(codes and ids are both taken), when no catalogue pair joins USDT and the fiat currency, when the pair is " +
-      "not sellable (SELL) or buyable (BUY), when the side does not match the currencies, or when no fiat rate " +
-      "is set for the currency.",
+      "not sellable (SELL) or buyable (BUY), when the side does not match the currencies, or when no fiat or " +
+      "dollar rate is set for a currency.",
     why: NO_STATUS,
   },
   {
@@ -231,7 +232,8 @@ export const SANDBOX_CHOICES: readonly SandboxChoice[] = [
     id: "lists.pagination",
     topic: "Lists",
     choice:
-      `page and pageSize default to ${PAGE_DEFAULTS.page} and ${PAGE_DEFAULTS.pageSize}; a value below 1 answers ` +
+      `page and pageSize default to ${PAGE_DEFAULTS.page} and ${PAGE_DEFAULTS.pageSize} (no maximum); a value ` +
+      "below 1 answers " +
       `${status(REFUSAL_STATUS.invalidPage)}. Lists are newest first. A transaction's wallet is the wallet as it ` +
       "is now. Deposits and payouts are empty pages (the sandbox has no deposits or payouts yet).",
     why: "The description does not show the pagination parameters, their defaults or the order of lists.",
@@ -257,9 +259,10 @@ export const SANDBOX_CHOICES: readonly SandboxChoice[] = [
     id: "limits.windows",
     topic: "Limits",
     choice:
-      "Each key has fixed windows aligned to the epoch on the sandbox clock: requests per minute over all " +
-      "requests, Create Quote requests per hour. A spent limit answers 429 with the published error body.",
-    why: "The description gives the figures (200 per minute, 100 Create Quote per hour), not how windows run.",
+      "The limits are the contract's x-rate-limits (requests per minute over all requests, Create Quote " +
+      "requests per hour). Each key has fixed windows of them aligned to the epoch on the sandbox clock. A spent " +
+      "limit answers 429 with the published error body.",
+    why: "The description gives the figures, not how windows run.",
     override: "limits.requestsPerMinute, limits.quotesPerHour",
   },
   {
@@ -297,6 +300,14 @@ export const SANDBOX_CHOICES: readonly SandboxChoice[] = [
       "Operations the sandbox does not model yet answer their documented example (Prefer picks another, as in " +
       `the mock): ${UNMODELLED_OPERATIONS.join(", ")}. Modelled operations ignore Prefer.`,
     why: "Deposits, withdrawals, invoices and the payment rails come in a later version of the sandbox.",
+  },
+  {
+    id: "answers.identity",
+    topic: "Answers",
+    choice:
+      "Every API answer carries X-Api-Contract-Mock with the package's version, the header of the package's mock, " +
+      "so a verifier (and api-contract wait --mock-only) tells the sandbox from a deployment.",
+    why: "The header is the package's own, not the service's; the contract lets undeclared headers through.",
   },
   {
     id: "answers.checked",

@@ -53,7 +53,7 @@ export interface Admitted {
 }
 
 export interface Limits {
-  /** Counts a request of `key` (""": none) to `operation`, or refuses it when a limit is spent. */
+  /** Counts a request of `key` to `operation`, or refuses it when a limit is spent. */
   admit(key: string, operation: Operation | undefined): Admitted;
   /** The headers of a request of `key` that is not counted (refused before the limits). */
   headersOf(key: string, operation: Operation | undefined): Record<string, string>;

@@ -85,7 +85,7 @@ export type SandboxStateData = {
   catalogue: Catalogue;
   rates: SandboxRates;
   accounts: Record<string, AccountRecord>;
-  /** Limit windows by API key ("" for requests without one), then by limit name. */
+  /** Limit windows by API key ("\n" for requests without one), then by limit name. */
   windows: Record<string, Record<string, WindowCount>>;
 };
 
