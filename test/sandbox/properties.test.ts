@@ -44,6 +44,13 @@ type Command =
   | { kind: "restore" };
 
 const key = fc.constantFrom(...KEYS);
+/** Amounts in hundredths: mostly within the default balances, sometimes far beyond them. */
+const cents = fc.oneof(
+  { weight: 4, arbitrary: fc.integer({ min: 1, max: 20_000 }) },
+  { weight: 1, arbitrary: fc.integer({ min: 1, max: 30_000_000 }) },
+);
+/** Which quote an accept names: the key's latest (-1), the n-th of all keys' quotes, or an unknown one. */
+const pick = fc.oneof({ weight: 3, arbitrary: fc.constant(-1) }, { weight: 2, arbitrary: fc.nat() });
 const command: fc.Arbitrary<Command> = fc.oneof(
   {
     weight: 4,
@@ -51,10 +58,10 @@ const command: fc.Arbitrary<Command> = fc.oneof(
       kind: fc.constant("quote"),
       key,
       side: fc.constantFrom("SELL", "BUY"),
-      cents: fc.integer({ min: 1, max: 30_000_000 }),
+      cents,
     }),
   },
-  { weight: 4, arbitrary: fc.record({ kind: fc.constant("accept"), key, pick: fc.nat() }) },
+  { weight: 4, arbitrary: fc.record({ kind: fc.constant("accept"), key, pick }) },
   {
     weight: 3,
     arbitrary: fc.record({
@@ -187,7 +194,8 @@ async function quoteStep(sandbox: Sandbox, model: Model, command: Command & { ki
 
 async function acceptStep(sandbox: Sandbox, model: Model, command: Command & { kind: "accept" }) {
   model.touch(command.key);
-  const picked = model.quotes.length ? model.quotes[command.pick % (model.quotes.length + 1)] : undefined;
+  const own = model.quotes.filter((quote) => quote.key === command.key);
+  const picked = command.pick < 0 ? own.at(-1) : model.quotes[command.pick % (model.quotes.length + 1)];
   const id = picked?.id ?? "qt_unknown00000000";
   const answer = conforming(await api(sandbox, "POST", `/trades/quote/${id}`, {}, { key: command.key }), "accept");
   const balances = model.balances.get(command.key)!;
@@ -207,6 +215,10 @@ async function acceptStep(sandbox: Sandbox, model: Model, command: Command & { k
   balances[picked.source]! -= picked.amountMinor;
   balances[picked.target]! += picked.receivedMinor;
   model.tradeIds.get(command.key)!.add(answer.body.data.id);
+  // The trade's two transactions, so that other keys can ask for them by id.
+  const latest = await api(sandbox, "GET", "/transactions/me?pageSize=2", undefined, { key: command.key });
+  for (const transaction of conforming(latest, "latest transactions").body.data)
+    model.transactionIds.get(command.key)!.add(transaction.id);
 }
 
 async function readStep(sandbox: Sandbox, model: Model, command: Command & { kind: "read" }) {
