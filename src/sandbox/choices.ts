@@ -217,7 +217,8 @@ export const SANDBOX_CHOICES: readonly SandboxChoice[] = [
     choice:
       "An accepted quote makes a trade (reference TRD-<date>-<6 characters>, the example's form) and two SWAP " +
       "transactions with the trade's reference: a DEBIT of amount on the source wallet and a CREDIT of " +
-      "amountReceived on the target wallet. dollarValue = amount × sourceDollarRate, to cents.",
+      "amountReceived on the target wallet, described as the example's are (Swap <amount> <source> to <target>; " +
+      "narration Quote <quote id>). dollarValue = amount × sourceDollarRate, to cents.",
     why: "The published pages say accepting debits the source and credits the target with no extra charge.",
   },
   {
