@@ -2,7 +2,7 @@
 // the amount and credits the target wallet by amountReceived (no extra charge, as the service's pages publish),
 // records the trade and its two SWAP transactions, and answers the trade. Every refusal leaves the state as it
 // was; its status is the register's (choices.ts) and its message says which refusal it is.
-import { REFUSAL_STATUS } from "../choices.js";
+import { DOLLAR_VALUE_DECIMALS, REFUSAL_STATUS } from "../choices.js";
 import { pairJoining } from "../catalogue.js";
 import { type AccountCall, answered, type Engine, iso, refused, withAccount } from "../engine.js";
 import { tradeReference, uuid } from "../ids.js";
@@ -17,7 +17,6 @@ import {
 } from "../state.js";
 import { shaped } from "../templates.js";
 import { balanceOf, currencyOf, tradePairView } from "../views.js";
-import { DOLLAR_VALUE_DECIMALS } from "../choices.js";
 
 /** Why `record` cannot be accepted now (already accepted, expired), or undefined. */
 function staleness(record: QuoteRecord, now: number) {
