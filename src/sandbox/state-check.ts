@@ -40,16 +40,34 @@ const WALLET = (codes: Set<string>) => ({
   balanceMinor: isCount,
 });
 
-const QUOTE_RECORD = { quote: isRecord, createdAt: isWhole, expiresAt: isWhole };
-const QUOTE = {
+const isNumber = (value: unknown): boolean => Number.isFinite(value);
+
+const QUOTE_RECORD = {
   id: isText,
+  sourceId: isText,
+  targetId: isText,
   sourceCode: isText,
   targetCode: isText,
-  amount: Number.isFinite,
-  amountReceived: Number.isFinite,
+  side: (value: unknown) => value === "BUY" || value === "SELL",
+  rate: isNumber,
+  amount: isNumber,
+  amountReceived: isNumber,
+  sourceDollarRate: isNumber,
+  targetDollarRate: isNumber,
+  expiresIn: isNumber,
+  createdAt: isWhole,
+  expiresAt: isWhole,
+  tradeId: (value: unknown) => value === undefined || isText(value),
 };
-const TRADE_RECORD = { trade: isRecord, createdAt: isWhole, sourceId: isText, targetId: isText, dollarCents: isWhole };
-const TRADE = { id: isText, reference: isText, dollarValue: Number.isFinite };
+
+const TRADE_RECORD = (quotes: Json, pairIds: Set<string>) => ({
+  id: isText,
+  reference: isText,
+  createdAt: isWhole,
+  quoteId: (value: unknown) => isText(value) && Object.hasOwn(quotes, value),
+  pairId: (value: unknown) => isText(value) && pairIds.has(value),
+  dollarCents: isWhole,
+});
 
 const TRANSACTION = (codes: Set<string>) => ({
   id: isText,
@@ -78,17 +96,21 @@ function historyProblem(at: string, account: Json): string | undefined {
 
 function quotesProblem(at: string, quotes: unknown): string | undefined {
   if (!isRecord(quotes)) return `${at} must be an object`;
-  for (const [id, record] of Object.entries(quotes)) {
-    const problem =
-      fieldProblem(`${at}.${id}`, record, QUOTE_RECORD) ??
-      fieldProblem(`${at}.${id}.quote`, (record as Json).quote, QUOTE);
+  for (const [id, quote] of Object.entries(quotes)) {
+    const problem = fieldProblem(`${at}.${id}`, quote, QUOTE_RECORD);
     if (problem) return problem;
-    if (((record as Json).quote as Json).id !== id) return `${at}.${id} holds another quote`;
+    if ((quote as Json).id !== id) return `${at}.${id} holds another quote`;
   }
   return undefined;
 }
 
-function accountProblem(at: string, apiKey: string, account: unknown, codes: Set<string>): string | undefined {
+/** The codes of the catalogue's currencies and the ids of its pairs, which wallets and trades name. */
+interface CatalogueNames {
+  codes: Set<string>;
+  pairIds: Set<string>;
+}
+
+function accountProblem(at: string, apiKey: string, account: unknown, names: CatalogueNames): string | undefined {
   const tests = { apiKey: (value: unknown) => value === apiKey, userId: isText, createdAt: isWhole };
   const problem =
     fieldProblem(at, account, { ...tests, business: (value) => typeof value === "boolean" }) ??
@@ -97,13 +119,12 @@ function accountProblem(at: string, apiKey: string, account: unknown, codes: Set
   const record = account as Json;
   const walletCodes = new Set((Array.isArray(record.wallets) ? record.wallets : []).map((w) => String(w?.code)));
   return (
-    itemsProblem(`${at}.wallets`, record.wallets, (wallet, where) => fieldProblem(where, wallet, WALLET(codes))) ??
+    itemsProblem(`${at}.wallets`, record.wallets, (wallet, where) =>
+      fieldProblem(where, wallet, WALLET(names.codes)),
+    ) ??
     quotesProblem(`${at}.quotes`, record.quotes) ??
-    itemsProblem(
-      `${at}.trades`,
-      record.trades,
-      (trade, where) =>
-        fieldProblem(where, trade, TRADE_RECORD) ?? fieldProblem(`${where}.trade`, (trade as Json).trade, TRADE),
+    itemsProblem(`${at}.trades`, record.trades, (trade, where) =>
+      fieldProblem(where, trade, TRADE_RECORD(record.quotes as Json, names.pairIds)),
     ) ??
     itemsProblem(`${at}.transactions`, record.transactions, (item, where) =>
       fieldProblem(where, item, TRANSACTION(walletCodes)),
@@ -144,10 +165,13 @@ export function stateProblem(value: unknown): string | undefined {
     windowsProblem(value.windows);
   if (basics) return basics;
   if (!isRecord(value.accounts)) return "accounts must be an object";
-  const currencies = (value.catalogue as Json).currencies as unknown[];
-  const codes = new Set(currencies.map((currency) => (isRecord(currency) ? String(currency.code) : "")));
+  const { currencies, pairs } = value.catalogue as { currencies: unknown[]; pairs: unknown[] };
+  const names = {
+    codes: new Set(currencies.map((currency) => (isRecord(currency) ? String(currency.code) : ""))),
+    pairIds: new Set(pairs.map((pair) => (isRecord(pair) ? String(pair.id) : ""))),
+  };
   for (const [apiKey, account] of Object.entries(value.accounts)) {
-    const problem = accountProblem(`accounts.${apiKey}`, apiKey, account, codes);
+    const problem = accountProblem(`accounts.${apiKey}`, apiKey, account, names);
     if (problem) return problem;
   }
   return undefined;

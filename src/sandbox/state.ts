@@ -10,7 +10,6 @@ import type { ClockState } from "./clock.js";
 import { type IdState, uuid } from "./ids.js";
 
 export type Quote = components["schemas"]["Quote"];
-export type Trade = components["schemas"]["Trade"];
 
 export const STATE_VERSION = 1;
 
@@ -25,21 +24,36 @@ export interface WalletRecord {
   balanceMinor: number;
 }
 
+/**
+ * A quote as stored: the terms Create Quote answered (its expiryDate is `expiresAt`), when it was made, and the
+ * trade that accepted it. Kept small: a sandbox holds thousands of accounts.
+ */
 export interface QuoteRecord {
-  /** The quote as Create Quote answered it. */
-  quote: Quote;
+  id: string;
+  sourceId: string;
+  targetId: string;
+  sourceCode: string;
+  targetCode: string;
+  side: Quote["side"];
+  rate: number;
+  amount: number;
+  amountReceived: number;
+  sourceDollarRate: number;
+  targetDollarRate: number;
+  expiresIn: number;
   createdAt: number;
   expiresAt: number;
   /** The trade that accepted it. */
   tradeId?: string;
 }
 
+/** A trade as stored: its own fields; its terms are its quote's, its pair the catalogue's (views.ts). */
 export interface TradeRecord {
-  /** The trade as Accept Quote answered it. */
-  trade: Trade;
+  id: string;
+  reference: string;
   createdAt: number;
-  sourceId: string;
-  targetId: string;
+  quoteId: string;
+  pairId: string;
   /** dollarValue in cents (the summary adds these up exactly). */
   dollarCents: number;
 }

@@ -1,8 +1,17 @@
 // The state as the contract's answers show it: wallets, transactions, pairs and currencies written in the shapes
 // of the documented examples (templates.ts), filled from the state. Used by several operations, so written once.
 import type { Currency, Pair } from "./catalogue.js";
+import { DOLLAR_VALUE_DECIMALS } from "./choices.js";
 import { type Engine, iso } from "./engine.js";
-import { type AccountRecord, fromMinor, type TransactionRecord, type WalletRecord } from "./state.js";
+import {
+  type AccountRecord,
+  fromMinor,
+  ownEntry,
+  type QuoteRecord,
+  type TradeRecord,
+  type TransactionRecord,
+  type WalletRecord,
+} from "./state.js";
 import { shaped } from "./templates.js";
 
 /** The catalogue currency of `code` (every wallet's currency is in the catalogue it was made from). */
@@ -72,5 +81,32 @@ export function tradePairView(engine: Engine, pair: Pair): unknown {
     ...pair,
     source: shaped(templates.currencySummary, pair.source),
     target: shaped(templates.currencySummary, pair.target),
+  });
+}
+
+/** A quote as Create Quote answers it. */
+export const quoteView = (engine: Engine, quote: QuoteRecord): unknown =>
+  shaped(engine.templates.quote, { ...quote, expiryDate: iso(quote.expiresAt) });
+
+/** A trade as Accept Quote answers it: its quote's terms, its pair from the catalogue. */
+export function tradeView(engine: Engine, account: AccountRecord, trade: TradeRecord): unknown {
+  const quote = ownEntry(account.quotes, trade.quoteId)!;
+  const pair = engine.state.catalogue.pairs.find((candidate) => candidate.id === trade.pairId)!;
+  return shaped(engine.templates.trade, {
+    id: trade.id,
+    createdAt: iso(trade.createdAt),
+    updatedAt: iso(trade.createdAt),
+    active: true,
+    reference: trade.reference,
+    rate: quote.rate,
+    side: quote.side,
+    amount: quote.amount,
+    amountReceived: quote.amountReceived,
+    sourceDollarRate: quote.sourceDollarRate,
+    targetDollarRate: quote.targetDollarRate,
+    userId: account.userId,
+    pairId: pair.id,
+    dollarValue: trade.dollarCents / 10 ** DOLLAR_VALUE_DECIMALS,
+    pair: tradePairView(engine, pair),
   });
 }

@@ -8,19 +8,18 @@ import { type AccountCall, answered, type Engine, iso, refused, withAccount } fr
 import { tradeReference, uuid } from "../ids.js";
 import {
   type AccountRecord,
-  type QuoteRecord,
-  type Trade,
-  type TransactionRecord,
   ownEntry,
+  type QuoteRecord,
+  type TradeRecord,
+  type TransactionRecord,
   toMinor,
   type WalletRecord,
 } from "../state.js";
-import { shaped } from "../templates.js";
-import { balanceOf, currencyOf, tradePairView } from "../views.js";
+import { balanceOf, currencyOf, tradeView } from "../views.js";
 
 /** Why `record` cannot be accepted now (already accepted, expired), or undefined. */
 function staleness(record: QuoteRecord, now: number) {
-  const { id } = record.quote;
+  const { id } = record;
   if (record.tradeId !== undefined)
     return refused(REFUSAL_STATUS.quoteAccepted, `quote ${id} was already accepted (trade ${record.tradeId})`);
   if (now >= record.expiresAt)
@@ -29,8 +28,7 @@ function staleness(record: QuoteRecord, now: number) {
 }
 
 /** The two SWAP transactions of a trade: the debit of the source wallet, the credit of the target wallet. */
-function swapTransactions(engine: Engine, record: QuoteRecord, reference: string, now: number) {
-  const { quote } = record;
+function swapTransactions(engine: Engine, quote: QuoteRecord, reference: string, now: number) {
   const common = {
     createdAt: now,
     reference,
@@ -59,35 +57,24 @@ function swapTransactions(engine: Engine, record: QuoteRecord, reference: string
 const walletOf = (account: AccountRecord, code: string): WalletRecord | undefined =>
   account.wallets.find((wallet) => wallet.code === code);
 
-/** The trade of an accepted quote, as Accept Quote answers it. */
-function tradeOf(engine: Engine, account: AccountRecord, record: QuoteRecord, now: number) {
-  const { quote } = record;
+/** The trade of an accepted quote, as stored. */
+function tradeOf(engine: Engine, quote: QuoteRecord, now: number): TradeRecord {
   const pair = pairJoining(engine.state.catalogue, quote.sourceCode, quote.targetCode)!;
   const scale = 10 ** DOLLAR_VALUE_DECIMALS;
   const dollarCents = Math.round(Number((quote.amount * quote.sourceDollarRate * scale).toPrecision(15)));
-  const trade = shaped<Trade>(engine.templates.trade, {
-    id: uuid(engine.state.ids),
-    createdAt: iso(now),
-    updatedAt: iso(now),
-    active: true,
-    reference: tradeReference(engine.state.ids, now),
-    rate: quote.rate,
-    side: quote.side,
-    amount: quote.amount,
-    amountReceived: quote.amountReceived,
-    sourceDollarRate: quote.sourceDollarRate,
-    targetDollarRate: quote.targetDollarRate,
-    userId: account.userId,
+  const { ids } = engine.state;
+  return {
+    id: uuid(ids),
+    reference: tradeReference(ids, now),
+    createdAt: now,
+    quoteId: quote.id,
     pairId: pair.id,
-    dollarValue: dollarCents / scale,
-    pair: tradePairView(engine, pair),
-  });
-  return { trade, createdAt: now, sourceId: quote.sourceId, targetId: quote.targetId, dollarCents };
+    dollarCents,
+  };
 }
 
 /** Why the account cannot pay for the quote (a wallet or pair gone from the catalogue, a balance too low). */
-function fundingProblem(engine: Engine, account: AccountRecord, record: QuoteRecord) {
-  const { quote } = record;
+function fundingProblem(engine: Engine, account: AccountRecord, quote: QuoteRecord) {
   const [source, target] = [walletOf(account, quote.sourceCode), walletOf(account, quote.targetCode)];
   if (!source || !target || !pairJoining(engine.state.catalogue, quote.sourceCode, quote.targetCode))
     return refused(
@@ -110,15 +97,15 @@ export const acceptQuote = withAccount((call: AccountCall) => {
   const now = engine.clock.now();
   const problem = staleness(record, now) ?? fundingProblem(engine, account, record);
   if (problem) return problem;
-  const tradeRecord = tradeOf(engine, account, record, now);
-  const transactions = swapTransactions(engine, record, tradeRecord.trade.reference, now);
+  const trade = tradeOf(engine, record, now);
+  const transactions = swapTransactions(engine, record, trade.reference, now);
   for (const transaction of transactions) {
     const wallet = walletOf(account, transaction.walletCode)!;
     wallet.balanceMinor += transaction.type === "CREDIT" ? transaction.amountMinor : -transaction.amountMinor;
     wallet.updatedAt = now;
   }
   account.transactions.push(...transactions);
-  account.trades.push(tradeRecord);
-  record.tradeId = tradeRecord.trade.id;
-  return answered(call, tradeRecord.trade);
+  account.trades.push(trade);
+  record.tradeId = trade.id;
+  return answered(call, tradeView(engine, account, trade));
 });

@@ -6,10 +6,10 @@ import type { FiatRateSetting } from "../../../generated/sandbox-control.js";
 import type { components } from "../../../generated/schema.js";
 import { REFUSAL_STATUS } from "../choices.js";
 import { type Currency, decimalsOf, findCurrency, pairJoining } from "../catalogue.js";
-import { type AccountCall, answered, type Engine, iso, refused, withAccount } from "../engine.js";
+import { type AccountCall, answered, type Engine, refused, withAccount } from "../engine.js";
 import { quoteId } from "../ids.js";
-import { fromMinor, type Quote, setOwnEntry } from "../state.js";
-import { shaped } from "../templates.js";
+import { fromMinor, type QuoteRecord, setOwnEntry } from "../state.js";
+import { quoteView } from "../views.js";
 
 type Side = components["schemas"]["Side"];
 type QuoteRequest = components["schemas"]["CreateQuoteRequest"];
@@ -88,7 +88,7 @@ export const createQuote = withAccount((call: AccountCall) => {
   const now = engine.clock.now();
   const expiresIn = Number(engine.templates.quote.expiresIn);
   const expiresAt = now + expiresIn * 1000;
-  const quote = shaped<Quote>(engine.templates.quote, {
+  const quote: QuoteRecord = {
     id: quoteId(engine.state.ids),
     sourceId: source.id,
     targetId: target.id,
@@ -98,11 +98,12 @@ export const createQuote = withAccount((call: AccountCall) => {
     amountReceived: fromMinor(minor, target),
     sourceDollarRate,
     targetDollarRate,
-    expiryDate: iso(expiresAt),
     sourceCode: source.code,
     targetCode: target.code,
     expiresIn,
-  });
-  setOwnEntry(account.quotes, quote.id, { quote, createdAt: now, expiresAt });
-  return answered(call, quote);
+    createdAt: now,
+    expiresAt,
+  };
+  setOwnEntry(account.quotes, quote.id, quote);
+  return answered(call, quoteView(engine, quote));
 });

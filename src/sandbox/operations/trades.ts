@@ -2,21 +2,24 @@
 // trades summary (their dollar volume, choices.ts "trades.summary").
 import { answered, pageItems, pageOf, single, withAccount } from "../engine.js";
 import { DOLLAR_VALUE_DECIMALS } from "../choices.js";
+import { ownEntry } from "../state.js";
+import { tradeView } from "../views.js";
 
 export const getTradeHistory = withAccount((call) => {
   const page = pageOf(call.request);
   if ("kind" in page) return page;
   return answered(
     call,
-    pageItems(call.account.trades, page).map((record) => record.trade),
+    pageItems(call.account.trades, page).map((trade) => tradeView(call.engine, call.account, trade)),
   );
 });
 
 export const getTradesSummary = withAccount((call) => {
   const currencyId = single(call.request.query.currencyId);
-  const trades = call.account.trades.filter(
-    (record) => currencyId === undefined || record.sourceId === currencyId || record.targetId === currencyId,
-  );
-  const cents = trades.reduce((sum, record) => sum + record.dollarCents, 0);
+  const trades = call.account.trades.filter((trade) => {
+    const quote = ownEntry(call.account.quotes, trade.quoteId)!;
+    return currencyId === undefined || quote.sourceId === currencyId || quote.targetId === currencyId;
+  });
+  const cents = trades.reduce((sum, trade) => sum + trade.dollarCents, 0);
   return answered(call, { totalDollarVolume: cents / 10 ** DOLLAR_VALUE_DECIMALS });
 });
