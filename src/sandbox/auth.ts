@@ -8,6 +8,9 @@ import { SIGNATURE_WINDOW_MS } from "./choices.js";
 import { single } from "./engine.js";
 
 const encoder = new TextEncoder();
+/** The two headers a signed request carries, as refusals name them. */
+const SIGNED_BY = `${SIGNING_HEADERS.timestamp} and ${SIGNING_HEADERS.signature}`;
+const WINDOW_SECONDS = SIGNATURE_WINDOW_MS / 1000;
 
 interface SignedRequest {
   method: string;
@@ -37,9 +40,9 @@ export function createSignatureCheck(): SignatureCheck {
     const timestamp = single(headers[SIGNING_HEADERS.timestamp]);
     const signature = single(headers[SIGNING_HEADERS.signature]);
     if (timestamp === undefined || signature === undefined)
-      return `this API key signs its requests: ${SIGNING_HEADERS.timestamp} and ${SIGNING_HEADERS.signature} are required`;
+      return `this API key signs its requests: ${SIGNED_BY} are required`;
     if (!/^[0-9]+$/.test(timestamp) || Math.abs(Number(timestamp) - now) > SIGNATURE_WINDOW_MS)
-      return `${SIGNING_HEADERS.timestamp} must be within ${SIGNATURE_WINDOW_MS / 1000} s of the sandbox clock (${now})`;
+      return `${SIGNING_HEADERS.timestamp} must be within ${WINDOW_SECONDS} s of the sandbox clock (${now})`;
     const mac = await crypto.subtle.sign(
       "HMAC",
       await keyOf(secret),

@@ -110,7 +110,8 @@ export function createControl(sandbox: Sandbox, options: ControlOptions) {
     const { status, body } = answer;
     const result = validator.validateResponse({ method: request.method, path, status, headers, body });
     if (result.ok) return answer;
-    const why = `the sandbox's control answer breaks its document: ${result.violations.map((v) => v.message).join("; ")}`;
+    const found = result.violations.map((v) => v.message).join("; ");
+    const why = `the sandbox's control answer breaks its document: ${found}`;
     options.log?.(`sandbox bug: ${request.method} ${path}: ${why}`);
     return problem(500, why);
   };

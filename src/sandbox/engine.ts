@@ -68,7 +68,8 @@ export function withAccount(handler: (call: AccountCall) => SourceAnswer): Handl
     if (!call.account)
       return refused(
         REFUSAL_STATUS.keylessAccountRead,
-        `the sandbox keeps one account per API key: ${call.request.operation.operationId} needs the ${API_KEY_HEADER} header`,
+        `the sandbox keeps one account per API key: ${call.request.operation.operationId} ` +
+          `needs the ${API_KEY_HEADER} header`,
       );
     return handler(call as AccountCall);
   };

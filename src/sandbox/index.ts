@@ -37,7 +37,7 @@ export type { AccountSettings, SandboxAccount, SandboxChoice, SandboxRates, Sand
 export type * as SandboxControl from "../../generated/sandbox-control.js";
 
 export interface SandboxOptions {
-  /** `start`: the clock's first moment (ms since the epoch), after which it moves only by advances. Absent: real time. */
+  /** `start`: the clock's first moment (ms since the epoch), then it moves only by advances. Absent: real time. */
   clock?: { start?: number };
   /** Default: the contract's examples. What is given replaces that part (fiat) or that code's rate (dollar). */
   rates?: Partial<SandboxRates>;

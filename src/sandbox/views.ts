@@ -75,7 +75,7 @@ export function transactionView(engine: Engine, account: AccountRecord, transact
 export const pairSummaryView = (engine: Engine, pair: Pair): unknown => shaped(engine.templates.pairSummary, pair);
 
 /** A pair as nested in a trade: its currencies limited to the base fields, name and code. */
-export function tradePairView(engine: Engine, pair: Pair): unknown {
+function tradePairView(engine: Engine, pair: Pair): unknown {
   const { templates } = engine;
   return shaped(templates.tradePair, {
     ...pair,

@@ -1,7 +1,7 @@
 // `api-contract sandbox`, run from source as a user runs it: it starts, writes its ready file (the base URL, which
 // `api-contract wait --ready-file` takes), answers the API and the control API, and on SIGTERM stops, saves its
-// state to --state and removes the ready file; started again on that state, it answers from it. Off loopback without --token it refuses to start, and
-// --help documents the command.
+// state to --state and removes the ready file; started again on that state, it answers from it. Off loopback
+// without --token it refuses to start, and --help documents the command.
 import { spawn } from "node:child_process";
 import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";

@@ -34,7 +34,7 @@ describe("Accept Quote", () => {
     expect(body.data.reference).toMatch(/^TRD-20261126-[A-Z0-9]{6}$/);
   });
 
-  it("records a DEBIT and a CREDIT SWAP transaction with the trade's reference, and the trade in the history", async () => {
+  it("records a DEBIT and a CREDIT SWAP transaction with the trade's reference, the trade in the history", async () => {
     const sandbox = newSandbox();
     const trade = (await accept(sandbox, await quoteId(sandbox))).body.data;
     const history = (await api(sandbox, "GET", "/transactions/me")).body.data;

@@ -40,7 +40,7 @@ describe("control API", () => {
     expect((await checked(sandbox, "DELETE", "/_sandbox/accounts/k1")).status).toBe(404);
   });
 
-  it("refuses an account body with a field the document does not have, or balances of an unknown currency", async () => {
+  it("refuses an account body with a field the document lacks, or balances of an unknown currency", async () => {
     const sandbox = newSandbox();
     const extra = await checked(sandbox, "PUT", "/_sandbox/accounts/k1", { balance: {} });
     expect(extra.status).toBe(400);

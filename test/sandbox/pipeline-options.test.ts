@@ -18,7 +18,7 @@ const request = (method: string, path: string, body = "") => ({
 const QUOTE_BODY = JSON.stringify({ sourceId: "USDT", targetId: "NGNX", amount: 1, side: "SELL" });
 
 describe("request pipeline options", () => {
-  it("runs the admission step first, with the operation and the target as sent, and puts its headers on every answer", async () => {
+  it("runs the admission step first (operation, target as sent) and puts its headers on every answer", async () => {
     const seen: AdmissionRequest[] = [];
     const pipeline = createRequestPipeline({
       spec: openApiDocument,

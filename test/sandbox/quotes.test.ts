@@ -29,7 +29,7 @@ describe("Create Quote", () => {
     });
   });
 
-  it("BUY buys USDT at the fiat buyRate: amountReceived = amount ÷ buyRate, rounded down to USDT's decimals", async () => {
+  it("BUY buys USDT at the fiat buyRate: amountReceived = amount ÷ buyRate, rounded down to USDT's", async () => {
     const sandbox = newSandbox();
     const body = { sourceId: "NGNX", targetId: "USDT", amount: 1000, side: "BUY" };
     const { status, body: answer } = await api(sandbox, "POST", "/trades/quote", body);

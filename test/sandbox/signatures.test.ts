@@ -45,7 +45,7 @@ describe("signatures", () => {
     expect((await api(sandbox, "GET", "/wallets/me", undefined, { headers: edge })).status).toBe(200);
   });
 
-  it("without a secret, takes any well-formed signature and refuses a malformed one (the contract's form)", async () => {
+  it("without a secret, takes any well-formed signature, refuses a malformed one (the contract's form)", async () => {
     const sandbox = newSandbox();
     const wellFormed = { [SIGNING_HEADERS.timestamp]: "1", [SIGNING_HEADERS.signature]: "a".repeat(64) };
     expect((await api(sandbox, "GET", "/wallets/me", undefined, { headers: wellFormed })).status).toBe(200);

@@ -84,7 +84,8 @@ function fundingProblem(engine: Engine, account: AccountRecord, quote: QuoteReco
   if (source.balanceMinor < toMinor(quote.amount, currencyOf(engine, quote.sourceCode)))
     return refused(
       REFUSAL_STATUS.balanceTooLow,
-      `balance too low: the ${quote.sourceCode} wallet holds ${balanceOf(engine, source)}, the quote needs ${quote.amount}`,
+      `balance too low: the ${quote.sourceCode} wallet holds ${balanceOf(engine, source)}, ` +
+        `the quote needs ${quote.amount}`,
     );
   return undefined;
 }
