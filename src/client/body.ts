@@ -64,17 +64,13 @@ async function readBytes(response: Response, max: number, tooLarge: () => Error)
 }
 
 /**
- * The body as bytes when its size is known before reading: a Content-Length within the limit and no content coding
- * (fetch decodes one, and a decoded body can be larger than its length says). One read, no chunk loop: the common
- * case, where the loop's promise per chunk is most of the client's own cost.
+ * Whether the body's size is known before reading: a Content-Length within the limit (checked before) and no
+ * content coding (fetch decodes one, and a decoded body can be larger than its length says). Such a body is read in
+ * one go, no chunk loop: the common case, where the loop's promise per chunk is most of the client's own cost.
  */
-async function readDeclaredBytes(
-  response: Response,
-  length: string | null,
-): Promise<Uint8Array<ArrayBuffer> | undefined> {
+function hasDeclaredLength(response: Response, length: string | null): boolean {
   const coding = response.headers.get("content-encoding");
-  if (length === null || !/^\d+$/.test(length) || (coding !== null && coding.toLowerCase() !== "identity")) return;
-  return new Uint8Array(await response.arrayBuffer());
+  return length !== null && /^\d+$/.test(length) && (coding === null || coding.toLowerCase() === "identity");
 }
 
 /** Whether the body is wanted as text: JSON and text success bodies (every error body is text too). */
@@ -115,9 +111,9 @@ export async function readAnswer(response: Response, method: string, reading: Bo
     return { network: response, forOpenApiFetch: response, data: undefined, streaming: false };
   if (ok && reading.parseAs === "stream")
     return { network: response, forOpenApiFetch: response, data: undefined, streaming: true };
-  const bytes =
-    (await readDeclaredBytes(response, length)) ??
-    (await readBytes(response, reading.maxBytes, () => refuse(response, reading, "too-large")));
+  const bytes = hasDeclaredLength(response, length)
+    ? new Uint8Array(await response.arrayBuffer())
+    : await readBytes(response, reading.maxBytes, () => refuse(response, reading, "too-large"));
   const body = isTextual(reading.parseAs) || !ok ? decoder.decode(bytes) : bytes;
   if (!ok)
     return { network: response, forOpenApiFetch: readableCopy(response, body), data: undefined, streaming: false };

@@ -1,12 +1,12 @@
 // The openapi-fetch adapter (src/client/openapi-fetch-adapter.ts) alone: what a call's attempts are given, with and
-// without middleware, and what the caller gets back; the attempts are a stub, no socket is opened. Also pins what
-// the adapter relies on in the pinned openapi-fetch: of the object its `Request` option builds, it reads `method`
-// only (UrlAndInit is no Request; a newer openapi-fetch that reads more fails here first).
+// without middleware, and what the caller gets back; the attempts are a stub, no socket is opened. Also pins that a
+// call the adapter builds itself (no middleware) is the request openapi-fetch would build and gets the data and error
+// openapi-fetch would give: a newer openapi-fetch that builds or answers otherwise fails here first.
 import { readFileSync } from "node:fs";
 import createOpenApiClient, { type Middleware } from "openapi-fetch";
 import { describe, expect, it } from "vitest";
-import type { BodyReading, ReadAnswer } from "../../src/client/body.js";
-import { type AdapterCall, createOpenApiFetchAdapter, UrlAndInit } from "../../src/client/openapi-fetch-adapter.js";
+import { type BodyReading, type ReadAnswer, readAnswer } from "../../src/client/body.js";
+import { type AdapterCall, createOpenApiFetchAdapter } from "../../src/client/openapi-fetch-adapter.js";
 import { createRedactor } from "../../src/client/redact.js";
 import { REQUEST_INFO } from "../../src/client/unwrap.js";
 import type { RequestInfo } from "../../src/index.js";
@@ -120,40 +120,142 @@ describe("what the adapter relies on in openapi-fetch", () => {
     const manifest = readFileSync(new URL(import.meta.resolve("openapi-fetch/package.json")), "utf8");
     expect(JSON.parse(manifest).version).toBe("0.17.0");
   });
+});
 
-  it.for([
-    ["GET", { parseAs: "stream" }],
-    ["POST", { parseAs: "stream", body: "{}", timeoutMs: 5 }],
-    ["HEAD", { parseAs: "stream" }],
-  ] as const)("a %s: of what its Request option builds, openapi-fetch reads `method` only", async ([method, init]) => {
-    const read: string[] = [];
-    let recording = true;
-    class Recording extends UrlAndInit {
-      constructor(url: string, requestInit: RequestInit) {
-        super(url, requestInit);
-        // biome-ignore lint/correctness/noConstructorReturn: the proxy records what openapi-fetch reads
-        return new Proxy(this, {
-          get: (target, key, receiver) => {
-            if (recording && typeof key === "string") read.push(key);
-            return Reflect.get(target, key, receiver);
-          },
-        });
-      }
-    }
-    const client = createOpenApiClient({
-      baseUrl: BASE_URL,
-      Request: Recording as unknown as typeof Request,
-      fetch: async () => {
-        recording = false; // what the adapter's own fetch reads is not openapi-fetch's reading
-        const answer = new Response("{}", { headers: { "content-type": "application/json" } });
-        recording = true;
-        return answer;
-      },
+/** What a Request carries that a server sees, for comparing two ways of building one. */
+async function sentOf(request: Request) {
+  const { url, method, redirect, cache, keepalive } = request;
+  const body = request.body ? await request.text() : null;
+  const headers: Array<[string, string]> = [];
+  request.headers.forEach((value, name) => headers.push([name, value]));
+  return { url, method, redirect, cache, keepalive, headers, body };
+}
+
+/** openapi-fetch's own client: the Request it builds for a call, and its result for `answer`. */
+async function throughOpenApiFetch(
+  clientHeaders: Record<string, string>,
+  method: string,
+  path: string,
+  init: Record<string, unknown>,
+  answer: () => Response,
+) {
+  let request: Request | undefined;
+  const client = createOpenApiClient({
+    baseUrl: BASE_URL,
+    headers: clientHeaders,
+    fetch: async (sent: Request) => {
+      request = sent;
+      return answer();
+    },
+  });
+  const request_ = client.request as (m: string, p: string, i: unknown) => Promise<Record<string, unknown>>;
+  const { data, error } = await request_(method, path, init);
+  return { sent: await sentOf(request!), data, error };
+}
+
+/** The adapter's direct path for the same call: the attempts read the answer as the client does. */
+async function throughAdapter(
+  clientHeaders: Record<string, string>,
+  method: string,
+  path: string,
+  init: Record<string, unknown>,
+  answer: () => Response,
+) {
+  const adapter = createOpenApiFetchAdapter(BASE_URL, clientHeaders, createRedactor(KEY));
+  const info: RequestInfo = { method, path, operationId: undefined, url: "" };
+  const parseAs = (init.parseAs as string | undefined) ?? "json";
+  const reading: BodyReading = { parseAs, maxBytes: 1e6, redact: createRedactor(KEY), info, middlewareSees: false };
+  let sent: Awaited<ReturnType<typeof sentOf>> | undefined;
+  const body = init.body === undefined || init.body instanceof FormData ? init.body : JSON.stringify(init.body);
+  const result = (await adapter.send({
+    method,
+    path,
+    init,
+    body,
+    info,
+    reading,
+    attempts: async (url, requestInit) => {
+      sent = await sentOf(new Request(url, requestInit));
+      return readAnswer(answer(), method, reading);
+    },
+  })) as Record<string, unknown>;
+  return { sent: sent!, data: result.data, error: result.error };
+}
+
+const json =
+  (status: number, value: unknown, headers: Record<string, string> = {}) =>
+  () =>
+    new Response(status === 204 ? null : JSON.stringify(value), {
+      status,
+      headers: { "content-type": "application/json", ...headers },
     });
-    const { response } = await (
-      client.request as (m: string, p: string, i: unknown) => Promise<{ response: Response }>
-    )(method, "/currencies/fiat-rates", { ...init, bodySerializer: (body: unknown) => body });
-    expect(response.status).toBe(200);
-    expect([...new Set(read)]).toEqual(["method"]);
+
+describe("a call no middleware sees, built by the adapter, is the call openapi-fetch builds and answers", () => {
+  const form = new FormData();
+  form.set("file", new Blob(["%PDF"], { type: "application/pdf" }), "invoice.pdf");
+  const calls: Array<[string, Record<string, string>, string, string, Record<string, unknown>]> = [
+    ["a GET", {}, "GET", "/currencies/fiat-rates", {}],
+    ["a query", {}, "GET", "/transactions/me", { params: { query: { page: 2, category: ["SWAP", "DEPOSIT"] } } }],
+    ["a path parameter to encode", {}, "POST", "/trades/quote/{quoteId}", { params: { path: { quoteId: "a b/c" } } }],
+    ["a JSON body", {}, "POST", "/trades/quote", { body: { amount: 1, side: "SELL" } }],
+    ["call headers", {}, "POST", "/trades/quote", { body: { a: 1 }, headers: { "x-extra": "1", accept: "*/*" } }],
+    ["header params", {}, "GET", "/wallets/me", { params: { header: { "x-h": "v" } } }],
+    [
+      "the client's own Content-Type",
+      { "Content-Type": "application/vnd.x+json" },
+      "POST",
+      "/trades/quote",
+      { body: {} },
+    ],
+    [
+      "a content type of the call",
+      {},
+      "POST",
+      "/trades/quote",
+      { body: { a: 1 }, headers: { "content-type": "text/x" } },
+    ],
+    ["RequestInit fields", {}, "GET", "/wallets/me", { cache: "no-store", redirect: "manual", keepalive: true }],
+    ["a multipart body", {}, "POST", "/uploads/invoices", { body: form }],
+  ];
+  it.for(calls)("%s: the same request", async ([, clientHeaders, method, path, init]) => {
+    const headers = { [API_KEY_HEADER]: KEY, ...clientHeaders };
+    const reference = await throughOpenApiFetch(headers, method, path, init, json(200, {}));
+    const ours = await throughAdapter(headers, method, path, init, json(200, {}));
+    const withoutBoundary = (sent: typeof ours.sent) =>
+      init.body instanceof FormData ? { ...sent, headers: [], body: sent.body?.length } : sent;
+    expect(withoutBoundary(ours.sent)).toEqual(withoutBoundary(reference.sent));
+    if (init.body instanceof FormData) expect(new Headers(ours.sent.headers).get("content-type")).toMatch(/^multipart/);
+  });
+
+  const answers: Array<[string, string, Record<string, unknown>, () => Response]> = [
+    ["a JSON success", "GET", {}, json(200, { data: [1] })],
+    ["a success without Content-Length", "GET", {}, () => new Response(new Blob(['{"a":1}']).stream())],
+    ["an empty JSON success without Content-Length", "GET", {}, () => new Response(new Blob([]).stream())],
+    ["204", "POST", {}, json(204, null)],
+    ["Content-Length 0", "GET", {}, () => new Response("", { headers: { "content-length": "0" } })],
+    ["a HEAD", "HEAD", {}, json(200, { a: 1 }, { "content-length": "7" })],
+    ["no body at all", "GET", {}, () => new Response(null, { status: 200 })],
+    ["a JSON error", "GET", {}, json(404, { message: "no such quote" })],
+    ["a text error", "GET", {}, () => new Response("bad gateway", { status: 502 })],
+    ["an error without a body", "GET", {}, () => new Response(null, { status: 500 })],
+    [
+      "an error with Content-Length 0",
+      "GET",
+      {},
+      () => new Response("", { status: 500, headers: { "content-length": "0" } }),
+    ],
+    ["parseAs text", "GET", { parseAs: "text" }, () => new Response("plain words")],
+  ];
+  it.for(answers)("%s: the same data and error", async ([, method, init, answer]) => {
+    const headers = { [API_KEY_HEADER]: KEY };
+    const reference = await throughOpenApiFetch(headers, method, "/currencies/fiat-rates", init, answer);
+    const ours = await throughAdapter(headers, method, "/currencies/fiat-rates", init, answer);
+    expect({ data: ours.data, error: ours.error }).toEqual({ data: reference.data, error: reference.error });
+  });
+
+  it("parseAs stream: the body stream, unread", async () => {
+    const init = { parseAs: "stream" };
+    const ours = await throughAdapter({}, "GET", "/currencies/fiat-rates", init, json(200, { a: 1 }));
+    expect(await new Response(ours.data as ReadableStream).json()).toEqual({ a: 1 });
   });
 });
