@@ -20,7 +20,7 @@ export interface paths {
         };
         /**
          * Read an account
-         * @description The balances and settings of an API key's account (never its API secret).
+         * @description The balances and settings of an API key's account (never its API secret or webhook secret).
          */
         get: operations["getSandboxAccount"];
         /**
@@ -109,6 +109,89 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_sandbox/deposits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Simulate a deposit
+         * @description A payment arrives at a deposit address of an account, as if sent on chain: the account's wallet of the
+         *     currency is credited, a CREDIT transaction of category DEPOSIT with its `CONFIRMED` deposit is added to
+         *     its history and to the deposits list (Get Deposits), and a DEPOSIT webhook is made (see
+         *     `GET /_sandbox/webhooks`). The address is `address` (one that Create Deposit Address gave the account),
+         *     or the account's address for `currency` and `network` (made as Create Deposit Address makes one, when
+         *     the account has none). With `address`, `currency` and `network` may be left out; given, they must be the
+         *     address's. `hash` is the on-chain hash the deposit and its webhook carry (absent: the sandbox makes one).
+         *     Answers the transaction as Get Transaction answers it. A deposit the catalogue does not allow (a
+         *     currency or network that does not receive, an amount below the network's minimum or with more
+         *     decimals than the currency has) is refused with 400 and nothing changes.
+         */
+        post: operations["simulateSandboxDeposit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_sandbox/withdrawals/{transactionId}/settle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The id of the withdrawal's transaction (Request Crypto or Bank Account Withdrawal answers it).
+                 * @example 0edb705b-9392-49c7-ad16-76bea0f84faf
+                 */
+                transactionId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Settle a withdrawal
+         * @description Ends a withdrawal that is still in progress, now, rather than after the settlement delay on the sandbox
+         *     clock: `SUCCESSFUL` (the funds have left), or `FAILED` (the amount and its fee are returned to the
+         *     wallet). Either makes a WITHDRAWAL webhook with the new status (see `GET /_sandbox/webhooks`). Answers
+         *     the transaction as Get Transaction answers it. A withdrawal already settled answers 409 and nothing
+         *     changes.
+         */
+        post: operations["settleSandboxWithdrawal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_sandbox/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the webhooks (the outbox)
+         * @description Every webhook the sandbox made, oldest first: its exact body (the bytes sent, as text), its signature,
+         *     the URL it goes to, its delivery status and each attempt, at its time on the sandbox clock with the
+         *     receiver's HTTP status or the error. A test asserts with it what its receiver was sent. A webhook that
+         *     could not be delivered stays `pending` and is tried again as the clock moves (the retry policy is in
+         *     the register of choices); Resend Webhooks sends a transaction's latest webhook again, the same bytes.
+         */
+        get: operations["listSandboxWebhooks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_sandbox/state": {
         parameters: {
             query?: never;
@@ -190,7 +273,9 @@ export interface components {
         /**
          * @description An account's settings. `balances`: the balance of each currency (absent: the default balances);
          *     `business`: whether the account is a Business account (collections); `apiSecret`: the API secret
-         *     the account's requests must be signed with (absent: signatures are checked for form only).
+         *     the account's requests must be signed with (absent: signatures are checked for form only);
+         *     `webhookUrl`: where the account's webhooks are sent (absent: nowhere, they are still in the outbox);
+         *     `webhookSecret`: the webhook Signature Secret they are signed with (`x-obiex-signature`).
          */
         SandboxAccountSettings: {
             balances?: components["schemas"]["Balances"];
@@ -198,8 +283,21 @@ export interface components {
             business?: boolean;
             /** @description The API secret that signs this key's requests (`x-api-signature`). */
             apiSecret?: string;
+            /**
+             * Format: uri
+             * @description The URL the account's webhooks are POSTed to; the sandbox calls no other.
+             */
+            webhookUrl?: string;
+            /**
+             * @description The webhook Signature Secret: each webhook's `x-obiex-signature` is the hex HMAC-SHA512 of its body
+             *     keyed with it (a secret of its own, not the API secret).
+             */
+            webhookSecret?: string;
         };
-        /** @description An API key's account. The API secret itself is never answered, only whether there is one. */
+        /**
+         * @description An API key's account. The API secret and the webhook secret are never answered, only whether there is
+         *     one.
+         */
         SandboxAccount: {
             /** @description The account's API key. */
             apiKey: string;
@@ -208,6 +306,127 @@ export interface components {
             business: boolean;
             /** @description Whether the account has an API secret (its requests must then be signed with it). */
             hasApiSecret: boolean;
+            /**
+             * Format: uri
+             * @description The URL the account's webhooks are sent to (absent when it has none).
+             */
+            webhookUrl?: string;
+            /** @description Whether the account has a webhook Signature Secret (its webhooks are signed with it). */
+            hasWebhookSecret: boolean;
+        };
+        /**
+         * @description A payment arriving at a deposit address of an account: `address`, or `currency` and `network` (the
+         *     account's address for them); `amount` in the currency; `hash`, the on-chain hash (absent: made up).
+         */
+        SandboxDeposit: {
+            /** @description The API key of the account the deposit is for. */
+            apiKey: string;
+            /** @description The deposit address paid into (a `value` that Create Deposit Address gave the account). */
+            address?: string;
+            /** @description The currency code (`USDT`, ...). */
+            currency?: string;
+            /** @description The network code (a `networkCode` of Get Active Networks, `TRX`, ...). */
+            network?: string;
+            /** @description The amount received, in the currency. */
+            amount: number;
+            /** @description The on-chain transaction hash. */
+            hash?: string;
+        } | unknown | unknown;
+        /** @description How a withdrawal ends. */
+        SandboxSettlement: {
+            /**
+             * @description `SUCCESSFUL`: the funds have left; `FAILED`: they are returned to the wallet.
+             * @enum {string}
+             */
+            status: "SUCCESSFUL" | "FAILED";
+        };
+        /**
+         * @description A transaction as Get Transaction answers it (its `data`): the service's Transaction, which the contract
+         *     describes (generated/openapi.json); a deposit's carries its `deposit`, a withdrawal's its `payout`. The
+         *     fields every transaction has are listed here; the sandbox checks the rest against the contract.
+         */
+        SandboxTransaction: {
+            /** @description The transaction's id. */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the transaction was made (sandbox clock).
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When it last changed (sandbox clock).
+             */
+            updatedAt: string;
+            /** @description Whether the record is active. */
+            active: boolean;
+            /** @description The transaction's reference. */
+            reference: string;
+            /** @description What the transaction is. */
+            description: string;
+            /** @description The narration, if any. */
+            narration: string | null;
+            /**
+             * @description CREDIT for a deposit, DEBIT for a withdrawal.
+             * @enum {string}
+             */
+            type: "CREDIT" | "DEBIT";
+            /** @description DEPOSIT or WITHDRAWAL here. */
+            category: string;
+            /** @description The amount, in the wallet's currency. */
+            amount: number;
+            /** @description The wallet the transaction belongs to. */
+            walletId: string;
+            /** @description A deposit's deposit (hash, network, status, destinationAddress, ...). */
+            deposit?: Record<string, never>;
+            /** @description A withdrawal's payout (its `status` follows the withdrawal). */
+            payout?: Record<string, never>;
+        };
+        /** @description One webhook the sandbox made: its exact body and signature, where it goes, and each delivery attempt. */
+        SandboxWebhook: {
+            /** @description The webhook's id in the outbox. */
+            id: string;
+            /** @description The API key of the account it belongs to. */
+            apiKey: string;
+            /** @description The transaction it is about. */
+            transactionId: string;
+            /** @description The URL it is sent to (the account's `webhookUrl` when it was made); null when there was none. */
+            url: string | null;
+            /**
+             * @description The exact body sent, as text (a JSON object: the contract's webhook payload). Verify the signature
+             *     on this text, never on JSON parsed and serialised again.
+             */
+            body: string;
+            /**
+             * @description The `x-obiex-signature` sent: lowercase hex HMAC-SHA512 of `body` keyed with the account's
+             *     `webhookSecret`; null when the account has none (the register of choices says what is sent then).
+             */
+            signature: string | null;
+            /**
+             * @description `pending`: not yet answered 2xx and to be tried again; `delivered`: answered 2xx; `failed`: every
+             *     attempt the retry policy allows has failed.
+             * @enum {string}
+             */
+            status: "pending" | "delivered" | "failed";
+            /** @description Each delivery attempt, oldest first. */
+            attempts: components["schemas"]["SandboxWebhookAttempt"][];
+            /**
+             * Format: date-time
+             * @description When it is tried next, on the sandbox clock (only while `pending`).
+             */
+            nextAttemptAt?: string;
+        };
+        /** @description One delivery attempt of a webhook. */
+        SandboxWebhookAttempt: {
+            /**
+             * Format: date-time
+             * @description When it was sent, on the sandbox clock.
+             */
+            at: string;
+            /** @description The HTTP status the receiver answered. */
+            status?: number;
+            /** @description Why there was no answer (refused, timed out, ...). */
+            error?: string;
         };
         /** @description How far to move the clock forward. */
         SandboxClockAdvance: {
@@ -358,6 +577,52 @@ export interface components {
                 "application/json": components["schemas"]["SandboxError"];
             };
         };
+        /**
+         * @description The body is not valid JSON or not of the route's shape, or the deposit is one the catalogue does not
+         *     allow (an address the account was not given, a currency or network that does not receive, an amount
+         *     below the network's minimum or with more decimals than the currency has); the message says which.
+         */
+        DepositRefused: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "/amount must be > 0"
+                 *     }
+                 */
+                "application/json": components["schemas"]["SandboxError"];
+            };
+        };
+        /** @description No withdrawal has this transaction id (or no control route has this path). */
+        NoWithdrawal: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "No sandbox withdrawal with the transaction id 0edb705b-9392-49c7-ad16-76bea0f84faf"
+                 *     }
+                 */
+                "application/json": components["schemas"]["SandboxError"];
+            };
+        };
+        /** @description The withdrawal is already settled (SUCCESSFUL or FAILED); nothing changes. */
+        AlreadySettled: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "The withdrawal 0edb705b-9392-49c7-ad16-76bea0f84faf is already SUCCESSFUL"
+                 *     }
+                 */
+                "application/json": components["schemas"]["SandboxError"];
+            };
+        };
         /** @description No account has this API key (or no control route has this path). */
         NotFound: {
             headers: {
@@ -381,6 +646,11 @@ export interface components {
 export type Balances = components['schemas']['Balances'];
 export type SandboxAccountSettings = components['schemas']['SandboxAccountSettings'];
 export type SandboxAccount = components['schemas']['SandboxAccount'];
+export type SandboxDeposit = components['schemas']['SandboxDeposit'];
+export type SandboxSettlement = components['schemas']['SandboxSettlement'];
+export type SandboxTransaction = components['schemas']['SandboxTransaction'];
+export type SandboxWebhook = components['schemas']['SandboxWebhook'];
+export type SandboxWebhookAttempt = components['schemas']['SandboxWebhookAttempt'];
 export type SandboxClockAdvance = components['schemas']['SandboxClockAdvance'];
 export type SandboxClock = components['schemas']['SandboxClock'];
 export type FiatRateSetting = components['schemas']['FiatRateSetting'];
@@ -394,6 +664,9 @@ export type ResponseClock = components['responses']['Clock'];
 export type ResponseRates = components['responses']['Rates'];
 export type ResponseBadRequest = components['responses']['BadRequest'];
 export type ResponseUnauthorized = components['responses']['Unauthorized'];
+export type ResponseDepositRefused = components['responses']['DepositRefused'];
+export type ResponseNoWithdrawal = components['responses']['NoWithdrawal'];
+export type ResponseAlreadySettled = components['responses']['AlreadySettled'];
 export type ResponseNotFound = components['responses']['NotFound'];
 export type $defs = Record<string, never>;
 export interface operations {
@@ -426,7 +699,8 @@ export interface operations {
                      *         "NGNX": 500000
                      *       },
                      *       "business": false,
-                     *       "hasApiSecret": false
+                     *       "hasApiSecret": false,
+                     *       "hasWebhookSecret": false
                      *     }
                      */
                     "application/json": components["schemas"]["SandboxAccount"];
@@ -458,7 +732,9 @@ export interface operations {
                  *         "NGNX": 500000
                  *       },
                  *       "business": false,
-                 *       "apiSecret": "s3cret"
+                 *       "apiSecret": "s3cret",
+                 *       "webhookUrl": "http://127.0.0.1:4040/webhooks",
+                 *       "webhookSecret": "whsec-sandbox-1"
                  *     }
                  */
                 "application/json": components["schemas"]["SandboxAccountSettings"];
@@ -479,7 +755,9 @@ export interface operations {
                      *         "NGNX": 500000
                      *       },
                      *       "business": false,
-                     *       "hasApiSecret": true
+                     *       "hasApiSecret": true,
+                     *       "webhookUrl": "http://127.0.0.1:4040/webhooks",
+                     *       "hasWebhookSecret": true
                      *     }
                      */
                     "application/json": components["schemas"]["SandboxAccount"];
@@ -590,6 +868,175 @@ export interface operations {
         responses: {
             200: components["responses"]["Rates"];
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    simulateSandboxDeposit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxDeposit"];
+            };
+        };
+        responses: {
+            /** @description The deposit's transaction, as Get Transaction answers it. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "8e91df33-077d-4702-9097-25051f21fb74",
+                     *       "createdAt": "2026-11-27T10:00:00.000Z",
+                     *       "updatedAt": "2026-11-27T10:00:00.000Z",
+                     *       "active": true,
+                     *       "reference": "cbbf9e70-6e79-4513-905c-8dc584fbfee2",
+                     *       "description": "Deposit of 25 USDT",
+                     *       "narration": null,
+                     *       "type": "CREDIT",
+                     *       "category": "DEPOSIT",
+                     *       "amount": 25,
+                     *       "walletId": "9d679e22-7264-4653-99f0-000000000002",
+                     *       "deposit": {
+                     *         "id": "2f6a1c3e-5b7d-4e9f-8a10-000000000011",
+                     *         "createdAt": "2026-11-27T10:00:00.000Z",
+                     *         "updatedAt": "2026-11-27T10:00:00.000Z",
+                     *         "active": true,
+                     *         "hash": "0xe62236173d7427b73782c4d09863f01de418b7a2029841bcabfb35870c8d4f6c",
+                     *         "network": "TRX",
+                     *         "dollarRate": 1,
+                     *         "status": "CONFIRMED",
+                     *         "fee": 0,
+                     *         "transactionId": "8e91df33-077d-4702-9097-25051f21fb74",
+                     *         "destinationAddress": "TJ8m3F6vQ2xWk9pL4rN7sB1cD5eH2aGyUz"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SandboxTransaction"];
+                };
+            };
+            400: components["responses"]["DepositRefused"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    settleSandboxWithdrawal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The id of the withdrawal's transaction (Request Crypto or Bank Account Withdrawal answers it).
+                 * @example 0edb705b-9392-49c7-ad16-76bea0f84faf
+                 */
+                transactionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "status": "SUCCESSFUL"
+                 *     }
+                 */
+                "application/json": components["schemas"]["SandboxSettlement"];
+            };
+        };
+        responses: {
+            /** @description The withdrawal's transaction, settled, as Get Transaction answers it. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0edb705b-9392-49c7-ad16-76bea0f84faf",
+                     *       "createdAt": "2026-11-27T10:00:00.000Z",
+                     *       "updatedAt": "2026-11-27T10:00:31.000Z",
+                     *       "active": true,
+                     *       "reference": "bb976d10-d805-456a-9b3e-5a4ec4c9a026",
+                     *       "description": "External payout",
+                     *       "narration": "first withdrawal",
+                     *       "type": "DEBIT",
+                     *       "category": "WITHDRAWAL",
+                     *       "amount": 15000,
+                     *       "walletId": "638ded38-77db-4763-9106-c9923bf5151b",
+                     *       "payout": {
+                     *         "id": "4c55a831-7909-432a-8db4-5514ff9fac62",
+                     *         "createdAt": "2026-11-27T10:00:00.000Z",
+                     *         "updatedAt": "2026-11-27T10:00:31.000Z",
+                     *         "active": true,
+                     *         "transferReference": null,
+                     *         "externalReference": null,
+                     *         "status": "SUCCESSFUL",
+                     *         "transactionId": "0edb705b-9392-49c7-ad16-76bea0f84faf"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SandboxTransaction"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NoWithdrawal"];
+            409: components["responses"]["AlreadySettled"];
+        };
+    };
+    listSandboxWebhooks: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only the webhooks of this API key's account (absent, every account's).
+                 * @example sandbox-key-1
+                 */
+                apiKey?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The webhooks, oldest first (an empty list when there are none). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "5d0c7b1a-9e3f-4a62-b8d4-000000000012",
+                     *         "apiKey": "sandbox-key-1",
+                     *         "transactionId": "8e91df33-077d-4702-9097-25051f21fb74",
+                     *         "url": "http://127.0.0.1:4040/webhooks",
+                     *         "body": "{\"type\":\"DEPOSIT\",\"currency\":\"USDT\",\"amount\":25,\"status\":\"CONFIRMED\",\"reference\":\"cbbf9e70-6e79-4513-905c-8dc584fbfee2\",\"transactionId\":\"8e91df33-077d-4702-9097-25051f21fb74\",\"createdAt\":\"2026-11-27T10:00:00.000Z\",\"lastUpdated\":\"2026-11-27T10:00:00.000Z\",\"hash\":\"0xe62236173d7427b73782c4d09863f01de418b7a2029841bcabfb35870c8d4f6c\",\"address\":\"TJ8m3F6vQ2xWk9pL4rN7sB1cD5eH2aGyUz\"}",
+                     *         "signature": "a758fd817154f681bec0ba6e545d66faeb7b13521abfe8cc766139a5cd26948a1bdb20cc99eb6ad08ba4910f8a09b0301ec88717bc0f4a47ffa19b5e5f2e9100",
+                     *         "status": "delivered",
+                     *         "attempts": [
+                     *           {
+                     *             "at": "2026-11-27T10:00:00.000Z",
+                     *             "status": 500
+                     *           },
+                     *           {
+                     *             "at": "2026-11-27T10:00:10.000Z",
+                     *             "status": 200
+                     *           }
+                     *         ]
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["SandboxWebhook"][];
+                };
+            };
             401: components["responses"]["Unauthorized"];
         };
     };

@@ -2,6 +2,7 @@
 // a valid OpenAPI 3.1 document (the OpenAPI Initiative's 3.1 schema, as Spectral ships it), every example valid
 // for the package's own validator (src/contract, which the sandbox checks its control answers with), and exactly
 // the routes, statuses and shapes agreed for the sandbox: closed request bodies, open answers, an optional token.
+import { createHmac } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -27,6 +28,9 @@ const AGREED_ROUTES: Record<string, string[]> = {
   "PUT /_sandbox/accounts/{apiKey}": ["200", "400", "401"],
   "GET /_sandbox/accounts/{apiKey}": ["200", "401", "404"],
   "DELETE /_sandbox/accounts/{apiKey}": ["204", "401", "404"],
+  "POST /_sandbox/deposits": ["201", "400", "401", "404"],
+  "POST /_sandbox/withdrawals/{transactionId}/settle": ["200", "400", "401", "404", "409"],
+  "GET /_sandbox/webhooks": ["200", "401"],
   "GET /_sandbox/clock": ["200", "401"],
   "POST /_sandbox/clock/advance": ["200", "400", "401"],
   "GET /_sandbox/rates": ["200", "401"],
@@ -126,7 +130,7 @@ describe("the control API document", () => {
 
   it("refuses a field a request body does not name (every body but the state, which is the state's own)", () => {
     const closed = requestExamples.filter(({ op }) => op.key !== "PUT /_sandbox/state");
-    expect(closed).toHaveLength(3);
+    expect(closed).toHaveLength(6);
     for (const { op, example } of closed) {
       const violations = validator.validateRequestBody(op.method, op.path, { ...(example as JsonObject), extra: 1 });
       expect(
@@ -160,11 +164,50 @@ describe("the control API document", () => {
     expect(validator.validateRequestBody("PUT", "/_sandbox/accounts/k", { balances: { USDT: "1" } })).not.toEqual([]);
     const getAccount = operations.find((op) => op.key === "GET /_sandbox/accounts/{apiKey}")!;
     const account = { apiKey: "k", balances: {}, business: false };
-    expect(checkAnswer(getAccount, 200, account).map((v) => v.pointer)).toEqual(["/hasApiSecret"]);
+    expect(
+      checkAnswer(getAccount, 200, account)
+        .map((v) => v.pointer)
+        .sort(),
+    ).toEqual(["/hasApiSecret", "/hasWebhookSecret"]);
     const state = operations.find((op) => op.key === "GET /_sandbox/state")!;
     expect(checkAnswer(state, 200, { version: 2 }).map((v) => v.pointer)).toEqual(["/version"]);
     const clock = operations.find((op) => op.key === "GET /_sandbox/clock")!;
     expect(checkAnswer(clock, 200, { now: 0, iso: "yesterday" }).map((v) => v.pointer)).toEqual(["/iso"]);
+  });
+
+  it("holds the agreed money and webhook shapes: a deposit's address or pair, a settlement's end, no secret", () => {
+    const deposit = (body: object) => validator.validateRequestBody("POST", "/_sandbox/deposits", body);
+    expect(deposit({ apiKey: "k", address: "T1", amount: 1 })).toEqual([]);
+    expect(deposit({ apiKey: "k", currency: "USDT", network: "TRX", amount: 1, hash: "0x1" })).toEqual([]);
+    expect(deposit({ apiKey: "k", currency: "USDT", amount: 1 })).not.toEqual([]);
+    expect(deposit({ apiKey: "k", address: "T1", amount: 0 })).not.toEqual([]);
+    expect(deposit({ address: "T1", amount: 1 })).not.toEqual([]);
+    const settle = (status: string) =>
+      validator.validateRequestBody("POST", "/_sandbox/withdrawals/t/settle", { status });
+    expect(settle("SUCCESSFUL")).toEqual([]);
+    expect(settle("FAILED")).toEqual([]);
+    expect(settle("REJECTED")).not.toEqual([]);
+    const put = (body: object) => validator.validateRequestBody("PUT", "/_sandbox/accounts/k", body);
+    expect(put({ webhookUrl: "http://127.0.0.1:4040/hook", webhookSecret: "s" })).toEqual([]);
+    expect(put({ webhookUrl: "not a url" })).not.toEqual([]);
+    expect(put({ webhookSecret: "" })).not.toEqual([]);
+    const webhooks = operations.find((op) => op.key === "GET /_sandbox/webhooks")!;
+    const [example] = responseExamples.find(({ op }) => op === webhooks)!.example as JsonObject[];
+    expect(checkAnswer(webhooks, 200, [{ ...example, signature: "ABC" }]).map((v) => v.pointer)).toEqual([
+      "/0/signature",
+    ]);
+    expect(checkAnswer(webhooks, 200, [{ ...example, status: "sent" }]).map((v) => v.pointer)).toEqual(["/0/status"]);
+    expect(checkAnswer(webhooks, 200, [{ ...example, url: null, signature: null }])).toEqual([]);
+  });
+
+  it("its webhook example is signed as the service signs: HMAC-SHA512 of the exact body with the account's secret", () => {
+    const putAccount = requestExamples.find(({ op }) => op.key === "PUT /_sandbox/accounts/{apiKey}")!;
+    const { webhookSecret } = putAccount.example as { webhookSecret: string };
+    const webhooks = responseExamples.find(({ op }) => op.key === "GET /_sandbox/webhooks")!;
+    const [webhook] = webhooks.example as Array<{ body: string; signature: string }>;
+    expect(createHmac("sha512", webhookSecret).update(webhook!.body).digest("hex")).toBe(webhook!.signature);
+    const deposit = responseExamples.find(({ op }) => op.key === "POST /_sandbox/deposits")!.example as JsonObject;
+    expect(JSON.parse(webhook!.body)).toMatchObject({ type: "DEPOSIT", transactionId: deposit.id });
   });
 
   it("requires nothing, or a bearer token (the sandbox started with one); errors are { message }", () => {
@@ -179,7 +222,9 @@ describe("the control API document", () => {
 
   it("its request examples are taken by a sandbox, each answered 200 (the state's is abridged)", async () => {
     const sandbox = newSandbox();
-    const taken = requestExamples.filter(({ op }) => op.key !== "PUT /_sandbox/state");
+    const taken = requestExamples.filter(({ op }) =>
+      ["PUT /_sandbox/accounts/{apiKey}", "POST /_sandbox/clock/advance", "PUT /_sandbox/rates"].includes(op.key),
+    );
     expect(taken).toHaveLength(3);
     for (const { op, example } of taken) {
       const apiKey = op.parameters.find((parameter) => parameter.name === "apiKey")?.example;
