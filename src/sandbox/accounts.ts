@@ -5,6 +5,8 @@ import type { SandboxAccount } from "../../generated/sandbox-control.js";
 import { balancesProblem, fromMinor, newAccount, ownEntry, setOwnEntry, type AccountSettings } from "./state.js";
 import type { Engine } from "./engine.js";
 import { currencyOf } from "./views.js";
+import type { Webhooks } from "./webhooks/index.js";
+import { webhookSettingsProblem } from "./webhooks/outbox.js";
 
 export interface Accounts {
   /** The account of `apiKey`, made with the default balances when it has none. */
@@ -16,9 +18,13 @@ export interface Accounts {
   delete(apiKey: string): boolean;
 }
 
-export function createAccounts(engine: Engine, defaults: Record<string, number>): Accounts {
+export function createAccounts(
+  engine: Engine & { webhooks: Pick<Webhooks, "forget"> },
+  defaults: Record<string, number>,
+): Accounts {
   const create = (apiKey: string, settings: AccountSettings) => {
     const { state, clock } = engine;
+    engine.webhooks.forget(apiKey); // its webhooks go with it (choices.ts, "webhooks.destination")
     const account = newAccount(apiKey, settings, {
       catalogue: state.catalogue,
       defaults,
@@ -33,7 +39,10 @@ export function createAccounts(engine: Engine, defaults: Record<string, number>)
     const balances: Record<string, number> = {};
     for (const wallet of account.wallets)
       setOwnEntry(balances, wallet.code, fromMinor(wallet.balanceMinor, currencyOf(engine, wallet.code)));
-    return { apiKey, balances, business: account.business, hasApiSecret: account.apiSecret !== undefined };
+    const { business, apiSecret, webhookUrl, webhookSecret } = account;
+    const hasWebhookSecret = webhookSecret !== undefined;
+    const webhook = webhookUrl === undefined ? { hasWebhookSecret } : { webhookUrl, hasWebhookSecret };
+    return { apiKey, balances, business, hasApiSecret: apiSecret !== undefined, ...webhook };
   };
   return {
     ensure(apiKey) {
@@ -41,7 +50,8 @@ export function createAccounts(engine: Engine, defaults: Record<string, number>)
     },
     has: (apiKey) => ownEntry(engine.state.accounts, apiKey) !== undefined,
     put(apiKey, settings) {
-      const problem = balancesProblem(settings.balances ?? {}, engine.state.catalogue);
+      const problem =
+        balancesProblem(settings.balances ?? {}, engine.state.catalogue) ?? webhookSettingsProblem(settings);
       if (problem) throw new RangeError(`sandbox account ${apiKey}: ${problem}`);
       create(apiKey, settings);
       delete engine.state.windows[apiKey];
@@ -51,6 +61,7 @@ export function createAccounts(engine: Engine, defaults: Record<string, number>)
     delete(apiKey) {
       if (!ownEntry(engine.state.accounts, apiKey)) return false;
       delete engine.state.accounts[apiKey];
+      engine.webhooks.forget(apiKey);
       delete engine.state.windows[apiKey];
       return true;
     },

@@ -35,9 +35,17 @@ export const DEFAULT_DECIMAL_PLACES = 6;
 /** A trade's dollarValue is kept to cents. */
 export const DOLLAR_VALUE_DECIMALS = 2;
 
+/**
+ * Webhook retries: after a failed attempt (not 2xx, refused, no answer in time) the next one is due this long
+ * after it started, on the sandbox clock (1 min, 5 min, 30 min, 2 h, 8 h); after the last, the webhook has failed.
+ */
+export const WEBHOOK_RETRY_DELAYS_MS: readonly number[] = [60_000, 300_000, 1_800_000, 7_200_000, 28_800_000];
+
+/** How long (real milliseconds: the receiver is real) a webhook delivery attempt waits for an answer. */
+export const WEBHOOK_TIMEOUT_MS = 10_000;
+
 /** Operations the sandbox does not model yet: they answer the documented example (by operationId). */
 export const UNMODELLED_OPERATIONS = [
-  "resendWebhooks",
   "listMyInvoices",
   "createInvoice",
   "getInvoice",
@@ -58,10 +66,12 @@ export const UNMODELLED_OPERATIONS = [
   "getActiveNetworks",
   "requestCryptoWithdrawal",
   "requestBankWithdrawal",
-  "resendTransactionWebhook",
 ] as const;
 
 const status = (value: number) => `status ${value}`;
+
+const duration = (ms: number) =>
+  ms % 3_600_000 === 0 ? `${ms / 3_600_000} h` : ms % 60_000 === 0 ? `${ms / 60_000} min` : `${ms / 1000} s`;
 
 /** The register, in the order users read it. */
 export const SANDBOX_CHOICES: readonly SandboxChoice[] = [
@@ -293,6 +303,54 @@ export const SANDBOX_CHOICES: readonly SandboxChoice[] = [
       "checked for form only (the contract's patterns).",
     why: "Signing is observed in the official client; the service's window and refusal are not shown.",
     override: "accounts[key].apiSecret",
+  },
+  {
+    id: "webhooks.destination",
+    topic: "Webhooks",
+    choice:
+      "An account's webhooks are POSTed to its webhookUrl (http or https, which needs a webhookSecret) with the " +
+      "global fetch; an account without one hands them to the in-process onWebhook callback when given. Without " +
+      "either, or without a webhookSecret, a webhook is kept in the outbox unsent, failed with no attempt. " +
+      "Redirects are not followed. Putting or deleting an account drops its outbox.",
+    why: "The Webhooks page says only that the service POSTs to the account's configured URL.",
+    override: "accounts[key].webhookUrl and webhookSecret; webhooks.fetch, webhooks.onWebhook",
+  },
+  {
+    id: "webhooks.retry",
+    topic: "Webhooks",
+    choice:
+      "A webhook is delivered when the receiver answers 2xx. After any other answer, a refused connection or no " +
+      "answer in time, the next attempt is due, on the sandbox clock, " +
+      `${WEBHOOK_RETRY_DELAYS_MS.map(duration).join(", ")} after the attempt before it; after ` +
+      `${WEBHOOK_RETRY_DELAYS_MS.length + 1} attempts the webhook has failed. The first attempt goes out at ` +
+      "once, never awaited by the API answer; with clock.start, due retries go out when the clock is advanced.",
+    why: "The retry policy is not shown by any source.",
+    override: "webhooks.retry (the delays in ms)",
+  },
+  {
+    id: "webhooks.timeout",
+    topic: "Webhooks",
+    choice: `An attempt waits ${WEBHOOK_TIMEOUT_MS / 1000} s (real time) for the receiver's answer, then fails.`,
+    why: "The delivery timeout is not shown by any source.",
+    override: "webhooks.timeoutMs",
+  },
+  {
+    id: "webhooks.order",
+    topic: "Webhooks",
+    choice:
+      "The webhooks of one transaction are delivered in the order they were made: a later one waits until the " +
+      "one before is delivered or has failed. Those of different transactions do not wait for each other.",
+    why: "No source shows an order; a withdrawal's states must not arrive reversed.",
+  },
+  {
+    id: "webhooks.resend",
+    topic: "Webhooks",
+    choice:
+      "Resend Webhooks and Resend Transaction Webhook send each transaction's latest webhook again, byte for " +
+      "byte (so with the same signature), as a new webhook of the outbox; a transaction without a webhook (a " +
+      `swap) sends nothing. An id that is not one of the caller's transactions answers ${status(REFUSAL_STATUS.notFound)} ` +
+      "and nothing is sent.",
+    why: "The description says only that the webhooks are sent again.",
   },
   {
     id: "answers.unmodelled",

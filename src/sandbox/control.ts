@@ -19,8 +19,8 @@ interface ControlAnswer {
   body?: unknown;
 }
 
-type ControlCall = { params: Record<string, string>; body: unknown };
-type ControlHandler = (sandbox: Sandbox, call: ControlCall) => ControlAnswer;
+type ControlCall = { params: Record<string, string>; query: URLSearchParams; body: unknown };
+type ControlHandler = (sandbox: Sandbox, call: ControlCall) => ControlAnswer | Promise<ControlAnswer>;
 
 const ok = (body: unknown): ControlAnswer => ({ status: 200, body });
 const problem = (status: number, message: string): ControlAnswer => ({ status, body: { message } });
@@ -61,6 +61,7 @@ const HANDLERS: Record<string, ControlHandler> = {
       return { status: 204 };
     }),
   getSandboxChoices: (sandbox) => ok(sandbox.choices),
+  listSandboxWebhooks: async (sandbox, { query }) => ok(await sandbox.webhooks.list(query.get("apiKey") ?? undefined)),
   getSandboxOpenApi: () => ok(controlDocument),
 };
 
@@ -124,7 +125,8 @@ export function createControl(sandbox: Sandbox, options: ControlOptions) {
     if (!("value" in body)) return body;
     const [wrong] = validator.validateRequestBody(request.method, path, body.value);
     if (wrong) return problem(400, wrong.message.replace(/^request body: /, ""));
-    return checked(request, path, handler(sandbox, { params: match.params, body: body.value }));
+    const query = new URL(request.url).searchParams;
+    return checked(request, path, await handler(sandbox, { params: match.params, query, body: body.value }));
   };
   return async (request: Request): Promise<Response> => {
     const path = new URL(request.url).pathname;

@@ -6,10 +6,21 @@ import { documentedAnswer } from "../mock/answers.js";
 import type { SourceAnswer, SourceRequest } from "../mock/pipeline.js";
 import type { OpenApiDocument, Operation } from "../openapi/document.js";
 import { API_KEY_HEADER } from "../../generated/client-meta.js";
+import type { components } from "../../generated/schema.js";
 import { PAGE_DEFAULTS, REFUSAL_STATUS } from "./choices.js";
 import type { ControlledClock } from "./clock.js";
 import type { AccountRecord, SandboxStateData } from "./state.js";
 import { shaped, type Templates } from "./templates.js";
+import type { Webhooks } from "./webhooks/index.js";
+
+/** A webhook's body: the contract's flat payload (type, currency, amount, status, reference, ...). */
+export type WebhookPayload = components["schemas"]["WebhookPayload"];
+
+/**
+ * The seam with webhook delivery: called whenever a transaction's state changes, with the payload to send to the
+ * account's webhook receiver. It never blocks the answer.
+ */
+export type Notify = (apiKey: string, transactionId: string, payload: WebhookPayload) => void;
 
 export interface Engine {
   readonly spec: OpenApiDocument;
@@ -19,6 +30,10 @@ export interface Engine {
   readonly templates: Templates;
   /** The code every fiat rate is against (USDT). */
   readonly baseCode: string;
+  /** Where state changes of deposits and withdrawals go (webhooks). */
+  notify: Notify;
+  /** Webhook delivery beyond notify: the resend operations send a transaction's latest webhook again. */
+  readonly webhooks: Pick<Webhooks, "resend">;
 }
 
 /** One request as an operation sees it: the engine, the request, and the caller's account if it has a key. */

@@ -31,6 +31,7 @@ import { createSandboxSource } from "./source.js";
 import { type AccountSettings, type SandboxStateData, STATE_VERSION } from "./state.js";
 import { stateProblem } from "./state-check.js";
 import { readTemplates } from "./templates.js";
+import { createWebhooks, type WebhookOptions, type Webhooks, type WebhookView } from "./webhooks/index.js";
 
 export type { AccountSettings, SandboxAccount, SandboxChoice, SandboxRates, SandboxState };
 /** The control API's types (`paths`, `components`, one type per schema), from its OpenAPI document. */
@@ -53,6 +54,8 @@ export interface SandboxOptions {
   controlToken?: string;
   /** Receives a line for each sandbox bug (an answer that fails the contract). */
   log?: (line: string) => void;
+  /** Webhook delivery: the retry delays, the delivery timeout, the fetch or the in-process callback it uses. */
+  webhooks?: WebhookOptions;
 }
 
 export interface Sandbox {
@@ -70,7 +73,11 @@ export interface Sandbox {
   restore(state: SandboxState): void;
   /** The register of the sandbox's choices. */
   readonly choices: readonly SandboxChoice[];
+  /** The outbox: every webhook of a key (exact body, signature, URL, attempts); `settled()` once none is due. */
+  readonly webhooks: Pick<Webhooks, "list" | "settled">;
 }
+
+export type { WebhookView };
 
 type Check = ReturnType<typeof createCatalogueCheck>;
 
@@ -143,8 +150,10 @@ function createEngine(options: SandboxOptions, check: Check) {
     rates: mergedRates(defaultRates(spec), options.rates ?? {}, check),
     accounts: {},
     windows: {},
+    outbox: {},
   };
-  const engine: Engine & { replace(next: SandboxStateData): void } = {
+  let webhooks: Webhooks | undefined;
+  const engine: Engine & { webhooks: Webhooks; replace(next: SandboxStateData): void } = {
     spec,
     clock,
     templates: readTemplates(spec),
@@ -152,8 +161,14 @@ function createEngine(options: SandboxOptions, check: Check) {
     get state() {
       return state;
     },
+    get webhooks() {
+      webhooks ??= createWebhooks(engine, options.webhooks);
+      return webhooks;
+    },
+    notify: (apiKey, transactionId, payload) => engine.webhooks.notify(apiKey, transactionId, payload),
     replace(next) {
       state = next;
+      engine.webhooks.restored();
     },
   };
   return engine;
@@ -183,7 +198,14 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       if (path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`)) return control(request);
       return viaPipeline(pipeline, request);
     },
-    clock: { now: () => engine.clock.now(), advance: (ms) => engine.clock.advance(ms) },
+    clock: {
+      now: () => engine.clock.now(),
+      advance(ms) {
+        const now = engine.clock.advance(ms);
+        engine.webhooks.pump(); // due retries go out before advance returns
+        return now;
+      },
+    },
     putAccount: (apiKey, settings) => accounts.put(apiKey, settings),
     getAccount: (apiKey) => accounts.get(apiKey),
     deleteAccount: (apiKey) => accounts.delete(apiKey),
@@ -196,10 +218,12 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     restore(saved) {
       checkState(saved, check);
       const next = structuredClone(saved);
+      next.outbox ??= {}; // a state saved before webhooks
       engine.clock.restore(next.clock);
       engine.replace(next);
     },
     choices: SANDBOX_CHOICES,
+    webhooks: { list: (apiKey) => engine.webhooks.list(apiKey), settled: () => engine.webhooks.settled() },
   };
   const control = createControl(sandbox, options);
   for (const [apiKey, settings] of Object.entries(options.accounts ?? {})) accounts.put(apiKey, settings);

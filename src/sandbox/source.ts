@@ -13,6 +13,7 @@ import { getTradeHistory, getTradesSummary } from "./operations/trades.js";
 import { getTransaction, getUserTransactions, listDeposits, listPayouts } from "./operations/transactions.js";
 import { ownEntry } from "./state.js";
 import { getMyWallets, getWalletBalance, getWalletBalanceByCode } from "./operations/wallets.js";
+import { resendTransactionWebhook, resendWebhooks } from "./operations/webhooks.js";
 
 /** The modelled operations, by operationId. */
 const HANDLERS: Record<string, Handler> = {
@@ -34,6 +35,8 @@ const HANDLERS: Record<string, Handler> = {
   getTradesSummary,
   getCollectionCustomers,
   getCollectionCustomer,
+  resendWebhooks,
+  resendTransactionWebhook,
 };
 
 /** The operationIds the sandbox answers from its state. */

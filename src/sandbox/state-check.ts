@@ -4,6 +4,7 @@
 // always passes; a hand-edited one is refused with where it is wrong. The catalogue and rates are checked
 // against the contract by the caller (catalogue.ts).
 import { STATE_VERSION } from "./state.js";
+import { outboxProblem } from "./webhooks/outbox.js";
 
 type Json = Record<string, unknown>;
 
@@ -114,7 +115,9 @@ function accountProblem(at: string, apiKey: string, account: unknown, names: Cat
   const tests = { apiKey: (value: unknown) => value === apiKey, userId: isText, createdAt: isWhole };
   const problem =
     fieldProblem(at, account, { ...tests, business: (value) => typeof value === "boolean" }) ??
-    fieldProblem(at, account, { apiSecret: (value) => value === undefined || isText(value) });
+    fieldProblem(at, account, { apiSecret: (value) => value === undefined || isText(value) }) ??
+    fieldProblem(at, account, { webhookUrl: (value) => value === undefined || isText(value) }) ??
+    fieldProblem(at, account, { webhookSecret: (value) => value === undefined || isText(value) });
   if (problem) return problem;
   const record = account as Json;
   const walletCodes = new Set((Array.isArray(record.wallets) ? record.wallets : []).map((w) => String(w?.code)));
@@ -162,7 +165,8 @@ export function stateProblem(value: unknown): string | undefined {
     fieldProblem("ids", value.ids, { seed: isCount, counter: isCount }) ??
     fieldProblem("catalogue", value.catalogue, { currencies: Array.isArray, pairs: Array.isArray }) ??
     fieldProblem("rates", value.rates, { fiat: Array.isArray, dollar: isRecord }) ??
-    windowsProblem(value.windows);
+    windowsProblem(value.windows) ??
+    outboxProblem(value.outbox);
   if (basics) return basics;
   if (!isRecord(value.accounts)) return "accounts must be an object";
   const { currencies, pairs } = value.catalogue as { currencies: unknown[]; pairs: unknown[] };

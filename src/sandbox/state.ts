@@ -8,6 +8,7 @@ import type { Catalogue, Currency } from "./catalogue.js";
 import { decimalsOf } from "./catalogue.js";
 import type { ClockState } from "./clock.js";
 import { type IdState, uuid } from "./ids.js";
+import type { WebhookRecord } from "./webhooks/outbox.js";
 
 export type Quote = components["schemas"]["Quote"];
 
@@ -76,6 +77,9 @@ export interface AccountRecord {
   userId: string;
   business: boolean;
   apiSecret?: string;
+  /** Where the account's webhooks are POSTed, and the Signature Secret that signs them (webhooks/). */
+  webhookUrl?: string;
+  webhookSecret?: string;
   createdAt: number;
   wallets: WalletRecord[];
   quotes: Record<string, QuoteRecord>;
@@ -101,6 +105,8 @@ export type SandboxStateData = {
   accounts: Record<string, AccountRecord>;
   /** Limit windows by API key ("\n" for requests without one), then by limit name. */
   windows: Record<string, Record<string, WindowCount>>;
+  /** Every webhook of each API key, oldest first (webhooks/outbox.ts). */
+  outbox: Record<string, WebhookRecord[]>;
 };
 
 /** An account's configuration, as users give it (the control document's SandboxAccountSettings). */
@@ -148,6 +154,8 @@ export function newAccount(
     transactions: [],
   };
   if (settings.apiSecret !== undefined) account.apiSecret = settings.apiSecret;
+  if (settings.webhookUrl !== undefined) account.webhookUrl = settings.webhookUrl;
+  if (settings.webhookSecret !== undefined) account.webhookSecret = settings.webhookSecret;
   return account;
 }
 

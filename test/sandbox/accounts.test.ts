@@ -22,6 +22,7 @@ describe("accounts", () => {
       balances: documentedBalances,
       business: false,
       hasApiSecret: false,
+      hasWebhookSecret: false,
     });
   });
 
@@ -72,6 +73,7 @@ describe("accounts", () => {
       },
       business: true,
       hasApiSecret: false,
+      hasWebhookSecret: false,
     });
     expect((await api(sandbox, "GET", "/transactions/me")).body.data).toEqual([]);
   });
