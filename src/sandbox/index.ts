@@ -24,6 +24,7 @@ import { SANDBOX_CHOICES } from "./choices.js";
 import { createClock } from "./clock.js";
 import { createAnswerCheck, sharedValidator } from "./conformance.js";
 import { CONTROL_PREFIX, createControl } from "./control.js";
+import { keepPipeline } from "./direct.js";
 import type { Engine } from "./engine.js";
 import { freshIds } from "./ids.js";
 import { createLimits } from "./limits.js";
@@ -226,6 +227,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     webhooks: { list: (apiKey) => engine.webhooks.list(apiKey), settled: () => engine.webhooks.settled() },
   };
   const control = createControl(sandbox, options);
+  keepPipeline(sandbox, pipeline);
   for (const [apiKey, settings] of Object.entries(options.accounts ?? {})) accounts.put(apiKey, settings);
   return sandbox;
 }

@@ -1,7 +1,9 @@
 // The sandbox over HTTP (`api-contract sandbox`): the mock's node:http front (src/mock/http-front.ts: body limit,
 // request limits, CORS, a request Node cannot parse) before the sandbox engine. Each request read whole becomes a
-// Fetch Request for `sandbox.fetch`, whose Response is written back; what only the transport sees (a body too
-// large, a URL too long…) is refused with the contract's documented error answer, as the mock refuses it.
+// Fetch Request for `sandbox.fetch`, whose Response is written back, except an API request: it goes straight into
+// the same engine's pipeline (direct.ts) in the shapes the Fetch way would give it, as building a Request and
+// reading a Response cost more than the rest of the answer. What only the transport sees (a body too large, a URL
+// too long…) is refused with the contract's documented error answer, as the mock refuses it.
 // Around the engine it adds what a long-running process needs:
 //   - the control API (/_sandbox) on an interface other than loopback only with a token given at start;
 //   - `statePath`: the state loaded at start (when the file exists) and saved on stop atomically (a file beside
@@ -19,6 +21,8 @@ import { DEFAULT_REQUEST_TIMEOUT_MS } from "../mock/limits.js";
 import { createRequestPipeline, type PipelineAnswer } from "../mock/pipeline.js";
 import { DEFAULT_MAX_BODY_BYTES } from "../mock/server.js";
 import { deriveMockSpec } from "../mock/spec.js";
+import { CONTROL_PREFIX } from "./control.js";
+import { pipelineOf } from "./direct.js";
 import { createSandbox, type Sandbox, type SandboxOptions, type SandboxState } from "./index.js";
 
 interface StartSandboxOptions {
@@ -159,6 +163,52 @@ async function toAnswer(response: Response): Promise<PipelineAnswer> {
   return { status: response.status, headers, body: await response.text() };
 }
 
+/** Methods a Fetch Request takes as they are; any other (TRACE…) goes the Fetch way, which refuses it. */
+const DIRECT_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+
+/** Decodes a body as Fetch's `text()` does: UTF-8, a bad byte replaced, a leading byte-order mark dropped. */
+const utf8 = new TextDecoder();
+
+/** A request's header fields as a Fetch Headers gives them: names lower-cased, a repeated field's values joined. */
+function headersOf(raw: string[]): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i]!.toLowerCase();
+    headers[name] = Object.hasOwn(headers, name) ? `${headers[name]}, ${raw[i + 1]}` : raw[i + 1]!;
+  }
+  return headers;
+}
+
+/** A pipeline answer as the Fetch way gives it back: a repeated field joined (but set-cookie), no body to HEAD. */
+function asFetchGives(method: string, answer: PipelineAnswer): PipelineAnswer {
+  const headers: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(answer.headers))
+    headers[name] = Array.isArray(value) && name !== "set-cookie" ? value.join(", ") : value;
+  const empty = method === "HEAD" || answer.status === 204;
+  return { status: answer.status, headers, body: empty ? "" : answer.body };
+}
+
+/**
+ * An API request straight into the engine's pipeline (direct.ts), in the shapes the Fetch way would have given
+ * it (the same URL, header fields and body text) and its answer as the Fetch way gives it back; undefined for a
+ * request of the control API or one the Fetch way must judge (its URL or method), which goes the Fetch way.
+ */
+function answerDirectly(sandbox: Sandbox, request: http.IncomingMessage, body: Buffer, origin: string) {
+  const pipeline = pipelineOf(sandbox);
+  const method = String(request.method ?? "GET").toUpperCase();
+  if (!pipeline || !DIRECT_METHODS.has(method)) return undefined;
+  let url: URL;
+  try {
+    url = new URL(String(request.url ?? "/"), origin);
+  } catch {
+    return undefined;
+  }
+  if (url.pathname === CONTROL_PREFIX || url.pathname.startsWith(`${CONTROL_PREFIX}/`)) return undefined;
+  const text = method === "GET" || method === "HEAD" || body.length === 0 ? "" : utf8.decode(body);
+  const answered = pipeline.handle({ method, url: url.href, headers: headersOf(request.rawHeaders), body: text });
+  return answered.then((answer) => asFetchGives(method, answer));
+}
+
 /** The front's answering side: the engine, and the contract's documented error answers for transport refusals. */
 function sandboxSide(sandbox: Sandbox, origin: () => string): AnsweringSide {
   // The pipeline's refusal is the mock's and ./msw's: the documented error answer and the published error body.
@@ -170,6 +220,8 @@ function sandboxSide(sandbox: Sandbox, origin: () => string): AnsweringSide {
   return {
     name: "sandbox",
     async answer(request, body) {
+      const direct = answerDirectly(sandbox, request, body, origin());
+      if (direct) return direct;
       let fetchRequest: Request;
       try {
         fetchRequest = toFetchRequest(request, body, origin());
