@@ -11,10 +11,16 @@ import { DEFAULT_DECIMAL_PLACES } from "./choices.js";
 
 export type Currency = components["schemas"]["Currency"];
 export type Pair = components["schemas"]["Pair"];
+export type ActiveNetworkEntry = components["schemas"]["ActiveNetworkEntry"];
+export type WithdrawalNetwork = components["schemas"]["WithdrawalNetwork"];
 
 export interface Catalogue {
   currencies: Currency[];
   pairs: Pair[];
+  /** Get Active Networks' data: each currency's networks with their fees, minimums and isReceivable. */
+  networks: Record<string, ActiveNetworkEntry>;
+  /** Get Withdrawal Currency Networks' data by currency code: each network's addressRegex, fee and minimum. */
+  withdrawalNetworks: Record<string, WithdrawalNetwork[]>;
 }
 
 const operationsOf = new WeakMap<OpenApiDocument, Operation[]>();
@@ -39,10 +45,15 @@ export const exampleData = (spec: OpenApiDocument, operationId: string): unknown
 /** A copy of a documented value (a default must never be changed through a sandbox's state). */
 const copyOf = <T>(value: unknown): T => structuredClone(value) as T;
 
+/** The contract's examples; Get Withdrawal Currency Networks' example is USDT's, its base code's (its name says). */
 export function defaultCatalogue(spec: OpenApiDocument): Catalogue {
   return {
     currencies: copyOf<Currency[]>(exampleData(spec, "getCurrencies")),
     pairs: [copyOf<Pair>(exampleData(spec, "getTradePair"))],
+    networks: copyOf<Record<string, ActiveNetworkEntry>>(exampleData(spec, "getActiveNetworks")),
+    withdrawalNetworks: {
+      [baseCodeOf(spec)]: copyOf<WithdrawalNetwork[]>(exampleData(spec, "getWithdrawalCurrencyNetworks")),
+    },
   };
 }
 
@@ -87,12 +98,26 @@ export function pairJoining(catalogue: Catalogue, a: string, b: string): Pair | 
   );
 }
 
+/** Which network names a currency the catalogue lacks (deposits and withdrawals need its wallet), or undefined. */
+export function networkCurrencyProblem(catalogue: Catalogue): string | undefined {
+  const codes = new Set(catalogue.currencies.map((currency) => currency.code));
+  const stray = [...Object.keys(catalogue.networks), ...Object.keys(catalogue.withdrawalNetworks)].find(
+    (code) => !codes.has(code),
+  );
+  return stray === undefined ? undefined : `networks of ${stray}, a currency the catalogue lacks`;
+}
+
 export const decimalsOf = (currency: Currency): number => currency.maximumDecimalPlaces ?? DEFAULT_DECIMAL_PLACES;
 
 /** Checks configured catalogue entries and rates against the contract's schemas. */
 interface CatalogueCheck {
   /** What is wrong with `catalogue`, or undefined. */
-  catalogueProblem(catalogue: { currencies?: unknown[]; pairs?: unknown[] }): string | undefined;
+  catalogueProblem(catalogue: {
+    currencies?: unknown[];
+    pairs?: unknown[];
+    networks?: Record<string, unknown>;
+    withdrawalNetworks?: Record<string, unknown[]>;
+  }): string | undefined;
   /** What is wrong with `rates` (either part may be absent), or undefined. */
   ratesProblem(rates: { fiat?: unknown; dollar?: unknown }): string | undefined;
 }
@@ -117,7 +142,12 @@ export function createCatalogueCheck(spec: OpenApiDocument): CatalogueCheck {
   };
   return {
     catalogueProblem: (catalogue) =>
-      schemaProblem("Currency", catalogue.currencies) ?? schemaProblem("Pair", catalogue.pairs),
+      schemaProblem("Currency", catalogue.currencies) ??
+      schemaProblem("Pair", catalogue.pairs) ??
+      schemaProblem("ActiveNetworkEntry", Object.values(catalogue.networks ?? {})) ??
+      Object.values(catalogue.withdrawalNetworks ?? {})
+        .map((networks) => schemaProblem("WithdrawalNetwork", Array.isArray(networks) ? networks : [networks]))
+        .find((problem) => problem !== undefined),
     ratesProblem({ fiat, dollar }) {
       if (fiat !== undefined) {
         if (!Array.isArray(fiat)) return "fiat must be a list of fiat rates";

@@ -21,7 +21,35 @@ export const REFUSAL_STATUS = {
   quoteNotTradable: 400,
   invalidQuoteRequest: 422,
   invalidPage: 422,
+  notReceivable: 400,
+  invalidAddressRequest: 422,
+  notWithdrawable: 400,
+  invalidWithdrawal: 422,
 } as const;
+
+/** The control API's refusals of a simulated deposit (its document's statuses). */
+export const DEPOSIT_REFUSAL = { invalid: 400, noAccount: 404 } as const;
+
+/** The control API's refusals of a settlement (its document's statuses). */
+export const SETTLE_REFUSAL = { invalid: 400, unknown: 404, settled: 409 } as const;
+
+/** A withdrawal's first state, as the published samples show it: PENDING (crypto), APPROVED (bank). */
+export const WITHDRAWAL_FIRST_STATUS = { crypto: "PENDING", bank: "APPROVED" } as const;
+
+/** The states a withdrawal ends in (REJECTED is never used: choices.ts, "withdrawals.states"). */
+export const WITHDRAWAL_FINAL_STATUSES = ["SUCCESSFUL", "FAILED"] as const;
+
+/** When and how a withdrawal settles on the sandbox clock when no test settles it first. */
+export const WITHDRAWAL_SETTLEMENT = { settleAfterMs: 60_000, outcome: "SUCCESSFUL" } as const;
+
+/** Repeats of an open quantifier (+, *, {n,}) when an address is generated from an addressRegex. */
+export const ADDRESS_OPEN_REPEAT = 32;
+
+/** The address of a network without an addressRegex the sandbox can follow: 0x and 40 hex digits (EVM form). */
+export const ADDRESS_FALLBACK = { prefix: "0x", hexDigits: 40 } as const;
+
+/** What replaces all but the last 4 digits of an account number in the payouts list (the example's form). */
+export const ACCOUNT_NUMBER_MASK = "******";
 
 /** How far (ms, either way) a signed request's timestamp may be from the sandbox clock. */
 export const SIGNATURE_WINDOW_MS = 5 * 60_000;
@@ -59,13 +87,7 @@ export const UNMODELLED_OPERATIONS = [
   "updateNgnDeposit",
   "listNgnMerchants",
   "updateNgnWithdrawal",
-  "createDepositAddress",
-  "getDepositAddresses",
-  "getWithdrawalCurrencyNetworks",
   "getTradeableCurrencies",
-  "getActiveNetworks",
-  "requestCryptoWithdrawal",
-  "requestBankWithdrawal",
 ] as const;
 
 const status = (value: number) => `status ${value}`;
@@ -144,9 +166,13 @@ export const SANDBOX_CHOICES: readonly SandboxChoice[] = [
     topic: "Catalogue",
     choice:
       "Currencies are Get Currencies' documented example, pairs Get Trade Pair's, fiat rates Get Fiat Rates', " +
-      "dollar rates those of Create Quote's example (a currency without one: 1 / its fiat sellRate, to 8 decimals).",
+      "dollar rates those of Create Quote's example (a currency without one: 1 / its fiat sellRate, to 8 decimals), " +
+      "active networks Get Active Networks', withdrawal networks Get Withdrawal Currency Networks' (its example " +
+      "is USDT's, as its name says). A network's currency must be a currency of the catalogue.",
     why: "The contract's examples are consistent across operations; the description gives no catalogue.",
-    override: "catalogue.currencies, catalogue.pairs, rates; PUT /_sandbox/rates",
+    override:
+      "catalogue.currencies, catalogue.pairs, catalogue.networks, catalogue.withdrawalNetworks, rates; " +
+      "PUT /_sandbox/rates",
   },
   {
     id: "rates.update",
@@ -246,7 +272,7 @@ export const SANDBOX_CHOICES: readonly SandboxChoice[] = [
       `page and pageSize default to ${PAGE_DEFAULTS.page} and ${PAGE_DEFAULTS.pageSize} (no maximum); a value ` +
       "below 1 answers " +
       `${status(REFUSAL_STATUS.invalidPage)}. Lists are newest first. A transaction's wallet is the wallet as it ` +
-      "is now. Deposits and payouts are empty pages (the sandbox has no deposits or payouts yet).",
+      "is now.",
     why: "The description does not show the pagination parameters, their defaults or the order of lists.",
   },
   {
@@ -261,8 +287,9 @@ export const SANDBOX_CHOICES: readonly SandboxChoice[] = [
     id: "wallets.balances",
     topic: "Wallets",
     choice:
-      "pendingBalance, pendingSwapBalance, lockedBalance, p2pBalance and totalPendingBalance are 0; " +
-      "totalSwappableBalance is the available balance. A code not in the catalogue answers " +
+      "pendingBalance, pendingSwapBalance, lockedBalance, p2pBalance and totalPendingBalance are 0 (a " +
+      "withdrawal leaves the available balance at once, see withdrawals.fees); totalSwappableBalance is the " +
+      "available balance. A code not in the catalogue answers " +
       `${status(REFUSAL_STATUS.notFound)}.`,
     why: "The sandbox has no pending, locked or peer-to-peer funds yet.",
   },
@@ -353,12 +380,142 @@ export const SANDBOX_CHOICES: readonly SandboxChoice[] = [
     why: "The description says only that the webhooks are sent again.",
   },
   {
+    id: "addresses.identifiers",
+    topic: "Deposit addresses",
+    choice:
+      "Create Deposit Address gives one address per account, currency, network and identifier " +
+      "(uniqueUserIdentifier, or purpose; both given must be equal, else " +
+      `${status(REFUSAL_STATUS.invalidAddressRequest)}); the same identifier gives back the same address. ` +
+      "Without an identifier it gives the account's own address of the pair (isMaster true, its " +
+      "uniqueUserIdentifier the account's userId). purpose in answers is <identifier> <CURRENCY>.<NETWORK> (the " +
+      "published sample's form), currencyId the catalogue currency's id, memo null. Get Deposit Addresses lists " +
+      "them newest first, every one when no page or pageSize is given.",
+    why: "The Collections page says an identifier used before returns its address; not what no identifier does.",
+  },
+  {
+    id: "addresses.values",
+    topic: "Deposit addresses",
+    choice:
+      "An address value is drawn from the state's id generator to match the network's addressRegex (Get " +
+      "Withdrawal Currency Networks): literals, classes and counted repeats are followed, an open repeat (+, *, " +
+      `{n,}) gives ${ADDRESS_OPEN_REPEAT} characters. A network without an addressRegex, or with one of other ` +
+      `forms, gets ${ADDRESS_FALLBACK.prefix} and ${ADDRESS_FALLBACK.hexDigits} hex digits.`,
+    why: "No source says how addresses are made; one that matches its network's pattern passes a client's check.",
+    override: "catalogue.withdrawalNetworks (the addressRegex)",
+  },
+  {
+    id: "addresses.not-receivable",
+    topic: "Deposit addresses",
+    choice:
+      "Create Deposit Address for a currency and network that is not an active network of the catalogue, or " +
+      `whose isReceivable is false, answers ${status(REFUSAL_STATUS.notReceivable)}; nothing is made.`,
+    why: "The description says it returns an error for a non-receivable pair; the status is not shown.",
+  },
+  {
+    id: "deposits",
+    topic: "Deposits",
+    choice:
+      "A simulated deposit (POST /_sandbox/deposits, sandbox.deposit) is confirmed at once: a CREDIT transaction " +
+      "of category DEPOSIT (reference a UUID, as the webhook sample's; description <CURRENCY> deposit on " +
+      "<NETWORK>, the example's form) whose deposit is CONFIRMED, with the network's depositFee (receiveFeeType) " +
+      "as its fee, the currency's dollar rate (as quotes read it; 0 without one) and the hash given or 64 hex " +
+      "digits. The wallet is credited the amount less the fee (the fee goes nowhere in the account); one DEPOSIT " +
+      "webhook is sent. By currency and network it goes to the account's latest address of the pair, or to its " +
+      "own address, made then. It is refused (400) below the network's minimumDeposit, above the currency's " +
+      "maximumDeposit (when above 0), with more decimals than the currency has, to an address the account was " +
+      "not given, or to a pair that is not receivable; an unknown key answers 404.",
+    why: "Deposit statuses other than CONFIRMED and when a deposit webhook is sent are not shown.",
+  },
+  {
+    id: "withdrawals.checks",
+    topic: "Withdrawals",
+    choice:
+      "A crypto withdrawal needs a catalogue currency that is withdrawable, a network among its withdrawal " +
+      "networks (and not isWithdrawable false among its active networks), else " +
+      `${status(REFUSAL_STATUS.notWithdrawable)}; an address matching the network's addressRegex, a memo ` +
+      "matching its memoRegex when both are given, an amount above 0 with the currency's decimals, at least the " +
+      "larger of the network's minimum and the currency's minimumWithdrawal and at most its maximumWithdrawal " +
+      `(when above 0), else ${status(REFUSAL_STATUS.invalidWithdrawal)}. A bank withdrawal needs a FIAT ` +
+      "currency of the catalogue and the same amount rules with the currency's minimumWithdrawal. Then the " +
+      "wallet must hold the amount and the fee, else " +
+      `${status(REFUSAL_STATUS.balanceTooLow)}. Every refusal leaves the state as it was.`,
+    why: "The pages say the address must match addressRegex; the statuses of the refusals are not shown.",
+    override: "catalogue.currencies, catalogue.networks, catalogue.withdrawalNetworks",
+  },
+  {
+    id: "withdrawals.fees",
+    topic: "Withdrawals",
+    choice:
+      "A withdrawal debits its amount and its fee from the available balance at once: a crypto withdrawal the " +
+      "network's fee (feeType), a bank withdrawal the currency's withdrawalFee (withdrawalFeeType; PERCENTAGE is " +
+      "a percentage of the amount, capped at maximumWithdrawalFee when above 0), rounded to the currency's " +
+      "decimals. The transaction's amount is the amount; the fee goes nowhere in the account (no transaction " +
+      "credits it): money leaves by withdrawals and fees, so every balance is its starting balance plus its " +
+      "deposits (less their fees), trades, withdrawals (with their fees) and refunds.",
+    why: "No source shows whether the fee is taken beside the amount or from it; the bank sample shows both.",
+  },
+  {
+    id: "withdrawals.states",
+    topic: "Withdrawals",
+    choice:
+      `A crypto withdrawal starts ${WITHDRAWAL_FIRST_STATUS.crypto} (the webhook sample), a bank withdrawal ` +
+      `${WITHDRAWAL_FIRST_STATUS.bank} (the bank sample), then ends ${WITHDRAWAL_FINAL_STATUSES.join(" or ")}; ` +
+      "PROCESSING and REJECTED are never used. Each state, the first included, sends a WITHDRAWAL webhook. A " +
+      "FAILED withdrawal returns its amount and fee by a CREDIT transaction of category WITHDRAWAL with the " +
+      "withdrawal's reference (description Refund of external payout). A SUCCESSFUL crypto withdrawal gets a " +
+      "hash (64 hex digits); otherwise hash is null.",
+    why:
+      "The Payouts page lists REJECTED beside FAILED and also calls SUCCESSFUL and FAILED the final states; " +
+      "how a refund shows in the history is not shown.",
+  },
+  {
+    id: "withdrawals.settlement",
+    topic: "Withdrawals",
+    choice:
+      `A withdrawal settles ${WITHDRAWAL_SETTLEMENT.outcome} ${WITHDRAWAL_SETTLEMENT.settleAfterMs / 1000} s ` +
+      "after its request on the sandbox clock (at that moment, once the clock has reached it: on the next " +
+      "request or advance), unless a test settled it first (POST /_sandbox/withdrawals/{transactionId}/settle, " +
+      "sandbox.settleWithdrawal: now, SUCCESSFUL or FAILED; one already settled answers 409).",
+    why: "No source shows how long a withdrawal takes or how often it fails.",
+    override: "withdrawals.settleAfterMs (null: only when a test settles), withdrawals.outcome",
+  },
+  {
+    id: "withdrawals.payouts",
+    topic: "Withdrawals",
+    choice:
+      "List Payouts lists the bank withdrawals (a Payout is a payout to a bank account, with its bankAccount); " +
+      "crypto withdrawals are in the history (category WITHDRAWAL) and Get Transaction. A payout's " +
+      "transferReference (TRF-<date>-<6 characters>) and externalReference (EXT- and 10 digits), the payouts " +
+      "example's forms, are made with it; its dollarValue is the amount at the currency's dollar rate, to " +
+      "cents, its bitcoinValue that over the BTC dollar rate (0 without one). The list shows the account number " +
+      `as ${ACCOUNT_NUMBER_MASK} and its last 4 characters; the withdrawal's answer shows it as sent.`,
+    why: "The Payout schema needs a bank account and string references, which the request's sample has as null.",
+  },
+  {
+    id: "webhooks.payloads",
+    topic: "Webhooks",
+    choice:
+      "A webhook body is the published sample's keys in its order, from the transaction as it is now: amount the " +
+      "transaction's amount, createdAt its creation, lastUpdated its last change. A bank withdrawal's has no " +
+      "network and its address is the account number.",
+    why: "The Webhooks page shows a crypto withdrawal and a deposit only.",
+  },
+  {
+    id: "lists.filters",
+    topic: "Lists",
+    choice:
+      "List Deposits and List Payouts keep the items of currencyId (a currency's id), of status (exactly), " +
+      "created at or after startDate and at or before endDate (ISO 8601 dates or date-times; a date alone is " +
+      `its whole day, UTC); another date answers ${status(REFUSAL_STATUS.invalidPage)}. meta counts the kept items.`,
+    why: "The client sends these filters; their values and date format are not shown.",
+  },
+  {
     id: "answers.unmodelled",
     topic: "Answers",
     choice:
       "Operations the sandbox does not model yet answer their documented example (Prefer picks another, as in " +
       `the mock): ${UNMODELLED_OPERATIONS.join(", ")}. Modelled operations ignore Prefer.`,
-    why: "Deposits, withdrawals, invoices and the payment rails come in a later version of the sandbox.",
+    why: "Invoices, the tradeable currencies and the payment rails come in a later version of the sandbox.",
   },
   {
     id: "answers.identity",

@@ -27,12 +27,12 @@ const problem = (status: number, message: string): ControlAnswer => ({ status, b
 const noAccount = (apiKey: string) => problem(404, `No sandbox account for the API key ${apiKey}`);
 const clockOf = (now: number) => ok({ now, iso: new Date(now).toISOString() });
 
-/** A change the sandbox refuses (a RangeError: balances, rates, a state) is a 400 saying why. */
+/** A change the sandbox refuses (a RangeError: balances, rates, a state, money) is a 400 (or its status) saying why. */
 function refusing(change: () => ControlAnswer): ControlAnswer {
   try {
     return change();
   } catch (error) {
-    if (error instanceof RangeError) return problem(400, error.message);
+    if (error instanceof RangeError) return problem((error as { status?: number }).status ?? 400, error.message);
     throw error;
   }
 }
@@ -61,6 +61,10 @@ const HANDLERS: Record<string, ControlHandler> = {
       return { status: 204 };
     }),
   getSandboxChoices: (sandbox) => ok(sandbox.choices),
+  simulateSandboxDeposit: (sandbox, { body }) =>
+    refusing(() => ({ status: 201, body: sandbox.deposit(body as Parameters<Sandbox["deposit"]>[0]) })),
+  settleSandboxWithdrawal: (sandbox, { params, body }) =>
+    refusing(() => ok(sandbox.settleWithdrawal(params.transactionId!, (body as { status: "SUCCESSFUL" }).status))),
   listSandboxWebhooks: async (sandbox, { query }) => ok(await sandbox.webhooks.list(query.get("apiKey") ?? undefined)),
   getSandboxOpenApi: () => ok(controlDocument),
 };

@@ -22,6 +22,13 @@ export type WebhookPayload = components["schemas"]["WebhookPayload"];
  */
 export type Notify = (apiKey: string, transactionId: string, payload: WebhookPayload) => void;
 
+/** How withdrawals settle on the sandbox clock (choices.ts, "withdrawals.settlement"). */
+export interface WithdrawalSettings {
+  /** How long after its request a withdrawal settles; null: only when a test settles it. */
+  settleAfterMs: number | null;
+  outcome: "SUCCESSFUL" | "FAILED";
+}
+
 export interface Engine {
   readonly spec: OpenApiDocument;
   /** The state now (a restore replaces it). */
@@ -30,6 +37,7 @@ export interface Engine {
   readonly templates: Templates;
   /** The code every fiat rate is against (USDT). */
   readonly baseCode: string;
+  readonly withdrawals: WithdrawalSettings;
   /** Where state changes of deposits and withdrawals go (webhooks). */
   notify: Notify;
   /** Webhook delivery beyond notify: the resend operations send a transaction's latest webhook again. */

@@ -26,7 +26,8 @@ function nextWord(state: IdState): number {
   return (t ^ (t >>> 14)) >>> 0;
 }
 
-const randomText = (state: IdState, alphabet: string, length: number): string =>
+/** `length` characters of `alphabet`, drawn from the generator (addresses, hashes, references). */
+export const randomText = (state: IdState, alphabet: string, length: number): string =>
   Array.from({ length }, () => alphabet[nextWord(state) % alphabet.length]).join("");
 
 const hex = (word: number, digits: number): string => word.toString(16).padStart(8, "0").slice(0, digits);
@@ -55,8 +56,11 @@ export function quoteId(state: IdState): string {
   return `qt_${randomText(state, ALPHANUMERIC, 10)}${counterText(state, ALPHANUMERIC, 6)}`;
 }
 
-/** A trade reference as the documented example writes one: `TRD-<yyyymmdd>-<6 characters>`. */
-export function tradeReference(state: IdState, at: number): string {
+/** A reference as the documented examples write them: `<prefix>-<yyyymmdd>-<6 characters>`. */
+export function datedReference(state: IdState, prefix: string, at: number): string {
   const day = new Date(at).toISOString().slice(0, 10).replace(/-/g, "");
-  return `TRD-${day}-${randomText(state, UPPER_ALPHANUMERIC, 2)}${counterText(state, UPPER_ALPHANUMERIC, 4)}`;
+  return `${prefix}-${day}-${randomText(state, UPPER_ALPHANUMERIC, 2)}${counterText(state, UPPER_ALPHANUMERIC, 4)}`;
 }
+
+/** A trade reference as the documented example writes one: `TRD-<yyyymmdd>-<6 characters>`. */
+export const tradeReference = (state: IdState, at: number): string => datedReference(state, "TRD", at);

@@ -7,6 +7,7 @@
 // against the contract before it is sent. Where the service's description is silent the sandbox decides, and
 // every such decision is in one register (choices.ts, `sandbox.choices`).
 import { BASE_PATH } from "../../generated/client-meta.js";
+import type { components } from "../../generated/schema.js";
 import { openApiDocument } from "../contract/bundled.js";
 import { createRequestPipeline, type PipelineAnswer, type RequestPipeline } from "../mock/pipeline.js";
 import type { SandboxAccount, SandboxChoice, SandboxRates, SandboxState } from "../../generated/sandbox-control.js";
@@ -19,6 +20,7 @@ import {
   defaultCatalogue,
   defaultRates,
   documentedBalances,
+  networkCurrencyProblem,
 } from "./catalogue.js";
 import { SANDBOX_CHOICES } from "./choices.js";
 import { createClock } from "./clock.js";
@@ -28,6 +30,7 @@ import { keepPipeline } from "./direct.js";
 import type { Engine } from "./engine.js";
 import { freshIds } from "./ids.js";
 import { createLimits } from "./limits.js";
+import { createMoney, type SandboxDepositRequest, type WithdrawalOptions, withdrawalSettings } from "./money/index.js";
 import { createSandboxSource } from "./source.js";
 import { type AccountSettings, type SandboxStateData, STATE_VERSION } from "./state.js";
 import { stateProblem } from "./state-check.js";
@@ -35,6 +38,8 @@ import { readTemplates } from "./templates.js";
 import { createWebhooks, type WebhookOptions, type Webhooks, type WebhookView } from "./webhooks/index.js";
 
 export type { AccountSettings, SandboxAccount, SandboxChoice, SandboxRates, SandboxState };
+export type { SandboxDepositRequest, WithdrawalOptions };
+type Transaction = components["schemas"]["Transaction"];
 /** The control API's types (`paths`, `components`, one type per schema), from its OpenAPI document. */
 export type * as SandboxControl from "../../generated/sandbox-control.js";
 
@@ -49,8 +54,18 @@ export interface SandboxOptions {
   requireKnownKeys?: boolean;
   /** Default 200 requests per minute, 100 Create Quote requests per hour (the description's figures). */
   limits?: { requestsPerMinute?: number; quotesPerHour?: number };
-  /** Default: the contract's examples. Currencies and pairs as the contract's Currency and Pair schemas. */
-  catalogue?: { currencies?: unknown[]; pairs?: unknown[] };
+  /**
+   * Default: the contract's examples. Currencies and pairs as the contract's Currency and Pair schemas; networks as
+   * Get Active Networks' data; withdrawalNetworks, by currency code, as Get Withdrawal Currency Networks' data.
+   */
+  catalogue?: {
+    currencies?: unknown[];
+    pairs?: unknown[];
+    networks?: Record<string, unknown>;
+    withdrawalNetworks?: Record<string, unknown[]>;
+  };
+  /** When withdrawals settle on the sandbox clock, and how (default: SUCCESSFUL 1 min after the request). */
+  withdrawals?: WithdrawalOptions;
   /** When set, the control API requires `authorization: Bearer <token>`. */
   controlToken?: string;
   /** Receives a line for each sandbox bug (an answer that fails the contract). */
@@ -74,6 +89,10 @@ export interface Sandbox {
   restore(state: SandboxState): void;
   /** The register of the sandbox's choices. */
   readonly choices: readonly SandboxChoice[];
+  /** Simulates an incoming payment (POST /_sandbox/deposits); throws a RangeError when it cannot be. */
+  deposit(deposit: SandboxDepositRequest): Transaction;
+  /** Settles a withdrawal in progress now (POST /_sandbox/withdrawals/{id}/settle); throws a RangeError if not. */
+  settleWithdrawal(transactionId: string, status: "SUCCESSFUL" | "FAILED"): Transaction;
   /** The outbox: every webhook of a key (exact body, signature, URL, attempts); `settled()` once none is due. */
   readonly webhooks: Pick<Webhooks, "list" | "settled">;
 }
@@ -83,8 +102,8 @@ export type { WebhookView };
 type Check = ReturnType<typeof createCatalogueCheck>;
 
 /** Throws a RangeError when `catalogue` breaks the contract's schemas or a pair joins a currency it lacks. */
-function checkCatalogue(catalogue: { currencies: unknown[]; pairs: unknown[] }, check: Check): void {
-  const problem = check.catalogueProblem(catalogue);
+function checkCatalogue(catalogue: Parameters<Check["catalogueProblem"]>[0], check: Check): void {
+  const problem = check.catalogueProblem(catalogue) ?? networkCurrencyProblem(catalogue as Catalogue);
   if (problem) throw new RangeError(`sandbox catalogue: ${problem}`);
   const { currencies, pairs } = catalogue as Catalogue;
   const codes = new Set(currencies.map((currency) => currency.code));
@@ -98,6 +117,9 @@ function catalogueOf(options: SandboxOptions, check: Check): Catalogue {
   const catalogue = {
     currencies: (options.catalogue?.currencies ?? defaults.currencies) as Catalogue["currencies"],
     pairs: (options.catalogue?.pairs ?? defaults.pairs) as Catalogue["pairs"],
+    networks: (options.catalogue?.networks ?? defaults.networks) as Catalogue["networks"],
+    withdrawalNetworks: (options.catalogue?.withdrawalNetworks ??
+      defaults.withdrawalNetworks) as Catalogue["withdrawalNetworks"],
   };
   checkCatalogue(catalogue, check);
   return structuredClone(catalogue);
@@ -151,6 +173,7 @@ function createEngine(options: SandboxOptions, check: Check) {
     rates: mergedRates(defaultRates(spec), options.rates ?? {}, check),
     accounts: {},
     windows: {},
+    settlements: [],
     outbox: {},
   };
   let webhooks: Webhooks | undefined;
@@ -159,6 +182,7 @@ function createEngine(options: SandboxOptions, check: Check) {
     clock,
     templates: readTemplates(spec),
     baseCode: baseCodeOf(spec),
+    withdrawals: withdrawalSettings(options.withdrawals),
     get state() {
       return state;
     },
@@ -193,8 +217,10 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     validator: sharedValidator(openApiDocument),
     checkAnswer: createAnswerCheck(openApiDocument, options.log),
   });
+  const money = createMoney(engine);
   const sandbox: Sandbox = {
     fetch(request) {
+      money.settleDue();
       const path = new URL(request.url).pathname;
       if (path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`)) return control(request);
       return viaPipeline(pipeline, request);
@@ -203,6 +229,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       now: () => engine.clock.now(),
       advance(ms) {
         const now = engine.clock.advance(ms);
+        money.settleDue();
         engine.webhooks.pump(); // due retries go out before advance returns
         return now;
       },
@@ -220,10 +247,14 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       checkState(saved, check);
       const next = structuredClone(saved);
       next.outbox ??= {}; // a state saved before webhooks
+      next.settlements ??= []; // a state saved before deposits and withdrawals
+      for (const account of Object.values(next.accounts)) account.addresses ??= [];
       engine.clock.restore(next.clock);
       engine.replace(next);
     },
     choices: SANDBOX_CHOICES,
+    deposit: money.deposit,
+    settleWithdrawal: money.settleWithdrawal,
     webhooks: { list: (apiKey) => engine.webhooks.list(apiKey), settled: () => engine.webhooks.settled() },
   };
   const control = createControl(sandbox, options);

@@ -9,6 +9,9 @@ import { acceptQuote } from "./operations/accept-quote.js";
 import { getCurrencies, getCurrencyPairs, getFiatRates, getTradePair, getTradePairs } from "./operations/catalogue.js";
 import { getCollectionCustomer, getCollectionCustomers } from "./operations/collections.js";
 import { createQuote } from "./operations/create-quote.js";
+import { createDepositAddress, getDepositAddresses } from "./operations/deposit-addresses.js";
+import { getActiveNetworks, getWithdrawalCurrencyNetworks } from "./operations/networks.js";
+import { requestBankWithdrawal, requestCryptoWithdrawal } from "./operations/withdrawals.js";
 import { getTradeHistory, getTradesSummary } from "./operations/trades.js";
 import { getTransaction, getUserTransactions, listDeposits, listPayouts } from "./operations/transactions.js";
 import { ownEntry } from "./state.js";
@@ -34,6 +37,12 @@ const HANDLERS: Record<string, Handler> = {
   getTradeHistory,
   getTradesSummary,
   getCollectionCustomers,
+  getActiveNetworks,
+  getWithdrawalCurrencyNetworks,
+  createDepositAddress,
+  getDepositAddresses,
+  requestCryptoWithdrawal,
+  requestBankWithdrawal,
   getCollectionCustomer,
   resendWebhooks,
   resendTransactionWebhook,

@@ -1,9 +1,10 @@
 // What a restore takes: a state of this version whose every part has the shape the sandbox writes (so no
 // answer built from it can fail), whose wallets are of catalogue currencies, and whose every balance is its
-// starting balance plus its transactions (money is never created by a restore). A state a sandbox answered
+// starting balance plus its transactions' effects (money is never created by a restore: deposits in, withdrawals
+// and their fees out, refunds back), and whose withdrawals to settle are withdrawals in progress. A state a sandbox answered
 // always passes; a hand-edited one is refused with where it is wrong. The catalogue and rates are checked
 // against the contract by the caller (catalogue.ts).
-import { STATE_VERSION } from "./state.js";
+import { effectMinor, STATE_VERSION, type TransactionRecord } from "./state.js";
 import { outboxProblem } from "./webhooks/outbox.js";
 
 type Json = Record<string, unknown>;
@@ -70,9 +71,68 @@ const TRADE_RECORD = (quotes: Json, pairIds: Set<string>) => ({
   dollarCents: isWhole,
 });
 
+const isOptional = (test: (value: unknown) => boolean) => (value: unknown) => value === undefined || test(value);
+
+const DEPOSIT = {
+  id: isText,
+  hash: isText,
+  network: isText,
+  address: isText,
+  dollarRate: isNumber,
+  feeMinor: isCount,
+};
+
+const DESTINATIONS = {
+  crypto: { address: isText, network: isText, memo: isOptional(isText) },
+  bank: {
+    bankAccountId: isText,
+    accountNumber: isText,
+    accountName: isText,
+    bankName: isText,
+    bankCode: isText,
+    merchantCode: isOptional(isText),
+  },
+} as const;
+
+const WITHDRAWAL = {
+  payoutId: isText,
+  status: isText,
+  feeMinor: isCount,
+  transferReference: isText,
+  externalReference: isText,
+  dollarValue: isNumber,
+  bitcoinValue: isNumber,
+  hash: (value: unknown) => value === null || isText(value),
+  refundId: isOptional(isText),
+};
+
+/** What is wrong with a transaction's deposit or withdrawal, or undefined. */
+function moneyProblem(at: string, transaction: unknown): string | undefined {
+  const { deposit, withdrawal } = transaction as Json;
+  if (deposit !== undefined) return fieldProblem(`${at}.deposit`, deposit, DEPOSIT);
+  if (withdrawal === undefined) return undefined;
+  const problem = fieldProblem(`${at}.withdrawal`, withdrawal, WITHDRAWAL);
+  if (problem) return problem;
+  const destination = (withdrawal as Json).destination as Json | undefined;
+  const kind = isRecord(destination) ? String(destination.kind) : "";
+  if (kind !== "crypto" && kind !== "bank") return `${at}.withdrawal.destination.kind must be crypto or bank`;
+  return fieldProblem(`${at}.withdrawal.destination`, destination, DESTINATIONS[kind]);
+}
+
+const ADDRESS = (codes: Set<string>) => ({
+  id: isText,
+  createdAt: isWhole,
+  value: isText,
+  reference: isText,
+  currency: (value: unknown) => isText(value) && codes.has(value),
+  network: isText,
+  identifier: isOptional(isText),
+});
+
 const TRANSACTION = (codes: Set<string>) => ({
   id: isText,
   createdAt: isWhole,
+  updatedAt: isOptional(isWhole),
   reference: isText,
   description: isText,
   narration: (value: unknown) => value === null || isText(value),
@@ -86,7 +146,7 @@ const TRANSACTION = (codes: Set<string>) => ({
 function historyProblem(at: string, account: Json): string | undefined {
   const sums = new Map<string, number>();
   for (const transaction of account.transactions as Json[]) {
-    const signed = (transaction.type === "CREDIT" ? 1 : -1) * (transaction.amountMinor as number);
+    const signed = effectMinor(transaction as unknown as TransactionRecord);
     sums.set(String(transaction.walletCode), (sums.get(String(transaction.walletCode)) ?? 0) + signed);
   }
   for (const wallet of account.wallets as Json[])
@@ -129,8 +189,13 @@ function accountProblem(at: string, apiKey: string, account: unknown, names: Cat
     itemsProblem(`${at}.trades`, record.trades, (trade, where) =>
       fieldProblem(where, trade, TRADE_RECORD(record.quotes as Json, names.pairIds)),
     ) ??
-    itemsProblem(`${at}.transactions`, record.transactions, (item, where) =>
-      fieldProblem(where, item, TRANSACTION(walletCodes)),
+    itemsProblem(
+      `${at}.transactions`,
+      record.transactions,
+      (item, where) => fieldProblem(where, item, TRANSACTION(walletCodes)) ?? moneyProblem(where, item),
+    ) ??
+    itemsProblem(`${at}.addresses`, record.addresses ?? [], (item, where) =>
+      fieldProblem(where, item, ADDRESS(walletCodes)),
     ) ??
     historyProblem(at, record)
   );
@@ -151,6 +216,26 @@ function windowsProblem(windows: unknown): string | undefined {
     }
   }
   return undefined;
+}
+
+/**
+ * Whether each withdrawal to settle names a withdrawal in progress, or one no longer there (an account put again or
+ * deleted since: its entry is dropped when due), never a settled one or another transaction.
+ */
+function settlementsProblem(settlements: unknown, accounts: Json): string | undefined {
+  const tests = { at: isWhole, apiKey: isText, transactionId: isText };
+  return itemsProblem("settlements", settlements, (entry, where) => {
+    const problem = fieldProblem(where, entry, tests);
+    if (problem) return problem;
+    const { apiKey, transactionId } = entry as Json;
+    const account = Object.hasOwn(accounts, String(apiKey)) ? (accounts[String(apiKey)] as Json) : undefined;
+    const transactions = (account?.transactions ?? []) as Json[];
+    const transaction = transactions.find((candidate) => candidate.id === transactionId);
+    if (!transaction) return undefined;
+    const status = (transaction.withdrawal as Json | undefined)?.status;
+    const inProgress = status !== undefined && status !== "SUCCESSFUL" && status !== "FAILED";
+    return inProgress ? undefined : `${where} names no withdrawal in progress`;
+  });
 }
 
 /** What keeps `value` from being a state this version restores, or undefined. */
@@ -178,5 +263,5 @@ export function stateProblem(value: unknown): string | undefined {
     const problem = accountProblem(`accounts.${apiKey}`, apiKey, account, names);
     if (problem) return problem;
   }
-  return undefined;
+  return settlementsProblem(value.settlements ?? [], value.accounts);
 }

@@ -1,7 +1,8 @@
 // The sandbox's state: one account per API key (its wallets, quotes, trades and transactions), the catalogue,
 // the rates, the clock, the id generator and the limit windows, all plain JSON, so a snapshot is a copy of it and
 // a restore puts a copy back (`version` says the format). Balances are kept in minor units (integers, to the
-// currency's decimals) so that every balance is exactly its starting balance plus its transactions.
+// currency's decimals) so that every balance is exactly its starting balance plus its transactions' effects
+// (`effectMinor`: a deposit credits its amount less its fee, a withdrawal debits its amount and its fee).
 import type { components } from "../../generated/schema.js";
 import type { SandboxAccountSettings, SandboxRates } from "../../generated/sandbox-control.js";
 import type { Catalogue, Currency } from "./catalogue.js";
@@ -59,9 +60,53 @@ export interface TradeRecord {
   dollarCents: number;
 }
 
+/** A confirmed deposit of a CREDIT/DEPOSIT transaction. */
+export interface DepositRecord {
+  id: string;
+  hash: string;
+  network: string;
+  /** The address it was paid to. */
+  address: string;
+  dollarRate: number;
+  /** The network's deposit fee, kept by the service (credited nowhere in the account). */
+  feeMinor: number;
+}
+
+/** Where a withdrawal goes: an address on a network, or a bank account. */
+export type WithdrawalDestination =
+  | { kind: "crypto"; address: string; network: string; memo?: string }
+  | {
+      kind: "bank";
+      bankAccountId: string;
+      accountNumber: string;
+      accountName: string;
+      bankName: string;
+      bankCode: string;
+      merchantCode?: string;
+    };
+
+/** The payout of a DEBIT/WITHDRAWAL transaction and its state (choices.ts, "withdrawals.states"). */
+export interface WithdrawalRecord {
+  payoutId: string;
+  status: string;
+  /** The fee debited beside the amount, which leaves the account (credited nowhere in it). */
+  feeMinor: number;
+  destination: WithdrawalDestination;
+  transferReference: string;
+  externalReference: string;
+  dollarValue: number;
+  bitcoinValue: number;
+  /** The on-chain hash once a crypto withdrawal is SUCCESSFUL, else null. */
+  hash: string | null;
+  /** The CREDIT transaction that returned the amount and fee of a FAILED withdrawal. */
+  refundId?: string;
+}
+
 export interface TransactionRecord {
   id: string;
   createdAt: number;
+  /** When it last changed (a withdrawal's state), when it did after createdAt. */
+  updatedAt?: number;
   reference: string;
   description: string;
   narration: string | null;
@@ -70,6 +115,33 @@ export interface TransactionRecord {
   walletCode: string;
   /** In minor units of the wallet's currency; always positive (type says the direction). */
   amountMinor: number;
+  deposit?: DepositRecord;
+  withdrawal?: WithdrawalRecord;
+}
+
+/** What a transaction did to its wallet, in minor units: its amount, less a deposit's fee, plus a withdrawal's. */
+export const effectMinor = (transaction: TransactionRecord): number =>
+  transaction.type === "CREDIT"
+    ? transaction.amountMinor - (transaction.deposit?.feeMinor ?? 0)
+    : -(transaction.amountMinor + (transaction.withdrawal?.feeMinor ?? 0));
+
+/** A deposit address of an account: one per currency, network and customer identifier. */
+export interface DepositAddressRecord {
+  id: string;
+  createdAt: number;
+  value: string;
+  reference: string;
+  currency: string;
+  network: string;
+  /** The customer identifier it was made for; absent on the account's own (master) address of the pair. */
+  identifier?: string;
+}
+
+/** A withdrawal the sandbox clock settles at `at` (choices.ts, "withdrawals.settlement"). */
+export interface SettlementRecord {
+  at: number;
+  apiKey: string;
+  transactionId: string;
 }
 
 export interface AccountRecord {
@@ -87,6 +159,8 @@ export interface AccountRecord {
   trades: TradeRecord[];
   /** Oldest first. */
   transactions: TransactionRecord[];
+  /** Oldest first. */
+  addresses: DepositAddressRecord[];
 }
 
 /** One limit window of one key: which window (its start) and how many requests it counted. */
@@ -107,6 +181,8 @@ export type SandboxStateData = {
   windows: Record<string, Record<string, WindowCount>>;
   /** Every webhook of each API key, oldest first (webhooks/outbox.ts). */
   outbox: Record<string, WebhookRecord[]>;
+  /** Withdrawals still to settle on the clock, soonest first (money/withdrawals.ts). */
+  settlements: SettlementRecord[];
 };
 
 /** An account's configuration, as users give it (the control document's SandboxAccountSettings). */
@@ -152,6 +228,7 @@ export function newAccount(
     quotes: {},
     trades: [],
     transactions: [],
+    addresses: [],
   };
   if (settings.apiSecret !== undefined) account.apiSecret = settings.apiSecret;
   if (settings.webhookUrl !== undefined) account.webhookUrl = settings.webhookUrl;

@@ -2,7 +2,7 @@
 // fields its example has, each filled from the state where the state holds it and kept from the example where
 // nothing stands behind it. So an answer never carries a field the contract's example does not show, and the
 // envelope's message is the documented one. Read once per sandbox.
-import type { OpenApiDocument } from "../openapi/document.js";
+import { isObject, namedExamples, type OpenApiDocument } from "../openapi/document.js";
 import { exampleBody, exampleData } from "./catalogue.js";
 
 type JsonRecord = Record<string, unknown>;
@@ -31,6 +31,27 @@ export interface Templates {
   pairSummary: JsonRecord;
   fiatRate: JsonRecord;
   pageMeta: JsonRecord;
+  /** Create Deposit Address's answer, and an address as Get Deposit Addresses lists it. */
+  createdAddress: JsonRecord;
+  listedAddress: JsonRecord;
+  /** A transaction with its deposit (List Deposits), with its payout (List Payouts). */
+  depositTransaction: JsonRecord;
+  payoutTransaction: JsonRecord;
+  /** The withdrawal answers: a transaction with its wallet (crypto), with its payout (bank). */
+  cryptoWithdrawal: JsonRecord;
+  bankWithdrawal: JsonRecord;
+  /** The webhook bodies, in the published samples' key order. */
+  depositWebhook: JsonRecord;
+  withdrawalWebhook: JsonRecord;
+}
+
+/** The first example body of the contract's webhook `name` (deposit, withdrawal). */
+function webhookExample(spec: OpenApiDocument, name: string): JsonRecord {
+  const webhooks = (spec as { webhooks?: Record<string, { post?: { requestBody?: { content?: object } } }> }).webhooks;
+  const content = webhooks?.[name]?.post?.requestBody?.content as Record<string, unknown> | undefined;
+  const [example] = namedExamples(spec, content?.["application/json"]);
+  if (!isObject(example?.value)) throw new Error(`sandbox: the contract documents no ${name} webhook example`);
+  return example.value;
 }
 
 export function readTemplates(spec: OpenApiDocument): Templates {
@@ -49,5 +70,13 @@ export function readTemplates(spec: OpenApiDocument): Templates {
     pairSummary: first(exampleData(spec, "getTradePairs")),
     fiatRate: first(exampleData(spec, "getFiatRates")),
     pageMeta: exampleBody(spec, "listDeposits").meta as JsonRecord,
+    createdAddress: exampleData(spec, "createDepositAddress") as JsonRecord,
+    listedAddress: first(exampleData(spec, "getDepositAddresses")),
+    depositTransaction: first(exampleData(spec, "listDeposits")),
+    payoutTransaction: first(exampleData(spec, "listPayouts")),
+    cryptoWithdrawal: exampleData(spec, "requestCryptoWithdrawal") as JsonRecord,
+    bankWithdrawal: exampleData(spec, "requestBankWithdrawal") as JsonRecord,
+    depositWebhook: webhookExample(spec, "deposit"),
+    withdrawalWebhook: webhookExample(spec, "withdrawal"),
   };
 }

@@ -51,14 +51,17 @@ export function walletView(engine: Engine, account: AccountRecord, wallet: Walle
   return shaped(engine.templates.wallet, { ...walletFields(engine, account, wallet), currency });
 }
 
-/** A transaction with its wallet (as it is now), as Get User Transactions answers it. */
-export function transactionView(engine: Engine, account: AccountRecord, transaction: TransactionRecord): unknown {
-  const wallet = account.wallets.find((candidate) => candidate.code === transaction.walletCode)!;
-  const { templates } = engine;
-  return shaped(templates.transaction, {
+/** The wallet a transaction moved (its account keeps one wallet per code). */
+export const walletOfTransaction = (account: AccountRecord, transaction: TransactionRecord): WalletRecord =>
+  account.wallets.find((candidate) => candidate.code === transaction.walletCode)!;
+
+/** A transaction's own fields (no wallet, deposit or payout), from the state. */
+export function transactionFields(engine: Engine, account: AccountRecord, transaction: TransactionRecord) {
+  const wallet = walletOfTransaction(account, transaction);
+  return {
     id: transaction.id,
     createdAt: iso(transaction.createdAt),
-    updatedAt: iso(transaction.createdAt),
+    updatedAt: iso(transaction.updatedAt ?? transaction.createdAt),
     active: true,
     reference: transaction.reference,
     description: transaction.description,
@@ -67,6 +70,15 @@ export function transactionView(engine: Engine, account: AccountRecord, transact
     category: transaction.category,
     amount: fromMinor(transaction.amountMinor, currencyOf(engine, wallet.code)),
     walletId: wallet.id,
+  };
+}
+
+/** A transaction with its wallet (as it is now), as Get User Transactions answers it. */
+export function transactionView(engine: Engine, account: AccountRecord, transaction: TransactionRecord): unknown {
+  const wallet = walletOfTransaction(account, transaction);
+  const { templates } = engine;
+  return shaped(templates.transaction, {
+    ...transactionFields(engine, account, transaction),
     wallet: shaped(templates.transactionWallet, walletFields(engine, account, wallet)),
   });
 }

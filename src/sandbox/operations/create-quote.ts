@@ -61,7 +61,7 @@ function termsOf(engine: Engine, body: QuoteRequest) {
 }
 
 /** The dollar rate of a currency: configured, else 1 / its fiat sellRate to 8 decimals (choices.ts, "catalogue"). */
-function dollarRateOf(engine: Engine, currency: Currency): number | undefined {
+export function dollarRateOf(engine: Engine, currency: Currency): number | undefined {
   const configured = engine.state.rates.dollar[currency.code];
   if (configured !== undefined) return configured;
   const fiat = engine.state.rates.fiat.find((candidate) => candidate.currency === currency.code);
