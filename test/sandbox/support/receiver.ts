@@ -4,7 +4,7 @@
 // the test that starts a receiver stops it (`close()`, which also drops held requests).
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { control } from "./sandbox.js";
+import { api, control } from "./sandbox.js";
 import type { Sandbox } from "../../../src/sandbox/index.js";
 
 export interface Received {
@@ -119,4 +119,22 @@ export async function outbox(sandbox: Sandbox, apiKey: string) {
   const answer = await control(sandbox, "GET", `/_sandbox/webhooks?apiKey=${encodeURIComponent(apiKey)}`);
   if (answer.status !== 200) throw new Error(`outbox: ${answer.status} ${JSON.stringify(answer.body)}`);
   return answer.body as Awaited<ReturnType<Sandbox["webhooks"]["list"]>>;
+}
+
+/** A crypto withdrawal of `amount` USDT on TRX from `apiKey`'s account to an address of its own: its id. */
+export async function withdraw(sandbox: Sandbox, apiKey: string, amount = 10): Promise<string> {
+  const request = { currency: "USDT", network: "TRX", uniqueUserIdentifier: "payout-test" };
+  const address = await api(sandbox, "POST", "/addresses/broker", request, { key: apiKey });
+  if (address.status !== 200) throw new Error(`address refused: ${address.status} ${JSON.stringify(address.body)}`);
+  const destination = { address: address.body.data.value, network: "TRX" };
+  const body = { amount, currency: "USDT", destination, narration: "webhook test" };
+  const answer = await api(sandbox, "POST", "/wallets/ext/debit/crypto", body, { key: apiKey });
+  if (answer.status !== 200) throw new Error(`withdrawal refused: ${answer.status} ${JSON.stringify(answer.body)}`);
+  return answer.body.data.id;
+}
+
+/** Settles a withdrawal over the control API. */
+export async function settle(sandbox: Sandbox, transactionId: string, status: "SUCCESSFUL" | "FAILED") {
+  const answer = await control(sandbox, "POST", `/_sandbox/withdrawals/${transactionId}/settle`, { status });
+  if (answer.status !== 200) throw new Error(`settle refused: ${answer.status} ${JSON.stringify(answer.body)}`);
 }
