@@ -220,9 +220,12 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const money = createMoney(engine);
   const sandbox: Sandbox = {
     fetch(request) {
-      money.settleDue();
       const path = new URL(request.url).pathname;
-      if (path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`)) return control(request);
+      // API requests settle due withdrawals in the answer source (source.ts), which the HTTP front reaches directly.
+      if (path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`)) {
+        money.settleDue();
+        return control(request);
+      }
       return viaPipeline(pipeline, request);
     },
     clock: {

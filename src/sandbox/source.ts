@@ -14,6 +14,7 @@ import { getActiveNetworks, getWithdrawalCurrencyNetworks } from "./operations/n
 import { requestBankWithdrawal, requestCryptoWithdrawal } from "./operations/withdrawals.js";
 import { getTradeHistory, getTradesSummary } from "./operations/trades.js";
 import { getTransaction, getUserTransactions, listDeposits, listPayouts } from "./operations/transactions.js";
+import { settleDue } from "./money/withdrawals.js";
 import { ownEntry } from "./state.js";
 import { getMyWallets, getWalletBalance, getWalletBalanceByCode } from "./operations/wallets.js";
 import { resendTransactionWebhook, resendWebhooks } from "./operations/webhooks.js";
@@ -56,6 +57,7 @@ export function createSandboxSource(engine: Engine): AnswerSource {
   const unmodelled = new Set<string>(UNMODELLED_OPERATIONS);
   return {
     async answer(request) {
+      settleDue(engine); // withdrawals whose moment the clock has reached are settled before anything is read
       const id = request.operation.operationId ?? "";
       const handler = HANDLERS[id];
       if (!handler) {
