@@ -377,6 +377,8 @@ export interface components {
             amount: number;
             /** @description The wallet the transaction belongs to. */
             walletId: string;
+            /** @description The transaction's wallet, as it is now. */
+            wallet?: Record<string, never>;
             /** @description A deposit's deposit (hash, network, status, destinationAddress, ...). */
             deposit?: Record<string, never>;
             /** @description A withdrawal's payout (its `status` follows the withdrawal). */
@@ -415,6 +417,13 @@ export interface components {
              * @description When it is tried next, on the sandbox clock (only while `pending`).
              */
             nextAttemptAt?: string;
+            /**
+             * Format: date-time
+             * @description When it was made, on the sandbox clock.
+             */
+            createdAt: string;
+            /** @description The id of the webhook this one sends again (Resend Webhooks), byte for byte. */
+            resendOf?: string;
         };
         /** @description One delivery attempt of a webhook. */
         SandboxWebhookAttempt: {
@@ -897,12 +906,24 @@ export interface operations {
                      *       "updatedAt": "2026-11-27T10:00:00.000Z",
                      *       "active": true,
                      *       "reference": "cbbf9e70-6e79-4513-905c-8dc584fbfee2",
-                     *       "description": "Deposit of 25 USDT",
+                     *       "description": "USDT deposit on TRX",
                      *       "narration": null,
                      *       "type": "CREDIT",
                      *       "category": "DEPOSIT",
                      *       "amount": 25,
-                     *       "walletId": "9d679e22-7264-4653-99f0-000000000002",
+                     *       "walletId": "a8a1c8b9-c6a2-4a7e-bf04-000000000001",
+                     *       "wallet": {
+                     *         "id": "a8a1c8b9-c6a2-4a7e-bf04-000000000001",
+                     *         "createdAt": "2026-11-27T09:00:00.000Z",
+                     *         "updatedAt": "2026-11-27T10:00:00.000Z",
+                     *         "active": true,
+                     *         "availableBalance": 1025,
+                     *         "pendingBalance": 0,
+                     *         "pendingSwapBalance": 0,
+                     *         "lockedBalance": 0,
+                     *         "userId": "3e601216-d147-45a7-aa84-000000000003",
+                     *         "currencyId": "1d9f6a7e-3c2b-4f8a-9e51-0b7c2d4e6f81"
+                     *       },
                      *       "deposit": {
                      *         "id": "2f6a1c3e-5b7d-4e9f-8a10-000000000011",
                      *         "createdAt": "2026-11-27T10:00:00.000Z",
@@ -969,15 +990,38 @@ export interface operations {
                      *       "category": "WITHDRAWAL",
                      *       "amount": 15000,
                      *       "walletId": "638ded38-77db-4763-9106-c9923bf5151b",
+                     *       "wallet": {
+                     *         "id": "638ded38-77db-4763-9106-c9923bf5151b",
+                     *         "createdAt": "2026-11-27T09:00:00.000Z",
+                     *         "updatedAt": "2026-11-27T10:00:00.000Z",
+                     *         "active": true,
+                     *         "availableBalance": 484950,
+                     *         "pendingBalance": 0,
+                     *         "pendingSwapBalance": 0,
+                     *         "lockedBalance": 0,
+                     *         "userId": "3e601216-d147-45a7-aa84-000000000003",
+                     *         "currencyId": "5b2e8c14-7a3d-4e9f-8c60-2f1a9b3d7e52"
+                     *       },
                      *       "payout": {
                      *         "id": "4c55a831-7909-432a-8db4-5514ff9fac62",
                      *         "createdAt": "2026-11-27T10:00:00.000Z",
                      *         "updatedAt": "2026-11-27T10:00:31.000Z",
                      *         "active": true,
-                     *         "transferReference": null,
-                     *         "externalReference": null,
+                     *         "transferReference": "TRF-20261127-NJAAAO",
+                     *         "externalReference": "EXT-4456841322",
                      *         "status": "SUCCESSFUL",
-                     *         "transactionId": "0edb705b-9392-49c7-ad16-76bea0f84faf"
+                     *         "transactionId": "0edb705b-9392-49c7-ad16-76bea0f84faf",
+                     *         "bankAccount": {
+                     *           "id": "52669ecc-b842-4976-9e55-05697d7702d3",
+                     *           "createdAt": "2026-11-27T10:00:00.000Z",
+                     *           "updatedAt": "2026-11-27T10:00:00.000Z",
+                     *           "active": true,
+                     *           "accountNumber": "******5678",
+                     *           "accountName": "Jane Doe",
+                     *           "bankName": "OPAY",
+                     *           "bankCode": "999992",
+                     *           "payoutId": "4c55a831-7909-432a-8db4-5514ff9fac62"
+                     *         }
                      *       }
                      *     }
                      */
@@ -1018,19 +1062,20 @@ export interface operations {
                      *         "apiKey": "sandbox-key-1",
                      *         "transactionId": "8e91df33-077d-4702-9097-25051f21fb74",
                      *         "url": "http://127.0.0.1:4040/webhooks",
-                     *         "body": "{\"type\":\"DEPOSIT\",\"currency\":\"USDT\",\"amount\":25,\"status\":\"CONFIRMED\",\"reference\":\"cbbf9e70-6e79-4513-905c-8dc584fbfee2\",\"transactionId\":\"8e91df33-077d-4702-9097-25051f21fb74\",\"createdAt\":\"2026-11-27T10:00:00.000Z\",\"lastUpdated\":\"2026-11-27T10:00:00.000Z\",\"hash\":\"0xe62236173d7427b73782c4d09863f01de418b7a2029841bcabfb35870c8d4f6c\",\"address\":\"TJ8m3F6vQ2xWk9pL4rN7sB1cD5eH2aGyUz\"}",
-                     *         "signature": "a758fd817154f681bec0ba6e545d66faeb7b13521abfe8cc766139a5cd26948a1bdb20cc99eb6ad08ba4910f8a09b0301ec88717bc0f4a47ffa19b5e5f2e9100",
+                     *         "body": "{\"hash\":\"0xe62236173d7427b73782c4d09863f01de418b7a2029841bcabfb35870c8d4f6c\",\"type\":\"DEPOSIT\",\"currency\":\"USDT\",\"address\":\"TJ8m3F6vQ2xWk9pL4rN7sB1cD5eH2aGyUz\",\"amount\":25,\"status\":\"CONFIRMED\",\"reference\":\"cbbf9e70-6e79-4513-905c-8dc584fbfee2\",\"transactionId\":\"8e91df33-077d-4702-9097-25051f21fb74\",\"createdAt\":\"2026-11-27T10:00:00.000Z\",\"lastUpdated\":\"2026-11-27T10:00:00.000Z\"}",
+                     *         "signature": "fc3d942aaeb71aade3860ef46e07e3db41cf29f61dbbdf98d1aeae6daf69ff2d1d14c723d8179264f07bb1217a399a3561c546f1a1604f0aa85abb54773e459c",
                      *         "status": "delivered",
                      *         "attempts": [
                      *           {
                      *             "at": "2026-11-27T10:00:00.000Z",
-                     *             "status": 500
+                     *             "status": 503
                      *           },
                      *           {
-                     *             "at": "2026-11-27T10:00:10.000Z",
+                     *             "at": "2026-11-27T10:01:00.000Z",
                      *             "status": 200
                      *           }
-                     *         ]
+                     *         ],
+                     *         "createdAt": "2026-11-27T10:00:00.000Z"
                      *       }
                      *     ]
                      */

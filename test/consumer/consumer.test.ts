@@ -7,7 +7,8 @@
 //   `npx api-contract mock` stopped with kill -TERM, every operation through the client against
 //   `api-contract mock`, and `api-contract verify` against that mock, a proxy that breaks one field, and a
 //   server that refuses everything; ./sandbox as ESM and CJS, and `npx api-contract sandbox` (the package
-//   alone: no Prism) running the README's worked flow;
+//   alone: no Prism) running the README's worked flow and its webhook example (a node:http receiver on
+//   127.0.0.1 in the consumer's project, verifying each signature with the package's verifyWebhookSignature);
 // - per TypeScript version (5.9, 7) and module resolution (bundler, nodenext): `tsc --strict` on a consumer,
 //   which must pass, next to deliberately wrong calls, which must fail on exactly their lines.
 // Projects: one with the package alone (the mock's optional peer missing), shared by every Node; one with the
@@ -40,7 +41,7 @@ import {
 } from "../support/spec.js";
 import { WEBHOOK_SIGNATURE_HEADER } from "../../generated/client-meta.js";
 import { isRunning } from "../support/processes.js";
-import { readmeBlock } from "../support/readme.js";
+import { README_WEBHOOKS_OUTCOME, readmeBlock } from "../support/readme.js";
 import { multipartMedia } from "../../src/openapi/index.js";
 import { NODE_VERSIONS, RESOLUTIONS, TYPESCRIPT_VERSIONS } from "./matrix.js";
 import { ensureNode, ensureTypeScript, type Tool } from "./toolchain.js";
@@ -492,6 +493,11 @@ const SANDBOX_QUOTE = { sourceId: "USDT", targetId: "NGNX", amount: 10, side: "S
 /** The README's worked flow of the sandbox, as written there, and the config its text starts the sandbox with. */
 const README_SANDBOX_FLOW = readmeBlock("js", "// sandbox-flow.mjs");
 const SANDBOX_FLOW_CONFIG = { limits: { quotesPerHour: 3 } };
+/** The README's webhook example ("Webhooks in the sandbox"): its receiver and the flows that send to it. */
+const README_SANDBOX_WEBHOOKS = {
+  "sandbox-receiver.mjs": readmeBlock("js", "// sandbox-receiver.mjs"),
+  "sandbox-webhooks.mjs": readmeBlock("js", "// sandbox-webhooks.mjs"),
+};
 
 /** The consumer programs for the package alone. */
 function writeBareRunFiles(dir: string): Promise<unknown> {
@@ -511,6 +517,7 @@ function writeBareRunFiles(dir: string): Promise<unknown> {
     }),
     writeFile(path.join(dir, "sandbox-flow.mjs"), README_SANDBOX_FLOW),
     writeFile(path.join(dir, "sandbox.json"), JSON.stringify(SANDBOX_FLOW_CONFIG)),
+    ...Object.entries(README_SANDBOX_WEBHOOKS).map(([file, text]) => writeFile(path.join(dir, file), text)),
   ]);
 }
 
@@ -991,7 +998,7 @@ describe("consumer of the packed package", { concurrent: true, timeout: CELL_TIM
       }
     });
 
-    it("`npx api-contract sandbox` (the package alone) runs the README's worked flow, stops on SIGTERM", async ({
+    it("`npx api-contract sandbox` (the package alone) runs the README's worked flows, stops on SIGTERM", async ({
       expect,
     }) => {
       const readyFile = path.join(bare, `sandbox-ready-${version}.txt`);
@@ -1021,6 +1028,14 @@ describe("consumer of the packed package", { concurrent: true, timeout: CELL_TIM
         expect(outcome).toMatchObject({ usdt: 90, swaps: ["CREDIT", "DEBIT"], limited: [429, "0"] });
         expect(outcome.expired[0]).toBeGreaterThanOrEqual(400);
         expect(outcome.expired[1]).toMatch(/expired/i);
+        // Money in and out with a receiver of the consumer's own: the deposit's webhook (after a retry), both
+        // withdrawals' states in order, a resend identical; every one verified by verifyWebhookSignature.
+        const webhooks = await run(cell.node.bin, ["sandbox-webhooks.mjs"], {
+          cwd: bare,
+          env: { ...cell.env, SANDBOX_URL: baseUrl },
+          timeout: 120_000,
+        });
+        expect(JSON.parse(webhooks.stdout)).toEqual(README_WEBHOOKS_OUTCOME);
         npx.kill("SIGTERM");
         await closed;
         await expect.poll(() => isRunning(sandboxPid!), { timeout: 30_000 }).toBe(false);
