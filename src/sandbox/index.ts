@@ -35,7 +35,13 @@ import { createSandboxSource } from "./source.js";
 import { type AccountSettings, type SandboxStateData, STATE_VERSION } from "./state.js";
 import { stateProblem } from "./state-check.js";
 import { readTemplates } from "./templates.js";
-import { createWebhooks, type WebhookOptions, type Webhooks, type WebhookView } from "./webhooks/index.js";
+import {
+  createWebhooks,
+  type WebhookDelivery,
+  type WebhookOptions,
+  type Webhooks,
+  type WebhookView,
+} from "./webhooks/index.js";
 
 export type { AccountSettings, SandboxAccount, SandboxChoice, SandboxRates, SandboxState };
 export type { SandboxDepositRequest, WithdrawalOptions };
@@ -97,7 +103,7 @@ export interface Sandbox {
   readonly webhooks: Pick<Webhooks, "list" | "settled">;
 }
 
-export type { WebhookView };
+export type { WebhookDelivery, WebhookOptions, WebhookView };
 
 type Check = ReturnType<typeof createCatalogueCheck>;
 

@@ -4,7 +4,7 @@
 // go to a callback or through a given fetch instead of the global one; only the account's URL is ever called.
 import { afterEach, describe, expect, it } from "vitest";
 import { WEBHOOK_RETRY_DELAYS_MS } from "../../src/sandbox/choices.js";
-import type { WebhookDelivery } from "../../src/sandbox/webhooks/index.js";
+import type { WebhookDelivery } from "../../src/sandbox/index.js";
 import { control, newSandbox, START } from "./support/sandbox.js";
 import {
   deposit,

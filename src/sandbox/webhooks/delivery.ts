@@ -27,7 +27,7 @@ export interface DeliveryTarget {
   timeoutMs: number;
 }
 
-export interface AttemptOutcome {
+interface AttemptOutcome {
   status?: number;
   error?: string;
 }

@@ -11,9 +11,9 @@ import type { Engine, WebhookPayload } from "../engine.js";
 import { uuid } from "../ids.js";
 import { ownEntry, setOwnEntry } from "../state.js";
 import { attempt, type DeliveryTarget, deliveredBy, type WebhookDelivery, webhookHeaders } from "./delivery.js";
-import { type WebhookAttempt, type WebhookRecord, webhookView } from "./outbox.js";
+import { type WebhookAttempt, type WebhookRecord, type WebhookView, webhookView } from "./outbox.js";
 
-export type { WebhookDelivery };
+export type { WebhookDelivery, WebhookView };
 
 export interface WebhookOptions {
   /** Delays (ms on the sandbox clock) before each retry; after the last, a webhook has failed. [] retries never. */
@@ -25,9 +25,6 @@ export interface WebhookOptions {
   /** Receives the webhooks of accounts without a webhookUrl (resolve or answer 2xx: delivered). */
   onWebhook?: (delivery: WebhookDelivery) => unknown;
 }
-
-/** A webhook as the outbox listing answers it. */
-export type WebhookView = ReturnType<typeof webhookView>;
 
 /** What the engine and the sandbox use of webhook delivery. */
 export interface Webhooks {

@@ -2,6 +2,7 @@
 // signature, where it goes and each attempt, so a test can assert what its receiver was sent and a snapshot
 // carries the pending deliveries with it. Also how the outbox is read (GET /_sandbox/webhooks) and what a
 // restore accepts of it: the shape the sandbox writes, nothing else.
+import type { SandboxWebhook } from "../../../generated/sandbox-control.js";
 
 /** One delivery attempt: when it started (sandbox clock), then the receiver's status or why there was none. */
 export interface WebhookAttempt {
@@ -9,8 +10,6 @@ export interface WebhookAttempt {
   status?: number;
   error?: string;
 }
-
-export type WebhookStatus = "pending" | "delivered" | "failed";
 
 export interface WebhookRecord {
   id: string;
@@ -21,7 +20,7 @@ export interface WebhookRecord {
   body: string;
   /** Lowercase hex HMAC-SHA512 of `body`; absent for the moment it takes Web Crypto to sign. */
   signature?: string;
-  status: WebhookStatus;
+  status: SandboxWebhook["status"];
   attempts: WebhookAttempt[];
   /** When the next attempt is due (sandbox clock); absent while one runs or once delivered or failed. */
   nextAttemptAt?: number;
@@ -32,9 +31,12 @@ export interface WebhookRecord {
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
+/** A webhook as the outbox lists it: the control document's, with when it was made and what it resends. */
+export type WebhookView = SandboxWebhook & { createdAt: string; resendOf?: string };
+
 /** A webhook as the outbox listing answers it (times as ISO 8601 on the sandbox clock). */
-export function webhookView(apiKey: string, record: WebhookRecord) {
-  const view: Record<string, unknown> = {
+export function webhookView(apiKey: string, record: WebhookRecord): WebhookView {
+  const view: WebhookView = {
     id: record.id,
     apiKey,
     transactionId: record.transactionId,

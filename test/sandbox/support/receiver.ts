@@ -16,7 +16,7 @@ export interface Received {
 }
 
 /** What the receiver answers to its n-th request (0-based): a status (with headers), or "hold" (until released). */
-export type Answering = (
+type Answering = (
   request: Received,
   index: number,
 ) => number | { status: number; headers: Record<string, string> } | "hold";
