@@ -1,17 +1,19 @@
-// Properties of the sandbox over random sequences of operations on several keys (quotes, accepts, reads, clock
-// advances, rate changes, accounts put and deleted, the state restored into a new sandbox mid-way), checked
-// against a small model of what the sandbox must do:
+// Properties of the sandbox over random sequences of operations on several keys (quotes, accepts, deposits, crypto
+// and bank withdrawals, settlements, reads, clock advances, rate changes, accounts put and deleted, the state
+// restored into a new sandbox mid-way), checked against a small model of what the sandbox must do:
 //   - no money is created or destroyed except by configuration: every balance is its account's starting balance
-//     plus its history, and each trade moves exactly its amount out and its amountReceived in;
+//     plus its history (deposits in, withdrawals and their fees out, refunds of failed ones back), each trade
+//     moves exactly its amount out and its amountReceived in, each withdrawal settles once (by a test or when the
+//     clock reaches its moment) and every deposit and withdrawal state has its webhook in the outbox;
 //   - no quote is accepted twice or after its expiry (each accept's status is the model's);
 //   - no key sees another's data (ids in a key's answers are that key's; another's id is not found);
 //   - every answer passes the contract validator, and no answer is a 500.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { REFUSAL_STATUS } from "../../src/sandbox/choices.js";
+import { REFUSAL_STATUS, WITHDRAWAL_SETTLEMENT } from "../../src/sandbox/choices.js";
 import type { Sandbox } from "../../src/sandbox/index.js";
 import { successExample } from "../support/spec.js";
-import { type Answer, api, newSandbox } from "./support/sandbox.js";
+import { type Answer, api, control, newSandbox } from "./support/sandbox.js";
 
 const KEYS = ["key-a", "key-b", "__proto__"] as const;
 type Key = (typeof KEYS)[number];
@@ -34,9 +36,12 @@ type Command =
   | {
       kind: "read";
       key: Key;
-      what: "wallets" | "transactions" | "trades" | "summary" | "someone's transaction";
+      what: "wallets" | "transactions" | "trades" | "summary" | "someone's transaction" | "deposits" | "payouts";
       pick: number;
     }
+  | { kind: "deposit"; key: Key; cents: number }
+  | { kind: "withdraw"; key: Key; bank: boolean; cents: number; goodAddress: boolean }
+  | { kind: "settle"; pick: number; failed: boolean }
   | { kind: "advance"; ms: number }
   | { kind: "rates"; sellRate: number; buyRate: number }
   | { kind: "put"; key: Key; usdtCents: number; ngnxKobo: number }
@@ -67,15 +72,39 @@ const command: fc.Arbitrary<Command> = fc.oneof(
     arbitrary: fc.record({
       kind: fc.constant("read"),
       key,
-      what: fc.constantFrom("wallets", "transactions", "trades", "summary", "someone's transaction"),
+      what: fc.constantFrom(
+        "wallets",
+        "transactions",
+        "trades",
+        "summary",
+        "someone's transaction",
+        "deposits",
+        "payouts",
+      ),
       pick: fc.nat(),
     }),
   },
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant("deposit"), key, cents }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant("withdraw"),
+      key,
+      bank: fc.boolean(),
+      cents,
+      goodAddress: fc.oneof({ weight: 5, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) }),
+    }),
+  },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant("settle"), pick: fc.nat(), failed: fc.boolean() }) },
   {
     weight: 2,
     arbitrary: fc.record({
       kind: fc.constant("advance"),
-      ms: fc.oneof(fc.integer({ min: 0, max: 40_000 }), fc.constant(30_000)),
+      ms: fc.oneof(
+        fc.integer({ min: 0, max: 40_000 }),
+        fc.constant(30_000),
+        fc.constant(WITHDRAWAL_SETTLEMENT.settleAfterMs),
+      ),
     }),
   },
   {
@@ -110,6 +139,16 @@ interface ModelQuote {
   accepted: boolean;
 }
 
+interface ModelWithdrawal {
+  id: string;
+  key: Key;
+  code: string;
+  amountMinor: number;
+  feeMinor: number;
+  settleAt: number;
+  settled: boolean;
+}
+
 /** What the sandbox must hold: balances (minor units) and starting balances per key, quotes, ids per key. */
 class Model {
   balances = new Map<Key, Record<string, number>>();
@@ -117,6 +156,9 @@ class Model {
   quotes: ModelQuote[] = [];
   transactionIds = new Map<Key, Set<string>>();
   tradeIds = new Map<Key, Set<string>>();
+  withdrawals: ModelWithdrawal[] = [];
+  /** How many webhooks each key's outbox holds (a deposit's, each state of a withdrawal). */
+  webhooks = new Map<Key, number>();
 
   /** The account of `key` as the sandbox makes it on first use. */
   touch(key: Key) {
@@ -126,6 +168,8 @@ class Model {
     this.balances.set(key, { ...balances });
     this.starting.set(key, { ...balances });
     this.quotes = this.quotes.filter((quote) => quote.key !== key);
+    this.withdrawals = this.withdrawals.filter((withdrawal) => withdrawal.key !== key);
+    this.webhooks.set(key, 0);
     this.transactionIds.set(key, new Set());
     this.tradeIds.set(key, new Set());
   }
@@ -150,7 +194,14 @@ function conforming(answer: Answer, what: string): Answer {
 async function step(context: { sandbox: Sandbox & { bugs: string[] }; model: Model }, command: Command) {
   const { model } = context;
   const sandbox = context.sandbox;
-  if (command.kind === "advance") sandbox.clock.advance(command.ms);
+  if (command.kind === "advance") {
+    const now = sandbox.clock.advance(command.ms);
+    // Withdrawals whose moment the clock reached settle with the registered outcome (SUCCESSFUL: nothing returns).
+    for (const withdrawal of model.withdrawals)
+      if (!withdrawal.settled && withdrawal.settleAt <= now) settleInModel(model, withdrawal, false);
+  } else if (command.kind === "deposit") await depositStep(sandbox, model, command);
+  else if (command.kind === "withdraw") await withdrawStep(sandbox, model, command);
+  else if (command.kind === "settle") await settleStep(sandbox, model, command);
   else if (command.kind === "rates") {
     sandbox.setRates({ fiat: [{ currency: "NGNX", buyRate: command.buyRate, sellRate: command.sellRate }] });
   } else if (command.kind === "put") {
@@ -163,6 +214,83 @@ async function step(context: { sandbox: Sandbox & { bugs: string[] }; model: Mod
   } else if (command.kind === "quote") await quoteStep(sandbox, model, command);
   else if (command.kind === "accept") await acceptStep(sandbox, model, command);
   else if (command.kind === "read") await readStep(sandbox, model, command);
+}
+
+const TRX_ADDRESS = `T${"A".repeat(33)}`;
+const BANK = { accountNumber: "0123456789", accountName: "Jane Doe", bankName: "OPAY", bankCode: "999992" };
+
+async function depositStep(sandbox: Sandbox, model: Model, command: Command & { kind: "deposit" }) {
+  const amount = command.cents / 100;
+  const body = { apiKey: command.key, currency: "USDT", network: "TRX", amount };
+  const answer = await control(sandbox, "POST", "/_sandbox/deposits", body);
+  // TRX's minimumDeposit is 1 USDT in the contract's example; a key never used has no account.
+  const expected = !model.balances.has(command.key) ? 404 : amount < 1 ? 400 : 201;
+  expect({ body, status: answer.status }).toEqual({ body, status: expected });
+  if (answer.status !== 201) return;
+  model.balances.get(command.key)!.USDT! += toMinor("USDT", amount);
+  model.transactionIds.get(command.key)!.add(answer.body.id);
+  model.webhooks.set(command.key, model.webhooks.get(command.key)! + 1);
+}
+
+/**
+ * The registered outcome of a withdrawal request: USDT on TRX (minimum 10, fee 1 FLAT, at most 250 000) or NGNX to
+ * a bank (minimum 1000, 0.5 % capped at 2000, at most 20 000 000), from the contract's example catalogue.
+ */
+function withdrawalTerms(model: Model, command: Command & { kind: "withdraw" }) {
+  const code = command.bank ? "NGNX" : "USDT";
+  const amount = command.bank ? command.cents : command.cents / 100;
+  const amountMinor = toMinor(code, amount);
+  const feeMinor = command.bank ? Math.min(Math.round((amountMinor * 0.5) / 100), 200_000) : toMinor("USDT", 1);
+  const [minimum, maximum] = command.bank ? [1000, 20_000_000] : [10, 250_000];
+  const held = model.balances.get(command.key)![code]!;
+  const status =
+    !command.bank && !command.goodAddress
+      ? REFUSAL_STATUS.invalidWithdrawal
+      : amount < minimum || amount > maximum
+        ? REFUSAL_STATUS.invalidWithdrawal
+        : held < amountMinor + feeMinor
+          ? REFUSAL_STATUS.balanceTooLow
+          : 200;
+  return { code, amount, amountMinor, feeMinor, status };
+}
+
+async function withdrawStep(sandbox: Sandbox, model: Model, command: Command & { kind: "withdraw" }) {
+  model.touch(command.key);
+  const terms = withdrawalTerms(model, command);
+  const body = command.bank
+    ? { amount: terms.amount, currency: "NGNX", destination: BANK }
+    : {
+        amount: terms.amount,
+        currency: "USDT",
+        destination: { address: command.goodAddress ? TRX_ADDRESS : "T0", network: "TRX" },
+      };
+  const path = command.bank ? "/wallets/ext/debit/fiat" : "/wallets/ext/debit/crypto";
+  const answer = conforming(await api(sandbox, "POST", path, body, { key: command.key }), "withdraw");
+  expect({ body, status: answer.status }).toEqual({ body, status: terms.status });
+  if (answer.status !== 200) return;
+  const { id } = answer.body.data;
+  if (command.bank) expect(toMinor("NGNX", answer.body.data.payout.fee)).toBe(terms.feeMinor);
+  model.balances.get(command.key)![terms.code]! -= terms.amountMinor + terms.feeMinor;
+  model.transactionIds.get(command.key)!.add(id);
+  model.webhooks.set(command.key, model.webhooks.get(command.key)! + 1);
+  const settleAt = sandbox.clock.now() + WITHDRAWAL_SETTLEMENT.settleAfterMs;
+  model.withdrawals.push({ id, key: command.key, code: terms.code, ...terms, settleAt, settled: false });
+}
+
+/** A withdrawal settled: one more webhook; a FAILED one returns its amount and fee. */
+function settleInModel(model: Model, withdrawal: ModelWithdrawal, failed: boolean) {
+  withdrawal.settled = true;
+  model.webhooks.set(withdrawal.key, model.webhooks.get(withdrawal.key)! + 1);
+  if (failed) model.balances.get(withdrawal.key)![withdrawal.code]! += withdrawal.amountMinor + withdrawal.feeMinor;
+}
+
+async function settleStep(sandbox: Sandbox, model: Model, command: Command & { kind: "settle" }) {
+  const picked = model.withdrawals[command.pick % (model.withdrawals.length + 1)];
+  const id = picked?.id ?? "no-such-withdrawal";
+  const status = command.failed ? "FAILED" : "SUCCESSFUL";
+  const answer = await control(sandbox, "POST", `/_sandbox/withdrawals/${id}/settle`, { status });
+  expect({ id, status: answer.status }).toEqual({ id, status: !picked ? 404 : picked.settled ? 409 : 200 });
+  if (answer.status === 200) settleInModel(model, picked!, command.failed);
 }
 
 async function quoteStep(sandbox: Sandbox, model: Model, command: Command & { kind: "quote" }) {
@@ -242,6 +370,19 @@ async function readStep(sandbox: Sandbox, model: Model, command: Command & { kin
     const trades = (await get("/trades/me?pageSize=100000")).body.data;
     const cents = trades.reduce((sum: number, trade: any) => sum + Math.round(trade.dollarValue * 100), 0);
     expect((await get("/trades/summary/me")).body.data.totalDollarVolume).toBe(cents / 100);
+  } else if (command.what === "deposits" || command.what === "payouts") {
+    const listed = (await get(`/transactions/${command.what === "deposits" ? "deposits" : "withdrawals"}/me`)).body;
+    expect(listed.meta.total).toBe(listed.data.length);
+    for (const transaction of listed.data)
+      expect(model.transactionIds.get(command.key)!.has(transaction.id)).toBe(true);
+    const pending = model.withdrawals.filter((w) => w.key === command.key && !w.settled && w.code === "NGNX");
+    if (command.what === "payouts")
+      expect(
+        listed.data
+          .filter((t: any) => t.payout.status === "APPROVED")
+          .map((t: any) => t.id)
+          .sort(),
+      ).toEqual(pending.map((w) => w.id).sort());
   } else {
     const everyone = [...model.transactionIds].flatMap(([owner, ids]) => [...ids].map((id) => ({ owner, id })));
     const picked = everyone[command.pick % Math.max(1, everyone.length)] ?? { owner: undefined, id: "no-such-id" };
@@ -250,13 +391,17 @@ async function readStep(sandbox: Sandbox, model: Model, command: Command & { kin
   }
 }
 
-/** Whether each wallet of `key` is its starting balance plus its transactions (and the model's balance). */
+/**
+ * Whether each wallet of `key` is its starting balance plus its transactions (and the model's balance): a
+ * withdrawal's fee leaves with it (its transaction shows the amount), a refund returns amount and fee.
+ */
 function everyBalanceIsItsHistory(model: Model, key: Key, transactions: any[]): boolean {
   const sums: Record<string, number> = { ...model.starting.get(key) };
+  const fees = new Map(model.withdrawals.map((withdrawal) => [withdrawal.id, withdrawal.feeMinor]));
   for (const transaction of transactions) {
     const code = currencies.find((currency) => (currency as any).id === transaction.wallet.currencyId)!.code;
     const minor = toMinor(code, transaction.amount);
-    sums[code]! += transaction.type === "CREDIT" ? minor : -minor;
+    sums[code]! += transaction.type === "CREDIT" ? minor : -minor - (fees.get(transaction.id) ?? 0);
   }
   return JSON.stringify(sums) === JSON.stringify(model.balances.get(key));
 }
@@ -276,8 +421,10 @@ describe("sandbox properties", () => {
             context.sandbox = next;
           } else await step(context, command);
         }
-        for (const key of context.model.balances.keys())
+        for (const key of context.model.balances.keys()) {
           await readStep(context.sandbox, context.model, { kind: "read", key, what: "transactions", pick: 0 });
+          expect((await context.sandbox.webhooks.list(key)).length).toBe(context.model.webhooks.get(key));
+        }
         expect(context.sandbox.bugs).toEqual([]);
       }),
       { numRuns: 100 },
