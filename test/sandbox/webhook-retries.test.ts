@@ -4,6 +4,7 @@
 // webhook has failed. A receiver that is down loses nothing: once it is back, the next attempt delivers.
 import { afterEach, describe, expect, it } from "vitest";
 import { WEBHOOK_RETRY_DELAYS_MS } from "../../src/sandbox/choices.js";
+import { createSandbox } from "../../src/sandbox/index.js";
 import { newSandbox, START } from "./support/sandbox.js";
 import { deposit, downUrl, outbox, type Receiver, startReceiver, withWebhooks } from "./support/receiver.js";
 
@@ -132,6 +133,19 @@ describe("webhook retries", () => {
     sandbox.clock.advance(WEBHOOK_RETRY_DELAYS_MS[0]!);
     await sandbox.webhooks.settled();
     expect((await outbox(sandbox, "key-a"))[0]!.status).toBe("delivered");
+  });
+
+  it("with the real-time clock, a timer sends a retry once it is due, no advance needed", async () => {
+    const hook = await receiver((_, index) => (index === 0 ? 500 : 200));
+    const sandbox = createSandbox({ webhooks: { retry: [20] } });
+    await withWebhooks(sandbox, "key-a", hook.url);
+    await deposit(sandbox, "key-a");
+    await hook.received(2);
+    await sandbox.webhooks.settled();
+    const [webhook] = await outbox(sandbox, "key-a");
+    expect(webhook!.status).toBe("delivered");
+    const [first, second] = webhook!.attempts.map((attempt) => Date.parse(attempt.at));
+    expect(second! - first!).toBeGreaterThanOrEqual(20);
   });
 
   it("counts a redirect as a failure and never follows it to another URL", async () => {
