@@ -995,7 +995,7 @@ export interface operations {
                      *         "createdAt": "2026-11-27T09:00:00.000Z",
                      *         "updatedAt": "2026-11-27T10:00:00.000Z",
                      *         "active": true,
-                     *         "availableBalance": 484950,
+                     *         "availableBalance": 484925,
                      *         "pendingBalance": 0,
                      *         "pendingSwapBalance": 0,
                      *         "lockedBalance": 0,
