@@ -122,8 +122,15 @@ describe("README: the in-process webhooks example", () => {
       cwd: scratch.dir,
       timeout: 60_000,
     });
-    const outcome = JSON.parse(stdout) as { about: boolean; status: string; taken: string[] };
-    expect(outcome).toMatchObject({ about: true, status: "delivered" });
+    const outcome = JSON.parse(stdout) as { about: boolean; status: string; attempts: unknown; taken: string[] };
+    expect(outcome).toMatchObject({
+      about: true,
+      status: "delivered",
+      attempts: [
+        ["2026-01-01T00:00:00.000Z", 503],
+        ["2026-01-01T00:01:00.000Z", 200],
+      ],
+    });
     expect(outcome.taken.map((body) => JSON.parse(body) as unknown)).toEqual([
       expect.objectContaining({ type: "DEPOSIT", status: "CONFIRMED", amount: 25, currency: "USDT" }),
     ]);
