@@ -375,8 +375,8 @@ export const SANDBOX_CHOICES: readonly SandboxChoice[] = [
     choice:
       "Resend Webhooks and Resend Transaction Webhook send each transaction's latest webhook again, byte for " +
       "byte (so with the same signature), as a new webhook of the outbox; a transaction without a webhook (a " +
-      `swap) sends nothing. An id that is not one of the caller's transactions answers ${status(REFUSAL_STATUS.notFound)} ` +
-      "and nothing is sent.",
+      "swap) sends nothing. An id that is not one of the caller's transactions answers " +
+      `${status(REFUSAL_STATUS.notFound)} and nothing is sent.`,
     why: "The description says only that the webhooks are sent again.",
   },
   {

@@ -32,7 +32,7 @@ async function receiver(...args: Parameters<typeof startReceiver>): Promise<Rece
 const iso = (ms: number) => new Date(ms).toISOString();
 
 describe("webhook outbox", () => {
-  it("lists each webhook with its exact body, signature, URL, status and attempts, over HTTP and in-process", async () => {
+  it("lists each webhook: exact body, signature, URL, status and attempts, over HTTP and in-process", async () => {
     const hook = await receiver((_, index) => (index === 0 ? 502 : 200));
     const sandbox = newSandbox();
     await withWebhooks(sandbox, "key-a", hook.url);
@@ -99,6 +99,28 @@ describe("webhook outbox", () => {
     await restored.webhooks.settled();
     expect(back.requests.map((request) => JSON.parse(request.raw.toString()).transactionId)).toEqual([id]);
     expect((await outbox(restored, "key-a"))[0]!.status).toBe("delivered");
+  });
+
+  it("counts an attempt that ran when the state was saved as failed in the restored sandbox, and retries it", async () => {
+    const hook = await receiver((_, index) => (index === 0 ? "hold" : 200));
+    const sandbox = newSandbox();
+    await withWebhooks(sandbox, "key-a", hook.url);
+    await deposit(sandbox, "key-a");
+    await hook.received(1);
+    const restored = newSandbox();
+    restored.restore(sandbox.snapshot());
+    const [webhook] = await outbox(restored, "key-a");
+    expect(webhook).toMatchObject({
+      status: "pending",
+      attempts: [{ at: iso(START), error: "no outcome: the state was saved while this attempt ran" }],
+      nextAttemptAt: iso(START + WEBHOOK_RETRY_DELAYS_MS[0]!),
+    });
+    restored.clock.advance(WEBHOOK_RETRY_DELAYS_MS[0]!);
+    await restored.webhooks.settled();
+    expect((await outbox(restored, "key-a"))[0]!.status).toBe("delivered");
+    hook.release();
+    await sandbox.webhooks.settled();
+    expect((await outbox(sandbox, "key-a"))[0]!.attempts).toEqual([{ at: iso(START), status: 200 }]);
   });
 
   it("keeps a webhook unsent (failed, no attempt) when the account has no URL, and calls no other URL", async () => {

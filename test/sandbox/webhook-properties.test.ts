@@ -109,7 +109,7 @@ const pending = async (sandbox: Sandbox) =>
 const hmac = (body: string, secret: string) => createHmac("sha512", secret).update(body).digest("hex");
 
 describe("webhook delivery properties", () => {
-  it("loses nothing when the receiver is down, sends nothing twice but by retry or resend, signs every request", async () => {
+  it("loses nothing when the receiver is down, sends nothing twice but by retry or resend, signs all", async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(command, { minLength: 1, maxLength: 25 }), fc.boolean(), async (commands, back) => {
         mode = "up";

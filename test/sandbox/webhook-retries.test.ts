@@ -74,7 +74,7 @@ describe("webhook retries", () => {
     );
   });
 
-  it("takes another policy from the options (webhooks.retry), a big advance sending one attempt at a time", async () => {
+  it("takes another policy from webhooks.retry, a big advance sending one attempt at a time", async () => {
     const hook = await receiver(() => 500);
     const sandbox = newSandbox({ webhooks: { retry: [1_000, 10_000] } });
     await withWebhooks(sandbox, "key-a", hook.url);
@@ -92,7 +92,7 @@ describe("webhook retries", () => {
     expect(hook.requests).toHaveLength(3);
   });
 
-  it("loses nothing while the receiver is down: refused attempts stay pending, the next one after it is back delivers", async () => {
+  it("loses nothing while the receiver is down: refused attempts stay pending, delivered once it is back", async () => {
     const down = await downUrl();
     const sandbox = newSandbox();
     await withWebhooks(sandbox, "key-a", down.url);
