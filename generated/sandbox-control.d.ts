@@ -121,15 +121,15 @@ export interface paths {
         /**
          * Simulate a deposit
          * @description A payment arrives at a deposit address of an account, as if sent on chain: the account's wallet of the
-         *     currency is credited, a CREDIT transaction of category DEPOSIT with its `CONFIRMED` deposit is added to
+         *     currency is credited (less the network's deposit fee), a CREDIT transaction of category DEPOSIT with its `CONFIRMED` deposit is added to
          *     its history and to the deposits list (Get Deposits), and a DEPOSIT webhook is made (see
          *     `GET /_sandbox/webhooks`). The address is `address` (one that Create Deposit Address gave the account),
          *     or the account's address for `currency` and `network` (made as Create Deposit Address makes one, when
          *     the account has none). With `address`, `currency` and `network` may be left out; given, they must be the
          *     address's. `hash` is the on-chain hash the deposit and its webhook carry (absent: the sandbox makes one).
          *     Answers the transaction as Get Transaction answers it. A deposit the catalogue does not allow (a
-         *     currency or network that does not receive, an amount below the network's minimum or with more
-         *     decimals than the currency has) is refused with 400 and nothing changes.
+         *     currency or network that does not receive, an amount below the network's minimum, above the currency's
+         *     maximum or with more decimals than the currency has) is refused with 400 and nothing changes.
          */
         post: operations["simulateSandboxDeposit"];
         delete?: never;
@@ -589,7 +589,8 @@ export interface components {
         /**
          * @description The body is not valid JSON or not of the route's shape, or the deposit is one the catalogue does not
          *     allow (an address the account was not given, a currency or network that does not receive, an amount
-         *     below the network's minimum or with more decimals than the currency has); the message says which.
+         *     below the network's minimum, above the currency's maximum or with more decimals than the currency has);
+         *     the message says which.
          */
         DepositRefused: {
             headers: {
