@@ -260,6 +260,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       for (const account of Object.values(next.accounts)) account.addresses ??= [];
       engine.clock.restore(next.clock);
       engine.replace(next);
+      money.restored();
     },
     choices: SANDBOX_CHOICES,
     deposit: money.deposit,

@@ -274,7 +274,7 @@ async function withdrawStep(sandbox: Sandbox, model: Model, command: Command & {
   model.transactionIds.get(command.key)!.add(id);
   model.webhooks.set(command.key, model.webhooks.get(command.key)! + 1);
   const settleAt = sandbox.clock.now() + WITHDRAWAL_SETTLEMENT.settleAfterMs;
-  model.withdrawals.push({ id, key: command.key, code: terms.code, ...terms, settleAt, settled: false });
+  model.withdrawals.push({ id, key: command.key, ...terms, settleAt, settled: false });
 }
 
 /** A withdrawal settled: one more webhook; a FAILED one returns its amount and fee. */

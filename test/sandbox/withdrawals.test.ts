@@ -4,6 +4,7 @@
 // them; each state change a WITHDRAWAL webhook, in order. Every refusal leaves the state as it was.
 import { describe, expect, it } from "vitest";
 import { REFUSAL_STATUS, WITHDRAWAL_SETTLEMENT } from "../../src/sandbox/choices.js";
+import { createSandbox } from "../../src/sandbox/index.js";
 import { successExample } from "../support/spec.js";
 import { api, control, newSandbox, START, stateOf } from "./support/sandbox.js";
 
@@ -252,6 +253,26 @@ describe("settling withdrawals", () => {
 
     expect(() => funded({ withdrawals: { settleAfterMs: -1 } })).toThrow(RangeError);
     expect(() => funded({ withdrawals: { outcome: "REJECTED" as "FAILED" } })).toThrow(RangeError);
+  });
+
+  it("with real time, settles at its moment without a request, its webhook sent by itself", async () => {
+    let settled: (body: any) => void = () => undefined;
+    const arrived = new Promise<any>((resolve) => {
+      settled = resolve;
+    });
+    const onWebhook = (delivery: { body: string }) => {
+      const body = JSON.parse(delivery.body);
+      if (body.status !== "PENDING") settled(body);
+    };
+    const sandbox = createSandbox({
+      accounts: { "key-a": { balances: { USDT: 100 }, webhookSecret: "whsec" } },
+      withdrawals: { settleAfterMs: 1 },
+      webhooks: { onWebhook },
+    });
+    const answer = await withdraw(sandbox as TestSandbox, "crypto", crypto(10));
+    // No request, no advance: the sandbox's own timer settles it.
+    const body = await arrived;
+    expect(body).toMatchObject({ transactionId: answer.body.data.id, status: WITHDRAWAL_SETTLEMENT.outcome });
   });
 
   it("keeps a withdrawal to settle through a snapshot and a restore", async () => {

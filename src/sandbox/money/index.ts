@@ -7,7 +7,7 @@ import { WITHDRAWAL_SETTLEMENT } from "../choices.js";
 import type { Engine, WithdrawalSettings } from "../engine.js";
 import { transactionDetailView } from "./views.js";
 import { makeDeposit, type SandboxDepositRequest } from "./deposits.js";
-import { type FinalStatus, settleById, settleDue } from "./withdrawals.js";
+import { armSettlement, type FinalStatus, settleById, settleDue } from "./withdrawals.js";
 
 export type { SandboxDepositRequest };
 
@@ -37,6 +37,11 @@ export function createMoney(engine: Engine) {
   return {
     /** Settles the withdrawals whose moment the clock has reached. */
     settleDue: () => settleDue(engine),
+    /** After a restore: the restored withdrawals settle when due (a timer with real time). */
+    restored(): void {
+      settleDue(engine);
+      armSettlement(engine);
+    },
     /** Simulates a deposit; throws a RangeError (with the control API's status) when it cannot be. */
     deposit(request: SandboxDepositRequest): Transaction {
       settleDue(engine);

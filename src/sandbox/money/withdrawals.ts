@@ -24,11 +24,39 @@ export interface WithdrawalTerms {
   bitcoinValue: number;
 }
 
+/** The longest a timer may wait (setTimeout's limit); a later moment is reached by waiting again. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+const timers = new WeakMap<Engine, { at: number; handle: ReturnType<typeof setTimeout> }>();
+
+/**
+ * With real time, an unref'd timer settles the soonest withdrawal at its moment even when no request comes (so
+ * its webhook goes out); with clock.start, withdrawals settle when the clock is advanced.
+ */
+export function armSettlement(engine: Engine): void {
+  const earliest = engine.state.settlements[0]?.at;
+  const timer = timers.get(engine);
+  if (engine.clock.state().kind === "fixed" || earliest === timer?.at) return;
+  if (timer) clearTimeout(timer.handle);
+  timers.delete(engine);
+  if (earliest === undefined) return;
+  const wait = Math.min(MAX_TIMER_MS, Math.max(0, earliest - engine.clock.now()));
+  const handle = setTimeout(() => {
+    timers.delete(engine);
+    settleDue(engine);
+    armSettlement(engine);
+  }, wait);
+  (handle as { unref?: () => void }).unref?.();
+  timers.set(engine, { at: earliest, handle });
+}
+
 /** Puts `entry` in the settlement queue, soonest first (entries of one delay arrive in order: usually a push). */
-function schedule(queue: SettlementRecord[], entry: SettlementRecord): void {
+function schedule(engine: Engine, entry: SettlementRecord): void {
+  const queue = engine.state.settlements;
   let at = queue.length;
   while (at > 0 && queue[at - 1]!.at > entry.at) at--;
   queue.splice(at, 0, entry);
+  armSettlement(engine);
 }
 
 /** Records a withdrawal the request checks allowed: the debit, its first state, its settlement, its webhook. */
@@ -62,8 +90,7 @@ export function recordWithdrawal(engine: Engine, account: AccountRecord, terms: 
   wallet.updatedAt = now;
   account.transactions.push(transaction);
   const delay = engine.withdrawals.settleAfterMs;
-  if (delay !== null)
-    schedule(engine.state.settlements, { at: now + delay, apiKey: account.apiKey, transactionId: transaction.id });
+  if (delay !== null) schedule(engine, { at: now + delay, apiKey: account.apiKey, transactionId: transaction.id });
   engine.notify(account.apiKey, transaction.id, webhookPayload(engine, account, transaction));
   return transaction;
 }
@@ -122,6 +149,7 @@ export function settleDue(engine: Engine): void {
     if (account && transaction?.withdrawal && !isFinal(transaction.withdrawal.status))
       settle(engine, account, transaction, engine.withdrawals.outcome, entry.at);
   }
+  armSettlement(engine);
 }
 
 /** Settles the withdrawal `transactionId` now; throws a MoneyRefusal when there is none or it is settled. */
