@@ -473,8 +473,9 @@ export const SANDBOX_CHOICES: readonly SandboxChoice[] = [
     topic: "Withdrawals",
     choice:
       `A withdrawal settles ${WITHDRAWAL_SETTLEMENT.outcome} ${WITHDRAWAL_SETTLEMENT.settleAfterMs / 1000} s ` +
-      "after its request on the sandbox clock (at that moment, once the clock has reached it: on the next " +
-      "request or advance), unless a test settled it first (POST /_sandbox/withdrawals/{transactionId}/settle, " +
+      "after its request on the sandbox clock, stamped with that moment: with clock.start when an advance " +
+      "reaches it, with real time by a timer of the sandbox (or the first request after it), unless a test " +
+      "settled it first (POST /_sandbox/withdrawals/{transactionId}/settle, " +
       "sandbox.settleWithdrawal: now, SUCCESSFUL or FAILED; one already settled answers 409).",
     why: "No source shows how long a withdrawal takes or how often it fails.",
     override: "withdrawals.settleAfterMs (null: only when a test settles), withdrawals.outcome",

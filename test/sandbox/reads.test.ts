@@ -1,6 +1,7 @@
 // Reads reflect the state: the transaction history paged (page, pageSize, newest first) and filtered by category,
-// a transaction by id, the deposits and payouts pages with their meta (empty: no deposits or payouts yet), the
-// trades summary (currencyId), trade pairs and currencies from the catalogue, the fiat rates in use.
+// a transaction by id, the deposits and payouts pages with their meta (empty here: deposits.test.ts and
+// withdrawals.test.ts fill them), the trades summary (currencyId), trade pairs and currencies from the catalogue,
+// the fiat rates in use.
 import { describe, expect, it } from "vitest";
 import { REFUSAL_STATUS } from "../../src/sandbox/choices.js";
 import { successExample } from "../support/spec.js";
