@@ -5,9 +5,10 @@
 //   - a CORS preflight gets 204 with CORS headers; every answer carries CORS headers for any origin;
 //   - anything that fails inside the answering side (400, logged): no request gets a 5xx from the transport or a
 //     non-JSON answer.
-// The body is read chunk by chunk as it arrives and dropped once over the limit, so a slow or large request
-// holds nothing but its own connection. Header values echoed from the request are escaped, so no request can
-// make a write throw, and a request Node's parser refuses gets a JSON 400 with the rate-limit headers too.
+// The body is read chunk by chunk as it arrives (and decoded as it arrives, for a side that reads text) and dropped
+// once over the limit, so a slow or large request holds nothing but its own connection, and a large one costs
+// little at its end, when the other requests wait. Header values echoed from the request are escaped, so no
+// request can make a write throw, and a request Node's parser refuses gets a JSON 400 with the rate-limit headers.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
@@ -20,6 +21,12 @@ export interface AnsweringSide {
   /** The name log lines and the 400 of a failure give it ("mock", "sandbox"). */
   name: string;
   answer(request: http.IncomingMessage, body: Buffer): Promise<PipelineAnswer>;
+  /**
+   * In place of `answer`, for a side that reads the body as text: the text decoded chunk by chunk as it arrived
+   * (UTF-8 as Fetch's `text()` decodes it: a bad byte replaced, a leading byte-order mark dropped; "" for a GET or
+   * HEAD), so a large body costs no copy and no decoding at its end; `bytes` gives the body's bytes.
+   */
+  answerText?(request: http.IncomingMessage, text: string, bytes: () => Buffer): Promise<PipelineAnswer>;
   /** The documented error answer for `status`, `why` in its findings; `request`'s operation's where it has one. */
   refuse(status: number, why: string, request?: { method: string; url: string }): PipelineAnswer;
   /** Headers every preflight answer carries besides CORS (the mock's identity). */
@@ -86,6 +93,47 @@ function write(
   response.end(request.method === "HEAD" ? undefined : answer.body);
 }
 
+/**
+ * A body over this many bytes is far over any of the contract's (a few hundred bytes): from there on it is read
+ * one chunk per turn of the event loop (paceLargeBody).
+ */
+const LARGE_BODY_BYTES = 64 * 1024;
+
+/**
+ * Reads no more of `request` in this turn of the event loop: Node reads up to 32 chunks of a socket in one go, so a
+ * large body would otherwise arrive, be decoded and be parsed whole before any other request is looked at.
+ */
+function paceLargeBody(request: http.IncomingMessage): void {
+  request.pause();
+  setImmediate(() => request.resume());
+}
+
+/** A request body as it arrives: its chunks, and for a side that reads text, their text decoded one by one. */
+class BodyReader {
+  size = 0;
+  private readonly chunks: Buffer[] = [];
+  private readonly pieces: string[] = [];
+  private decoder: TextDecoder | undefined;
+
+  constructor(private readonly decodes: boolean) {}
+
+  add(chunk: Buffer): void {
+    this.size += chunk.length;
+    this.chunks.push(chunk);
+    if (!this.decodes) return;
+    this.decoder ??= new TextDecoder();
+    this.pieces.push(this.decoder.decode(chunk, { stream: true }));
+  }
+
+  /** The body as one Buffer (one chunk as it is: no copy). */
+  readonly bytes = (): Buffer => (this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks, this.size));
+
+  text(): string {
+    if (this.decoder) this.pieces.push(this.decoder.decode());
+    return this.pieces.join("");
+  }
+}
+
 /** The front's request handler: one request read whole (within maxBodyBytes), answered, logged. */
 function createRequestHandler(side: AnsweringSide, maxBodyBytes: number, log?: (line: string) => void) {
   const refuse = (request: http.IncomingMessage, response: http.ServerResponse, status: number, why: string) => {
@@ -93,15 +141,18 @@ function createRequestHandler(side: AnsweringSide, maxBodyBytes: number, log?: (
     write(request, response, answer, { connection: "close" });
     log?.(`${request.method} ${safeHeaderValue(String(request.url))} → ${status} (${why})`);
   };
-  const answer = async (request: http.IncomingMessage, response: http.ServerResponse, body: Buffer) => {
+  const answer = async (request: http.IncomingMessage, response: http.ServerResponse, body: BodyReader) => {
     const started = performance.now();
     const url = String(request.url ?? "/");
     const method = String(request.method ?? "GET");
-    const answered = await side.answer(request, body);
+    const answered = side.answerText
+      ? await side.answerText(request, body.text(), body.bytes)
+      : await side.answer(request, body.bytes());
     write(request, response, answered);
+    if (!log) return;
     const path = answered.why === undefined ? new URL(url, "http://mock.invalid").pathname : safeHeaderValue(url);
     const outcome = answered.why ?? `${Math.round(performance.now() - started)} ms`;
-    log?.(`${method.toUpperCase()} ${path} → ${answered.status} (${outcome})`);
+    log(`${method.toUpperCase()} ${path} → ${answered.status} (${outcome})`);
   };
   const failed = (request: http.IncomingMessage, response: http.ServerResponse, error: unknown) => {
     const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
@@ -115,8 +166,8 @@ function createRequestHandler(side: AnsweringSide, maxBodyBytes: number, log?: (
   return (request: http.IncomingMessage, response: http.ServerResponse) => {
     if (isPreflight(request))
       return void request.resume().on("end", () => writePreflight(request, response, side.preflightHeaders ?? {}));
-    const chunks: Buffer[] = [];
-    let size = 0;
+    // A GET or HEAD carries no body in Fetch: a side that reads text never reads theirs.
+    const body = new BodyReader(side.answerText !== undefined && request.method !== "GET" && request.method !== "HEAD");
     let refused = false;
     /** Refuses before the body is read (and drains it), closing the connection. */
     const refuseEarly = (status: number, why: string) => {
@@ -131,13 +182,14 @@ function createRequestHandler(side: AnsweringSide, maxBodyBytes: number, log?: (
       refuseEarly(431, `the header fields are ${headBytes} bytes, over ${MAX_HEADER_BYTES}`);
     request.on("data", (chunk: Buffer) => {
       if (refused) return;
-      size += chunk.length;
-      if (size > maxBodyBytes) refuseEarly(413, `the body is larger than ${maxBodyBytes} bytes`);
-      else chunks.push(chunk);
+      if (body.size + chunk.length > maxBodyBytes)
+        return refuseEarly(413, `the body is larger than ${maxBodyBytes} bytes`);
+      body.add(chunk);
+      if (body.size > LARGE_BODY_BYTES) paceLargeBody(request);
     });
     request.on("error", () => response.destroy());
     request.on("end", () => {
-      if (!refused) answer(request, response, Buffer.concat(chunks)).catch((error) => failed(request, response, error));
+      if (!refused) answer(request, response, body).catch((error) => failed(request, response, error));
     });
   };
 }

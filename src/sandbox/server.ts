@@ -18,7 +18,7 @@ import { BASE_PATH } from "../../generated/client-meta.js";
 import { openApiDocument } from "../contract/bundled.js";
 import { type AnsweringSide, startHttpFront } from "../mock/http-front.js";
 import { DEFAULT_REQUEST_TIMEOUT_MS } from "../mock/limits.js";
-import { createRequestPipeline, type PipelineAnswer } from "../mock/pipeline.js";
+import { createRequestPipeline, type PipelineAnswer, type RequestPipeline } from "../mock/pipeline.js";
 import { DEFAULT_MAX_BODY_BYTES } from "../mock/server.js";
 import { deriveMockSpec } from "../mock/spec.js";
 import { CONTROL_PREFIX } from "./control.js";
@@ -190,23 +190,26 @@ function asFetchGives(method: string, answer: PipelineAnswer): PipelineAnswer {
 
 /**
  * An API request straight into the engine's pipeline (direct.ts), in the shapes the Fetch way would have given
- * it (the same URL, header fields and body text) and its answer as the Fetch way gives it back; undefined for a
- * request of the control API or one the Fetch way must judge (its URL or method), which goes the Fetch way.
+ * it (the same URL, header fields and body text: none on GET or HEAD), and its answer as the Fetch way gives it
+ * back.
  */
-function answerDirectly(sandbox: Sandbox, request: http.IncomingMessage, body: Buffer, origin: string) {
-  const pipeline = pipelineOf(sandbox);
-  const method = String(request.method ?? "GET").toUpperCase();
-  if (!pipeline || !DIRECT_METHODS.has(method)) return undefined;
+async function answerDirectly(pipeline: RequestPipeline, request: http.IncomingMessage, text: string, url: URL) {
+  const method = String(request.method).toUpperCase();
+  const body = method === "GET" || method === "HEAD" ? "" : text;
+  const answer = await pipeline.handle({ method, url: url.href, headers: headersOf(request.rawHeaders), body });
+  return asFetchGives(method, answer);
+}
+
+/** The request's URL when it goes the direct way: an API request of a method Fetch takes as it is. */
+function directUrl(request: http.IncomingMessage, origin: string): URL | undefined {
+  if (!DIRECT_METHODS.has(String(request.method ?? "GET").toUpperCase())) return undefined;
   let url: URL;
   try {
     url = new URL(String(request.url ?? "/"), origin);
   } catch {
-    return undefined;
+    return undefined; // the Fetch way refuses it
   }
-  if (url.pathname === CONTROL_PREFIX || url.pathname.startsWith(`${CONTROL_PREFIX}/`)) return undefined;
-  const text = method === "GET" || method === "HEAD" || body.length === 0 ? "" : utf8.decode(body);
-  const answered = pipeline.handle({ method, url: url.href, headers: headersOf(request.rawHeaders), body: text });
-  return answered.then((answer) => asFetchGives(method, answer));
+  return url.pathname === CONTROL_PREFIX || url.pathname.startsWith(`${CONTROL_PREFIX}/`) ? undefined : url;
 }
 
 /** The front's answering side: the engine, and the contract's documented error answers for transport refusals. */
@@ -217,19 +220,23 @@ function sandboxSide(sandbox: Sandbox, origin: () => string): AnsweringSide {
     source: { answer: async () => ({ kind: "refused", status: 400, reason: "transport refusals only" }) },
     now: () => sandbox.clock.now(),
   });
+  // The front decodes the body as it arrives (http-front.ts); only the Fetch way needs its bytes.
+  const answerText = async (request: http.IncomingMessage, text: string, bytes: () => Buffer) => {
+    const pipeline = pipelineOf(sandbox);
+    const url = pipeline && directUrl(request, origin());
+    if (pipeline && url) return answerDirectly(pipeline, request, text, url);
+    let fetchRequest: Request;
+    try {
+      fetchRequest = toFetchRequest(request, bytes(), origin());
+    } catch (error) {
+      return refusals.refuse(400, `the request cannot be read as a Fetch request: ${(error as Error).message}`);
+    }
+    return toAnswer(await sandbox.fetch(fetchRequest));
+  };
   return {
     name: "sandbox",
-    async answer(request, body) {
-      const direct = answerDirectly(sandbox, request, body, origin());
-      if (direct) return direct;
-      let fetchRequest: Request;
-      try {
-        fetchRequest = toFetchRequest(request, body, origin());
-      } catch (error) {
-        return refusals.refuse(400, `the request cannot be read as a Fetch request: ${(error as Error).message}`);
-      }
-      return toAnswer(await sandbox.fetch(fetchRequest));
-    },
+    answerText,
+    answer: (request, body) => answerText(request, utf8.decode(body), () => body),
     refuse: (status, why, request) => refusals.refuse(status, why, request),
   };
 }

@@ -3,8 +3,8 @@
 // answers to the same request. Each request below is sent over a socket to a sandbox and, as a Fetch Request built
 // from the same bytes, to its twin (a sandbox restored from its snapshot, so the same ids, clock and counters);
 // the status, the headers the engine writes and the body must be the same. The requests are the odd ones: a
-// repeated field, a body with a byte-order mark or bytes that are not UTF-8, HEAD, a body on GET, a method Fetch
-// refuses, the control API.
+// repeated field, a body with a byte-order mark or bytes that are not UTF-8, a large one of multi-byte characters
+// (decoded chunk by chunk as it arrives), HEAD, a body on GET, a method Fetch refuses, the control API.
 import http from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import { createSandbox } from "../../src/sandbox/index.js";
@@ -128,6 +128,17 @@ const REQUESTS: RawRequest[] = [
       ["content-type", "application/json"],
     ],
     body: Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d]),
+  },
+  {
+    // Over many chunks, multi-byte characters cut at their boundaries (the front decodes chunk by chunk).
+    method: "POST",
+    path: `${BASE_PATH}/trades/quote`,
+    fields: [
+      [API_KEY_HEADER, "alice"],
+      ["content-type", "application/json"],
+    ],
+    // Invalid JSON at its very end: the refusal names the position, which a character decoded twice would move.
+    body: Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), json(`{"sourceId":"${"€😀".repeat(50_000)}`)]),
   },
   {
     method: "POST",
