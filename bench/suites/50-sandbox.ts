@@ -9,6 +9,8 @@
 //     a process of its own (this file run directly, with --expose-gc), its RSS against the same process before,
 //     and the time of a snapshot, its JSON and a restore.
 //   - stall: a GET's latency while 1 MiB invalid bodies arrive on other connections, against its idle latency.
+//   - webhooks (issue 22): deliveries per second to a local receiver against the global fetch sending the same
+//     POSTs, and the API's latency while 1,000 webhooks wait on a receiver that never answers, against idle.
 // Ratios are the result; absolute figures vary by machine. Not a test: nothing here asserts a time.
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -273,6 +275,132 @@ async function stall(servers: Servers, work: string): Promise<string[]> {
   ];
 }
 
+const WEBHOOKS = Number(process.env.BENCH_SANDBOX_WEBHOOKS ?? 1000);
+const WEBHOOK_SECRET = "bench-webhook-secret";
+const DEPOSIT = { currency: "USDT", network: "TRX", amount: 25 };
+
+/** A receiver in its own process: answers every POST 204 once its body is read (the floor of a real one). */
+function receiverScript(port: number): string {
+  return [
+    'const http = require("node:http");',
+    "http.createServer({ keepAliveTimeout: 30_000 }, (req, res) => {",
+    '  req.on("data", () => {});',
+    '  req.on("end", () => { res.writeHead(204); res.end(); });',
+    `}).listen(${port}, "127.0.0.1", () => console.log("receiver; Ctrl-C to stop"));`,
+  ].join("\n");
+}
+
+/** A receiver that never answers: it takes each connection and reads it, and writes nothing. */
+function silentReceiverScript(port: number): string {
+  return [
+    'const net = require("node:net");',
+    'net.createServer((socket) => socket.on("data", () => {}).on("error", () => {}))',
+    `  .listen(${port}, "127.0.0.1", () => console.log("silent receiver; Ctrl-C to stop"));`,
+  ].join("\n");
+}
+
+/** Starts a script's server on a free port in its own process. */
+async function startScript(work: string, name: string, script: (port: number) => string) {
+  const port = await findFreePort();
+  const file = path.join(work, `${name}-${port}.cjs`);
+  await writeFile(file, script(port));
+  const server = await startNodeServer([file], { name });
+  return { url: `http://127.0.0.1:${port}/hooks`, stop: server.stop };
+}
+
+/**
+ * Deliveries per second: WEBHOOKS deposits to an account whose webhookUrl is a local receiver, timed until the
+ * outbox has settled (every webhook signed, POSTed and answered), against the same number of POSTs of one webhook's
+ * bytes and headers sent by the global fetch at once (the floor: no outbox, no signing).
+ */
+async function webhookDeliveries(receiverUrl: string): Promise<{ sandbox: number; fetch: number }> {
+  const { createSandbox } = await import("../../src/sandbox/index.js");
+  const sandbox = createSandbox({ limits: HUGE_LIMITS });
+  sandbox.putAccount("hooks", { balances: {}, webhookUrl: receiverUrl, webhookSecret: WEBHOOK_SECRET });
+  let at = performance.now();
+  for (let index = 0; index < WEBHOOKS; index++) sandbox.deposit({ apiKey: "hooks", ...DEPOSIT });
+  await sandbox.webhooks.settled();
+  const sandboxRate = WEBHOOKS / ((performance.now() - at) / 1000);
+  const webhooks = await sandbox.webhooks.list("hooks");
+  const delivered = webhooks.filter((webhook) => webhook.status === "delivered").length;
+  if (delivered !== WEBHOOKS) throw new Error(`bench: ${delivered} of ${WEBHOOKS} webhooks delivered`);
+  const one = webhooks[0] as unknown as { body: string; signature: string };
+  const headers = { "content-type": "application/json", "x-obiex-signature": one.signature };
+  at = performance.now();
+  const answers = await Promise.all(
+    Array.from({ length: WEBHOOKS }, () => fetch(receiverUrl, { method: "POST", headers, body: one.body })),
+  );
+  const fetchRate = WEBHOOKS / ((performance.now() - at) / 1000);
+  if (answers.some((answer) => answer.status !== 204)) throw new Error("bench: the receiver refused a POST");
+  return { sandbox: sandboxRate, fetch: fetchRate };
+}
+
+/** The webhook outbox's state over the control API: how many of `apiKey`'s webhooks are pending. */
+async function pendingWebhooks(origin: string, apiKey: string): Promise<number> {
+  const answer = await fetch(`${origin}/_sandbox/webhooks?apiKey=${apiKey}`);
+  const webhooks = (await answer.json()) as Array<{ status: string; attempts: unknown[] }>;
+  return webhooks.filter((webhook) => webhook.status === "pending" && webhook.attempts.length === 1).length;
+}
+
+/**
+ * The API's latency over HTTP (one GET at a time) while WEBHOOKS webhooks wait on a receiver that never answers
+ * (each attempt an open connection, for the sandbox's delivery timeout), against its idle latency just before.
+ */
+async function latencyWhilePending(origin: string, silentUrl: string) {
+  const [read] = WORKLOADS as [Workload];
+  const idle = await measure("idle", origin + read.path, read, 1, ROUND_S);
+  const put = await fetch(`${origin}/_sandbox/accounts/silent`, {
+    method: "PUT",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ balances: {}, webhookUrl: silentUrl, webhookSecret: WEBHOOK_SECRET }),
+  });
+  if (!put.ok) throw new Error(`bench: PUT the silent account answered ${put.status}`);
+  for (let index = 0; index < WEBHOOKS; index++) {
+    const made = await fetch(`${origin}/_sandbox/deposits`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ apiKey: "silent", ...DEPOSIT }),
+    });
+    if (made.status !== 201) throw new Error(`bench: a deposit answered ${made.status}: ${await made.text()}`);
+  }
+  const before = await pendingWebhooks(origin, "silent");
+  const loaded = await measure("webhooks pending", origin + read.path, read, 1, ROUND_S);
+  const after = await pendingWebhooks(origin, "silent");
+  return { idle, loaded, before, after };
+}
+
+/** The webhook rows: deliveries per second, and the API's latency while webhooks wait on a silent receiver. */
+async function webhookRows(origin: string, work: string): Promise<string[]> {
+  const receiver = await startScript(work, "receiver", receiverScript);
+  const silent = await startScript(work, "silent-receiver", silentReceiverScript);
+  try {
+    const rounds: Array<{ sandbox: number; fetch: number }> = [];
+    for (let round = 0; round < ROUNDS; round++) rounds.push(await webhookDeliveries(receiver.url));
+    const pending = await latencyWhilePending(origin, silent.url);
+    const sandboxRate = median(rounds.map((round) => round.sandbox));
+    const fetchRate = median(rounds.map((round) => round.fetch));
+    const spread = (values: number[]) => `${formatRate(Math.min(...values))}–${formatRate(Math.max(...values))}`;
+    return [
+      "| deliveries to a local receiver | webhooks/s (median; spread) | the global fetch, same POSTs at once | ratio |",
+      "|---|---|---|---|",
+      `| ${formatRate(WEBHOOKS)} deposits, one account | ${formatRate(sandboxRate)} ` +
+        `(${spread(rounds.map((round) => round.sandbox))}) | ${formatRate(fetchRate)} ` +
+        `(${spread(rounds.map((round) => round.fetch))}) | ${times(sandboxRate / fetchRate)} |`,
+      "",
+      "| API over HTTP, one GET at a time | GET mean / p99 (ms) | GET req/s | mean ÷ idle mean | webhooks pending " +
+        "(one attempt in flight) before / after |",
+      "|---|---|---|---|---|",
+      `| idle | ${pending.idle.mean.toFixed(2)} / ${pending.idle.p99} | ${formatRate(pending.idle.rps)} | — | — |`,
+      `| ${formatRate(WEBHOOKS)} webhooks waiting on a receiver that never answers | ` +
+        `${pending.loaded.mean.toFixed(2)} / ${pending.loaded.p99} | ${formatRate(pending.loaded.rps)} | ` +
+        `${times(pending.loaded.mean / pending.idle.mean)} | ${pending.before} / ${pending.after} |`,
+    ];
+  } finally {
+    await receiver.stop();
+    await silent.stop();
+  }
+}
+
 interface MemoryReport {
   accounts: number;
   trades: number;
@@ -334,6 +462,7 @@ export default async function run(): Promise<string> {
     };
     const throughputRows = await throughput(servers);
     const stallRows = await stall(servers, work);
+    const webhookTable = await webhookRows(servers.sandbox, work);
     const bugs = sandbox
       .output()
       .split("\n")
@@ -368,6 +497,16 @@ export default async function run(): Promise<string> {
         "(which drains them and parses nothing).",
       "",
       ...stallRows,
+      "",
+      `Webhooks: ${formatRate(WEBHOOKS)} deposits to an account whose webhookUrl is a receiver in its own process ` +
+        "(node:http, 204 to each), in this process through `sandbox.deposit`, timed until `sandbox.webhooks.settled()` " +
+        `(every webhook signed, POSTed, answered; each checked delivered), ${ROUNDS} rounds; against the global ` +
+        "fetch POSTing one webhook's bytes and headers as many times at once. Then, in the sandbox of the throughput " +
+        `run, ${formatRate(WEBHOOKS)} deposits (POST /_sandbox/deposits) for an account whose receiver takes the ` +
+        "connection and never answers, so each webhook's first attempt stays open until the delivery timeout, and " +
+        "the API's latency meanwhile against its idle latency just before.",
+      "",
+      ...webhookTable,
     ].join("\n");
   } finally {
     for (const stop of stops) await stop();
