@@ -167,6 +167,7 @@ const REQUESTS: RawRequest[] = [
     body: json("{not json"),
   },
   { method: "DELETE", path: `${BASE_PATH}/currencies/fiat-rates`, fields: [[API_KEY_HEADER, "alice"]] },
+  { method: "GET", path: `${BASE_PATH}/wallets/USDT`, fields: [[API_KEY_HEADER, " \tcarol \t "]] },
   { method: "GET", path: `${BASE_PATH}/no/such/path`, fields: [] },
   { method: "GET", path: `${BASE_PATH}/transactions/me?page=0`, fields: [[API_KEY_HEADER, "alice"]] },
   { method: "TRACE", path: `${BASE_PATH}/wallets/me`, fields: [[API_KEY_HEADER, "alice"]] },
