@@ -61,7 +61,17 @@ export interface StartedSandbox {
 export const SANDBOX_DEFAULT_PORT = 4020;
 
 /** The keys of a config file: the SandboxOptions that JSON can hold. */
-const CONFIG_KEYS = ["accounts", "rates", "limits", "catalogue", "requireKnownKeys", "clock", "controlToken"] as const;
+const CONFIG_KEYS = [
+  "accounts",
+  "rates",
+  "limits",
+  "catalogue",
+  "requireKnownKeys",
+  "clock",
+  "withdrawals",
+  "webhooks",
+  "controlToken",
+] as const;
 
 /** Whether `host` names a loopback interface (only this machine can connect). */
 export function isLoopbackHost(host: string): boolean {

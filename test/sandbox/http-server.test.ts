@@ -165,6 +165,30 @@ describe("--config", () => {
     expect(unknown.status).toBe(401);
   });
 
+  it("takes the withdrawal and webhook settings a JSON file can hold", async () => {
+    const config = path.join(folder, "money.json");
+    const settings = { withdrawals: { settleAfterMs: null }, webhooks: { retry: [5000], timeoutMs: 1000 } };
+    // Port 9 on loopback: nothing listens there, so every delivery attempt is refused.
+    const dave = { balances: { USDT: 100 }, webhookUrl: "http://127.0.0.1:9/hook", webhookSecret: "s" };
+    await writeFile(
+      config,
+      JSON.stringify({ ...settings, accounts: { dave }, clock: { start: Date.UTC(2026, 0, 1) } }),
+    );
+    const server = await start({ config });
+    const headers = { [API_KEY_HEADER]: "dave", "content-type": "application/json" };
+    const destination = { address: `T${"9".repeat(33)}`, network: "TRX" };
+    const body = JSON.stringify({ amount: 10, currency: "USDT", destination, narration: "config" });
+    const withdrawal = await fetch(`${server.baseUrl}/wallets/ext/debit/crypto`, { method: "POST", headers, body });
+    expect(withdrawal.status).toBe(200);
+    await server.sandbox.webhooks.settled();
+    server.sandbox.clock.advance(365 * 24 * 3_600_000);
+    await server.sandbox.webhooks.settled();
+    const outbox = await server.sandbox.webhooks.list("dave");
+    // settleAfterMs null: a year later, only the first state was sent; retry [5000]: two attempts, then failed.
+    expect(outbox.map((webhook) => JSON.parse(webhook.body).status)).toEqual(["PENDING"]);
+    expect(outbox.map((webhook) => [webhook.status, webhook.attempts.length])).toEqual([["failed", 2]]);
+  });
+
   it("refuses a file with an option it does not know, naming it", async () => {
     const config = path.join(folder, "typo.json");
     await writeFile(config, JSON.stringify({ acounts: {} }));
