@@ -2,7 +2,7 @@
 // any type/subtype+json, parameters and case aside), and the JSON media type object of a body or response.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { isJsonMediaType, jsonMedia, mediaTypeOf } from "../../src/openapi/index.js";
+import { isJsonMediaType, jsonMedia, mediaTypeOf, multipartMedia } from "../../src/openapi/index.js";
 
 describe("mediaTypeOf", () => {
   it("is the type/subtype, lower case, without parameters or spaces; undefined when there is none", () => {
@@ -79,5 +79,18 @@ describe("jsonMedia", () => {
     });
     expect(jsonMedia({ content: "none" })).toBeUndefined();
     expect(jsonMedia({})).toBeUndefined();
+  });
+});
+
+describe("multipartMedia", () => {
+  const form = { schema: { type: "object" } };
+  it("is the multipart/form-data media type object, parameters aside, whatever comes before it", () => {
+    expect(multipartMedia({ content: { "application/json": {}, "multipart/form-data; boundary=x": form } })).toBe(form);
+  });
+
+  it("is undefined for a body of other media types only, or no content", () => {
+    expect(multipartMedia({ content: { "text/plain": form, "application/json": form } })).toBeUndefined();
+    expect(multipartMedia({})).toBeUndefined();
+    expect(multipartMedia(undefined)).toBeUndefined();
   });
 });
