@@ -108,10 +108,11 @@ export function createLimits(engine: Engine, settings: LimitSettings): Limits {
   const createQuote = listOperations(engine.spec).find((operation) => operation.operationId === "createQuote");
   if (createQuote && quotas.has(createQuote.key))
     quotas.set(createQuote.key, withMax(quotas.get(createQuote.key)!, settings.quotesPerHour));
-  const limitsOf = (operation: Operation | undefined): Limit[] => {
-    const quota = operation && quotas.get(operation.key);
-    return quota ? [minute, quota] : [minute];
-  };
+  // The limits of each operation, worked out once (every request asks).
+  const generalOnly = [minute];
+  const withQuota = new Map([...quotas].map(([key, quota]) => [key, [minute, quota]]));
+  const limitsOf = (operation: Operation | undefined): Limit[] =>
+    (operation && withQuota.get(operation.key)) || generalOnly;
   const readings = (key: string, operation: Operation | undefined): Reading[] => {
     const now = engine.clock.now();
     const windows = ownEntry(engine.state.windows, key);
@@ -128,7 +129,10 @@ export function createLimits(engine: Engine, settings: LimitSettings): Limits {
       setOwnEntry(engine.state.windows, key, windows);
     }
     reading.count += 1;
-    setOwnEntry<WindowCount>(windows, reading.limit.name, { start: reading.start, count: reading.count });
+    // The window's record is counted in place; a new one (a new key, limit or window) is set.
+    const saved = ownEntry(windows, reading.limit.name);
+    if (saved && saved.start === reading.start) saved.count = reading.count;
+    else setOwnEntry<WindowCount>(windows, reading.limit.name, { start: reading.start, count: reading.count });
   };
   return {
     admit(key, operation) {
