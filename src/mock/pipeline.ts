@@ -72,7 +72,15 @@ export interface SourceRequest {
 
 /** What a source answers: an answer (its findings about it, if any), or a refusal with its status and reason. */
 export type SourceAnswer =
-  | { kind: "answer"; status: number; headers: Record<string, unknown>; body: unknown; violations?: Violation[] }
+  | {
+      kind: "answer";
+      status: number;
+      headers: Record<string, unknown>;
+      body: unknown;
+      violations?: Violation[];
+      /** `body` already written as JSON (JSON.stringify's text): sent as is when the body goes out unchanged. */
+      bodyText?: string;
+    }
   | { kind: "refused"; status: number; reason: string };
 
 export interface AnswerSource {
@@ -274,7 +282,11 @@ function createFinish(spec: OpenApiDocument, now: () => number, errorBodies: Err
     const contentType = headerOf(headers, "content-type");
     const written = bodyOf(operation, answer, contentType);
     const body = refreshQuotes ? quotes.refresh(operation, answer.status, written, at) : written;
-    return { status: answer.status, headers, body: serialize(body, contentType) };
+    const text =
+      answer.bodyText !== undefined && body === answer.body && isJsonMediaType(contentType)
+        ? answer.bodyText
+        : serialize(body, contentType);
+    return { status: answer.status, headers, body: text };
   };
 }
 
