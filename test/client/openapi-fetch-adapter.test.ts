@@ -127,7 +127,9 @@ async function sentOf(request: Request) {
   const { url, method, redirect, cache, keepalive } = request;
   const body = request.body ? await request.text() : null;
   const headers: Array<[string, string]> = [];
-  request.headers.forEach((value, name) => headers.push([name, value]));
+  request.headers.forEach((value, name) => {
+    headers.push([name, value]);
+  });
   return { url, method, redirect, cache, keepalive, headers, body };
 }
 
