@@ -192,6 +192,20 @@ function safeHeaders(headers: Record<string, unknown>): Record<string, string | 
   return safe;
 }
 
+/** The safe headers of each frozen headers object a source answers (the sandbox's per operation): it cannot change. */
+const safeFrozenHeaders = new WeakMap<object, Record<string, string | string[]>>();
+
+/** safeHeaders, worked out once for a frozen headers object; the caller must not change what it answers. */
+function safeHeadersOf(headers: Record<string, unknown>): Record<string, string | string[]> {
+  if (!Object.isFrozen(headers)) return safeHeaders(headers);
+  let safe = safeFrozenHeaders.get(headers);
+  if (!safe) {
+    safe = safeHeaders(headers);
+    safeFrozenHeaders.set(headers, safe);
+  }
+  return safe;
+}
+
 const refusalFinding = (why: string): Violation[] => [{ location: ["request"], severity: "Error", message: why }];
 
 /** What findings say, in one line: the first MAX_VIOLATIONS messages, and how many more there are. */
@@ -274,10 +288,11 @@ function createFinish(spec: OpenApiDocument, now: () => number, errorBodies: Err
   };
   return (operation: Operation, answer: SourceAnswer & { kind: "answer" }): PipelineAnswer => {
     const at = now();
-    const headers: Record<string, string | string[]> = {
-      ...limits.refresh(safeHeaders(answer.headers), answer.status, at),
-      ...MOCK_IDENTITY,
-    };
+    // refresh answers a copy of its own, which takes the identity in place of one more copy.
+    const headers: Record<string, string | string[]> = Object.assign(
+      limits.refresh(safeHeadersOf(answer.headers), answer.status, at),
+      MOCK_IDENTITY,
+    );
     if (answer.violations?.length) headers["sl-violations"] = violationsHeader(answer.violations);
     const contentType = headerOf(headers, "content-type");
     const written = bodyOf(operation, answer, contentType);
@@ -417,7 +432,10 @@ export function createRequestPipeline(options: PipelineOptions): RequestPipeline
     const answer = refusal ? refuse(operation, refusal) : await answerRouted(request, url, matched);
     if (!admit && !checkAnswer) return answer;
     const answered = { operation, method, path: url.pathname };
-    return withHeaders(checked(withHeaders(answer, headers), answered), headers);
+    const withAdmission = withHeaders(answer, headers);
+    const final = checked(withAdmission, answered);
+    // Only a 500 of the check is a new answer, which takes the admission's headers too.
+    return final === withAdmission ? final : withHeaders(final, headers);
   }
 
   return {

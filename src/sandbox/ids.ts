@@ -27,8 +27,11 @@ function nextWord(state: IdState): number {
 }
 
 /** `length` characters of `alphabet`, drawn from the generator (addresses, hashes, references). */
-export const randomText = (state: IdState, alphabet: string, length: number): string =>
-  Array.from({ length }, () => alphabet[nextWord(state) % alphabet.length]).join("");
+export function randomText(state: IdState, alphabet: string, length: number): string {
+  let text = "";
+  for (let place = 0; place < length; place++) text += alphabet[nextWord(state) % alphabet.length];
+  return text;
+}
 
 const hex = (word: number, digits: number): string => word.toString(16).padStart(8, "0").slice(0, digits);
 

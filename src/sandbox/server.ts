@@ -189,12 +189,20 @@ function headersOf(raw: string[]): Record<string, string> {
   return headers;
 }
 
+/** Whether an answer has a repeated field that the Fetch way joins (all but set-cookie). */
+function hasJoinedField(headers: PipelineAnswer["headers"]): boolean {
+  for (const name in headers) if (Array.isArray(headers[name]) && name !== "set-cookie") return true;
+  return false;
+}
+
 /** A pipeline answer as the Fetch way gives it back: a repeated field joined (but set-cookie), no body to HEAD. */
 function asFetchGives(method: string, answer: PipelineAnswer): PipelineAnswer {
+  const empty = method === "HEAD" || answer.status === 204;
+  // As it is when there is nothing to join, a body to send and no reason (the Fetch way carries none).
+  if (!empty && answer.why === undefined && !hasJoinedField(answer.headers)) return answer;
   const headers: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(answer.headers))
     headers[name] = Array.isArray(value) && name !== "set-cookie" ? value.join(", ") : value;
-  const empty = method === "HEAD" || answer.status === 204;
   return { status: answer.status, headers, body: empty ? "" : answer.body };
 }
 
