@@ -243,5 +243,8 @@ export function ownEntry<T>(record: Record<string, T>, key: string): T | undefin
 
 /** Sets the own entry `key` of a record, whatever the key ("__proto__" included). */
 export function setOwnEntry<T>(record: Record<string, T>, key: string, value: T): void {
-  Object.defineProperty(record, key, { value, writable: true, enumerable: true, configurable: true });
+  // A key Object.prototype does not have (an id, an API key) is set by assignment, which makes an own entry
+  // without defineProperty's cost; "__proto__", "constructor" and the like are defined.
+  if (!(key in Object.prototype)) record[key] = value;
+  else Object.defineProperty(record, key, { value, writable: true, enumerable: true, configurable: true });
 }

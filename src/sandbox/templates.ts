@@ -11,7 +11,9 @@ type JsonRecord = Record<string, unknown>;
 export function shaped<T = JsonRecord>(template: JsonRecord, values: object): T {
   const given = values as JsonRecord;
   const out: JsonRecord = {};
-  for (const [key, value] of Object.entries(template)) out[key] = Object.hasOwn(given, key) ? given[key] : value;
+  // for…in over the template's own keys, in Object.entries' order, without an array of pairs per answer.
+  for (const key in template)
+    if (Object.hasOwn(template, key)) out[key] = Object.hasOwn(given, key) ? given[key] : template[key];
   return out as T;
 }
 
