@@ -48,13 +48,25 @@ interface HttpFront {
   close(): Promise<void>;
 }
 
-/** The CORS headers of every answer: any origin, any header. */
-const corsHeaders = (request: http.IncomingMessage): Record<string, string> => ({
-  "access-control-allow-origin": safeHeaderValue(String(request.headers.origin ?? "*")),
-  "access-control-allow-headers": safeHeaderValue(String(request.headers["access-control-request-headers"] ?? "*")),
+/** The CORS headers of a request that names no origin and no headers (most): the same for each, made once. */
+const ANY_ORIGIN_CORS: Readonly<Record<string, string>> = Object.freeze({
+  "access-control-allow-origin": "*",
+  "access-control-allow-headers": "*",
   "access-control-allow-credentials": "true",
   "access-control-expose-headers": "*",
 });
+
+/** The CORS headers of every answer: any origin, any header. */
+const corsHeaders = (request: http.IncomingMessage): Readonly<Record<string, string>> => {
+  const { origin, "access-control-request-headers": requested } = request.headers;
+  if (origin === undefined && requested === undefined) return ANY_ORIGIN_CORS;
+  return {
+    "access-control-allow-origin": safeHeaderValue(String(origin ?? "*")),
+    "access-control-allow-headers": safeHeaderValue(String(requested ?? "*")),
+    "access-control-allow-credentials": "true",
+    "access-control-expose-headers": "*",
+  };
+};
 
 function isPreflight(request: http.IncomingMessage): boolean {
   return request.method === "OPTIONS" && !!request.headers.origin && !!request.headers["access-control-request-method"];
@@ -142,7 +154,7 @@ function createRequestHandler(side: AnsweringSide, maxBodyBytes: number, log?: (
     log?.(`${request.method} ${safeHeaderValue(String(request.url))} → ${status} (${why})`);
   };
   const answer = async (request: http.IncomingMessage, response: http.ServerResponse, body: BodyReader) => {
-    const started = performance.now();
+    const started = log ? performance.now() : 0;
     const url = String(request.url ?? "/");
     const method = String(request.method ?? "GET");
     const answered = side.answerText
