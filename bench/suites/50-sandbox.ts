@@ -12,6 +12,8 @@
 //   - webhooks (issue 22): deliveries per second to a local receiver against the global fetch sending the same
 //     POSTs, and the API's latency while 1,000 webhooks wait on a receiver that never answers, against idle.
 // Ratios are the result; absolute figures vary by machine. Not a test: nothing here asserts a time.
+// BENCH_SANDBOX_ONLY=throughput runs the throughput part alone (while iterating on the hot path); the report then
+// says the other parts were not run.
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -27,6 +29,7 @@ export const title = "Sandbox: throughput against the mock and a bare node:http 
 const ROUND_S = Number(process.env.BENCH_SANDBOX_SECONDS ?? 3);
 const ROUNDS = Number(process.env.BENCH_SANDBOX_ROUNDS ?? 3);
 const ACCOUNTS = Number(process.env.BENCH_SANDBOX_ACCOUNTS ?? 10_000);
+const THROUGHPUT_ONLY = process.env.BENCH_SANDBOX_ONLY === "throughput";
 const TRADES_PER_ACCOUNT = 20;
 const HUGE_LIMITS = { requestsPerMinute: 1e9, quotesPerHour: 1e9 };
 const MIB = 1024 * 1024;
@@ -439,6 +442,35 @@ async function memory(): Promise<string[]> {
   ];
 }
 
+/** Throws when the sandbox logged a bug (an answer that failed the contract) or anything else unexpected. */
+function failOnBugs(sandbox: StartedNodeServer): void {
+  const bugs = sandbox
+    .output()
+    .split("\n")
+    .filter((text) => text.trim() && !/^(Sandbox of| {2}control API:|Ctrl-C)/.test(text));
+  if (bugs.length) throw new Error(`bench: the sandbox logged bugs:\n${bugs.join("\n")}`);
+}
+
+/** The throughput table with what it measured. */
+function throughputReport(rows: string[]): string[] {
+  return [
+    `Throughput: ${ROUNDS} alternating rounds of ${ROUND_S} s per target, workload and concurrency (median round, ` +
+      "after a 2 s warm-up), keep-alive; each cell req/s (p50 / p99 latency in ms; autocannon records whole ms, 0 " +
+      "is under 1 ms).",
+    "The sandbox is `api-contract sandbox` (src/cli.ts under tsx, its own process, limits raised by --config), " +
+      "checking every answer against the contract; the mock is `npm start`; the bare server answers the sandbox's " +
+      "answer as a fixed body. autocannon and the servers share the machine's two cores.",
+    "",
+    "| request | concurrency | sandbox | `npm start` (the mock) | bare node:http | sandbox ÷ mock (target ≥ 3×) | " +
+      "sandbox ÷ bare (target ≥ 0.5×) |",
+    "|---|---|---|---|---|---|---|",
+    ...rows,
+    "",
+    "No answer of the three servers was outside 2xx, and the sandbox logged no answer that failed the contract.",
+    ...(THROUGHPUT_ONLY ? ["", "BENCH_SANDBOX_ONLY=throughput: memory, stall and webhooks not run."] : []),
+  ];
+}
+
 export default async function run(): Promise<string> {
   const work = await mkdtemp(path.join(tmpdir(), "bench-sandbox-"));
   const stops: Array<() => Promise<void>> = [];
@@ -461,29 +493,17 @@ export default async function run(): Promise<string> {
       bare: await startBareServers(origin, work, stops),
     };
     const throughputRows = await throughput(servers);
+    if (THROUGHPUT_ONLY) {
+      failOnBugs(sandbox);
+      return throughputReport(throughputRows).join("\n");
+    }
     const stallRows = await stall(servers, work);
     const webhookTable = await webhookRows(servers.sandbox, work);
-    const bugs = sandbox
-      .output()
-      .split("\n")
-      .filter((text) => text.trim() && !/^(Sandbox of| {2}control API:|Ctrl-C)/.test(text));
-    if (bugs.length) throw new Error(`bench: the sandbox logged bugs:\n${bugs.join("\n")}`);
+    failOnBugs(sandbox);
     for (const stop of stops.splice(0)) await stop();
     const memoryRows = await memory();
     return [
-      `Throughput: ${ROUNDS} alternating rounds of ${ROUND_S} s per target, workload and concurrency (median round, ` +
-        "after a 2 s warm-up), keep-alive; each cell req/s (p50 / p99 latency in ms; autocannon records whole ms, 0 " +
-        "is under 1 ms).",
-      "The sandbox is `api-contract sandbox` (src/cli.ts under tsx, its own process, limits raised by --config), " +
-        "checking every answer against the contract; the mock is `npm start`; the bare server answers the sandbox's " +
-        "answer as a fixed body. autocannon and the servers share the machine's two cores.",
-      "",
-      "| request | concurrency | sandbox | `npm start` (the mock) | bare node:http | sandbox ÷ mock (target ≥ 3×) | " +
-        "sandbox ÷ bare (target ≥ 0.5×) |",
-      "|---|---|---|---|---|---|---|",
-      ...throughputRows,
-      "",
-      "No answer of the three servers was outside 2xx, and the sandbox logged no answer that failed the contract.",
+      ...throughputReport(throughputRows),
       "",
       `Memory: ${formatRate(ACCOUNTS)} accounts (putAccount), each with ${TRADES_PER_ACCOUNT} trades (Create Quote ` +
         "then Accept Quote through `sandbox.fetch`, every answer checked), in a process of its own; RSS and heap " +
