@@ -120,7 +120,14 @@ function paceLargeBody(request: http.IncomingMessage): void {
   setImmediate(() => request.resume());
 }
 
-/** A request body as it arrives: its chunks, and for a side that reads text, their text decoded one by one. */
+/** Decodes a body of one chunk (most): decoding it whole gives what a streaming decoder gives for it. */
+const wholeDecoder = new TextDecoder();
+
+/**
+ * A request body as it arrives: its chunks, and for a side that reads text, their text decoded one by one from the
+ * second chunk on (a streaming decoder costs more to make than a small body to decode: a body of one chunk is
+ * decoded whole at its end).
+ */
 class BodyReader {
   size = 0;
   private readonly chunks: Buffer[] = [];
@@ -132,8 +139,11 @@ class BodyReader {
   add(chunk: Buffer): void {
     this.size += chunk.length;
     this.chunks.push(chunk);
-    if (!this.decodes) return;
-    this.decoder ??= new TextDecoder();
+    if (!this.decodes || this.chunks.length === 1) return;
+    if (!this.decoder) {
+      this.decoder = new TextDecoder();
+      this.pieces.push(this.decoder.decode(this.chunks[0], { stream: true }));
+    }
     this.pieces.push(this.decoder.decode(chunk, { stream: true }));
   }
 
@@ -141,7 +151,8 @@ class BodyReader {
   readonly bytes = (): Buffer => (this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks, this.size));
 
   text(): string {
-    if (this.decoder) this.pieces.push(this.decoder.decode());
+    if (!this.decoder) return this.decodes && this.chunks.length === 1 ? wholeDecoder.decode(this.chunks[0]) : "";
+    this.pieces.push(this.decoder.decode());
     return this.pieces.join("");
   }
 }
