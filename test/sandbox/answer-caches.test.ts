@@ -2,15 +2,17 @@
 // (operations/catalogue.ts), and the answer check (conformance.ts) checks only the headers of a body byte-identical to
 // one of the same operation, status and content type that passed. Neither may hide a change: a rate change shows in
 // the very next answer (in-process and over HTTP), and a wrong header or a wrong body next to a known body still
-// fails the check.
+// fails the check. The pipeline makes the safe form of a frozen headers object once (the sandbox's documented
+// success headers); one that is not frozen may change between answers, and each answer shows it. A source's
+// bodyText is sent only when the body goes out unchanged.
 import { afterEach, describe, expect, it } from "vitest";
 import { openApiDocument } from "../../src/contract/bundled.js";
-import type { PipelineAnswer } from "../../src/mock/pipeline.js";
+import { createRequestPipeline, type PipelineAnswer, type SourceAnswer } from "../../src/mock/pipeline.js";
 import { createAnswerCheck } from "../../src/sandbox/conformance.js";
 import { createSandbox } from "../../src/sandbox/index.js";
 import { type StartedSandbox, startSandbox } from "../../src/sandbox/server.js";
 import { listOperations } from "../../src/openapi/document.js";
-import { BASE_PATH } from "../support/spec.js";
+import { BASE_PATH, loadSpec } from "../support/spec.js";
 
 const started: StartedSandbox[] = [];
 afterEach(async () => {
@@ -100,5 +102,41 @@ describe("the answer check of a known body", () => {
     const otherType = { ...good, headers: { ...good.headers, "content-type": "text/plain" } };
     expect(check(otherType, request)).toMatch(/content type/);
     expect(check(good, request)).toBeUndefined();
+  });
+});
+
+describe("the pipeline's safe headers and a source's bodyText", () => {
+  const spec = loadSpec();
+  const request = { method: "GET", url: `http://any.test${RATES}`, headers: {}, body: "" };
+  const pipelineAnswering = (answer: () => SourceAnswer) =>
+    createRequestPipeline({ spec, source: { answer: async () => answer() }, basePaths: [BASE_PATH] });
+
+  it("escapes a frozen headers object's values in every answer, and shows a change of one that is not frozen", async () => {
+    const frozen = Object.freeze({ "content-type": "application/json", "x-note": "caf\u00e9\n" });
+    const fromFrozen = pipelineAnswering(() => ({ kind: "answer", status: 200, headers: frozen, body: {} }));
+    for (let round = 0; round < 2; round++)
+      expect((await fromFrozen.handle(request)).headers["x-note"]).toBe("caf\u00e9\\u000a");
+    const changing: Record<string, unknown> = { "content-type": "application/json", "x-note": "one" };
+    const fromChanging = pipelineAnswering(() => ({ kind: "answer", status: 200, headers: changing, body: {} }));
+    expect((await fromChanging.handle(request)).headers["x-note"]).toBe("one");
+    changing["x-note"] = "two";
+    expect((await fromChanging.handle(request)).headers["x-note"]).toBe("two");
+  });
+
+  it("sends bodyText for an unchanged JSON body, and writes the body when a finding rewrites it", async () => {
+    const headers = { "content-type": "application/json" };
+    const written = { message: "m", data: [] };
+    const same = pipelineAnswering(() => ({ kind: "answer", status: 200, headers, body: written, bodyText: "{ }" }));
+    expect((await same.handle(request)).body).toBe("{ }");
+    const finding = { location: ["request", "query"], severity: "Error", message: "wrong" };
+    const rewritten = pipelineAnswering(() => ({
+      kind: "answer",
+      status: 422,
+      headers,
+      body: written,
+      bodyText: "{ }",
+      violations: [finding],
+    }));
+    expect((await rewritten.handle(request)).body).not.toBe("{ }");
   });
 });
