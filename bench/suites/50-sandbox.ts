@@ -519,7 +519,8 @@ export default async function run(): Promise<string> {
       ...stallRows,
       "",
       `Webhooks: ${formatRate(WEBHOOKS)} deposits to an account whose webhookUrl is a receiver in its own process ` +
-        "(node:http, 204 to each), in this process through `sandbox.deposit`, timed until `sandbox.webhooks.settled()` " +
+        "(node:http, 204 to each), in this process through `sandbox.deposit`, timed until " +
+        "`sandbox.webhooks.settled()` " +
         `(every webhook signed, POSTed, answered; each checked delivered), ${ROUNDS} rounds; against the global ` +
         "fetch POSTing one webhook's bytes and headers as many times at once. Then, in the sandbox of the throughput " +
         `run, ${formatRate(WEBHOOKS)} deposits (POST /_sandbox/deposits) for an account whose receiver takes the ` +

@@ -1,9 +1,9 @@
 // What a restore takes: a state of this version whose every part has the shape the sandbox writes (so no
 // answer built from it can fail), whose wallets are of catalogue currencies, and whose every balance is its
 // starting balance plus its transactions' effects (money is never created by a restore: deposits in, withdrawals
-// and their fees out, refunds back), and whose withdrawals to settle are withdrawals in progress. A state a sandbox answered
-// always passes; a hand-edited one is refused with where it is wrong. The catalogue and rates are checked
-// against the contract by the caller (catalogue.ts).
+// and their fees out, refunds back), and whose withdrawals to settle are withdrawals in progress. A state a
+// sandbox answered always passes; a hand-edited one is refused with where it is wrong. The catalogue and rates
+// are checked against the contract by the caller (catalogue.ts).
 import { effectMinor, STATE_VERSION, type TransactionRecord } from "./state.js";
 import { outboxProblem } from "./webhooks/outbox.js";
 

@@ -75,7 +75,7 @@ describe("README: the sandbox's webhook receiver", () => {
       })
     ).status;
 
-  it("listens on 127.0.0.1 and refuses what its secret did not sign, before being down or taking anything", async () => {
+  it("listens on 127.0.0.1, refuses what its secret did not sign, before being down or taking anything", async () => {
     expect(new URL(receiver.url).hostname).toBe("127.0.0.1");
     const signature = await signWebhook(body, secret);
     expect(await post(body.replace("25.5", "26.5"), signature)).toBe(401);

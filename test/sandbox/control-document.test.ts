@@ -202,7 +202,7 @@ describe("the control API document", () => {
     expect(checkAnswer(webhooks, 200, [{ ...example, url: null, signature: null }])).toEqual([]);
   });
 
-  it("its webhook example is signed as the service signs: HMAC-SHA512 of the exact body with the account's secret", () => {
+  it("its webhook example is signed as the service signs: HMAC-SHA512 of the exact body, the account's secret", () => {
     const putAccount = requestExamples.find(({ op }) => op.key === "PUT /_sandbox/accounts/{apiKey}")!;
     const { webhookSecret } = putAccount.example as { webhookSecret: string };
     const webhooks = responseExamples.find(({ op }) => op.key === "GET /_sandbox/webhooks")!;

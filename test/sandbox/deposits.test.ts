@@ -25,7 +25,7 @@ const webhooksOf = async (sandbox: ReturnType<typeof newSandbox>, key = "key-a")
   (await sandbox.webhooks.list(key)).map((webhook) => JSON.parse(webhook.body));
 
 describe("deposits", () => {
-  it("credits the wallet and shows the deposit in the history, by id, in the deposits list and as a webhook", async () => {
+  it("credits the wallet; the deposit shows in the history, by id, in the deposits list and as a webhook", async () => {
     const { sandbox, address } = await withAddress();
     sandbox.clock.advance(5000);
     const made = await control(sandbox, "POST", "/_sandbox/deposits", {

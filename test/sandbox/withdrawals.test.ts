@@ -186,7 +186,7 @@ describe("settling withdrawals", () => {
     expect((await withdrawalWebhooks(sandbox)).map((w) => w.status)).toEqual(["PENDING", "SUCCESSFUL"]);
   });
 
-  it("settles FAILED: the amount and the fee come back by a refund, the payout and the webhooks say FAILED", async () => {
+  it("settles FAILED: amount and fee come back by a refund, the payout and the webhooks say FAILED", async () => {
     const sandbox = funded();
     const { id, reference } = (await withdraw(sandbox, "fiat", bank(15_000))).body.data;
     const failed = sandbox.settleWithdrawal(id, "FAILED") as any;
@@ -223,7 +223,7 @@ describe("settling withdrawals", () => {
     expect(() => sandbox.settleWithdrawal("no-such-id", "FAILED")).toThrow(RangeError);
   });
 
-  it("settles on the sandbox clock after the registered delay, with the registered outcome, at that moment", async () => {
+  it("settles on the sandbox clock after the registered delay, with the registered outcome, at its moment", async () => {
     const sandbox = funded();
     const { id } = (await withdraw(sandbox, "crypto", crypto(10))).body.data;
     sandbox.clock.advance(WITHDRAWAL_SETTLEMENT.settleAfterMs - 1);

@@ -134,7 +134,7 @@ function settle(
   engine.notify(account.apiKey, transaction.id, webhookPayload(engine, account, transaction));
 }
 
-/** Settles every withdrawal whose moment the sandbox clock has reached, each at its moment, with the default outcome. */
+/** Settles each withdrawal whose moment the sandbox clock has reached, at its moment, with the default outcome. */
 export function settleDue(engine: Engine): void {
   const queue = engine.state.settlements;
   if (queue.length === 0 || queue[0]!.at > engine.clock.now()) return;

@@ -20,7 +20,7 @@ type BankRequest = components["schemas"]["BankWithdrawalRequest"];
 const notWithdrawable = (why: string) => refused(REFUSAL_STATUS.notWithdrawable, why);
 const invalid = (why: string) => refused(REFUSAL_STATUS.invalidWithdrawal, why);
 
-/** Why `amount` of `currency` is no withdrawal at least `minimum` (and at most the currency's maximum), or undefined. */
+/** Why `amount` of `currency` is no withdrawal of at least `minimum` (at most the currency's maximum), or undefined. */
 function amountProblem(currency: Currency, amount: number, minimum: number) {
   if (!(amount > 0)) return invalid("amount must be above 0");
   if (Number(amount.toFixed(decimalsOf(currency))) !== amount)
