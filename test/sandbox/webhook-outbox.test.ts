@@ -101,7 +101,7 @@ describe("webhook outbox", () => {
     expect((await outbox(restored, "key-a"))[0]!.status).toBe("delivered");
   });
 
-  it("counts an attempt running when the state was saved as failed in the restored sandbox, and retries it", async () => {
+  it("counts an attempt running at the save as failed in the restored sandbox, and retries it", async () => {
     const hook = await receiver((_, index) => (index === 0 ? "hold" : 200));
     const sandbox = newSandbox();
     await withWebhooks(sandbox, "key-a", hook.url);

@@ -223,7 +223,7 @@ describe("settling withdrawals", () => {
     expect(() => sandbox.settleWithdrawal("no-such-id", "FAILED")).toThrow(RangeError);
   });
 
-  it("settles on the sandbox clock after the registered delay, with the registered outcome, at its moment", async () => {
+  it("settles on the sandbox clock after the registered delay, with the registered outcome", async () => {
     const sandbox = funded();
     const { id } = (await withdraw(sandbox, "crypto", crypto(10))).body.data;
     sandbox.clock.advance(WITHDRAWAL_SETTLEMENT.settleAfterMs - 1);
