@@ -47,6 +47,8 @@ export interface PipelineRequest {
   url: string;
   headers: Record<string, string | string[] | undefined>;
   body: string;
+  /** `url` already parsed (against any base) by a front that needed it, so it is not parsed twice. */
+  parsedUrl?: URL;
 }
 
 /** A finding about a request or an answer, as a `sl-violations` header lists it (Prism's shape). */
@@ -170,6 +172,7 @@ function headerOf(headers: PipelineRequest["headers"], name: string): string | u
 /** The query as Prism takes it: one string per key, an array for a repeated key. */
 function queryOf(url: URL): Record<string, string | string[]> {
   const query: Record<string, string | string[]> = {};
+  if (url.search === "") return query; // most requests: no parameters to gather
   for (const key of new Set(url.searchParams.keys())) {
     const values = url.searchParams.getAll(key);
     query[key] = values.length === 1 ? values[0]! : values;
@@ -388,15 +391,15 @@ export function createRequestPipeline(options: PipelineOptions): RequestPipeline
     if (!("operation" in matched)) return matched;
     const { operation, params } = matched;
     const method = request.method.toUpperCase();
-    const header = (name: string) => headerOf(request.headers, name);
-    const parsed = parseBody(operation, request.body, header("content-type"));
+    const contentType = headerOf(request.headers, "content-type");
+    const parsed = parseBody(operation, request.body, contentType);
     if (!("value" in parsed)) return refuse(operation, parsed);
-    const unsupported = unsupportedMediaType(operation, request.body, header("content-type"));
+    const unsupported = unsupportedMediaType(operation, request.body, contentType);
     if (unsupported) return refuse(operation, unsupported);
     const body = { text: request.body, value: parsed.value };
     const requestRefusal = checks.refusalOf(operation, body);
     if (requestRefusal) return refuse(operation, requestRefusal);
-    const preferences = parsePrefer(header("prefer"));
+    const preferences = parsePrefer(headerOf(request.headers, "prefer"));
     if ("error" in preferences) return refuse(operation, { status: 422, why: preferences.error });
     const contractRefusal = contractCheck({ operation, url, headers: request.headers, body: parsed });
     if (contractRefusal) return contractRefusal;
@@ -424,7 +427,7 @@ export function createRequestPipeline(options: PipelineOptions): RequestPipeline
 
   async function handle(request: PipelineRequest): Promise<PipelineAnswer> {
     const method = request.method.toUpperCase();
-    const url = parseUrl(request.url);
+    const url = request.parsedUrl ?? parseUrl(request.url);
     if (url === undefined) return refuse(undefined, { status: 400, why: "the request target is not a valid URL" });
     const matched = router.route(method, url.pathname);
     const operation = "operation" in matched ? matched.operation : undefined;

@@ -214,7 +214,8 @@ function asFetchGives(method: string, answer: PipelineAnswer): PipelineAnswer {
 async function answerDirectly(pipeline: RequestPipeline, request: http.IncomingMessage, text: string, url: URL) {
   const method = String(request.method).toUpperCase();
   const body = method === "GET" || method === "HEAD" ? "" : text;
-  const answer = await pipeline.handle({ method, url: url.href, headers: headersOf(request.rawHeaders), body });
+  const headers = headersOf(request.rawHeaders);
+  const answer = await pipeline.handle({ method, url: url.href, parsedUrl: url, headers, body });
   return asFetchGives(method, answer);
 }
 
