@@ -53,7 +53,7 @@ describe("Get Fiat Rates between rate changes", () => {
     expect(seen.afterSecond).toEqual([{ currency: "NGNX", base: "USDT", buyRate: 2100, sellRate: 2090 }]);
   });
 
-  it("over HTTP: the next answer after PUT /_sandbox/rates shows the new rates, and a restore's rates too", async () => {
+  it("over HTTP: the next answer after PUT /_sandbox/rates shows the new rates, a restore's rates too", async () => {
     const server = await startSandbox({ port: 0, quiet: true });
     started.push(server);
     const fetcher: Fetcher = (path) => fetch(`${server.origin}${path}`);
@@ -111,7 +111,7 @@ describe("the pipeline's safe headers and a source's bodyText", () => {
   const pipelineAnswering = (answer: () => SourceAnswer) =>
     createRequestPipeline({ spec, source: { answer: async () => answer() }, basePaths: [BASE_PATH] });
 
-  it("escapes a frozen headers object's values in every answer, and shows a change of one that is not frozen", async () => {
+  it("escapes a frozen headers object's values in each answer, shows each change of one not frozen", async () => {
     const frozen = Object.freeze({ "content-type": "application/json", "x-note": "caf\u00e9\n" });
     const fromFrozen = pipelineAnswering(() => ({ kind: "answer", status: 200, headers: frozen, body: {} }));
     for (let round = 0; round < 2; round++)
