@@ -8,7 +8,8 @@ import { MOCK_BASE_URL } from "../../generated/client-meta.js";
 import type { paths } from "../../generated/schema.js";
 import { openApiDocument } from "../contract/bundled.js";
 import { createDocumentedSource } from "../mock/answers.js";
-import { createRequestPipeline, type PipelineAnswer, type RequestPipeline } from "../mock/pipeline.js";
+import { answerFetchRequest } from "../mock/fetch-front.js";
+import { createRequestPipeline } from "../mock/pipeline.js";
 import { listOperations } from "../openapi/document.js";
 import { loadPeers } from "./peers.js";
 
@@ -17,7 +18,7 @@ export { MOCK_QUOTE_VALIDITY_MS } from "../mock/quote-expiry.js";
 export { MockUnavailableError } from "../mock/unavailable.js";
 
 // Loading ./msw without its peers fails here with what to install (peers.ts).
-const [{ HttpResponse, http: mswHttp }, { createOpenApiHttp }] = await loadPeers();
+const [{ http: mswHttp }, { createOpenApiHttp }] = await loadPeers();
 
 /** openapi-msw's `http`, typed by the contract: paths, parameters, bodies and responses are checked. */
 export function createHttp(baseUrl: string = MOCK_BASE_URL) {
@@ -32,25 +33,6 @@ export interface HandlerOptions {
 }
 
 type Register = (path: string, resolver: (info: { request: Request }) => Promise<Response>) => HttpHandler;
-
-/** The pipeline's answer as a Fetch Response (no body where the status or a HEAD allows none). */
-function toResponse(request: Request, answer: PipelineAnswer): Response {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(answer.headers))
-    for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
-  const empty = answer.body === "" || request.method === "HEAD";
-  return new HttpResponse(empty ? null : answer.body, { status: answer.status, headers });
-}
-
-/** Hands a Fetch Request to the pipeline. */
-async function answer(pipeline: RequestPipeline, request: Request): Promise<Response> {
-  const headers: Record<string, string> = {};
-  request.headers.forEach((value, name) => {
-    headers[name] = value;
-  });
-  const body = request.method === "GET" || request.method === "HEAD" ? "" : await request.text();
-  return toResponse(request, await pipeline.handle({ method: request.method, url: request.url, headers, body }));
-}
 
 /**
  * One handler per operation, each the MSW front of the mock's request pipeline (src/mock/pipeline.ts) with the
@@ -72,7 +54,7 @@ export function createHandlers(options: HandlerOptions = {}): HttpHandler[] {
   return listOperations(spec).map((operation) => {
     const register = http[operation.method.toLowerCase()];
     if (!register) throw new Error(`msw: no handler factory for ${operation.method}`);
-    return register(operation.path, ({ request }) => answer(pipeline, request));
+    return register(operation.path, ({ request }) => answerFetchRequest(pipeline, request));
   });
 }
 

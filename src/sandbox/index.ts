@@ -9,7 +9,8 @@
 import { BASE_PATH } from "../../generated/client-meta.js";
 import type { components } from "../../generated/schema.js";
 import { openApiDocument } from "../contract/bundled.js";
-import { createRequestPipeline, type PipelineAnswer, type RequestPipeline } from "../mock/pipeline.js";
+import { answerFetchRequest } from "../mock/fetch-front.js";
+import { createRequestPipeline } from "../mock/pipeline.js";
 import type { SandboxAccount, SandboxChoice, SandboxRates, SandboxState } from "../../generated/sandbox-control.js";
 import { type Accounts, createAccounts } from "./accounts.js";
 import { createAdmission } from "./admission.js";
@@ -149,24 +150,6 @@ function mergedRates(current: SandboxRates, rates: Partial<SandboxRates>, check:
   return { fiat: fiat ?? current.fiat, dollar: { ...current.dollar, ...rates.dollar } };
 }
 
-const toResponse = (request: Request, answer: PipelineAnswer): Response => {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(answer.headers))
-    for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
-  const empty = answer.body === "" || request.method === "HEAD" || answer.status === 204;
-  return new Response(empty ? null : answer.body, { status: answer.status, headers });
-};
-
-/** Hands a Fetch Request to the pipeline. */
-async function viaPipeline(pipeline: RequestPipeline, request: Request): Promise<Response> {
-  const headers: Record<string, string> = {};
-  request.headers.forEach((value, name) => {
-    headers[name] = value;
-  });
-  const body = request.method === "GET" || request.method === "HEAD" ? "" : await request.text();
-  return toResponse(request, await pipeline.handle({ method: request.method, url: request.url, headers, body }));
-}
-
 /** The engine of a new sandbox: its state from the options, its clock. */
 function createEngine(options: SandboxOptions, check: Check) {
   const spec = openApiDocument;
@@ -232,7 +215,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
         money.settleDue();
         return control(request);
       }
-      return viaPipeline(pipeline, request);
+      return answerFetchRequest(pipeline, request);
     },
     clock: {
       now: () => engine.clock.now(),
