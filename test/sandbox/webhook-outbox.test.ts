@@ -2,7 +2,7 @@
 // on the sandbox clock, the receiver's status or the error), the same over GET /_sandbox/webhooks and
 // in-process; it is part of the state, so a pending delivery resumes after a restore. In-process, webhooks can
 // go to a callback or through a given fetch instead of the global one; only the account's URL is ever called.
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { WEBHOOK_RETRY_DELAYS_MS } from "../../src/sandbox/choices.js";
 import type { WebhookDelivery } from "../../src/sandbox/index.js";
 import { control, newSandbox, START } from "./support/sandbox.js";
@@ -10,24 +10,14 @@ import {
   deposit,
   downUrl,
   outbox,
-  type Receiver,
   SECRET,
   settle,
-  startReceiver,
+  receiversClosedAfterEach,
   withdraw,
   withWebhooks,
 } from "./support/receiver.js";
 
-const receivers: Receiver[] = [];
-afterEach(async () => {
-  await Promise.all(receivers.splice(0).map((receiver) => receiver.close()));
-});
-
-async function receiver(...args: Parameters<typeof startReceiver>): Promise<Receiver> {
-  const started = await startReceiver(...args);
-  receivers.push(started);
-  return started;
-}
+const receiver = receiversClosedAfterEach();
 
 const iso = (ms: number) => new Date(ms).toISOString();
 

@@ -2,22 +2,13 @@
 // and is tried again on the sandbox clock as the registered policy says (choices.ts, "webhooks.retry"): the
 // attempts and their times follow the policy as the test advances the clock, and after the last one the
 // webhook has failed. A receiver that is down loses nothing: once it is back, the next attempt delivers.
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { WEBHOOK_RETRY_DELAYS_MS } from "../../src/sandbox/choices.js";
 import { createSandbox } from "../../src/sandbox/index.js";
 import { newSandbox, START } from "./support/sandbox.js";
-import { deposit, downUrl, outbox, type Receiver, startReceiver, withWebhooks } from "./support/receiver.js";
+import { deposit, downUrl, outbox, receiversClosedAfterEach, withWebhooks } from "./support/receiver.js";
 
-const receivers: Receiver[] = [];
-afterEach(async () => {
-  await Promise.all(receivers.splice(0).map((receiver) => receiver.close()));
-});
-
-async function receiver(...args: Parameters<typeof startReceiver>): Promise<Receiver> {
-  const started = await startReceiver(...args);
-  receivers.push(started);
-  return started;
-}
+const receiver = receiversClosedAfterEach();
 
 const iso = (ms: number) => new Date(ms).toISOString();
 

@@ -4,6 +4,7 @@
 // the test that starts a receiver stops it (`close()`, which also drops held requests).
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { afterEach } from "vitest";
 import { api, control } from "./sandbox.js";
 import type { Sandbox } from "../../../src/sandbox/index.js";
 
@@ -83,6 +84,19 @@ export async function startReceiver(answering: Answering = () => 200, port = 0):
 }
 
 /** A URL on 127.0.0.1 where nothing listens (a receiver that is down): its port, freed. */
+/** A receiver factory for one test file: every receiver it starts is closed after each test. */
+export function receiversClosedAfterEach(): (...args: Parameters<typeof startReceiver>) => Promise<Receiver> {
+  const started: Receiver[] = [];
+  afterEach(async () => {
+    await Promise.all(started.splice(0).map((receiver) => receiver.close()));
+  });
+  return async (...args) => {
+    const receiver = await startReceiver(...args);
+    started.push(receiver);
+    return receiver;
+  };
+}
+
 export async function downUrl(): Promise<{ url: string; port: number }> {
   const receiver = await startReceiver();
   await receiver.close();
