@@ -1,5 +1,6 @@
-// Builds dist/: ESM (.js) and CJS (.cjs) with declarations (.d.ts / .d.cts) for each public entry but
-// ./msw (ESM only: its `require` condition loads msw.require.cjs, which says so), and the `api-contract` command.
+// Builds dist/: ESM (.js) and CJS (.cjs) with declarations (.d.ts / .d.cts) for each public entry (., ./types,
+// ./contract, ./mock, ./sandbox) but ./msw (ESM only: its `require` condition loads msw.require.cjs, which says
+// so), and the `api-contract` command.
 import { defineConfig } from "tsup";
 
 // Runtime dependencies stay external: openapi-fetch (client), ajv + ajv-formats (./contract), and the
@@ -22,6 +23,8 @@ export default defineConfig([
       types: "src/types.ts",
       contract: "src/contract/index.ts",
       mock: "src/mock/index.ts",
+      // The sandbox engine: no Prism, no Node built-ins, so it runs in a browser too (its HTTP front is the command's).
+      sandbox: "src/sandbox/index.ts",
     },
     format: ["esm", "cjs"],
     dts: true,

@@ -17,6 +17,8 @@ export const LEFT_OUT_OF_QUICK_RUN: Record<string, keyof typeof QUICK_RUN_LEAVES
   "test/consumer/consumer.test.ts": "downloads Node and TypeScript, installs the packed package",
   "test/docs/docs-page.test.ts": "drives Chromium",
   "test/msw/browser.test.ts": "drives Chromium",
+  "test/msw/sandbox-browser.test.ts": "drives Chromium",
+  "test/sandbox/browser.test.ts": "drives Chromium",
   "test/webhooks/browser.test.ts": "drives Chromium",
   "test/scripts/lint.test.ts": "copies the repository to build, lint or release it",
   "test/scripts/generated.test.ts": "copies the repository to build, lint or release it",

@@ -4,7 +4,9 @@
 // the build's own check of the provenance markers and `info.x-sources` (scripts/build/provenance.ts; Spectral
 // loads plain JavaScript only, so the rule runs here rather than from .spectral.yaml). Any finding fails,
 // whatever its severity (warnings and hints included). Spectral reports places in the bundle; each finding
-// also names the source file and line under openapi/ it comes from.
+// also names the source file and line under openapi/ it comes from. The sandbox's control API document
+// (openapi-sandbox/control.yaml, one file: no bundle needed) gets Redocly and Spectral too, with the same
+// configurations (.spectral.yaml turns off, for it alone, the rules about the service's limits and envelope).
 import { mkdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { provenanceProblems } from "./build/provenance.js";
@@ -31,23 +33,23 @@ interface RedoclyProblem {
   location: Array<{ source: { ref: string }; pointer: string; start?: { line: number } }>;
 }
 
-/** Redocly lint on the source (JSON output; warnings count too), one line per finding. */
-async function redocly(): Promise<string[]> {
-  const run = await runNodeScript(
-    binPath("@redocly/cli", "redocly"),
-    ["lint", "openapi/openapi.yaml", "--format=json"],
-    { cwd: ROOT },
-  );
+const CONTROL_DOCUMENT = "openapi-sandbox/control.yaml";
+
+/** Redocly lint on a source document (JSON output; warnings count too), one line per finding. */
+async function redocly(document: string): Promise<string[]> {
+  const run = await runNodeScript(binPath("@redocly/cli", "redocly"), ["lint", document, "--format=json"], {
+    cwd: ROOT,
+  });
   const text = run.stdout.slice(run.stdout.indexOf("{"));
   let problems: RedoclyProblem[];
   try {
     problems = (JSON.parse(text) as { problems: RedoclyProblem[] }).problems;
   } catch {
-    return [`redocly lint openapi/openapi.yaml failed:\n${withoutBanner(`${run.stdout}\n${run.stderr}`)}`];
+    return [`redocly lint ${document} failed:\n${withoutBanner(`${run.stdout}\n${run.stderr}`)}`];
   }
   const findings = problems.map((problem) => {
     const [where] = problem.location;
-    const file = where ? path.relative(ROOT, path.resolve(ROOT, where.source.ref)) : "openapi/openapi.yaml";
+    const file = where ? path.relative(ROOT, path.resolve(ROOT, where.source.ref)) : document;
     const line = where?.start?.line ?? 1;
     return `${file}:${line}  ${problem.severity}  ${problem.ruleId}  ${problem.message}  (${where?.pointer ?? "#"})`;
   });
@@ -58,21 +60,26 @@ async function redocly(): Promise<string[]> {
 
 const LINT_DIR = path.join(ROOT, "reports", "lint");
 
-/** Spectral on the fresh bundle (JSON output), each finding with its source file and line. */
-async function spectral(): Promise<string[]> {
-  const file = path.relative(ROOT, path.join(LINT_DIR, "openapi.yaml"));
+/** Spectral's findings on a file (JSON output), or the failure of the run as one finding. */
+async function spectralResults(file: string): Promise<SpectralResult[] | string> {
   const run = await runNodeScript(
     binPath("@stoplight/spectral-cli", "spectral"),
     ["lint", file, "-f", "json", "--quiet"],
     { cwd: ROOT },
   );
   const text = run.stdout.slice(run.stdout.indexOf("["));
-  let results: SpectralResult[];
   try {
-    results = JSON.parse(text) as SpectralResult[];
+    return JSON.parse(text) as SpectralResult[];
   } catch {
-    return [`spectral lint ${file} failed:\n${run.stdout}\n${run.stderr}`];
+    return `spectral lint ${file} failed:\n${run.stdout}\n${run.stderr}`;
   }
+}
+
+/** Spectral on the fresh bundle, each finding with its source file and line. */
+async function spectral(): Promise<string[]> {
+  const file = path.relative(ROOT, path.join(LINT_DIR, "openapi.yaml"));
+  const results = await spectralResults(file);
+  if (typeof results === "string") return [results];
   return results.map((result) => {
     const where = sourceLocation(result.path);
     const source = where ? `${where.file}:${where.line}` : "openapi/openapi.yaml";
@@ -108,9 +115,28 @@ async function onBundle(): Promise<string[]> {
   return [...(await spectral()), ...(await provenanceMarkers())];
 }
 
-const findings = [...(await redocly()), ...(await onBundle())];
+/** Spectral on the control API document (its own source: the places are its lines). */
+async function spectralOnControlDocument(): Promise<string[]> {
+  const results = await spectralResults(CONTROL_DOCUMENT);
+  if (typeof results === "string") return [results];
+  return results.map((result) => {
+    const severity = SEVERITIES[result.severity] ?? result.severity;
+    const where = `${CONTROL_DOCUMENT}:${result.range.start.line + 1}`;
+    return `${where}  ${severity}  ${result.code}  ${result.message}  (${refOf(result.path)})`;
+  });
+}
+
+const findings = [
+  ...(await redocly("openapi/openapi.yaml")),
+  ...(await onBundle()),
+  ...(await redocly(CONTROL_DOCUMENT)),
+  ...(await spectralOnControlDocument()),
+];
 if (findings.length) {
   console.error(`lint: ${findings.length} finding(s); every severity counts:\n${findings.join("\n")}`);
   process.exit(1);
 }
-console.log("lint: Redocly (openapi/), Spectral and provenance-markers (a fresh bundle of it) report nothing");
+console.log(
+  "lint: Redocly (openapi/), Spectral and provenance-markers (a fresh bundle of it), " +
+    `Redocly and Spectral (${CONTROL_DOCUMENT}) report nothing`,
+);

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `api-contract`: the package's command, for other repositories.
 //   api-contract mock    serve the mock of the whole API (Prism's engine, from the installed package)
+//   api-contract sandbox serve the sandbox: the API with state, on its own clock, and its control API
 //   api-contract verify  check a running deployment against the contract (exit 0 only when it meets it)
 //   api-contract wait    wait until a mock answers (at a URL, or at the one its --ready-file holds)
 import { rename, readFile, rm, writeFile } from "node:fs/promises";
@@ -11,6 +12,7 @@ import { createContractValidator } from "./contract/validator.js";
 import { MOCK_IDENTITY_HEADER, PACKAGE_VERSION } from "./mock/identity.js";
 import { MockUnavailableError, startMock } from "./mock/index.js";
 import { describeStop, stopWithLauncher } from "./mock/lifetime.js";
+import { SANDBOX_DEFAULT_PORT, startSandbox } from "./sandbox/server.js";
 import { targetLabel, violationLine, writeReport } from "./verify/report.js";
 import { type CaseResult, type VerifyOptions, type VerifyReport, type VerifyTarget, verify } from "./verify/run.js";
 
@@ -25,6 +27,20 @@ Commands:
               --ready-file <path>
                                 once listening, write the base URL to <path> (whole, at once); removed
                                 when the mock stops
+  sandbox   Serve the sandbox on http://<host>:<port>${BASE_PATH}: the API with state (an account per API key,
+            quotes that expire and are accepted once, balances that move, rate limits enforced) on its own
+            clock, and its control API under /_sandbox; until Ctrl-C or SIGTERM (as mock).
+              --port <n>        default ${SANDBOX_DEFAULT_PORT} (0: a free port)
+              --host <host>     default 127.0.0.1; on any other interface --token is required
+              --state <file>    load the state from <file> at start (when it exists); save it there on stop,
+                                atomically (a crash mid-save leaves the previous file whole)
+              --config <file>   a JSON file of sandbox options: accounts, rates, limits, catalogue,
+                                requireKnownKeys, clock, controlToken
+              --token <t>       the control API requires "authorization: Bearer <t>" (arguments show in
+                                process lists: controlToken in the --config file does not)
+              --quiet           no request log
+              --ready-file <path>
+                                as mock: the base URL, written once listening, removed on stop
   verify    Check a running deployment against the contract. The package's mock (every answer of it carries
             X-Api-Contract-Mock) gets every case, unpaced; any other target the safe rules below.
               --base-url <url>       the deployment's base URL, ending in ${BASE_PATH} (or CONTRACT_BASE_URL)
@@ -40,7 +56,7 @@ Commands:
               --report-dir <dir>     write verify-report.junit.xml, .json and .md there
             Exit status: 0 the deployment meets the contract, 1 it does not (a violation, a refused key),
             2 it could not be checked (unreachable, TLS failure, bad arguments).
-  wait      Wait until a mock answers, then print its base URL (exit 1 if none does in time).
+  wait      Wait until a mock (or a sandbox) answers, then print its base URL (exit 1 if none does in time).
               <url>                 the URL to wait for, or:
               --ready-file <path>   the URL a mock's --ready-file wrote there, once the mock answers
                                     there (a URL an earlier run left is not taken)
@@ -67,6 +83,44 @@ function fail(message: string, code = 2): never {
   process.exit(code);
 }
 
+/** The --port value as a port number (0: a free port); anything else exits 2. */
+function portOf(value: string): number {
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    fail(`--port must be an integer from 0 to 65535, got ${value}`);
+  return port;
+}
+
+/**
+ * Once a server listens: stops it on SIGINT or SIGTERM, or when the npx or npm run that started it exits, then
+ * removes the ready file and exits 0 (1 when stopping failed); and writes its base URL to the ready file (when
+ * asked). The stop is armed first: a SIGTERM sent as soon as the ready file appears must find it armed (the file
+ * is visible before the write's callback runs), and a stop during the write removes the file once written.
+ */
+async function serveUntilStopped(
+  command: string,
+  started: { baseUrl: string; stop(): Promise<void> },
+  readyFile: string | undefined,
+): Promise<void> {
+  let written: Promise<void> = Promise.resolve();
+  stopWithLauncher((cause) => {
+    if (cause.kind === "launcher-exited")
+      process.stderr.write(`api-contract ${command}: stopping: ${describeStop(cause)}\n`);
+    void started
+      .stop()
+      .then(() => written)
+      .then(() => (readyFile ? rm(readyFile, { force: true }) : undefined))
+      .then(
+        () => process.exit(0),
+        (error: unknown) => fail(`${command}: stopping failed: ${error instanceof Error ? error.message : error}`, 1),
+      );
+  });
+  if (readyFile) {
+    written = writeWhole(readyFile, `${started.baseUrl}\n`);
+    await written;
+  }
+}
+
 async function mock(args: string[]): Promise<void> {
   const { values } = parseArgs({
     args,
@@ -80,9 +134,7 @@ async function mock(args: string[]): Promise<void> {
   });
   if (answeredCommon(values)) return;
   const readyFile = values["ready-file"];
-  const port = Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535)
-    fail(`--port must be an integer from 0 to 65535, got ${values.port}`);
+  const port = portOf(values.port);
   const spec = openApiDocument;
   try {
     const started = await startMock({
@@ -98,19 +150,50 @@ async function mock(args: string[]): Promise<void> {
         "other documented answers: -H 'Prefer: code=429', -H 'Prefer: example=<name>'\n" +
         "Ctrl-C to stop.\n",
     );
-    if (readyFile) await writeWhole(readyFile, `${started.baseUrl}\n`);
-    stopWithLauncher((cause) => {
-      if (cause.kind === "launcher-exited")
-        process.stderr.write(`api-contract mock: stopping: ${describeStop(cause)}\n`);
-      void started
-        .stop()
-        .then(() => (readyFile ? rm(readyFile, { force: true }) : undefined))
-        .then(() => process.exit(0));
-    });
+    await serveUntilStopped("mock", started, readyFile);
   } catch (error) {
     if (error instanceof MockUnavailableError) fail(error.message, 1);
     throw error;
   }
+}
+
+/** `api-contract sandbox`: the sandbox engine behind its HTTP front (src/sandbox/server.ts). */
+async function sandboxCommand(args: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      port: { type: "string", default: String(SANDBOX_DEFAULT_PORT) },
+      host: { type: "string", default: "127.0.0.1" },
+      state: { type: "string" },
+      config: { type: "string" },
+      token: { type: "string" },
+      quiet: { type: "boolean", default: false },
+      "ready-file": { type: "string" },
+      ...COMMON_OPTIONS,
+    },
+  });
+  if (answeredCommon(values)) return;
+  const port = portOf(values.port);
+  if (values.token !== undefined && !values.token.trim()) fail("--token is empty");
+  const log = (line: string) => process.stdout.write(`${line}\n`);
+  // --quiet drops the request log; a sandbox bug (an answer that fails the contract) is still logged.
+  const started = await startSandbox({
+    host: values.host,
+    port,
+    statePath: values.state,
+    config: values.config,
+    controlToken: values.token,
+    log,
+    quiet: values.quiet,
+  });
+  const title = `${openApiDocument.info?.title ?? "the API"} ${openApiDocument.info?.version ?? ""}`;
+  const state = values.state === undefined ? "in memory only (no --state)" : `saved to ${values.state} on stop`;
+  process.stdout.write(
+    `Sandbox of ${title} listening on ${started.baseUrl} (pid ${process.pid})\n` +
+      `  control API: ${started.origin}/_sandbox${started.tokenRequired ? " (token required)" : ""}; state ${state}\n` +
+      "Ctrl-C to stop.\n",
+  );
+  await serveUntilStopped("sandbox", started, values["ready-file"]);
 }
 
 /** Writes `text` to `file` so that a reader sees nothing or all of it: a file beside it, renamed over it. */
@@ -366,6 +449,7 @@ async function verifyCommand(args: string[]): Promise<void> {
 const [command, ...rest] = process.argv.slice(2);
 try {
   if (command === "mock") await mock(rest);
+  else if (command === "sandbox") await sandboxCommand(rest);
   else if (command === "verify") await verifyCommand(rest);
   else if (command === "wait") await waitCommand(rest);
   else if (command === undefined || command === "help" || command === "--help" || command === "-h")

@@ -18,7 +18,14 @@ export interface BuildContext {
 }
 
 /** The files the build reads. A change to any of these makes generated/ stale. */
-const BUILD_INPUTS = ["openapi", "redocly.yaml", "scripts/build", "scripts/lib", "src/openapi"] as const;
+const BUILD_INPUTS = [
+  "openapi",
+  "openapi-sandbox",
+  "redocly.yaml",
+  "scripts/build",
+  "scripts/lib",
+  "src/openapi",
+] as const;
 /**
  * Besides the files: package.json's name (the code samples import it) and the versions of the tools that
  * write generated/.

@@ -13,7 +13,12 @@
 //      answer of the source with findings about the request, is the documented error answer with the published
 //      error body of its reason and findings (error-body.ts), which `sl-violations` lists too.
 // Time is the pipeline's clock (`now`), so a test can fix the moment of every answer.
-import { createContractValidator } from "../contract/validator.js";
+// Optional steps for a stateful source (the sandbox, src/sandbox), none of which the mock or ./msw use: an
+// admission step (`admit`) before routing's refusals, which may refuse a request (a signature, a rate limit) and
+// gives headers every answer to the request carries (rate-limit headers from real counters, in place of the
+// documented examples' rewrite); `refreshQuotes: false` leaves the quotes a source answers as it wrote them; and
+// `checkAnswer`, a last check of every answer, which makes an answer it finds wrong a 500 saying why.
+import { type ContractValidator, createContractValidator } from "../contract/validator.js";
 import {
   apiKeyHeaderName,
   HTTP_METHODS,
@@ -42,6 +47,8 @@ export interface PipelineRequest {
   url: string;
   headers: Record<string, string | string[] | undefined>;
   body: string;
+  /** `url` already parsed (against any base) by a front that needed it, so it is not parsed twice. */
+  parsedUrl?: URL;
 }
 
 /** A finding about a request or an answer, as a `sl-violations` header lists it (Prism's shape). */
@@ -67,7 +74,15 @@ export interface SourceRequest {
 
 /** What a source answers: an answer (its findings about it, if any), or a refusal with its status and reason. */
 export type SourceAnswer =
-  | { kind: "answer"; status: number; headers: Record<string, unknown>; body: unknown; violations?: Violation[] }
+  | {
+      kind: "answer";
+      status: number;
+      headers: Record<string, unknown>;
+      body: unknown;
+      violations?: Violation[];
+      /** `body` already written as JSON (JSON.stringify's text): sent as is when the body goes out unchanged. */
+      bodyText?: string;
+    }
   | { kind: "refused"; status: number; reason: string };
 
 export interface AnswerSource {
@@ -90,6 +105,37 @@ interface PipelineOptions {
   basePaths?: string[];
   /** The pipeline's clock (ms since the epoch): quote expiry and rate-limit headers. Default Date.now. */
   now?: () => number;
+  /** Runs before the operation's checks: may refuse the request, and gives headers for each of its answers. */
+  admit?: (request: AdmissionRequest) => Admission | Promise<Admission>;
+  /** When false, quotes in a source's answers keep their expiryDate (the source computed it). Default true. */
+  refreshQuotes?: boolean;
+  /** The validator of the request checks, made for `spec` and `basePaths` (default: a new one): pipelines share one. */
+  validator?: ContractValidator;
+  /** A last check of every answer (refusals too): what is wrong with it, or undefined; wrong answers become 500. */
+  checkAnswer?: (answer: PipelineAnswer, request: AnsweredRequest) => string | undefined;
+}
+
+/** A request as the admission step sees it: its operation, if the path names one, and its target as sent. */
+export interface AdmissionRequest {
+  method: string;
+  /** The path and query of the request (`/v1/transactions/me?page=1`), as a URL parser writes them. */
+  target: string;
+  operation: Operation | undefined;
+  headers: PipelineRequest["headers"];
+}
+
+/** What the admission step decides: a refusal, or none; and headers every answer to the request carries. */
+export interface Admission {
+  refusal?: Refusal;
+  /** Lower-case names; they replace the answer's own headers of the same name (its rate-limit headers). */
+  headers?: Record<string, string>;
+}
+
+/** The request an answer is checked for: its operation (none when its path names none), method and path. */
+export interface AnsweredRequest {
+  operation: Operation | undefined;
+  method: string;
+  path: string;
 }
 
 export interface RequestPipeline {
@@ -126,6 +172,7 @@ function headerOf(headers: PipelineRequest["headers"], name: string): string | u
 /** The query as Prism takes it: one string per key, an array for a repeated key. */
 function queryOf(url: URL): Record<string, string | string[]> {
   const query: Record<string, string | string[]> = {};
+  if (url.search === "") return query; // most requests: no parameters to gather
   for (const key of new Set(url.searchParams.keys())) {
     const values = url.searchParams.getAll(key);
     query[key] = values.length === 1 ? values[0]! : values;
@@ -145,6 +192,20 @@ function safeHeaders(headers: Record<string, unknown>): Record<string, string | 
   const safe: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(headers))
     safe[name.toLowerCase()] = Array.isArray(value) ? value.map(safeHeaderValue) : safeHeaderValue(String(value));
+  return safe;
+}
+
+/** The safe headers of each frozen headers object a source answers (the sandbox's per operation): it cannot change. */
+const safeFrozenHeaders = new WeakMap<object, Record<string, string | string[]>>();
+
+/** safeHeaders, worked out once for a frozen headers object; the caller must not change what it answers. */
+function safeHeadersOf(headers: Record<string, unknown>): Record<string, string | string[]> {
+  if (!Object.isFrozen(headers)) return safeHeaders(headers);
+  let safe = safeFrozenHeaders.get(headers);
+  if (!safe) {
+    safe = safeHeaders(headers);
+    safeFrozenHeaders.set(headers, safe);
+  }
   return safe;
 }
 
@@ -218,7 +279,7 @@ const requestFindings = (violations: Violation[] | undefined): Violation[] =>
  * answer with findings about the request (Prism's 404 for an unknown Prefer example, for one) gets the published
  * error body of those findings.
  */
-function createFinish(spec: OpenApiDocument, now: () => number, errorBodies: ErrorBodies) {
+function createFinish(spec: OpenApiDocument, now: () => number, errorBodies: ErrorBodies, refreshQuotes: boolean) {
   const quotes = quoteExpiry(spec);
   const limits = rateLimitHeaders(spec);
   const bodyOf = (operation: Operation, answer: SourceAnswer & { kind: "answer" }, contentType?: string) => {
@@ -230,14 +291,20 @@ function createFinish(spec: OpenApiDocument, now: () => number, errorBodies: Err
   };
   return (operation: Operation, answer: SourceAnswer & { kind: "answer" }): PipelineAnswer => {
     const at = now();
-    const headers: Record<string, string | string[]> = {
-      ...limits.refresh(safeHeaders(answer.headers), answer.status, at),
-      ...MOCK_IDENTITY,
-    };
+    // refresh answers a copy of its own, which takes the identity in place of one more copy.
+    const headers: Record<string, string | string[]> = Object.assign(
+      limits.refresh(safeHeadersOf(answer.headers), answer.status, at),
+      MOCK_IDENTITY,
+    );
     if (answer.violations?.length) headers["sl-violations"] = violationsHeader(answer.violations);
     const contentType = headerOf(headers, "content-type");
-    const body = quotes.refresh(operation, answer.status, bodyOf(operation, answer, contentType), at);
-    return { status: answer.status, headers, body: serialize(body, contentType) };
+    const written = bodyOf(operation, answer, contentType);
+    const body = refreshQuotes ? quotes.refresh(operation, answer.status, written, at) : written;
+    const text =
+      answer.bodyText !== undefined && body === answer.body && isJsonMediaType(contentType)
+        ? answer.bodyText
+        : serialize(body, contentType);
+    return { status: answer.status, headers, body: text };
   };
 }
 
@@ -255,8 +322,7 @@ interface CheckedRequest {
  * Stage 2 after the request's own checks: the API key of a keyed operation (401), then the parameters (422),
  * then the body (422).
  */
-function createContractCheck(spec: OpenApiDocument, refuse: Refuse, basePaths: string[]) {
-  const validator = createContractValidator(spec, { basePaths });
+function createContractCheck(spec: OpenApiDocument, refuse: Refuse, validator: ContractValidator) {
   const apiKeyHeader = apiKeyHeaderOf(spec);
   return ({ operation, url, headers, body }: CheckedRequest): PipelineAnswer | undefined => {
     if (apiKeyHeader && operation.security === "required" && headers[apiKeyHeader] === undefined) {
@@ -297,15 +363,21 @@ function createRouter(spec: OpenApiDocument, basePaths: string[], refuse: Refuse
   };
 }
 
+/** `answer` with `headers` in place of its own of the same name. */
+function withHeaders(answer: PipelineAnswer, headers: Record<string, string> | undefined): PipelineAnswer {
+  return headers ? { ...answer, headers: { ...answer.headers, ...headers } } : answer;
+}
+
 export function createRequestPipeline(options: PipelineOptions): RequestPipeline {
-  const { spec, source } = options;
+  const { spec, source, admit, checkAnswer } = options;
   const now = options.now ?? (() => Date.now());
   const errorBodies = createErrorBodies(spec);
   const refuse = createRefuse(spec, now, errorBodies);
-  const finish = createFinish(spec, now, errorBodies);
+  const finish = createFinish(spec, now, errorBodies, options.refreshQuotes ?? true);
   const router = createRouter(spec, options.basePaths ?? [], refuse);
   const checks = createRequestChecks(createBodyCheck(spec));
-  const contractCheck = createContractCheck(spec, refuse, options.basePaths ?? []);
+  const validator = options.validator ?? createContractValidator(spec, { basePaths: options.basePaths ?? [] });
+  const contractCheck = createContractCheck(spec, refuse, validator);
 
   const answerFromSource = async (request: SourceRequest): Promise<PipelineAnswer> => {
     const answer = await source.answer(request);
@@ -314,28 +386,59 @@ export function createRequestPipeline(options: PipelineOptions): RequestPipeline
     return refuse(request.operation, { status, why: answer.reason });
   };
 
-  async function handle(request: PipelineRequest): Promise<PipelineAnswer> {
-    const method = request.method.toUpperCase();
-    const url = parseUrl(request.url);
-    if (url === undefined) return refuse(undefined, { status: 400, why: "the request target is not a valid URL" });
-    const matched = router.route(method, url.pathname);
+  /** Stages 1 (after routing) to 4 of a request whose URL parsed. */
+  async function answerRouted(request: PipelineRequest, url: URL, matched: OperationMatch | PipelineAnswer) {
     if (!("operation" in matched)) return matched;
     const { operation, params } = matched;
-    const header = (name: string) => headerOf(request.headers, name);
-    const parsed = parseBody(operation, request.body, header("content-type"));
+    const method = request.method.toUpperCase();
+    const contentType = headerOf(request.headers, "content-type");
+    const parsed = parseBody(operation, request.body, contentType);
     if (!("value" in parsed)) return refuse(operation, parsed);
-    const unsupported = unsupportedMediaType(operation, request.body, header("content-type"));
+    const unsupported = unsupportedMediaType(operation, request.body, contentType);
     if (unsupported) return refuse(operation, unsupported);
     const body = { text: request.body, value: parsed.value };
     const requestRefusal = checks.refusalOf(operation, body);
     if (requestRefusal) return refuse(operation, requestRefusal);
-    const preferences = parsePrefer(header("prefer"));
+    const preferences = parsePrefer(headerOf(request.headers, "prefer"));
     if ("error" in preferences) return refuse(operation, { status: 422, why: preferences.error });
     const contractRefusal = contractCheck({ operation, url, headers: request.headers, body: parsed });
     if (contractRefusal) return contractRefusal;
     const { headers } = request;
     const [path, query] = [url.pathname, queryOf(url)];
     return answerFromSource({ operation, params, method, path, query, headers, body: parsed.value, preferences });
+  }
+
+  /** The admission step's decision: none without an admission step. */
+  const admission = async (
+    request: PipelineRequest,
+    url: URL,
+    operation: Operation | undefined,
+  ): Promise<Admission> => {
+    if (!admit) return {};
+    const method = request.method.toUpperCase();
+    return admit({ method, target: url.pathname + url.search, operation, headers: request.headers });
+  };
+
+  /** `answer`, or the 500 saying what `checkAnswer` finds wrong with it. */
+  const checked = (answer: PipelineAnswer, request: AnsweredRequest): PipelineAnswer => {
+    const wrong = checkAnswer?.(answer, request);
+    return wrong === undefined ? answer : refuse(request.operation, { status: 500, why: wrong });
+  };
+
+  async function handle(request: PipelineRequest): Promise<PipelineAnswer> {
+    const method = request.method.toUpperCase();
+    const url = request.parsedUrl ?? parseUrl(request.url);
+    if (url === undefined) return refuse(undefined, { status: 400, why: "the request target is not a valid URL" });
+    const matched = router.route(method, url.pathname);
+    const operation = "operation" in matched ? matched.operation : undefined;
+    const { refusal, headers } = await admission(request, url, operation);
+    const answer = refusal ? refuse(operation, refusal) : await answerRouted(request, url, matched);
+    if (!admit && !checkAnswer) return answer;
+    const answered = { operation, method, path: url.pathname };
+    const withAdmission = withHeaders(answer, headers);
+    const final = checked(withAdmission, answered);
+    // Only a 500 of the check is a new answer, which takes the admission's headers too.
+    return final === withAdmission ? final : withHeaders(final, headers);
   }
 
   return {

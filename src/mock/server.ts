@@ -1,28 +1,14 @@
-// The mock's HTTP server: the Node front of the request pipeline (pipeline.ts), whose answer source is Prism's
-// engine (engine.ts) in this process. The pipeline checks and answers every request (see there for its
-// refusals: 400, 401, 404, 405, 422); this file reads requests and writes answers, and refuses what only
-// a transport can see, always with the documented error response and its headers (the rate-limit headers):
-//   - a body that is too large (413), a request that breaks a limit of limits.ts (408, 414, 431);
-//   - a CORS preflight gets 204 with CORS headers; every answer carries CORS headers for any origin;
-//   - anything that fails inside the pipeline or the engine (400, logged): no request gets a 5xx or a
-//     non-JSON answer.
-// Header values echoed from the request are escaped, so no request can make a write throw, and a request
-// Node's parser refuses gets a JSON 400 with the rate-limit headers too.
-import http from "node:http";
-import type { AddressInfo } from "node:net";
+// The mock's HTTP server: the Node front (http-front.ts, shared with the sandbox) of the request pipeline
+// (pipeline.ts), whose answer source is Prism's engine (engine.ts) in this process. The pipeline checks and
+// answers every request (see there for its refusals: 400, 401, 404, 405, 422); the front reads requests and
+// writes answers, and refuses what only a transport can see (413, 408, 414, 431, a request Node cannot parse),
+// each with the pipeline's documented error response and its headers (the rate-limit headers).
 import type { OpenApiDocument } from "../openapi/document.js";
-import { safeHeaderValue } from "./answers.js";
 import { createPrismSource } from "./engine.js";
+import { type AnsweringSide, startHttpFront } from "./http-front.js";
 import { MOCK_IDENTITY } from "./identity.js";
-import {
-  DEFAULT_REQUEST_TIMEOUT_MS,
-  headerBytes,
-  headOverflowStatus,
-  MAX_HEAD_BYTES,
-  MAX_HEADER_BYTES,
-  MAX_URL_BYTES,
-} from "./limits.js";
-import { createRequestPipeline, type PipelineAnswer, type RequestPipeline } from "./pipeline.js";
+import { DEFAULT_REQUEST_TIMEOUT_MS } from "./limits.js";
+import { createRequestPipeline } from "./pipeline.js";
 
 /** Requests larger than this are refused (413): every request body of the contract is a few hundred bytes. */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -46,177 +32,29 @@ export interface MockServer {
   close(): Promise<void>;
 }
 
-/** The CORS headers of every answer: any origin, any header. */
-const corsHeaders = (request: http.IncomingMessage): Record<string, string> => ({
-  "access-control-allow-origin": safeHeaderValue(String(request.headers.origin ?? "*")),
-  "access-control-allow-headers": safeHeaderValue(String(request.headers["access-control-request-headers"] ?? "*")),
-  "access-control-allow-credentials": "true",
-  "access-control-expose-headers": "*",
-});
-
-function isPreflight(request: http.IncomingMessage): boolean {
-  return request.method === "OPTIONS" && !!request.headers.origin && !!request.headers["access-control-request-method"];
-}
-
-/** Answers a CORS preflight: 204, the requested method allowed. */
-function writePreflight(request: http.IncomingMessage, response: http.ServerResponse): void {
-  response.writeHead(204, {
-    ...corsHeaders(request),
-    ...MOCK_IDENTITY,
-    "access-control-allow-methods": safeHeaderValue(String(request.headers["access-control-request-method"])),
-    vary: "origin",
-    "content-length": "0",
-  });
-  response.end();
-}
-
-/** Writes the pipeline's answer (no body to a HEAD), with CORS headers and `extra`. */
-function write(
-  request: http.IncomingMessage,
-  response: http.ServerResponse,
-  answer: PipelineAnswer,
-  extra: Record<string, string> = {},
-): void {
-  if (response.headersSent) {
-    response.end();
-    return;
-  }
-  const headers = {
-    ...corsHeaders(request),
-    ...answer.headers,
-    ...extra,
-    "content-length": Buffer.byteLength(answer.body),
-  };
-  response.writeHead(answer.status, headers);
-  response.end(request.method === "HEAD" ? undefined : answer.body);
-}
-
-/** The Node front of the pipeline: one request read whole, answered, logged. */
-function createRequestHandler(pipeline: RequestPipeline, maxBodyBytes: number, log?: (line: string) => void) {
-  const refuse = (request: http.IncomingMessage, response: http.ServerResponse, status: number, why: string) => {
-    const answer = pipeline.refuse(status, why, { method: String(request.method), url: String(request.url) });
-    write(request, response, answer, { connection: "close" });
-    log?.(`${request.method} ${safeHeaderValue(String(request.url))} → ${status} (${why})`);
-  };
-  const answer = async (request: http.IncomingMessage, response: http.ServerResponse, body: Buffer) => {
-    const started = performance.now();
-    const url = String(request.url ?? "/");
-    const method = String(request.method ?? "GET");
-    const answered = await pipeline.handle({ method, url, headers: request.headers, body: body.toString("utf8") });
-    write(request, response, answered);
-    const path = answered.why === undefined ? new URL(url, "http://mock.invalid").pathname : safeHeaderValue(url);
-    const outcome = answered.why ?? `${Math.round(performance.now() - started)} ms`;
-    log?.(`${method.toUpperCase()} ${path} → ${answered.status} (${outcome})`);
-  };
-  const failed = (request: http.IncomingMessage, response: http.ServerResponse, error: unknown) => {
-    const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
-    log?.(`mock: ${request.method} ${request.url} failed inside the mock and was answered 400: ${detail}`);
-    const why = "the mock could not answer this request (see its log)";
-    write(request, response, pipeline.refuse(400, why));
-    log?.(`${request.method} ${safeHeaderValue(String(request.url))} → 400 (${why})`);
-  };
-  return (request: http.IncomingMessage, response: http.ServerResponse) => {
-    if (isPreflight(request)) return void request.resume().on("end", () => writePreflight(request, response));
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let refused = false;
-    /** Refuses before the body is read (and drains it), closing the connection. */
-    const refuseEarly = (status: number, why: string) => {
-      refused = true;
-      refuse(request, response, status, why);
-      request.resume();
-    };
-    const urlBytes = Buffer.byteLength(String(request.url));
-    const headBytes = headerBytes(request.rawHeaders);
-    if (urlBytes > MAX_URL_BYTES) refuseEarly(414, `the URL is ${urlBytes} bytes long, over ${MAX_URL_BYTES}`);
-    else if (headBytes > MAX_HEADER_BYTES)
-      refuseEarly(431, `the header fields are ${headBytes} bytes, over ${MAX_HEADER_BYTES}`);
-    request.on("data", (chunk: Buffer) => {
-      if (refused) return;
-      size += chunk.length;
-      if (size > maxBodyBytes) refuseEarly(413, `the body is larger than ${maxBodyBytes} bytes`);
-      else chunks.push(chunk);
-    });
-    request.on("error", () => response.destroy());
-    request.on("end", () => {
-      if (!refused) answer(request, response, Buffer.concat(chunks)).catch((error) => failed(request, response, error));
-    });
-  };
-}
-
-/** The status of a request Node's parser refused: 408 late, 414 or 431 over the head limit, else 400. */
-function clientErrorStatus(error: NodeJS.ErrnoException & { rawPacket?: Buffer }): number {
-  if (error.code === "ERR_HTTP_REQUEST_TIMEOUT") return 408;
-  return error.code === "HPE_HEADER_OVERFLOW" ? headOverflowStatus(error.rawPacket) : 400;
-}
-
-/** What went wrong with a request Node's parser refused with `status`, for the error body. */
-function clientErrorWhy(status: number, code: string | undefined, requestTimeout: number): string {
-  if (status === 408) return `the request did not arrive within ${requestTimeout} ms (${code})`;
-  if (status === 414) return `the request line is over the ${MAX_HEAD_BYTES} bytes Node reads of a head (${code})`;
-  if (status === 431) return `the header fields are over the ${MAX_HEAD_BYTES} bytes Node reads of a head (${code})`;
-  return `Node could not parse the request (${code})`;
-}
-
-/**
- * A request Node's HTTP parser refuses gets JSON too: 408 when it did not arrive in time, 414 or 431 when
- * its head is over the parser's limit (limits.ts), else 400 (bad header bytes, a broken request line…).
- */
-function createClientErrorHandler(pipeline: RequestPipeline, requestTimeout: number, log?: (line: string) => void) {
-  return (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: import("node:stream").Duplex) => {
-    if (!socket.writable || error.code === "ECONNRESET") return socket.destroy();
-    const status = clientErrorStatus(error);
-    const answer = pipeline.refuse(status, clientErrorWhy(status, error.code, requestTimeout));
-    const { "sl-violations": _findings, ...documented } = answer.headers;
-    const headers = Object.entries({
-      ...documented,
-      "content-length": String(Buffer.byteLength(answer.body)),
-      connection: "close",
-    })
-      .map(([name, value]) => `${name}: ${value}`)
-      .join("\r\n");
-    socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\n${headers}\r\n\r\n${answer.body}`);
-    log?.(`mock: refused a request Node could not parse (${error.code ?? error.message})`);
-  };
-}
-
-function serverOptions(requestTimeout: number): http.ServerOptions {
-  return {
-    keepAliveTimeout: 30_000,
-    requestTimeout,
-    headersTimeout: requestTimeout,
-    // How often Node looks for requests past their time (its default, 30 s, would answer 408 up to 30 s late).
-    connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(requestTimeout / 4))),
-    maxHeaderSize: MAX_HEAD_BYTES,
-  };
-}
-
-function listen(server: http.Server, port: number, host: string): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(port, host, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-}
-
 /** Starts the mock's server on host:port (0 = a free port). */
 export async function startMockServer(options: MockServerOptions): Promise<MockServer> {
   const { spec, log } = options;
   const source = await createPrismSource(spec);
   const pipeline = createRequestPipeline({ spec, source, now: options.now });
-  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const requestTimeout = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
-  const server = http.createServer(serverOptions(requestTimeout), createRequestHandler(pipeline, maxBodyBytes, log));
-  server.on("clientError", createClientErrorHandler(pipeline, requestTimeout, log));
-  await listen(server, options.port, options.host);
-  return {
-    port: (server.address() as AddressInfo).port,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
+  const side: AnsweringSide = {
+    name: "mock",
+    answer: (request, body) =>
+      pipeline.handle({
+        method: String(request.method ?? "GET"),
+        url: String(request.url ?? "/"),
+        headers: request.headers,
+        body: body.toString("utf8"),
       }),
+    refuse: (status, why, request) => pipeline.refuse(status, why, request),
+    preflightHeaders: MOCK_IDENTITY,
   };
+  return startHttpFront({
+    side,
+    host: options.host,
+    port: options.port,
+    maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    requestTimeout: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+    log,
+  });
 }

@@ -1,13 +1,15 @@
 // In-process mocking for a consumer's unit tests, without any server: MSW request handlers for every
-// operation of the contract, answering its documented examples, and openapi-msw's `http` typed by the
-// contract for handlers of your own. Needs the optional peer dependencies msw (2.x) and openapi-msw; ESM only
-// (openapi-msw is), so a require() of it gets the error of require.ts.
+// operation of the contract, answering its documented examples; handlers that hand every request to a sandbox
+// (./sandbox: the API with state) instead; and openapi-msw's `http` typed by the contract for handlers of your
+// own. Needs the optional peer dependencies msw (2.x) and openapi-msw; ESM only (openapi-msw is), so a require()
+// of it gets the error of require.ts.
 import type { HttpHandler } from "msw";
 import { MOCK_BASE_URL } from "../../generated/client-meta.js";
 import type { paths } from "../../generated/schema.js";
 import { openApiDocument } from "../contract/bundled.js";
 import { createDocumentedSource } from "../mock/answers.js";
-import { createRequestPipeline, type PipelineAnswer, type RequestPipeline } from "../mock/pipeline.js";
+import { answerFetchRequest } from "../mock/fetch-front.js";
+import { createRequestPipeline } from "../mock/pipeline.js";
 import { listOperations } from "../openapi/document.js";
 import { loadPeers } from "./peers.js";
 
@@ -16,7 +18,7 @@ export { MOCK_QUOTE_VALIDITY_MS } from "../mock/quote-expiry.js";
 export { MockUnavailableError } from "../mock/unavailable.js";
 
 // Loading ./msw without its peers fails here with what to install (peers.ts).
-const [{ HttpResponse }, { createOpenApiHttp }] = await loadPeers();
+const [{ http: mswHttp }, { createOpenApiHttp }] = await loadPeers();
 
 /** openapi-msw's `http`, typed by the contract: paths, parameters, bodies and responses are checked. */
 export function createHttp(baseUrl: string = MOCK_BASE_URL) {
@@ -31,25 +33,6 @@ export interface HandlerOptions {
 }
 
 type Register = (path: string, resolver: (info: { request: Request }) => Promise<Response>) => HttpHandler;
-
-/** The pipeline's answer as a Fetch Response (no body where the status or a HEAD allows none). */
-function toResponse(request: Request, answer: PipelineAnswer): Response {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(answer.headers))
-    for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
-  const empty = answer.body === "" || request.method === "HEAD";
-  return new HttpResponse(empty ? null : answer.body, { status: answer.status, headers });
-}
-
-/** Hands a Fetch Request to the pipeline. */
-async function answer(pipeline: RequestPipeline, request: Request): Promise<Response> {
-  const headers: Record<string, string> = {};
-  request.headers.forEach((value, name) => {
-    headers[name] = value;
-  });
-  const body = request.method === "GET" || request.method === "HEAD" ? "" : await request.text();
-  return toResponse(request, await pipeline.handle({ method: request.method, url: request.url, headers, body }));
-}
 
 /**
  * One handler per operation, each the MSW front of the mock's request pipeline (src/mock/pipeline.ts) with the
@@ -71,6 +54,39 @@ export function createHandlers(options: HandlerOptions = {}): HttpHandler[] {
   return listOperations(spec).map((operation) => {
     const register = http[operation.method.toLowerCase()];
     if (!register) throw new Error(`msw: no handler factory for ${operation.method}`);
-    return register(operation.path, ({ request }) => answer(pipeline, request));
+    return register(operation.path, ({ request }) => answerFetchRequest(pipeline, request));
   });
+}
+
+/** Where the sandbox's handlers answer by default: `api-contract sandbox`'s own address (port 4020). */
+const SANDBOX_DEFAULT_BASE_URL = (() => {
+  const url = new URL(MOCK_BASE_URL);
+  url.port = "4020";
+  return url.href.replace(/\/$/, "");
+})();
+
+export interface SandboxHandlerOptions {
+  /** The base URL your client is configured with (it ends in the base path). Default: http://127.0.0.1:4020/v1. */
+  baseUrl?: string;
+}
+
+/**
+ * Handlers that hand every request under `baseUrl` (the API, any path: one the contract lacks gets the
+ * sandbox's 404) and under its origin's `/_sandbox` (the control API) to `sandbox.fetch`, and answer what it
+ * answers. The same engine then serves a test in-process, through MSW (in Node with setupServer, in a browser
+ * with setupWorker) and over HTTP (`api-contract sandbox`).
+ */
+export function createSandboxHandlers(
+  sandbox: { fetch(request: Request): Promise<Response> },
+  options: SandboxHandlerOptions = {},
+): HttpHandler[] {
+  const baseUrl = new URL(options.baseUrl ?? SANDBOX_DEFAULT_BASE_URL);
+  const base = `${baseUrl.origin}${baseUrl.pathname.replace(/\/+$/, "")}`;
+  const answer = ({ request }: { request: Request }) => sandbox.fetch(request);
+  return [
+    mswHttp.all(base, answer),
+    mswHttp.all(`${base}/*`, answer),
+    mswHttp.all(`${baseUrl.origin}/_sandbox`, answer),
+    mswHttp.all(`${baseUrl.origin}/_sandbox/*`, answer),
+  ];
 }

@@ -6,7 +6,9 @@
 //   with the lowest msw and openapi-msw their peer ranges allow),
 //   `npx api-contract mock` stopped with kill -TERM, every operation through the client against
 //   `api-contract mock`, and `api-contract verify` against that mock, a proxy that breaks one field, and a
-//   server that refuses everything;
+//   server that refuses everything; ./sandbox as ESM and CJS, and `npx api-contract sandbox` (the package
+//   alone: no Prism) running the README's worked flow and its webhook example (a node:http receiver on
+//   127.0.0.1 in the consumer's project, verifying each signature with the package's verifyWebhookSignature);
 // - per TypeScript version (5.9, 7) and module resolution (bundler, nodenext): `tsc --strict` on a consumer,
 //   which must pass, next to deliberately wrong calls, which must fail on exactly their lines.
 // Projects: one with the package alone (the mock's optional peer missing), shared by every Node; one with the
@@ -39,7 +41,7 @@ import {
 } from "../support/spec.js";
 import { WEBHOOK_SIGNATURE_HEADER } from "../../generated/client-meta.js";
 import { isRunning } from "../support/processes.js";
-import { readmeBlock } from "../support/readme.js";
+import { README_WEBHOOKS_OUTCOME, readmeBlock } from "../support/readme.js";
 import { multipartMedia } from "../../src/openapi/index.js";
 import { NODE_VERSIONS, RESOLUTIONS, TYPESCRIPT_VERSIONS } from "./matrix.js";
 import { ensureNode, ensureTypeScript, type Tool } from "./toolchain.js";
@@ -266,6 +268,11 @@ import { signWebhook, verifyWebhookSignature, WEBHOOK_SIGNATURE_HEADER, type Web
 import type { paths, components, Invoice, DepositWebhook } from "${PACKAGE}/types";
 import { createBundledContractValidator, contractMiddleware } from "${PACKAGE}/contract";
 import { startMock, type StartedMock } from "${PACKAGE}/mock";
+import { createSandbox, type Sandbox, type SandboxOptions } from "${PACKAGE}/sandbox";
+
+const sandboxOptions: SandboxOptions = { clock: { start: 0 }, limits: { quotesPerHour: 3 } };
+export const sandbox: Sandbox = createSandbox(sandboxOptions);
+export const sandboxClient = createClient({ baseUrl: "http://sandbox.test/v1", fetch: (r) => sandbox.fetch(r) });
 
 export async function main(baseUrl: string = MOCK_BASE_URL): Promise<string> {
   const client = createClient({ baseUrl, apiKey: "consumer-key", retry: false });
@@ -297,9 +304,11 @@ export async function receive(raw: string | Uint8Array, header: string | string[
 
 /** ./msw is ESM only: an ES module consumer of it (.mts), type-checked next to consumer.ts. */
 const consumerMswTs = `
-import { createHandlers, createHttp } from "${PACKAGE}/msw";
+import { createHandlers, createHttp, createSandboxHandlers } from "${PACKAGE}/msw";
+import { createSandbox } from "${PACKAGE}/sandbox";
 
 export const handlers = createHandlers({ baseUrl: "http://127.0.0.1:4010/v1" });
+export const sandboxHandlers = createSandboxHandlers(createSandbox(), { baseUrl: "http://127.0.0.1:4020/v1" });
 // @ts-expect-error openapi-msw's http only takes the contract's paths
 createHttp().get("/nope", () => new Response());
 `;
@@ -313,6 +322,7 @@ const negativeTs = `
 import { createClient } from "${PACKAGE}";
 import type { components } from "${PACKAGE}/types";
 import { startMock } from "${PACKAGE}/mock";
+import { createSandbox } from "${PACKAGE}/sandbox";
 
 const client = createClient({ baseUrl: "http://127.0.0.1:4010/v1" });
 const quote = { sourceId: "USDT", targetId: "NGNX", amount: 10 } as const;
@@ -321,6 +331,7 @@ export const wrongEnum = client.POST("/trades/quote", { body: { ...quote, side: 
 export const missingParameter = client.POST("/trades/quote/{quoteId}", { body: {} }); ${WRONG} no path parameter
 export const wrongSchema: components["schemas"]["FiatRate"]["buyRate"] = "1.5"; ${WRONG} a number in the contract
 export const wrongOption = startMock({ port: "4010" }); ${WRONG} port is a number
+export const wrongLimit = createSandbox({ limits: { quotesPerHour: "3" } }); ${WRONG} a limit is a number
 `;
 const negativeMswTs = `
 import { createHttp } from "${PACKAGE}/msw";
@@ -463,19 +474,51 @@ const formats = [
   ],
 ] as const;
 
+/** The sandbox in-process, as a consumer's test without any server uses it: a quote accepted once. */
+const sandboxCode = (importLines: string) => `${importLines}
+(async () => {
+  const sandbox = createSandbox({ clock: { start: Date.UTC(2026, 0, 1) } });
+  sandbox.putAccount("consumer-key", { balances: { USDT: 50 } });
+  const client = createClient({ baseUrl: "http://sandbox.test/v1", apiKey: "consumer-key", retry: false,
+    fetch: (request) => sandbox.fetch(request) });
+  const quote = await unwrap(client.POST("/trades/quote", { body: ${JSON.stringify(SANDBOX_QUOTE)} }));
+  const accept = () => client.POST("/trades/quote/{quoteId}", { params: { path: { quoteId: quote.data.id } } });
+  const statuses = [(await accept()).response.status, (await accept()).response.status];
+  const usdt = sandbox.getAccount("consumer-key").balances.USDT;
+  console.log(JSON.stringify({ node: process.version, statuses, usdt }));
+})().catch((e) => { console.error(e); process.exit(1); });
+`;
+/** The quote the consumer's sandbox programs ask for: 10 USDT sold for NGNX. */
+const SANDBOX_QUOTE = { sourceId: "USDT", targetId: "NGNX", amount: 10, side: "SELL" };
+/** The README's worked flow of the sandbox, as written there, and the config its text starts the sandbox with. */
+const README_SANDBOX_FLOW = readmeBlock("js", "// sandbox-flow.mjs");
+const SANDBOX_FLOW_CONFIG = { limits: { quotesPerHour: 3 } };
+/** The README's webhook example ("Webhooks in the sandbox"): its receiver and the flows that send to it. */
+const README_SANDBOX_WEBHOOKS = {
+  "sandbox-receiver.mjs": readmeBlock("js", "// sandbox-receiver.mjs"),
+  "sandbox-webhooks.mjs": readmeBlock("js", "// sandbox-webhooks.mjs"),
+};
+
 /** The consumer programs for the package alone. */
 function writeBareRunFiles(dir: string): Promise<unknown> {
-  return Promise.all(
-    formats.map(([, extension, load, loadTypes]) => {
+  return Promise.all([
+    ...formats.flatMap(([, extension, load, loadTypes]) => {
       const imports = [
         load("createClient, unwrap, ApiError, isQuoteExpired, SideValues", ""),
         load("signWebhook, verifyWebhookSignature, WEBHOOK_SIGNATURE_HEADER", ""),
         load("createBundledContractValidator, contractMiddleware", "/contract"),
         loadTypes,
       ];
-      return writeFile(path.join(dir, `consumer.${extension}`), runtimeCode(imports.join("\n")));
+      const sandboxImports = [load("createClient, unwrap", ""), load("createSandbox", "/sandbox")];
+      return [
+        writeFile(path.join(dir, `consumer.${extension}`), runtimeCode(imports.join("\n"))),
+        writeFile(path.join(dir, `sandbox.${extension}`), sandboxCode(sandboxImports.join("\n"))),
+      ];
     }),
-  );
+    writeFile(path.join(dir, "sandbox-flow.mjs"), README_SANDBOX_FLOW),
+    writeFile(path.join(dir, "sandbox.json"), JSON.stringify(SANDBOX_FLOW_CONFIG)),
+    ...Object.entries(README_SANDBOX_WEBHOOKS).map(([file, text]) => writeFile(path.join(dir, file), text)),
+  ]);
 }
 
 /** The consumer programs for a project with the peers: written once, before any test runs in it. */
@@ -689,7 +732,7 @@ describe("consumer of the packed package", { concurrent: true, timeout: CELL_TIM
         const wrongLines = Object.entries(TYPE_FILES).flatMap(([file, text]) =>
           text.split("\n").flatMap((line, index) => (line.includes(WRONG) ? [`${file}:${index + 1}`] : [])),
         );
-        expect(wrongLines).toHaveLength(6);
+        expect(wrongLines).toHaveLength(7);
         expect(result.code, result.stdout + result.stderr).not.toBe(0);
         expect([...new Set(errorLines)].sort(), result.stdout).toEqual(wrongLines.sort());
       },
@@ -708,6 +751,9 @@ describe("consumer of the packed package", { concurrent: true, timeout: CELL_TIM
       "dist/types.cjs",
       "dist/contract.d.cts",
       "dist/mock.cjs",
+      "dist/sandbox.js",
+      "dist/sandbox.cjs",
+      "dist/sandbox.d.cts",
       "dist/msw.js",
       "dist/cli.js",
       "generated/openapi.json",
@@ -773,6 +819,18 @@ describe("consumer of the packed package", { concurrent: true, timeout: CELL_TIM
         expect(await readdir(path.join(bare, "node_modules", ...PACKAGE.split("/"), "dist"))).toContain(
           extension === "cjs" ? "index.cjs" : "index.js",
         );
+      });
+
+      it(`runs the sandbox from ./sandbox in-process as ${format}, with the package alone`, async ({ expect }) => {
+        const { stdout } = await run(cell.node.bin, [`sandbox.${extension}`], {
+          cwd: bare,
+          env: cell.env,
+          timeout: 120_000,
+        });
+        // Accepted once (200), refused the second time; 10 USDT gone from 50.
+        const outcome = JSON.parse(stdout) as { statuses: number[] };
+        expect(outcome).toEqual({ ...onThisNode, statuses: [200, expect.any(Number)], usdt: 40 });
+        expect(outcome.statuses[1]).toBeGreaterThanOrEqual(400);
       });
 
       it(`starts the mock from ./mock as a vitest globalSetup would, as ${format}`, async ({ expect }) => {
@@ -937,6 +995,54 @@ describe("consumer of the packed package", { concurrent: true, timeout: CELL_TIM
       } finally {
         npx.kill("SIGKILL");
         if (mockPid && isRunning(mockPid)) process.kill(mockPid, "SIGKILL");
+      }
+    });
+
+    it("`npx api-contract sandbox` (the package alone) runs the README's worked flows, stops on SIGTERM", async ({
+      expect,
+    }) => {
+      const readyFile = path.join(bare, `sandbox-ready-${version}.txt`);
+      const args = ["--port", "0", "--quiet", "--config", "sandbox.json", "--ready-file", readyFile];
+      const npx = spawn("npx", ["--offline", "api-contract", "sandbox", ...args], {
+        cwd: bare,
+        env: cell.env,
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let output = "";
+      npx.stdout.on("data", (chunk: Buffer) => (output += chunk));
+      npx.stderr.on("data", (chunk: Buffer) => (output += chunk));
+      const closed = new Promise<void>((resolve) => npx.once("close", () => resolve()));
+      let sandboxPid: number | undefined;
+      try {
+        await expect
+          .poll(() => readFile(readyFile, "utf8").catch(() => ""), { timeout: 60_000, interval: 100 })
+          .toMatch(/\n$/);
+        const baseUrl = (await readFile(readyFile, "utf8")).trim();
+        sandboxPid = Number(/\(pid (\d+)\)/.exec(output)?.[1]);
+        const { stdout } = await run(cell.node.bin, ["sandbox-flow.mjs"], {
+          cwd: bare,
+          env: { ...cell.env, SANDBOX_URL: baseUrl },
+          timeout: 120_000,
+        });
+        const outcome = JSON.parse(stdout) as { expired: [number, string] };
+        expect(outcome).toMatchObject({ usdt: 90, swaps: ["CREDIT", "DEBIT"], limited: [429, "0"] });
+        expect(outcome.expired[0]).toBeGreaterThanOrEqual(400);
+        expect(outcome.expired[1]).toMatch(/expired/i);
+        // Money in and out with a receiver of the consumer's own: the deposit's webhook (after a retry), both
+        // withdrawals' states in order, a resend identical; every one verified by verifyWebhookSignature.
+        const webhooks = await run(cell.node.bin, ["sandbox-webhooks.mjs"], {
+          cwd: bare,
+          env: { ...cell.env, SANDBOX_URL: baseUrl },
+          timeout: 120_000,
+        });
+        expect(JSON.parse(webhooks.stdout)).toEqual(README_WEBHOOKS_OUTCOME);
+        npx.kill("SIGTERM");
+        await closed;
+        await expect.poll(() => isRunning(sandboxPid!), { timeout: 30_000 }).toBe(false);
+        await expect(fetch(`${baseUrl}/currencies/fiat-rates`)).rejects.toThrow();
+      } finally {
+        npx.kill("SIGKILL");
+        if (sandboxPid && isRunning(sandboxPid)) process.kill(sandboxPid, "SIGKILL");
       }
     });
 

@@ -90,6 +90,27 @@ describe("npm run lint", () => {
     });
   });
 
+  it("lints the sandbox's control API document too: Redocly and Spectral, each at its line", async () => {
+    const repo = await fixtureRepo();
+    try {
+      const file = "openapi-sandbox/control.yaml";
+      await repo.edit(
+        file,
+        "            example:\n              ms: 31000\n",
+        "            example:\n              ms: -1\n",
+      );
+      const run = await repo.npm("lint");
+      expect(run.code, run.output).not.toBe(0);
+      const exampleLine = (await repo.read(file)).split("\n").indexOf("              ms: -1") + 1;
+      for (const rule of ["no-invalid-media-type-examples", "oas3-valid-media-example"]) {
+        const line = run.output.split("\n").find((l) => l.includes(`  ${rule}  `));
+        expect(line, run.output).toMatch(new RegExp(`^openapi-sandbox/control\\.yaml:${exampleLine} `));
+      }
+    } finally {
+      await repo.remove();
+    }
+  });
+
   it.each([
     ["a Redocly warning", "redocly.yaml", /^( {2}info-license:) off.*$/m, "$1 warn", "info-license"],
     ["a Spectral hint", ".spectral.yaml", /^( {2}info-contact:) "off".*$/m, "$1 hint", "info-contact"],

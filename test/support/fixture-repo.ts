@@ -9,6 +9,7 @@ import { repoRoot } from "./spec.js";
 
 const COPIED = [
   "openapi",
+  "openapi-sandbox",
   "scripts",
   "src",
   "generated",

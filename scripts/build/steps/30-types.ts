@@ -7,19 +7,25 @@ import { binPath, runNode } from "../../lib/node-cli.js";
 import { headerFor } from "../generated-header.js";
 import type { BuildContext } from "../index.js";
 
-export default async function types({ root, outDir }: BuildContext): Promise<void> {
+/** openapi-typescript's declarations of a bundled JSON document (an absolute path). */
+export async function typescriptTypes(root: string, documentFile: string): Promise<string> {
   const tmp = await mkdtemp(path.join(tmpdir(), "types-"));
   try {
     const out = path.join(tmp, "schema.d.ts");
     await runNode(
       binPath("openapi-typescript"),
-      [path.join(outDir, "openapi.json"), "-o", out, "--root-types", "--root-types-no-schema-prefix"],
+      [documentFile, "-o", out, "--root-types", "--root-types-no-schema-prefix"],
       {
         cwd: root,
       },
     );
-    await writeFile(path.join(outDir, "schema.d.ts"), headerFor("schema.d.ts") + (await readFile(out, "utf8")));
+    return await readFile(out, "utf8");
   } finally {
     await rm(tmp, { recursive: true, force: true });
   }
+}
+
+export default async function types({ root, outDir }: BuildContext): Promise<void> {
+  const declarations = await typescriptTypes(root, path.join(outDir, "openapi.json"));
+  await writeFile(path.join(outDir, "schema.d.ts"), headerFor("schema.d.ts") + declarations);
 }

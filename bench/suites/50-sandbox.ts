@@ -1,0 +1,609 @@
+// The sandbox (issue 21) as a server and as a store, each figure against a baseline of the same run:
+//   - throughput: `api-contract sandbox` (its own process; every answer checked against the contract by the
+//     sandbox itself, a failure would be a 500 and a logged bug) against the mock as `npm start` runs it and
+//     against a bare node:http server that answers the sandbox's own answer as a fixed body (no parsing, no
+//     state, no checks: the floor of what node:http costs). A read (Get Fiat Rates) and a write (Create Quote,
+//     the sandbox's limits raised so that the bench never meets a 429), at concurrency 1 and 16. Targets:
+//     ≥ 3× the mock, ≥ 0.5× the bare server.
+//   - memory: 10,000 accounts with 20 trades each (Create Quote and Accept Quote through `sandbox.fetch`), built in
+//     a process of its own (this file run directly, with --expose-gc), its RSS against the same process before,
+//     and the time of a snapshot, its JSON and a restore.
+//   - stall: a GET's latency while 1 MiB invalid bodies arrive on other connections, against its idle latency.
+//   - webhooks (issue 22): deliveries per second to a local receiver against the global fetch sending the same
+//     POSTs, and the API's latency while 1,000 webhooks wait on a receiver that never answers, against idle.
+// Ratios are the result; absolute figures vary by machine. Not a test: nothing here asserts a time.
+// BENCH_SANDBOX_ONLY=throughput runs the throughput part alone (while iterating on the hot path); the report then
+// says the other parts were not run.
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
+import autocannon from "autocannon";
+import { API_KEY_HEADER, BASE_PATH } from "../../generated/client-meta.js";
+import { findFreePort } from "../../src/mock/processes.js";
+import { type StartedNodeServer, startNodeServer, startNpmStart } from "../support/npm-start.js";
+
+export const title = "Sandbox: throughput against the mock and a bare node:http server, memory, stall (autocannon)";
+
+const ROUND_S = Number(process.env.BENCH_SANDBOX_SECONDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_SANDBOX_ROUNDS ?? 3);
+const ACCOUNTS = Number(process.env.BENCH_SANDBOX_ACCOUNTS ?? 10_000);
+const THROUGHPUT_ONLY = process.env.BENCH_SANDBOX_ONLY === "throughput";
+const TRADES_PER_ACCOUNT = 20;
+const HUGE_LIMITS = { requestsPerMinute: 1e9, quotesPerHour: 1e9 };
+const MIB = 1024 * 1024;
+
+const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const formatRate = (value: number): string => Math.round(value).toLocaleString("en-US");
+const times = (value: number): string => `${value.toFixed(2)}×`;
+const met = (value: number, target: number): string => `${times(value)} ${value >= target ? "✓" : "✗ (below)"}`;
+
+interface Workload {
+  name: string;
+  path: string;
+  method: "GET" | "POST";
+  body?: string;
+}
+
+const WORKLOADS: Workload[] = [
+  { name: "GET Get Fiat Rates", method: "GET", path: `${BASE_PATH}/currencies/fiat-rates` },
+  {
+    name: "POST Create Quote",
+    method: "POST",
+    path: `${BASE_PATH}/trades/quote`,
+    body: JSON.stringify({ sourceId: "USDT", targetId: "NGNX", amount: 10, side: "SELL" }),
+  },
+];
+
+const requestHeaders = (workload: Workload): Record<string, string> => ({
+  [API_KEY_HEADER]: "bench",
+  accept: "application/json",
+  ...(workload.body ? { "content-type": "application/json" } : {}),
+});
+
+interface Sample {
+  rps: number;
+  p50: number;
+  p99: number;
+  mean: number;
+}
+
+/** One autocannon run; any answer outside 2xx (a sandbox bug answers 500) or a socket error fails the bench. */
+async function measure(name: string, url: string, workload: Workload, connections: number, duration: number) {
+  const result = await autocannon({
+    url,
+    connections,
+    duration,
+    method: workload.method,
+    headers: requestHeaders(workload),
+    ...(workload.body ? { body: workload.body } : {}),
+  });
+  if (result.non2xx || result.errors)
+    throw new Error(`${name}, ${workload.name}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    mean: result.latency.average,
+  };
+}
+
+/** A node:http server in its own process that reads each request whole and answers `body` (JSON), nothing else. */
+function bareServerScript(port: number, body: string): string {
+  return [
+    'const http = require("node:http");',
+    `const body = Buffer.from(${JSON.stringify(body)});`,
+    "http.createServer((req, res) => {",
+    '  req.on("data", () => {});',
+    '  req.on("end", () => {',
+    '    res.writeHead(200, { "content-type": "application/json", "content-length": body.length });',
+    "    res.end(body);",
+    "  });",
+    `}).listen(${port}, "127.0.0.1", () => console.log("bare server; Ctrl-C to stop"));`,
+  ].join("\n");
+}
+
+interface Target {
+  name: string;
+  origin: string;
+}
+
+/** Alternating rounds over the targets for one workload and concurrency; the median round of each. */
+async function compare(targets: Target[], workload: Workload, connections: number): Promise<Sample[]> {
+  for (const target of targets) await measure(target.name, target.origin + workload.path, workload, connections, 2);
+  const rounds = targets.map(() => [] as Sample[]);
+  for (let round = 0; round < ROUNDS; round++)
+    for (const [i, target] of targets.entries())
+      rounds[i]!.push(await measure(target.name, target.origin + workload.path, workload, connections, ROUND_S));
+  return rounds.map((samples) => ({
+    rps: median(samples.map((s) => s.rps)),
+    p50: median(samples.map((s) => s.p50)),
+    p99: median(samples.map((s) => s.p99)),
+    mean: median(samples.map((s) => s.mean)),
+  }));
+}
+
+/** The servers of the run, each in its own process: the sandbox, the mock, a bare server per workload. */
+interface Servers {
+  sandbox: string;
+  mock: string;
+  /** By workload name. */
+  bare: Map<string, string>;
+}
+
+/** A bare server per workload, answering the sandbox's own answer to that request byte for byte. */
+async function startBareServers(sandboxOrigin: string, work: string, stops: Array<() => Promise<void>>) {
+  const bare = new Map<string, string>();
+  for (const workload of WORKLOADS) {
+    const answer = await fetch(sandboxOrigin + workload.path, {
+      method: workload.method,
+      headers: requestHeaders(workload),
+      ...(workload.body ? { body: workload.body } : {}),
+    });
+    if (!answer.ok) throw new Error(`bench: the sandbox answered ${workload.name} with ${answer.status}`);
+    const port = await findFreePort();
+    const script = path.join(work, `bare-${port}.cjs`);
+    await writeFile(script, bareServerScript(port, await answer.text()));
+    stops.push((await startNodeServer([script], { name: "bare server" })).stop);
+    bare.set(workload.name, `http://127.0.0.1:${port}`);
+  }
+  return bare;
+}
+
+/** Throughput rows: the sandbox, the mock and the bare server for each workload and concurrency. */
+async function throughput(servers: Servers): Promise<string[]> {
+  const rows: string[] = [];
+  for (const workload of WORKLOADS) {
+    const targets: Target[] = [
+      { name: "sandbox", origin: servers.sandbox },
+      { name: "`npm start` (the mock)", origin: servers.mock },
+      { name: "bare node:http", origin: servers.bare.get(workload.name)! },
+    ];
+    for (const connections of [1, 16]) {
+      const [sandbox, mock, bare] = (await compare(targets, workload, connections)) as [Sample, Sample, Sample];
+      const cell = (sample: Sample) => `${formatRate(sample.rps)} (${sample.p50} / ${sample.p99})`;
+      rows.push(
+        `| ${workload.name} | ${connections} | ${cell(sandbox)} | ${cell(mock)} | ${cell(bare)} | ` +
+          `${met(sandbox.rps / mock.rps, 3)} | ${met(sandbox.rps / bare.rps, 0.5)} |`,
+      );
+    }
+  }
+  return rows;
+}
+
+/** How the 1 MiB bodies arrive: as fast as the server answers them on 4 connections, or at a steady pace. */
+interface FloodPace {
+  name: string;
+  connections: number;
+  /** Bodies per second over all connections; absent: as fast as answered. */
+  perSecond?: number;
+}
+
+const FLOOD_PACES: FloodPace[] = [
+  { name: "10/s on 1 connection", connections: 1, perSecond: 10 },
+  { name: "as fast as answered, 4 connections", connections: 4 },
+];
+
+/** A process that POSTs `MIB`-byte bodies that are not JSON (cut short at the very end) to `url`. */
+function floodScript(url: string, seconds: number, pace: FloodPace): string {
+  const autocannonPath = createRequire(import.meta.url).resolve("autocannon");
+  const options = {
+    url,
+    connections: pace.connections,
+    duration: seconds,
+    method: "POST",
+    headers: requestHeaders(WORKLOADS[1]!),
+    ...(pace.perSecond ? { overallRate: pace.perSecond } : {}),
+  };
+  return [
+    `const autocannon = require(${JSON.stringify(autocannonPath)});`,
+    `const opening = '{"sourceId":"';`,
+    `const body = opening + "x".repeat(${MIB} - opening.length - 1) + '"';`,
+    'console.log("flood; Ctrl-C");',
+    `autocannon({ ...${JSON.stringify(options)}, body }, (error, result) => {`,
+    "  if (error) throw error;",
+    "  console.log(JSON.stringify({ total: result.requests.total, errors: result.errors, " +
+      "statuses: result.statusCodeStats, bytes: Buffer.byteLength(body) }));",
+    "});",
+  ].join("\n");
+}
+
+interface FloodResult {
+  total: number;
+  errors: number;
+  statuses: Record<string, { count: number }>;
+  bytes: number;
+}
+
+/** The first line a process printed that is a JSON object (its result), once it printed it. */
+async function jsonLine(server: StartedNodeServer, timeoutMs: number): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const line = server
+      .output()
+      .split("\n")
+      .find((text) => text.startsWith("{"));
+    if (line) return line;
+    if (Date.now() > deadline) throw new Error(`bench: no result within ${timeoutMs} ms:\n${server.output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** A GET's latency at `origin` while a flood process sends 1 MiB bodies to `floodUrl` at `pace`. */
+async function latencyUnderFlood(origin: string, floodUrl: string, pace: FloodPace, work: string) {
+  const [read] = WORKLOADS as [Workload];
+  const script = path.join(work, `flood-${Date.now()}.cjs`);
+  await writeFile(script, floodScript(floodUrl, ROUND_S + 2, pace));
+  const flood = await startNodeServer([script], { name: "flood" });
+  await new Promise((resolve) => setTimeout(resolve, 1000)); // let the flood reach its pace
+  const loaded = await measure("under the flood", origin + read.path, read, 1, ROUND_S);
+  const result = JSON.parse(await jsonLine(flood, 60_000)) as FloodResult;
+  await flood.stop();
+  return { loaded, flood: result };
+}
+
+/** One server's stall rows: its idle GET, then the GET under each pace of the flood. */
+async function stallRows(name: string, origin: string, floodUrl: string, work: string, sandbox: boolean) {
+  const [read] = WORKLOADS as [Workload];
+  const idle = await measure("idle", origin + read.path, read, 1, ROUND_S);
+  const rows = [`| ${name} | idle | ${idle.mean.toFixed(2)} / ${idle.p99} | — | ${formatRate(idle.rps)} | — |`];
+  for (const pace of FLOOD_PACES) {
+    const { loaded, flood } = await latencyUnderFlood(origin, floodUrl, pace, work);
+    const status = sandbox ? "400" : "200";
+    if (flood.bytes !== MIB || flood.errors || (flood.statuses[status]?.count ?? 0) !== flood.total)
+      throw new Error(`bench: ${name}: not every 1 MiB body was answered ${status}: ${JSON.stringify(flood)}`);
+    rows.push(
+      `| ${name} | ${pace.name} | ${loaded.mean.toFixed(2)} / ${loaded.p99} | ${times(loaded.mean / idle.mean)} | ` +
+        `${formatRate(loaded.rps)} | ${formatRate(flood.total / (ROUND_S + 2))} |`,
+    );
+  }
+  return rows;
+}
+
+/** The stall table: the sandbox's GET latency under the floods, and the bare server's under the same floods. */
+async function stall(servers: Servers, work: string): Promise<string[]> {
+  const [read, write] = WORKLOADS as [Workload, Workload];
+  return [
+    "| server | 1 MiB bodies arriving | GET mean / p99 (ms) | mean ÷ idle mean | GET req/s | 1 MiB bodies answered/s |",
+    "|---|---|---|---|---|---|",
+    ...(await stallRows("sandbox", servers.sandbox, servers.sandbox + write.path, work, true)),
+    ...(await stallRows(
+      "bare node:http",
+      servers.bare.get(read.name)!,
+      servers.bare.get(write.name)! + write.path,
+      work,
+      false,
+    )),
+  ];
+}
+
+const WEBHOOKS = Number(process.env.BENCH_SANDBOX_WEBHOOKS ?? 1000);
+const WEBHOOK_SECRET = "bench-webhook-secret";
+const DEPOSIT = { currency: "USDT", network: "TRX", amount: 25 };
+
+/** A receiver in its own process: answers every POST 204 once its body is read (the floor of a real one). */
+function receiverScript(port: number): string {
+  return [
+    'const http = require("node:http");',
+    "http.createServer({ keepAliveTimeout: 30_000 }, (req, res) => {",
+    '  req.on("data", () => {});',
+    '  req.on("end", () => { res.writeHead(204); res.end(); });',
+    `}).listen(${port}, "127.0.0.1", () => console.log("receiver; Ctrl-C to stop"));`,
+  ].join("\n");
+}
+
+/** A receiver that never answers: it takes each connection and reads it, and writes nothing. */
+function silentReceiverScript(port: number): string {
+  return [
+    'const net = require("node:net");',
+    'net.createServer((socket) => socket.on("data", () => {}).on("error", () => {}))',
+    `  .listen(${port}, "127.0.0.1", () => console.log("silent receiver; Ctrl-C to stop"));`,
+  ].join("\n");
+}
+
+/** Starts a script's server on a free port in its own process. */
+async function startScript(work: string, name: string, script: (port: number) => string) {
+  const port = await findFreePort();
+  const file = path.join(work, `${name}-${port}.cjs`);
+  await writeFile(file, script(port));
+  const server = await startNodeServer([file], { name });
+  return { url: `http://127.0.0.1:${port}/hooks`, stop: server.stop };
+}
+
+/**
+ * Deliveries per second: WEBHOOKS deposits to an account whose webhookUrl is a local receiver, timed until the
+ * outbox has settled (every webhook signed, POSTed and answered), against the same number of POSTs of one webhook's
+ * bytes and headers sent by the global fetch at once (the floor: no outbox, no signing).
+ */
+async function webhookDeliveries(receiverUrl: string): Promise<{ sandbox: number; fetch: number }> {
+  const { createSandbox } = await import("../../src/sandbox/index.js");
+  const sandbox = createSandbox({ limits: HUGE_LIMITS });
+  sandbox.putAccount("hooks", { balances: {}, webhookUrl: receiverUrl, webhookSecret: WEBHOOK_SECRET });
+  let at = performance.now();
+  for (let index = 0; index < WEBHOOKS; index++) sandbox.deposit({ apiKey: "hooks", ...DEPOSIT });
+  await sandbox.webhooks.settled();
+  const sandboxRate = WEBHOOKS / ((performance.now() - at) / 1000);
+  const webhooks = await sandbox.webhooks.list("hooks");
+  const delivered = webhooks.filter((webhook) => webhook.status === "delivered").length;
+  if (delivered !== WEBHOOKS) throw new Error(`bench: ${delivered} of ${WEBHOOKS} webhooks delivered`);
+  const one = webhooks[0] as unknown as { body: string; signature: string };
+  const headers = { "content-type": "application/json", "x-obiex-signature": one.signature };
+  at = performance.now();
+  const answers = await Promise.all(
+    Array.from({ length: WEBHOOKS }, () => fetch(receiverUrl, { method: "POST", headers, body: one.body })),
+  );
+  const fetchRate = WEBHOOKS / ((performance.now() - at) / 1000);
+  if (answers.some((answer) => answer.status !== 204)) throw new Error("bench: the receiver refused a POST");
+  return { sandbox: sandboxRate, fetch: fetchRate };
+}
+
+/** The webhook outbox's state over the control API: how many of `apiKey`'s webhooks are pending. */
+async function pendingWebhooks(origin: string, apiKey: string): Promise<number> {
+  const answer = await fetch(`${origin}/_sandbox/webhooks?apiKey=${apiKey}`);
+  const webhooks = (await answer.json()) as Array<{ status: string; attempts: unknown[] }>;
+  return webhooks.filter((webhook) => webhook.status === "pending" && webhook.attempts.length === 1).length;
+}
+
+/**
+ * The API's latency over HTTP (one GET at a time) while WEBHOOKS webhooks wait on a receiver that never answers
+ * (each attempt an open connection, for the sandbox's delivery timeout), against its idle latency just before.
+ */
+async function latencyWhilePending(origin: string, silentUrl: string) {
+  const [read] = WORKLOADS as [Workload];
+  const idle = await measure("idle", origin + read.path, read, 1, ROUND_S);
+  const put = await fetch(`${origin}/_sandbox/accounts/silent`, {
+    method: "PUT",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ balances: {}, webhookUrl: silentUrl, webhookSecret: WEBHOOK_SECRET }),
+  });
+  if (!put.ok) throw new Error(`bench: PUT the silent account answered ${put.status}`);
+  for (let index = 0; index < WEBHOOKS; index++) {
+    const made = await fetch(`${origin}/_sandbox/deposits`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ apiKey: "silent", ...DEPOSIT }),
+    });
+    if (made.status !== 201) throw new Error(`bench: a deposit answered ${made.status}: ${await made.text()}`);
+  }
+  const before = await pendingWebhooks(origin, "silent");
+  const loaded = await measure("webhooks pending", origin + read.path, read, 1, ROUND_S);
+  const after = await pendingWebhooks(origin, "silent");
+  return { idle, loaded, before, after };
+}
+
+/** The webhook rows: deliveries per second, and the API's latency while webhooks wait on a silent receiver. */
+async function webhookRows(origin: string, work: string): Promise<string[]> {
+  const receiver = await startScript(work, "receiver", receiverScript);
+  const silent = await startScript(work, "silent-receiver", silentReceiverScript);
+  try {
+    const rounds: Array<{ sandbox: number; fetch: number }> = [];
+    for (let round = 0; round < ROUNDS; round++) rounds.push(await webhookDeliveries(receiver.url));
+    const pending = await latencyWhilePending(origin, silent.url);
+    const sandboxRate = median(rounds.map((round) => round.sandbox));
+    const fetchRate = median(rounds.map((round) => round.fetch));
+    const spread = (values: number[]) => `${formatRate(Math.min(...values))}–${formatRate(Math.max(...values))}`;
+    return [
+      "| deliveries to a local receiver | webhooks/s (median; spread) | the global fetch, same POSTs at once | ratio |",
+      "|---|---|---|---|",
+      `| ${formatRate(WEBHOOKS)} deposits, one account | ${formatRate(sandboxRate)} ` +
+        `(${spread(rounds.map((round) => round.sandbox))}) | ${formatRate(fetchRate)} ` +
+        `(${spread(rounds.map((round) => round.fetch))}) | ${times(sandboxRate / fetchRate)} |`,
+      "",
+      "| API over HTTP, one GET at a time | GET mean / p99 (ms) | GET req/s | mean ÷ idle mean | webhooks pending " +
+        "(one attempt in flight) before / after |",
+      "|---|---|---|---|---|",
+      `| idle | ${pending.idle.mean.toFixed(2)} / ${pending.idle.p99} | ${formatRate(pending.idle.rps)} | — | — |`,
+      `| ${formatRate(WEBHOOKS)} webhooks waiting on a receiver that never answers | ` +
+        `${pending.loaded.mean.toFixed(2)} / ${pending.loaded.p99} | ${formatRate(pending.loaded.rps)} | ` +
+        `${times(pending.loaded.mean / pending.idle.mean)} | ${pending.before} / ${pending.after} |`,
+    ];
+  } finally {
+    await receiver.stop();
+    await silent.stop();
+  }
+}
+
+interface MemoryReport {
+  accounts: number;
+  trades: number;
+  buildMs: number;
+  rssBefore: number;
+  rssAfter: number;
+  heapAfter: number;
+  snapshotMs: number;
+  stringifyMs: number;
+  jsonBytes: number;
+  parseMs: number;
+  restoreMs: number;
+}
+
+/** Runs the memory part in a fresh process (this file with --expose-gc), so that its RSS is the sandbox's alone. */
+async function memory(): Promise<string[]> {
+  const self = fileURLToPath(import.meta.url);
+  // A heap limit above the default: the state, its copy, its JSON and the parsed copy coexist for a moment.
+  const args = ["--expose-gc", "--max-old-space-size=8192", "--import", "tsx", self, "memory"];
+  const server = await startNodeServer(args, {
+    name: "the memory run",
+    timeoutMs: 30 * 60_000,
+  });
+  await server.stop();
+  const report = JSON.parse(await jsonLine(server, 0)) as MemoryReport;
+  const mb = (bytes: number) => (bytes / MIB).toFixed(1);
+  const perAccount = (report.rssAfter - report.rssBefore) / report.accounts / 1024;
+  return [
+    "| accounts × trades | built in (s) | RSS before → after (MiB) | heap after (MiB) | per account (KiB) | " +
+      "snapshot() (ms) | JSON (MiB; stringify, parse ms) | restore() (ms) |",
+    "|---|---|---|---|---|---|---|---|",
+    `| ${formatRate(report.accounts)} × ${report.trades} | ${(report.buildMs / 1000).toFixed(1)} | ` +
+      `${mb(report.rssBefore)} → ${mb(report.rssAfter)} | ${mb(report.heapAfter)} | ${perAccount.toFixed(1)} | ` +
+      `${Math.round(report.snapshotMs)} | ${mb(report.jsonBytes)}; ${Math.round(report.stringifyMs)}, ` +
+      `${Math.round(report.parseMs)} | ${Math.round(report.restoreMs)} |`,
+  ];
+}
+
+/** Throws when the sandbox logged a bug (an answer that failed the contract) or anything else unexpected. */
+function failOnBugs(sandbox: StartedNodeServer): void {
+  const bugs = sandbox
+    .output()
+    .split("\n")
+    .filter((text) => text.trim() && !/^(Sandbox of| {2}control API:|Ctrl-C)/.test(text));
+  if (bugs.length) throw new Error(`bench: the sandbox logged bugs:\n${bugs.join("\n")}`);
+}
+
+/** The throughput table with what it measured. */
+function throughputReport(rows: string[]): string[] {
+  return [
+    `Throughput: ${ROUNDS} alternating rounds of ${ROUND_S} s per target, workload and concurrency (median round, ` +
+      "after a 2 s warm-up), keep-alive; each cell req/s (p50 / p99 latency in ms; autocannon records whole ms, 0 " +
+      "is under 1 ms).",
+    "The sandbox is `api-contract sandbox` (src/cli.ts under tsx, its own process, limits raised by --config), " +
+      "checking every answer against the contract; the mock is `npm start`; the bare server answers the sandbox's " +
+      "answer as a fixed body. autocannon and the servers share the machine's two cores.",
+    "",
+    "| request | concurrency | sandbox | `npm start` (the mock) | bare node:http | sandbox ÷ mock (target ≥ 3×) | " +
+      "sandbox ÷ bare (target ≥ 0.5×) |",
+    "|---|---|---|---|---|---|---|",
+    ...rows,
+    "",
+    "No answer of the three servers was outside 2xx, and the sandbox logged no answer that failed the contract.",
+    ...(THROUGHPUT_ONLY ? ["", "BENCH_SANDBOX_ONLY=throughput: memory, stall and webhooks not run."] : []),
+  ];
+}
+
+export default async function run(): Promise<string> {
+  const work = await mkdtemp(path.join(tmpdir(), "bench-sandbox-"));
+  const stops: Array<() => Promise<void>> = [];
+  try {
+    const config = path.join(work, "sandbox.json");
+    await writeFile(config, JSON.stringify({ limits: HUGE_LIMITS }));
+    const sandboxPort = await findFreePort();
+    const cli = path.join("src", "cli.ts");
+    const sandbox = await startNodeServer(
+      ["--import", "tsx", cli, "sandbox", "--port", String(sandboxPort), "--quiet", "--config", config],
+      { name: "api-contract sandbox" },
+    );
+    stops.push(sandbox.stop);
+    const mockPort = await findFreePort();
+    stops.push(await startNpmStart(mockPort));
+    const origin = `http://127.0.0.1:${sandboxPort}`;
+    const servers: Servers = {
+      sandbox: origin,
+      mock: `http://127.0.0.1:${mockPort}`,
+      bare: await startBareServers(origin, work, stops),
+    };
+    const throughputRows = await throughput(servers);
+    if (THROUGHPUT_ONLY) {
+      failOnBugs(sandbox);
+      return throughputReport(throughputRows).join("\n");
+    }
+    const stallRows = await stall(servers, work);
+    const webhookTable = await webhookRows(servers.sandbox, work);
+    failOnBugs(sandbox);
+    for (const stop of stops.splice(0)) await stop();
+    const memoryRows = await memory();
+    return [
+      ...throughputReport(throughputRows),
+      "",
+      `Memory: ${formatRate(ACCOUNTS)} accounts (putAccount), each with ${TRADES_PER_ACCOUNT} trades (Create Quote ` +
+        "then Accept Quote through `sandbox.fetch`, every answer checked), in a process of its own; RSS and heap " +
+        "after a full GC.",
+      "",
+      ...memoryRows,
+      "",
+      `Stall: one GET at a time (Get Fiat Rates, ${ROUND_S} s), alone and while another process sends 1 MiB bodies ` +
+        "that are not JSON (cut short at the very end, so the whole MiB is read and parsed before the sandbox " +
+        "refuses it with 400), at a steady pace and as fast as they are answered; the same against the bare server " +
+        "(which drains them and parses nothing).",
+      "",
+      ...stallRows,
+      "",
+      `Webhooks: ${formatRate(WEBHOOKS)} deposits to an account whose webhookUrl is a receiver in its own process ` +
+        "(node:http, 204 to each), in this process through `sandbox.deposit`, timed until " +
+        "`sandbox.webhooks.settled()` " +
+        `(every webhook signed, POSTed, answered; each checked delivered), ${ROUNDS} rounds; against the global ` +
+        "fetch POSTing one webhook's bytes and headers as many times at once. Then, in the sandbox of the throughput " +
+        `run, ${formatRate(WEBHOOKS)} deposits (POST /_sandbox/deposits) for an account whose receiver takes the ` +
+        "connection and never answers, so each webhook's first attempt stays open until the delivery timeout, and " +
+        "the API's latency meanwhile against its idle latency just before.",
+      "",
+      ...webhookTable,
+    ].join("\n");
+  } finally {
+    for (const stop of stops) await stop();
+    await rm(work, { recursive: true, force: true });
+  }
+}
+
+/** The memory run, in the process `memory()` starts: builds the accounts, measures, prints one JSON line. */
+async function memoryRun(): Promise<void> {
+  const { createSandbox } = await import("../../src/sandbox/index.js");
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) throw new Error("bench: the memory run needs --expose-gc");
+  const sandbox = createSandbox({ clock: { start: Date.UTC(2026, 10, 26) }, limits: HUGE_LIMITS });
+  gc();
+  const rssBefore = process.memoryUsage().rss;
+  const started = performance.now();
+  const send = async (apiKey: string, method: string, route: string, body: unknown) => {
+    const response = await sandbox.fetch(
+      new Request(`http://sandbox.local${BASE_PATH}${route}`, {
+        method,
+        headers: { [API_KEY_HEADER]: apiKey, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      }),
+    );
+    if (!response.ok)
+      throw new Error(`bench: ${method} ${route} answered ${response.status}: ${await response.text()}`);
+    return (await response.json()) as { data: { id: string } };
+  };
+  for (let index = 0; index < ACCOUNTS; index++) {
+    const apiKey = `bench-${index}`;
+    sandbox.putAccount(apiKey, { balances: { USDT: 1_000_000 } });
+    for (let trade = 0; trade < TRADES_PER_ACCOUNT; trade++) {
+      const quote = await send(apiKey, "POST", "/trades/quote", {
+        sourceId: "USDT",
+        targetId: "NGNX",
+        amount: 10 + trade,
+        side: "SELL",
+      });
+      await send(apiKey, "POST", `/trades/quote/${quote.data.id}`, {});
+    }
+  }
+  const buildMs = performance.now() - started;
+  gc();
+  const { rss: rssAfter, heapUsed: heapAfter } = process.memoryUsage();
+  let at = performance.now();
+  let state: ReturnType<typeof sandbox.snapshot> | undefined = sandbox.snapshot();
+  const snapshotMs = performance.now() - at;
+  at = performance.now();
+  const json = JSON.stringify(state);
+  const stringifyMs = performance.now() - at;
+  state = undefined; // only the JSON is kept, as a saved state is
+  at = performance.now();
+  const parsed = JSON.parse(json) as ReturnType<typeof sandbox.snapshot>;
+  const parseMs = performance.now() - at;
+  const restored = createSandbox({ limits: HUGE_LIMITS });
+  at = performance.now();
+  restored.restore(parsed);
+  const restoreMs = performance.now() - at;
+  const jsonBytes = Buffer.byteLength(json);
+  const report: MemoryReport = {
+    accounts: ACCOUNTS,
+    trades: TRADES_PER_ACCOUNT,
+    buildMs,
+    rssBefore,
+    rssAfter,
+    heapAfter,
+    snapshotMs,
+    stringifyMs,
+    jsonBytes,
+    parseMs,
+    restoreMs,
+  };
+  console.log(JSON.stringify(report));
+  console.log("memory bench done; Ctrl-C");
+  // Stays alive until the suite stops it (startNodeServer waits for the line above, then stops this process).
+  setInterval(() => {}, 60_000);
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url) && process.argv[2] === "memory") await memoryRun();

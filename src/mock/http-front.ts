@@ -1,0 +1,294 @@
+// The node:http front shared by the mock's server (server.ts) and the sandbox's (src/sandbox/server.ts): it reads
+// requests and writes answers, and refuses what only a transport can see, always with the answering side's
+// documented error answer (its `refuse`), never a bare Node error:
+//   - a body that is too large (413), a request that breaks a limit of limits.ts (408, 414, 431);
+//   - a CORS preflight gets 204 with CORS headers; every answer carries CORS headers for any origin;
+//   - anything that fails inside the answering side (400, logged): no request gets a 5xx from the transport or a
+//     non-JSON answer.
+// The body is read chunk by chunk as it arrives (and decoded as it arrives, for a side that reads text) and dropped
+// once over the limit, so a slow or large request holds nothing but its own connection, and a large one costs
+// little at its end, when the other requests wait. Header values echoed from the request are escaped, so no
+// request can make a write throw, and a request Node's parser refuses gets a JSON 400 with the rate-limit headers.
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Duplex } from "node:stream";
+import { safeHeaderValue } from "./answers.js";
+import { headerBytes, headOverflowStatus, MAX_HEAD_BYTES, MAX_HEADER_BYTES, MAX_URL_BYTES } from "./limits.js";
+import type { PipelineAnswer } from "./pipeline.js";
+
+/** What answers behind the front: a request read whole, and the documented error answer of a refusal. */
+export interface AnsweringSide {
+  /** The name log lines and the 400 of a failure give it ("mock", "sandbox"). */
+  name: string;
+  answer(request: http.IncomingMessage, body: Buffer): Promise<PipelineAnswer>;
+  /**
+   * In place of `answer`, for a side that reads the body as text: the text decoded chunk by chunk as it arrived
+   * (UTF-8 as Fetch's `text()` decodes it: a bad byte replaced, a leading byte-order mark dropped; "" for a GET or
+   * HEAD), so a large body costs no copy and no decoding at its end; `bytes` gives the body's bytes.
+   */
+  answerText?(request: http.IncomingMessage, text: string, bytes: () => Buffer): Promise<PipelineAnswer>;
+  /** The documented error answer for `status`, `why` in its findings; `request`'s operation's where it has one. */
+  refuse(status: number, why: string, request?: { method: string; url: string }): PipelineAnswer;
+  /** Headers every preflight answer carries besides CORS (the mock's identity). */
+  preflightHeaders?: Record<string, string>;
+}
+
+interface HttpFrontOptions {
+  side: AnsweringSide;
+  host: string;
+  port: number;
+  maxBodyBytes: number;
+  /** A request (head and body) that has not arrived within it is refused with 408. */
+  requestTimeout: number;
+  log?: (line: string) => void;
+}
+
+interface HttpFront {
+  port: number;
+  close(): Promise<void>;
+}
+
+/** The CORS headers of a request that names no origin and no headers (most): the same for each, made once. */
+const ANY_ORIGIN_CORS: Readonly<Record<string, string>> = Object.freeze({
+  "access-control-allow-origin": "*",
+  "access-control-allow-headers": "*",
+  "access-control-allow-credentials": "true",
+  "access-control-expose-headers": "*",
+});
+
+/** The CORS headers of every answer: any origin, any header. */
+const corsHeaders = (request: http.IncomingMessage): Readonly<Record<string, string>> => {
+  const { origin, "access-control-request-headers": requested } = request.headers;
+  if (origin === undefined && requested === undefined) return ANY_ORIGIN_CORS;
+  return {
+    "access-control-allow-origin": safeHeaderValue(String(origin ?? "*")),
+    "access-control-allow-headers": safeHeaderValue(String(requested ?? "*")),
+    "access-control-allow-credentials": "true",
+    "access-control-expose-headers": "*",
+  };
+};
+
+function isPreflight(request: http.IncomingMessage): boolean {
+  return request.method === "OPTIONS" && !!request.headers.origin && !!request.headers["access-control-request-method"];
+}
+
+/** Answers a CORS preflight: 204, the requested method allowed. */
+function writePreflight(request: http.IncomingMessage, response: http.ServerResponse, extra: Record<string, string>) {
+  response.writeHead(204, {
+    ...corsHeaders(request),
+    ...extra,
+    "access-control-allow-methods": safeHeaderValue(String(request.headers["access-control-request-method"])),
+    vary: "origin",
+    "content-length": "0",
+  });
+  response.end();
+}
+
+/** Writes an answer (no body to a HEAD), with CORS headers and `extra`. */
+function write(
+  request: http.IncomingMessage,
+  response: http.ServerResponse,
+  answer: PipelineAnswer,
+  extra: Record<string, string> = {},
+): void {
+  if (response.headersSent) {
+    response.end();
+    return;
+  }
+  const headers = {
+    ...corsHeaders(request),
+    ...answer.headers,
+    ...extra,
+    "content-length": Buffer.byteLength(answer.body),
+  };
+  response.writeHead(answer.status, headers);
+  response.end(request.method === "HEAD" ? undefined : answer.body);
+}
+
+/**
+ * A body over this many bytes is far over any of the contract's (a few hundred bytes): from there on it is read
+ * one chunk per turn of the event loop (paceLargeBody).
+ */
+const LARGE_BODY_BYTES = 64 * 1024;
+
+/**
+ * Reads no more of `request` in this turn of the event loop: Node reads up to 32 chunks of a socket in one go, so a
+ * large body would otherwise arrive, be decoded and be parsed whole before any other request is looked at.
+ */
+function paceLargeBody(request: http.IncomingMessage): void {
+  request.pause();
+  setImmediate(() => request.resume());
+}
+
+/** Decodes a body of one chunk (most): decoding it whole gives what a streaming decoder gives for it. */
+const wholeDecoder = new TextDecoder();
+
+/**
+ * A request body as it arrives: its chunks, and for a side that reads text, their text decoded one by one from the
+ * second chunk on (a streaming decoder costs more to make than a small body to decode: a body of one chunk is
+ * decoded whole at its end).
+ */
+class BodyReader {
+  size = 0;
+  private readonly chunks: Buffer[] = [];
+  private readonly pieces: string[] = [];
+  private decoder: TextDecoder | undefined;
+
+  constructor(private readonly decodes: boolean) {}
+
+  add(chunk: Buffer): void {
+    this.size += chunk.length;
+    this.chunks.push(chunk);
+    if (!this.decodes || this.chunks.length === 1) return;
+    if (!this.decoder) {
+      this.decoder = new TextDecoder();
+      this.pieces.push(this.decoder.decode(this.chunks[0], { stream: true }));
+    }
+    this.pieces.push(this.decoder.decode(chunk, { stream: true }));
+  }
+
+  /** The body as one Buffer (one chunk as it is: no copy). */
+  readonly bytes = (): Buffer => (this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks, this.size));
+
+  text(): string {
+    if (!this.decoder) return this.decodes && this.chunks.length === 1 ? wholeDecoder.decode(this.chunks[0]) : "";
+    this.pieces.push(this.decoder.decode());
+    return this.pieces.join("");
+  }
+}
+
+/** The front's request handler: one request read whole (within maxBodyBytes), answered, logged. */
+function createRequestHandler(side: AnsweringSide, maxBodyBytes: number, log?: (line: string) => void) {
+  const refuse = (request: http.IncomingMessage, response: http.ServerResponse, status: number, why: string) => {
+    const answer = side.refuse(status, why, { method: String(request.method), url: String(request.url) });
+    write(request, response, answer, { connection: "close" });
+    log?.(`${request.method} ${safeHeaderValue(String(request.url))} → ${status} (${why})`);
+  };
+  const answer = async (request: http.IncomingMessage, response: http.ServerResponse, body: BodyReader) => {
+    const started = log ? performance.now() : 0;
+    const url = String(request.url ?? "/");
+    const method = String(request.method ?? "GET");
+    const answered = side.answerText
+      ? await side.answerText(request, body.text(), body.bytes)
+      : await side.answer(request, body.bytes());
+    write(request, response, answered);
+    if (!log) return;
+    const path = answered.why === undefined ? new URL(url, "http://mock.invalid").pathname : safeHeaderValue(url);
+    const outcome = answered.why ?? `${Math.round(performance.now() - started)} ms`;
+    log(`${method.toUpperCase()} ${path} → ${answered.status} (${outcome})`);
+  };
+  const failed = (request: http.IncomingMessage, response: http.ServerResponse, error: unknown) => {
+    const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    log?.(
+      `${side.name}: ${request.method} ${request.url} failed inside the ${side.name} and was answered 400: ${detail}`,
+    );
+    const why = `the ${side.name} could not answer this request (see its log)`;
+    write(request, response, side.refuse(400, why));
+    log?.(`${request.method} ${safeHeaderValue(String(request.url))} → 400 (${why})`);
+  };
+  return (request: http.IncomingMessage, response: http.ServerResponse) => {
+    if (isPreflight(request))
+      return void request.resume().on("end", () => writePreflight(request, response, side.preflightHeaders ?? {}));
+    // A GET or HEAD carries no body in Fetch: a side that reads text never reads theirs.
+    const body = new BodyReader(side.answerText !== undefined && request.method !== "GET" && request.method !== "HEAD");
+    let refused = false;
+    /** Refuses before the body is read (and drains it), closing the connection. */
+    const refuseEarly = (status: number, why: string) => {
+      refused = true;
+      refuse(request, response, status, why);
+      request.resume();
+    };
+    const urlBytes = Buffer.byteLength(String(request.url));
+    const headBytes = headerBytes(request.rawHeaders);
+    if (urlBytes > MAX_URL_BYTES) refuseEarly(414, `the URL is ${urlBytes} bytes long, over ${MAX_URL_BYTES}`);
+    else if (headBytes > MAX_HEADER_BYTES)
+      refuseEarly(431, `the header fields are ${headBytes} bytes, over ${MAX_HEADER_BYTES}`);
+    request.on("data", (chunk: Buffer) => {
+      if (refused) return;
+      if (body.size + chunk.length > maxBodyBytes)
+        return refuseEarly(413, `the body is larger than ${maxBodyBytes} bytes`);
+      body.add(chunk);
+      if (body.size > LARGE_BODY_BYTES) paceLargeBody(request);
+    });
+    request.on("error", () => response.destroy());
+    request.on("end", () => {
+      if (!refused) answer(request, response, body).catch((error) => failed(request, response, error));
+    });
+  };
+}
+
+/** The status of a request Node's parser refused: 408 late, 414 or 431 over the head limit, else 400. */
+function clientErrorStatus(error: NodeJS.ErrnoException & { rawPacket?: Buffer }): number {
+  if (error.code === "ERR_HTTP_REQUEST_TIMEOUT") return 408;
+  return error.code === "HPE_HEADER_OVERFLOW" ? headOverflowStatus(error.rawPacket) : 400;
+}
+
+/** What went wrong with a request Node's parser refused with `status`, for the error body. */
+function clientErrorWhy(status: number, code: string | undefined, requestTimeout: number): string {
+  if (status === 408) return `the request did not arrive within ${requestTimeout} ms (${code})`;
+  if (status === 414) return `the request line is over the ${MAX_HEAD_BYTES} bytes Node reads of a head (${code})`;
+  if (status === 431) return `the header fields are over the ${MAX_HEAD_BYTES} bytes Node reads of a head (${code})`;
+  return `Node could not parse the request (${code})`;
+}
+
+/**
+ * A request Node's HTTP parser refuses gets JSON too: 408 when it did not arrive in time, 414 or 431 when
+ * its head is over the parser's limit (limits.ts), else 400 (bad header bytes, a broken request line…).
+ */
+function createClientErrorHandler(side: AnsweringSide, requestTimeout: number, log?: (line: string) => void) {
+  return (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex) => {
+    if (!socket.writable || error.code === "ECONNRESET") return socket.destroy();
+    const status = clientErrorStatus(error);
+    const answer = side.refuse(status, clientErrorWhy(status, error.code, requestTimeout));
+    const { "sl-violations": _findings, ...documented } = answer.headers;
+    const headers = Object.entries({
+      ...documented,
+      "content-length": String(Buffer.byteLength(answer.body)),
+      connection: "close",
+    })
+      .map(([name, value]) => `${name}: ${value}`)
+      .join("\r\n");
+    socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\n${headers}\r\n\r\n${answer.body}`);
+    log?.(`${side.name}: refused a request Node could not parse (${error.code ?? error.message})`);
+  };
+}
+
+function serverOptions(requestTimeout: number): http.ServerOptions {
+  return {
+    keepAliveTimeout: 30_000,
+    requestTimeout,
+    headersTimeout: requestTimeout,
+    // How often Node looks for requests past their time (its default, 30 s, would answer 408 up to 30 s late).
+    connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(requestTimeout / 4))),
+    maxHeaderSize: MAX_HEAD_BYTES,
+  };
+}
+
+function listen(server: http.Server, port: number, host: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+}
+
+/** Starts the front on host:port (0 = a free port); `close()` ends every connection and the server. */
+export async function startHttpFront(options: HttpFrontOptions): Promise<HttpFront> {
+  const { side, log, requestTimeout } = options;
+  const server = http.createServer(
+    serverOptions(requestTimeout),
+    createRequestHandler(side, options.maxBodyBytes, log),
+  );
+  server.on("clientError", createClientErrorHandler(side, requestTimeout, log));
+  await listen(server, options.port, options.host);
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,69 @@
+// The accounts of the sandbox, one per API key: made on a key's first use with the default balances (choices.ts,
+// "accounts.first-use" and "accounts.default-balances"), put whole by configuration, read as the control API
+// answers them (the secret itself never), deleted one key at a time with its limit windows and nothing else.
+import type { SandboxAccount } from "../../generated/sandbox-control.js";
+import { balancesProblem, fromMinor, newAccount, ownEntry, setOwnEntry, type AccountSettings } from "./state.js";
+import type { Engine } from "./engine.js";
+import { currencyOf } from "./views.js";
+import type { Webhooks } from "./webhooks/index.js";
+import { webhookSettingsProblem } from "./webhooks/outbox.js";
+
+export interface Accounts {
+  /** The account of `apiKey`, made with the default balances when it has none. */
+  ensure(apiKey: string): void;
+  has(apiKey: string): boolean;
+  /** Creates or replaces the account of `apiKey`; throws a RangeError on balances the catalogue cannot hold. */
+  put(apiKey: string, settings: AccountSettings): SandboxAccount;
+  get(apiKey: string): SandboxAccount | undefined;
+  delete(apiKey: string): boolean;
+}
+
+export function createAccounts(
+  engine: Engine & { webhooks: Pick<Webhooks, "forget"> },
+  defaults: Record<string, number>,
+): Accounts {
+  const create = (apiKey: string, settings: AccountSettings) => {
+    const { state, clock } = engine;
+    engine.webhooks.forget(apiKey); // its webhooks go with it (choices.ts, "webhooks.destination")
+    const account = newAccount(apiKey, settings, {
+      catalogue: state.catalogue,
+      defaults,
+      ids: state.ids,
+      now: clock.now(),
+    });
+    setOwnEntry(state.accounts, apiKey, account);
+  };
+  const get = (apiKey: string): SandboxAccount | undefined => {
+    const account = ownEntry(engine.state.accounts, apiKey);
+    if (!account) return undefined;
+    const balances: Record<string, number> = {};
+    for (const wallet of account.wallets)
+      setOwnEntry(balances, wallet.code, fromMinor(wallet.balanceMinor, currencyOf(engine, wallet.code)));
+    const { business, apiSecret, webhookUrl, webhookSecret } = account;
+    const hasWebhookSecret = webhookSecret !== undefined;
+    const webhook = webhookUrl === undefined ? { hasWebhookSecret } : { webhookUrl, hasWebhookSecret };
+    return { apiKey, balances, business, hasApiSecret: apiSecret !== undefined, ...webhook };
+  };
+  return {
+    ensure(apiKey) {
+      if (!ownEntry(engine.state.accounts, apiKey)) create(apiKey, {});
+    },
+    has: (apiKey) => ownEntry(engine.state.accounts, apiKey) !== undefined,
+    put(apiKey, settings) {
+      const problem =
+        balancesProblem(settings.balances ?? {}, engine.state.catalogue) ?? webhookSettingsProblem(settings);
+      if (problem) throw new RangeError(`sandbox account ${apiKey}: ${problem}`);
+      create(apiKey, settings);
+      delete engine.state.windows[apiKey];
+      return get(apiKey)!;
+    },
+    get,
+    delete(apiKey) {
+      if (!ownEntry(engine.state.accounts, apiKey)) return false;
+      delete engine.state.accounts[apiKey];
+      engine.webhooks.forget(apiKey);
+      delete engine.state.windows[apiKey];
+      return true;
+    },
+  };
+}

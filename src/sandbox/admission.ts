@@ -1,0 +1,49 @@
+// The sandbox's admission step in the request pipeline (src/mock/pipeline.ts `admit`), before any check of the
+// operation: the key's account (made on first use, or refused when the sandbox requires known keys), its
+// signature when the account has a secret, then the rate limits. Every answer to the request carries the
+// rate-limit headers this step computes from the real counters (choices.ts, "limits.counting").
+import type { Admission, AdmissionRequest } from "../mock/pipeline.js";
+import type { Accounts } from "./accounts.js";
+import { createSignatureCheck } from "./auth.js";
+import { REFUSAL_STATUS } from "./choices.js";
+import { apiKeyOf, type Engine } from "./engine.js";
+import type { Limits } from "./limits.js";
+import { ownEntry } from "./state.js";
+
+/** The window key of requests without an API key: a newline, which no header value (so no API key) holds. */
+const KEYLESS = "\n";
+
+interface AdmissionContext {
+  engine: Engine;
+  accounts: Accounts;
+  limits: Limits;
+  requireKnownKeys: boolean;
+}
+
+export function createAdmission({ engine, accounts, limits, requireKnownKeys }: AdmissionContext) {
+  const signatureProblem = createSignatureCheck();
+  return async (request: AdmissionRequest): Promise<Admission> => {
+    const key = apiKeyOf(request.headers);
+    if (key === undefined) return limits.admit(KEYLESS, request.operation);
+    if (!accounts.has(key)) {
+      if (requireKnownKeys) {
+        const why = "this API key has no account in the sandbox (it requires known keys)";
+        return {
+          refusal: { status: REFUSAL_STATUS.unknownKey, why },
+          headers: limits.headersOf(key, request.operation),
+        };
+      }
+      accounts.ensure(key);
+    }
+    const secret = ownEntry(engine.state.accounts, key)?.apiSecret;
+    if (secret !== undefined) {
+      const problem = await signatureProblem(secret, request, engine.clock.now());
+      if (problem)
+        return {
+          refusal: { status: REFUSAL_STATUS.badSignature, why: problem },
+          headers: limits.headersOf(key, request.operation),
+        };
+    }
+    return limits.admit(key, request.operation);
+  };
+}

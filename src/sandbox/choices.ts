@@ -1,0 +1,538 @@
+// THE register of the sandbox's choices: where the service's description and the published and observed facts
+// (../shared/observed) do not say how the service behaves, the sandbox decides, once, here. Every place that
+// applies a choice reads its value from this file (a status, a window, a default), so the register users read
+// (`sandbox.choices`, GET /_sandbox/choices, the README) is the behaviour, not a description of it. A choice is
+// the sandbox's, never presented as the service's behaviour; `override` says how a user chooses otherwise.
+
+import type { SandboxChoice } from "../../generated/sandbox-control.js";
+
+const NO_STATUS = "no source shows which status answers this";
+
+/** The statuses of the sandbox's refusals (all among the statuses the Errors page publishes). */
+export const REFUSAL_STATUS = {
+  unknownKey: 401,
+  keylessAccountRead: 401,
+  badSignature: 401,
+  notBusiness: 403,
+  notFound: 404,
+  quoteExpired: 400,
+  quoteAccepted: 400,
+  balanceTooLow: 400,
+  quoteNotTradable: 400,
+  invalidQuoteRequest: 422,
+  invalidPage: 422,
+  notReceivable: 400,
+  invalidAddressRequest: 422,
+  notWithdrawable: 400,
+  invalidWithdrawal: 422,
+} as const;
+
+/** The control API's refusals of a simulated deposit (its document's statuses). */
+export const DEPOSIT_REFUSAL = { invalid: 400, noAccount: 404 } as const;
+
+/** The control API's refusals of a settlement (its document's statuses). */
+export const SETTLE_REFUSAL = { invalid: 400, unknown: 404, settled: 409 } as const;
+
+/** A withdrawal's first state, as the published samples show it: PENDING (crypto), APPROVED (bank). */
+export const WITHDRAWAL_FIRST_STATUS = { crypto: "PENDING", bank: "APPROVED" } as const;
+
+/** The states a withdrawal ends in (REJECTED is never used: choices.ts, "withdrawals.states"). */
+export const WITHDRAWAL_FINAL_STATUSES = ["SUCCESSFUL", "FAILED"] as const;
+
+/** When and how a withdrawal settles on the sandbox clock when no test settles it first. */
+export const WITHDRAWAL_SETTLEMENT = { settleAfterMs: 60_000, outcome: "SUCCESSFUL" } as const;
+
+/** Repeats of an open quantifier (+, *, {n,}) when an address is generated from an addressRegex. */
+export const ADDRESS_OPEN_REPEAT = 32;
+
+/** The address of a network without an addressRegex the sandbox can follow: 0x and 40 hex digits (EVM form). */
+export const ADDRESS_FALLBACK = { prefix: "0x", hexDigits: 40 } as const;
+
+/** What replaces all but the last 4 digits of an account number in the payouts list (the example's form). */
+export const ACCOUNT_NUMBER_MASK = "******";
+
+/** How far (ms, either way) a signed request's timestamp may be from the sandbox clock. */
+export const SIGNATURE_WINDOW_MS = 5 * 60_000;
+
+/** Pagination where a request gives none (the official client's own defaults, observed). */
+export const PAGE_DEFAULTS = { page: 1, pageSize: 30 } as const;
+
+/** Decimal places of a currency whose catalogue entry gives no maximumDecimalPlaces. */
+export const DEFAULT_DECIMAL_PLACES = 6;
+
+/** A trade's dollarValue is kept to cents. */
+export const DOLLAR_VALUE_DECIMALS = 2;
+
+/**
+ * Webhook retries: after a failed attempt (not 2xx, refused, no answer in time) the next one is due this long
+ * after it started, on the sandbox clock (1 min, 5 min, 30 min, 2 h, 8 h); after the last, the webhook has failed.
+ */
+export const WEBHOOK_RETRY_DELAYS_MS: readonly number[] = [60_000, 300_000, 1_800_000, 7_200_000, 28_800_000];
+
+/** How long (real milliseconds: the receiver is real) a webhook delivery attempt waits for an answer. */
+export const WEBHOOK_TIMEOUT_MS = 10_000;
+
+/** Operations the sandbox does not model yet: they answer the documented example (by operationId). */
+export const UNMODELLED_OPERATIONS = [
+  "listMyInvoices",
+  "createInvoice",
+  "getInvoice",
+  "uploadInvoiceDocument",
+  "resolveGhsAccount",
+  "listGhsBanks",
+  "listGhsMobileNetworks",
+  "resolveNgnAccount",
+  "listNgnBanks",
+  "createNgnDeposit",
+  "updateNgnDeposit",
+  "listNgnMerchants",
+  "updateNgnWithdrawal",
+  "getTradeableCurrencies",
+] as const;
+
+const status = (value: number) => `status ${value}`;
+
+const duration = (ms: number) =>
+  ms % 3_600_000 === 0 ? `${ms / 3_600_000} h` : ms % 60_000 === 0 ? `${ms / 60_000} min` : `${ms / 1000} s`;
+
+/** The register, in the order users read it. */
+export const SANDBOX_CHOICES: readonly SandboxChoice[] = [
+  {
+    id: "clock",
+    topic: "Clock",
+    choice:
+      "Without clock.start the sandbox clock is real time plus every advance; with clock.start it stands at that " +
+      "moment and moves only by advance. It never moves back.",
+    why: "Quote expiry and limit windows need one clock a test controls; faking global timers hangs fetch and MSW.",
+    override: "clock.start; POST /_sandbox/clock/advance",
+  },
+  {
+    id: "accounts.first-use",
+    topic: "Accounts",
+    choice: "Any API key gets its own account on first use.",
+    why: "The description says nothing of accounts in a test environment.",
+    override: "requireKnownKeys: true refuses a key that has no account",
+  },
+  {
+    id: "accounts.unknown-key",
+    topic: "Accounts",
+    choice: `With requireKnownKeys, a key that has no account is refused with ${status(REFUSAL_STATUS.unknownKey)}.`,
+    why: "The Errors page publishes UNAUTHORIZED 401; which failure answers it is not shown.",
+  },
+  {
+    id: "accounts.default-balances",
+    topic: "Accounts",
+    choice:
+      "A new account has one wallet per currency of the catalogue, each with the availableBalance of the " +
+      "contract's documented wallet of that currency (Get My Wallets' example), 0 where none is documented.",
+    why: "No source says what a new account holds.",
+    override: "accounts[key].balances; PUT /_sandbox/accounts/{apiKey}",
+  },
+  {
+    id: "accounts.replace",
+    topic: "Accounts",
+    choice:
+      "Putting an account replaces it whole: new ids, the given balances as its starting balances, no quotes, " +
+      "trades or transactions. Deleting one removes it. Either starts the key's limit windows afresh; no other " +
+      "key's data changes.",
+    why: "A per-key reset; balances change only through trades and configuration.",
+  },
+  {
+    id: "accounts.keyless",
+    topic: "Accounts",
+    choice:
+      "An operation that reads or changes an account (wallets, transactions, trades, quotes, collections) " +
+      `called without x-api-key answers ${status(REFUSAL_STATUS.keylessAccountRead)}; catalogue reads ` +
+      "(rates, pairs, currencies) answer without one.",
+    why: "The description does not show whether those operations need the key; without one there is no account.",
+  },
+  {
+    id: "accounts.isolation",
+    topic: "Accounts",
+    choice: `Another key's quote or transaction id answers ${status(REFUSAL_STATUS.notFound)}, as an unknown id does.`,
+    why: "The Errors page publishes NOT_FOUND 404; an account must not learn that another's id exists.",
+  },
+  {
+    id: "accounts.business",
+    topic: "Accounts",
+    choice:
+      `The collection operations answer ${status(REFUSAL_STATUS.notBusiness)} to an account that is not a ` +
+      "Business account; a Business account has no collection customers yet (an empty page; one by id: 404).",
+    why: "The description says they require a Business account; the status is published as FORBIDDEN 403.",
+    override: "accounts[key].business",
+  },
+  {
+    id: "catalogue",
+    topic: "Catalogue",
+    choice:
+      "Currencies are Get Currencies' documented example, pairs Get Trade Pair's, fiat rates Get Fiat Rates', " +
+      "dollar rates those of Create Quote's example (a currency without one: 1 / its fiat sellRate, to 8 decimals), " +
+      "active networks Get Active Networks', withdrawal networks Get Withdrawal Currency Networks' (its example " +
+      "is USDT's, as its name says). A network's currency must be a currency of the catalogue.",
+    why: "The contract's examples are consistent across operations; the description gives no catalogue.",
+    override:
+      "catalogue.currencies, catalogue.pairs, catalogue.networks, catalogue.withdrawalNetworks, rates; " +
+      "PUT /_sandbox/rates",
+  },
+  {
+    id: "rates.update",
+    topic: "Rates",
+    choice:
+      "Setting rates replaces the fiat list whole when given and sets each dollar rate given; what is absent is " +
+      "kept. Get Fiat Rates answers the rates of the moment (no cache).",
+    why: "The description says rates are cached up to 60 s; a test wants a new rate to apply at once.",
+  },
+  {
+    id: "quotes.sides",
+    topic: "Quotes",
+    choice:
+      "amount is in the source currency (what accepting deducts). SELL sells USDT: source USDT, target a fiat " +
+      "currency, rate = its sellRate, amountReceived = amount × sellRate. BUY buys USDT: source a fiat " +
+      "currency, target USDT, rate = its buyRate, amountReceived = amount ÷ buyRate.",
+    why:
+      "The description says buyRate is paid for 1 USDT (a BUY) and sellRate received for 1 USDT (a SELL), and " +
+      "the published pages that accepting deducts the amount from the source wallet; not how a side reads.",
+  },
+  {
+    id: "quotes.not-tradable",
+    topic: "Quotes",
+    choice:
+      `Create Quote answers ${status(REFUSAL_STATUS.quoteNotTradable)} when a currency is not in the catalogue ` +
+      "(codes and ids are both taken), when no catalogue pair joins USDT and the fiat currency, when the pair is " +
+      "not sellable (SELL) or buyable (BUY), when the side does not match the currencies, or when no fiat or " +
+      "dollar rate is set for a currency.",
+    why: NO_STATUS,
+  },
+  {
+    id: "quotes.invalid-request",
+    topic: "Quotes",
+    choice:
+      `Create Quote answers ${status(REFUSAL_STATUS.invalidQuoteRequest)} when sourceId, targetId, amount or ` +
+      "side is missing, when amount is not above 0, has more decimals than the source currency's " +
+      `maximumDecimalPlaces (${DEFAULT_DECIMAL_PLACES} when the catalogue gives none), or is too small to ` +
+      "receive anything.",
+    why: "The description does not show which fields are required; the Errors page publishes VALIDATION_ERROR 422.",
+  },
+  {
+    id: "quotes.rounding",
+    topic: "Quotes",
+    choice: "amountReceived is rounded down to the target currency's maximumDecimalPlaces.",
+    why: "No source shows how amounts are rounded; rounding down never pays more than the rate.",
+  },
+  {
+    id: "quotes.no-reservation",
+    topic: "Quotes",
+    choice: "A quote reserves nothing: the source balance is checked when the quote is accepted.",
+    why: "No source shows that a quote holds funds.",
+  },
+  {
+    id: "quotes.expired",
+    topic: "Quotes",
+    choice:
+      "A quote is valid until its expiryDate (createdAt + expiresIn seconds), that moment excluded; accepting it " +
+      `then answers ${status(REFUSAL_STATUS.quoteExpired)}.`,
+    why: NO_STATUS,
+  },
+  {
+    id: "quotes.accepted-twice",
+    topic: "Quotes",
+    choice: `Accepting a quote already accepted answers ${status(REFUSAL_STATUS.quoteAccepted)}.`,
+    why: NO_STATUS,
+  },
+  {
+    id: "quotes.balance-too-low",
+    topic: "Quotes",
+    choice:
+      "Accepting a quote whose amount is more than the source wallet's available balance answers " +
+      `${status(REFUSAL_STATUS.balanceTooLow)}; nothing changes.`,
+    why: NO_STATUS,
+  },
+  {
+    id: "trades.records",
+    topic: "Trades",
+    choice:
+      "An accepted quote makes a trade (reference TRD-<date>-<6 characters>, the example's form) and two SWAP " +
+      "transactions with the trade's reference: a DEBIT of amount on the source wallet and a CREDIT of " +
+      "amountReceived on the target wallet, described as the example's are (Swap <amount> <source> to <target>; " +
+      "narration Quote <quote id>). dollarValue = amount × sourceDollarRate, to cents.",
+    why: "The published pages say accepting debits the source and credits the target with no extra charge.",
+  },
+  {
+    id: "ids",
+    topic: "Identifiers",
+    choice:
+      "Quote ids are qt_ and 16 letters or digits (the example's form); other ids are UUIDs. They come from a " +
+      "generator kept in the state, so a restored sandbox answers the same ids.",
+    why: "The description says a quote id is opaque, not a UUID.",
+  },
+  {
+    id: "lists.pagination",
+    topic: "Lists",
+    choice:
+      `page and pageSize default to ${PAGE_DEFAULTS.page} and ${PAGE_DEFAULTS.pageSize} (no maximum); a value ` +
+      "below 1 answers " +
+      `${status(REFUSAL_STATUS.invalidPage)}. Lists are newest first. A transaction's wallet is the wallet as it ` +
+      "is now.",
+    why: "The description does not show the pagination parameters, their defaults or the order of lists.",
+  },
+  {
+    id: "trades.summary",
+    topic: "Trades",
+    choice:
+      "totalDollarVolume is the sum of the account's trades' dollarValue; currencyId keeps the trades whose " +
+      "source or target is that currency; page and pageSize do not change it.",
+    why: "The description gives the field only.",
+  },
+  {
+    id: "wallets.balances",
+    topic: "Wallets",
+    choice:
+      "pendingBalance, pendingSwapBalance, lockedBalance, p2pBalance and totalPendingBalance are 0 (a " +
+      "withdrawal leaves the available balance at once, see withdrawals.fees); totalSwappableBalance is the " +
+      "available balance. A code not in the catalogue answers " +
+      `${status(REFUSAL_STATUS.notFound)}.`,
+    why: "The sandbox has no pending, locked or peer-to-peer funds yet.",
+  },
+  {
+    id: "limits.windows",
+    topic: "Limits",
+    choice:
+      "The limits are the contract's x-rate-limits (requests per minute over all requests, Create Quote " +
+      "requests per hour). Each key has fixed windows of them aligned to the epoch on the sandbox clock. A spent " +
+      "limit answers 429 with the published error body.",
+    why: "The description gives the figures, not how windows run.",
+    override: "limits.requestsPerMinute, limits.quotesPerHour",
+  },
+  {
+    id: "limits.counting",
+    topic: "Limits",
+    choice:
+      "Every request counts once it passes the key and signature checks, whatever it answers, except one " +
+      "refused with 429. Requests without a key share one window.",
+    why: "The description does not say which requests count.",
+  },
+  {
+    id: "limits.headers",
+    topic: "Limits",
+    choice:
+      "X-RateLimit-Limit, -Remaining and -Reset describe the limit with the fewest requests left among those " +
+      "that apply to the request (on Create Quote, the hourly limit once it is the tighter); Reset is the end " +
+      "of its window in Unix seconds.",
+    why: "The description says the headers describe requests per minute; Create Quote has a second limit.",
+  },
+  {
+    id: "signing",
+    topic: "Signing",
+    choice:
+      "An account with an API secret needs x-api-timestamp and x-api-signature (hex HMAC-SHA256 of METHOD + " +
+      `PATH + TIMESTAMP, as the package's client signs) with a timestamp within ${SIGNATURE_WINDOW_MS / 1000} s ` +
+      `of the sandbox clock, else ${status(REFUSAL_STATUS.badSignature)}. Without a secret the headers are ` +
+      "checked for form only (the contract's patterns).",
+    why: "Signing is observed in the official client; the service's window and refusal are not shown.",
+    override: "accounts[key].apiSecret",
+  },
+  {
+    id: "webhooks.destination",
+    topic: "Webhooks",
+    choice:
+      "An account's webhooks are POSTed to its webhookUrl (http or https, which needs a webhookSecret) with the " +
+      "global fetch; an account without one hands them to the in-process onWebhook callback when given. Without " +
+      "either, or without a webhookSecret, a webhook is kept in the outbox unsent, failed with no attempt. " +
+      "Redirects are not followed. Putting or deleting an account drops its outbox.",
+    why: "The Webhooks page says only that the service POSTs to the account's configured URL.",
+    override: "accounts[key].webhookUrl and webhookSecret; webhooks.fetch, webhooks.onWebhook",
+  },
+  {
+    id: "webhooks.retry",
+    topic: "Webhooks",
+    choice:
+      "A webhook is delivered when the receiver answers 2xx. After any other answer, a refused connection or no " +
+      "answer in time, the next attempt is due, on the sandbox clock, " +
+      `${WEBHOOK_RETRY_DELAYS_MS.map(duration).join(", ")} after the attempt before it; after ` +
+      `${WEBHOOK_RETRY_DELAYS_MS.length + 1} attempts the webhook has failed. The first attempt goes out at ` +
+      "once, never awaited by the API answer; with clock.start, due retries go out when the clock is advanced.",
+    why: "The retry policy is not shown by any source.",
+    override: "webhooks.retry (the delays in ms)",
+  },
+  {
+    id: "webhooks.timeout",
+    topic: "Webhooks",
+    choice: `An attempt waits ${WEBHOOK_TIMEOUT_MS / 1000} s (real time) for the receiver's answer, then fails.`,
+    why: "The delivery timeout is not shown by any source.",
+    override: "webhooks.timeoutMs",
+  },
+  {
+    id: "webhooks.order",
+    topic: "Webhooks",
+    choice:
+      "The webhooks of one transaction are delivered in the order they were made: a later one waits until the " +
+      "one before is delivered or has failed. Those of different transactions do not wait for each other.",
+    why: "No source shows an order; a withdrawal's states must not arrive reversed.",
+  },
+  {
+    id: "webhooks.resend",
+    topic: "Webhooks",
+    choice:
+      "Resend Webhooks and Resend Transaction Webhook send each transaction's latest webhook again, byte for " +
+      "byte (so with the same signature), as a new webhook of the outbox; a transaction without a webhook (a " +
+      "swap) sends nothing. An id that is not one of the caller's transactions answers " +
+      `${status(REFUSAL_STATUS.notFound)} and nothing is sent.`,
+    why: "The description says only that the webhooks are sent again.",
+  },
+  {
+    id: "addresses.identifiers",
+    topic: "Deposit addresses",
+    choice:
+      "Create Deposit Address gives one address per account, currency, network and identifier " +
+      "(uniqueUserIdentifier, or purpose; both given must be equal, else " +
+      `${status(REFUSAL_STATUS.invalidAddressRequest)}); the same identifier gives back the same address. ` +
+      "Without an identifier it gives the account's own address of the pair (isMaster true, its " +
+      "uniqueUserIdentifier the account's userId). purpose in answers is <identifier> <CURRENCY>.<NETWORK> (the " +
+      "published sample's form), currencyId the catalogue currency's id, memo null. Get Deposit Addresses lists " +
+      "them newest first, every one when no page or pageSize is given.",
+    why: "The Collections page says an identifier used before returns its address; not what no identifier does.",
+  },
+  {
+    id: "addresses.values",
+    topic: "Deposit addresses",
+    choice:
+      "An address value is drawn from the state's id generator to match the network's addressRegex (Get " +
+      "Withdrawal Currency Networks): literals, classes and counted repeats are followed, an open repeat (+, *, " +
+      `{n,}) gives ${ADDRESS_OPEN_REPEAT} characters. A network without an addressRegex, or with one of other ` +
+      `forms, gets ${ADDRESS_FALLBACK.prefix} and ${ADDRESS_FALLBACK.hexDigits} hex digits.`,
+    why: "No source says how addresses are made; one that matches its network's pattern passes a client's check.",
+    override: "catalogue.withdrawalNetworks (the addressRegex)",
+  },
+  {
+    id: "addresses.not-receivable",
+    topic: "Deposit addresses",
+    choice:
+      "Create Deposit Address for a currency and network that is not an active network of the catalogue, or " +
+      `whose isReceivable is false, answers ${status(REFUSAL_STATUS.notReceivable)}; nothing is made.`,
+    why: "The description says it returns an error for a non-receivable pair; the status is not shown.",
+  },
+  {
+    id: "deposits",
+    topic: "Deposits",
+    choice:
+      "A simulated deposit (POST /_sandbox/deposits, sandbox.deposit) is confirmed at once: a CREDIT transaction " +
+      "of category DEPOSIT (reference a UUID, as the webhook sample's; description <CURRENCY> deposit on " +
+      "<NETWORK>, the example's form) whose deposit is CONFIRMED, with the network's depositFee (receiveFeeType) " +
+      "as its fee, the currency's dollar rate (as quotes read it; 0 without one) and the hash given or 64 hex " +
+      "digits. The wallet is credited the amount less the fee (the fee goes nowhere in the account); one DEPOSIT " +
+      "webhook is sent. By currency and network it goes to the account's latest address of the pair, or to its " +
+      "own address, made then. It is refused (400) below the network's minimumDeposit, above the currency's " +
+      "maximumDeposit (when above 0), with more decimals than the currency has, to an address the account was " +
+      "not given, or to a pair that is not receivable; an unknown key answers 404.",
+    why: "Deposit statuses other than CONFIRMED and when a deposit webhook is sent are not shown.",
+  },
+  {
+    id: "withdrawals.checks",
+    topic: "Withdrawals",
+    choice:
+      "A crypto withdrawal needs a catalogue currency that is withdrawable, a network among its withdrawal " +
+      "networks (and not isWithdrawable false among its active networks), else " +
+      `${status(REFUSAL_STATUS.notWithdrawable)}; an address matching the network's addressRegex, a memo ` +
+      "matching its memoRegex when both are given, an amount above 0 with the currency's decimals, at least the " +
+      "larger of the network's minimum and the currency's minimumWithdrawal and at most its maximumWithdrawal " +
+      `(when above 0), else ${status(REFUSAL_STATUS.invalidWithdrawal)}. A bank withdrawal needs a FIAT ` +
+      "currency of the catalogue and the same amount rules with the currency's minimumWithdrawal. Then the " +
+      "wallet must hold the amount and the fee, else " +
+      `${status(REFUSAL_STATUS.balanceTooLow)}. Every refusal leaves the state as it was.`,
+    why: "The pages say the address must match addressRegex; the statuses of the refusals are not shown.",
+    override: "catalogue.currencies, catalogue.networks, catalogue.withdrawalNetworks",
+  },
+  {
+    id: "withdrawals.fees",
+    topic: "Withdrawals",
+    choice:
+      "A withdrawal debits its amount and its fee from the available balance at once: a crypto withdrawal the " +
+      "network's fee (feeType), a bank withdrawal the currency's withdrawalFee (withdrawalFeeType; PERCENTAGE is " +
+      "a percentage of the amount, capped at maximumWithdrawalFee when above 0), rounded to the currency's " +
+      "decimals. The transaction's amount is the amount; the fee goes nowhere in the account (no transaction " +
+      "credits it): money leaves by withdrawals and fees, so every balance is its starting balance plus its " +
+      "deposits (less their fees), trades, withdrawals (with their fees) and refunds.",
+    why: "No source shows whether the fee is taken beside the amount or from it; the bank sample shows both.",
+  },
+  {
+    id: "withdrawals.states",
+    topic: "Withdrawals",
+    choice:
+      `A crypto withdrawal starts ${WITHDRAWAL_FIRST_STATUS.crypto} (the webhook sample), a bank withdrawal ` +
+      `${WITHDRAWAL_FIRST_STATUS.bank} (the bank sample), then ends ${WITHDRAWAL_FINAL_STATUSES.join(" or ")}; ` +
+      "PROCESSING and REJECTED are never used. Each state, the first included, sends a WITHDRAWAL webhook. A " +
+      "FAILED withdrawal returns its amount and fee by a CREDIT transaction of category WITHDRAWAL with the " +
+      "withdrawal's reference (description Refund of external payout). A SUCCESSFUL crypto withdrawal gets a " +
+      "hash (64 hex digits); otherwise hash is null.",
+    why:
+      "The Payouts page lists REJECTED beside FAILED and also calls SUCCESSFUL and FAILED the final states; " +
+      "how a refund shows in the history is not shown.",
+  },
+  {
+    id: "withdrawals.settlement",
+    topic: "Withdrawals",
+    choice:
+      `A withdrawal settles ${WITHDRAWAL_SETTLEMENT.outcome} ${WITHDRAWAL_SETTLEMENT.settleAfterMs / 1000} s ` +
+      "after its request on the sandbox clock, stamped with that moment: with clock.start when an advance " +
+      "reaches it, with real time by a timer of the sandbox (or the first request after it), unless a test " +
+      "settled it first (POST /_sandbox/withdrawals/{transactionId}/settle, " +
+      "sandbox.settleWithdrawal: now, SUCCESSFUL or FAILED; one already settled answers 409).",
+    why: "No source shows how long a withdrawal takes or how often it fails.",
+    override: "withdrawals.settleAfterMs (null: only when a test settles), withdrawals.outcome",
+  },
+  {
+    id: "withdrawals.payouts",
+    topic: "Withdrawals",
+    choice:
+      "List Payouts lists the bank withdrawals (a Payout is a payout to a bank account, with its bankAccount); " +
+      "crypto withdrawals are in the history (category WITHDRAWAL) and Get Transaction. A payout's " +
+      "transferReference (TRF-<date>-<6 characters>) and externalReference (EXT- and 10 digits), the payouts " +
+      "example's forms, are made with it; its dollarValue is the amount at the currency's dollar rate, to " +
+      "cents, its bitcoinValue that over the BTC dollar rate (0 without one). The list shows the account number " +
+      `as ${ACCOUNT_NUMBER_MASK} and its last 4 characters; the withdrawal's answer shows it as sent.`,
+    why: "The Payout schema needs a bank account and string references, which the request's sample has as null.",
+  },
+  {
+    id: "webhooks.payloads",
+    topic: "Webhooks",
+    choice:
+      "A webhook body is the published sample's keys in its order, from the transaction as it is now: amount the " +
+      "transaction's amount, createdAt its creation, lastUpdated its last change. A bank withdrawal's has no " +
+      "network and its address is the account number.",
+    why: "The Webhooks page shows a crypto withdrawal and a deposit only.",
+  },
+  {
+    id: "lists.filters",
+    topic: "Lists",
+    choice:
+      "List Deposits and List Payouts keep the items of currencyId (a currency's id), of status (exactly), " +
+      "created at or after startDate and at or before endDate (ISO 8601 dates or date-times; a date alone is " +
+      `its whole day, UTC); another date answers ${status(REFUSAL_STATUS.invalidPage)}. meta counts the kept items.`,
+    why: "The client sends these filters; their values and date format are not shown.",
+  },
+  {
+    id: "answers.unmodelled",
+    topic: "Answers",
+    choice:
+      "Operations the sandbox does not model yet answer their documented example (Prefer picks another, as in " +
+      `the mock): ${UNMODELLED_OPERATIONS.join(", ")}. Modelled operations ignore Prefer.`,
+    why: "Invoices, the tradeable currencies and the payment rails come in a later version of the sandbox.",
+  },
+  {
+    id: "answers.identity",
+    topic: "Answers",
+    choice:
+      "Every API answer carries X-Api-Contract-Mock with the package's version, the header of the package's mock, " +
+      "so a verifier (and api-contract wait --mock-only) tells the sandbox from a deployment.",
+    why: "The header is the package's own, not the service's; the contract lets undeclared headers through.",
+  },
+  {
+    id: "answers.checked",
+    topic: "Answers",
+    choice:
+      "Every answer is checked with the contract validator before it is sent; one that fails is answered 500 " +
+      "with the violation in the published error body and logged (a sandbox bug).",
+    why: "The sandbox must never teach a client something the contract does not allow.",
+    override: "log",
+  },
+];

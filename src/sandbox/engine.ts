@@ -1,0 +1,131 @@
+// What every operation of the sandbox works with: the state (replaced whole by a restore, so always read through
+// `engine.state`), the clock, the answer templates, the contract, and the small helpers that write an answer or a
+// refusal as the request pipeline (src/mock/pipeline.ts) takes them. The operations themselves are in
+// operations/, one file per resource.
+import { documentedAnswer } from "../mock/answers.js";
+import type { SourceAnswer, SourceRequest } from "../mock/pipeline.js";
+import type { OpenApiDocument, Operation } from "../openapi/document.js";
+import { API_KEY_HEADER } from "../../generated/client-meta.js";
+import type { components } from "../../generated/schema.js";
+import { PAGE_DEFAULTS, REFUSAL_STATUS } from "./choices.js";
+import type { ControlledClock } from "./clock.js";
+import type { AccountRecord, SandboxStateData } from "./state.js";
+import { shaped, type Templates } from "./templates.js";
+import type { Webhooks } from "./webhooks/index.js";
+
+/** A webhook's body: the contract's flat payload (type, currency, amount, status, reference, ...). */
+export type WebhookPayload = components["schemas"]["WebhookPayload"];
+
+/**
+ * The seam with webhook delivery: called whenever a transaction's state changes, with the payload to send to the
+ * account's webhook receiver. It never blocks the answer.
+ */
+export type Notify = (apiKey: string, transactionId: string, payload: WebhookPayload) => void;
+
+/** How withdrawals settle on the sandbox clock (choices.ts, "withdrawals.settlement"). */
+export interface WithdrawalSettings {
+  /** How long after its request a withdrawal settles; null: only when a test settles it. */
+  settleAfterMs: number | null;
+  outcome: "SUCCESSFUL" | "FAILED";
+}
+
+export interface Engine {
+  readonly spec: OpenApiDocument;
+  /** The state now (a restore replaces it). */
+  readonly state: SandboxStateData;
+  readonly clock: ControlledClock;
+  readonly templates: Templates;
+  /** The code every fiat rate is against (USDT). */
+  readonly baseCode: string;
+  readonly withdrawals: WithdrawalSettings;
+  /** Where state changes of deposits and withdrawals go (webhooks). */
+  notify: Notify;
+  /** Webhook delivery beyond notify: the resend operations send a transaction's latest webhook again. */
+  readonly webhooks: Pick<Webhooks, "resend">;
+}
+
+/** One request as an operation sees it: the engine, the request, and the caller's account if it has a key. */
+export interface Call {
+  engine: Engine;
+  request: SourceRequest;
+  account: AccountRecord | undefined;
+}
+
+export type Handler = (call: Call) => SourceAnswer;
+
+/** A call of a caller with an account. */
+export type AccountCall = Call & { account: AccountRecord };
+
+/** The value of a single-valued header or query parameter. */
+export function single(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** The API key of a request, if it carries one. */
+export const apiKeyOf = (headers: SourceRequest["headers"]): string | undefined => single(headers[API_KEY_HEADER]);
+
+export const refused = (status: number, reason: string): SourceAnswer => ({ kind: "refused", status, reason });
+
+const successHeaders = new WeakMap<Operation, Record<string, string>>();
+
+/** The documented headers of `operation`'s success answer (content type, rate-limit headers). */
+function headersOf(spec: OpenApiDocument, operation: Operation): Record<string, string> {
+  let headers = successHeaders.get(operation);
+  if (!headers) {
+    // Frozen: shared by every answer of the operation, and the pipeline makes its safe form once.
+    headers = Object.freeze({
+      ...(documentedAnswer(spec, operation, 200)?.headers ?? { "content-type": "application/json" }),
+    });
+    successHeaders.set(operation, headers);
+  }
+  return headers;
+}
+
+/** A 200 answer: the envelope of `data` (and `meta`), with the documented message and headers. */
+export function answered(call: Call, data: unknown, meta?: unknown): SourceAnswer {
+  const body: Record<string, unknown> = { message: call.engine.templates.message, data };
+  if (meta !== undefined) body.meta = meta;
+  return { kind: "answer", status: 200, headers: headersOf(call.engine.spec, call.request.operation), body };
+}
+
+/** An operation on the caller's account: refused when the request has no key (choices.ts, "accounts.keyless"). */
+export function withAccount(handler: (call: AccountCall) => SourceAnswer): Handler {
+  return (call) => {
+    if (!call.account)
+      return refused(
+        REFUSAL_STATUS.keylessAccountRead,
+        `the sandbox keeps one account per API key: ${call.request.operation.operationId} ` +
+          `needs the ${API_KEY_HEADER} header`,
+      );
+    return handler(call as AccountCall);
+  };
+}
+
+interface Page {
+  page: number;
+  pageSize: number;
+}
+
+/** The page a list request asks for, or the refusal of a page or size below 1 (choices.ts, "lists.pagination"). */
+export function pageOf(request: SourceRequest): Page | SourceAnswer {
+  const page = Number(single(request.query.page) ?? PAGE_DEFAULTS.page);
+  const pageSize = Number(single(request.query.pageSize) ?? PAGE_DEFAULTS.pageSize);
+  if (page < 1 || pageSize < 1) return refused(REFUSAL_STATUS.invalidPage, "page and pageSize must be 1 or more");
+  return { page, pageSize };
+}
+
+/** The items of `page` (newest first: `items` is oldest first). */
+export function pageItems<T>(items: readonly T[], { page, pageSize }: Page): T[] {
+  const newestFirst = [...items].reverse();
+  return newestFirst.slice((page - 1) * pageSize, page * pageSize);
+}
+
+/** Pagination meta, shape B, of a page of `total` items (in the documented meta's shape). */
+export function pageMeta(call: Call, { page, pageSize }: Page, total: number): unknown {
+  const count = Math.max(0, Math.min(pageSize, total - (page - 1) * pageSize));
+  const values = { perPage: pageSize, currentPage: page, totalPages: Math.ceil(total / pageSize), count, total };
+  return shaped(call.engine.templates.pageMeta, values);
+}
+
+/** The ISO 8601 timestamp of a moment of the sandbox clock. */
+export const iso = (ms: number): string => new Date(ms).toISOString();

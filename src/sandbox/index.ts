@@ -1,0 +1,257 @@
+// The sandbox (entry `@trading-wallet-settlement/api-contract/sandbox`): the service in a box. `createSandbox()`
+// answers the API under /v1 from an in-memory state (accounts per API key, quotes that expire on the sandbox's
+// own clock and are accepted once, balances that move, limits that are hit) and the control API under
+// /_sandbox, both through one Fetch handler, `sandbox.fetch(request)`, so the HTTP front (server.ts), the ./msw
+// handlers and a test in-process drive the same engine, in Node and in a browser. API requests go through the
+// mock's request pipeline (src/mock/pipeline.ts) with the engine as its answer source; every answer is checked
+// against the contract before it is sent. Where the service's description is silent the sandbox decides, and
+// every such decision is in one register (choices.ts, `sandbox.choices`).
+import { BASE_PATH } from "../../generated/client-meta.js";
+import type { components } from "../../generated/schema.js";
+import { openApiDocument } from "../contract/bundled.js";
+import { answerFetchRequest } from "../mock/fetch-front.js";
+import { createRequestPipeline } from "../mock/pipeline.js";
+import type { SandboxAccount, SandboxChoice, SandboxRates, SandboxState } from "../../generated/sandbox-control.js";
+import { type Accounts, createAccounts } from "./accounts.js";
+import { createAdmission } from "./admission.js";
+import {
+  baseCodeOf,
+  type Catalogue,
+  createCatalogueCheck,
+  defaultCatalogue,
+  defaultRates,
+  documentedBalances,
+  networkCurrencyProblem,
+} from "./catalogue.js";
+import { SANDBOX_CHOICES } from "./choices.js";
+import { createClock } from "./clock.js";
+import { createAnswerCheck, sharedValidator } from "./conformance.js";
+import { CONTROL_PREFIX, createControl } from "./control.js";
+import { keepPipeline } from "./direct.js";
+import type { Engine } from "./engine.js";
+import { freshIds } from "./ids.js";
+import { createLimits } from "./limits.js";
+import { createMoney, type SandboxDepositRequest, type WithdrawalOptions, withdrawalSettings } from "./money/index.js";
+import { createSandboxSource } from "./source.js";
+import { type AccountSettings, type SandboxStateData, STATE_VERSION } from "./state.js";
+import { stateProblem } from "./state-check.js";
+import { readTemplates } from "./templates.js";
+import {
+  createWebhooks,
+  type WebhookDelivery,
+  type WebhookOptions,
+  type Webhooks,
+  type WebhookView,
+} from "./webhooks/index.js";
+
+export type { AccountSettings, SandboxAccount, SandboxChoice, SandboxRates, SandboxState };
+export type { SandboxDepositRequest, WithdrawalOptions };
+type Transaction = components["schemas"]["Transaction"];
+/** The control API's types (`paths`, `components`, one type per schema), from its OpenAPI document. */
+export type * as SandboxControl from "../../generated/sandbox-control.js";
+
+export interface SandboxOptions {
+  /** `start`: the clock's first moment (ms since the epoch), then it moves only by advances. Absent: real time. */
+  clock?: { start?: number };
+  /** Default: the contract's examples. What is given replaces that part (fiat) or that code's rate (dollar). */
+  rates?: Partial<SandboxRates>;
+  /** Accounts by API key, made at start. */
+  accounts?: Record<string, AccountSettings>;
+  /** Refuse (401) a key that has no account. Default false: any key gets an account on first use. */
+  requireKnownKeys?: boolean;
+  /** Default 200 requests per minute, 100 Create Quote requests per hour (the description's figures). */
+  limits?: { requestsPerMinute?: number; quotesPerHour?: number };
+  /**
+   * Default: the contract's examples. Currencies and pairs as the contract's Currency and Pair schemas; networks as
+   * Get Active Networks' data; withdrawalNetworks, by currency code, as Get Withdrawal Currency Networks' data.
+   */
+  catalogue?: {
+    currencies?: unknown[];
+    pairs?: unknown[];
+    networks?: Record<string, unknown>;
+    withdrawalNetworks?: Record<string, unknown[]>;
+  };
+  /** When withdrawals settle on the sandbox clock, and how (default: SUCCESSFUL 1 min after the request). */
+  withdrawals?: WithdrawalOptions;
+  /** When set, the control API requires `authorization: Bearer <token>`. */
+  controlToken?: string;
+  /** Receives a line for each sandbox bug (an answer that fails the contract). */
+  log?: (line: string) => void;
+  /** Webhook delivery: the retry delays, the delivery timeout, the fetch or the in-process callback it uses. */
+  webhooks?: WebhookOptions;
+}
+
+export interface Sandbox {
+  /** The API under /v1 and the control API under /_sandbox. */
+  fetch(request: Request): Promise<Response>;
+  clock: { now(): number; advance(ms: number): number };
+  putAccount(apiKey: string, settings: AccountSettings): SandboxAccount;
+  getAccount(apiKey: string): SandboxAccount | undefined;
+  deleteAccount(apiKey: string): boolean;
+  /** Sets the rates given (the fiat list whole, each dollar rate given) and answers the rates in use. */
+  setRates(rates: Partial<SandboxRates>): SandboxRates;
+  /** The whole state (clock included), JSON-serialisable. */
+  snapshot(): SandboxState;
+  /** Puts back a state a snapshot gave; throws a RangeError on one this version cannot restore. */
+  restore(state: SandboxState): void;
+  /** The register of the sandbox's choices. */
+  readonly choices: readonly SandboxChoice[];
+  /** Simulates an incoming payment (POST /_sandbox/deposits); throws a RangeError when it cannot be. */
+  deposit(deposit: SandboxDepositRequest): Transaction;
+  /** Settles a withdrawal in progress now (POST /_sandbox/withdrawals/{id}/settle); throws a RangeError if not. */
+  settleWithdrawal(transactionId: string, status: "SUCCESSFUL" | "FAILED"): Transaction;
+  /** The outbox: every webhook of a key (exact body, signature, URL, attempts); `settled()` once none is due. */
+  readonly webhooks: Pick<Webhooks, "list" | "settled">;
+}
+
+export type { WebhookDelivery, WebhookOptions, WebhookView };
+
+type Check = ReturnType<typeof createCatalogueCheck>;
+
+/** Throws a RangeError when `catalogue` breaks the contract's schemas or a pair joins a currency it lacks. */
+function checkCatalogue(catalogue: Parameters<Check["catalogueProblem"]>[0], check: Check): void {
+  const problem = check.catalogueProblem(catalogue) ?? networkCurrencyProblem(catalogue as Catalogue);
+  if (problem) throw new RangeError(`sandbox catalogue: ${problem}`);
+  const { currencies, pairs } = catalogue as Catalogue;
+  const codes = new Set(currencies.map((currency) => currency.code));
+  const stray = pairs.find((pair) => !codes.has(pair.source.code) || !codes.has(pair.target.code));
+  if (stray) throw new RangeError(`sandbox catalogue: pair ${stray.id} joins a currency the catalogue lacks`);
+}
+
+/** What the options make of the catalogue, checked against the contract. */
+function catalogueOf(options: SandboxOptions, check: Check): Catalogue {
+  const defaults = defaultCatalogue(openApiDocument);
+  const catalogue = {
+    currencies: (options.catalogue?.currencies ?? defaults.currencies) as Catalogue["currencies"],
+    pairs: (options.catalogue?.pairs ?? defaults.pairs) as Catalogue["pairs"],
+    networks: (options.catalogue?.networks ?? defaults.networks) as Catalogue["networks"],
+    withdrawalNetworks: (options.catalogue?.withdrawalNetworks ??
+      defaults.withdrawalNetworks) as Catalogue["withdrawalNetworks"],
+  };
+  checkCatalogue(catalogue, check);
+  return structuredClone(catalogue);
+}
+
+/** Throws a RangeError on a state this version cannot restore. */
+function checkState(saved: unknown, check: Check): asserts saved is SandboxStateData {
+  const problem = stateProblem(saved);
+  if (problem) throw new RangeError(`sandbox state: ${problem}`);
+  const { catalogue, rates } = saved as SandboxStateData;
+  checkCatalogue(catalogue, check);
+  const ratesProblem = check.ratesProblem(rates);
+  if (ratesProblem) throw new RangeError(`sandbox state: ${ratesProblem}`);
+}
+
+/** `rates` over `current`: the fiat list whole, each dollar rate given; throws a RangeError on invalid rates. */
+function mergedRates(current: SandboxRates, rates: Partial<SandboxRates>, check: Check) {
+  const problem = check.ratesProblem(rates);
+  if (problem) throw new RangeError(`sandbox rates: ${problem}`);
+  const fiat = rates.fiat?.map(({ currency, buyRate, sellRate }) => ({ currency, buyRate, sellRate }));
+  return { fiat: fiat ?? current.fiat, dollar: { ...current.dollar, ...rates.dollar } };
+}
+
+/** The engine of a new sandbox: its state from the options, its clock. */
+function createEngine(options: SandboxOptions, check: Check) {
+  const spec = openApiDocument;
+  const clock = createClock(options.clock?.start);
+  let state: SandboxStateData = {
+    version: STATE_VERSION,
+    clock: clock.state(),
+    ids: freshIds(),
+    catalogue: catalogueOf(options, check),
+    rates: mergedRates(defaultRates(spec), options.rates ?? {}, check),
+    accounts: {},
+    windows: {},
+    settlements: [],
+    outbox: {},
+  };
+  let webhooks: Webhooks | undefined;
+  const engine: Engine & { webhooks: Webhooks; replace(next: SandboxStateData): void } = {
+    spec,
+    clock,
+    templates: readTemplates(spec),
+    baseCode: baseCodeOf(spec),
+    withdrawals: withdrawalSettings(options.withdrawals),
+    get state() {
+      return state;
+    },
+    get webhooks() {
+      webhooks ??= createWebhooks(engine, options.webhooks);
+      return webhooks;
+    },
+    notify: (apiKey, transactionId, payload) => engine.webhooks.notify(apiKey, transactionId, payload),
+    replace(next) {
+      state = next;
+      engine.webhooks.restored();
+    },
+  };
+  return engine;
+}
+
+let catalogueCheck: Check | undefined;
+
+export function createSandbox(options: SandboxOptions = {}): Sandbox {
+  catalogueCheck ??= createCatalogueCheck(openApiDocument);
+  const check = catalogueCheck;
+  const engine = createEngine(options, check);
+  const accounts: Accounts = createAccounts(engine, documentedBalances(openApiDocument));
+  const limits = createLimits(engine, options.limits ?? {});
+  const pipeline = createRequestPipeline({
+    spec: openApiDocument,
+    source: createSandboxSource(engine),
+    basePaths: [BASE_PATH],
+    now: () => engine.clock.now(),
+    admit: createAdmission({ engine, accounts, limits, requireKnownKeys: options.requireKnownKeys ?? false }),
+    refreshQuotes: false,
+    validator: sharedValidator(openApiDocument),
+    checkAnswer: createAnswerCheck(openApiDocument, options.log),
+  });
+  const money = createMoney(engine);
+  const sandbox: Sandbox = {
+    fetch(request) {
+      const path = new URL(request.url).pathname;
+      // API requests settle due withdrawals in the answer source (source.ts), which the HTTP front reaches directly.
+      if (path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`)) {
+        money.settleDue();
+        return control(request);
+      }
+      return answerFetchRequest(pipeline, request);
+    },
+    clock: {
+      now: () => engine.clock.now(),
+      advance(ms) {
+        const now = engine.clock.advance(ms);
+        money.settleDue();
+        engine.webhooks.pump(); // due retries go out before advance returns
+        return now;
+      },
+    },
+    putAccount: (apiKey, settings) => accounts.put(apiKey, settings),
+    getAccount: (apiKey) => accounts.get(apiKey),
+    deleteAccount: (apiKey) => accounts.delete(apiKey),
+    setRates(rates) {
+      const merged = mergedRates(engine.state.rates, rates, check);
+      engine.state.rates = merged;
+      return structuredClone(merged);
+    },
+    snapshot: () => structuredClone({ ...engine.state, clock: engine.clock.state() }) as SandboxState,
+    restore(saved) {
+      checkState(saved, check);
+      const next = structuredClone(saved);
+      next.outbox ??= {}; // a state saved before webhooks
+      next.settlements ??= []; // a state saved before deposits and withdrawals
+      for (const account of Object.values(next.accounts)) account.addresses ??= [];
+      engine.clock.restore(next.clock);
+      engine.replace(next);
+      money.restored();
+    },
+    choices: SANDBOX_CHOICES,
+    deposit: money.deposit,
+    settleWithdrawal: money.settleWithdrawal,
+    webhooks: { list: (apiKey) => engine.webhooks.list(apiKey), settled: () => engine.webhooks.settled() },
+  };
+  const control = createControl(sandbox, options);
+  keepPipeline(sandbox, pipeline);
+  for (const [apiKey, settings] of Object.entries(options.accounts ?? {})) accounts.put(apiKey, settings);
+  return sandbox;
+}

@@ -1,0 +1,100 @@
+// A simulated incoming payment (the control API's POST /_sandbox/deposits, `sandbox.deposit`): to one of the
+// account's deposit addresses, or to its address of a receivable currency and network. It makes a CREDIT/DEPOSIT
+// transaction whose deposit is CONFIRMED at once, credits the wallet with the amount less the network's deposit
+// fee, and sends the DEPOSIT webhook (choices.ts, "deposits").
+import { decimalsOf } from "../catalogue.js";
+import { DEPOSIT_REFUSAL } from "../choices.js";
+import type { Engine } from "../engine.js";
+import { uuid } from "../ids.js";
+import { dollarRateOf } from "../operations/create-quote.js";
+import { type AccountRecord, ownEntry, type TransactionRecord, toMinor } from "../state.js";
+import { currencyOf } from "../views.js";
+import { addressFor, receivableNetwork } from "./addresses.js";
+import { chainHash, feeMinor } from "./generate.js";
+import { MoneyRefusal } from "./refusal.js";
+import { webhookPayload } from "./views.js";
+
+/** A simulated deposit: to `address`, or to the account's address of `currency` on `network`. */
+export interface SandboxDepositRequest {
+  apiKey: string;
+  address?: string;
+  currency?: string;
+  network?: string;
+  amount: number;
+  /** The on-chain hash; default: one the sandbox makes up. */
+  hash?: string;
+}
+
+const invalid = (message: string) => new MoneyRefusal(DEPOSIT_REFUSAL.invalid, message);
+
+/** The account's address the deposit is paid to. */
+function destinationOf(engine: Engine, account: AccountRecord, request: SandboxDepositRequest) {
+  if (request.address !== undefined) {
+    const address = account.addresses.find((candidate) => candidate.value === request.address);
+    if (!address) throw invalid(`the account of ${request.apiKey} was given no deposit address ${request.address}`);
+    const { currency, network } = request;
+    if ((currency ?? address.currency) !== address.currency || (network ?? address.network) !== address.network)
+      throw invalid(`${address.value} is an address of ${address.currency} on ${address.network}`);
+    return address;
+  }
+  const { currency, network } = request;
+  if (currency === undefined || network === undefined)
+    throw invalid("a deposit needs address, or currency and network");
+  const active = receivableNetwork(engine.state.catalogue, currency, network);
+  if (typeof active === "string") throw invalid(active);
+  const latest = [...account.addresses]
+    .reverse()
+    .find((address) => address.currency === currency && address.network === network);
+  return latest ?? addressFor(engine, account, { currency, network });
+}
+
+/** Makes the deposit; throws a MoneyRefusal (a RangeError) saying why it cannot. */
+export function makeDeposit(engine: Engine, request: SandboxDepositRequest) {
+  const account = ownEntry(engine.state.accounts, request.apiKey);
+  if (!account)
+    throw new MoneyRefusal(DEPOSIT_REFUSAL.noAccount, `no sandbox account for the API key ${request.apiKey}`);
+  const address = destinationOf(engine, account, request);
+  const currency = currencyOf(engine, address.currency);
+  const { amount } = request;
+  if (typeof amount !== "number" || !(amount > 0) || !Number.isFinite(amount))
+    throw invalid("amount must be a number above 0");
+  if (Number(amount.toFixed(decimalsOf(currency))) !== amount)
+    throw invalid(`amount has more than ${decimalsOf(currency)} decimals, the most ${currency.code} takes`);
+  const active = engine.state.catalogue.networks[currency.code]?.networks.find(
+    (n) => n.networkCode === address.network,
+  );
+  if (active && amount < active.minimumDeposit)
+    throw invalid(`the minimum deposit of ${currency.code} on ${address.network} is ${active.minimumDeposit}`);
+  if ((currency.maximumDeposit ?? 0) > 0 && amount > currency.maximumDeposit!)
+    throw invalid(`the maximum deposit of ${currency.code} is ${currency.maximumDeposit}`);
+  const amountMinor = toMinor(amount, currency);
+  const fee = active ? feeMinor(amountMinor, currency, { fee: active.depositFee, type: active.receiveFeeType }) : 0;
+  if (fee > amountMinor) throw invalid(`the deposit fee of ${currency.code} on ${address.network} is above the amount`);
+  const now = engine.clock.now();
+  const { ids } = engine.state;
+  const transaction: TransactionRecord = {
+    id: uuid(ids),
+    createdAt: now,
+    reference: uuid(ids),
+    description: `${currency.code} deposit on ${address.network}`,
+    narration: null,
+    type: "CREDIT",
+    category: "DEPOSIT",
+    walletCode: currency.code,
+    amountMinor,
+    deposit: {
+      id: uuid(ids),
+      hash: request.hash ?? chainHash(ids),
+      network: address.network,
+      address: address.value,
+      dollarRate: dollarRateOf(engine, currency) ?? 0,
+      feeMinor: fee,
+    },
+  };
+  const wallet = account.wallets.find((candidate) => candidate.code === currency.code)!;
+  wallet.balanceMinor += amountMinor - fee;
+  wallet.updatedAt = now;
+  account.transactions.push(transaction);
+  engine.notify(request.apiKey, transaction.id, webhookPayload(engine, account, transaction));
+  return { account, transaction };
+}

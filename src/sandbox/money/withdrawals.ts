@@ -1,0 +1,170 @@
+// The life of a withdrawal: requested (the wallet debited by its amount and fee at once, the published first
+// state), then settled SUCCESSFUL or FAILED, either when the sandbox clock reaches its settlement moment or when
+// a test settles it (POST /_sandbox/withdrawals/{transactionId}/settle, `sandbox.settleWithdrawal`). A FAILED
+// withdrawal returns its amount and fee by a CREDIT transaction, so every balance stays its starting balance plus
+// its history. Each state change sends the WITHDRAWAL webhook (choices.ts, "withdrawals.*").
+import { SETTLE_REFUSAL, WITHDRAWAL_FIRST_STATUS, WITHDRAWAL_FINAL_STATUSES } from "../choices.js";
+import type { Engine } from "../engine.js";
+import { datedReference, uuid } from "../ids.js";
+import type { AccountRecord, SettlementRecord, TransactionRecord, WithdrawalDestination } from "../state.js";
+import { externalReference, chainHash } from "./generate.js";
+import { MoneyRefusal } from "./refusal.js";
+import { webhookPayload } from "./views.js";
+
+export type FinalStatus = (typeof WITHDRAWAL_FINAL_STATUSES)[number];
+
+/** What a withdrawal request was found to be, once checked. */
+export interface WithdrawalTerms {
+  currency: string;
+  amountMinor: number;
+  feeMinor: number;
+  destination: WithdrawalDestination;
+  narration: string | null;
+  dollarValue: number;
+  bitcoinValue: number;
+}
+
+/** The longest a timer may wait (setTimeout's limit); a later moment is reached by waiting again. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+const timers = new WeakMap<Engine, { at: number; handle: ReturnType<typeof setTimeout> }>();
+
+/**
+ * With real time, an unref'd timer settles the soonest withdrawal at its moment even when no request comes (so
+ * its webhook goes out); with clock.start, withdrawals settle when the clock is advanced.
+ */
+export function armSettlement(engine: Engine): void {
+  const earliest = engine.state.settlements[0]?.at;
+  const timer = timers.get(engine);
+  if (engine.clock.state().kind === "fixed" || earliest === timer?.at) return;
+  if (timer) clearTimeout(timer.handle);
+  timers.delete(engine);
+  if (earliest === undefined) return;
+  const wait = Math.min(MAX_TIMER_MS, Math.max(0, earliest - engine.clock.now()));
+  const handle = setTimeout(() => {
+    timers.delete(engine);
+    settleDue(engine);
+    armSettlement(engine);
+  }, wait);
+  (handle as { unref?: () => void }).unref?.();
+  timers.set(engine, { at: earliest, handle });
+}
+
+/** Puts `entry` in the settlement queue, soonest first (entries of one delay arrive in order: usually a push). */
+function schedule(engine: Engine, entry: SettlementRecord): void {
+  const queue = engine.state.settlements;
+  let at = queue.length;
+  while (at > 0 && queue[at - 1]!.at > entry.at) at--;
+  queue.splice(at, 0, entry);
+  armSettlement(engine);
+}
+
+/** Records a withdrawal the request checks allowed: the debit, its first state, its settlement, its webhook. */
+export function recordWithdrawal(engine: Engine, account: AccountRecord, terms: WithdrawalTerms): TransactionRecord {
+  const now = engine.clock.now();
+  const { ids } = engine.state;
+  const transaction: TransactionRecord = {
+    id: uuid(ids),
+    createdAt: now,
+    reference: uuid(ids),
+    description: String(engine.templates.cryptoWithdrawal.description),
+    narration: terms.narration,
+    type: "DEBIT",
+    category: "WITHDRAWAL",
+    walletCode: terms.currency,
+    amountMinor: terms.amountMinor,
+    withdrawal: {
+      payoutId: uuid(ids),
+      status: WITHDRAWAL_FIRST_STATUS[terms.destination.kind],
+      feeMinor: terms.feeMinor,
+      destination: terms.destination,
+      transferReference: datedReference(ids, "TRF", now),
+      externalReference: externalReference(ids),
+      dollarValue: terms.dollarValue,
+      bitcoinValue: terms.bitcoinValue,
+      hash: null,
+    },
+  };
+  const wallet = account.wallets.find((candidate) => candidate.code === terms.currency)!;
+  wallet.balanceMinor -= terms.amountMinor + terms.feeMinor;
+  wallet.updatedAt = now;
+  account.transactions.push(transaction);
+  const delay = engine.withdrawals.settleAfterMs;
+  if (delay !== null) schedule(engine, { at: now + delay, apiKey: account.apiKey, transactionId: transaction.id });
+  engine.notify(account.apiKey, transaction.id, webhookPayload(engine, account, transaction));
+  return transaction;
+}
+
+const isFinal = (status: string): boolean => (WITHDRAWAL_FINAL_STATUSES as readonly string[]).includes(status);
+
+/** Moves a withdrawal not yet settled to `status` at `at`; a FAILED one gets its amount and fee back. */
+function settle(
+  engine: Engine,
+  account: AccountRecord,
+  transaction: TransactionRecord,
+  status: FinalStatus,
+  at: number,
+) {
+  const withdrawal = transaction.withdrawal!;
+  withdrawal.status = status;
+  transaction.updatedAt = at;
+  const { ids } = engine.state;
+  if (status === "SUCCESSFUL" && withdrawal.destination.kind === "crypto") withdrawal.hash = chainHash(ids);
+  if (status === "FAILED") {
+    const refund: TransactionRecord = {
+      id: uuid(ids),
+      createdAt: at,
+      reference: transaction.reference,
+      description: `Refund of ${transaction.description.toLowerCase()}`,
+      narration: null,
+      type: "CREDIT",
+      category: transaction.category,
+      walletCode: transaction.walletCode,
+      amountMinor: transaction.amountMinor + withdrawal.feeMinor,
+    };
+    const wallet = account.wallets.find((candidate) => candidate.code === transaction.walletCode)!;
+    wallet.balanceMinor += refund.amountMinor;
+    wallet.updatedAt = at;
+    withdrawal.refundId = refund.id;
+    account.transactions.push(refund);
+  }
+  const queue = engine.state.settlements;
+  const queued = queue.findIndex((entry) => entry.transactionId === transaction.id);
+  if (queued >= 0) queue.splice(queued, 1);
+  engine.notify(account.apiKey, transaction.id, webhookPayload(engine, account, transaction));
+}
+
+/** Settles each withdrawal whose moment the sandbox clock has reached, at its moment, with the default outcome. */
+export function settleDue(engine: Engine): void {
+  const queue = engine.state.settlements;
+  if (queue.length === 0 || queue[0]!.at > engine.clock.now()) return;
+  const now = engine.clock.now();
+  while (queue.length > 0 && queue[0]!.at <= now) {
+    const entry = queue.shift()!;
+    const account = Object.hasOwn(engine.state.accounts, entry.apiKey)
+      ? engine.state.accounts[entry.apiKey]
+      : undefined;
+    const transaction = account?.transactions.find((candidate) => candidate.id === entry.transactionId);
+    // An account put again or deleted since has no such withdrawal: the entry goes.
+    if (account && transaction?.withdrawal && !isFinal(transaction.withdrawal.status))
+      settle(engine, account, transaction, engine.withdrawals.outcome, entry.at);
+  }
+  armSettlement(engine);
+}
+
+/** Settles the withdrawal `transactionId` now; throws a MoneyRefusal when there is none or it is settled. */
+export function settleById(engine: Engine, transactionId: string, status: FinalStatus) {
+  if (!(WITHDRAWAL_FINAL_STATUSES as readonly string[]).includes(status))
+    throw new MoneyRefusal(SETTLE_REFUSAL.invalid, `status must be one of ${WITHDRAWAL_FINAL_STATUSES.join(", ")}`);
+  for (const account of Object.values(engine.state.accounts)) {
+    const transaction = account.transactions.find((candidate) => candidate.id === transactionId);
+    if (!transaction) continue;
+    const withdrawal = transaction.withdrawal;
+    if (!withdrawal) break;
+    if (isFinal(withdrawal.status))
+      throw new MoneyRefusal(SETTLE_REFUSAL.settled, `withdrawal ${transactionId} is already ${withdrawal.status}`);
+    settle(engine, account, transaction, status, engine.clock.now());
+    return { account, transaction };
+  }
+  throw new MoneyRefusal(SETTLE_REFUSAL.unknown, `no withdrawal ${transactionId} in the sandbox`);
+}

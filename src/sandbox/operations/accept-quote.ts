@@ -1,0 +1,112 @@
+// Accept Quote: once, before expiry, when the source wallet covers the amount. It debits the source wallet by
+// the amount and credits the target wallet by amountReceived (no extra charge, as the service's pages publish),
+// records the trade and its two SWAP transactions, and answers the trade. Every refusal leaves the state as it
+// was; its status is the register's (choices.ts) and its message says which refusal it is.
+import { DOLLAR_VALUE_DECIMALS, REFUSAL_STATUS } from "../choices.js";
+import { pairJoining } from "../catalogue.js";
+import { type AccountCall, answered, type Engine, iso, refused, withAccount } from "../engine.js";
+import { tradeReference, uuid } from "../ids.js";
+import {
+  type AccountRecord,
+  ownEntry,
+  type QuoteRecord,
+  type TradeRecord,
+  type TransactionRecord,
+  toMinor,
+  type WalletRecord,
+} from "../state.js";
+import { balanceOf, currencyOf, tradeView } from "../views.js";
+
+/** Why `record` cannot be accepted now (already accepted, expired), or undefined. */
+function staleness(record: QuoteRecord, now: number) {
+  const { id } = record;
+  if (record.tradeId !== undefined)
+    return refused(REFUSAL_STATUS.quoteAccepted, `quote ${id} was already accepted (trade ${record.tradeId})`);
+  if (now >= record.expiresAt)
+    return refused(REFUSAL_STATUS.quoteExpired, `quote ${id} expired at ${iso(record.expiresAt)}: request a new quote`);
+  return undefined;
+}
+
+/** The two SWAP transactions of a trade: the debit of the source wallet, the credit of the target wallet. */
+function swapTransactions(engine: Engine, quote: QuoteRecord, reference: string, now: number) {
+  const common = {
+    createdAt: now,
+    reference,
+    description: `Swap ${quote.amount} ${quote.sourceCode} to ${quote.targetCode}`,
+    narration: `Quote ${quote.id}`,
+    category: "SWAP",
+  };
+  const ids = engine.state.ids;
+  const debit: TransactionRecord = {
+    ...common,
+    id: uuid(ids),
+    type: "DEBIT",
+    walletCode: quote.sourceCode,
+    amountMinor: toMinor(quote.amount, currencyOf(engine, quote.sourceCode)),
+  };
+  const credit: TransactionRecord = {
+    ...common,
+    id: uuid(ids),
+    type: "CREDIT",
+    walletCode: quote.targetCode,
+    amountMinor: toMinor(quote.amountReceived, currencyOf(engine, quote.targetCode)),
+  };
+  return [debit, credit] as const;
+}
+
+const walletOf = (account: AccountRecord, code: string): WalletRecord | undefined =>
+  account.wallets.find((wallet) => wallet.code === code);
+
+/** The trade of an accepted quote, as stored. */
+function tradeOf(engine: Engine, quote: QuoteRecord, now: number): TradeRecord {
+  const pair = pairJoining(engine.state.catalogue, quote.sourceCode, quote.targetCode)!;
+  const scale = 10 ** DOLLAR_VALUE_DECIMALS;
+  const dollarCents = Math.round(Number((quote.amount * quote.sourceDollarRate * scale).toPrecision(15)));
+  const { ids } = engine.state;
+  return {
+    id: uuid(ids),
+    reference: tradeReference(ids, now),
+    createdAt: now,
+    quoteId: quote.id,
+    pairId: pair.id,
+    dollarCents,
+  };
+}
+
+/** Why the account cannot pay for the quote (a wallet or pair gone from the catalogue, a balance too low). */
+function fundingProblem(engine: Engine, account: AccountRecord, quote: QuoteRecord) {
+  const [source, target] = [walletOf(account, quote.sourceCode), walletOf(account, quote.targetCode)];
+  if (!source || !target || !pairJoining(engine.state.catalogue, quote.sourceCode, quote.targetCode))
+    return refused(
+      REFUSAL_STATUS.quoteNotTradable,
+      `the sandbox no longer trades ${quote.sourceCode}/${quote.targetCode}`,
+    );
+  if (source.balanceMinor < toMinor(quote.amount, currencyOf(engine, quote.sourceCode)))
+    return refused(
+      REFUSAL_STATUS.balanceTooLow,
+      `balance too low: the ${quote.sourceCode} wallet holds ${balanceOf(engine, source)}, ` +
+        `the quote needs ${quote.amount}`,
+    );
+  return undefined;
+}
+
+export const acceptQuote = withAccount((call: AccountCall) => {
+  const { engine, account } = call;
+  const id = call.request.params.quoteId ?? "";
+  const record = ownEntry(account.quotes, id);
+  if (!record) return refused(REFUSAL_STATUS.notFound, `no quote ${id} was found for this API key`);
+  const now = engine.clock.now();
+  const problem = staleness(record, now) ?? fundingProblem(engine, account, record);
+  if (problem) return problem;
+  const trade = tradeOf(engine, record, now);
+  const transactions = swapTransactions(engine, record, trade.reference, now);
+  for (const transaction of transactions) {
+    const wallet = walletOf(account, transaction.walletCode)!;
+    wallet.balanceMinor += transaction.type === "CREDIT" ? transaction.amountMinor : -transaction.amountMinor;
+    wallet.updatedAt = now;
+  }
+  account.transactions.push(...transactions);
+  account.trades.push(trade);
+  record.tradeId = trade.id;
+  return answered(call, tradeView(engine, account, trade));
+});

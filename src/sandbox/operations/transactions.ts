@@ -1,0 +1,76 @@
+// The caller's transaction history: Get User Transactions (page, pageSize, category), one transaction by id
+// (another key's id is not found), and the deposit and payout listings with their pagination meta and the
+// filters the contract declares (currencyId, status, startDate, endDate: choices.ts "lists.filters").
+import { REFUSAL_STATUS } from "../choices.js";
+import { type AccountCall, answered, pageItems, pageMeta, pageOf, refused, single, withAccount } from "../engine.js";
+import { depositTransactionView, payoutTransactionView, transactionDetailView } from "../money/views.js";
+import type { TransactionRecord } from "../state.js";
+import { currencyOf, transactionView } from "../views.js";
+
+export const getUserTransactions = withAccount((call) => {
+  const page = pageOf(call.request);
+  if ("kind" in page) return page;
+  const category = single(call.request.query.category);
+  const { account, engine } = call;
+  const chosen = account.transactions.filter(
+    (transaction) => category === undefined || transaction.category === category,
+  );
+  return answered(
+    call,
+    pageItems(chosen, page).map((transaction) => transactionView(engine, account, transaction)),
+  );
+});
+
+export const getTransaction = withAccount((call) => {
+  const id = call.request.params.transactionId;
+  const transaction = call.account.transactions.find((candidate) => candidate.id === id);
+  if (!transaction) return refused(REFUSAL_STATUS.notFound, `no transaction ${id} was found for this API key`);
+  return answered(call, transactionDetailView(call.engine, call.account, transaction));
+});
+
+/** A date filter's moment: a date-time, or a date (its first moment; for endDate, its last). */
+function momentOf(value: string | undefined, end: boolean): number | undefined | null {
+  if (value === undefined) return undefined;
+  const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(value);
+  const moment = Date.parse(dateOnly ? `${value}T00:00:00.000Z` : value);
+  if (Number.isNaN(moment)) return null;
+  return dateOnly && end ? moment + 86_400_000 - 1 : moment;
+}
+
+/** The deposit or payout a listing shows a transaction with (its status), or undefined when it does not list it. */
+type Listed = (transaction: TransactionRecord) => { status: string } | undefined;
+
+/** A listing of the transactions `listed` picks (with their status), filtered and paged, each as `view` writes it. */
+function listing(listed: Listed, view: typeof depositTransactionView) {
+  return withAccount((call: AccountCall) => {
+    const page = pageOf(call.request);
+    if ("kind" in page) return page;
+    const { account, engine, request } = call;
+    const [currencyId, status] = [single(request.query.currencyId), single(request.query.status)];
+    const start = momentOf(single(request.query.startDate), false);
+    const end = momentOf(single(request.query.endDate), true);
+    if (start === null || end === null)
+      return refused(REFUSAL_STATUS.invalidPage, "startDate and endDate must be ISO 8601 dates or date-times");
+    const chosen = account.transactions.filter((transaction) => {
+      const item = listed(transaction);
+      return (
+        item !== undefined &&
+        (currencyId === undefined || currencyOf(engine, transaction.walletCode).id === currencyId) &&
+        (status === undefined || item.status === status) &&
+        (start === undefined || transaction.createdAt >= start) &&
+        (end === undefined || transaction.createdAt <= end)
+      );
+    });
+    const items = pageItems(chosen, page).map((transaction) => view(engine, account, transaction));
+    return answered(call, items, pageMeta(call, page, chosen.length));
+  });
+}
+
+export const listDeposits = listing(
+  (transaction) => (transaction.deposit ? { status: "CONFIRMED" } : undefined),
+  depositTransactionView,
+);
+export const listPayouts = listing(
+  (transaction) => (transaction.withdrawal?.destination.kind === "bank" ? transaction.withdrawal : undefined),
+  payoutTransactionView,
+);

@@ -1,0 +1,132 @@
+// Request Crypto Withdrawal and Request Bank Account Withdrawal: the destination checked against the catalogue
+// (a crypto address against its network's addressRegex and memoRegex; the minimums, maximums and fees of the
+// currency and network), the balance against the amount and the fee, then the withdrawal recorded in its first
+// state (money/withdrawals.ts). Each refusal leaves the state as it was; its status is the register's.
+import type { components } from "../../../generated/schema.js";
+import { type Currency, decimalsOf, findCurrency } from "../catalogue.js";
+import { DOLLAR_VALUE_DECIMALS, REFUSAL_STATUS } from "../choices.js";
+import { type AccountCall, answered, type Engine, refused, withAccount } from "../engine.js";
+import { uuid } from "../ids.js";
+import { withdrawalNetworkOf } from "../money/addresses.js";
+import { type FeeTerms, feeMinor } from "../money/generate.js";
+import { cryptoWithdrawalView, bankWithdrawalView } from "../money/views.js";
+import { recordWithdrawal, type WithdrawalTerms } from "../money/withdrawals.js";
+import { type AccountRecord, fromMinor, toMinor, type WithdrawalDestination } from "../state.js";
+import { dollarRateOf } from "./create-quote.js";
+
+type CryptoRequest = components["schemas"]["CryptoWithdrawalRequest"];
+type BankRequest = components["schemas"]["BankWithdrawalRequest"];
+
+const notWithdrawable = (why: string) => refused(REFUSAL_STATUS.notWithdrawable, why);
+const invalid = (why: string) => refused(REFUSAL_STATUS.invalidWithdrawal, why);
+
+/** Why `amount` of `currency` is no withdrawal of at least `minimum` (at most the currency's maximum), or undefined. */
+function amountProblem(currency: Currency, amount: number, minimum: number) {
+  if (!(amount > 0)) return invalid("amount must be above 0");
+  if (Number(amount.toFixed(decimalsOf(currency))) !== amount)
+    return invalid(`amount has more than ${decimalsOf(currency)} decimals, the most ${currency.code} takes`);
+  if (amount < minimum) return invalid(`the minimum withdrawal of ${currency.code} here is ${minimum}`);
+  const maximum = currency.maximumWithdrawal ?? 0;
+  if (maximum > 0 && amount > maximum) return invalid(`the maximum withdrawal of ${currency.code} is ${maximum}`);
+  return undefined;
+}
+
+/** The terms of a withdrawal of `amount` with `fee`, or the refusal of a balance that does not cover both. */
+function termsOf(
+  engine: Engine,
+  account: AccountRecord,
+  request: { currency: Currency; amount: number; fee: FeeTerms },
+) {
+  const { currency, amount, fee } = request;
+  const amountMinor = toMinor(amount, currency);
+  const fees = feeMinor(amountMinor, currency, fee);
+  const wallet = account.wallets.find((candidate) => candidate.code === currency.code);
+  if (!wallet || wallet.balanceMinor < amountMinor + fees)
+    return refused(
+      REFUSAL_STATUS.balanceTooLow,
+      `balance too low: the ${currency.code} wallet holds ${fromMinor(wallet?.balanceMinor ?? 0, currency)}, ` +
+        `the withdrawal needs ${amount} and a fee of ${fromMinor(fees, currency)}`,
+    );
+  const scale = 10 ** DOLLAR_VALUE_DECIMALS;
+  const dollarValue =
+    Math.round(Number((amount * (dollarRateOf(engine, currency) ?? 0) * scale).toPrecision(15))) / scale;
+  const bitcoinRate = engine.state.rates.dollar.BTC;
+  const bitcoinValue = bitcoinRate ? Number((dollarValue / bitcoinRate).toFixed(8)) : 0;
+  return { currency: currency.code, amountMinor, feeMinor: fees, dollarValue, bitcoinValue };
+}
+
+/** The withdrawable catalogue currency of `code`, or its refusal. */
+function withdrawableCurrency(engine: Engine, code: string) {
+  const currency = findCurrency(engine.state.catalogue, code);
+  if (!currency || currency.code !== code)
+    return notWithdrawable(`${code} is no currency code of the sandbox's catalogue`);
+  if (currency.withdrawable === false) return notWithdrawable(`${code} is not withdrawable`);
+  return currency;
+}
+
+/** The checked terms of a crypto withdrawal, or its refusal. */
+function cryptoTerms(engine: Engine, account: AccountRecord, body: CryptoRequest) {
+  const currency = withdrawableCurrency(engine, body.currency);
+  if ("kind" in currency) return currency;
+  const { address, network: code, memo } = body.destination;
+  const network = withdrawalNetworkOf(engine.state.catalogue, currency.code, code);
+  if (!network) return notWithdrawable(`${currency.code} cannot be withdrawn on ${code} in the sandbox`);
+  const active = engine.state.catalogue.networks[currency.code]?.networks.find((n) => n.networkCode === code);
+  if (active && !active.isWithdrawable) return notWithdrawable(`${currency.code} on ${code} is not withdrawable`);
+  if (!new RegExp(network.addressRegex).test(address))
+    return invalid(`${address} is no ${code} address (addressRegex ${network.addressRegex})`);
+  if (memo !== undefined && memo !== "" && network.memoRegex && !new RegExp(network.memoRegex).test(memo))
+    return invalid(`the memo does not match ${code}'s memoRegex ${network.memoRegex}`);
+  const minimum = Math.max(network.minimum, currency.minimumWithdrawal ?? 0);
+  const problem = amountProblem(currency, body.amount, minimum);
+  if (problem) return problem;
+  const fee = { fee: network.fee, type: network.feeType };
+  const terms = termsOf(engine, account, { currency, amount: body.amount, fee });
+  if ("kind" in terms) return terms;
+  const destination: WithdrawalDestination = { kind: "crypto", address, network: code };
+  if (memo !== undefined) destination.memo = memo;
+  return { ...terms, destination, narration: body.narration ?? null } satisfies WithdrawalTerms;
+}
+
+export const requestCryptoWithdrawal = withAccount((call: AccountCall) => {
+  const { engine, account } = call;
+  const terms = cryptoTerms(engine, account, call.request.body as CryptoRequest);
+  if ("kind" in terms) return terms;
+  return answered(call, cryptoWithdrawalView(engine, account, recordWithdrawal(engine, account, terms)));
+});
+
+/** The checked terms of a bank withdrawal, or its refusal. */
+function bankTerms(engine: Engine, account: AccountRecord, body: BankRequest) {
+  const currency = withdrawableCurrency(engine, body.currency);
+  if ("kind" in currency) return currency;
+  if (currency.type !== "FIAT")
+    return notWithdrawable(`a bank withdrawal pays out a FIAT currency, not ${currency.code}`);
+  const problem = amountProblem(currency, body.amount, currency.minimumWithdrawal ?? 0);
+  if (problem) return problem;
+  const fee = {
+    fee: currency.withdrawalFee ?? 0,
+    type: currency.withdrawalFeeType ?? "FLAT",
+    maximum: currency.maximumWithdrawalFee,
+  };
+  const terms = termsOf(engine, account, { currency, amount: body.amount, fee });
+  if ("kind" in terms) return terms;
+  const { accountNumber, accountName, bankName, bankCode, merchantCode } = body.destination;
+  const bankAccountId = uuid(engine.state.ids);
+  const destination: WithdrawalDestination = {
+    kind: "bank",
+    bankAccountId,
+    accountNumber,
+    accountName,
+    bankName,
+    bankCode,
+  };
+  if (merchantCode !== undefined) destination.merchantCode = merchantCode;
+  return { ...terms, destination, narration: body.narration ?? null } satisfies WithdrawalTerms;
+}
+
+export const requestBankWithdrawal = withAccount((call: AccountCall) => {
+  const { engine, account } = call;
+  const terms = bankTerms(engine, account, call.request.body as BankRequest);
+  if ("kind" in terms) return terms;
+  return answered(call, bankWithdrawalView(engine, account, recordWithdrawal(engine, account, terms)));
+});

@@ -1,0 +1,316 @@
+// The sandbox over HTTP (`api-contract sandbox`): the mock's node:http front (src/mock/http-front.ts: body limit,
+// request limits, CORS, a request Node cannot parse) before the sandbox engine. Each request read whole becomes a
+// Fetch Request for `sandbox.fetch`, whose Response is written back, except an API request: it goes straight into
+// the same engine's pipeline (direct.ts) in the shapes the Fetch way would give it, as building a Request and
+// reading a Response cost more than the rest of the answer. What only the transport sees (a body too large, a URL
+// too long…) is refused with the contract's documented error answer, as the mock refuses it.
+// Around the engine it adds what a long-running process needs:
+//   - the control API (/_sandbox) on an interface other than loopback only with a token given at start;
+//   - `statePath`: the state loaded at start (when the file exists) and saved on stop atomically (a file beside
+//     it, synced, renamed over it), so a crash mid-save leaves the previous file whole;
+//   - `config`: SandboxOptions from a JSON file (accounts, rates, limits, catalogue, requireKnownKeys, clock).
+import { randomUUID } from "node:crypto";
+import { open, readFile, rename, rm } from "node:fs/promises";
+import type http from "node:http";
+import { isIP } from "node:net";
+import path from "node:path";
+import { BASE_PATH } from "../../generated/client-meta.js";
+import { openApiDocument } from "../contract/bundled.js";
+import { type AnsweringSide, startHttpFront } from "../mock/http-front.js";
+import { DEFAULT_REQUEST_TIMEOUT_MS } from "../mock/limits.js";
+import { createRequestPipeline, type PipelineAnswer, type RequestPipeline } from "../mock/pipeline.js";
+import { DEFAULT_MAX_BODY_BYTES } from "../mock/server.js";
+import { deriveMockSpec } from "../mock/spec.js";
+import { CONTROL_PREFIX } from "./control.js";
+import { pipelineOf } from "./direct.js";
+import { createSandbox, type Sandbox, type SandboxOptions, type SandboxState } from "./index.js";
+
+interface StartSandboxOptions {
+  /** Interface to listen on. Default 127.0.0.1; any other needs `controlToken`. */
+  host?: string;
+  /** Default 4020; 0: a free port. */
+  port?: number;
+  /** Where the state lives: loaded at start when the file exists, saved (atomically) on stop. */
+  statePath?: string;
+  /** The sandbox's options, or the path of a JSON file holding them. */
+  config?: SandboxOptions | string;
+  /** The control API requires `authorization: Bearer <token>` (this, else the config's). Required off loopback. */
+  controlToken?: string;
+  /** One line per request (unless `quiet`), and a sandbox bug (an answer that fails the contract). */
+  log?: (line: string) => void;
+  /** No line per request: only the sandbox's bugs reach `log`. */
+  quiet?: boolean;
+  /** Larger request bodies are refused with 413. Default 1 MiB. */
+  maxBodyBytes?: number;
+}
+
+export interface StartedSandbox {
+  /** e.g. http://127.0.0.1:4020/v1 */
+  baseUrl: string;
+  /** e.g. http://127.0.0.1:4020 (the control API is under /_sandbox) */
+  origin: string;
+  port: number;
+  sandbox: Sandbox;
+  /** Whether the control API requires a token. */
+  tokenRequired: boolean;
+  /** Closes the server, then saves the state to `statePath` (when given). Calling it again does nothing more. */
+  stop(): Promise<void>;
+}
+
+/** Where `api-contract sandbox` listens by default (./msw's createSandboxHandlers answers there by default too). */
+export const SANDBOX_DEFAULT_PORT = 4020;
+
+/** The keys of a config file: the SandboxOptions that JSON can hold. */
+const CONFIG_KEYS = [
+  "accounts",
+  "rates",
+  "limits",
+  "catalogue",
+  "requireKnownKeys",
+  "clock",
+  "withdrawals",
+  "webhooks",
+  "controlToken",
+] as const;
+
+/** Whether `host` names a loopback interface (only this machine can connect). */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[(.*)\]$/, "$1").toLowerCase();
+  if (bare === "localhost" || bare === "::1") return true;
+  if (bare.startsWith("::ffff:")) return isLoopbackHost(bare.slice("::ffff:".length));
+  return isIP(bare) === 4 && bare.startsWith("127.");
+}
+
+/** The SandboxOptions of a config file, its keys checked (a typo must not pass unnoticed). */
+async function readConfig(file: string): Promise<SandboxOptions> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(await readFile(file, "utf8"));
+  } catch (error) {
+    throw new Error(`--config ${file}: cannot read it as JSON (${(error as Error).message})`);
+  }
+  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed))
+    throw new Error(`--config ${file}: must hold a JSON object of sandbox options`);
+  const unknown = Object.keys(parsed).filter((key) => !(CONFIG_KEYS as readonly string[]).includes(key));
+  if (unknown.length)
+    throw new Error(`--config ${file}: unknown option ${unknown.join(", ")} (known: ${CONFIG_KEYS.join(", ")})`);
+  return parsed as SandboxOptions;
+}
+
+/** The state saved at `file`, or undefined when there is no such file. */
+async function readState(file: string): Promise<SandboxState | undefined> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
+  try {
+    return JSON.parse(text) as SandboxState;
+  } catch (error) {
+    throw new Error(`--state ${file}: not a saved sandbox state (${(error as Error).message}); it is left as it is`);
+  }
+}
+
+/** How writeFileAtomically writes the text into the open temporary file (a test makes it fail half-way). */
+type WriteStep = (handle: import("node:fs/promises").FileHandle, text: string) => Promise<void>;
+
+/**
+ * Writes `text` to `file` so that `file` is always whole, the old text or the new: into a temporary file in the
+ * same folder, synced to disk, then renamed over `file` (a rename within a file system is atomic), and the folder
+ * synced so the rename lasts. A failure on the way removes the temporary file and leaves `file` as it was.
+ */
+export async function writeFileAtomically(
+  file: string,
+  text: string,
+  write: WriteStep = (handle, data) => handle.writeFile(data, "utf8"),
+): Promise<void> {
+  const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${randomUUID()}.tmp`);
+  try {
+    const handle = await open(temporary, "wx");
+    try {
+      await write(handle, text);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temporary, file);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
+  // Where a folder cannot be opened for syncing (Windows), the rename stands without it.
+  const folder = await open(path.dirname(file), "r").catch(() => undefined);
+  await folder
+    ?.sync()
+    .catch(() => {})
+    .finally(() => folder.close());
+}
+
+/** A Node request read whole as a Fetch Request (a GET or HEAD carries no body in Fetch: it is not passed). */
+function toFetchRequest(request: http.IncomingMessage, body: Buffer, origin: string): Request {
+  const method = String(request.method ?? "GET").toUpperCase();
+  const headers = new Headers();
+  const raw = request.rawHeaders;
+  for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
+  const withBody = method !== "GET" && method !== "HEAD" && body.length > 0;
+  return new Request(new URL(String(request.url ?? "/"), origin), {
+    method,
+    headers,
+    body: withBody ? new Uint8Array(body) : undefined,
+  });
+}
+
+/** A Fetch Response as the front writes it. */
+async function toAnswer(response: Response): Promise<PipelineAnswer> {
+  const headers: Record<string, string | string[]> = {};
+  response.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length) headers["set-cookie"] = cookies;
+  return { status: response.status, headers, body: await response.text() };
+}
+
+/** Methods a Fetch Request takes as they are; any other (TRACE…) goes the Fetch way, which refuses it. */
+const DIRECT_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+
+/** Decodes a body as Fetch's `text()` does: UTF-8, a bad byte replaced, a leading byte-order mark dropped. */
+const utf8 = new TextDecoder();
+
+/** A request's header fields as a Fetch Headers gives them: names lower-cased, a repeated field's values joined. */
+function headersOf(raw: string[]): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i]!.toLowerCase();
+    headers[name] = Object.hasOwn(headers, name) ? `${headers[name]}, ${raw[i + 1]}` : raw[i + 1]!;
+  }
+  return headers;
+}
+
+/** Whether an answer has a repeated field that the Fetch way joins (all but set-cookie). */
+function hasJoinedField(headers: PipelineAnswer["headers"]): boolean {
+  for (const name in headers) if (Array.isArray(headers[name]) && name !== "set-cookie") return true;
+  return false;
+}
+
+/** A pipeline answer as the Fetch way gives it back: a repeated field joined (but set-cookie), no body to HEAD. */
+function asFetchGives(method: string, answer: PipelineAnswer): PipelineAnswer {
+  const empty = method === "HEAD" || answer.status === 204;
+  // As it is when there is nothing to join, a body to send and no reason (the Fetch way carries none).
+  if (!empty && answer.why === undefined && !hasJoinedField(answer.headers)) return answer;
+  const headers: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(answer.headers))
+    headers[name] = Array.isArray(value) && name !== "set-cookie" ? value.join(", ") : value;
+  return { status: answer.status, headers, body: empty ? "" : answer.body };
+}
+
+/**
+ * An API request straight into the engine's pipeline (direct.ts), in the shapes the Fetch way would have given
+ * it (the same URL, header fields and body text: none on GET or HEAD), and its answer as the Fetch way gives it
+ * back.
+ */
+async function answerDirectly(pipeline: RequestPipeline, request: http.IncomingMessage, text: string, url: URL) {
+  const method = String(request.method).toUpperCase();
+  const body = method === "GET" || method === "HEAD" ? "" : text;
+  const headers = headersOf(request.rawHeaders);
+  const answer = await pipeline.handle({ method, url: url.href, parsedUrl: url, headers, body });
+  return asFetchGives(method, answer);
+}
+
+/** The request's URL when it goes the direct way: an API request of a method Fetch takes as it is. */
+function directUrl(request: http.IncomingMessage, origin: string): URL | undefined {
+  if (!DIRECT_METHODS.has(String(request.method ?? "GET").toUpperCase())) return undefined;
+  let url: URL;
+  try {
+    url = new URL(String(request.url ?? "/"), origin);
+  } catch {
+    return undefined; // the Fetch way refuses it
+  }
+  return url.pathname === CONTROL_PREFIX || url.pathname.startsWith(`${CONTROL_PREFIX}/`) ? undefined : url;
+}
+
+/** The front's answering side: the engine, and the contract's documented error answers for transport refusals. */
+function sandboxSide(sandbox: Sandbox, origin: () => string): AnsweringSide {
+  // The pipeline's refusal is the mock's and ./msw's: the documented error answer and the published error body.
+  const refusals = createRequestPipeline({
+    spec: deriveMockSpec(openApiDocument).spec,
+    source: { answer: async () => ({ kind: "refused", status: 400, reason: "transport refusals only" }) },
+    now: () => sandbox.clock.now(),
+  });
+  // The front decodes the body as it arrives (http-front.ts); only the Fetch way needs its bytes.
+  const answerText = async (request: http.IncomingMessage, text: string, bytes: () => Buffer) => {
+    const pipeline = pipelineOf(sandbox);
+    const url = pipeline && directUrl(request, origin());
+    if (pipeline && url) return answerDirectly(pipeline, request, text, url);
+    let fetchRequest: Request;
+    try {
+      fetchRequest = toFetchRequest(request, bytes(), origin());
+    } catch (error) {
+      return refusals.refuse(400, `the request cannot be read as a Fetch request: ${(error as Error).message}`);
+    }
+    return toAnswer(await sandbox.fetch(fetchRequest));
+  };
+  return {
+    name: "sandbox",
+    answerText,
+    answer: (request, body) => answerText(request, utf8.decode(body), () => body),
+    refuse: (status, why, request) => refusals.refuse(status, why, request),
+  };
+}
+
+/** The origin of a server on `host`:`port` (an IPv6 address in brackets). */
+const originOf = (host: string, port: number) => `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+
+/**
+ * Starts the sandbox on host:port and resolves once it listens. Off loopback it refuses to start without a
+ * `controlToken`: anyone who can reach the port could otherwise rewrite accounts, balances and the clock.
+ */
+export async function startSandbox(options: StartSandboxOptions = {}): Promise<StartedSandbox> {
+  const host = options.host ?? "127.0.0.1";
+  const { statePath, log } = options;
+  const config = typeof options.config === "string" ? await readConfig(options.config) : (options.config ?? {});
+  // A token in the config file stays out of process lists, where a command-line argument shows.
+  const controlToken = options.controlToken || config.controlToken || undefined;
+  if (!isLoopbackHost(host) && !controlToken)
+    throw new Error(
+      `the sandbox listens on ${host}, not a loopback interface: its control API (/_sandbox) needs a token ` +
+        "given at start (--token <t>, or controlToken in the --config file), or listen on 127.0.0.1",
+    );
+  const saved = statePath === undefined ? undefined : await readState(statePath);
+  const sandbox = createSandbox({ ...config, ...(controlToken ? { controlToken } : {}), log });
+  if (saved !== undefined) {
+    try {
+      sandbox.restore(saved);
+    } catch (error) {
+      throw new Error(`--state ${statePath}: ${(error as Error).message}; the file is left as it is`);
+    }
+  }
+  let origin = "";
+  const front = await startHttpFront({
+    side: sandboxSide(sandbox, () => origin),
+    host,
+    port: options.port ?? SANDBOX_DEFAULT_PORT,
+    maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    requestTimeout: DEFAULT_REQUEST_TIMEOUT_MS,
+    log: options.quiet ? undefined : log,
+  });
+  origin = originOf(host, front.port);
+  let stopping: Promise<void> | undefined;
+  const stop = async () => {
+    await front.close();
+    if (statePath !== undefined) await writeFileAtomically(statePath, `${JSON.stringify(sandbox.snapshot())}\n`);
+  };
+  return {
+    baseUrl: `${origin}${BASE_PATH}`,
+    origin,
+    port: front.port,
+    sandbox,
+    tokenRequired: controlToken !== undefined,
+    stop: () => {
+      stopping ??= stop();
+      return stopping;
+    },
+  };
+}

@@ -1,0 +1,250 @@
+// The sandbox's state: one account per API key (its wallets, quotes, trades and transactions), the catalogue,
+// the rates, the clock, the id generator and the limit windows, all plain JSON, so a snapshot is a copy of it and
+// a restore puts a copy back (`version` says the format). Balances are kept in minor units (integers, to the
+// currency's decimals) so that every balance is exactly its starting balance plus its transactions' effects
+// (`effectMinor`: a deposit credits its amount less its fee, a withdrawal debits its amount and its fee).
+import type { components } from "../../generated/schema.js";
+import type { SandboxAccountSettings, SandboxRates } from "../../generated/sandbox-control.js";
+import type { Catalogue, Currency } from "./catalogue.js";
+import { decimalsOf } from "./catalogue.js";
+import type { ClockState } from "./clock.js";
+import { type IdState, uuid } from "./ids.js";
+import type { WebhookRecord } from "./webhooks/outbox.js";
+
+export type Quote = components["schemas"]["Quote"];
+
+export const STATE_VERSION = 1;
+
+export interface WalletRecord {
+  id: string;
+  code: string;
+  currencyId: string;
+  createdAt: number;
+  updatedAt: number;
+  /** The balance the account started with (configuration), in minor units. */
+  startingMinor: number;
+  balanceMinor: number;
+}
+
+/**
+ * A quote as stored: the terms Create Quote answered (its expiryDate is `expiresAt`), when it was made, and the
+ * trade that accepted it. Kept small: a sandbox holds thousands of accounts.
+ */
+export interface QuoteRecord {
+  id: string;
+  sourceId: string;
+  targetId: string;
+  sourceCode: string;
+  targetCode: string;
+  side: Quote["side"];
+  rate: number;
+  amount: number;
+  amountReceived: number;
+  sourceDollarRate: number;
+  targetDollarRate: number;
+  expiresIn: number;
+  createdAt: number;
+  expiresAt: number;
+  /** The trade that accepted it. */
+  tradeId?: string;
+}
+
+/** A trade as stored: its own fields; its terms are its quote's, its pair the catalogue's (views.ts). */
+export interface TradeRecord {
+  id: string;
+  reference: string;
+  createdAt: number;
+  quoteId: string;
+  pairId: string;
+  /** dollarValue in cents (the summary adds these up exactly). */
+  dollarCents: number;
+}
+
+/** A confirmed deposit of a CREDIT/DEPOSIT transaction. */
+export interface DepositRecord {
+  id: string;
+  hash: string;
+  network: string;
+  /** The address it was paid to. */
+  address: string;
+  dollarRate: number;
+  /** The network's deposit fee, kept by the service (credited nowhere in the account). */
+  feeMinor: number;
+}
+
+/** Where a withdrawal goes: an address on a network, or a bank account. */
+export type WithdrawalDestination =
+  | { kind: "crypto"; address: string; network: string; memo?: string }
+  | {
+      kind: "bank";
+      bankAccountId: string;
+      accountNumber: string;
+      accountName: string;
+      bankName: string;
+      bankCode: string;
+      merchantCode?: string;
+    };
+
+/** The payout of a DEBIT/WITHDRAWAL transaction and its state (choices.ts, "withdrawals.states"). */
+export interface WithdrawalRecord {
+  payoutId: string;
+  status: string;
+  /** The fee debited beside the amount, which leaves the account (credited nowhere in it). */
+  feeMinor: number;
+  destination: WithdrawalDestination;
+  transferReference: string;
+  externalReference: string;
+  dollarValue: number;
+  bitcoinValue: number;
+  /** The on-chain hash once a crypto withdrawal is SUCCESSFUL, else null. */
+  hash: string | null;
+  /** The CREDIT transaction that returned the amount and fee of a FAILED withdrawal. */
+  refundId?: string;
+}
+
+export interface TransactionRecord {
+  id: string;
+  createdAt: number;
+  /** When it last changed (a withdrawal's state), when it did after createdAt. */
+  updatedAt?: number;
+  reference: string;
+  description: string;
+  narration: string | null;
+  type: "CREDIT" | "DEBIT";
+  category: string;
+  walletCode: string;
+  /** In minor units of the wallet's currency; always positive (type says the direction). */
+  amountMinor: number;
+  deposit?: DepositRecord;
+  withdrawal?: WithdrawalRecord;
+}
+
+/** What a transaction did to its wallet, in minor units: its amount, less a deposit's fee, plus a withdrawal's. */
+export const effectMinor = (transaction: TransactionRecord): number =>
+  transaction.type === "CREDIT"
+    ? transaction.amountMinor - (transaction.deposit?.feeMinor ?? 0)
+    : -(transaction.amountMinor + (transaction.withdrawal?.feeMinor ?? 0));
+
+/** A deposit address of an account: one per currency, network and customer identifier. */
+export interface DepositAddressRecord {
+  id: string;
+  createdAt: number;
+  value: string;
+  reference: string;
+  currency: string;
+  network: string;
+  /** The customer identifier it was made for; absent on the account's own (master) address of the pair. */
+  identifier?: string;
+}
+
+/** A withdrawal the sandbox clock settles at `at` (choices.ts, "withdrawals.settlement"). */
+export interface SettlementRecord {
+  at: number;
+  apiKey: string;
+  transactionId: string;
+}
+
+export interface AccountRecord {
+  apiKey: string;
+  userId: string;
+  business: boolean;
+  apiSecret?: string;
+  /** Where the account's webhooks are POSTed, and the Signature Secret that signs them (webhooks/). */
+  webhookUrl?: string;
+  webhookSecret?: string;
+  createdAt: number;
+  wallets: WalletRecord[];
+  quotes: Record<string, QuoteRecord>;
+  /** Oldest first. */
+  trades: TradeRecord[];
+  /** Oldest first. */
+  transactions: TransactionRecord[];
+  /** Oldest first. */
+  addresses: DepositAddressRecord[];
+}
+
+/** One limit window of one key: which window (its start) and how many requests it counted. */
+export interface WindowCount {
+  start: number;
+  count: number;
+}
+
+/** The state as the sandbox holds it (a type, so it is also the control document's open SandboxState). */
+export type SandboxStateData = {
+  version: typeof STATE_VERSION;
+  clock: ClockState;
+  ids: IdState;
+  catalogue: Catalogue;
+  rates: SandboxRates;
+  accounts: Record<string, AccountRecord>;
+  /** Limit windows by API key ("\n" for requests without one), then by limit name. */
+  windows: Record<string, Record<string, WindowCount>>;
+  /** Every webhook of each API key, oldest first (webhooks/outbox.ts). */
+  outbox: Record<string, WebhookRecord[]>;
+  /** Withdrawals still to settle on the clock, soonest first (money/withdrawals.ts). */
+  settlements: SettlementRecord[];
+};
+
+/** An account's configuration, as users give it (the control document's SandboxAccountSettings). */
+export type AccountSettings = SandboxAccountSettings;
+
+/** Amount ↔ minor units of a currency. */
+export const toMinor = (amount: number, currency: Currency): number =>
+  Math.round(Number((amount * 10 ** decimalsOf(currency)).toPrecision(15)));
+export const fromMinor = (minor: number, currency: Currency): number => minor / 10 ** decimalsOf(currency);
+
+/** What is wrong with `balances` for `catalogue`, or undefined. */
+export function balancesProblem(balances: Record<string, number>, catalogue: Catalogue): string | undefined {
+  for (const [code, amount] of Object.entries(balances)) {
+    const currency = catalogue.currencies.find((candidate) => candidate.code === code);
+    if (!currency) return `${code} is not a currency of the sandbox's catalogue`;
+    if (typeof amount !== "number" || !Number.isFinite(amount) || amount < 0)
+      return `the balance of ${code} must be a number, 0 or more`;
+    if (Number(amount.toFixed(decimalsOf(currency))) !== amount)
+      return `the balance of ${code} has more than ${decimalsOf(currency)} decimals`;
+  }
+  return undefined;
+}
+
+/** A new account: one wallet per catalogue currency, `balances` over `defaults`. */
+export function newAccount(
+  apiKey: string,
+  settings: AccountSettings,
+  context: { catalogue: Catalogue; defaults: Record<string, number>; ids: IdState; now: number },
+): AccountRecord {
+  const { catalogue, defaults, ids, now } = context;
+  const balances = { ...defaults, ...settings.balances };
+  const wallets = catalogue.currencies.map((currency): WalletRecord => {
+    const startingMinor = toMinor(balances[currency.code] ?? 0, currency);
+    const wallet = { id: uuid(ids), code: currency.code, currencyId: currency.id, createdAt: now, updatedAt: now };
+    return { ...wallet, startingMinor, balanceMinor: startingMinor };
+  });
+  const account: AccountRecord = {
+    apiKey,
+    userId: uuid(ids),
+    business: settings.business ?? false,
+    createdAt: now,
+    wallets,
+    quotes: {},
+    trades: [],
+    transactions: [],
+    addresses: [],
+  };
+  if (settings.apiSecret !== undefined) account.apiSecret = settings.apiSecret;
+  if (settings.webhookUrl !== undefined) account.webhookUrl = settings.webhookUrl;
+  if (settings.webhookSecret !== undefined) account.webhookSecret = settings.webhookSecret;
+  return account;
+}
+
+/** The own entry `key` of a record (never one of Object.prototype's: an API key may be "__proto__"). */
+export function ownEntry<T>(record: Record<string, T>, key: string): T | undefined {
+  return Object.hasOwn(record, key) ? record[key] : undefined;
+}
+
+/** Sets the own entry `key` of a record, whatever the key ("__proto__" included). */
+export function setOwnEntry<T>(record: Record<string, T>, key: string, value: T): void {
+  // A key Object.prototype does not have (an id, an API key) is set by assignment, which makes an own entry
+  // without defineProperty's cost; "__proto__", "constructor" and the like are defined.
+  if (!(key in Object.prototype)) record[key] = value;
+  else Object.defineProperty(record, key, { value, writable: true, enumerable: true, configurable: true });
+}

@@ -1,0 +1,245 @@
+// Webhook delivery of the sandbox: the engine calls `notify(apiKey, transactionId, payload)` whenever a
+// transaction's state changes (deposits, withdrawals). The payload is serialised once to the bytes sent (kept
+// for resend), signed with the account's webhookSecret (src/webhooks.ts signWebhook, Web Crypto), kept in the
+// outbox (the state, so it survives snapshot and restore) and delivered off the request's path: the API answer
+// never waits for a receiver. A failed attempt is retried on the sandbox clock (choices.ts, "webhooks.retry"):
+// with real time an unref'd timer fires due attempts; with clock.start they go out when the clock advances.
+// The webhooks of one transaction go out in order ("webhooks.order").
+import { signWebhook } from "../../webhooks.js";
+import { WEBHOOK_RETRY_DELAYS_MS, WEBHOOK_TIMEOUT_MS } from "../choices.js";
+import type { Engine, WebhookPayload } from "../engine.js";
+import { uuid } from "../ids.js";
+import { ownEntry, setOwnEntry } from "../state.js";
+import { attempt, type DeliveryTarget, deliveredBy, type WebhookDelivery, webhookHeaders } from "./delivery.js";
+import { type WebhookAttempt, type WebhookRecord, type WebhookView, webhookView } from "./outbox.js";
+
+export type { WebhookDelivery, WebhookView };
+
+export interface WebhookOptions {
+  /** Delays (ms on the sandbox clock) before each retry; after the last, a webhook has failed. [] retries never. */
+  retry?: readonly number[];
+  /** How long (real ms) an attempt waits for the receiver's answer. */
+  timeoutMs?: number;
+  /** The fetch that POSTs webhooks (default: the global fetch). */
+  fetch?: typeof fetch;
+  /** Receives the webhooks of accounts without a webhookUrl (resolve or answer 2xx: delivered). */
+  onWebhook?: (delivery: WebhookDelivery) => unknown;
+}
+
+/** What the engine and the sandbox use of webhook delivery. */
+export interface Webhooks {
+  /** A transaction's state changed: make its webhook and deliver it (never blocks, never throws). */
+  notify(apiKey: string, transactionId: string, payload: WebhookPayload): void;
+  /** Sends the latest webhook of each transaction again, byte for byte (ids already checked as the caller's). */
+  resend(apiKey: string, transactionIds: readonly string[]): void;
+  /** Every webhook of `apiKey` (absent: of every key), oldest first, once the ones being signed are signed. */
+  list(apiKey?: string): Promise<WebhookView[]>;
+  /** Resolves once nothing is being signed or sent and no attempt is due on the sandbox clock. */
+  settled(): Promise<void>;
+  /** Starts the attempts now due (after the clock moved). */
+  pump(): void;
+  /** An account was put or deleted: its webhooks are no longer the state's. */
+  forget(apiKey: string): void;
+  /** The state was replaced: resume its pending webhooks. */
+  restored(): void;
+}
+
+/** The pending webhooks of one transaction of one key, in order: only the first is ever attempted. */
+interface Queue {
+  apiKey: string;
+  records: WebhookRecord[];
+}
+
+const MAX_TIMER_MS = 2 ** 31 - 1;
+const queueKey = (apiKey: string, transactionId: string) => `${apiKey}\n${transactionId}`;
+
+function checkedOptions(options: WebhookOptions) {
+  const retry = options.retry ?? WEBHOOK_RETRY_DELAYS_MS;
+  if (!retry.every((ms) => Number.isSafeInteger(ms) && ms >= 0))
+    throw new RangeError("sandbox webhooks: retry must list whole numbers of milliseconds, 0 or more");
+  const timeoutMs = options.timeoutMs ?? WEBHOOK_TIMEOUT_MS;
+  if (!Number.isSafeInteger(timeoutMs) || timeoutMs < 1)
+    throw new RangeError("sandbox webhooks: timeoutMs must be a whole number of milliseconds, 1 or more");
+  return { retry: [...retry], timeoutMs };
+}
+
+/** Delivery of the webhooks of one sandbox (its state's outbox; in memory only what runs now). */
+class Sender implements Webhooks {
+  private readonly retry: number[];
+  private readonly timeoutMs: number;
+  private readonly queues = new Map<string, Queue>();
+  private readonly inFlight = new Map<WebhookRecord, Promise<void>>();
+  private readonly signing = new Set<Promise<void>>();
+  private timer: { at: number; handle: ReturnType<typeof setTimeout> } | undefined;
+
+  constructor(
+    private readonly engine: Engine,
+    private readonly options: WebhookOptions,
+  ) {
+    ({ retry: this.retry, timeoutMs: this.timeoutMs } = checkedOptions(options));
+  }
+
+  notify(apiKey: string, transactionId: string, payload: WebhookPayload): void {
+    this.make(apiKey, transactionId, JSON.stringify(payload));
+  }
+
+  resend(apiKey: string, transactionIds: readonly string[]): void {
+    const records = ownEntry(this.engine.state.outbox, apiKey) ?? [];
+    for (const transactionId of transactionIds) {
+      const latest = records.filter((record) => record.transactionId === transactionId).at(-1);
+      if (latest) this.make(apiKey, transactionId, latest.body, latest.id);
+    }
+  }
+
+  async list(apiKey?: string): Promise<WebhookView[]> {
+    await Promise.all(this.signing);
+    const { outbox } = this.engine.state;
+    const keys = apiKey === undefined ? Object.keys(outbox) : [apiKey];
+    const records = keys.flatMap((key) => (ownEntry(outbox, key) ?? []).map((record) => ({ key, record })));
+    records.sort((a, b) => a.record.createdAt - b.record.createdAt); // stable: a key's order stays
+    return records.map(({ key, record }) => webhookView(key, record));
+  }
+
+  async settled(): Promise<void> {
+    for (;;) {
+      this.pump();
+      if (this.inFlight.size === 0 && this.signing.size === 0) return;
+      await Promise.all([...this.inFlight.values(), ...this.signing]);
+    }
+  }
+
+  pump(): void {
+    const now = this.engine.clock.now();
+    let earliest: number | undefined;
+    for (const [key, queue] of this.queues) {
+      const head = queue.records[0]!;
+      if (this.inFlight.has(head) || head.signature === undefined || head.nextAttemptAt === undefined) continue;
+      if (head.nextAttemptAt <= now) this.start(key, queue.apiKey, head);
+      else earliest = Math.min(earliest ?? head.nextAttemptAt, head.nextAttemptAt);
+    }
+    this.arm(earliest);
+  }
+
+  forget(apiKey: string): void {
+    for (const [key, queue] of this.queues) if (queue.apiKey === apiKey) this.queues.delete(key);
+    delete this.engine.state.outbox[apiKey];
+  }
+
+  /** After a restore: an attempt that had no outcome when the state was saved failed; the pending go on. */
+  restored(): void {
+    this.queues.clear();
+    for (const [apiKey, records] of Object.entries(this.engine.state.outbox))
+      for (const record of records) {
+        if (record.status !== "pending") continue;
+        const last = record.attempts.at(-1);
+        if (last && last.status === undefined && last.error === undefined) {
+          last.error = "no outcome: the state was saved while this attempt ran";
+          this.retryLater(record, last);
+          if (record.status !== "pending") continue;
+        }
+        this.enqueue(apiKey, record);
+        const secret = ownEntry(this.engine.state.accounts, apiKey)?.webhookSecret;
+        if (record.signature === undefined && secret !== undefined) this.sign(record, secret);
+      }
+    this.pump();
+  }
+
+  private outboxOf(apiKey: string): WebhookRecord[] {
+    const records = ownEntry(this.engine.state.outbox, apiKey) ?? [];
+    if (records.length === 0) setOwnEntry(this.engine.state.outbox, apiKey, records);
+    return records;
+  }
+
+  /** Makes a webhook of `body` (the exact text) and sends it when the account can be sent webhooks. */
+  private make(apiKey: string, transactionId: string, body: string, resendOf?: string): void {
+    const account = ownEntry(this.engine.state.accounts, apiKey);
+    if (!account) return;
+    const now = this.engine.clock.now();
+    const id = uuid(this.engine.state.ids);
+    const record: WebhookRecord = { id, transactionId, body, status: "pending", attempts: [], createdAt: now };
+    if (account.webhookUrl !== undefined) record.url = account.webhookUrl;
+    if (resendOf !== undefined) record.resendOf = resendOf;
+    this.outboxOf(apiKey).push(record);
+    const secret = account.webhookSecret;
+    if (secret === undefined || (record.url === undefined && !this.options.onWebhook)) {
+      record.status = "failed"; // choices.ts, "webhooks.destination": kept, never sent
+      return;
+    }
+    record.nextAttemptAt = now;
+    this.enqueue(apiKey, record);
+    this.sign(record, secret);
+  }
+
+  private enqueue(apiKey: string, record: WebhookRecord): void {
+    const key = queueKey(apiKey, record.transactionId);
+    const queue = this.queues.get(key) ?? { apiKey, records: [] };
+    if (queue.records.length === 0) this.queues.set(key, queue);
+    queue.records.push(record);
+  }
+
+  /** Signs `record` with `secret` (Web Crypto is asynchronous), then lets it go out. */
+  private sign(record: WebhookRecord, secret: string): void {
+    const signed = signWebhook(record.body, secret).then((signature) => {
+      record.signature = signature;
+      this.signing.delete(signed);
+      this.pump();
+    });
+    this.signing.add(signed);
+  }
+
+  private start(key: string, apiKey: string, record: WebhookRecord): void {
+    const tried: WebhookAttempt = { at: this.engine.clock.now() };
+    record.attempts.push(tried);
+    delete record.nextAttemptAt;
+    const signature = record.signature!;
+    const { id, transactionId, body } = record;
+    const delivery = { id, apiKey, transactionId, body, signature, headers: webhookHeaders(signature) };
+    const target: DeliveryTarget = {
+      url: record.url,
+      fetch: this.options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+      onWebhook: this.options.onWebhook,
+      timeoutMs: this.timeoutMs,
+    };
+    const running = attempt(target, { ...delivery, attempt: record.attempts.length }).then((outcome) => {
+      Object.assign(tried, outcome);
+      this.finish(key, record, tried);
+    });
+    this.inFlight.set(record, running);
+  }
+
+  /** The next attempt of `record` is due after the policy's delay; after the last, it has failed. */
+  private retryLater(record: WebhookRecord, tried: WebhookAttempt): void {
+    const delay = this.retry[record.attempts.length - 1];
+    if (delay === undefined) record.status = "failed";
+    else record.nextAttemptAt = tried.at + delay;
+  }
+
+  /** The attempt of `record` ended: delivered, due again later, or failed after the last retry. */
+  private finish(key: string, record: WebhookRecord, tried: WebhookAttempt): void {
+    this.inFlight.delete(record);
+    const queue = this.queues.get(key);
+    if (queue?.records[0] !== record) return; // the account was put or deleted, or the state restored
+    if (deliveredBy(tried)) record.status = "delivered";
+    else this.retryLater(record, tried);
+    if (record.status !== "pending") queue.records.shift();
+    if (queue.records.length === 0) this.queues.delete(key);
+    this.pump();
+  }
+
+  /** With real time, a timer for the earliest attempt due later (with clock.start, advances pump instead). */
+  private arm(earliest: number | undefined): void {
+    if (this.engine.clock.state().kind === "fixed" || earliest === this.timer?.at) return;
+    if (this.timer) clearTimeout(this.timer.handle);
+    this.timer = undefined;
+    if (earliest === undefined) return;
+    const wait = Math.min(MAX_TIMER_MS, Math.max(0, earliest - this.engine.clock.now()));
+    const handle = setTimeout(() => {
+      this.timer = undefined;
+      this.pump();
+    }, wait);
+    (handle as { unref?: () => void }).unref?.();
+    this.timer = { at: earliest, handle };
+  }
+}
+
+export const createWebhooks = (engine: Engine, options: WebhookOptions = {}): Webhooks => new Sender(engine, options);

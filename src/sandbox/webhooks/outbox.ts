@@ -1,0 +1,100 @@
+// The outbox as the state holds it: every webhook of each API key with the exact bytes it is sent as, their
+// signature, where it goes and each attempt, so a test can assert what its receiver was sent and a snapshot
+// carries the pending deliveries with it. Also how the outbox is read (GET /_sandbox/webhooks) and what a
+// restore accepts of it: the shape the sandbox writes, nothing else.
+import type { SandboxWebhook } from "../../../generated/sandbox-control.js";
+
+/** One delivery attempt: when it started (sandbox clock), then the receiver's status or why there was none. */
+export interface WebhookAttempt {
+  at: number;
+  status?: number;
+  error?: string;
+}
+
+export interface WebhookRecord {
+  id: string;
+  transactionId: string;
+  /** The account's webhook URL when the webhook was made; absent: the in-process callback, or nowhere. */
+  url?: string;
+  /** The exact text sent (the payload serialised once). */
+  body: string;
+  /** Lowercase hex HMAC-SHA512 of `body`; absent for the moment it takes Web Crypto to sign. */
+  signature?: string;
+  status: SandboxWebhook["status"];
+  attempts: WebhookAttempt[];
+  /** When the next attempt is due (sandbox clock); absent while one runs or once delivered or failed. */
+  nextAttemptAt?: number;
+  createdAt: number;
+  /** The webhook this one sends again (Resend Webhooks). */
+  resendOf?: string;
+}
+
+const iso = (ms: number): string => new Date(ms).toISOString();
+
+/** A webhook as the outbox lists it: the control document's, with when it was made and what it resends. */
+export type WebhookView = SandboxWebhook & { createdAt: string; resendOf?: string };
+
+/** A webhook as the outbox listing answers it (times as ISO 8601 on the sandbox clock). */
+export function webhookView(apiKey: string, record: WebhookRecord): WebhookView {
+  const view: WebhookView = {
+    id: record.id,
+    apiKey,
+    transactionId: record.transactionId,
+    url: record.url ?? null,
+    body: record.body,
+    signature: record.signature ?? null,
+    status: record.status,
+    attempts: record.attempts.map(({ at, ...outcome }) => ({ at: iso(at), ...outcome })),
+    createdAt: iso(record.createdAt),
+  };
+  if (record.nextAttemptAt !== undefined) view.nextAttemptAt = iso(record.nextAttemptAt);
+  if (record.resendOf !== undefined) view.resendOf = record.resendOf;
+  return view;
+}
+
+/** What is wrong with an account's webhook settings, or undefined (only http(s) URLs; a URL needs a secret). */
+export function webhookSettingsProblem(settings: { webhookUrl?: unknown; webhookSecret?: unknown }) {
+  const { webhookUrl, webhookSecret } = settings;
+  if (webhookSecret !== undefined && (typeof webhookSecret !== "string" || webhookSecret === ""))
+    return "webhookSecret must be a non-empty string";
+  if (webhookUrl === undefined) return undefined;
+  const url = typeof webhookUrl === "string" && URL.canParse(webhookUrl) ? new URL(webhookUrl) : undefined;
+  if (url?.protocol !== "http:" && url?.protocol !== "https:") return "webhookUrl must be an http or https URL";
+  return webhookSecret === undefined ? "a webhookUrl needs a webhookSecret to sign the webhooks with" : undefined;
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+const isWhole = (value: unknown) => Number.isSafeInteger(value);
+const optional = (test: (value: unknown) => boolean) => (value: unknown) => value === undefined || test(value);
+const isText = (value: unknown) => typeof value === "string";
+
+const RECORD_TESTS: Record<string, (value: unknown) => boolean> = {
+  id: isText,
+  transactionId: isText,
+  url: optional(isText),
+  body: isText,
+  signature: optional(isText),
+  status: (value) => value === "pending" || value === "delivered" || value === "failed",
+  attempts: (value) =>
+    Array.isArray(value) &&
+    value.every((a) => isRecord(a) && isWhole(a.at) && optional(isWhole)(a.status) && optional(isText)(a.error)),
+  nextAttemptAt: optional(isWhole),
+  createdAt: isWhole,
+  resendOf: optional(isText),
+};
+
+/** What keeps `outbox` (a state's, absent in a state saved before webhooks) from being restored, or undefined. */
+export function outboxProblem(outbox: unknown): string | undefined {
+  if (outbox === undefined) return undefined;
+  if (!isRecord(outbox)) return "outbox must be an object";
+  for (const [apiKey, records] of Object.entries(outbox)) {
+    if (!Array.isArray(records)) return `outbox.${apiKey} must be a list`;
+    for (const [index, record] of records.entries()) {
+      const wrong = isRecord(record) ? Object.keys(RECORD_TESTS).find((f) => !RECORD_TESTS[f]!(record[f])) : "";
+      if (wrong !== undefined)
+        return `outbox.${apiKey}[${index}]${wrong ? `.${wrong}` : ""} is not as the sandbox writes it`;
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,135 @@
+// The README's section "The sandbox" cannot drift from the sandbox: its register of choices is the table of
+// `sandbox.choices` (the one register, src/sandbox/choices.ts), row for row; its table of control routes names
+// exactly the routes of the control API's OpenAPI document; its ways to start the sandbox in-process and through
+// ./msw compile; and its worked flow, run as written (the package name resolved to src/), gets through every
+// step against a sandbox started as the README says.
+import { execFile } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { writeFile } from "node:fs/promises";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PACKAGE_NAME } from "../../scripts/build/code-samples.js";
+import { binPath } from "../../scripts/lib/node-cli.js";
+import { REFUSAL_STATUS } from "../../src/sandbox/choices.js";
+import { createSandbox, type SandboxChoice } from "../../src/sandbox/index.js";
+import { type StartedSandbox, startSandbox } from "../../src/sandbox/server.js";
+import { readmeBlock } from "../support/readme.js";
+import { repoRoot, scratchDir, tscErrors } from "../support/tsc.js";
+
+const run = promisify(execFile);
+const readme = () => readFileSync(path.join(repoRoot, "README.md"), "utf8");
+const START = "<!-- sandbox-choices:start -->";
+const END = "<!-- sandbox-choices:end -->";
+
+/** A table cell: pipes escaped, so a choice's text cannot break the table. */
+const cell = (text: string | undefined) => (text ?? "").replace(/\|/g, "\\|");
+
+/** The register as the README's table (what lies between its markers). */
+function choicesTable(choices: readonly SandboxChoice[]): string {
+  const rows = choices.map(
+    (choice) =>
+      `| \`${choice.id}\` | ${cell(choice.topic)} | ${cell(choice.choice)} | ${cell(choice.why)} | ` +
+      `${cell(choice.override)} |`,
+  );
+  return [
+    "| Choice | Topic | What the sandbox does | Why | To choose otherwise |",
+    "|---|---|---|---|---|",
+    ...rows,
+  ].join("\n");
+}
+
+describe("README: the sandbox", () => {
+  it("shows the register of choices as sandbox.choices holds it (between its markers)", () => {
+    const text = readme();
+    const between = text.slice(text.indexOf(START) + START.length, text.indexOf(END)).trim();
+    expect(text.indexOf(START)).toBeGreaterThan(-1);
+    // On a difference, the expected text is the table to paste between the markers.
+    expect(between).toBe(choicesTable(createSandbox().choices));
+  });
+
+  it("lists exactly the routes of the control API's OpenAPI document", () => {
+    const document = JSON.parse(readFileSync(path.join(repoRoot, "generated", "sandbox-control.json"), "utf8")) as {
+      paths: Record<string, Record<string, unknown>>;
+    };
+    const documented = Object.entries(document.paths).flatMap(([route, item]) =>
+      Object.keys(item)
+        .filter((key) => ["get", "put", "post", "delete", "patch"].includes(key))
+        .map((method) => `${method.toUpperCase()} ${route}`),
+    );
+    const section = readme().slice(readme().indexOf("### The control API"), readme().indexOf("### The worked flow"));
+    const listed = [...section.matchAll(/^\| `([A-Z, `]+?) (\/_sandbox\S*)` \|/gm)].flatMap(([, methods, route]) =>
+      methods!.split(/`?, `?/).map((method) => `${method} ${route}`),
+    );
+    expect(listed.sort()).toEqual(documented.sort());
+  });
+});
+
+describe("README: the ways to start the sandbox", () => {
+  let scratch: Awaited<ReturnType<typeof scratchDir>>;
+  beforeAll(async () => {
+    scratch = await scratchDir("readme-sandbox-ts-");
+  });
+  afterAll(() => scratch?.remove());
+
+  it("in-process and through ./msw compile as written, and a wrong option does not", async () => {
+    const source = [
+      readmeBlock("ts", "// In-process: the package's client hands its requests to sandbox.fetch"),
+      readmeBlock("ts", "// Through MSW"),
+      "export {};\n",
+    ].join("\n");
+    const broken = source.replace("quotesPerHour: 3", 'quotesPerHour: "3"');
+    expect(broken).not.toBe(source);
+    const entry = (folder: string) => [path.join(repoRoot, "src", folder, "index.ts")];
+    const { errors } = await tscErrors(
+      scratch.dir,
+      { "sandbox-ways.ts": source, "sandbox-ways-broken.ts": broken },
+      {
+        paths: {
+          [PACKAGE_NAME]: [path.join(repoRoot, "src", "index.ts")],
+          [`${PACKAGE_NAME}/sandbox`]: entry("sandbox"),
+          [`${PACKAGE_NAME}/msw`]: entry("msw"),
+        },
+      },
+    );
+    expect(
+      errors.filter((line) => line.startsWith("sandbox-ways.ts")),
+      errors.join("\n"),
+    ).toEqual([]);
+    expect(errors.some((line) => line.startsWith("sandbox-ways-broken.ts"))).toBe(true);
+  }, 180_000);
+});
+
+describe("README: the worked flow, run as written", () => {
+  let sandbox: StartedSandbox;
+  let scratch: Awaited<ReturnType<typeof scratchDir>>;
+  beforeAll(async () => {
+    scratch = await scratchDir("readme-sandbox-");
+    // As the README starts it: a quote limit of 3 an hour (its `sandbox.json`).
+    sandbox = await startSandbox({ port: 0, config: { limits: { quotesPerHour: 3 } } });
+  });
+  afterAll(async () => {
+    await sandbox?.stop();
+    await scratch?.remove();
+  });
+
+  it("rates → quote → accept → wallets → history → expired after the clock moves → 429", async () => {
+    const source = readmeBlock("js", "// sandbox-flow.mjs").replace(
+      `from "${PACKAGE_NAME}"`,
+      `from ${JSON.stringify(path.join(repoRoot, "src", "index.ts"))}`,
+    );
+    expect(source).not.toContain(`"${PACKAGE_NAME}"`);
+    const file = path.join(scratch.dir, "sandbox-flow.mjs");
+    await writeFile(file, source);
+    const { stdout } = await run(process.execPath, [binPath("tsx"), file], {
+      env: { ...process.env, SANDBOX_URL: sandbox.baseUrl },
+      timeout: 60_000,
+    });
+    const outcome = JSON.parse(stdout) as Record<string, unknown>;
+    const [expiredStatus, expiredMessage] = outcome.expired as [number, string];
+    expect(outcome).toMatchObject({ usdt: 90, swaps: ["CREDIT", "DEBIT"], limited: [429, "0"] });
+    expect(outcome.received).toBeGreaterThan(0);
+    expect(expiredStatus).toBe(REFUSAL_STATUS.quoteExpired);
+    expect(expiredMessage).toMatch(/expired/i);
+  }, 90_000);
+});

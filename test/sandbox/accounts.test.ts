@@ -1,0 +1,126 @@
+// Accounts per API key: made on first use with the default balances (the documented wallets'), configured by
+// key, never seeing each other's data, reset one key at a time; keyless account reads, unknown keys when the
+// sandbox requires known ones, and the collection operations of a non-Business account are refused.
+import { describe, expect, it } from "vitest";
+import { REFUSAL_STATUS } from "../../src/sandbox/choices.js";
+import { successExample } from "../support/spec.js";
+import { api, newSandbox, quoteId, stateOf } from "./support/sandbox.js";
+
+const documentedWallets = successExample("getMyWallets").data as Array<{ availableBalance: number; currency: any }>;
+const documentedBalances = Object.fromEntries(documentedWallets.map((w) => [w.currency.code, w.availableBalance]));
+
+describe("accounts", () => {
+  it("gives a new key an account with the documented wallets' balances", async () => {
+    const sandbox = newSandbox();
+    const wallets = await api(sandbox, "GET", "/wallets/me", undefined, { key: "fresh" });
+    expect(wallets.status).toBe(200);
+    expect(wallets.violations).toEqual([]);
+    const balances = Object.fromEntries(wallets.body.data.map((w: any) => [w.currency.code, w.availableBalance]));
+    expect(balances).toEqual(documentedBalances);
+    expect(sandbox.getAccount("fresh")).toEqual({
+      apiKey: "fresh",
+      balances: documentedBalances,
+      business: false,
+      hasApiSecret: false,
+      hasWebhookSecret: false,
+    });
+  });
+
+  it("answers one wallet by code, and 404 for a code the catalogue does not have", async () => {
+    const sandbox = newSandbox({ accounts: { "key-a": { balances: { NGNX: 42.5 } } } });
+    expect((await api(sandbox, "GET", "/wallets/NGNX")).body.data.availableBalance).toBe(42.5);
+    expect((await api(sandbox, "GET", "/wallets/USDT")).body.data.currency.code).toBe("USDT");
+    expect((await api(sandbox, "GET", "/wallets/EUR")).status).toBe(REFUSAL_STATUS.notFound);
+  });
+
+  it("keeps each key's quotes, trades and transactions from every other key", async () => {
+    const sandbox = newSandbox();
+    await api(sandbox, "POST", `/trades/quote/${await quoteId(sandbox)}`, {});
+    const mine = (await api(sandbox, "GET", "/transactions/me")).body.data;
+    expect(mine).toHaveLength(2);
+    const theirs = { key: "key-b" };
+    expect((await api(sandbox, "GET", "/transactions/me", undefined, theirs)).body.data).toEqual([]);
+    expect((await api(sandbox, "GET", "/trades/me", undefined, theirs)).body.data).toEqual([]);
+    expect((await api(sandbox, "GET", "/trades/summary/me", undefined, theirs)).body.data.totalDollarVolume).toBe(0);
+    const byId = await api(sandbox, "GET", `/transactions/${mine[0].id}`, undefined, theirs);
+    expect(byId.status).toBe(REFUSAL_STATUS.notFound);
+    expect((await api(sandbox, "GET", `/transactions/${mine[0].id}`)).body.data).toEqual(mine[0]);
+  });
+
+  it("resets one key: deleting its account changes nothing of another's", async () => {
+    const sandbox = newSandbox();
+    await api(sandbox, "POST", `/trades/quote/${await quoteId(sandbox, undefined, "key-b")}`, {}, { key: "key-b" });
+    await api(sandbox, "POST", `/trades/quote/${await quoteId(sandbox)}`, {});
+    const before = stateOf(sandbox).accounts["key-b"];
+    expect(sandbox.deleteAccount("key-a")).toBe(true);
+    expect(sandbox.deleteAccount("key-a")).toBe(false);
+    expect(stateOf(sandbox).accounts["key-b"]).toEqual(before);
+    expect((await api(sandbox, "GET", "/transactions/me")).body.data).toEqual([]);
+  });
+
+  it("replaces an account whole when it is put again", async () => {
+    const sandbox = newSandbox();
+    await api(sandbox, "POST", `/trades/quote/${await quoteId(sandbox)}`, {});
+    expect(sandbox.putAccount("key-a", { balances: { USDT: 7 }, business: true })).toEqual({
+      apiKey: "key-a",
+      balances: {
+        USDT: 7,
+        ...Object.fromEntries(
+          Object.keys(documentedBalances)
+            .filter((c) => c !== "USDT")
+            .map((c) => [c, documentedBalances[c]]),
+        ),
+      },
+      business: true,
+      hasApiSecret: false,
+      hasWebhookSecret: false,
+    });
+    expect((await api(sandbox, "GET", "/transactions/me")).body.data).toEqual([]);
+  });
+
+  it("refuses balances of a currency the catalogue does not have", () => {
+    const sandbox = newSandbox();
+    expect(() => sandbox.putAccount("key-a", { balances: { EUR: 1 } })).toThrow(/EUR/);
+    expect(() => sandbox.putAccount("key-a", { balances: { USDT: -1 } })).toThrow(/0 or more/);
+  });
+
+  it("takes an API key named like an object's own property as any other key", async () => {
+    const sandbox = newSandbox();
+    for (const key of ["__proto__", "constructor", "hasOwnProperty"]) {
+      const answer = await api(sandbox, "GET", "/wallets/me", undefined, { key });
+      expect(answer.status).toBe(200);
+      expect(sandbox.getAccount(key)?.apiKey).toBe(key);
+    }
+    expect(Object.keys(stateOf(sandbox).accounts)).toEqual(["__proto__", "constructor", "hasOwnProperty"]);
+  });
+
+  it("refuses an account read without a key, and answers catalogue reads without one", async () => {
+    const sandbox = newSandbox();
+    const wallets = await api(sandbox, "GET", "/wallets/me", undefined, { key: null });
+    expect(wallets.status).toBe(REFUSAL_STATUS.keylessAccountRead);
+    expect(wallets.body.message).toMatch(/x-api-key/);
+    expect(wallets.violations).toEqual([]);
+    expect((await api(sandbox, "GET", "/currencies/fiat-rates", undefined, { key: null })).status).toBe(200);
+  });
+
+  it("refuses a key without an account when the sandbox requires known keys", async () => {
+    const sandbox = newSandbox({ requireKnownKeys: true, accounts: { known: {} } });
+    const unknown = await api(sandbox, "GET", "/wallets/me", undefined, { key: "stranger" });
+    expect(unknown.status).toBe(REFUSAL_STATUS.unknownKey);
+    expect(unknown.violations).toEqual([]);
+    expect(sandbox.getAccount("stranger")).toBeUndefined();
+    expect((await api(sandbox, "GET", "/wallets/me", undefined, { key: "known" })).status).toBe(200);
+  });
+
+  it("answers the collection operations to a Business account only", async () => {
+    const sandbox = newSandbox({ accounts: { business: { business: true } } });
+    const refused = await api(sandbox, "GET", "/collections/customers/me");
+    expect(refused.status).toBe(REFUSAL_STATUS.notBusiness);
+    const page = await api(sandbox, "GET", "/collections/customers/me", undefined, { key: "business" });
+    expect(page.status).toBe(200);
+    expect(page.body).toMatchObject({ data: [], meta: { total: 0, count: 0 } });
+    expect(page.violations).toEqual([]);
+    const one = await api(sandbox, "GET", "/collections/customers/c-1", undefined, { key: "business" });
+    expect(one.status).toBe(REFUSAL_STATUS.notFound);
+  });
+});

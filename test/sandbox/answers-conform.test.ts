@@ -1,0 +1,112 @@
+// Every answer the sandbox sends passes the contract validator: each operation of the contract called as its
+// examples describe it (modelled or not), with and without a key, and the pipeline's own refusals. An answer that
+// would break the contract is a sandbox bug: answered 500 with the violation in the published error body, logged.
+import { describe, expect, it } from "vitest";
+import { openApiDocument } from "../../src/contract/bundled.js";
+import { createRequestPipeline } from "../../src/mock/pipeline.js";
+import { UNMODELLED_OPERATIONS } from "../../src/sandbox/choices.js";
+import { createAnswerCheck } from "../../src/sandbox/conformance.js";
+import { MODELLED_OPERATIONS } from "../../src/sandbox/source.js";
+import { BASE_PATH, buildSampleRequest, listSpecOperations, loadSpec, sharedValidator } from "../support/spec.js";
+import { newSandbox, ORIGIN } from "./support/sandbox.js";
+
+const spec = loadSpec();
+const operations = listSpecOperations(spec);
+
+/** Sends an operation's sample request (its examples) with or without a key; answers the validator's verdict. */
+async function sendSample(sandbox: ReturnType<typeof newSandbox>, operationId: string, key: string | null) {
+  const operation = operations.find((candidate) => candidate.operationId === operationId)!;
+  const sample = buildSampleRequest(spec, operation, { includeOptionalQuery: true });
+  const headers = { ...sample.headers, ...(key === null ? {} : { "x-api-key": key }) };
+  const url = `${ORIGIN}${BASE_PATH}${sample.path}`;
+  const response = await sandbox.fetch(new Request(url, { method: sample.method, headers, body: sample.body }));
+  const bodyText = await response.text();
+  const result = sharedValidator().validateResponse({
+    method: sample.method,
+    path: `${BASE_PATH}${sample.path}`,
+    status: response.status,
+    headers: response.headers,
+    bodyText,
+  });
+  return { status: response.status, violations: result.violations, bodyText };
+}
+
+describe("answers conform to the contract", () => {
+  it("names every operation of the contract as modelled or as answering its documented example", () => {
+    const listed = [...MODELLED_OPERATIONS, ...UNMODELLED_OPERATIONS].sort();
+    expect(listed).toEqual(operations.map((operation) => operation.operationId).sort());
+  });
+
+  it.each(operations.map((operation) => operation.operationId))(
+    "%s: answers its sample requests with and without a key, every answer passing the validator",
+    async (operationId) => {
+      const sandbox = newSandbox({ accounts: { business: { business: true } } });
+      for (const key of ["business", "plain", null]) {
+        const answer = await sendSample(sandbox, operationId, key);
+        expect({ key, status: answer.status, violations: answer.violations }).toEqual({
+          key,
+          status: answer.status,
+          violations: [],
+        });
+        expect(answer.status).not.toBe(500);
+      }
+      expect(sandbox.bugs).toEqual([]);
+    },
+  );
+
+  it("answers a path no operation has, a method a path lacks, and malformed JSON within the contract", async () => {
+    const sandbox = newSandbox();
+    const send = (method: string, path: string, body?: string) =>
+      sandbox.fetch(
+        new Request(`${ORIGIN}${path}`, {
+          method,
+          headers: { "x-api-key": "k", "content-type": "application/json" },
+          body,
+        }),
+      );
+    const answers = [
+      await send("GET", "/v1/no/such/path"),
+      await send("DELETE", "/v1/wallets/me"),
+      await send("POST", "/v1/trades/quote", "{"),
+    ];
+    expect(answers.map((answer) => answer.status)).toEqual([404, 405, 400]);
+    for (const answer of answers) expect((await answer.json()).message).toEqual(expect.any(String));
+    expect(sandbox.bugs).toEqual([]);
+  });
+
+  it("answers 500 with the violation, and logs it, when an answer would break the contract", async () => {
+    const logged: string[] = [];
+    const pipeline = createRequestPipeline({
+      spec: openApiDocument,
+      basePaths: [BASE_PATH],
+      source: {
+        answer: async () => ({
+          kind: "answer",
+          status: 200,
+          headers: { "content-type": "application/json" },
+          body: { message: "ok", data: { totalDollarVolume: "a lot" } },
+        }),
+      },
+      checkAnswer: createAnswerCheck(openApiDocument, (line) => logged.push(line)),
+    });
+    const answer = await pipeline.handle({
+      method: "GET",
+      url: `${BASE_PATH}/trades/summary/me`,
+      headers: { "x-api-key": "k" },
+      body: "",
+    });
+    expect(answer.status).toBe(500);
+    const body = JSON.parse(answer.body);
+    expect(body.message).toMatch(/totalDollarVolume/);
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toMatch(/sandbox bug: GET \/v1\/trades\/summary\/me/);
+    const check = sharedValidator().validateResponse({
+      method: "GET",
+      path: "/trades/summary/me",
+      status: answer.status,
+      headers: answer.headers,
+      bodyText: answer.body,
+    });
+    expect(check.violations).toEqual([]);
+  });
+});

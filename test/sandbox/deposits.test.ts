@@ -1,0 +1,160 @@
+// Simulated deposits (POST /_sandbox/deposits, sandbox.deposit): to an address the account was given, or to its
+// address of a receivable currency and network; the wallet credited, a CREDIT/DEPOSIT transaction with its
+// CONFIRMED deposit in the history, in Get Transaction and in List Deposits (with its meta and filters), and one
+// DEPOSIT webhook in the outbox. Every refusal leaves the state as it was.
+import { describe, expect, it } from "vitest";
+import { REFUSAL_STATUS } from "../../src/sandbox/choices.js";
+import { successExample } from "../support/spec.js";
+import { api, control, newSandbox, START, stateOf } from "./support/sandbox.js";
+
+const usdt = (successExample("getCurrencies").data as any[]).find((currency) => currency.code === "USDT");
+
+/** A sandbox where key-a holds 100 USDT and has an address for customer cust-1 on TRX. */
+async function withAddress() {
+  const sandbox = newSandbox({ accounts: { "key-a": { balances: { USDT: 100 } } } });
+  const body = { currency: "USDT", network: "TRX", uniqueUserIdentifier: "cust-1" };
+  const address = (await api(sandbox, "POST", "/addresses/broker", body)).body.data.value as string;
+  return { sandbox, address };
+}
+
+const balanceOf = async (sandbox: ReturnType<typeof newSandbox>, code: string, key = "key-a") =>
+  (await api(sandbox, "GET", `/wallets/${code}`, undefined, { key })).body.data.availableBalance;
+
+/** The bodies of the webhooks of `key` in the outbox, parsed. */
+const webhooksOf = async (sandbox: ReturnType<typeof newSandbox>, key = "key-a") =>
+  (await sandbox.webhooks.list(key)).map((webhook) => JSON.parse(webhook.body));
+
+describe("deposits", () => {
+  it("credits the wallet; the deposit shows in the history, by id, in the deposits list and as a webhook", async () => {
+    const { sandbox, address } = await withAddress();
+    sandbox.clock.advance(5000);
+    const made = await control(sandbox, "POST", "/_sandbox/deposits", {
+      apiKey: "key-a",
+      address,
+      amount: 25.5,
+      hash: "0xabc",
+    });
+    expect(made.status).toBe(201);
+    const transaction = made.body;
+    expect(transaction).toMatchObject({ type: "CREDIT", category: "DEPOSIT", amount: 25.5, narration: null });
+    expect(transaction.deposit).toMatchObject({
+      status: "CONFIRMED",
+      hash: "0xabc",
+      network: "TRX",
+      fee: 0,
+      dollarRate: 1,
+      transactionId: transaction.id,
+      destinationAddress: address,
+    });
+    expect(await balanceOf(sandbox, "USDT")).toBe(125.5);
+
+    const byId = await api(sandbox, "GET", `/transactions/${transaction.id}`);
+    expect(byId.violations).toEqual([]);
+    expect(byId.body.data).toEqual(transaction);
+    const history = await api(sandbox, "GET", "/transactions/me?category=DEPOSIT");
+    expect(history.body.data.map((t: any) => t.id)).toEqual([transaction.id]);
+    const listed = await api(sandbox, "GET", "/transactions/deposits/me");
+    expect(listed.violations).toEqual([]);
+    expect(listed.body.data).toHaveLength(1);
+    expect(listed.body.data[0].deposit).toEqual(transaction.deposit);
+    expect(listed.body.meta).toMatchObject({ count: 1, total: 1, currentPage: 1 });
+
+    expect(await webhooksOf(sandbox)).toEqual([
+      {
+        hash: "0xabc",
+        type: "DEPOSIT",
+        currency: "USDT",
+        address,
+        amount: 25.5,
+        status: "CONFIRMED",
+        reference: transaction.reference,
+        transactionId: transaction.id,
+        createdAt: new Date(START + 5000).toISOString(),
+        lastUpdated: new Date(START + 5000).toISOString(),
+      },
+    ]);
+  });
+
+  it("goes to the account's latest address of a currency and network, or to its own address made then", async () => {
+    const sandbox = newSandbox({ accounts: { "key-a": {} } });
+    const first = sandbox.deposit({ apiKey: "key-a", currency: "USDT", network: "TRX", amount: 2 });
+    const addresses = (await api(sandbox, "GET", "/addresses/me/broker")).body.data;
+    expect(addresses).toHaveLength(1);
+    expect(addresses[0].isMaster).toBe(true);
+    expect((first as any).deposit.destinationAddress).toBe(addresses[0].value);
+    const body = { currency: "USDT", network: "TRX", uniqueUserIdentifier: "cust-9" };
+    const made = (await api(sandbox, "POST", "/addresses/broker", body)).body.data.value;
+    const second = sandbox.deposit({ apiKey: "key-a", currency: "USDT", network: "TRX", amount: 3 });
+    expect((second as any).deposit.destinationAddress).toBe(made);
+    expect((second as any).deposit.hash).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it("refuses what the catalogue does not allow, and an unknown key, changing nothing", async () => {
+    const { sandbox, address } = await withAddress();
+    await api(sandbox, "GET", "/wallets/me", undefined, { key: "key-b" });
+    const before = JSON.stringify(stateOf(sandbox).accounts);
+    const refusals: Array<[Record<string, unknown>, number]> = [
+      [{ apiKey: "key-a", address, amount: 0.5 }, 400], // below TRX's minimumDeposit (1)
+      [{ apiKey: "key-a", address, amount: 1.1234567 }, 400], // more decimals than USDT's 6
+      [{ apiKey: "key-b", address, amount: 5 }, 400], // key-a's address
+      [{ apiKey: "key-a", address, network: "ETH", amount: 5 }, 400], // not the address's network
+      [{ apiKey: "key-a", currency: "USDT", network: "BSC", amount: 5 }, 400], // not receivable
+      [{ apiKey: "key-a", currency: "USDT", network: "SOL", amount: 5 }, 400], // no such network
+      [{ apiKey: "key-a", address, amount: 2_000_000 }, 400], // above USDT's maximumDeposit
+      [{ apiKey: "key-z", currency: "USDT", network: "TRX", amount: 5 }, 404],
+      [{ apiKey: "key-a", amount: 5 }, 400],
+    ];
+    for (const [body, status] of refusals) {
+      const answer = await control(sandbox, "POST", "/_sandbox/deposits", body);
+      expect({ body, status: answer.status }).toEqual({ body, status });
+      expect(answer.body.message).toBeTruthy();
+    }
+    expect(JSON.stringify(stateOf(sandbox).accounts)).toBe(before);
+    expect(() => sandbox.deposit({ apiKey: "key-a", address, amount: 0.5 })).toThrow(RangeError);
+    expect(await webhooksOf(sandbox)).toEqual([]);
+  });
+
+  it("credits the amount less the network's deposit fee, which goes nowhere in the account", async () => {
+    const networks = structuredClone(successExample("getActiveNetworks").data as any);
+    networks.USDT.networks[0].depositFee = 1.5;
+    const sandbox = newSandbox({ catalogue: { networks }, accounts: { "key-a": { balances: { USDT: 0 } } } });
+    const made = sandbox.deposit({ apiKey: "key-a", currency: "USDT", network: "TRX", amount: 10 }) as any;
+    expect(made.amount).toBe(10);
+    expect(made.deposit.fee).toBe(1.5);
+    expect(await balanceOf(sandbox, "USDT")).toBe(8.5);
+    // The restore check counts the fee: the balance is its starting balance plus its history.
+    const restored = newSandbox({ catalogue: { networks } });
+    expect(() => restored.restore(sandbox.snapshot())).not.toThrow();
+    const tampered = structuredClone(sandbox.snapshot()) as any;
+    tampered.accounts["key-a"].transactions[0].deposit.feeMinor = 0;
+    expect(() => restored.restore(tampered)).toThrow(/balance/);
+  });
+
+  it("pages and filters the deposits list by currency, status and dates", async () => {
+    const { sandbox, address } = await withAddress();
+    for (const amount of [1, 2, 3]) {
+      sandbox.deposit({ apiKey: "key-a", address, amount });
+      sandbox.clock.advance(86_400_000);
+    }
+    const list = async (query: string) => {
+      const answer = await api(sandbox, "GET", `/transactions/deposits/me${query}`);
+      expect(answer.violations).toEqual([]);
+      return answer;
+    };
+    const page = await list("?page=1&pageSize=2");
+    expect(page.body.data.map((t: any) => t.amount)).toEqual([3, 2]);
+    expect(page.body.meta).toMatchObject({ perPage: 2, currentPage: 1, totalPages: 2, count: 2, total: 3 });
+    expect((await list(`?currencyId=${usdt.id}`)).body.data).toHaveLength(3);
+    expect((await list("?currencyId=other")).body.data).toEqual([]);
+    expect((await list("?status=CONFIRMED")).body.data).toHaveLength(3);
+    expect((await list("?status=PENDING")).body.meta.total).toBe(0);
+    const day = (offset: number) => new Date(START + offset * 86_400_000).toISOString().slice(0, 10);
+    expect((await list(`?startDate=${day(1)}`)).body.data.map((t: any) => t.amount)).toEqual([3, 2]);
+    expect((await list(`?endDate=${day(1)}`)).body.data.map((t: any) => t.amount)).toEqual([2, 1]);
+    const instant = new Date(START + 86_400_000).toISOString();
+    expect((await list(`?startDate=${instant}&endDate=${instant}`)).body.data.map((t: any) => t.amount)).toEqual([2]);
+    expect((await list("?startDate=yesterday")).status).toBe(REFUSAL_STATUS.invalidPage);
+    // Another key sees none of them.
+    expect((await api(sandbox, "GET", "/transactions/deposits/me", undefined, { key: "key-b" })).body.data).toEqual([]);
+  });
+});

@@ -1,0 +1,100 @@
+// Create Quote in the sandbox: the rate and amountReceived from the sandbox's rates and the side (the register's
+// "quotes.sides"), codes or ids for the currencies, a validity of expiresIn (30) seconds on the sandbox clock, and
+// each refusal with its registered status and a message that says which.
+import { describe, expect, it } from "vitest";
+import { REFUSAL_STATUS } from "../../src/sandbox/choices.js";
+import { successExample } from "../support/spec.js";
+import { api, newSandbox, SELL_100, START } from "./support/sandbox.js";
+
+const fiatRates = successExample("getFiatRates").data as Array<{ currency: string; buyRate: number; sellRate: number }>;
+const ngnx = fiatRates.find((rate) => rate.currency === "NGNX")!;
+const currencies = successExample("getCurrencies").data as Array<{ id: string; code: string }>;
+const idOf = (code: string) => currencies.find((currency) => currency.code === code)!.id;
+
+describe("Create Quote", () => {
+  it("SELL sells USDT at the fiat sellRate: amountReceived = amount × sellRate", async () => {
+    const sandbox = newSandbox();
+    const { status, body, violations } = await api(sandbox, "POST", "/trades/quote", SELL_100);
+    expect(status).toBe(200);
+    expect(violations).toEqual([]);
+    expect(body.data).toMatchObject({
+      side: "SELL",
+      rate: ngnx.sellRate,
+      amount: 100,
+      amountReceived: 100 * ngnx.sellRate,
+      sourceCode: "USDT",
+      targetCode: "NGNX",
+      sourceId: idOf("USDT"),
+      targetId: idOf("NGNX"),
+    });
+  });
+
+  it("BUY buys USDT at the fiat buyRate: amountReceived = amount ÷ buyRate, rounded down to USDT's", async () => {
+    const sandbox = newSandbox();
+    const body = { sourceId: "NGNX", targetId: "USDT", amount: 1000, side: "BUY" };
+    const { status, body: answer } = await api(sandbox, "POST", "/trades/quote", body);
+    expect(status).toBe(200);
+    expect(answer.data.rate).toBe(ngnx.buyRate);
+    expect(answer.data.amountReceived).toBe(Math.floor((1000 / ngnx.buyRate) * 1e6) / 1e6);
+  });
+
+  it("takes currency ids as well as codes", async () => {
+    const sandbox = newSandbox();
+    const body = { ...SELL_100, sourceId: idOf("USDT"), targetId: idOf("NGNX") };
+    const { status, body: answer } = await api(sandbox, "POST", "/trades/quote", body);
+    expect(status).toBe(200);
+    expect([answer.data.sourceCode, answer.data.targetCode]).toEqual(["USDT", "NGNX"]);
+  });
+
+  it("answers expiresIn 30 and an expiryDate 30 s ahead on the sandbox clock", async () => {
+    const sandbox = newSandbox();
+    sandbox.clock.advance(1234);
+    const { body } = await api(sandbox, "POST", "/trades/quote", SELL_100);
+    expect(body.data.expiresIn).toBe(30);
+    expect(body.data.expiryDate).toBe(new Date(START + 1234 + 30_000).toISOString());
+  });
+
+  it("quotes with the rates in use: a rate set through setRates applies to the next quote", async () => {
+    const sandbox = newSandbox();
+    sandbox.setRates({ fiat: [{ currency: "NGNX", buyRate: 2000, sellRate: 1900 }], dollar: { NGNX: 0.0005 } });
+    const { body } = await api(sandbox, "POST", "/trades/quote", SELL_100);
+    expect(body.data).toMatchObject({ rate: 1900, amountReceived: 190000, targetDollarRate: 0.0005 });
+  });
+
+  it("gives each quote its own id", async () => {
+    const sandbox = newSandbox();
+    const first = await api(sandbox, "POST", "/trades/quote", SELL_100);
+    const second = await api(sandbox, "POST", "/trades/quote", SELL_100);
+    expect(first.body.data.id).toMatch(/^qt_[A-Za-z0-9]{16}$/);
+    expect(second.body.data.id).not.toBe(first.body.data.id);
+  });
+
+  it.each([
+    ["a missing side", { sourceId: "USDT", targetId: "NGNX", amount: 1 }, REFUSAL_STATUS.invalidQuoteRequest, /side/],
+    ["an amount of 0", { ...SELL_100, amount: 0 }, REFUSAL_STATUS.invalidQuoteRequest, /above 0/],
+    ["too many decimals", { ...SELL_100, amount: 1.1234567 }, REFUSAL_STATUS.invalidQuoteRequest, /decimals/],
+    ["an unknown currency", { ...SELL_100, targetId: "EUR" }, REFUSAL_STATUS.quoteNotTradable, /EUR/],
+    ["a side against its currencies", { ...SELL_100, side: "BUY" }, REFUSAL_STATUS.quoteNotTradable, /BUY buys/],
+    ["USDT against itself", { ...SELL_100, targetId: "USDT" }, REFUSAL_STATUS.quoteNotTradable, /itself/],
+  ])("refuses %s with the registered status and a message saying so", async (_name, body, status, message) => {
+    const sandbox = newSandbox();
+    const answer = await api(sandbox, "POST", "/trades/quote", body);
+    expect(answer.status).toBe(status);
+    expect(answer.body.message).toMatch(message);
+    expect(answer.body.errors).toEqual([{ message: answer.body.message }]);
+    expect(answer.violations).toEqual([]);
+  });
+
+  it("refuses a fiat currency the catalogue does not have (GHS has rates but no documented currency)", async () => {
+    const sandbox = newSandbox();
+    const answer = await api(sandbox, "POST", "/trades/quote", { ...SELL_100, targetId: "GHS" });
+    expect(answer.status).toBe(REFUSAL_STATUS.quoteNotTradable);
+    expect(answer.body.message).toMatch(/GHS/);
+  });
+
+  it("needs the API key (the contract requires it)", async () => {
+    const sandbox = newSandbox();
+    const answer = await api(sandbox, "POST", "/trades/quote", SELL_100, { key: null });
+    expect(answer.status).toBe(401);
+  });
+});

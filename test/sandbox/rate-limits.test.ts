@@ -1,0 +1,76 @@
+// The rate limits the sandbox enforces per API key on its clock: every answer's X-RateLimit headers come from
+// the real counters; a spent limit answers 429 with the published error body until its window ends; Create
+// Quote also counts against its hourly limit; keys do not share windows.
+import { describe, expect, it } from "vitest";
+import { RATE_LIMIT_HEADERS } from "../support/spec.js";
+import { api, newSandbox, SELL_100, START } from "./support/sandbox.js";
+
+const limitsOf = (headers: Headers) => ({
+  limit: Number(headers.get(RATE_LIMIT_HEADERS.limit)),
+  remaining: Number(headers.get(RATE_LIMIT_HEADERS.remaining)),
+  reset: Number(headers.get(RATE_LIMIT_HEADERS.reset)),
+});
+
+/** The end of the window of `size` ms that holds `at`, in Unix seconds. */
+const windowEnd = (at: number, size: number) => (Math.floor(at / size) + 1) * (size / 1000);
+
+describe("rate limits", () => {
+  it("counts down X-RateLimit-Remaining from the description's 200 per minute, Reset at the minute's end", async () => {
+    const sandbox = newSandbox();
+    const first = await api(sandbox, "GET", "/wallets/me");
+    const second = await api(sandbox, "GET", "/currencies/fiat-rates");
+    expect(limitsOf(first.headers)).toEqual({ limit: 200, remaining: 199, reset: windowEnd(START, 60_000) });
+    expect(limitsOf(second.headers).remaining).toBe(198);
+  });
+
+  it("answers 429 with the published error body once the limit is spent, and again after the window", async () => {
+    const sandbox = newSandbox({ limits: { requestsPerMinute: 3 } });
+    const statuses = [];
+    for (let i = 0; i < 4; i++) statuses.push(await api(sandbox, "GET", "/wallets/me"));
+    expect(statuses.map((answer) => answer.status)).toEqual([200, 200, 200, 429]);
+    const spent = statuses[3]!;
+    expect(spent.violations).toEqual([]);
+    expect(spent.body.message).toMatch(/3 requests per minute/);
+    expect(limitsOf(spent.headers)).toEqual({ limit: 3, remaining: 0, reset: windowEnd(START, 60_000) });
+    sandbox.clock.advance(windowEnd(START, 60_000) * 1000 - START);
+    const next = await api(sandbox, "GET", "/wallets/me");
+    expect(next.status).toBe(200);
+    expect(limitsOf(next.headers).remaining).toBe(2);
+  });
+
+  it("counts a refused request too (a 404 or a 422), but not a 429", async () => {
+    const sandbox = newSandbox({ limits: { requestsPerMinute: 2 } });
+    expect((await api(sandbox, "GET", "/no/such/path")).status).toBe(404);
+    expect((await api(sandbox, "GET", "/transactions/me?page=x")).status).toBe(422);
+    expect((await api(sandbox, "GET", "/wallets/me")).status).toBe(429);
+    expect((await api(sandbox, "GET", "/wallets/me")).status).toBe(429);
+    sandbox.clock.advance(60_000);
+    expect((await api(sandbox, "GET", "/wallets/me")).status).toBe(200);
+  });
+
+  it("limits Create Quote per hour, and its headers then describe the hourly limit", async () => {
+    const sandbox = newSandbox({ limits: { quotesPerHour: 2 } });
+    const answers = [];
+    for (let i = 0; i < 3; i++) answers.push(await api(sandbox, "POST", "/trades/quote", SELL_100));
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 429]);
+    expect(limitsOf(answers[1]!.headers)).toEqual({ limit: 2, remaining: 0, reset: windowEnd(START, 3_600_000) });
+    expect(answers[2]!.body.message).toMatch(/2 createQuote requests per hour/);
+    expect((await api(sandbox, "GET", "/wallets/me")).status).toBe(200);
+    sandbox.clock.advance(60 * 60_000);
+    expect((await api(sandbox, "POST", "/trades/quote", SELL_100)).status).toBe(200);
+  });
+
+  it("keeps one window per key", async () => {
+    const sandbox = newSandbox({ limits: { requestsPerMinute: 1 } });
+    expect((await api(sandbox, "GET", "/wallets/me")).status).toBe(200);
+    expect((await api(sandbox, "GET", "/wallets/me")).status).toBe(429);
+    expect((await api(sandbox, "GET", "/wallets/me", undefined, { key: "key-b" })).status).toBe(200);
+  });
+
+  it("starts a key's windows afresh when its account is deleted", async () => {
+    const sandbox = newSandbox({ limits: { requestsPerMinute: 1 } });
+    await api(sandbox, "GET", "/wallets/me");
+    sandbox.deleteAccount("key-a");
+    expect((await api(sandbox, "GET", "/wallets/me")).status).toBe(200);
+  });
+});

@@ -1,0 +1,77 @@
+// Snapshot and restore: the state is JSON (the clock, the id generator and the limit windows included), so a
+// sandbox restored from another's snapshot, sent through JSON, answers the same requests with the same answers
+// (statuses, headers, bodies, ids); a state of another version is refused.
+import { describe, expect, it } from "vitest";
+import type { Sandbox } from "../../src/sandbox/index.js";
+import { api, headersOf, newSandbox, quoteId, SELL_100, stateOf } from "./support/sandbox.js";
+
+/** A scenario touching every part of the state: quotes, accepts, limits, clock, several keys. */
+async function scenario(sandbox: Sandbox) {
+  const answers: unknown[] = [];
+  const record = async (answer: Awaited<ReturnType<typeof api>>) =>
+    answers.push({ status: answer.status, headers: headersOf(answer), body: answer.body });
+  const quote = await api(sandbox, "POST", "/trades/quote", SELL_100);
+  await record(quote);
+  sandbox.clock.advance(1000);
+  await record(await api(sandbox, "POST", `/trades/quote/${quote.body.data.id}`, {}));
+  await record(await api(sandbox, "POST", "/trades/quote", { ...SELL_100, amount: 5 }, { key: "key-b" }));
+  for (const path of ["/wallets/me", "/transactions/me", "/trades/me", "/trades/summary/me", "/wallets/NGNX"])
+    await record(await api(sandbox, "GET", path));
+  return answers;
+}
+
+describe("snapshot and restore", () => {
+  it("gives a restored sandbox the same answers as the one it was taken from", async () => {
+    const original = newSandbox({ limits: { requestsPerMinute: 20 } });
+    await api(original, "POST", `/trades/quote/${await quoteId(original)}`, {});
+    await quoteId(original, SELL_100, "key-b");
+    original.clock.advance(12_345);
+    const restored = newSandbox({ limits: { requestsPerMinute: 20 } });
+    restored.restore(JSON.parse(JSON.stringify(original.snapshot())));
+    expect(restored.snapshot()).toEqual(original.snapshot());
+    expect(await scenario(restored)).toEqual(await scenario(original));
+    expect(restored.snapshot()).toEqual(original.snapshot());
+  });
+
+  it("takes the state back in time: answers after a restore are those after the snapshot", async () => {
+    const sandbox = newSandbox();
+    const saved = sandbox.snapshot();
+    const first = await scenario(sandbox);
+    sandbox.restore(saved);
+    expect(await scenario(sandbox)).toEqual(first);
+  });
+
+  it("keeps the snapshot apart from the sandbox: changing one changes nothing of the other", async () => {
+    const sandbox = newSandbox();
+    await api(sandbox, "GET", "/wallets/me");
+    const saved = stateOf(sandbox);
+    saved.accounts["key-a"]!.business = true;
+    expect(sandbox.getAccount("key-a")?.business).toBe(false);
+    sandbox.restore(saved as never);
+    saved.accounts["key-a"]!.business = false;
+    expect(sandbox.getAccount("key-a")?.business).toBe(true);
+  });
+
+  it("refuses a state whose balance is not its starting balance plus its history (money made by editing)", async () => {
+    const sandbox = newSandbox();
+    await api(sandbox, "POST", `/trades/quote/${await quoteId(sandbox)}`, {});
+    const edited = stateOf(sandbox);
+    edited.accounts["key-a"]!.wallets[0]!.balanceMinor += 1;
+    expect(() => sandbox.restore(edited as never)).toThrow(/starting balance plus its transactions/);
+    const other = stateOf(sandbox);
+    other.accounts["key-a"]!.wallets[0]!.code = "EUR";
+    expect(() => sandbox.restore(other as never)).toThrow(/wallets\[0\]\.code/);
+    const badRates = stateOf(sandbox);
+    badRates.rates.fiat = [{ currency: "NGNX", buyRate: -1, sellRate: 1 }];
+    expect(() => sandbox.restore(badRates as never)).toThrow(/above 0/);
+    expect(stateOf(sandbox)).toEqual(stateOf(sandbox));
+  });
+
+  it("refuses a state of another version, or one that is not a state", () => {
+    const sandbox = newSandbox();
+    const saved = sandbox.snapshot();
+    expect(() => sandbox.restore({ ...saved, version: 2 } as never)).toThrow(/version/);
+    expect(() => sandbox.restore({ version: 1 } as never)).toThrow(RangeError);
+    expect(() => sandbox.restore(null as never)).toThrow(RangeError);
+  });
+});

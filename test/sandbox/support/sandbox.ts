@@ -1,0 +1,95 @@
+// Calling a sandbox in-process in the sandbox's own tests: API requests under /v1 with a key (or none), control
+// requests under /_sandbox, each answer read whole (status, headers, parsed body) and, for the API, checked
+// with the package's contract validator so a test can count the answers that break the contract.
+import { createSandbox, type Sandbox, type SandboxOptions } from "../../../src/sandbox/index.js";
+import type { SandboxStateData } from "../../../src/sandbox/state.js";
+import { API_KEY_HEADER, BASE_PATH, sharedValidator } from "../../support/spec.js";
+
+export const ORIGIN = "http://sandbox.test";
+/** The sandbox clock's first moment in these tests. */
+export const START = Date.UTC(2026, 10, 26, 10, 0, 0);
+
+export interface Answer<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  /** The contract validator's findings about this answer (API answers only). */
+  violations: string[];
+}
+
+/** A sandbox at START, with a log that collects its bug reports. */
+export function newSandbox(options: SandboxOptions = {}): Sandbox & { bugs: string[] } {
+  const bugs: string[] = [];
+  const sandbox = createSandbox({ clock: { start: START }, log: (line) => bugs.push(line), ...options });
+  return Object.assign(sandbox, { bugs });
+}
+
+async function read(response: Response): Promise<{ status: number; headers: Headers; body: any }> {
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, body: text === "" ? undefined : JSON.parse(text) };
+}
+
+interface CallOptions {
+  /** The API key; null for none. Default "key-a". */
+  key?: string | null;
+  headers?: Record<string, string>;
+}
+
+/** An API request to `sandbox`: `path` is relative to the base path (`/wallets/me`). */
+export async function api(
+  sandbox: Sandbox,
+  method: string,
+  path: string,
+  body?: unknown,
+  options: CallOptions = {},
+): Promise<Answer> {
+  const key = options.key === undefined ? "key-a" : options.key;
+  const headers: Record<string, string> = { ...options.headers };
+  if (key !== null) headers[API_KEY_HEADER] = key;
+  if (body !== undefined) headers["content-type"] = "application/json";
+  const request = new Request(`${ORIGIN}${BASE_PATH}${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const answer = await read(await sandbox.fetch(request));
+  const result = sharedValidator().validateResponse({ method, path: `${BASE_PATH}${path}`, ...answer });
+  return { ...answer, violations: result.violations.map((violation) => violation.message) };
+}
+
+/** A control request to `sandbox` (`path` starts with /_sandbox). */
+export async function control(
+  sandbox: Sandbox,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<Answer> {
+  const request = new Request(`${ORIGIN}${path}`, {
+    method,
+    headers: body === undefined ? headers : { ...headers, "content-type": "application/json" },
+    body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+  });
+  return { ...(await read(await sandbox.fetch(request))), violations: [] };
+}
+
+/** The state of `sandbox` as the sandbox holds it (the public type leaves it open). */
+export const stateOf = (sandbox: Sandbox): SandboxStateData => sandbox.snapshot() as unknown as SandboxStateData;
+
+/** An answer's headers as a plain object. */
+export function headersOf(answer: { headers: Headers }): Record<string, string> {
+  const headers: Record<string, string> = {};
+  answer.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  return headers;
+}
+
+export const SELL_100 = { sourceId: "USDT", targetId: "NGNX", amount: 100, side: "SELL" } as const;
+
+/** Creates a quote and answers its id (the test fails when it is refused). */
+export async function quoteId(sandbox: Sandbox, body: unknown = SELL_100, key = "key-a"): Promise<string> {
+  const answer = await api(sandbox, "POST", "/trades/quote", body, { key });
+  if (answer.status !== 200) throw new Error(`quote refused: ${answer.status} ${JSON.stringify(answer.body)}`);
+  return answer.body.data.id;
+}

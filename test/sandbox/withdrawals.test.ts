@@ -1,0 +1,291 @@
+// Crypto and bank withdrawals: checked against the catalogue (addressRegex, memoRegex, minimums, maximums, fees) and
+// the balance (amount and fee), recorded in their published first state (PENDING, APPROVED), then settled
+// SUCCESSFUL or FAILED (amount and fee returned) when the sandbox clock reaches their moment or when a test settles
+// them; each state change a WITHDRAWAL webhook, in order. Every refusal leaves the state as it was.
+import { describe, expect, it } from "vitest";
+import { REFUSAL_STATUS, WITHDRAWAL_SETTLEMENT } from "../../src/sandbox/choices.js";
+import { createSandbox } from "../../src/sandbox/index.js";
+import { successExample } from "../support/spec.js";
+import { api, control, newSandbox, START, stateOf } from "./support/sandbox.js";
+
+type TestSandbox = ReturnType<typeof newSandbox>;
+
+const TRX_ADDRESS = `T${"9".repeat(33)}`;
+const BSC_ADDRESS = "0x1FFE2134c82D07227715af2A12D1406165A305BF";
+const crypto = (amount: number, destination: Record<string, string> = { address: TRX_ADDRESS, network: "TRX" }) => ({
+  amount,
+  currency: "USDT",
+  destination,
+  narration: "payout 1",
+});
+const BANK = { accountNumber: "0123456789", accountName: "Jane Doe", bankName: "OPAY", bankCode: "999992" };
+const bank = (amount: number, currency = "NGNX") => ({ amount, currency, destination: BANK, narration: "rent" });
+
+/** A sandbox where key-a holds 1000 USDT and 100 000 NGNX, withdrawals settling by the registered default. */
+const funded = (options: Parameters<typeof newSandbox>[0] = {}) =>
+  newSandbox({ accounts: { "key-a": { balances: { USDT: 1000, NGNX: 100_000 } } }, ...options });
+
+const balanceOf = async (sandbox: TestSandbox, code: string) =>
+  (await api(sandbox, "GET", `/wallets/${code}`)).body.data.availableBalance;
+
+/** The WITHDRAWAL webhooks of key-a, parsed, as the outbox holds them. */
+const withdrawalWebhooks = async (sandbox: TestSandbox) =>
+  (await sandbox.webhooks.list("key-a"))
+    .map((webhook) => JSON.parse(webhook.body))
+    .filter((b) => b.type === "WITHDRAWAL");
+
+async function withdraw(sandbox: TestSandbox, path: "crypto" | "fiat", body: unknown) {
+  const answer = await api(sandbox, "POST", `/wallets/ext/debit/${path}`, body);
+  expect(answer.violations).toEqual([]);
+  return answer;
+}
+
+describe("crypto withdrawals", () => {
+  it("debits the amount and the network's fee, answers the transaction with its wallet, PENDING", async () => {
+    const sandbox = funded();
+    const answer = await withdraw(sandbox, "crypto", crypto(10));
+    expect(answer.status).toBe(200);
+    const transaction = answer.body.data;
+    expect(transaction).toMatchObject({
+      type: "DEBIT",
+      category: "WITHDRAWAL",
+      amount: 10,
+      description: "External payout",
+      narration: "payout 1",
+    });
+    // TRX's fee is 1 USDT (FLAT) in the contract's example.
+    expect(transaction.wallet.availableBalance).toBe(989);
+    expect(await balanceOf(sandbox, "USDT")).toBe(989);
+    const history = await api(sandbox, "GET", "/transactions/me?category=WITHDRAWAL");
+    expect(history.body.data.map((t: any) => t.id)).toEqual([transaction.id]);
+    expect(await withdrawalWebhooks(sandbox)).toEqual([
+      {
+        type: "WITHDRAWAL",
+        currency: "USDT",
+        amount: 10,
+        status: "PENDING",
+        reference: transaction.reference,
+        transactionId: transaction.id,
+        createdAt: new Date(START).toISOString(),
+        lastUpdated: new Date(START).toISOString(),
+        hash: null,
+        network: "TRX",
+        address: TRX_ADDRESS,
+      },
+    ]);
+  });
+
+  it("refuses each destination, amount and balance the catalogue does not allow, changing nothing", async () => {
+    const sandbox = funded({ accounts: { "key-a": { balances: { USDT: 15, NGNX: 100_000 } } } });
+    const before = JSON.stringify(stateOf(sandbox).accounts);
+    const refusals: Array<[unknown, number]> = [
+      [crypto(10, { address: "0x1FFE2134c82D07227715af2A12D1406165A305BF", network: "TRX" }), 422], // not TRX's form
+      [crypto(10, { address: "T123", network: "TRX" }), 422],
+      [crypto(10, { address: TRX_ADDRESS, network: "SOL" }), 400], // no such withdrawal network
+      [crypto(10, { address: TRX_ADDRESS, network: "ETH" }), 400], // active, but no withdrawal network
+      [{ ...crypto(10), currency: "NGNX" }, 400], // NGNX has no withdrawal networks
+      [{ ...crypto(10), currency: "BTC" }, 400], // not in the catalogue
+      [crypto(9.99), 422], // below the minimum (10)
+      [crypto(10.1234567), 422], // more decimals than USDT's 6
+      [crypto(0), 422],
+      [crypto(14.5), 400], // 14.5 + 1 fee > 15
+      [crypto(300_000), 422], // above USDT's maximumWithdrawal
+    ];
+    for (const [body, status] of refusals) {
+      const answer = await withdraw(sandbox, "crypto", body);
+      expect({ body, status: answer.status }).toEqual({ body, status });
+      expect(answer.body.message).toBeTruthy();
+    }
+    expect(REFUSAL_STATUS.balanceTooLow).toBe(400);
+    expect(JSON.stringify(stateOf(sandbox).accounts)).toBe(before);
+    expect(await withdrawalWebhooks(sandbox)).toEqual([]);
+    // Exactly the amount and the fee is enough.
+    expect((await withdraw(sandbox, "crypto", crypto(14))).status).toBe(200);
+    expect(await balanceOf(sandbox, "USDT")).toBe(0);
+  });
+
+  it("refuses a network whose active entry is not withdrawable", async () => {
+    const networks = structuredClone(successExample("getActiveNetworks").data as any);
+    networks.USDT.networks.find((n: any) => n.networkCode === "BSC").isWithdrawable = false;
+    const sandbox = funded({ catalogue: { networks } });
+    const answer = await withdraw(sandbox, "crypto", crypto(10, { address: BSC_ADDRESS, network: "BSC" }));
+    expect(answer.status).toBe(REFUSAL_STATUS.notWithdrawable);
+    expect((await withdraw(funded(), "crypto", crypto(10, { address: BSC_ADDRESS, network: "BSC" }))).status).toBe(200);
+  });
+});
+
+describe("bank withdrawals", () => {
+  it("debits the amount and the currency's fee, answers the transaction with its payout, APPROVED", async () => {
+    const sandbox = funded();
+    const answer = await withdraw(sandbox, "fiat", bank(15_000));
+    expect(answer.status).toBe(200);
+    const { payout, ...transaction } = answer.body.data;
+    expect(transaction).toMatchObject({ type: "DEBIT", category: "WITHDRAWAL", amount: 15_000, narration: "rent" });
+    // NGNX's withdrawalFee is 0.5 PERCENTAGE in the contract's example: 75.
+    expect(payout).toMatchObject({
+      status: "APPROVED",
+      fee: 75,
+      payoutAmount: 15_000,
+      payoutCurrency: "NGNX",
+      transactionId: transaction.id,
+    });
+    expect(payout.bankAccount).toMatchObject({ accountNumber: BANK.accountNumber, payoutId: payout.id });
+    expect(await balanceOf(sandbox, "NGNX")).toBe(100_000 - 15_000 - 75);
+    const listed = await api(sandbox, "GET", "/transactions/withdrawals/me");
+    expect(listed.violations).toEqual([]);
+    expect(listed.body.data[0].payout).toMatchObject({ status: "APPROVED", id: payout.id });
+    expect(listed.body.data[0].payout.bankAccount.accountNumber).toBe("******6789");
+    expect(listed.body.meta).toMatchObject({ total: 1, count: 1 });
+    const [webhook] = await withdrawalWebhooks(sandbox);
+    expect(webhook).toMatchObject({ status: "APPROVED", address: BANK.accountNumber, hash: null, amount: 15_000 });
+    expect(webhook).not.toHaveProperty("network");
+  });
+
+  it("caps a percentage fee at the currency's maximumWithdrawalFee", async () => {
+    const sandbox = newSandbox({ accounts: { "key-a": { balances: { NGNX: 2_000_000 } } } });
+    const answer = await withdraw(sandbox, "fiat", bank(1_000_000));
+    expect(answer.body.data.payout.fee).toBe(2000);
+    expect(await balanceOf(sandbox, "NGNX")).toBe(2_000_000 - 1_000_000 - 2000);
+  });
+
+  it("refuses a currency that is not FIAT, an amount out of bounds, a balance too low, changing nothing", async () => {
+    const sandbox = funded();
+    const before = JSON.stringify(stateOf(sandbox).accounts);
+    const refusals: Array<[unknown, number]> = [
+      [bank(100, "USDT"), 400],
+      [bank(999.99), 422], // below NGNX's minimumWithdrawal (1000)
+      [bank(1000.001), 422], // NGNX has 2 decimals
+      [bank(99_999), 400], // 99 999 + 500 fee > 100 000
+    ];
+    for (const [body, status] of refusals) {
+      const answer = await withdraw(sandbox, "fiat", body);
+      expect({ body, status: answer.status }).toEqual({ body, status });
+    }
+    expect(JSON.stringify(stateOf(sandbox).accounts)).toBe(before);
+  });
+});
+
+describe("settling withdrawals", () => {
+  it("settles SUCCESSFUL when a test says so: the funds stay out, a hash, the webhooks in order", async () => {
+    const sandbox = funded();
+    const { id } = (await withdraw(sandbox, "crypto", crypto(10))).body.data;
+    sandbox.clock.advance(1000);
+    const settled = await control(sandbox, "POST", `/_sandbox/withdrawals/${id}/settle`, { status: "SUCCESSFUL" });
+    expect(settled.status).toBe(200);
+    expect(settled.body).toMatchObject({ id, updatedAt: new Date(START + 1000).toISOString() });
+    expect(await balanceOf(sandbox, "USDT")).toBe(989);
+    const webhooks = await withdrawalWebhooks(sandbox);
+    expect(webhooks.map((w) => w.status)).toEqual(["PENDING", "SUCCESSFUL"]);
+    expect(webhooks[1].hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(webhooks[1].lastUpdated).toBe(new Date(START + 1000).toISOString());
+    const again = await control(sandbox, "POST", `/_sandbox/withdrawals/${id}/settle`, { status: "FAILED" });
+    expect(again.status).toBe(409);
+    expect(await balanceOf(sandbox, "USDT")).toBe(989);
+    // Nothing is settled again by the clock.
+    sandbox.clock.advance(WITHDRAWAL_SETTLEMENT.settleAfterMs);
+    expect((await withdrawalWebhooks(sandbox)).map((w) => w.status)).toEqual(["PENDING", "SUCCESSFUL"]);
+  });
+
+  it("settles FAILED: amount and fee come back by a refund, the payout and the webhooks say FAILED", async () => {
+    const sandbox = funded();
+    const { id, reference } = (await withdraw(sandbox, "fiat", bank(15_000))).body.data;
+    const failed = sandbox.settleWithdrawal(id, "FAILED") as any;
+    expect(failed.payout.status).toBe("FAILED");
+    expect(await balanceOf(sandbox, "NGNX")).toBe(100_000);
+    const history = (await api(sandbox, "GET", "/transactions/me?category=WITHDRAWAL")).body.data;
+    expect(history.map((t: any) => [t.type, t.amount, t.reference])).toEqual([
+      ["CREDIT", 15_075, reference],
+      ["DEBIT", 15_000, reference],
+    ]);
+    const payouts = (await api(sandbox, "GET", "/transactions/withdrawals/me?status=FAILED")).body.data;
+    expect(payouts.map((t: any) => t.id)).toEqual([id]);
+    expect((await api(sandbox, "GET", "/transactions/withdrawals/me?status=APPROVED")).body.data).toEqual([]);
+    expect((await withdrawalWebhooks(sandbox)).map((w) => [w.status, w.hash])).toEqual([
+      ["APPROVED", null],
+      ["FAILED", null],
+    ]);
+  });
+
+  it("refuses to settle what is no withdrawal in progress", async () => {
+    const sandbox = funded();
+    const deposit = sandbox.deposit({ apiKey: "key-a", currency: "USDT", network: "TRX", amount: 5 }) as any;
+    for (const [id, status] of [
+      ["no-such-id", 404],
+      [deposit.id, 404],
+    ] as const) {
+      const answer = await control(sandbox, "POST", `/_sandbox/withdrawals/${id}/settle`, { status: "SUCCESSFUL" });
+      expect(answer.status).toBe(status);
+    }
+    const { id } = (await withdraw(sandbox, "crypto", crypto(10))).body.data;
+    expect((await control(sandbox, "POST", `/_sandbox/withdrawals/${id}/settle`, { status: "REJECTED" })).status).toBe(
+      400,
+    );
+    expect(() => sandbox.settleWithdrawal("no-such-id", "FAILED")).toThrow(RangeError);
+  });
+
+  it("settles on the sandbox clock after the registered delay, with the registered outcome", async () => {
+    const sandbox = funded();
+    const { id } = (await withdraw(sandbox, "crypto", crypto(10))).body.data;
+    sandbox.clock.advance(WITHDRAWAL_SETTLEMENT.settleAfterMs - 1);
+    expect((await withdrawalWebhooks(sandbox)).map((w) => w.status)).toEqual(["PENDING"]);
+    sandbox.clock.advance(10_000);
+    const webhooks = await withdrawalWebhooks(sandbox);
+    expect(webhooks.map((w) => w.status)).toEqual(["PENDING", WITHDRAWAL_SETTLEMENT.outcome]);
+    expect(webhooks[1].lastUpdated).toBe(new Date(START + WITHDRAWAL_SETTLEMENT.settleAfterMs).toISOString());
+    const byId = await api(sandbox, "GET", `/transactions/${id}`);
+    expect(byId.body.data.updatedAt).toBe(new Date(START + WITHDRAWAL_SETTLEMENT.settleAfterMs).toISOString());
+    expect(await balanceOf(sandbox, "USDT")).toBe(989);
+  });
+
+  it("takes another delay and outcome, or none (only a test settles), and over HTTP's clock route", async () => {
+    const failing = funded({ withdrawals: { settleAfterMs: 5000, outcome: "FAILED" } });
+    await withdraw(failing, "fiat", bank(15_000));
+    await control(failing, "POST", "/_sandbox/clock/advance", { ms: 5000 });
+    expect(await balanceOf(failing, "NGNX")).toBe(100_000);
+    expect((await withdrawalWebhooks(failing)).map((w) => w.status)).toEqual(["APPROVED", "FAILED"]);
+
+    const manual = funded({ withdrawals: { settleAfterMs: null } });
+    const { id } = (await withdraw(manual, "crypto", crypto(10))).body.data;
+    manual.clock.advance(365 * 86_400_000);
+    expect((await withdrawalWebhooks(manual)).map((w) => w.status)).toEqual(["PENDING"]);
+    manual.settleWithdrawal(id, "SUCCESSFUL");
+    expect((await withdrawalWebhooks(manual)).map((w) => w.status)).toEqual(["PENDING", "SUCCESSFUL"]);
+
+    expect(() => funded({ withdrawals: { settleAfterMs: -1 } })).toThrow(RangeError);
+    expect(() => funded({ withdrawals: { outcome: "REJECTED" as "FAILED" } })).toThrow(RangeError);
+  });
+
+  it("with real time, settles at its moment without a request, its webhook sent by itself", async () => {
+    let settled: (body: any) => void = () => undefined;
+    const arrived = new Promise<any>((resolve) => {
+      settled = resolve;
+    });
+    const onWebhook = (delivery: { body: string }) => {
+      const body = JSON.parse(delivery.body);
+      if (body.status !== "PENDING") settled(body);
+    };
+    const sandbox = createSandbox({
+      accounts: { "key-a": { balances: { USDT: 100 }, webhookSecret: "whsec" } },
+      withdrawals: { settleAfterMs: 1 },
+      webhooks: { onWebhook },
+    });
+    const answer = await withdraw(sandbox as TestSandbox, "crypto", crypto(10));
+    // No request, no advance: the sandbox's own timer settles it.
+    const body = await arrived;
+    expect(body).toMatchObject({ transactionId: answer.body.data.id, status: WITHDRAWAL_SETTLEMENT.outcome });
+  });
+
+  it("keeps a withdrawal to settle through a snapshot and a restore", async () => {
+    const sandbox = funded();
+    const { id } = (await withdraw(sandbox, "crypto", crypto(10))).body.data;
+    const restored = funded();
+    restored.restore(JSON.parse(JSON.stringify(sandbox.snapshot())));
+    restored.clock.advance(WITHDRAWAL_SETTLEMENT.settleAfterMs);
+    const byId = await api(restored, "GET", `/transactions/${id}`);
+    expect(byId.body.data.updatedAt).toBe(new Date(START + WITHDRAWAL_SETTLEMENT.settleAfterMs).toISOString());
+    // A state whose balance leaves out a withdrawal's fee is refused.
+    const tampered = structuredClone(sandbox.snapshot()) as any;
+    tampered.accounts["key-a"].transactions[0].withdrawal.feeMinor = 0;
+    expect(() => funded().restore(tampered)).toThrow(/balance/);
+  });
+});
