@@ -124,6 +124,13 @@ describe("requests Node cannot parse", () => {
     expect(answer?.headers.connection).toBe("close");
   });
 
+  it("says in its error body that Node could not parse it, naming Node's error code", async () => {
+    const answer = await sendRaw(mock.port, Buffer.from("GARBAGE\r\n\r\n"));
+    expect(answer?.status).toBe(400);
+    const body = JSON.parse(answer!.body.toString("utf8")) as { message: string };
+    expect(body.message).toMatch(/^Node could not parse the request \(HPE_[A-Z_]+\)$/);
+  });
+
   it("a connection reset mid-request is not a refused request: nothing written, nothing logged", async () => {
     const before = log.length;
     const socket = net.connect(mock.port, "127.0.0.1");

@@ -94,6 +94,31 @@ describe("the rate-limit headers of an answer (the function the mock and ./msw s
     expect(["P", "PT", "PT0S", "1M", "", "PT1X", undefined, 60].map(durationMs)).toEqual(Array(8).fill(undefined));
   });
 
+  it("reads durations of several digits each, and refuses text around one, a dangling T or a non-string", () => {
+    expect(["P12DT10H11M12.25S", "PT90M"].map(durationMs)).toEqual([
+      (((12 * 24 + 10) * 60 + 11) * 60 + 12.25) * 1000,
+      5_400_000,
+    ]);
+    expect(["xPT1M", "PT1MX", "P1DT", ["PT1M"]].map(durationMs)).toEqual(Array(4).fill(undefined));
+  });
+
+  it("takes the first x-rate-limits entry of a limit, skips entries without a window or a number, reads no info", () => {
+    const limit = documented[RATE_LIMIT_HEADERS.limit];
+    const answer = errorAnswer(spec, operations[0], 429);
+    const resetWith = (info: unknown) =>
+      read(rateLimitHeaders({ ...spec, info } as typeof spec).refresh(answer.headers, 429, NOW)).reset;
+    const entries = [
+      { requests: limit, window: "one hour" },
+      { requests: String(limit), window: "PT1H" },
+      { requests: limit, window: "P1D" },
+      { requests: limit, window: "PT1H" },
+    ];
+    expect(resetWith({ ...spec.info, "x-rate-limits": entries })).toBe(
+      String(Date.parse("2026-11-25T00:00:00.000Z") / 1000),
+    );
+    expect(resetWith(undefined)).toBe(String(WINDOW_END_S));
+  });
+
   it("adds no header the answer does not document, and leaves the others as they are", () => {
     const given = { "content-type": "application/json", [RATE_LIMIT_HEADERS.limit]: "200" };
     expect(limits.refresh(given, 429, NOW)).toEqual(given);
