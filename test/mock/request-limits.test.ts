@@ -105,6 +105,15 @@ describe("header fields over MAX_HEADER_BYTES: 431", () => {
   it("refuses a header set too large for Node's parser", async () => {
     expectRefusal(await sendRaw(mock.port, head("/v1/trades/summary/me", headerLines(MAX_HEAD_BYTES / 100 + 1))), 431);
   });
+
+  it("says so when Node's parser stopped at the head's header fields (40 KiB of them)", async () => {
+    const answer = await sendRaw(mock.port, head("/v1/trades/summary/me", headerLines(400)));
+    expect(answer?.status).toBe(431);
+    const { message } = JSON.parse(answer!.body.toString("utf8")) as { message: string };
+    expect(message).toBe(
+      `the header fields are over the ${MAX_HEAD_BYTES} bytes Node reads of a head (HPE_HEADER_OVERFLOW)`,
+    );
+  });
 });
 
 describe("headOverflowStatus: which part of a head Node's parser could not take, from the bytes it was reading", () => {
