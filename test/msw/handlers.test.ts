@@ -133,6 +133,8 @@ describe("msw handlers", () => {
     });
     const response = await getResponse(createHandlers({ baseUrl: "https://api.example.test/api" }), request);
     expect(response?.status).toBe(422);
+    const { errors } = (await response!.json()) as { errors: Array<{ property?: string }> };
+    expect(errors.map((finding) => finding.property)).toEqual(["page"]);
   });
 
   it("serves at the root of a base URL without a path", async () => {
