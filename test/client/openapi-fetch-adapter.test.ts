@@ -181,7 +181,7 @@ async function throughAdapter(
       return readAnswer(answer(), method, reading);
     },
   })) as Record<string, unknown>;
-  return { sent: sent!, data: result.data, error: result.error };
+  return { sent: sent!, data: result.data, error: result.error, response: result.response };
 }
 
 const json =
@@ -203,8 +203,8 @@ describe("a call no middleware sees, built by the adapter, is the call openapi-f
     ["call headers", {}, "POST", "/trades/quote", { body: { a: 1 }, headers: { "x-extra": "1", accept: "*/*" } }],
     ["header params", {}, "GET", "/wallets/me", { params: { header: { "x-h": "v" } } }],
     [
-      "the client's own Content-Type",
-      { "Content-Type": "application/vnd.x+json" },
+      "the client's own Content-Type, in lower case",
+      { "content-type": "application/vnd.x+json" },
       "POST",
       "/trades/quote",
       { body: {} },
@@ -218,6 +218,8 @@ describe("a call no middleware sees, built by the adapter, is the call openapi-f
     ],
     ["RequestInit fields", {}, "GET", "/wallets/me", { cache: "no-store", redirect: "manual", keepalive: true }],
     ["a multipart body", {}, "POST", "/uploads/invoices", { body: form }],
+    ["a query serializer of the call", {}, "GET", "/wallets/me", { querySerializer: () => "own=1", params: {} }],
+    ["a base URL of the call", {}, "GET", "/wallets/me", { baseUrl: "https://other.example/v1" }],
   ];
   it.for(calls)("%s: the same request", async ([, clientHeaders, method, path, init]) => {
     const headers = { [API_KEY_HEADER]: KEY, ...clientHeaders };
@@ -247,12 +249,26 @@ describe("a call no middleware sees, built by the adapter, is the call openapi-f
       () => new Response("", { status: 500, headers: { "content-length": "0" } }),
     ],
     ["parseAs text", "GET", { parseAs: "text" }, () => new Response("plain words")],
+    ["a HEAD answered 404", "HEAD", {}, () => new Response(null, { status: 404, headers: { "content-length": "9" } })],
+    ["204 with parseAs stream", "GET", { parseAs: "stream" }, () => new Response(null, { status: 204 })],
   ];
   it.for(answers)("%s: the same data and error", async ([, method, init, answer]) => {
     const headers = { [API_KEY_HEADER]: KEY };
     const reference = await throughOpenApiFetch(headers, method, "/currencies/fiat-rates", init, answer);
     const ours = await throughAdapter(headers, method, "/currencies/fiat-rates", init, answer);
     expect({ data: ours.data, error: ours.error }).toEqual({ data: reference.data, error: reference.error });
+    expect(ours.response).toBeInstanceOf(Response);
+  });
+
+  it("parseAs stream through middleware: the body stream, unread", async () => {
+    const adapter = adapterOf();
+    adapter.use({ onRequest: ({ request }) => request });
+    const { call } = callOf(adapter, { parseAs: "stream" });
+    call.reading.parseAs = "stream";
+    const streamed = new Response('{"a":1}', { headers: { "content-type": "application/json" } });
+    call.attempts = async () => ({ network: streamed, forOpenApiFetch: streamed, data: undefined, streaming: true });
+    const result = (await adapter.send(call)) as { data: unknown };
+    expect(await new Response(result.data as ReadableStream).json()).toEqual({ a: 1 });
   });
 
   it("parseAs stream: the body stream, unread", async () => {
