@@ -41,7 +41,7 @@ it("refuses to start on a port another mock listens on, with Node's EADDRINUSE",
   }
 });
 
-it("lists, once listening, what it answers differently from the contract (the expiry of a quote among it)", async () => {
+it("lists, once listening, what it answers unlike the contract (the expiry of a quote among it)", async () => {
   const own = await startMock({ spec: smallSpec() });
   try {
     expect(own.fixes.some((fix) => fix.includes("expiryDate") && fix.includes("expiresIn seconds"))).toBe(true);

@@ -256,7 +256,7 @@ describe("what the source answers", () => {
     expect(answer.why).toBeUndefined();
   });
 
-  it("an error answer gets the published error body of its findings about the request, else stays as given", async () => {
+  it("an error answer gets the error body of its findings about the request, else stays as given", async () => {
     const json = { "content-type": "application/json" };
     const documented = { message: "as documented", errors: [] };
     const about = (place: string) => ({ location: [place, "query", "x"], severity: "Error", message: `${place} x` });

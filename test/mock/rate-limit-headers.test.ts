@@ -102,7 +102,7 @@ describe("the rate-limit headers of an answer (the function the mock and ./msw s
     expect(["xPT1M", "PT1MX", "P1DT", ["PT1M"]].map(durationMs)).toEqual(Array(4).fill(undefined));
   });
 
-  it("takes the first x-rate-limits entry of a limit, skips entries without a window or a number, reads no info", () => {
+  it("takes the first x-rate-limits entry of a limit, skips those without a window or a number, no info", () => {
     const limit = documented[RATE_LIMIT_HEADERS.limit];
     const answer = errorAnswer(spec, operations[0], 429);
     const resetWith = (info: unknown) =>
