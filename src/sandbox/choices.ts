@@ -523,7 +523,7 @@ export const SANDBOX_CHOICES: readonly SandboxChoice[] = [
     topic: "Answers",
     choice:
       "Every API answer carries X-Api-Contract-Mock with the package's version, the header of the package's mock, " +
-      "so a verifier (and api-contract wait --mock-only) tells the sandbox from a deployment.",
+      "so a verifier tells the sandbox from a deployment (and api-contract wait --ready-file takes its URL).",
     why: "The header is the package's own, not the service's; the contract lets undeclared headers through.",
   },
   {
