@@ -262,7 +262,7 @@ describe("a call no middleware sees, built by the adapter, is the call openapi-f
 
   it("parseAs stream through middleware: the body stream, unread", async () => {
     const adapter = adapterOf();
-    adapter.use({ onRequest: ({ request }) => request });
+    adapter.use({ onRequest: ({ request }: { request: Request }) => request });
     const { call } = callOf(adapter, { parseAs: "stream" });
     call.reading.parseAs = "stream";
     const streamed = new Response('{"a":1}', { headers: { "content-type": "application/json" } });
