@@ -97,10 +97,15 @@ function payoutFields(engine: Engine, transaction: TransactionRecord, masked: bo
   };
 }
 
-/** A bank withdrawal with its payout, as List Payouts answers it. */
-export function payoutTransactionView(engine: Engine, account: AccountRecord, transaction: TransactionRecord) {
-  const template = engine.templates.payoutTransaction;
-  const payout = payoutFields(engine, transaction, true);
+/** A bank withdrawal with its payout, shaped as `template` (an answer with a `payout` holding a bankAccount). */
+function withPayoutView(
+  template: JsonRecord,
+  masked: boolean,
+  engine: Engine,
+  account: AccountRecord,
+  transaction: TransactionRecord,
+) {
+  const payout = payoutFields(engine, transaction, masked);
   const payoutTemplate = template.payout as JsonRecord;
   return shaped(template, {
     ...transactionFields(engine, account, transaction),
@@ -111,19 +116,13 @@ export function payoutTransactionView(engine: Engine, account: AccountRecord, tr
   });
 }
 
+/** A bank withdrawal with its payout, as List Payouts answers it (the account number masked). */
+export const payoutTransactionView = (engine: Engine, account: AccountRecord, transaction: TransactionRecord) =>
+  withPayoutView(engine.templates.payoutTransaction, true, engine, account, transaction);
+
 /** A bank withdrawal with its payout, as Request Bank Account Withdrawal answers it. */
-export function bankWithdrawalView(engine: Engine, account: AccountRecord, transaction: TransactionRecord) {
-  const template = engine.templates.bankWithdrawal;
-  const payout = payoutFields(engine, transaction, false);
-  const payoutTemplate = template.payout as JsonRecord;
-  return shaped(template, {
-    ...transactionFields(engine, account, transaction),
-    payout: shaped(payoutTemplate, {
-      ...payout,
-      bankAccount: shaped(payoutTemplate.bankAccount as JsonRecord, payout.bankAccount),
-    }),
-  });
-}
+export const bankWithdrawalView = (engine: Engine, account: AccountRecord, transaction: TransactionRecord) =>
+  withPayoutView(engine.templates.bankWithdrawal, false, engine, account, transaction);
 
 /** A crypto withdrawal with its wallet (as it is now), as Request Crypto Withdrawal answers it. */
 export function cryptoWithdrawalView(engine: Engine, account: AccountRecord, transaction: TransactionRecord) {
