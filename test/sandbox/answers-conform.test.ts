@@ -7,7 +7,14 @@ import { createRequestPipeline } from "../../src/mock/pipeline.js";
 import { UNMODELLED_OPERATIONS } from "../../src/sandbox/choices.js";
 import { createAnswerCheck } from "../../src/sandbox/conformance.js";
 import { MODELLED_OPERATIONS } from "../../src/sandbox/source.js";
-import { BASE_PATH, buildSampleRequest, listSpecOperations, loadSpec, sharedValidator } from "../support/spec.js";
+import {
+  API_KEY_HEADER,
+  BASE_PATH,
+  buildSampleRequest,
+  listSpecOperations,
+  loadSpec,
+  sharedValidator,
+} from "../support/spec.js";
 import { newSandbox, ORIGIN } from "./support/sandbox.js";
 
 const spec = loadSpec();
@@ -58,16 +65,16 @@ describe("answers conform to the contract", () => {
     const sandbox = newSandbox();
     const send = (method: string, path: string, body?: string) =>
       sandbox.fetch(
-        new Request(`${ORIGIN}${path}`, {
+        new Request(`${ORIGIN}${BASE_PATH}${path}`, {
           method,
-          headers: { "x-api-key": "k", "content-type": "application/json" },
+          headers: { [API_KEY_HEADER]: "k", "content-type": "application/json" },
           body,
         }),
       );
     const answers = [
-      await send("GET", "/v1/no/such/path"),
-      await send("DELETE", "/v1/wallets/me"),
-      await send("POST", "/v1/trades/quote", "{"),
+      await send("GET", "/no/such/path"),
+      await send("DELETE", "/wallets/me"),
+      await send("POST", "/trades/quote", "{"),
     ];
     expect(answers.map((answer) => answer.status)).toEqual([404, 405, 400]);
     for (const answer of answers) expect((await answer.json()).message).toEqual(expect.any(String));

@@ -35,9 +35,9 @@ describe("request pipeline options", () => {
     expect([ok.status, notFound.status, invalid.status]).toEqual([200, 404, 422]);
     for (const answer of [ok, notFound, invalid]) expect(answer.headers[RATE_LIMIT_HEADERS.remaining]).toBe("7");
     expect(seen.map((admission) => [admission.method, admission.target, admission.operation?.operationId])).toEqual([
-      ["GET", "/v1/transactions/me?page=2", "getUserTransactions"],
-      ["GET", "/v1/nowhere", undefined],
-      ["GET", "/v1/transactions/me?page=x", "getUserTransactions"],
+      ["GET", `${BASE_PATH}/transactions/me?page=2`, "getUserTransactions"],
+      ["GET", `${BASE_PATH}/nowhere`, undefined],
+      ["GET", `${BASE_PATH}/transactions/me?page=x`, "getUserTransactions"],
     ]);
   });
 
