@@ -272,8 +272,19 @@ export const SANDBOX_CHOICES: readonly SandboxChoice[] = [
       `page and pageSize default to ${PAGE_DEFAULTS.page} and ${PAGE_DEFAULTS.pageSize} (no maximum); a value ` +
       "below 1 answers " +
       `${status(REFUSAL_STATUS.invalidPage)}. Lists are newest first. A transaction's wallet is the wallet as it ` +
-      "is now.",
-    why: "The description does not show the pagination parameters, their defaults or the order of lists.",
+      "is now. Get User Transactions and the trade history are paged the same way and answer the page's items " +
+      "without meta.",
+    why:
+      "The description does not show the pagination parameters, their defaults or the order of lists; the " +
+      "clients page the trade history only, and no source shows meta for these two.",
+  },
+  {
+    id: "lists.category",
+    topic: "Lists",
+    choice:
+      "Get User Transactions keeps the transactions whose category equals the given one; a category no " +
+      "transaction has (TRANSFER, say) gives an empty list, never a refusal.",
+    why: "The clients send category (TRANSFER among its values); how the service filters on it is not shown.",
   },
   {
     id: "trades.summary",
@@ -433,7 +444,8 @@ export const SANDBOX_CHOICES: readonly SandboxChoice[] = [
       "A crypto withdrawal needs a catalogue currency that is withdrawable, a network among its withdrawal " +
       "networks (and not isWithdrawable false among its active networks), else " +
       `${status(REFUSAL_STATUS.notWithdrawable)}; an address matching the network's addressRegex, a memo ` +
-      "matching its memoRegex when both are given, an amount above 0 with the currency's decimals, at least the " +
+      "matching its memoRegex when both are given (an empty memo is not checked; a memo for a network without a " +
+      "memoRegex is taken and kept), an amount above 0 with the currency's decimals, at least the " +
       "larger of the network's minimum and the currency's minimumWithdrawal and at most its maximumWithdrawal " +
       `(when above 0), else ${status(REFUSAL_STATUS.invalidWithdrawal)}. A bank withdrawal needs a FIAT ` +
       "currency of the catalogue and the same amount rules with the currency's minimumWithdrawal. Then the " +
@@ -534,5 +546,32 @@ export const SANDBOX_CHOICES: readonly SandboxChoice[] = [
       "with the violation in the published error body and logged (a sandbox bug).",
     why: "The sandbox must never teach a client something the contract does not allow.",
     override: "log",
+  },
+  {
+    id: "answers.http",
+    topic: "Answers",
+    choice:
+      "Over HTTP (api-contract sandbox), a request body over maxBodyBytes (default 1 MiB) answers 413, and every " +
+      "answer allows any origin " +
+      "(a CORS preflight answers 204), as the mock's HTTP front does.",
+    why: "No source gives a request size limit or the service's CORS policy; 413 is not among the published statuses.",
+  },
+  {
+    id: "webhooks.request",
+    topic: "Webhooks",
+    choice:
+      "A webhook is POSTed with Content-Type: application/json and x-obiex-signature in lowercase hex, and no " +
+      "other header of its own.",
+    why:
+      "The Webhooks page gives the hex HMAC-SHA512 of the raw body in x-obiex-signature; the hex case and the " +
+      "request's other headers are not shown.",
+  },
+  {
+    id: "withdrawals.records",
+    topic: "Withdrawals",
+    choice:
+      "A withdrawal's transaction has a UUID reference and the description of the crypto sample (External payout), " +
+      "bank withdrawals too; its refund's description is Refund of and that description in lower case.",
+    why: "No source shows how a withdrawal's reference is made or how a refund is described.",
   },
 ];
