@@ -46,12 +46,13 @@ describe("Create Quote", () => {
     expect([answer.data.sourceCode, answer.data.targetCode]).toEqual(["USDT", "NGNX"]);
   });
 
-  it("answers expiresIn 30 and an expiryDate 30 s ahead on the sandbox clock", async () => {
+  it("answers the documented expiresIn (30) and an expiryDate that many seconds ahead on its clock", async () => {
+    const documented = (successExample("createQuote").data as { expiresIn: number }).expiresIn;
     const sandbox = newSandbox();
     sandbox.clock.advance(1234);
     const { body } = await api(sandbox, "POST", "/trades/quote", SELL_100);
-    expect(body.data.expiresIn).toBe(30);
-    expect(body.data.expiryDate).toBe(new Date(START + 1234 + 30_000).toISOString());
+    expect(body.data.expiresIn).toBe(documented);
+    expect(body.data.expiryDate).toBe(new Date(START + 1234 + documented * 1000).toISOString());
   });
 
   it("quotes with the rates in use: a rate set through setRates applies to the next quote", async () => {
