@@ -309,8 +309,9 @@ export const SANDBOX_CHOICES: readonly SandboxChoice[] = [
     topic: "Limits",
     choice:
       "The limits are the contract's x-rate-limits (requests per minute over all requests, Create Quote " +
-      "requests per hour). Each key has fixed windows of them aligned to the epoch on the sandbox clock. A spent " +
-      "limit answers 429 with the published error body.",
+      "requests per hour). A key's window of a limit opens at its first request counted there and lasts the " +
+      "limit's period on the sandbox clock, so counts do not depend on the clock's start. A spent limit answers " +
+      "429 with the published error body.",
     why: "The description gives the figures, not how windows run.",
     override: "limits.requestsPerMinute, limits.quotesPerHour",
   },

@@ -1,6 +1,7 @@
 // The rate limits, enforced per API key on the sandbox clock (choices.ts, "limits.*"), as the contract's
 // x-rate-limits give them: every request against the general limit (200 per minute), an operation with a quota of
-// its own (Create Quote, 100 per hour) against that too, in fixed windows aligned to the epoch. Every answer
+// its own (Create Quote, 100 per hour) against that too. A key's window of a limit opens at its first request
+// counted there and lasts the limit's period, so a test's counts do not depend on the clock's start. Every answer
 // carries X-RateLimit-Limit/-Remaining/-Reset computed from these counters (of the limit with the fewest
 // requests left); a spent limit refuses the request with 429, which the pipeline answers with the published
 // error body.
@@ -117,9 +118,10 @@ export function createLimits(engine: Engine, settings: LimitSettings): Limits {
     const now = engine.clock.now();
     const windows = ownEntry(engine.state.windows, key);
     return limitsOf(operation).map((limit) => {
-      const start = Math.floor(now / limit.windowMs) * limit.windowMs;
       const saved = windows && ownEntry(windows, limit.name);
-      return { limit, start, count: saved && saved.start === start ? saved.count : 0 };
+      // A window still open goes on; otherwise the next counted request opens one now.
+      const open = saved !== undefined && now < saved.start + limit.windowMs;
+      return open ? { limit, start: saved.start, count: saved.count } : { limit, start: now, count: 0 };
     });
   };
   const count = (key: string, reading: Reading) => {

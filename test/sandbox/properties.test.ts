@@ -446,16 +446,28 @@ describe("rate-limit properties", () => {
     await fc.assert(
       fc.asyncProperty(fc.array(limitCommand, { minLength: 1, maxLength: 40 }), async (commands) => {
         const sandbox = newSandbox({ limits: { requestsPerMinute: perMinute, quotesPerHour } });
-        const counts = new Map<string, number>();
-        const countOf = (name: string) => counts.get(name) ?? 0;
+        // The model's windows by key and limit: opened at the first counted request, open for the limit's period.
+        const windows = new Map<string, { opened: number; count: number }>();
+        let now = sandbox.clock.now();
+        const size = (name: string) => (name.endsWith("hour") ? 3_600_000 : 60_000);
+        const openWindow = (name: string) => {
+          const open = windows.get(name);
+          return open && now < open.opened + size(name) ? open : undefined;
+        };
+        const countOf = (name: string) => openWindow(name)?.count ?? 0;
+        const count = (name: string) => {
+          const open = openWindow(name) ?? { opened: now, count: 0 };
+          open.count += 1;
+          windows.set(name, open);
+        };
         for (const command of commands) {
           if (command.kind === "advance") {
+            now += command.ms;
             sandbox.clock.advance(command.ms);
             continue;
           }
-          const now = sandbox.clock.now();
-          const minute = `${command.key} minute ${Math.floor(now / 60_000)}`;
-          const hour = `${command.key} hour ${Math.floor(now / 3_600_000)}`;
+          const minute = `${command.key} minute`;
+          const hour = `${command.key} hour`;
           const spent = countOf(minute) >= perMinute || (command.quote && countOf(hour) >= quotesPerHour);
           const answer = command.quote
             ? await api(
@@ -469,8 +481,8 @@ describe("rate-limit properties", () => {
           conforming(answer, "limited request");
           expect(answer.status).toBe(spent ? 429 : 200);
           if (!spent) {
-            counts.set(minute, countOf(minute) + 1);
-            if (command.quote) counts.set(hour, countOf(hour) + 1);
+            count(minute);
+            if (command.quote) count(hour);
           }
           const left = Number(answer.headers.get("x-ratelimit-remaining"));
           const minuteLeft = perMinute - countOf(minute);

@@ -1,6 +1,7 @@
 // The rate limits the sandbox enforces per API key on its clock: every answer's X-RateLimit headers come from
 // the real counters; a spent limit answers 429 with the published error body until its window ends; Create
-// Quote also counts against its hourly limit; keys do not share windows.
+// Quote also counts against its hourly limit; a key's window opens at its first counted request; keys do not share
+// windows.
 import { describe, expect, it } from "vitest";
 import { RATE_LIMIT_HEADERS } from "../support/spec.js";
 import { api, newSandbox, SELL_100, START } from "./support/sandbox.js";
@@ -11,11 +12,11 @@ const limitsOf = (headers: Headers) => ({
   reset: Number(headers.get(RATE_LIMIT_HEADERS.reset)),
 });
 
-/** The end of the window of `size` ms that holds `at`, in Unix seconds. */
-const windowEnd = (at: number, size: number) => (Math.floor(at / size) + 1) * (size / 1000);
+/** The end, in Unix seconds, of a window of `size` ms opened at `opened` (its first counted request). */
+const windowEnd = (opened: number, size: number) => (opened + size) / 1000;
 
 describe("rate limits", () => {
-  it("counts down X-RateLimit-Remaining from the description's 200 per minute, Reset at the minute's end", async () => {
+  it("counts down X-RateLimit-Remaining from the description's 200 per minute, Reset a minute after the first", async () => {
     const sandbox = newSandbox();
     const first = await api(sandbox, "GET", "/wallets/me");
     const second = await api(sandbox, "GET", "/currencies/fiat-rates");
@@ -57,6 +58,29 @@ describe("rate limits", () => {
     expect(answers[2]!.body.message).toMatch(/2 createQuote requests per hour/);
     expect((await api(sandbox, "GET", "/wallets/me")).status).toBe(200);
     sandbox.clock.advance(60 * 60_000);
+    expect((await api(sandbox, "POST", "/trades/quote", SELL_100)).status).toBe(200);
+  });
+
+  it("opens a window at the key's first counted request, not at the clock's minute or hour", async () => {
+    const lastSecondOfTheHour = START + 3_600_000 - 1_000;
+    const sandbox = newSandbox({ clock: { start: lastSecondOfTheHour }, limits: { quotesPerHour: 2 } });
+    const first = await api(sandbox, "POST", "/trades/quote", SELL_100);
+    sandbox.clock.advance(2_000); // past the hour and the minute on the clock, 2 s into the key's windows
+    const second = await api(sandbox, "POST", "/trades/quote", SELL_100);
+    const third = await api(sandbox, "POST", "/trades/quote", SELL_100);
+    expect([first.status, second.status, third.status]).toEqual([200, 200, 429]);
+    expect(limitsOf(second.headers)).toEqual({
+      limit: 2,
+      remaining: 0,
+      reset: windowEnd(lastSecondOfTheHour, 3_600_000),
+    });
+    const rates = await api(sandbox, "GET", "/currencies/fiat-rates");
+    expect(limitsOf(rates.headers)).toEqual({
+      limit: 200,
+      remaining: 197, // two quotes and this request; the 429 is not counted
+      reset: windowEnd(lastSecondOfTheHour, 60_000),
+    });
+    sandbox.clock.advance(3_600_000 - 2_000); // the hour since the first quote has passed
     expect((await api(sandbox, "POST", "/trades/quote", SELL_100)).status).toBe(200);
   });
 
