@@ -4,7 +4,8 @@
 //     against a bare node:http server that answers the sandbox's own answer as a fixed body (no parsing, no
 //     state, no checks: the floor of what node:http costs). A read (Get Fiat Rates) and a write (Create Quote,
 //     the sandbox's limits raised so that the bench never meets a 429), at concurrency 1 and 16. Targets:
-//     ≥ 3× the mock, ≥ 0.5× the bare server.
+//     ≥ 3× the mock, ≥ 0.5× the bare server. A calibration beside it: the bare server doing 10 and 40 µs of busy
+//     work before each answer, so that a ratio to the bare server reads as µs of work per request.
 //   - memory: 10,000 accounts with 20 trades each (Create Quote and Accept Quote through `sandbox.fetch`), built in
 //     a process of its own (this file run directly, with --expose-gc), its RSS against the same process before,
 //     and the time of a snapshot, its JSON and a restore.
@@ -56,6 +57,9 @@ const WORKLOADS: Workload[] = [
   },
 ];
 
+/** The write workload, Create Quote: the calibration's body. */
+const WRITE = WORKLOADS.find((workload) => workload.method === "POST")!;
+
 const requestHeaders = (workload: Workload): Record<string, string> => ({
   [API_KEY_HEADER]: "bench",
   accept: "application/json",
@@ -89,14 +93,21 @@ async function measure(name: string, url: string, workload: Workload, connection
   };
 }
 
-/** A node:http server in its own process that reads each request whole and answers `body` (JSON), nothing else. */
-function bareServerScript(port: number, body: string): string {
+/**
+ * A node:http server in its own process that reads each request whole and answers `body` (JSON), nothing else;
+ * with `workUs`, it first keeps the CPU busy that many µs per request (the calibration: what a given amount of
+ * work per request costs against the bare floor).
+ */
+function bareServerScript(port: number, body: string, workUs = 0): string {
   return [
     'const http = require("node:http");',
     `const body = Buffer.from(${JSON.stringify(body)});`,
+    `const workNs = ${workUs * 1000}n;`,
     "http.createServer((req, res) => {",
     '  req.on("data", () => {});',
     '  req.on("end", () => {',
+    "    const until = process.hrtime.bigint() + workNs;",
+    "    while (workNs && process.hrtime.bigint() < until);",
     '    res.writeHead(200, { "content-type": "application/json", "content-length": body.length });',
     "    res.end(body);",
     "  });",
@@ -130,7 +141,12 @@ interface Servers {
   mock: string;
   /** By workload name. */
   bare: Map<string, string>;
+  /** Bare servers answering Create Quote's answer after some µs of busy work, by those µs. */
+  calibrated: Map<number, string>;
 }
+
+/** The calibration's µs of synchronous work per request (see `calibration`). */
+const WORK_US = [10, 40];
 
 /** A bare server per workload, answering the sandbox's own answer to that request byte for byte. */
 async function startBareServers(sandboxOrigin: string, work: string, stops: Array<() => Promise<void>>) {
@@ -142,13 +158,49 @@ async function startBareServers(sandboxOrigin: string, work: string, stops: Arra
       ...(workload.body ? { body: workload.body } : {}),
     });
     if (!answer.ok) throw new Error(`bench: the sandbox answered ${workload.name} with ${answer.status}`);
-    const port = await findFreePort();
-    const script = path.join(work, `bare-${port}.cjs`);
-    await writeFile(script, bareServerScript(port, await answer.text()));
-    stops.push((await startNodeServer([script], { name: "bare server" })).stop);
-    bare.set(workload.name, `http://127.0.0.1:${port}`);
+    bare.set(workload.name, await startBareServer(await answer.text(), 0, work, stops));
   }
   return bare;
+}
+
+/** A bare server (bareServerScript) in its own process; its origin. */
+async function startBareServer(body: string, workUs: number, work: string, stops: Array<() => Promise<void>>) {
+  const port = await findFreePort();
+  const script = path.join(work, `bare-${port}.cjs`);
+  await writeFile(script, bareServerScript(port, body, workUs));
+  stops.push((await startNodeServer([script], { name: "bare server" })).stop);
+  return `http://127.0.0.1:${port}`;
+}
+
+/** The calibration's servers: Create Quote's answer after each of WORK_US µs of work. */
+async function startCalibratedServers(bareOrigin: string, work: string, stops: Array<() => Promise<void>>) {
+  const body = await (await fetch(bareOrigin + WRITE.path, { method: "POST", body: WRITE.body })).text();
+  const calibrated = new Map<number, string>();
+  for (const workUs of WORK_US) calibrated.set(workUs, await startBareServer(body, workUs, work, stops));
+  return calibrated;
+}
+
+/**
+ * What a ratio to the bare server means in work per request: the bare server against itself doing WORK_US µs of
+ * busy work per request (Create Quote's answer, concurrency 16), in the same run. The sandbox's work is its
+ * request and answer checks, its state and its answer; the row near 0.5× says how many µs the target allows.
+ */
+async function calibration(servers: Servers): Promise<string[]> {
+  const bareOrigin = servers.bare.get(WRITE.name)!;
+  const targets: Target[] = [
+    { name: "bare node:http", origin: bareOrigin },
+    ...WORK_US.map((workUs) => ({ name: `bare + ${workUs} µs`, origin: servers.calibrated.get(workUs)! })),
+  ];
+  const [bare, ...worked] = await compare(targets, WRITE, 16);
+  return [
+    "| bare node:http at concurrency 16 (Create Quote's answer) | req/s | ÷ bare |",
+    "|---|---|---|",
+    `| as is | ${formatRate(bare!.rps)} | 1.00× |`,
+    ...worked.map((sample, i) => {
+      const row = `| after ${WORK_US[i]} µs of busy work per request | ${formatRate(sample.rps)} | `;
+      return `${row}${times(sample.rps / bare!.rps)} |`;
+    }),
+  ];
 }
 
 /** Throughput rows: the sandbox, the mock and the bare server for each workload and concurrency. */
@@ -466,7 +518,10 @@ function throughputReport(rows: string[]): string[] {
     "|---|---|---|---|---|---|---|",
     ...rows,
     "",
-    "No answer of the three servers was outside 2xx, and the sandbox logged no answer that failed the contract.",
+    "No answer of the servers was outside 2xx, and the sandbox logged no answer that failed the contract. The " +
+      "second table is the calibration: the bare server doing busy work before each answer, so a ratio to the bare " +
+      "server reads as µs of work per request (the write syscall costs more per request as a server slows, so " +
+      "the ratio falls faster than the work grows).",
     ...(THROUGHPUT_ONLY ? ["", "BENCH_SANDBOX_ONLY=throughput: memory, stall and webhooks not run."] : []),
   ];
 }
@@ -491,8 +546,10 @@ export default async function run(): Promise<string> {
       sandbox: origin,
       mock: `http://127.0.0.1:${mockPort}`,
       bare: await startBareServers(origin, work, stops),
+      calibrated: new Map(),
     };
-    const throughputRows = await throughput(servers);
+    servers.calibrated = await startCalibratedServers(servers.bare.get(WRITE.name)!, work, stops);
+    const throughputRows = [...(await throughput(servers)), "", ...(await calibration(servers))];
     if (THROUGHPUT_ONLY) {
       failOnBugs(sandbox);
       return throughputReport(throughputRows).join("\n");

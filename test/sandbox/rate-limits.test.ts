@@ -16,7 +16,7 @@ const limitsOf = (headers: Headers) => ({
 const windowEnd = (opened: number, size: number) => (opened + size) / 1000;
 
 describe("rate limits", () => {
-  it("counts down X-RateLimit-Remaining from the description's 200 per minute, Reset a minute after the first", async () => {
+  it("counts down X-RateLimit-Remaining from the description's 200, Reset a minute after the first", async () => {
     const sandbox = newSandbox();
     const first = await api(sandbox, "GET", "/wallets/me");
     const second = await api(sandbox, "GET", "/currencies/fiat-rates");
