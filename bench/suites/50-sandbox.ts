@@ -1,6 +1,7 @@
 // The sandbox (issue 21) as a server and as a store, each figure against a baseline of the same run:
-//   - throughput: `api-contract sandbox` (its own process; every answer checked against the contract by the
-//     sandbox itself, a failure would be a 500 and a logged bug) against the mock as `npm start` runs it and
+//   - throughput: `api-contract sandbox` (the built dist/cli.js in its own process; every answer checked against
+//     the contract by the sandbox itself, a failure would be a 500 and a logged bug) against the mock as `npm start`
+//     runs it and
 //     against a bare node:http server that answers the sandbox's own answer as a fixed body (no parsing, no
 //     state, no checks: the floor of what node:http costs). A read (Get Fiat Rates) and a write (Create Quote,
 //     the sandbox's limits raised so that the bench never meets a 429), at concurrency 1 and 16. Targets:
@@ -15,13 +16,16 @@
 // Ratios are the result; absolute figures vary by machine. Not a test: nothing here asserts a time.
 // BENCH_SANDBOX_ONLY=throughput runs the throughput part alone (while iterating on the hot path); the report then
 // says the other parts were not run.
+import { execFile } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import autocannon from "autocannon";
 import { API_KEY_HEADER, BASE_PATH } from "../../generated/client-meta.js";
+import { ROOT } from "../../scripts/lib/paths.js";
 import { findFreePort } from "../../src/mock/processes.js";
 import { type StartedNodeServer, startNodeServer, startNpmStart } from "../support/npm-start.js";
 
@@ -34,6 +38,7 @@ const THROUGHPUT_ONLY = process.env.BENCH_SANDBOX_ONLY === "throughput";
 const TRADES_PER_ACCOUNT = 20;
 const HUGE_LIMITS = { requestsPerMinute: 1e9, quotesPerHour: 1e9 };
 const MIB = 1024 * 1024;
+const runFile = promisify(execFile);
 
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const formatRate = (value: number): string => Math.round(value).toLocaleString("en-US");
@@ -509,7 +514,8 @@ function throughputReport(rows: string[]): string[] {
     `Throughput: ${ROUNDS} alternating rounds of ${ROUND_S} s per target, workload and concurrency (median round, ` +
       "after a 2 s warm-up), keep-alive; each cell req/s (p50 / p99 latency in ms; autocannon records whole ms, 0 " +
       "is under 1 ms).",
-    "The sandbox is `api-contract sandbox` (src/cli.ts under tsx, its own process, limits raised by --config), " +
+    "The sandbox is `api-contract sandbox` (dist/cli.js as `npx` runs it, built first; its own process, limits " +
+      "raised by --config), " +
       "checking every answer against the contract; the mock is `npm start`; the bare server answers the sandbox's " +
       "answer as a fixed body. autocannon and the servers share the machine's two cores.",
     "",
@@ -533,9 +539,10 @@ export default async function run(): Promise<string> {
     const config = path.join(work, "sandbox.json");
     await writeFile(config, JSON.stringify({ limits: HUGE_LIMITS }));
     const sandboxPort = await findFreePort();
-    const cli = path.join("src", "cli.ts");
+    // What `npx api-contract sandbox` runs: the built dist/cli.js, not src under tsx (whose helpers cost per call).
+    await runFile("npm", ["run", "-s", "build:dist"], { cwd: ROOT, maxBuffer: 32 * MIB });
     const sandbox = await startNodeServer(
-      ["--import", "tsx", cli, "sandbox", "--port", String(sandboxPort), "--quiet", "--config", config],
+      [path.join("dist", "cli.js"), "sandbox", "--port", String(sandboxPort), "--quiet", "--config", config],
       { name: "api-contract sandbox" },
     );
     stops.push(sandbox.stop);

@@ -152,17 +152,28 @@ function remainingAboveLimit(
   documented: ResolvedHeader[],
   headers: HeadersLike | undefined,
 ): Array<{ name: string; tail: string }> {
-  const names = new Set(documented.map((header) => header.name));
   const found: Array<{ name: string; tail: string }> = [];
-  for (const name of names) {
-    const limitName = name.replace(/-remaining$/, "-limit");
-    if (limitName === name || !names.has(limitName)) continue;
+  for (const [name, limitName] of limitPairsOf(documented)) {
     const remaining = countOf(readHeader(headers, name));
     const limit = countOf(readHeader(headers, limitName));
     if (remaining !== undefined && limit !== undefined && remaining > limit)
       found.push({ name, tail: `header ${name} (${remaining}) exceeds ${limitName} (${limit})` });
   }
   return found;
+}
+
+/** The …-Remaining/…-Limit name pairs of a response's documented headers, worked out once per response. */
+const limitPairs = new WeakMap<ResolvedHeader[], Array<[string, string]>>();
+function limitPairsOf(documented: ResolvedHeader[]): Array<[string, string]> {
+  let pairs = limitPairs.get(documented);
+  if (!pairs) {
+    const names = new Set(documented.map((header) => header.name));
+    pairs = [...names]
+      .map((name): [string, string] => [name, name.replace(/-remaining$/, "-limit")])
+      .filter(([name, limitName]) => limitName !== name && names.has(limitName));
+    limitPairs.set(documented, pairs);
+  }
+  return pairs;
 }
 
 /** Every documented header of the response, in document order, then the …-Remaining/…-Limit rule. */
