@@ -33,8 +33,11 @@ export interface ContractValidator {
   /** The operation a method and path (templated, concrete or full URL) belong to. */
   findOperation(method: string, path: string): OperationRef | undefined;
   validateResponse(response: ResponseToValidate, options?: { strict?: boolean }): ContractResult;
-  /** Validates a request body against the operation's JSON request body schema. */
-  validateRequestBody(method: string, path: string, body: unknown): ContractViolation[];
+  /**
+   * Validates a request body against the schema the operation documents for `mediaType` (default
+   * `application/json`; for `multipart/form-data`, `body` is the parts by name).
+   */
+  validateRequestBody(method: string, path: string, body: unknown, mediaType?: string): ContractViolation[];
   /**
    * Validates a request's query, header and path parameters against the ones its operation documents. `url` is
    * the concrete path with its query string (or a full URL); `headers` a fetch Headers or a plain map.
@@ -85,10 +88,16 @@ function validateResponse(state: ValidatorState, input: ResponseToValidate, stri
 }
 
 /**
- * A request body against the schema its operation documents for `application/json` (or a range that covers it).
+ * A request body against the schema its operation documents for `mediaType` (or a range that covers it).
  * A required body that is absent is reported whatever its media type (multipart/form-data too).
  */
-function validateRequestBody(state: ValidatorState, method: string, path: string, body: unknown): ContractViolation[] {
+function validateRequestBody(
+  state: ValidatorState,
+  method: string,
+  path: string,
+  body: unknown,
+  mediaType = "application/json",
+): ContractViolation[] {
   const entry = state.matcher.find(method, path);
   if (!entry) return [unknownOperation(method, path)];
   const requestBody = deref(state.document, entry.operation.requestBody);
@@ -100,8 +109,8 @@ function validateRequestBody(state: ValidatorState, method: string, path: string
   }
   const media = isObject(requestBody.content)
     ? matchContent(
-        Object.entries(requestBody.content).map(([mediaType, value]) => ({ mediaType, value })),
-        "application/json",
+        Object.entries(requestBody.content).map(([documented, value]) => ({ mediaType: documented, value })),
+        mediaType,
       )
     : undefined;
   if (!media) return [];
@@ -154,7 +163,7 @@ export function createContractValidator(
       return entry ? refOf(entry) : undefined;
     },
     validateResponse: (input, callOptions = {}) => validateResponse(state, input, callOptions.strict ?? state.strict),
-    validateRequestBody: (method, path, body) => validateRequestBody(state, method, path, body),
+    validateRequestBody: (method, path, body, mediaType) => validateRequestBody(state, method, path, body, mediaType),
     validateRequestParameters: (method, url, headers) => validateRequestParameters(state, method, url, headers),
   };
 }

@@ -38,7 +38,13 @@ import { createErrorBodies, type ErrorBodies } from "./error-body.js";
 import { MOCK_IDENTITY } from "./identity.js";
 import { quoteExpiry } from "./quote-expiry.js";
 import { rateLimitHeaders } from "./rate-limit.js";
-import { createRequestChecks, parseBody, type Refusal, unsupportedMediaType } from "./request-checks.js";
+import {
+  createRequestChecks,
+  multipartParts,
+  parseBody,
+  type Refusal,
+  unsupportedMediaType,
+} from "./request-checks.js";
 
 /** A request as a front hands it over: header names lower-cased. */
 export interface PipelineRequest {
@@ -308,7 +314,8 @@ function createFinish(spec: OpenApiDocument, now: () => number, errorBodies: Err
   };
 }
 
-type ParsedJson = { value: unknown; json: boolean };
+/** A body as the contract check reads it: parsed JSON (`json`), multipart parts (`multipart`), or other text. */
+type ParsedJson = { value: unknown; json: boolean; multipart?: boolean };
 
 /** The request as the contract check reads it: its operation, its target, its headers and its parsed body. */
 interface CheckedRequest {
@@ -335,8 +342,10 @@ function createContractCheck(spec: OpenApiDocument, refuse: Refuse, validator: C
       return refuse(operation, { status: 422, why: summaryOf(wrongParameters) }, parameterFindings(wrongParameters));
     // A body of another media type is Prism's to judge. A JSON null where the body is required is a missing
     // body, as Prism takes it (where it is optional, request-checks.ts refused it before).
-    if (!body.json && body.value !== undefined) return undefined;
-    const violations = validator.validateRequestBody(operation.method, operation.path, body.value ?? undefined);
+    const mediaType = body.multipart ? "multipart/form-data" : "application/json";
+    if (!body.json && !body.multipart && body.value !== undefined) return undefined;
+    const value = body.value ?? undefined;
+    const violations = validator.validateRequestBody(operation.method, operation.path, value, mediaType);
     if (!violations.length) return undefined;
     return refuse(operation, { status: 422, why: summaryOf(violations) }, bodyFindings(violations));
   };
@@ -401,7 +410,10 @@ export function createRequestPipeline(options: PipelineOptions): RequestPipeline
     if (requestRefusal) return refuse(operation, requestRefusal);
     const preferences = parsePrefer(headerOf(request.headers, "prefer"));
     if ("error" in preferences) return refuse(operation, { status: 422, why: preferences.error });
-    const contractRefusal = contractCheck({ operation, url, headers: request.headers, body: parsed });
+    const multipart = await multipartParts(operation, request.body, contentType);
+    if (multipart && !("parts" in multipart)) return refuse(operation, multipart);
+    const checkedBody = multipart ? { value: multipart.parts, json: false, multipart: true } : parsed;
+    const contractRefusal = contractCheck({ operation, url, headers: request.headers, body: checkedBody });
     if (contractRefusal) return contractRefusal;
     const { headers } = request;
     const [path, query] = [url.pathname, queryOf(url)];

@@ -6,9 +6,11 @@
 //   - a JSON body over FULL_REPORT_MAX_BYTES that does not match its schema (422 with its first violation,
 //     body-check.ts: Prism would spend seconds collecting every violation of a large one);
 //   - a body in a media type the operation does not take (415: Prism says so for the mock, the documented
-//     examples would not, so ./msw and the mock differed).
+//     examples would not, so ./msw and the mock differed);
+//   - a multipart/form-data body that does not parse (400); its parts (multipartParts) are then the contract
+//     validator's, as Prism judges them for the mock, so the sandbox and ./msw judge them too.
 import { matchContent } from "../contract/responses.js";
-import { isJsonMediaType, isObject, mediaTypeOf, type Operation } from "../openapi/document.js";
+import { isJsonMediaType, isObject, mediaTypeOf, multipartMedia, type Operation } from "../openapi/document.js";
 import { type BodyCheck, FULL_REPORT_MAX_BYTES } from "./body-check.js";
 
 /** Why a request is refused, and with which status. */
@@ -78,4 +80,31 @@ export function createRequestChecks(bodyCheck: BodyCheck): RequestChecks {
       };
     },
   };
+}
+
+/**
+ * The parts of a multipart/form-data body to `operation` by name, each as text (a file part's bytes read as UTF-8,
+ * as Prism reads them; the last of a repeated name), parsed by the platform's own Fetch (Response.formData); or
+ * why the body does not parse. Undefined for any other body, or an operation that takes no multipart body.
+ */
+export async function multipartParts(
+  operation: Operation,
+  text: string,
+  contentType: string | undefined,
+): Promise<{ parts: Record<string, string> } | Refusal | undefined> {
+  if (text === "" || mediaTypeOf(contentType) !== "multipart/form-data" || !multipartMedia(operation.requestBody))
+    return undefined;
+  let form: FormData;
+  try {
+    form = await new Response(text, { headers: { "content-type": contentType! } }).formData();
+  } catch (error) {
+    return { status: 400, why: `the multipart/form-data body does not parse (${(error as Error).message})` };
+  }
+  const read: Array<Promise<readonly [string, string]>> = [];
+  form.forEach((value, name) => {
+    read.push(typeof value === "string" ? Promise.resolve([name, value]) : value.text().then((text) => [name, text]));
+  });
+  const entries = await Promise.all(read);
+  // Object.fromEntries makes own entries, "__proto__" included.
+  return { parts: Object.fromEntries(entries) };
 }

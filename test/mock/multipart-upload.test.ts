@@ -1,6 +1,7 @@
 // A request whose body is multipart/form-data (Upload Invoice Document, observed in the official client): the mock
-// (Prism's engine behind the pipeline) judges its parts against the contract, the ./msw pipeline refuses a missing
-// body as the mock does, and the package's client sends one as FormData, its answer passing the contract validator.
+// (Prism's engine behind the pipeline) judges its parts against the contract, the ./msw and sandbox pipelines judge
+// them the same way (a missing or unknown part, a part too long, a body that does not parse), and the package's
+// client sends one as FormData, its answer passing the contract validator.
 // The operations, the part names and the size bound are read from the contract.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { contractMiddleware, type ContractResult } from "../../src/contract/index.js";
@@ -8,6 +9,8 @@ import { createClient } from "../../src/index.js";
 import { createDocumentedSource } from "../../src/mock/answers.js";
 import { type StartedMock, startMock } from "../../src/mock/index.js";
 import { createRequestPipeline } from "../../src/mock/pipeline.js";
+import { pipelineOf } from "../../src/sandbox/direct.js";
+import { createSandbox } from "../../src/sandbox/index.js";
 import { multipartMedia, schemaView } from "../../src/openapi/index.js";
 import {
   API_KEY_HEADER,
@@ -103,6 +106,13 @@ describe.each(rows)("%s on the mock", (_, op) => {
     expect((await send(others)).status).toBe(422);
   });
 
+  it("refuses a multipart body that does not parse with 400, the published error body saying so", async () => {
+    const { body } = await textOf(formOf(Object.fromEntries(required.map((p) => [p, "x"]))));
+    const response = await send(body, { "content-type": "multipart/form-data" });
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { message: string }).message).toMatch(/multipart\/form-data body/);
+  });
+
   it("takes a part of its maximum length and refuses one a character longer with 422", async () => {
     const [name, max] = required.map((part) => [part, maxLength(part)] as const).find(([, m]) => m !== undefined)!;
     const parts = (length: number) =>
@@ -140,14 +150,64 @@ describe.each(rows)("%s on the mock", (_, op) => {
   });
 });
 
-describe.each(rows)("%s through the ./msw pipeline (documented examples)", (_, op) => {
-  const pipeline = createRequestPipeline({ spec, source: createDocumentedSource(spec), basePaths: [BASE_PATH] });
-  const handle = (body: string, headers: Record<string, string> = {}) =>
-    pipeline.handle({ method: op.method, url: `${BASE_PATH}${op.path}`, headers: { ...keyed, ...headers }, body });
+/** A FormData body as the text and content type a pipeline is given (what the HTTP and Fetch fronts read). */
+async function textOf(form: FormData): Promise<{ body: string; headers: Record<string, string> }> {
+  const request = new Request("http://multipart.invalid/", { method: "POST", body: form });
+  return { body: await request.text(), headers: { "content-type": request.headers.get("content-type")! } };
+}
 
-  it("answers the documented example with 2xx, and refuses a missing body with 422 as the mock does", async () => {
-    const sample = buildSampleRequest(spec, op);
-    expect((await handle(sample.body!, sample.headers)).status).toBe(200);
-    expect((await handle("")).status).toBe(422);
+/** The pipelines with no Prism behind them: ./msw's (documented examples) and the sandbox's. */
+const pipelines = [
+  [
+    "the ./msw pipeline (documented examples)",
+    () => createRequestPipeline({ spec, source: createDocumentedSource(spec), basePaths: [BASE_PATH] }),
+  ],
+  ["the sandbox's pipeline", () => pipelineOf(createSandbox({ clock: { start: Date.UTC(2026, 10, 26) } }))!],
+] as const;
+
+describe.each(rows)("%s without Prism", (_, op) => {
+  const { names, required, maxLength } = partsOf(op);
+  describe.each(pipelines)("through %s", (__, pipelineFor) => {
+    const pipeline = pipelineFor();
+    const handle = (body: string, headers: Record<string, string> = {}) =>
+      pipeline.handle({ method: op.method, url: `${BASE_PATH}${op.path}`, headers: { ...keyed, ...headers }, body });
+    const handleForm = async (form: FormData) => {
+      const { body, headers } = await textOf(form);
+      return handle(body, headers);
+    };
+
+    it("answers the documented example with 2xx, and refuses a missing body with 422 as the mock does", async () => {
+      const sample = buildSampleRequest(spec, op);
+      expect((await handle(sample.body!, sample.headers)).status).toBe(200);
+      expect((await handle("")).status).toBe(422);
+    });
+
+    it("judges the parts as the mock does: a missing required part or an unknown one 422, naming it", async () => {
+      expect(names).not.toContain("notAPart");
+      const answer = await handleForm(formOf({ notAPart: "x" }));
+      expect(answer.status).toBe(422);
+      const { errors } = JSON.parse(answer.body) as { errors: Array<{ property?: string }> };
+      expect(errors.map((error) => error.property)).toEqual(
+        expect.arrayContaining([...required.map((name) => `/${name}`), "/notAPart"]),
+      );
+    });
+
+    it("takes a part of its maximum length and refuses one a character longer with 422", async () => {
+      const [name, max] = required.map((part) => [part, maxLength(part)] as const).find(([, m]) => m !== undefined)!;
+      const parts = (length: number) =>
+        formOf({ ...Object.fromEntries(required.map((p) => [p, "x"])), [name]: "x".repeat(length) });
+      expect((await handleForm(parts(max!))).status).toBe(200);
+      const over = await handleForm(parts(max! + 1));
+      expect(over.status).toBe(422);
+      expect(over.headers["sl-violations"]).toContain(name);
+    });
+
+    it("refuses a multipart body that does not parse (no boundary, or parts cut short) with 400", async () => {
+      const { body, headers } = await textOf(formOf(Object.fromEntries(required.map((p) => [p, "x"]))));
+      const noBoundary = await handle(body, { "content-type": "multipart/form-data" });
+      const cutShort = await handle(body.slice(0, body.indexOf("\r\n\r\n")), headers);
+      expect([noBoundary.status, cutShort.status]).toEqual([400, 400]);
+      expect(JSON.parse(cutShort.body).message).toMatch(/multipart\/form-data body does not parse/);
+    });
   });
 });

@@ -1,6 +1,7 @@
 // Request bodies against the operation's JSON request body schema: the spec's documented request examples pass and
 // an unknown field is refused where bodies are closed (one test per operation); unknown operations, required and
-// optional bodies (a required one of any media type), no JSON media type and no schema, on a small contract.
+// optional bodies (a required one of any media type), no JSON media type and no schema, on a small contract; a
+// multipart/form-data body's parts against its schema when that media type is given.
 import { describe, expect, it } from "vitest";
 import { createContractValidator } from "../../src/contract/index.js";
 import {
@@ -71,5 +72,16 @@ describe("validateRequestBody", () => {
     expect(validator.validateRequestBody("POST", "/text", "plain text")).toEqual([]);
     expect(validator.validateRequestBody("POST", "/any", 42)).toEqual([]);
     expect(validator.validateRequestBody("POST", "/none", { a: 1 })).toEqual([]);
+  });
+
+  it("with a media type, judges the body against that media type's schema (multipart parts by name)", () => {
+    const validator = sharedValidator();
+    const upload = listSpecOperations(spec).find((op) => op.operationId === "uploadInvoiceDocument")!;
+    const check = (parts: unknown, mediaType?: string) =>
+      validator.validateRequestBody(upload.method, upload.path, parts, mediaType).map((v) => v.pointer);
+    expect(check({ file: "%PDF-1.7" }, "multipart/form-data")).toEqual([]);
+    expect(check({ other: "x" }, "multipart/form-data")).toEqual(["/file", "/other"]);
+    // Without the media type (JSON, which the operation does not take) its parts are not judged.
+    expect(check({ other: "x" })).toEqual([]);
   });
 });
