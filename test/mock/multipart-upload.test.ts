@@ -1,6 +1,6 @@
 // A request whose body is multipart/form-data (Upload Invoice Document, observed in the official client): the mock
-// (Prism's engine behind the pipeline) judges its parts against the contract, the ./msw and sandbox pipelines judge
-// them the same way (a missing or unknown part, a part too long, a body that does not parse), and the package's
+// judges its parts against the contract (the pipeline, before Prism's engine), the ./msw and sandbox pipelines
+// judge them the same way (a missing or unknown part, a part too long, a body that does not parse), and the package's
 // client sends one as FormData, its answer passing the contract validator.
 // The operations, the part names and the size bound are read from the contract.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -51,6 +51,15 @@ function formOf(parts: Record<string, string | Uint8Array>): FormData {
     else form.append(name, new Blob([value as BlobPart]), `${name}.pdf`);
   }
   return form;
+}
+
+/** The first required part with a maxLength, and a form of the required parts with that part `length` long. */
+function boundedPart(op: (typeof uploads)[number]) {
+  const { required, maxLength } = partsOf(op);
+  const [name, max] = required.map((part) => [part, maxLength(part)] as const).find(([, m]) => m !== undefined)!;
+  const form = (length: number) =>
+    formOf({ ...Object.fromEntries(required.map((p) => [p, "x"])), [name]: "x".repeat(length) });
+  return { name, max: max!, form };
 }
 
 const keyed = { [API_KEY_HEADER]: "any-key" };
@@ -114,19 +123,16 @@ describe.each(rows)("%s on the mock", (_, op) => {
   });
 
   it("takes a part of its maximum length and refuses one a character longer with 422", async () => {
-    const [name, max] = required.map((part) => [part, maxLength(part)] as const).find(([, m]) => m !== undefined)!;
-    const parts = (length: number) =>
-      formOf({ ...Object.fromEntries(required.map((p) => [p, "x"])), [name]: "x".repeat(length) });
-    expect((await send(parts(max!))).status).toBe(200);
-    const over = await send(parts(max! + 1));
+    const { name, max, form } = boundedPart(op);
+    expect((await send(form(max))).status).toBe(200);
+    const over = await send(form(max + 1));
     expect(over.status).toBe(422);
     expect(over.headers.get("sl-violations")).toContain(name);
   });
 
-  it("reports Prism's findings about a part as the request's, in sl-violations and the error body", async () => {
-    const [name, max] = required.map((part) => [part, maxLength(part)] as const).find(([, m]) => m !== undefined)!;
-    const fields = { ...Object.fromEntries(required.map((p) => [p, "x"])), [name]: "x".repeat(max! + 1) };
-    const over = await send(formOf(fields));
+  it("reports the findings about a part as the request's, in sl-violations and the error body", async () => {
+    const { name, max, form } = boundedPart(op);
+    const over = await send(form(max + 1));
     expect(over.status).toBe(422);
     const found = JSON.parse(over.headers.get("sl-violations") ?? "[]") as Array<{ location: string[] }>;
     expect(found.length).toBeGreaterThan(0);
@@ -166,7 +172,7 @@ const pipelines = [
 ] as const;
 
 describe.each(rows)("%s without Prism", (_, op) => {
-  const { names, required, maxLength } = partsOf(op);
+  const { names, required } = partsOf(op);
   describe.each(pipelines)("through %s", (__, pipelineFor) => {
     const pipeline = pipelineFor();
     const handle = (body: string, headers: Record<string, string> = {}) =>
@@ -193,11 +199,9 @@ describe.each(rows)("%s without Prism", (_, op) => {
     });
 
     it("takes a part of its maximum length and refuses one a character longer with 422", async () => {
-      const [name, max] = required.map((part) => [part, maxLength(part)] as const).find(([, m]) => m !== undefined)!;
-      const parts = (length: number) =>
-        formOf({ ...Object.fromEntries(required.map((p) => [p, "x"])), [name]: "x".repeat(length) });
-      expect((await handleForm(parts(max!))).status).toBe(200);
-      const over = await handleForm(parts(max! + 1));
+      const { name, max, form } = boundedPart(op);
+      expect((await handleForm(form(max))).status).toBe(200);
+      const over = await handleForm(form(max + 1));
       expect(over.status).toBe(422);
       expect(over.headers["sl-violations"]).toContain(name);
     });
