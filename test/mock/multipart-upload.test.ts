@@ -186,6 +186,9 @@ describe.each(rows)("%s without Prism", (_, op) => {
       const sample = buildSampleRequest(spec, op);
       expect((await handle(sample.body!, sample.headers)).status).toBe(200);
       expect((await handle("")).status).toBe(422);
+      // An empty body sent as multipart/form-data is a missing body too, not one that does not parse.
+      const empty = await handle("", sample.headers);
+      expect([empty.status, JSON.parse(empty.body).message]).toEqual([422, "request body is required"]);
     });
 
     it("judges the parts as the mock does: a missing required part or an unknown one 422, naming it", async () => {
