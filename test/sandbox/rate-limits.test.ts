@@ -3,8 +3,22 @@
 // Quote also counts against its hourly limit; a key's window opens at its first counted request; keys do not share
 // windows.
 import { describe, expect, it } from "vitest";
-import { RATE_LIMIT_HEADERS } from "../support/spec.js";
+import { durationMs } from "../../src/mock/rate-limit.js";
+import { listSpecOperations, loadSpec, RATE_LIMIT_HEADERS } from "../support/spec.js";
 import { api, newSandbox, SELL_100, START } from "./support/sandbox.js";
+
+type RateLimitEntry = { requests: number; window: string; appliesTo: string };
+/** A limit of the contract's x-rate-limits (the first, or the one that applies to `appliesTo`): max and window. */
+function limitOf(holder: unknown, appliesTo?: string): { max: number; windowMs: number } {
+  const entries = (holder as { "x-rate-limits": RateLimitEntry[] })["x-rate-limits"];
+  const entry = appliesTo === undefined ? entries[0] : entries.find((candidate) => candidate.appliesTo === appliesTo);
+  return { max: entry!.requests, windowMs: durationMs(entry!.window)! };
+}
+const spec = loadSpec();
+const createQuote = listSpecOperations(spec).find((op) => op.operationId === "createQuote")!;
+/** The general limit (200 a minute) and Create Quote's own (100 an hour), as the contract gives them. */
+const GENERAL = limitOf(spec.info);
+const QUOTES = limitOf(createQuote.operation, createQuote.key);
 
 const limitsOf = (headers: Headers) => ({
   limit: Number(headers.get(RATE_LIMIT_HEADERS.limit)),
@@ -20,8 +34,12 @@ describe("rate limits", () => {
     const sandbox = newSandbox();
     const first = await api(sandbox, "GET", "/wallets/me");
     const second = await api(sandbox, "GET", "/currencies/fiat-rates");
-    expect(limitsOf(first.headers)).toEqual({ limit: 200, remaining: 199, reset: windowEnd(START, 60_000) });
-    expect(limitsOf(second.headers).remaining).toBe(198);
+    expect(limitsOf(first.headers)).toEqual({
+      limit: GENERAL.max,
+      remaining: GENERAL.max - 1,
+      reset: windowEnd(START, GENERAL.windowMs),
+    });
+    expect(limitsOf(second.headers).remaining).toBe(GENERAL.max - 2);
   });
 
   it("answers 429 with the published error body once the limit is spent, and again after the window", async () => {
@@ -32,8 +50,8 @@ describe("rate limits", () => {
     const spent = statuses[3]!;
     expect(spent.violations).toEqual([]);
     expect(spent.body.message).toMatch(/3 requests per minute/);
-    expect(limitsOf(spent.headers)).toEqual({ limit: 3, remaining: 0, reset: windowEnd(START, 60_000) });
-    sandbox.clock.advance(windowEnd(START, 60_000) * 1000 - START);
+    expect(limitsOf(spent.headers)).toEqual({ limit: 3, remaining: 0, reset: windowEnd(START, GENERAL.windowMs) });
+    sandbox.clock.advance(GENERAL.windowMs);
     const next = await api(sandbox, "GET", "/wallets/me");
     expect(next.status).toBe(200);
     expect(limitsOf(next.headers).remaining).toBe(2);
@@ -45,7 +63,7 @@ describe("rate limits", () => {
     expect((await api(sandbox, "GET", "/transactions/me?page=x")).status).toBe(422);
     expect((await api(sandbox, "GET", "/wallets/me")).status).toBe(429);
     expect((await api(sandbox, "GET", "/wallets/me")).status).toBe(429);
-    sandbox.clock.advance(60_000);
+    sandbox.clock.advance(GENERAL.windowMs);
     expect((await api(sandbox, "GET", "/wallets/me")).status).toBe(200);
   });
 
@@ -54,15 +72,15 @@ describe("rate limits", () => {
     const answers = [];
     for (let i = 0; i < 3; i++) answers.push(await api(sandbox, "POST", "/trades/quote", SELL_100));
     expect(answers.map((answer) => answer.status)).toEqual([200, 200, 429]);
-    expect(limitsOf(answers[1]!.headers)).toEqual({ limit: 2, remaining: 0, reset: windowEnd(START, 3_600_000) });
+    expect(limitsOf(answers[1]!.headers)).toEqual({ limit: 2, remaining: 0, reset: windowEnd(START, QUOTES.windowMs) });
     expect(answers[2]!.body.message).toMatch(/2 createQuote requests per hour/);
     expect((await api(sandbox, "GET", "/wallets/me")).status).toBe(200);
-    sandbox.clock.advance(60 * 60_000);
+    sandbox.clock.advance(QUOTES.windowMs);
     expect((await api(sandbox, "POST", "/trades/quote", SELL_100)).status).toBe(200);
   });
 
   it("opens a window at the key's first counted request, not at the clock's minute or hour", async () => {
-    const lastSecondOfTheHour = START + 3_600_000 - 1_000;
+    const lastSecondOfTheHour = START + QUOTES.windowMs - 1_000;
     const sandbox = newSandbox({ clock: { start: lastSecondOfTheHour }, limits: { quotesPerHour: 2 } });
     const first = await api(sandbox, "POST", "/trades/quote", SELL_100);
     sandbox.clock.advance(2_000); // past the hour and the minute on the clock, 2 s into the key's windows
@@ -72,15 +90,15 @@ describe("rate limits", () => {
     expect(limitsOf(second.headers)).toEqual({
       limit: 2,
       remaining: 0,
-      reset: windowEnd(lastSecondOfTheHour, 3_600_000),
+      reset: windowEnd(lastSecondOfTheHour, QUOTES.windowMs),
     });
     const rates = await api(sandbox, "GET", "/currencies/fiat-rates");
     expect(limitsOf(rates.headers)).toEqual({
-      limit: 200,
-      remaining: 197, // two quotes and this request; the 429 is not counted
-      reset: windowEnd(lastSecondOfTheHour, 60_000),
+      limit: GENERAL.max,
+      remaining: GENERAL.max - 3, // two quotes and this request; the 429 is not counted
+      reset: windowEnd(lastSecondOfTheHour, GENERAL.windowMs),
     });
-    sandbox.clock.advance(3_600_000 - 2_000); // the hour since the first quote has passed
+    sandbox.clock.advance(QUOTES.windowMs - 2_000); // the hour since the first quote has passed
     expect((await api(sandbox, "POST", "/trades/quote", SELL_100)).status).toBe(200);
   });
 
