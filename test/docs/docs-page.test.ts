@@ -35,6 +35,7 @@ import {
   openFromMenu,
   operationMenuItem,
   pixelSpread,
+  sectionShown,
 } from "./support/redoc.js";
 import {
   descriptions,
@@ -268,7 +269,7 @@ describe("docs page in Chromium", () => {
     const href = await operationMenuItem(page, createQuote!).first().locator(":scope > a").getAttribute("href");
     await page.waitForFunction((hash) => location.hash === hash, href);
     const section = page.locator(`[id="${href!.slice(2)}"]`);
-    await section.waitFor({ state: "visible" });
+    await sectionShown(page, href!.slice(2));
     expect(await section.innerText()).toContain(createQuote!.summary);
   });
 

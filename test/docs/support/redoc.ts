@@ -96,8 +96,17 @@ export async function openFromMenu(target: Page, op: MenuOperation) {
   await link.click();
   await target.waitForFunction((hash) => location.hash === hash, href);
   const section = target.locator(`[id="${href!.slice(2)}"]`);
-  await section.waitFor({ state: "visible" });
+  await sectionShown(target, href!.slice(2));
   return section;
+}
+
+/**
+ * Waits until the section `id` is visible and holds text: Redoc can show a section's box before its content, and on
+ * a busy machine a section was read empty.
+ */
+export async function sectionShown(target: Page, id: string): Promise<void> {
+  await target.locator(`[id="${id}"]`).waitFor({ state: "visible" });
+  await target.waitForFunction((shown) => (document.getElementById(shown)?.innerText ?? "").trim() !== "", id);
 }
 
 interface Box {
