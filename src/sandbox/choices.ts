@@ -519,8 +519,9 @@ export const SANDBOX_CHOICES: readonly SandboxChoice[] = [
     topic: "Lists",
     choice:
       "List Deposits and List Payouts keep the items of currencyId (a currency's id), of status (exactly), " +
-      "created at or after startDate and at or before endDate (ISO 8601 dates or date-times; a date alone is " +
-      `its whole day, UTC); another date answers ${status(REFUSAL_STATUS.invalidPage)}. meta counts the kept items.`,
+      "created at or after startDate and at or before endDate (ISO 8601 dates, or date-times with their offset; " +
+      `a date alone is its whole day, UTC); another date answers ${status(REFUSAL_STATUS.invalidPage)}. ` +
+      "meta counts the kept items.",
     why: "The client sends these filters; their values and date format are not shown.",
   },
   {

@@ -154,6 +154,9 @@ describe("deposits", () => {
     const instant = new Date(START + 86_400_000).toISOString();
     expect((await list(`?startDate=${instant}&endDate=${instant}`)).body.data.map((t: any) => t.amount)).toEqual([2]);
     expect((await list("?startDate=yesterday")).status).toBe(REFUSAL_STATUS.invalidPage);
+    // Forms Date.parse would take: no offset (local time), a year alone, slashes.
+    for (const loose of ["2026-11-26T10:00:00", "1", "2026/11/26"])
+      expect([loose, (await list(`?startDate=${loose}`)).status]).toEqual([loose, REFUSAL_STATUS.invalidPage]);
     // Another key sees none of them.
     expect((await api(sandbox, "GET", "/transactions/deposits/me", undefined, { key: "key-b" })).body.data).toEqual([]);
   });

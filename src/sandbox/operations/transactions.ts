@@ -28,10 +28,14 @@ export const getTransaction = withAccount((call) => {
   return answered(call, transactionDetailView(call.engine, call.account, transaction));
 });
 
+/** An ISO 8601 date, or date-time with its offset (Date.parse alone takes other forms, and local time). */
+const ISO_DATE_OR_DATE_TIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/;
+
 /** A date filter's moment: a date-time, or a date (its first moment; for endDate, its last). */
 function momentOf(value: string | undefined, end: boolean): number | undefined | null {
   if (value === undefined) return undefined;
-  const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(value);
+  if (!ISO_DATE_OR_DATE_TIME.test(value)) return null;
+  const dateOnly = value.length === "YYYY-MM-DD".length;
   const moment = Date.parse(dateOnly ? `${value}T00:00:00.000Z` : value);
   if (Number.isNaN(moment)) return null;
   return dateOnly && end ? moment + 86_400_000 - 1 : moment;
@@ -50,7 +54,10 @@ function listing(listed: Listed, view: typeof depositTransactionView) {
     const start = momentOf(single(request.query.startDate), false);
     const end = momentOf(single(request.query.endDate), true);
     if (start === null || end === null)
-      return refused(REFUSAL_STATUS.invalidPage, "startDate and endDate must be ISO 8601 dates or date-times");
+      return refused(
+        REFUSAL_STATUS.invalidPage,
+        "startDate and endDate must be ISO 8601 dates, or date-times with their offset",
+      );
     const chosen = account.transactions.filter((transaction) => {
       const item = listed(transaction);
       return (
