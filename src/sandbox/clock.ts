@@ -50,3 +50,40 @@ export function createClock(start?: number, realNow: () => number = Date.now): C
     },
   };
 }
+
+/** The longest a timer may wait (setTimeout's limit); a later moment is reached by waiting again. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** A wait for one moment on the sandbox clock (withdrawal settlement, webhook retries). */
+export interface ClockAlarm {
+  /** Rings `ring` when the clock reaches `at` (undefined: never); calling it again with no change keeps the wait. */
+  set(at: number | undefined): void;
+}
+
+/**
+ * With real time, an unref'd timer that rings at `at`. An advance since it was set brings the moment nearer in
+ * real time, so the same `at` then waits again from now: the old wait would ring late. With clock.start it never
+ * rings: advances reach moments instead.
+ */
+export function createAlarm(clock: ControlledClock, ring: () => void): ClockAlarm {
+  let armed: { at: number; offsetMs: number; handle: ReturnType<typeof setTimeout> } | undefined;
+  const disarm = () => {
+    if (armed) clearTimeout(armed.handle);
+    armed = undefined;
+  };
+  return {
+    set(at) {
+      const state = clock.state();
+      if (state.kind === "fixed" || at === undefined) return disarm();
+      if (armed?.at === at && armed.offsetMs === state.offsetMs) return;
+      disarm();
+      const wait = Math.min(MAX_TIMER_MS, Math.max(0, at - state.lastMs));
+      const handle = setTimeout(() => {
+        armed = undefined;
+        ring();
+      }, wait);
+      (handle as { unref?: () => void }).unref?.();
+      armed = { at, offsetMs: state.offsetMs, handle };
+    },
+  };
+}

@@ -221,7 +221,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       now: () => engine.clock.now(),
       advance(ms) {
         const now = engine.clock.advance(ms);
-        money.settleDue();
+        money.resume();
         engine.webhooks.pump(); // due retries go out before advance returns
         return now;
       },
@@ -243,7 +243,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       for (const account of Object.values(next.accounts)) account.addresses ??= [];
       engine.clock.restore(next.clock);
       engine.replace(next);
-      money.restored();
+      money.resume();
     },
     choices: SANDBOX_CHOICES,
     deposit: money.deposit,

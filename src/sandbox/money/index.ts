@@ -37,8 +37,8 @@ export function createMoney(engine: Engine) {
   return {
     /** Settles the withdrawals whose moment the clock has reached. */
     settleDue: () => settleDue(engine),
-    /** After a restore: the restored withdrawals settle when due (a timer with real time). */
-    restored(): void {
+    /** After a restore or an advance: settles what is due, and waits for the next (an alarm with real time). */
+    resume(): void {
       settleDue(engine);
       armSettlement(engine);
     },

@@ -4,6 +4,7 @@
 // withdrawal returns its amount and fee by a CREDIT transaction, so every balance stays its starting balance plus
 // its history. Each state change sends the WITHDRAWAL webhook (choices.ts, "withdrawals.*").
 import { SETTLE_REFUSAL, WITHDRAWAL_FIRST_STATUS, WITHDRAWAL_FINAL_STATUSES } from "../choices.js";
+import { type ClockAlarm, createAlarm } from "../clock.js";
 import type { Engine } from "../engine.js";
 import { datedReference, uuid } from "../ids.js";
 import type { AccountRecord, SettlementRecord, TransactionRecord, WithdrawalDestination } from "../state.js";
@@ -24,30 +25,22 @@ export interface WithdrawalTerms {
   bitcoinValue: number;
 }
 
-/** The longest a timer may wait (setTimeout's limit); a later moment is reached by waiting again. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
-
-const timers = new WeakMap<Engine, { at: number; handle: ReturnType<typeof setTimeout> }>();
+const alarms = new WeakMap<Engine, ClockAlarm>();
 
 /**
- * With real time, an unref'd timer settles the soonest withdrawal at its moment even when no request comes (so
- * its webhook goes out); with clock.start, withdrawals settle when the clock is advanced.
+ * With real time, an alarm settles the soonest withdrawal at its moment even when no request comes (so its
+ * webhook goes out); with clock.start, withdrawals settle when the clock is advanced.
  */
 export function armSettlement(engine: Engine): void {
-  const earliest = engine.state.settlements[0]?.at;
-  const timer = timers.get(engine);
-  if (engine.clock.state().kind === "fixed" || earliest === timer?.at) return;
-  if (timer) clearTimeout(timer.handle);
-  timers.delete(engine);
-  if (earliest === undefined) return;
-  const wait = Math.min(MAX_TIMER_MS, Math.max(0, earliest - engine.clock.now()));
-  const handle = setTimeout(() => {
-    timers.delete(engine);
-    settleDue(engine);
-    armSettlement(engine);
-  }, wait);
-  (handle as { unref?: () => void }).unref?.();
-  timers.set(engine, { at: earliest, handle });
+  let alarm = alarms.get(engine);
+  if (!alarm) {
+    alarm = createAlarm(engine.clock, () => {
+      settleDue(engine);
+      armSettlement(engine); // the wait may end before the moment (the timer's limit): wait again
+    });
+    alarms.set(engine, alarm);
+  }
+  alarm.set(engine.state.settlements[0]?.at);
 }
 
 /** Puts `entry` in the settlement queue, soonest first (entries of one delay arrive in order: usually a push). */

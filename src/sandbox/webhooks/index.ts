@@ -7,6 +7,7 @@
 // The webhooks of one transaction go out in order ("webhooks.order").
 import { signWebhook } from "../../webhooks.js";
 import { WEBHOOK_RETRY_DELAYS_MS, WEBHOOK_TIMEOUT_MS } from "../choices.js";
+import { type ClockAlarm, createAlarm } from "../clock.js";
 import type { Engine, WebhookPayload } from "../engine.js";
 import { uuid } from "../ids.js";
 import { ownEntry, setOwnEntry } from "../state.js";
@@ -50,7 +51,6 @@ interface Queue {
   records: WebhookRecord[];
 }
 
-const MAX_TIMER_MS = 2 ** 31 - 1;
 const queueKey = (apiKey: string, transactionId: string) => `${apiKey}\n${transactionId}`;
 
 function checkedOptions(options: WebhookOptions) {
@@ -70,13 +70,14 @@ class Sender implements Webhooks {
   private readonly queues = new Map<string, Queue>();
   private readonly inFlight = new Map<WebhookRecord, Promise<void>>();
   private readonly signing = new Set<Promise<void>>();
-  private timer: { at: number; handle: ReturnType<typeof setTimeout> } | undefined;
+  private readonly alarm: ClockAlarm;
 
   constructor(
     private readonly engine: Engine,
     private readonly options: WebhookOptions,
   ) {
     ({ retry: this.retry, timeoutMs: this.timeoutMs } = checkedOptions(options));
+    this.alarm = createAlarm(engine.clock, () => this.pump());
   }
 
   notify(apiKey: string, transactionId: string, payload: WebhookPayload): void {
@@ -117,7 +118,7 @@ class Sender implements Webhooks {
       if (head.nextAttemptAt <= now) this.start(key, queue.apiKey, head);
       else earliest = Math.min(earliest ?? head.nextAttemptAt, head.nextAttemptAt);
     }
-    this.arm(earliest);
+    this.alarm.set(earliest); // with real time, the earliest attempt due later
   }
 
   forget(apiKey: string): void {
@@ -224,21 +225,6 @@ class Sender implements Webhooks {
     if (record.status !== "pending") queue.records.shift();
     if (queue.records.length === 0) this.queues.delete(key);
     this.pump();
-  }
-
-  /** With real time, a timer for the earliest attempt due later (with clock.start, advances pump instead). */
-  private arm(earliest: number | undefined): void {
-    if (this.engine.clock.state().kind === "fixed" || earliest === this.timer?.at) return;
-    if (this.timer) clearTimeout(this.timer.handle);
-    this.timer = undefined;
-    if (earliest === undefined) return;
-    const wait = Math.min(MAX_TIMER_MS, Math.max(0, earliest - this.engine.clock.now()));
-    const handle = setTimeout(() => {
-      this.timer = undefined;
-      this.pump();
-    }, wait);
-    (handle as { unref?: () => void }).unref?.();
-    this.timer = { at: earliest, handle };
   }
 }
 
