@@ -29,7 +29,7 @@ interface Wire {
 }
 
 /** One request as the official client sends it: signed at the sandbox's time, exactly these headers and body. */
-function send(started: StartedSandbox, method: string, path: string, json?: unknown): Promise<Wire> {
+async function send(started: StartedSandbox, method: string, path: string, json?: unknown): Promise<Wire> {
   const fullPath = `${new URL(started.baseUrl).pathname}${path}`;
   const timestamp = String(started.sandbox.clock.now());
   const signature = createHmac("sha256", SECRET).update(`${method}${fullPath}${timestamp}`).digest("hex");
@@ -41,7 +41,7 @@ function send(started: StartedSandbox, method: string, path: string, json?: unkn
     "content-type": json === undefined ? "application/x-www-form-urlencoded" : "application/json",
     "content-length": String(Buffer.byteLength(body)),
   };
-  return new Promise((resolve, reject) => {
+  const answer = await new Promise<{ status: number; bodyText: string; violations: unknown[] }>((resolve, reject) => {
     const request = http.request(`${started.origin}${fullPath}`, { method, headers }, (response) => {
       const chunks: Buffer[] = [];
       response.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -55,13 +55,15 @@ function send(started: StartedSandbox, method: string, path: string, json?: unkn
           headers: response.headers,
           bodyText,
         });
-        expect(check.violations, `${method} ${path}`).toEqual([]);
-        resolve({ status, body: JSON.parse(bodyText) });
+        resolve({ status, bodyText, violations: check.violations });
       });
     });
     request.on("error", reject);
     request.end(body);
   });
+  // Asserted here, not in the socket's callback: a throw there would leave this promise pending.
+  expect(answer.violations, `${method} ${path}`).toEqual([]);
+  return { status: answer.status, body: JSON.parse(answer.bodyText) };
 }
 
 /** The official client's trade: codes mapped to ids through GET /currencies, a quote, its acceptance. */
