@@ -168,7 +168,8 @@ export const SANDBOX_CHOICES: readonly SandboxChoice[] = [
       "Currencies are Get Currencies' documented example, pairs Get Trade Pair's, fiat rates Get Fiat Rates', " +
       "dollar rates those of Create Quote's example (a currency without one: 1 / its fiat sellRate, to 8 decimals), " +
       "active networks Get Active Networks', withdrawal networks Get Withdrawal Currency Networks' (its example " +
-      "is USDT's, as its name says). A network's currency must be a currency of the catalogue.",
+      "is USDT's, as its name says). A network's currency must be a currency of the catalogue. A state saved " +
+      "without networks is restored with these default networks of its currencies.",
     why: "The contract's examples are consistent across operations; the description gives no catalogue.",
     override:
       "catalogue.currencies, catalogue.pairs, catalogue.networks, catalogue.withdrawalNetworks, rates; " +

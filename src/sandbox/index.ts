@@ -132,14 +132,29 @@ function catalogueOf(options: SandboxOptions, check: Check): Catalogue {
   return structuredClone(catalogue);
 }
 
-/** Throws a RangeError on a state this version cannot restore. */
-function checkState(saved: unknown, check: Check): asserts saved is SandboxStateData {
+/** The catalogue's default networks of its own currencies, where it has none (states saved before networks). */
+function withDefaultNetworks(catalogue: Catalogue): void {
+  const defaults = defaultCatalogue(openApiDocument);
+  const codes = new Set(catalogue.currencies.map((currency) => currency.code));
+  const own = <T>(entries: Record<string, T>) =>
+    Object.fromEntries(Object.entries(entries).filter(([code]) => codes.has(code)));
+  catalogue.networks ??= own(defaults.networks);
+  catalogue.withdrawalNetworks ??= own(defaults.withdrawalNetworks);
+}
+
+/** A copy of `saved` as this version restores it, what older states lack filled in; a RangeError where it cannot. */
+function restorable(saved: unknown, check: Check): SandboxStateData {
   const problem = stateProblem(saved);
   if (problem) throw new RangeError(`sandbox state: ${problem}`);
-  const { catalogue, rates } = saved as SandboxStateData;
-  checkCatalogue(catalogue, check);
-  const ratesProblem = check.ratesProblem(rates);
+  const next = structuredClone(saved) as SandboxStateData;
+  next.outbox ??= {}; // a state saved before webhooks
+  next.settlements ??= []; // a state saved before deposits and withdrawals
+  for (const account of Object.values(next.accounts)) account.addresses ??= [];
+  withDefaultNetworks(next.catalogue);
+  checkCatalogue(next.catalogue, check);
+  const ratesProblem = check.ratesProblem(next.rates);
   if (ratesProblem) throw new RangeError(`sandbox state: ${ratesProblem}`);
+  return next;
 }
 
 /** `rates` over `current`: the fiat list whole, each dollar rate given; throws a RangeError on invalid rates. */
@@ -236,11 +251,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     },
     snapshot: () => structuredClone({ ...engine.state, clock: engine.clock.state() }) as SandboxState,
     restore(saved) {
-      checkState(saved, check);
-      const next = structuredClone(saved);
-      next.outbox ??= {}; // a state saved before webhooks
-      next.settlements ??= []; // a state saved before deposits and withdrawals
-      for (const account of Object.values(next.accounts)) account.addresses ??= [];
+      const next = restorable(saved, check);
       engine.clock.restore(next.clock);
       engine.replace(next);
       money.resume();

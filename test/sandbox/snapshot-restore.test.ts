@@ -3,6 +3,7 @@
 // (statuses, headers, bodies, ids); a state of another version is refused.
 import { describe, expect, it } from "vitest";
 import type { Sandbox } from "../../src/sandbox/index.js";
+import { successExample } from "../support/spec.js";
 import { api, headersOf, newSandbox, quoteId, SELL_100, stateOf } from "./support/sandbox.js";
 
 /** A scenario touching every part of the state: quotes, accepts, limits, clock, several keys. */
@@ -65,6 +66,24 @@ describe("snapshot and restore", () => {
     badRates.rates.fiat = [{ currency: "NGNX", buyRate: -1, sellRate: 1 }];
     expect(() => sandbox.restore(badRates as never)).toThrow(/above 0/);
     expect(stateOf(sandbox)).toEqual(stateOf(sandbox));
+  });
+
+  it("restores a state saved without networks with the default networks of its currencies", async () => {
+    const older = stateOf(newSandbox()) as any;
+    delete older.catalogue.networks;
+    delete older.catalogue.withdrawalNetworks;
+    const restored = newSandbox();
+    restored.restore(older);
+    const active = await api(restored, "GET", "/currencies/networks/active");
+    expect(active.body.data).toEqual(successExample("getActiveNetworks").data);
+    // The default networks are USDT's: a state without USDT gets none, not a refusal for a stray network.
+    older.catalogue.currencies = older.catalogue.currencies.filter((currency: any) => currency.code !== "USDT");
+    older.catalogue.pairs = [];
+    for (const account of Object.values<any>(older.accounts))
+      account.wallets = account.wallets.filter((wallet: any) => wallet.code !== "USDT");
+    const withoutUsdt = newSandbox();
+    withoutUsdt.restore(older);
+    expect(stateOf(withoutUsdt).catalogue).toMatchObject({ networks: {}, withdrawalNetworks: {} });
   });
 
   it("refuses a state of another version, or one that is not a state", () => {
