@@ -350,8 +350,9 @@ export const SANDBOX_CHOICES: readonly SandboxChoice[] = [
     choice:
       "An account's webhooks are POSTed to its webhookUrl (http or https, which needs a webhookSecret) with the " +
       "global fetch; an account without one hands them to the in-process onWebhook callback when given. Without " +
-      "either, or without a webhookSecret, a webhook is kept in the outbox unsent, failed with no attempt. " +
-      "Redirects are not followed. Putting or deleting an account drops its outbox.",
+      "either, or without a webhookSecret, a webhook is kept in the outbox unsent, failed with no attempt. One " +
+      "that cannot be signed (no Web Crypto) fails at once, its one attempt's error saying why. Redirects are " +
+      "not followed. Putting or deleting an account drops its outbox.",
     why: "The Webhooks page says only that the service POSTs to the account's configured URL.",
     override: "accounts[key].webhookUrl and webhookSecret; webhooks.fetch, webhooks.onWebhook",
   },

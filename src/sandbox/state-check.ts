@@ -177,7 +177,7 @@ function accountProblem(at: string, apiKey: string, account: unknown, names: Cat
     fieldProblem(at, account, { ...tests, business: (value) => typeof value === "boolean" }) ??
     fieldProblem(at, account, { apiSecret: (value) => value === undefined || isText(value) }) ??
     fieldProblem(at, account, { webhookUrl: (value) => value === undefined || isText(value) }) ??
-    fieldProblem(at, account, { webhookSecret: (value) => value === undefined || isText(value) });
+    fieldProblem(at, account, { webhookSecret: (value) => value === undefined || (isText(value) && value !== "") });
   if (problem) return problem;
   const record = account as Json;
   const walletCodes = new Set((Array.isArray(record.wallets) ? record.wallets : []).map((w) => String(w?.code)));

@@ -2,7 +2,7 @@
 // on the sandbox clock, the receiver's status or the error), the same over GET /_sandbox/webhooks and
 // in-process; it is part of the state, so a pending delivery resumes after a restore. In-process, webhooks can
 // go to a callback or through a given fetch instead of the global one; only the account's URL is ever called.
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { WEBHOOK_RETRY_DELAYS_MS } from "../../src/sandbox/choices.js";
 import type { WebhookDelivery } from "../../src/sandbox/index.js";
 import { control, newSandbox, START } from "./support/sandbox.js";
@@ -130,6 +130,35 @@ describe("webhook outbox", () => {
     await deposit(sandbox, "key-b");
     await sandbox.webhooks.settled();
     expect(called).toEqual(["http://127.0.0.1:9/b"]);
+  });
+
+  it("fails a webhook that cannot be signed (no Web Crypto) at once, saying why, and sends the next", async () => {
+    const deliveries: WebhookDelivery[] = [];
+    const sandbox = newSandbox({ webhooks: { onWebhook: (delivery) => void deliveries.push(delivery) } });
+    sandbox.putAccount("key-a", { webhookSecret: SECRET });
+    vi.stubGlobal("crypto", { getRandomValues: crypto.getRandomValues.bind(crypto) });
+    try {
+      await deposit(sandbox, "key-a", 10);
+      await sandbox.webhooks.settled();
+    } finally {
+      vi.unstubAllGlobals();
+    }
+    const [unsigned] = await outbox(sandbox, "key-a");
+    expect(unsigned).toMatchObject({ status: "failed", attempts: [{ at: iso(START) }] });
+    expect(unsigned!.attempts[0]!.error).toMatch(/^not signed: .*Web Crypto/);
+    expect(unsigned!.nextAttemptAt).toBeUndefined();
+    await deposit(sandbox, "key-a", 20);
+    await sandbox.webhooks.settled();
+    expect((await outbox(sandbox, "key-a")).map((webhook) => webhook.status)).toEqual(["failed", "delivered"]);
+    expect(deliveries).toHaveLength(1);
+  });
+
+  it("restores no account whose webhook secret is empty (it could sign nothing)", () => {
+    const sandbox = newSandbox();
+    sandbox.putAccount("key-a", { webhookSecret: SECRET });
+    const saved = structuredClone(sandbox.snapshot()) as any;
+    saved.accounts["key-a"].webhookSecret = "";
+    expect(() => newSandbox().restore(saved)).toThrow(/webhookSecret/);
   });
 
   it("hands webhooks to the onWebhook callback of an account without a URL, retrying when it throws", async () => {

@@ -7,7 +7,7 @@
 // The webhooks of one transaction go out in order ("webhooks.order").
 import { signWebhook } from "../../webhooks.js";
 import { WEBHOOK_RETRY_DELAYS_MS, WEBHOOK_TIMEOUT_MS } from "../choices.js";
-import { type ClockAlarm, createAlarm } from "../clock.js";
+import { type ClockAlarm, createAlarm, MAX_TIMER_MS } from "../clock.js";
 import type { Engine, WebhookPayload } from "../engine.js";
 import { uuid } from "../ids.js";
 import { ownEntry, setOwnEntry } from "../state.js";
@@ -58,8 +58,9 @@ function checkedOptions(options: WebhookOptions) {
   if (!retry.every((ms) => Number.isSafeInteger(ms) && ms >= 0))
     throw new RangeError("sandbox webhooks: retry must list whole numbers of milliseconds, 0 or more");
   const timeoutMs = options.timeoutMs ?? WEBHOOK_TIMEOUT_MS;
-  if (!Number.isSafeInteger(timeoutMs) || timeoutMs < 1)
-    throw new RangeError("sandbox webhooks: timeoutMs must be a whole number of milliseconds, 1 or more");
+  // A longer wait than a timer's would end at once (Node and browsers take it as 1 ms).
+  if (!Number.isSafeInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > MAX_TIMER_MS)
+    throw new RangeError(`sandbox webhooks: timeoutMs must be a whole number of milliseconds, 1 to ${MAX_TIMER_MS}`);
   return { retry: [...retry], timeoutMs };
 }
 
@@ -178,14 +179,36 @@ class Sender implements Webhooks {
     queue.records.push(record);
   }
 
-  /** Signs `record` with `secret` (Web Crypto is asynchronous), then lets it go out. */
+  /**
+   * Signs `record` with `secret` (Web Crypto is asynchronous), then lets it go out. Where it cannot be signed (no
+   * Web Crypto: a browser page outside a secure context), it fails at once, its one attempt saying why.
+   */
   private sign(record: WebhookRecord, secret: string): void {
-    const signed = signWebhook(record.body, secret).then((signature) => {
-      record.signature = signature;
-      this.signing.delete(signed);
-      this.pump();
-    });
+    const signed = signWebhook(record.body, secret)
+      .then(
+        (signature) => {
+          record.signature = signature;
+        },
+        (error: unknown) => this.unsignable(record, error),
+      )
+      .finally(() => {
+        this.signing.delete(signed);
+        this.pump();
+      });
     this.signing.add(signed);
+  }
+
+  /** `record` could not be signed: failed, out of its queue, so the webhooks after it go on. */
+  private unsignable(record: WebhookRecord, error: unknown): void {
+    record.attempts.push({ at: this.engine.clock.now(), error: `not signed: ${(error as Error)?.message ?? error}` });
+    record.status = "failed";
+    delete record.nextAttemptAt;
+    for (const [key, queue] of this.queues) {
+      const at = queue.records.indexOf(record);
+      if (at === -1) continue;
+      queue.records.splice(at, 1);
+      if (queue.records.length === 0) this.queues.delete(key);
+    }
   }
 
   private start(key: string, apiKey: string, record: WebhookRecord): void {
