@@ -52,7 +52,7 @@ export function createClock(start?: number, realNow: () => number = Date.now): C
 }
 
 /** The longest a timer may wait (setTimeout's limit); a later moment is reached by waiting again. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
+export const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** A wait for one moment on the sandbox clock (withdrawal settlement, webhook retries). */
 export interface ClockAlarm {

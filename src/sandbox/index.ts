@@ -200,6 +200,7 @@ function createEngine(options: SandboxOptions, check: Check) {
       engine.webhooks.restored();
     },
   };
+  void engine.webhooks; // made now, so that wrong webhook options are refused at start, not at the first webhook
   return engine;
 }
 

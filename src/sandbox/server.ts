@@ -15,6 +15,7 @@ import type http from "node:http";
 import { isIP } from "node:net";
 import path from "node:path";
 import { BASE_PATH } from "../../generated/client-meta.js";
+import controlDocument from "../../generated/sandbox-control.json" with { type: "json" };
 import { openApiDocument } from "../contract/bundled.js";
 import { type AnsweringSide, startHttpFront } from "../mock/http-front.js";
 import { DEFAULT_REQUEST_TIMEOUT_MS } from "../mock/limits.js";
@@ -23,7 +24,15 @@ import { DEFAULT_MAX_BODY_BYTES } from "../mock/server.js";
 import { deriveMockSpec } from "../mock/spec.js";
 import { CONTROL_PREFIX } from "./control.js";
 import { pipelineOf } from "./direct.js";
-import { createSandbox, type Sandbox, type SandboxOptions, type SandboxState } from "./index.js";
+import {
+  createSandbox,
+  type Sandbox,
+  type SandboxOptions,
+  type SandboxRates,
+  type SandboxState,
+  type WebhookOptions,
+  type WithdrawalOptions,
+} from "./index.js";
 
 interface StartSandboxOptions {
   /** Interface to listen on. Default 127.0.0.1; any other needs `controlToken`. */
@@ -81,6 +90,48 @@ export function isLoopbackHost(host: string): boolean {
   return isIP(bare) === 4 && bare.startsWith("127.");
 }
 
+/** All of `T`'s keys, listed once (the compiler checks the list is whole and names nothing else). */
+const keysOf = <T>(keys: Record<keyof T, true>): readonly string[] => Object.keys(keys);
+
+/** The keys of each option that holds an object, as a JSON file can give them. */
+const NESTED_KEYS: Record<string, readonly string[]> = {
+  clock: keysOf<NonNullable<SandboxOptions["clock"]>>({ start: true }),
+  rates: keysOf<SandboxRates>({ fiat: true, dollar: true }),
+  limits: keysOf<NonNullable<SandboxOptions["limits"]>>({ requestsPerMinute: true, quotesPerHour: true }),
+  catalogue: keysOf<NonNullable<SandboxOptions["catalogue"]>>({
+    currencies: true,
+    pairs: true,
+    networks: true,
+    withdrawalNetworks: true,
+  }),
+  withdrawals: keysOf<WithdrawalOptions>({ settleAfterMs: true, outcome: true }),
+  webhooks: keysOf<Omit<WebhookOptions, "fetch" | "onWebhook">>({ retry: true, timeoutMs: true }),
+};
+
+/** An account's settings as the control document gives them (PUT /_sandbox/accounts/{apiKey}). */
+const ACCOUNT_KEYS = Object.keys(controlDocument.components.schemas.SandboxAccountSettings.properties);
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === "object" && !Array.isArray(value);
+
+/** The first key of `value` (an object) not in `known`, as "where.key (known: …)", or undefined. */
+function strayKey(where: string, value: unknown, known: readonly string[]): string | undefined {
+  if (!isObject(value)) return undefined; // the sandbox says what is wrong with its type
+  const stray = Object.keys(value).find((key) => !known.includes(key));
+  return stray === undefined ? undefined : `${where}${stray} (known: ${known.join(", ")})`;
+}
+
+/** The first option of a config file the sandbox does not know, at any depth it checks, or undefined. */
+function unknownOption(options: Record<string, unknown>): string | undefined {
+  const nested = Object.entries(NESTED_KEYS).map(([name, known]) => strayKey(`${name}.`, options[name], known));
+  const accounts = isObject(options.accounts) ? Object.entries(options.accounts) : [];
+  return (
+    strayKey("", options, CONFIG_KEYS) ??
+    nested.find((stray) => stray !== undefined) ??
+    accounts.map(([key, settings]) => strayKey(`accounts.${key}.`, settings, ACCOUNT_KEYS)).find(Boolean)
+  );
+}
+
 /** The SandboxOptions of a config file, its keys checked (a typo must not pass unnoticed). */
 async function readConfig(file: string): Promise<SandboxOptions> {
   let parsed: unknown;
@@ -91,9 +142,8 @@ async function readConfig(file: string): Promise<SandboxOptions> {
   }
   if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed))
     throw new Error(`--config ${file}: must hold a JSON object of sandbox options`);
-  const unknown = Object.keys(parsed).filter((key) => !(CONFIG_KEYS as readonly string[]).includes(key));
-  if (unknown.length)
-    throw new Error(`--config ${file}: unknown option ${unknown.join(", ")} (known: ${CONFIG_KEYS.join(", ")})`);
+  const unknown = unknownOption(parsed as Record<string, unknown>);
+  if (unknown) throw new Error(`--config ${file}: unknown option ${unknown}`);
   return parsed as SandboxOptions;
 }
 

@@ -194,6 +194,25 @@ describe("--config", () => {
     await writeFile(config, JSON.stringify({ acounts: {} }));
     await expect(startSandbox({ port: 0, config })).rejects.toThrow(/unknown option acounts/);
   });
+
+  it("refuses a typo inside an option too: a limit, a webhook setting, an account's setting", async () => {
+    const typos = [
+      [
+        { limits: { quotesPerHr: 3 } },
+        /unknown option limits\.quotesPerHr \(known: requestsPerMinute, quotesPerHour\)/,
+      ],
+      [{ webhooks: { timeout: 1000 } }, /unknown option webhooks\.timeout /],
+      [{ accounts: { carol: { balance: { USDT: 7 } } } }, /unknown option accounts\.carol\.balance /],
+    ] as const;
+    for (const [options, message] of typos) {
+      const config = path.join(folder, "nested-typo.json");
+      await writeFile(config, JSON.stringify(options));
+      await expect(startSandbox({ port: 0, config })).rejects.toThrow(message);
+    }
+    const whole = path.join(folder, "nested-known.json");
+    await writeFile(whole, JSON.stringify({ limits: { quotesPerHour: 3 }, accounts: { carol: { balances: {} } } }));
+    await (await start({ config: whole })).stop();
+  });
 });
 
 describe("the control token", () => {

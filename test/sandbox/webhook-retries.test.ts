@@ -111,6 +111,12 @@ describe("webhook retries", () => {
     );
   });
 
+  it("refuses a retry policy or a delivery timeout it cannot keep when the sandbox is made", () => {
+    for (const webhooks of [{ retry: [-1] }, { retry: [1.5] }, { timeoutMs: 0 }, { timeoutMs: 2 ** 31 }])
+      expect(() => newSandbox({ webhooks }), JSON.stringify(webhooks)).toThrow(RangeError);
+    expect(() => newSandbox({ webhooks: { retry: [], timeoutMs: 2 ** 31 - 1 } })).not.toThrow();
+  });
+
   it("counts no answer within the delivery timeout as a failed attempt (webhooks.timeoutMs)", async () => {
     const hook = await receiver((_, index) => (index === 0 ? "hold" : 200));
     const sandbox = newSandbox({ webhooks: { timeoutMs: 50 } });
