@@ -2,7 +2,7 @@
 // (operation, decoded path parameters, query, parsed body, preferences), what it refuses before the source
 // (the API key before the body, the body against the contract, malformed JSON), what it makes of the source's
 // refusals and answers, and its clock: a quote's expiry and the rate-limit reset are those of `now()`.
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { createDocumentedSource } from "../../src/mock/answers.js";
 import { FULL_REPORT_MAX_BYTES } from "../../src/mock/body-check.js";
 import { MOCK_IDENTITY_HEADER } from "../../src/mock/identity.js";
@@ -331,13 +331,21 @@ describe("the clock", () => {
   });
 
   it("without a clock, the rate-limit reset is the end of the minute Date.now() is in", async () => {
-    const pipeline = createRequestPipeline({ spec, source: createDocumentedSource(spec), basePaths: [BASE_PATH] });
-    const endOfMinute = (ms: number) => String(Math.floor(ms / 60_000) * 60 + 60);
-    const before = Date.now();
-    const url = `${BASE_PATH}/currencies/fiat-rates`;
-    const answer = await pipeline.handle({ method: "GET", url, headers: { [API_KEY_HEADER]: "k" }, body: "" });
-    expect(answer.status).toBe(200);
-    const after = Date.now();
-    expect([endOfMinute(before), endOfMinute(after)]).toContain(answer.headers[RATE_LIMIT_HEADERS.reset]);
+    // Date alone faked (timers and I/O stay real): a moment 1 s before a minute ends, then the next minute.
+    const moment = Date.UTC(2030, 0, 1, 12, 0, 59);
+    vi.useFakeTimers({ toFake: ["Date"], now: moment });
+    try {
+      const pipeline = createRequestPipeline({ spec, source: createDocumentedSource(spec), basePaths: [BASE_PATH] });
+      const url = `${BASE_PATH}/currencies/fiat-rates`;
+      const resetAt = async () =>
+        (await pipeline.handle({ method: "GET", url, headers: { [API_KEY_HEADER]: "k" }, body: "" })).headers[
+          RATE_LIMIT_HEADERS.reset
+        ];
+      expect(await resetAt()).toBe(String(Date.UTC(2030, 0, 1, 12, 1, 0) / 1000));
+      vi.setSystemTime(moment + 1000);
+      expect(await resetAt()).toBe(String(Date.UTC(2030, 0, 1, 12, 2, 0) / 1000));
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -59,20 +59,26 @@ describe("webhook signature", () => {
   it("signs with each account's own secret, never its API secret", async () => {
     receiver = await startReceiver();
     const sandbox = newSandbox();
-    await withWebhooks(sandbox, "key-a", receiver.url, "secret-of-a");
-    await withWebhooks(sandbox, "key-b", receiver.url, "secret-of-b");
+    for (const key of ["a", "b"]) {
+      const settings = { webhookUrl: receiver.url, webhookSecret: `secret-of-${key}`, apiSecret: `api-secret-${key}` };
+      expect((await control(sandbox, "PUT", `/_sandbox/accounts/key-${key}`, settings)).status).toBe(200);
+    }
     await deposit(sandbox, "key-a");
     await deposit(sandbox, "key-b");
     const requests = await receiver.received(2);
     const secrets = await Promise.all(
       requests.map(async (request) => {
         const header = String(request.headers["x-obiex-signature"]);
-        if (await verifyWebhookSignature(request.raw, header, "secret-of-a")) return "a";
-        if (await verifyWebhookSignature(request.raw, header, "secret-of-b")) return "b";
-        return "none";
+        const candidates = ["secret-of-a", "secret-of-b", "api-secret-a", "api-secret-b"];
+        const verified = await Promise.all(
+          candidates.map((secret) => verifyWebhookSignature(request.raw, header, secret)),
+        );
+        return candidates.filter((_, at) => verified[at]);
       }),
     );
-    expect(secrets.sort()).toEqual(["a", "b"]);
+    const byAccount = requests.map((request) => JSON.parse(request.raw.toString()).address);
+    expect(new Set(byAccount).size).toBe(2);
+    expect(secrets.flat().sort()).toEqual(["secret-of-a", "secret-of-b"]);
   });
 
   it("keeps the webhook settings on the account: the URL and whether there is a secret, never the secret", async () => {
