@@ -13,7 +13,7 @@ export { MAX_VIOLATIONS, MockUnavailableError, PRISM_ENGINE_PACKAGE } from "./en
 export { MOCK_IDENTITY_HEADER, PACKAGE_VERSION } from "./identity.js";
 export { MOCK_QUOTE_VALIDITY_MS } from "./quote-expiry.js";
 export { DEFAULT_REQUEST_TIMEOUT_MS, MAX_HEAD_BYTES, MAX_HEADER_BYTES, MAX_URL_BYTES } from "./limits.js";
-export { DEFAULT_MAX_BODY_BYTES } from "./server.js";
+export { DEFAULT_MAX_BODY_BYTES } from "./limits.js";
 
 export interface StartMockOptions {
   /** Interface to listen on. Default 127.0.0.1. */

@@ -8,6 +8,9 @@
 //     and reports only the bytes it was reading (headOverflowStatus tells 414 from 431 by them).
 // A body over maxBodyBytes is 413 (server.ts).
 
+/** Requests larger than this are refused (413): every request body of the contract is a few hundred bytes. */
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+
 /** Time a client has to send a whole request, head and body: 60 s. Every request of the contract is small. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 

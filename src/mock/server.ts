@@ -7,11 +7,8 @@ import type { OpenApiDocument } from "../openapi/document.js";
 import { createPrismSource } from "./engine.js";
 import { type AnsweringSide, startHttpFront } from "./http-front.js";
 import { MOCK_IDENTITY } from "./identity.js";
-import { DEFAULT_REQUEST_TIMEOUT_MS } from "./limits.js";
+import { DEFAULT_MAX_BODY_BYTES, DEFAULT_REQUEST_TIMEOUT_MS } from "./limits.js";
 import { createRequestPipeline } from "./pipeline.js";
-
-/** Requests larger than this are refused (413): every request body of the contract is a few hundred bytes. */
-export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
 interface MockServerOptions {
   /** The mock-only contract (paths under the base path). */

@@ -5,6 +5,10 @@
 // the sandbox's, never presented as the service's behaviour; `override` says how a user chooses otherwise.
 
 import type { SandboxChoice } from "../../generated/sandbox-control.js";
+import { DEFAULT_MAX_BODY_BYTES, DEFAULT_REQUEST_TIMEOUT_MS, MAX_HEADER_BYTES, MAX_URL_BYTES } from "../mock/limits.js";
+
+const KIB = 1024;
+const MIB = 1024 * KIB;
 
 const NO_STATUS = "no source shows which status answers this";
 
@@ -555,9 +559,11 @@ export const SANDBOX_CHOICES: readonly SandboxChoice[] = [
     id: "answers.http",
     topic: "Answers",
     choice:
-      "Over HTTP (api-contract sandbox), a request body over maxBodyBytes (default 1 MiB) answers 413, and every " +
-      "answer allows any origin " +
-      "(a CORS preflight answers 204), as the mock's HTTP front does.",
+      "Over HTTP (api-contract sandbox), the mock's HTTP front refuses what only a transport sees, closing the " +
+      `connection: a request body over maxBodyBytes (default ${DEFAULT_MAX_BODY_BYTES / MIB} MiB) 413, a request ` +
+      `not arrived within ${DEFAULT_REQUEST_TIMEOUT_MS / 1000} s 408, a URL over ${MAX_URL_BYTES / KIB} KiB 414, ` +
+      `header fields over ${MAX_HEADER_BYTES / KIB} KiB 431, a request Node cannot parse 400. A failure inside ` +
+      "the sandbox answers 400 and is logged. Every answer allows any origin (a CORS preflight answers 204).",
     why: "No source gives a request size limit or the service's CORS policy; 413 is not among the published statuses.",
   },
   {

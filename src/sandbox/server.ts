@@ -18,9 +18,8 @@ import { BASE_PATH } from "../../generated/client-meta.js";
 import controlDocument from "../../generated/sandbox-control.json" with { type: "json" };
 import { openApiDocument } from "../contract/bundled.js";
 import { type AnsweringSide, startHttpFront } from "../mock/http-front.js";
-import { DEFAULT_REQUEST_TIMEOUT_MS } from "../mock/limits.js";
+import { DEFAULT_MAX_BODY_BYTES, DEFAULT_REQUEST_TIMEOUT_MS } from "../mock/limits.js";
 import { createRequestPipeline, type PipelineAnswer, type RequestPipeline } from "../mock/pipeline.js";
-import { DEFAULT_MAX_BODY_BYTES } from "../mock/server.js";
 import { deriveMockSpec } from "../mock/spec.js";
 import { CONTROL_PREFIX } from "./control.js";
 import { pipelineOf } from "./direct.js";
@@ -51,6 +50,8 @@ interface StartSandboxOptions {
   quiet?: boolean;
   /** Larger request bodies are refused with 413. Default 1 MiB. */
   maxBodyBytes?: number;
+  /** A request (head and body) that has not arrived within it is refused with 408. Default 60 s, as the mock's. */
+  requestTimeoutMs?: number;
 }
 
 export interface StartedSandbox {
@@ -343,7 +344,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
     host,
     port: options.port ?? SANDBOX_DEFAULT_PORT,
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
-    requestTimeout: DEFAULT_REQUEST_TIMEOUT_MS,
+    requestTimeout: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
     log: options.quiet ? undefined : log,
   });
   origin = originOf(host, front.port);

@@ -1,34 +1,32 @@
-// What the mock answers a request that breaks one of its limits, on raw sockets: a request that does not
-// arrive in time (an idle connection, a head or a body that stops) 408; a URL over MAX_URL_BYTES 414; header
-// fields over MAX_HEADER_BYTES 431; a head too large for Node's parser (over MAX_HEAD_BYTES) 414 or 431 by
-// what the parser was reading. Each is the documented error response with the published error body saying
-// which limit it broke, with the rate-limit headers and the mock's identity, and closes the connection. The
-// time limit is an option of startMock: set small here, and the test waits for the server's own timer to fire
-// (it is the event under test).
+// What the mock and the sandbox (one HTTP front, src/mock/http-front.ts) answer a request that breaks one of its
+// limits, on raw sockets: a request that does not arrive in time (an idle connection, a head or a body that
+// stops) 408; a URL over MAX_URL_BYTES 414; header fields over MAX_HEADER_BYTES 431; a head too large for Node's
+// parser (over MAX_HEAD_BYTES) 414 or 431 by what the parser was reading. Each is the documented error response
+// with the published error body saying which limit it broke, with the rate-limit headers and the mock's
+// identity, and closes the connection. The time limit is an option of startMock and startSandbox: set small
+// here, and the test waits for the server's own timer to fire (it is the event under test).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   MAX_HEAD_BYTES,
   MAX_HEADER_BYTES,
   MAX_URL_BYTES,
   MOCK_IDENTITY_HEADER,
-  type StartedMock,
   startMock,
 } from "../../src/mock/index.js";
 import { headOverflowStatus } from "../../src/mock/limits.js";
+import { startSandbox } from "../../src/sandbox/server.js";
 import { type RawAnswer, sendRaw } from "./support/raw-http.js";
 import { expectErrorBody } from "../support/error-body.js";
 import { API_KEY_HEADER, RATE_LIMIT_HEADERS } from "../support/spec.js";
 
 const REQUEST_TIMEOUT_MS = 150;
 
-// The short time limit only where it is under test: a request that must be answered could take longer than
-// 150 ms to arrive on a loaded machine (and get 408 instead).
-let mock: StartedMock;
-let impatientMock: StartedMock;
-beforeAll(async () => {
-  [mock, impatientMock] = await Promise.all([startMock(), startMock({ requestTimeoutMs: REQUEST_TIMEOUT_MS })]);
-});
-afterAll(() => Promise.all([mock?.stop(), impatientMock?.stop()]));
+/** Both HTTP fronts apply these limits (src/mock/http-front.ts): the mock's server and the sandbox's. */
+const FRONTS: Record<string, () => Promise<Array<{ port: number; stop(): Promise<void> }>>> = {
+  mock: () => Promise.all([startMock(), startMock({ requestTimeoutMs: REQUEST_TIMEOUT_MS })]),
+  sandbox: () =>
+    Promise.all([startSandbox({ port: 0 }), startSandbox({ port: 0, requestTimeoutMs: REQUEST_TIMEOUT_MS })]),
+};
 
 const head = (target: string, headers: string[] = []) =>
   Buffer.from([`GET ${target} HTTP/1.1`, "Host: 127.0.0.1", `${API_KEY_HEADER}: k`, ...headers, "", ""].join("\r\n"));
@@ -51,68 +49,87 @@ function expectRefusal(answer: RawAnswer | undefined, status: number): void {
   expectErrorBody(JSON.parse(answer!.body.toString("utf8")), status, CAUSES[status]!);
 }
 
-describe("a request that does not arrive in time: 408", () => {
-  it("an idle connection (nothing sent)", async () => {
-    expectRefusal(await sendRaw(impatientMock.port, Buffer.alloc(0), { keepOpen: true }), 408);
+describe.each(Object.keys(FRONTS))("the %s's HTTP front", (front) => {
+  // The short time limit only where it is under test: a request that must be answered could take longer than
+  // 150 ms to arrive on a loaded machine (and get 408 instead).
+  const servers = { port: 0, impatientPort: 0 };
+  let stops: Array<() => Promise<void>> = [];
+  beforeAll(async () => {
+    const [patient, impatient] = await FRONTS[front]!();
+    stops = [patient!, impatient!].map((server) => () => server.stop());
+    Object.assign(servers, { port: patient!.port, impatientPort: impatient!.port });
+  });
+  afterAll(() => Promise.all(stops.map((stop) => stop())));
+
+  describe("a request that does not arrive in time: 408", () => {
+    it("an idle connection (nothing sent)", async () => {
+      expectRefusal(await sendRaw(servers.impatientPort, Buffer.alloc(0), { keepOpen: true }), 408);
+    });
+
+    it("a head that stops half-way", async () => {
+      const partial = Buffer.from("GET /v1/trades/summary/me HTTP/1.1\r\nHost: x\r\n");
+      expectRefusal(await sendRaw(servers.impatientPort, partial, { keepOpen: true }), 408);
+    });
+
+    it("a body that stops half-way", async () => {
+      const partial =
+        "POST /v1/trades/quote HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{";
+      expectRefusal(await sendRaw(servers.impatientPort, Buffer.from(partial), { keepOpen: true }), 408);
+    });
   });
 
-  it("a head that stops half-way", async () => {
-    const partial = Buffer.from("GET /v1/trades/summary/me HTTP/1.1\r\nHost: x\r\n");
-    expectRefusal(await sendRaw(impatientMock.port, partial, { keepOpen: true }), 408);
+  describe("a URL over MAX_URL_BYTES: 414", () => {
+    const path = "/v1/trades/summary/me?pad=";
+    it("refuses one byte over the limit, answers at the limit", async () => {
+      expectRefusal(await sendRaw(servers.port, head(path + "a".repeat(MAX_URL_BYTES - path.length + 1))), 414);
+      const atLimit = await sendRaw(
+        servers.port,
+        head(path + "a".repeat(MAX_URL_BYTES - path.length), ["connection: close"]),
+      );
+      expect(atLimit?.status).toBe(200);
+    });
+
+    it("refuses a URL too long for Node's parser", async () => {
+      expectRefusal(await sendRaw(servers.port, head(`/v1/${"a".repeat(MAX_HEAD_BYTES)}`)), 414);
+    });
   });
 
-  it("a body that stops half-way", async () => {
-    const partial =
-      "POST /v1/trades/quote HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{";
-    expectRefusal(await sendRaw(impatientMock.port, Buffer.from(partial), { keepOpen: true }), 408);
-  });
-});
+  describe("header fields over MAX_HEADER_BYTES: 431", () => {
+    it("refuses one byte over the limit, answers at the limit", async () => {
+      // The request's own header lines (Host, the key, connection) and the padding make up the header fields.
+      const own = ["Host: 127.0.0.1", `${API_KEY_HEADER}: k`, "connection: close"].reduce(
+        (sum, line) => sum + line.length + 2,
+        0,
+      );
+      const lines = headerLines(Math.floor((MAX_HEADER_BYTES - own) / 100));
+      const rest = MAX_HEADER_BYTES - own - lines.length * 100;
+      const filler = `x-fill: ${"f".repeat(rest - "x-fill: ".length - 2)}`;
+      const atLimit = await sendRaw(
+        servers.port,
+        head("/v1/trades/summary/me", [...lines, filler, "connection: close"]),
+      );
+      expect(atLimit?.status).toBe(200);
+      expectRefusal(
+        await sendRaw(servers.port, head("/v1/trades/summary/me", [...lines, `${filler}f`, "connection: close"])),
+        431,
+      );
+    });
 
-describe("a URL over MAX_URL_BYTES: 414", () => {
-  const path = "/v1/trades/summary/me?pad=";
-  it("refuses one byte over the limit, answers at the limit", async () => {
-    expectRefusal(await sendRaw(mock.port, head(path + "a".repeat(MAX_URL_BYTES - path.length + 1))), 414);
-    const atLimit = await sendRaw(
-      mock.port,
-      head(path + "a".repeat(MAX_URL_BYTES - path.length), ["connection: close"]),
-    );
-    expect(atLimit?.status).toBe(200);
-  });
+    it("refuses a header set too large for Node's parser", async () => {
+      expectRefusal(
+        await sendRaw(servers.port, head("/v1/trades/summary/me", headerLines(MAX_HEAD_BYTES / 100 + 1))),
+        431,
+      );
+    });
 
-  it("refuses a URL too long for Node's parser", async () => {
-    expectRefusal(await sendRaw(mock.port, head(`/v1/${"a".repeat(MAX_HEAD_BYTES)}`)), 414);
-  });
-});
-
-describe("header fields over MAX_HEADER_BYTES: 431", () => {
-  it("refuses one byte over the limit, answers at the limit", async () => {
-    // The request's own header lines (Host, the key, connection) and the padding make up the header fields.
-    const own = ["Host: 127.0.0.1", `${API_KEY_HEADER}: k`, "connection: close"].reduce(
-      (sum, line) => sum + line.length + 2,
-      0,
-    );
-    const lines = headerLines(Math.floor((MAX_HEADER_BYTES - own) / 100));
-    const rest = MAX_HEADER_BYTES - own - lines.length * 100;
-    const filler = `x-fill: ${"f".repeat(rest - "x-fill: ".length - 2)}`;
-    const atLimit = await sendRaw(mock.port, head("/v1/trades/summary/me", [...lines, filler, "connection: close"]));
-    expect(atLimit?.status).toBe(200);
-    expectRefusal(
-      await sendRaw(mock.port, head("/v1/trades/summary/me", [...lines, `${filler}f`, "connection: close"])),
-      431,
-    );
-  });
-
-  it("refuses a header set too large for Node's parser", async () => {
-    expectRefusal(await sendRaw(mock.port, head("/v1/trades/summary/me", headerLines(MAX_HEAD_BYTES / 100 + 1))), 431);
-  });
-
-  it("says so when Node's parser stopped at the head's header fields (40 KiB of them)", async () => {
-    const answer = await sendRaw(mock.port, head("/v1/trades/summary/me", headerLines(400)));
-    expect(answer?.status).toBe(431);
-    const { message } = JSON.parse(answer!.body.toString("utf8")) as { message: string };
-    expect(message).toBe(
-      `the header fields are over the ${MAX_HEAD_BYTES} bytes Node reads of a head (HPE_HEADER_OVERFLOW)`,
-    );
+    it("says so when Node's parser stopped at the head's header fields (40 KiB of them)", async () => {
+      const answer = await sendRaw(servers.port, head("/v1/trades/summary/me", headerLines(400)));
+      expect(answer?.status).toBe(431);
+      const { message } = JSON.parse(answer!.body.toString("utf8")) as { message: string };
+      expect(message).toBe(
+        `the header fields are over the ${MAX_HEAD_BYTES} bytes Node reads of a head (HPE_HEADER_OVERFLOW)`,
+      );
+    });
   });
 });
 

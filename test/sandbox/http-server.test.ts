@@ -11,6 +11,7 @@ import path from "node:path";
 import fc from "fast-check";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { isLoopbackHost, type StartedSandbox, startSandbox, writeFileAtomically } from "../../src/sandbox/server.js";
+import { DEFAULT_MAX_BODY_BYTES } from "../../src/mock/limits.js";
 import { API_KEY_HEADER, BASE_PATH, RATE_LIMIT_HEADERS } from "../support/spec.js";
 
 let folder: string;
@@ -280,6 +281,19 @@ describe("request bodies", () => {
     // The refused request never reached the engine: its key got no account.
     expect(server.sandbox.getAccount("k")).toBeUndefined();
     expect((await fetch(`${server.origin}/_sandbox/clock`)).status).toBe(200);
+  });
+
+  it("over the default 1 MiB are refused 413; one of exactly 1 MiB is read and judged", async () => {
+    expect(DEFAULT_MAX_BODY_BYTES).toBe(1024 * 1024); // the README's and the register's figure
+    const server = await start();
+    const head = (length: number) =>
+      `POST ${BASE_PATH}/trades/quote HTTP/1.1\r\nhost: 127.0.0.1\r\n${API_KEY_HEADER}: k\r\n` +
+      `content-type: application/json\r\ncontent-length: ${length}\r\nconnection: close\r\n\r\n`;
+    const statusOf = async (length: number) =>
+      (await rawRequest(server.port, head(length), Buffer.alloc(length, 0x20))).match(/^HTTP\/1\.1 (\d+)/)?.[1];
+    expect(await statusOf(DEFAULT_MAX_BODY_BYTES + 1)).toBe("413");
+    // Whitespace only: read whole, then refused as no JSON body, not as too large.
+    expect(await statusOf(DEFAULT_MAX_BODY_BYTES)).toBe("400");
   });
 
   it("arriving slowly, or large and invalid, do not hold up the other requests", async () => {
