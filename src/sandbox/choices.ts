@@ -4,7 +4,14 @@
 // (`sandbox.choices`, GET /_sandbox/choices, the README) is the behaviour, not a description of it. A choice is
 // the sandbox's, never presented as the service's behaviour; `override` says how a user chooses otherwise.
 
+import {
+  API_KEY_HEADER,
+  RATE_LIMIT_HEADERS,
+  SIGNING_HEADERS,
+  WEBHOOK_SIGNATURE_HEADER,
+} from "../../generated/client-meta.js";
 import type { SandboxChoice } from "../../generated/sandbox-control.js";
+import { MOCK_IDENTITY_HEADER } from "../mock/identity.js";
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_REQUEST_TIMEOUT_MS, MAX_HEADER_BYTES, MAX_URL_BYTES } from "../mock/limits.js";
 
 const KIB = 1024;
@@ -146,7 +153,7 @@ export const SANDBOX_CHOICES: readonly SandboxChoice[] = [
     topic: "Accounts",
     choice:
       "An operation that reads or changes an account (wallets, transactions, trades, quotes, collections) " +
-      `called without x-api-key answers ${status(REFUSAL_STATUS.keylessAccountRead)}; catalogue reads ` +
+      `called without ${API_KEY_HEADER} answers ${status(REFUSAL_STATUS.keylessAccountRead)}; catalogue reads ` +
       "(rates, pairs, currencies) answer without one.",
     why: "The description does not show whether those operations need the key; without one there is no account.",
   },
@@ -332,17 +339,18 @@ export const SANDBOX_CHOICES: readonly SandboxChoice[] = [
     id: "limits.headers",
     topic: "Limits",
     choice:
-      "X-RateLimit-Limit, -Remaining and -Reset describe the limit with the fewest requests left among those " +
-      "that apply to the request (on Create Quote, the hourly limit once it is the tighter); Reset is the end " +
-      "of its window in Unix seconds.",
+      `${RATE_LIMIT_HEADERS.limit}, ${RATE_LIMIT_HEADERS.remaining} and ${RATE_LIMIT_HEADERS.reset} describe ` +
+      "the limit with the fewest requests left among those that apply to the request (on Create Quote, the " +
+      "hourly limit once it is the tighter); the reset is the end of its window in Unix seconds.",
     why: "The description says the headers describe requests per minute; Create Quote has a second limit.",
   },
   {
     id: "signing",
     topic: "Signing",
     choice:
-      "An account with an API secret needs x-api-timestamp and x-api-signature (hex HMAC-SHA256 of METHOD + " +
-      `PATH + TIMESTAMP, as the package's client signs) with a timestamp within ${SIGNATURE_WINDOW_MS / 1000} s ` +
+      `An account with an API secret needs ${SIGNING_HEADERS.timestamp} and ${SIGNING_HEADERS.signature} (hex ` +
+      "HMAC-SHA256 of METHOD + PATH + TIMESTAMP, as the package's client signs) with a timestamp within " +
+      `${SIGNATURE_WINDOW_MS / 1000} s ` +
       `of the sandbox clock, else ${status(REFUSAL_STATUS.badSignature)}. Without a secret the headers are ` +
       "checked for form only (the contract's patterns).",
     why: "Signing is observed in the official client; the service's window and refusal are not shown.",
@@ -542,7 +550,8 @@ export const SANDBOX_CHOICES: readonly SandboxChoice[] = [
     id: "answers.identity",
     topic: "Answers",
     choice:
-      "Every API answer carries X-Api-Contract-Mock with the package's version, the header of the package's mock, " +
+      `Every API answer carries ${MOCK_IDENTITY_HEADER} with the package's version, the header of the package's ` +
+      "mock, " +
       "so a verifier tells the sandbox from a deployment (and api-contract wait --ready-file takes its URL).",
     why: "The header is the package's own, not the service's; the contract lets undeclared headers through.",
   },
@@ -570,11 +579,11 @@ export const SANDBOX_CHOICES: readonly SandboxChoice[] = [
     id: "webhooks.request",
     topic: "Webhooks",
     choice:
-      "A webhook is POSTed with Content-Type: application/json and x-obiex-signature in lowercase hex, and no " +
-      "other header of its own.",
+      `A webhook is POSTed with Content-Type: application/json and ${WEBHOOK_SIGNATURE_HEADER} in lowercase ` +
+      "hex, and no other header of its own.",
     why:
-      "The Webhooks page gives the hex HMAC-SHA512 of the raw body in x-obiex-signature; the hex case and the " +
-      "request's other headers are not shown.",
+      `The Webhooks page gives the hex HMAC-SHA512 of the raw body in ${WEBHOOK_SIGNATURE_HEADER}; the hex case ` +
+      "and the request's other headers are not shown.",
   },
   {
     id: "withdrawals.records",
