@@ -12,7 +12,7 @@ import { createAnswerCheck } from "../../src/sandbox/conformance.js";
 import { createSandbox } from "../../src/sandbox/index.js";
 import { type StartedSandbox, startSandbox } from "../../src/sandbox/server.js";
 import { listOperations } from "../../src/openapi/document.js";
-import { BASE_PATH, loadSpec } from "../support/spec.js";
+import { BASE_PATH, loadSpec, RATE_LIMIT_HEADERS } from "../support/spec.js";
 
 const started: StartedSandbox[] = [];
 afterEach(async () => {
@@ -88,7 +88,7 @@ describe("the answer check of a known body", () => {
     const good = await goodAnswer();
     expect(check(good, request)).toBeUndefined();
     expect(check({ ...good }, request)).toBeUndefined();
-    const badHeader = { ...good, headers: { ...good.headers, "x-ratelimit-remaining": "many" } };
+    const badHeader = { ...good, headers: { ...good.headers, [RATE_LIMIT_HEADERS.remaining]: "many" } };
     expect(check(badHeader, request)).toMatch(/x-ratelimit-remaining/i);
     const badBody = { ...good, body: good.body.replace('"buyRate":', '"buyRate":"x","was":') };
     expect(check(badBody, request)).toMatch(/breaks the contract/);

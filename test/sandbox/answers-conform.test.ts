@@ -24,7 +24,7 @@ const operations = listSpecOperations(spec);
 async function sendSample(sandbox: ReturnType<typeof newSandbox>, operationId: string, key: string | null) {
   const operation = operations.find((candidate) => candidate.operationId === operationId)!;
   const sample = buildSampleRequest(spec, operation, { includeOptionalQuery: true });
-  const headers = { ...sample.headers, ...(key === null ? {} : { "x-api-key": key }) };
+  const headers = { ...sample.headers, ...(key === null ? {} : { [API_KEY_HEADER]: key }) };
   const url = `${ORIGIN}${BASE_PATH}${sample.path}`;
   const response = await sandbox.fetch(new Request(url, { method: sample.method, headers, body: sample.body }));
   const bodyText = await response.text();
@@ -99,7 +99,7 @@ describe("answers conform to the contract", () => {
     const answer = await pipeline.handle({
       method: "GET",
       url: `${BASE_PATH}/trades/summary/me`,
-      headers: { "x-api-key": "k" },
+      headers: { [API_KEY_HEADER]: "k" },
       body: "",
     });
     expect(answer.status).toBe(500);

@@ -7,6 +7,7 @@ import { type BrowserPage, openBrowserPage } from "../support/browser-page.js";
 const PAGE_SCRIPT = `
 import { createSigner } from "./src/client/signing.ts";
 import { createSandbox } from "./src/sandbox/index.ts";
+import { API_KEY_HEADER, SIGNING_HEADERS } from "./generated/client-meta.ts";
 
 try {
   const bugs = [];
@@ -19,7 +20,11 @@ try {
   const call = async (method, path, body) => {
     const url = "http://sandbox.page" + path;
     const { timestamp, signature } = await sign(method, url);
-    const headers = { "x-api-key": "browser", "x-api-timestamp": timestamp, "x-api-signature": signature };
+    const headers = {
+      [API_KEY_HEADER]: "browser",
+      [SIGNING_HEADERS.timestamp]: timestamp,
+      [SIGNING_HEADERS.signature]: signature,
+    };
     if (body) headers["content-type"] = "application/json";
     const response = await sandbox.fetch(new Request(url, { method, headers, body: body && JSON.stringify(body) }));
     return { status: response.status, body: await response.json() };
@@ -29,7 +34,7 @@ try {
   const trade = await call("POST", "/v1/trades/quote/" + quote.body.data.id, {});
   const again = await call("POST", "/v1/trades/quote/" + quote.body.data.id, {});
   const wallet = await call("GET", "/v1/wallets/USDT");
-  const keyOnly = { headers: { "x-api-key": "browser" } };
+  const keyOnly = { headers: { [API_KEY_HEADER]: "browser" } };
   const unsigned = await sandbox.fetch(new Request("http://sandbox.page/v1/wallets/USDT", keyOnly));
   window.outcome = {
     statuses: [quote.status, trade.status, again.status, wallet.status, unsigned.status],

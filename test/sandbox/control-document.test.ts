@@ -18,7 +18,7 @@ import {
   type OpenApiDocument,
 } from "../../src/openapi/index.js";
 import { createSigner } from "../../src/client/signing.js";
-import { BASE_PATH } from "../support/spec.js";
+import { BASE_PATH, SIGNING_HEADERS } from "../support/spec.js";
 import { api, control, newSandbox, ORIGIN } from "./support/sandbox.js";
 
 const document = JSON.parse(readFileSync(path.join(GENERATED_DIR, "sandbox-control.json"), "utf8")) as OpenApiDocument;
@@ -240,7 +240,7 @@ describe("the control API document", () => {
     const signed = async (method: string, path: string, body: unknown) => {
       const sign = createSigner(String(account.apiSecret), () => sandbox.clock.now());
       const { timestamp, signature } = await sign(method, `${ORIGIN}${BASE_PATH}${path}`);
-      const headers = { "x-api-timestamp": timestamp, "x-api-signature": signature };
+      const headers = { [SIGNING_HEADERS.timestamp]: timestamp, [SIGNING_HEADERS.signature]: signature };
       const answer = await api(sandbox, method, path, body, { key: "sandbox-key-1", headers });
       expect(answer.status, JSON.stringify(answer.body)).toBe(200);
       return answer.body.data;

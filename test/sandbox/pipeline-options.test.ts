@@ -6,13 +6,13 @@ import { describe, expect, it } from "vitest";
 import { openApiDocument } from "../../src/contract/bundled.js";
 import { createDocumentedSource } from "../../src/mock/answers.js";
 import { type AdmissionRequest, createRequestPipeline } from "../../src/mock/pipeline.js";
-import { BASE_PATH, RATE_LIMIT_HEADERS, successExample } from "../support/spec.js";
+import { BASE_PATH, RATE_LIMIT_HEADERS, successExample, API_KEY_HEADER } from "../support/spec.js";
 
 const source = createDocumentedSource(openApiDocument);
 const request = (method: string, path: string, body = "") => ({
   method,
   url: `${BASE_PATH}${path}`,
-  headers: { "x-api-key": "k", ...(body ? { "content-type": "application/json" } : {}) },
+  headers: { [API_KEY_HEADER]: "k", ...(body ? { "content-type": "application/json" } : {}) },
   body,
 });
 const QUOTE_BODY = JSON.stringify({ sourceId: "USDT", targetId: "NGNX", amount: 1, side: "SELL" });

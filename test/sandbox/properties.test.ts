@@ -12,7 +12,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { REFUSAL_STATUS, WITHDRAWAL_SETTLEMENT } from "../../src/sandbox/choices.js";
 import type { Sandbox } from "../../src/sandbox/index.js";
-import { successExample } from "../support/spec.js";
+import { successExample, RATE_LIMIT_HEADERS } from "../support/spec.js";
 import { type Answer, api, control, newSandbox } from "./support/sandbox.js";
 
 const KEYS = ["key-a", "key-b", "__proto__"] as const;
@@ -484,7 +484,7 @@ describe("rate-limit properties", () => {
             count(minute);
             if (command.quote) count(hour);
           }
-          const left = Number(answer.headers.get("x-ratelimit-remaining"));
+          const left = Number(answer.headers.get(RATE_LIMIT_HEADERS.remaining));
           const minuteLeft = perMinute - countOf(minute);
           const expectedLeft = command.quote ? Math.min(minuteLeft, quotesPerHour - countOf(hour)) : minuteLeft;
           expect(left).toBe(Math.max(0, expectedLeft));

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { startSandbox } from "../../src/sandbox/server.js";
 import { api, control, newSandbox } from "./support/sandbox.js";
 import { deposit, outbox, type Receiver, startReceiver, withdraw, withWebhooks } from "./support/receiver.js";
+import { API_KEY_HEADER } from "../support/spec.js";
 
 let receiver: Receiver | undefined;
 afterEach(async () => {
@@ -59,7 +60,7 @@ describe("webhook delivery never stalls the API", () => {
         await made.arrayBuffer();
       }
       await receiver.received(20);
-      const wallets = await fetch(`${server.baseUrl}/wallets/me`, { headers: { "x-api-key": "key-a" } });
+      const wallets = await fetch(`${server.baseUrl}/wallets/me`, { headers: { [API_KEY_HEADER]: "key-a" } });
       expect(wallets.status).toBe(200);
       expect(
         (await wallets.json()).data.find((w: { currency: { code: string } }) => w.currency.code === "USDT"),

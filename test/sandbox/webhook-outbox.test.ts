@@ -16,6 +16,7 @@ import {
   withdraw,
   withWebhooks,
 } from "./support/receiver.js";
+import { WEBHOOK_SIGNATURE_HEADER } from "../support/spec.js";
 
 const receiver = receiversClosedAfterEach();
 
@@ -36,7 +37,7 @@ describe("webhook outbox", () => {
       transactionId: id,
       url: hook.url,
       body: hook.requests[0]!.raw.toString("utf8"),
-      signature: hook.requests[0]!.headers["x-obiex-signature"],
+      signature: hook.requests[0]!.headers[WEBHOOK_SIGNATURE_HEADER],
       status: "pending",
       attempts: [{ at: iso(START), status: 502 }],
       nextAttemptAt: iso(START + WEBHOOK_RETRY_DELAYS_MS[0]!),
@@ -186,7 +187,7 @@ describe("webhook outbox", () => {
       transactionId: id,
       body: webhook!.body,
       signature: webhook!.signature,
-      headers: { "content-type": "application/json", "x-obiex-signature": webhook!.signature },
+      headers: { "content-type": "application/json", [WEBHOOK_SIGNATURE_HEADER]: webhook!.signature },
     });
   });
 

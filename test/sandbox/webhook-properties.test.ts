@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Sandbox } from "../../src/sandbox/index.js";
 import { api, newSandbox } from "./support/sandbox.js";
 import { type Receiver, startReceiver, withWebhooks } from "./support/receiver.js";
+import { WEBHOOK_SIGNATURE_HEADER } from "../support/spec.js";
 
 const KEYS = { "key-a": "secret-a", "key-b": "secret-b" } as const;
 type Key = keyof typeof KEYS;
@@ -48,7 +49,7 @@ beforeAll(async () => {
     const status = mode === "erring" ? 500 : 200;
     answered.push({
       body: request.raw.toString("utf8"),
-      signature: String(request.headers["x-obiex-signature"]),
+      signature: String(request.headers[WEBHOOK_SIGNATURE_HEADER]),
       status,
     });
     return status;

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { REFUSAL_STATUS } from "../../src/sandbox/choices.js";
 import { api, newSandbox, quoteId } from "./support/sandbox.js";
 import { deposit, outbox, type Receiver, settle, startReceiver, withdraw, withWebhooks } from "./support/receiver.js";
+import { WEBHOOK_SIGNATURE_HEADER } from "../support/spec.js";
 
 let receiver: Receiver | undefined;
 afterEach(async () => {
@@ -13,7 +14,7 @@ afterEach(async () => {
   receiver = undefined;
 });
 
-const signatureOf = (index: number) => receiver!.requests[index]!.headers["x-obiex-signature"];
+const signatureOf = (index: number) => receiver!.requests[index]!.headers[WEBHOOK_SIGNATURE_HEADER];
 
 describe("webhook resend", () => {
   it("Resend Webhooks sends the transaction's webhook again, the same bytes and signature", async () => {

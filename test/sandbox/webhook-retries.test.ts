@@ -7,6 +7,7 @@ import { WEBHOOK_RETRY_DELAYS_MS } from "../../src/sandbox/choices.js";
 import { createSandbox } from "../../src/sandbox/index.js";
 import { newSandbox, START } from "./support/sandbox.js";
 import { deposit, downUrl, outbox, receiversClosedAfterEach, withWebhooks } from "./support/receiver.js";
+import { WEBHOOK_SIGNATURE_HEADER } from "../support/spec.js";
 
 const receiver = receiversClosedAfterEach();
 
@@ -32,7 +33,9 @@ describe("webhook retries", () => {
     await sandbox.webhooks.settled();
     expect(hook.requests).toHaveLength(2);
     expect(hook.requests[1]!.raw.equals(hook.requests[0]!.raw)).toBe(true);
-    expect(hook.requests[1]!.headers["x-obiex-signature"]).toBe(hook.requests[0]!.headers["x-obiex-signature"]);
+    expect(hook.requests[1]!.headers[WEBHOOK_SIGNATURE_HEADER]).toBe(
+      hook.requests[0]!.headers[WEBHOOK_SIGNATURE_HEADER],
+    );
     const [after] = await outbox(sandbox, "key-a");
     expect(after!.status).toBe("delivered");
     expect(after!.attempts).toEqual([

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { verifyWebhookSignature } from "../../src/webhooks.js";
 import { control, newSandbox } from "./support/sandbox.js";
 import { deposit, outbox, type Receiver, SECRET, startReceiver, withWebhooks } from "./support/receiver.js";
+import { WEBHOOK_SIGNATURE_HEADER } from "../support/spec.js";
 
 let receiver: Receiver | undefined;
 afterEach(async () => {
@@ -23,7 +24,7 @@ describe("webhook signature", () => {
     await withWebhooks(sandbox, "key-a", receiver.url);
     const transactionId = await deposit(sandbox, "key-a");
     const [request] = await receiver.received(1);
-    const signature = String(request!.headers["x-obiex-signature"]);
+    const signature = String(request!.headers[WEBHOOK_SIGNATURE_HEADER]);
     expect(request!.method).toBe("POST");
     expect(request!.path).toBe("/webhooks");
     expect(request!.headers["content-type"]).toBe("application/json");
@@ -46,7 +47,7 @@ describe("webhook signature", () => {
     await deposit(sandbox, "key-a");
     const [request] = await receiver.received(1);
     const raw = request!.raw;
-    const signature = String(request!.headers["x-obiex-signature"]);
+    const signature = String(request!.headers[WEBHOOK_SIGNATURE_HEADER]);
     const tampered = Buffer.from(raw.toString("utf8").replace('"amount":25', '"amount":2500'));
     expect(tampered.equals(raw)).toBe(false);
     expect(hmac(tampered, SECRET)).not.toBe(signature);
@@ -68,7 +69,7 @@ describe("webhook signature", () => {
     const requests = await receiver.received(2);
     const secrets = await Promise.all(
       requests.map(async (request) => {
-        const header = String(request.headers["x-obiex-signature"]);
+        const header = String(request.headers[WEBHOOK_SIGNATURE_HEADER]);
         const candidates = ["secret-of-a", "secret-of-b", "api-secret-a", "api-secret-b"];
         const verified = await Promise.all(
           candidates.map((secret) => verifyWebhookSignature(request.raw, header, secret)),

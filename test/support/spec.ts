@@ -18,7 +18,13 @@ import {
 import { BUNDLE_JSON, ROOT } from "../../scripts/lib/paths.js";
 import { sampleRequest } from "../../src/verify/cases.js";
 
-export { API_KEY_HEADER, BASE_PATH, RATE_LIMIT_HEADERS, SIGNING_HEADERS } from "../../generated/client-meta.js";
+export {
+  API_KEY_HEADER,
+  BASE_PATH,
+  RATE_LIMIT_HEADERS,
+  SIGNING_HEADERS,
+  WEBHOOK_SIGNATURE_HEADER,
+} from "../../generated/client-meta.js";
 export { deref, isObject, type JsonObject, jsonMedia, namedExamples as mediaExamples };
 export const repoRoot = ROOT;
 
