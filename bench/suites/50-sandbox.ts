@@ -24,7 +24,7 @@ import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import autocannon from "autocannon";
-import { API_KEY_HEADER, BASE_PATH } from "../../generated/client-meta.js";
+import { API_KEY_HEADER, BASE_PATH, WEBHOOK_SIGNATURE_HEADER } from "../../generated/client-meta.js";
 import { ROOT } from "../../scripts/lib/paths.js";
 import { findFreePort } from "../../src/mock/processes.js";
 import { type StartedNodeServer, startNodeServer, startNpmStart } from "../support/npm-start.js";
@@ -385,7 +385,7 @@ async function webhookDeliveries(receiverUrl: string): Promise<{ sandbox: number
   const delivered = webhooks.filter((webhook) => webhook.status === "delivered").length;
   if (delivered !== WEBHOOKS) throw new Error(`bench: ${delivered} of ${WEBHOOKS} webhooks delivered`);
   const one = webhooks[0] as unknown as { body: string; signature: string };
-  const headers = { "content-type": "application/json", "x-obiex-signature": one.signature };
+  const headers = { "content-type": "application/json", [WEBHOOK_SIGNATURE_HEADER]: one.signature };
   at = performance.now();
   const answers = await Promise.all(
     Array.from({ length: WEBHOOKS }, () => fetch(receiverUrl, { method: "POST", headers, body: one.body })),

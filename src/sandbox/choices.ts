@@ -44,6 +44,9 @@ export const DEPOSIT_REFUSAL = { invalid: 400, noAccount: 404 } as const;
 /** The control API's refusals of a settlement (its document's statuses). */
 export const SETTLE_REFUSAL = { invalid: 400, unknown: 404, settled: 409 } as const;
 
+/** A simulated deposit's one state: it is confirmed at once ("deposits"). */
+export const DEPOSIT_STATUS = "CONFIRMED";
+
 /** A withdrawal's first state, as the published samples show it: PENDING (crypto), APPROVED (bank). */
 export const WITHDRAWAL_FIRST_STATUS = { crypto: "PENDING", bank: "APPROVED" } as const;
 
@@ -443,14 +446,15 @@ export const SANDBOX_CHOICES: readonly SandboxChoice[] = [
     choice:
       "A simulated deposit (POST /_sandbox/deposits, sandbox.deposit) is confirmed at once: a CREDIT transaction " +
       "of category DEPOSIT (reference a UUID, as the webhook sample's; description <CURRENCY> deposit on " +
-      "<NETWORK>, the example's form) whose deposit is CONFIRMED, with the network's depositFee (receiveFeeType) " +
+      `<NETWORK>, the example's form) whose deposit is ${DEPOSIT_STATUS}, with the network's depositFee ` +
+      "(receiveFeeType) " +
       "as its fee, the currency's dollar rate (as quotes read it; 0 without one) and the hash given or 64 hex " +
       "digits. The wallet is credited the amount less the fee (the fee goes nowhere in the account); one DEPOSIT " +
       "webhook is sent. By currency and network it goes to the account's latest address of the pair, or to its " +
       "own address, made then. It is refused (400) below the network's minimumDeposit, above the currency's " +
       "maximumDeposit (when above 0), with more decimals than the currency has, to an address the account was " +
       "not given, or to a pair that is not receivable; an unknown key answers 404.",
-    why: "Deposit statuses other than CONFIRMED and when a deposit webhook is sent are not shown.",
+    why: `Deposit statuses other than ${DEPOSIT_STATUS} and when a deposit webhook is sent are not shown.`,
   },
   {
     id: "withdrawals.checks",

@@ -5,7 +5,7 @@ import { type Engine, iso, type WebhookPayload } from "../engine.js";
 import { type AccountRecord, type DepositAddressRecord, fromMinor, type TransactionRecord } from "../state.js";
 import { shaped } from "../templates.js";
 import { currencyOf, transactionFields, transactionView, walletOfTransaction, walletView } from "../views.js";
-import { ACCOUNT_NUMBER_MASK } from "../choices.js";
+import { ACCOUNT_NUMBER_MASK, DEPOSIT_STATUS } from "../choices.js";
 
 type JsonRecord = Record<string, unknown>;
 
@@ -54,7 +54,7 @@ export function depositTransactionView(engine: Engine, account: AccountRecord, t
       hash: deposit.hash,
       network: deposit.network,
       dollarRate: deposit.dollarRate,
-      status: "CONFIRMED",
+      status: DEPOSIT_STATUS,
       fee: fromMinor(deposit.feeMinor, currency),
       transactionId: transaction.id,
       destinationAddress: deposit.address,
@@ -148,7 +148,7 @@ export function webhookPayload(engine: Engine, account: AccountRecord, transacti
   };
   const { deposit, withdrawal } = transaction;
   if (deposit) {
-    const values = { ...common, type: "DEPOSIT", status: "CONFIRMED", hash: deposit.hash, address: deposit.address };
+    const values = { ...common, type: "DEPOSIT", status: DEPOSIT_STATUS, hash: deposit.hash, address: deposit.address };
     return shaped<WebhookPayload>(engine.templates.depositWebhook, values);
   }
   const destination = withdrawal!.destination;

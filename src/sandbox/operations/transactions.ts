@@ -1,7 +1,7 @@
 // The caller's transaction history: Get User Transactions (page, pageSize, category), one transaction by id
 // (another key's id is not found), and the deposit and payout listings with their pagination meta and the
 // filters the contract declares (currencyId, status, startDate, endDate: choices.ts "lists.filters").
-import { REFUSAL_STATUS } from "../choices.js";
+import { DEPOSIT_STATUS, REFUSAL_STATUS } from "../choices.js";
 import { type AccountCall, answered, pageItems, pageMeta, pageOf, refused, single, withAccount } from "../engine.js";
 import { depositTransactionView, payoutTransactionView, transactionDetailView } from "../money/views.js";
 import type { TransactionRecord } from "../state.js";
@@ -74,7 +74,7 @@ function listing(listed: Listed, view: typeof depositTransactionView) {
 }
 
 export const listDeposits = listing(
-  (transaction) => (transaction.deposit ? { status: "CONFIRMED" } : undefined),
+  (transaction) => (transaction.deposit ? { status: DEPOSIT_STATUS } : undefined),
   depositTransactionView,
 );
 export const listPayouts = listing(
