@@ -125,6 +125,14 @@ export const effectMinor = (transaction: TransactionRecord): number =>
     ? transaction.amountMinor - (transaction.deposit?.feeMinor ?? 0)
     : -(transaction.amountMinor + (transaction.withdrawal?.feeMinor ?? 0));
 
+/** Records `transaction` on `account`, its wallet moved by effectMinor: the one rule a restore checks too. */
+export function postTransaction(account: AccountRecord, transaction: TransactionRecord): void {
+  const wallet = account.wallets.find((candidate) => candidate.code === transaction.walletCode)!;
+  wallet.balanceMinor += effectMinor(transaction);
+  wallet.updatedAt = transaction.createdAt;
+  account.transactions.push(transaction);
+}
+
 /** A deposit address of an account: one per currency, network and customer identifier. */
 export interface DepositAddressRecord {
   id: string;

@@ -7,7 +7,7 @@ import { DEPOSIT_REFUSAL } from "../choices.js";
 import type { Engine } from "../engine.js";
 import { uuid } from "../ids.js";
 import { dollarRateOf } from "../operations/create-quote.js";
-import { type AccountRecord, ownEntry, type TransactionRecord, toMinor } from "../state.js";
+import { type AccountRecord, ownEntry, postTransaction, type TransactionRecord, toMinor } from "../state.js";
 import { currencyOf } from "../views.js";
 import { addressFor, receivableNetwork } from "./addresses.js";
 import { chainHash, feeMinor } from "./generate.js";
@@ -91,10 +91,7 @@ export function makeDeposit(engine: Engine, request: SandboxDepositRequest) {
       feeMinor: fee,
     },
   };
-  const wallet = account.wallets.find((candidate) => candidate.code === currency.code)!;
-  wallet.balanceMinor += amountMinor - fee;
-  wallet.updatedAt = now;
-  account.transactions.push(transaction);
+  postTransaction(account, transaction);
   engine.notify(request.apiKey, transaction.id, webhookPayload(engine, account, transaction));
   return { account, transaction };
 }

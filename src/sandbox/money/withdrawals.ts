@@ -7,7 +7,13 @@ import { SETTLE_REFUSAL, WITHDRAWAL_FIRST_STATUS, WITHDRAWAL_FINAL_STATUSES } fr
 import { type ClockAlarm, createAlarm } from "../clock.js";
 import type { Engine } from "../engine.js";
 import { datedReference, uuid } from "../ids.js";
-import type { AccountRecord, SettlementRecord, TransactionRecord, WithdrawalDestination } from "../state.js";
+import {
+  type AccountRecord,
+  postTransaction,
+  type SettlementRecord,
+  type TransactionRecord,
+  type WithdrawalDestination,
+} from "../state.js";
 import { externalReference, chainHash } from "./generate.js";
 import { MoneyRefusal } from "./refusal.js";
 import { webhookPayload } from "./views.js";
@@ -78,10 +84,7 @@ export function recordWithdrawal(engine: Engine, account: AccountRecord, terms: 
       hash: null,
     },
   };
-  const wallet = account.wallets.find((candidate) => candidate.code === terms.currency)!;
-  wallet.balanceMinor -= terms.amountMinor + terms.feeMinor;
-  wallet.updatedAt = now;
-  account.transactions.push(transaction);
+  postTransaction(account, transaction);
   const delay = engine.withdrawals.settleAfterMs;
   if (delay !== null) schedule(engine, { at: now + delay, apiKey: account.apiKey, transactionId: transaction.id });
   engine.notify(account.apiKey, transaction.id, webhookPayload(engine, account, transaction));
@@ -115,11 +118,8 @@ function settle(
       walletCode: transaction.walletCode,
       amountMinor: transaction.amountMinor + withdrawal.feeMinor,
     };
-    const wallet = account.wallets.find((candidate) => candidate.code === transaction.walletCode)!;
-    wallet.balanceMinor += refund.amountMinor;
-    wallet.updatedAt = at;
     withdrawal.refundId = refund.id;
-    account.transactions.push(refund);
+    postTransaction(account, refund);
   }
   const queue = engine.state.settlements;
   const queued = queue.findIndex((entry) => entry.transactionId === transaction.id);

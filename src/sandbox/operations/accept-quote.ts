@@ -9,6 +9,7 @@ import { tradeReference, uuid } from "../ids.js";
 import {
   type AccountRecord,
   ownEntry,
+  postTransaction,
   type QuoteRecord,
   type TradeRecord,
   type TransactionRecord,
@@ -100,12 +101,7 @@ export const acceptQuote = withAccount((call: AccountCall) => {
   if (problem) return problem;
   const trade = tradeOf(engine, record, now);
   const transactions = swapTransactions(engine, record, trade.reference, now);
-  for (const transaction of transactions) {
-    const wallet = walletOf(account, transaction.walletCode)!;
-    wallet.balanceMinor += transaction.type === "CREDIT" ? transaction.amountMinor : -transaction.amountMinor;
-    wallet.updatedAt = now;
-  }
-  account.transactions.push(...transactions);
+  for (const transaction of transactions) postTransaction(account, transaction);
   account.trades.push(trade);
   record.tradeId = trade.id;
   return answered(call, tradeView(engine, account, trade));
