@@ -147,15 +147,16 @@ export const SANDBOX_CHOICES: readonly SandboxChoice[] = [
     topic: "Accounts",
     choice:
       "Putting an account replaces it whole: new ids, the given balances as its starting balances, no quotes, " +
-      "trades or transactions. Deleting one removes it. Either starts the key's limit windows afresh; no other " +
-      "key's data changes.",
-    why: "A per-key reset; balances change only through trades and configuration.",
+      "trades, transactions, deposit addresses or webhooks. Deleting one removes it. Either starts the key's " +
+      "limit windows afresh; no other key's data changes.",
+    why: "A per-key reset; balances change only through trades, deposits, withdrawals and configuration.",
   },
   {
     id: "accounts.keyless",
     topic: "Accounts",
     choice:
-      "An operation that reads or changes an account (wallets, transactions, trades, quotes, collections) " +
+      "An operation that reads or changes an account (wallets, transactions, trades, quotes, collections, " +
+      "deposit addresses, withdrawals, webhook resends) " +
       `called without ${API_KEY_HEADER} answers ${status(REFUSAL_STATUS.keylessAccountRead)}; catalogue reads ` +
       "(rates, pairs, currencies) answer without one.",
     why: "The description does not show whether those operations need the key; without one there is no account.",
@@ -163,7 +164,9 @@ export const SANDBOX_CHOICES: readonly SandboxChoice[] = [
   {
     id: "accounts.isolation",
     topic: "Accounts",
-    choice: `Another key's quote or transaction id answers ${status(REFUSAL_STATUS.notFound)}, as an unknown id does.`,
+    choice:
+      `Another key's quote or transaction id answers ${status(REFUSAL_STATUS.notFound)}, as an unknown id does ` +
+      "(so do a currency, pair, wallet or collection customer the sandbox does not have).",
     why: "The Errors page publishes NOT_FOUND 404; an account must not learn that another's id exists.",
   },
   {
@@ -453,7 +456,8 @@ export const SANDBOX_CHOICES: readonly SandboxChoice[] = [
       "webhook is sent. By currency and network it goes to the account's latest address of the pair, or to its " +
       "own address, made then. It is refused (400) below the network's minimumDeposit, above the currency's " +
       "maximumDeposit (when above 0), with more decimals than the currency has, to an address the account was " +
-      "not given, or to a pair that is not receivable; an unknown key answers 404.",
+      "not given, or to a pair that is not receivable; an unknown key answers 404. The currency's " +
+      "minimumDeposit, maximumDailyDepositLimit and receiveFee are not applied (the network's minimum and fee are).",
     why: `Deposit statuses other than ${DEPOSIT_STATUS} and when a deposit webhook is sent are not shown.`,
   },
   {
@@ -469,7 +473,9 @@ export const SANDBOX_CHOICES: readonly SandboxChoice[] = [
       `(when above 0), else ${status(REFUSAL_STATUS.invalidWithdrawal)}. A bank withdrawal needs a FIAT ` +
       "currency of the catalogue and the same amount rules with the currency's minimumWithdrawal. Then the " +
       "wallet must hold the amount and the fee, else " +
-      `${status(REFUSAL_STATUS.balanceTooLow)}. Every refusal leaves the state as it was.`,
+      `${status(REFUSAL_STATUS.balanceTooLow)}. Every refusal leaves the state as it was. A currency without ` +
+      "withdrawable counts as withdrawable; without minimumWithdrawal or maximumWithdrawal, that bound is not " +
+      "applied.",
     why: "The pages say the address must match addressRegex; the statuses of the refusals are not shown.",
     override: "catalogue.currencies, catalogue.networks, catalogue.withdrawalNetworks",
   },
@@ -482,7 +488,8 @@ export const SANDBOX_CHOICES: readonly SandboxChoice[] = [
       "a percentage of the amount, capped at maximumWithdrawalFee when above 0), rounded to the currency's " +
       "decimals. The transaction's amount is the amount; the fee goes nowhere in the account (no transaction " +
       "credits it): money leaves by withdrawals and fees, so every balance is its starting balance plus its " +
-      "deposits (less their fees), trades, withdrawals (with their fees) and refunds.",
+      "deposits (less their fees), trades, withdrawals (with their fees) and refunds. A currency without " +
+      "withdrawalFee charges none; without withdrawalFeeType the fee is FLAT.",
     why: "No source shows whether the fee is taken beside the amount or from it; the bank sample shows both.",
   },
   {
