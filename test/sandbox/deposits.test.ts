@@ -130,6 +130,17 @@ describe("deposits", () => {
     expect(() => restored.restore(tampered)).toThrow(/balance/);
   });
 
+  it("applies the network's minimum and fee, not the currency's minimumDeposit, daily limit or receiveFee", async () => {
+    const currencies = (successExample("getCurrencies").data as any[]).map((currency) =>
+      currency.code === "USDT"
+        ? { ...currency, minimumDeposit: 50, maximumDailyDepositLimit: 10, receiveFee: 5, receiveFeeType: "FLAT" }
+        : currency,
+    );
+    const sandbox = newSandbox({ catalogue: { currencies }, accounts: { "key-a": { balances: { USDT: 0 } } } });
+    for (const amount of [8, 8]) sandbox.deposit({ apiKey: "key-a", currency: "USDT", network: "TRX", amount });
+    expect(await balanceOf(sandbox, "USDT")).toBe(16);
+  });
+
   it("pages and filters the deposits list by currency, status and dates", async () => {
     const { sandbox, address } = await withAddress();
     for (const amount of [1, 2, 3]) {

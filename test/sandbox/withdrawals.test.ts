@@ -149,14 +149,35 @@ describe("bank withdrawals", () => {
     expect(await balanceOf(sandbox, "NGNX")).toBe(2_000_000 - 1_000_000 - 2000);
   });
 
+  it("takes a currency's left-out withdrawal fields as no bound, no fee, FLAT and withdrawable", async () => {
+    /** The catalogue's currencies with `omitted` left out of NGNX (whose example fee is 0.5 PERCENTAGE). */
+    const withoutFields = (...omitted: string[]) =>
+      (successExample("getCurrencies").data as Array<Record<string, unknown>>).map((currency) =>
+        currency.code === "NGNX"
+          ? Object.fromEntries(Object.entries(currency).filter(([field]) => !omitted.includes(field)))
+          : currency,
+      );
+    const bare = withoutFields("withdrawable", "minimumWithdrawal", "maximumWithdrawal", "withdrawalFee");
+    const sandbox = funded({ catalogue: { currencies: bare } });
+    for (const amount of [0.01, 99_000]) {
+      const answer = await withdraw(sandbox, "fiat", bank(amount));
+      expect(answer.status, String(amount)).toBe(200);
+      expect(answer.body.data.payout.fee).toBe(0);
+    }
+    expect(await balanceOf(sandbox, "NGNX")).toBe(999.99);
+    const flat = funded({ catalogue: { currencies: withoutFields("withdrawalFeeType") } });
+    expect((await withdraw(flat, "fiat", bank(15_000))).body.data.payout.fee).toBe(0.5);
+  });
+
   it("refuses a currency that is not FIAT, an amount out of bounds, a balance too low, changing nothing", async () => {
     const sandbox = funded();
     const before = JSON.stringify(stateOf(sandbox).accounts);
+    const { invalidWithdrawal: INVALID, notWithdrawable: NOT_WITHDRAWABLE, balanceTooLow: TOO_LOW } = REFUSAL_STATUS;
     const refusals: Array<[unknown, number]> = [
-      [bank(100, "USDT"), 400],
-      [bank(999.99), 422], // below NGNX's minimumWithdrawal (1000)
-      [bank(1000.001), 422], // NGNX has 2 decimals
-      [bank(99_999), 400], // 99 999 + 500 fee > 100 000
+      [bank(100, "USDT"), NOT_WITHDRAWABLE],
+      [bank(999.99), INVALID], // below NGNX's minimumWithdrawal (1000)
+      [bank(1000.001), INVALID], // NGNX has 2 decimals
+      [bank(99_999), TOO_LOW], // 99 999 + 500 fee > 100 000
     ];
     for (const [body, status] of refusals) {
       const answer = await withdraw(sandbox, "fiat", body);
