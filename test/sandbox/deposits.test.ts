@@ -130,7 +130,7 @@ describe("deposits", () => {
     expect(() => restored.restore(tampered)).toThrow(/balance/);
   });
 
-  it("applies the network's minimum and fee, not the currency's minimumDeposit, daily limit or receiveFee", async () => {
+  it("applies the network's minimum and fee, not the currency's minimumDeposit, daily limit, receiveFee", async () => {
     const currencies = (successExample("getCurrencies").data as any[]).map((currency) =>
       currency.code === "USDT"
         ? { ...currency, minimumDeposit: 50, maximumDailyDepositLimit: 10, receiveFee: 5, receiveFeeType: "FLAT" }
