@@ -75,6 +75,22 @@ describe("webhook outbox", () => {
     expect(await outbox(sandbox, "key-none")).toEqual([]);
   });
 
+  it("lists every key's webhooks oldest first, across the keys", async () => {
+    const sandbox = newSandbox({ webhooks: { onWebhook: () => undefined } });
+    for (const key of ["key-a", "key-b"]) sandbox.putAccount(key, { webhookSecret: SECRET });
+    for (const key of ["key-b", "key-a", "key-b"]) {
+      await deposit(sandbox, key);
+      sandbox.clock.advance(1000);
+    }
+    await sandbox.webhooks.settled();
+    const all = await sandbox.webhooks.list();
+    expect(all.map((webhook) => [webhook.apiKey, webhook.createdAt])).toEqual([
+      ["key-b", iso(START)],
+      ["key-a", iso(START + 1000)],
+      ["key-b", iso(START + 2000)],
+    ]);
+  });
+
   it("resumes a pending delivery after a restore, in another sandbox, over the state's JSON", async () => {
     const down = await downUrl();
     const sandbox = newSandbox();

@@ -33,6 +33,8 @@ describe("webhook resend", () => {
     const [original, resent] = await outbox(sandbox, "key-a");
     expect(resent).toMatchObject({ transactionId: id, body: original!.body, signature: original!.signature });
     expect(resent!.id).not.toBe(original!.id);
+    expect(resent!.resendOf).toBe(original!.id);
+    expect(original).not.toHaveProperty("resendOf");
     expect(resent!.status).toBe("delivered");
   });
 

@@ -2,16 +2,21 @@
 // and is tried again on the sandbox clock as the registered policy says (choices.ts, "webhooks.retry"): the
 // attempts and their times follow the policy as the test advances the clock, and after the last one the
 // webhook has failed. A receiver that is down loses nothing: once it is back, the next attempt delivers.
-import { describe, expect, it } from "vitest";
-import { WEBHOOK_RETRY_DELAYS_MS } from "../../src/sandbox/choices.js";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { WEBHOOK_RETRY_DELAYS_MS, WEBHOOK_TIMEOUT_MS } from "../../src/sandbox/choices.js";
 import { createSandbox } from "../../src/sandbox/index.js";
 import { newSandbox, START } from "./support/sandbox.js";
-import { deposit, downUrl, outbox, receiversClosedAfterEach, withWebhooks } from "./support/receiver.js";
+import { deposit, downUrl, outbox, receiversClosedAfterEach, SECRET, withWebhooks } from "./support/receiver.js";
+import { useFakeClock } from "../client/support/clock.js";
 import { WEBHOOK_SIGNATURE_HEADER } from "../support/spec.js";
 
 const receiver = receiversClosedAfterEach();
 
 const iso = (ms: number) => new Date(ms).toISOString();
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 describe("webhook retries", () => {
   it("retries after a 500 when the policy's first delay has passed on the clock, not before", async () => {
@@ -118,6 +123,22 @@ describe("webhook retries", () => {
     for (const webhooks of [{ retry: [-1] }, { retry: [1.5] }, { timeoutMs: 0 }, { timeoutMs: 2 ** 31 }])
       expect(() => newSandbox({ webhooks }), JSON.stringify(webhooks)).toThrow(RangeError);
     expect(() => newSandbox({ webhooks: { retry: [], timeoutMs: 2 ** 31 - 1 } })).not.toThrow();
+  });
+
+  it("waits the registered 10 s for an answer by default (fake timers, a receiver that never answers)", async () => {
+    useFakeClock(START);
+    const sandbox = newSandbox({ webhooks: { onWebhook: () => new Promise(() => {}) } });
+    sandbox.putAccount("key-a", { webhookSecret: SECRET });
+    await deposit(sandbox, "key-a");
+    // Listing waits for the signature, after which the attempt has started and its timeout runs.
+    expect((await sandbox.webhooks.list("key-a"))[0]!.attempts).toEqual([{ at: iso(START) }]);
+    await vi.advanceTimersByTimeAsync(WEBHOOK_TIMEOUT_MS - 1);
+    expect((await sandbox.webhooks.list("key-a"))[0]!.attempts).toEqual([{ at: iso(START) }]);
+    await vi.advanceTimersByTimeAsync(1);
+    await sandbox.webhooks.settled();
+    const [webhook] = await sandbox.webhooks.list("key-a");
+    expect(webhook!.attempts).toEqual([{ at: iso(START), error: `no answer within ${WEBHOOK_TIMEOUT_MS} ms` }]);
+    expect(sandbox.choices.find((choice) => choice.id === "webhooks.timeout")!.choice).toContain("10 s");
   });
 
   it("counts no answer within the delivery timeout as a failed attempt (webhooks.timeoutMs)", async () => {
