@@ -2,21 +2,26 @@
 // receiver still holds the webhook's request, and other requests (of this key and others) are answered too.
 // Asserted on what happened (the receiver holds the request, the attempt has no outcome yet, the answers
 // arrived), never on elapsed time. Over the HTTP front as well as in-process.
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { startSandbox } from "../../src/sandbox/server.js";
 import { api, control, newSandbox } from "./support/sandbox.js";
-import { deposit, outbox, type Receiver, startReceiver, withdraw, withWebhooks } from "./support/receiver.js";
+import {
+  deposit,
+  outbox,
+  type Receiver,
+  withdraw,
+  withWebhooks,
+  receiversClosedAfterEach,
+} from "./support/receiver.js";
 import { API_KEY_HEADER } from "../support/spec.js";
 
+/** Starts a receiver, closed after the test. */
+const startClosedAfterEach = receiversClosedAfterEach();
 let receiver: Receiver | undefined;
-afterEach(async () => {
-  await receiver?.close();
-  receiver = undefined;
-});
 
 describe("webhook delivery never stalls the API", () => {
   it("answers while the receiver holds the webhook's request unanswered", async () => {
-    receiver = await startReceiver(() => "hold");
+    receiver = await startClosedAfterEach(() => "hold");
     const sandbox = newSandbox();
     await withWebhooks(sandbox, "key-a", receiver.url);
     const id = await deposit(sandbox, "key-a");
@@ -42,7 +47,7 @@ describe("webhook delivery never stalls the API", () => {
   });
 
   it("answers over HTTP while many webhooks are held by a receiver that never answers", async () => {
-    receiver = await startReceiver(() => "hold");
+    receiver = await startClosedAfterEach(() => "hold");
     const server = await startSandbox({ port: 0, quiet: true });
     try {
       const base = server.origin;
@@ -74,7 +79,7 @@ describe("webhook delivery never stalls the API", () => {
   });
 
   it("has the webhook in the outbox as soon as the request that made it is answered", async () => {
-    receiver = await startReceiver(() => "hold");
+    receiver = await startClosedAfterEach(() => "hold");
     const sandbox = newSandbox();
     await withWebhooks(sandbox, "key-a", receiver.url);
     const made = await control(sandbox, "POST", "/_sandbox/deposits", {

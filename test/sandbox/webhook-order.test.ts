@@ -1,7 +1,7 @@
 // The webhooks of one transaction reach the receiver in the order they were made (choices.ts,
 // "webhooks.order"): a withdrawal's SUCCESSFUL webhook is not sent while its PENDING one is unanswered or being
 // retried, and goes out once that one is delivered or has failed. Webhooks of other transactions do not wait.
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { WEBHOOK_RETRY_DELAYS_MS } from "../../src/sandbox/choices.js";
 import { newSandbox } from "./support/sandbox.js";
 import {
@@ -10,22 +10,20 @@ import {
   type Receiver,
   type Received,
   settle,
-  startReceiver,
   withdraw,
   withWebhooks,
+  receiversClosedAfterEach,
 } from "./support/receiver.js";
 
+/** Starts a receiver, closed after the test. */
+const startClosedAfterEach = receiversClosedAfterEach();
 let receiver: Receiver | undefined;
-afterEach(async () => {
-  await receiver?.close();
-  receiver = undefined;
-});
 
 const payloadOf = (request: Received) => JSON.parse(request.raw.toString("utf8"));
 
 describe("webhook order", () => {
   it("holds a withdrawal's later webhook while its first is being retried, then sends both in order", async () => {
-    receiver = await startReceiver((_, index) => (index === 0 ? 500 : 200));
+    receiver = await startClosedAfterEach((_, index) => (index === 0 ? 500 : 200));
     const sandbox = newSandbox();
     await withWebhooks(sandbox, "key-a", receiver.url);
     const id = await withdraw(sandbox, "key-a");
@@ -48,7 +46,7 @@ describe("webhook order", () => {
   });
 
   it("sends the later webhook only once the earlier is answered, while other transactions' go at once", async () => {
-    receiver = await startReceiver((_, index) => (index === 0 ? "hold" : 200));
+    receiver = await startClosedAfterEach((_, index) => (index === 0 ? "hold" : 200));
     const sandbox = newSandbox();
     await withWebhooks(sandbox, "key-a", receiver.url);
     const id = await withdraw(sandbox, "key-a");
@@ -67,7 +65,7 @@ describe("webhook order", () => {
   });
 
   it("sends the later webhook after the earlier has failed for good", async () => {
-    receiver = await startReceiver((request) => (payloadOf(request).status === "PENDING" ? 500 : 200));
+    receiver = await startClosedAfterEach((request) => (payloadOf(request).status === "PENDING" ? 500 : 200));
     const sandbox = newSandbox({ webhooks: { retry: [] } });
     await withWebhooks(sandbox, "key-a", receiver.url);
     const id = await withdraw(sandbox, "key-a");

@@ -2,23 +2,29 @@
 // transaction's latest webhook again, byte for byte: the receiver gets the same body and the same signature
 // as the first delivery, as a new webhook of the outbox. Another key's transaction or an unknown id answers
 // the register's 404 and sends nothing (choices.ts, "webhooks.resend").
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { REFUSAL_STATUS } from "../../src/sandbox/choices.js";
 import { api, newSandbox, quoteId } from "./support/sandbox.js";
-import { deposit, outbox, type Receiver, settle, startReceiver, withdraw, withWebhooks } from "./support/receiver.js";
+import {
+  deposit,
+  outbox,
+  type Receiver,
+  settle,
+  withdraw,
+  withWebhooks,
+  receiversClosedAfterEach,
+} from "./support/receiver.js";
 import { WEBHOOK_SIGNATURE_HEADER } from "../support/spec.js";
 
+/** Starts a receiver, closed after the test. */
+const startClosedAfterEach = receiversClosedAfterEach();
 let receiver: Receiver | undefined;
-afterEach(async () => {
-  await receiver?.close();
-  receiver = undefined;
-});
 
 const signatureOf = (index: number) => receiver!.requests[index]!.headers[WEBHOOK_SIGNATURE_HEADER];
 
 describe("webhook resend", () => {
   it("Resend Webhooks sends the transaction's webhook again, the same bytes and signature", async () => {
-    receiver = await startReceiver();
+    receiver = await startClosedAfterEach();
     const sandbox = newSandbox();
     await withWebhooks(sandbox, "key-a", receiver.url);
     const id = await deposit(sandbox, "key-a");
@@ -39,7 +45,7 @@ describe("webhook resend", () => {
   });
 
   it("the single-transaction form sends the latest webhook: a settled withdrawal's last state", async () => {
-    receiver = await startReceiver();
+    receiver = await startClosedAfterEach();
     const sandbox = newSandbox();
     await withWebhooks(sandbox, "key-a", receiver.url);
     const id = await withdraw(sandbox, "key-a");
@@ -55,7 +61,7 @@ describe("webhook resend", () => {
   });
 
   it("answers 404 and sends nothing for another key's transaction or an unknown id, in either form", async () => {
-    receiver = await startReceiver();
+    receiver = await startClosedAfterEach();
     const sandbox = newSandbox();
     await withWebhooks(sandbox, "key-a", receiver.url);
     await withWebhooks(sandbox, "key-b", receiver.url);
@@ -77,7 +83,7 @@ describe("webhook resend", () => {
   });
 
   it("sends nothing for a transaction that has no webhook (a swap)", async () => {
-    receiver = await startReceiver();
+    receiver = await startClosedAfterEach();
     const sandbox = newSandbox();
     await withWebhooks(sandbox, "key-a", receiver.url);
     expect((await api(sandbox, "POST", `/trades/quote/${await quoteId(sandbox)}`, {})).status).toBe(200);

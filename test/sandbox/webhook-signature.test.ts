@@ -3,23 +3,21 @@
 // Content-Type application/json. A real receiver on 127.0.0.1 checks it with node:crypto on the raw bytes and
 // with the package's verifyWebhookSignature, and rejects a tampered body or another secret.
 import { createHmac } from "node:crypto";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { verifyWebhookSignature } from "../../src/webhooks.js";
 import { control, newSandbox } from "./support/sandbox.js";
-import { deposit, outbox, type Receiver, SECRET, startReceiver, withWebhooks } from "./support/receiver.js";
+import { deposit, outbox, type Receiver, SECRET, withWebhooks, receiversClosedAfterEach } from "./support/receiver.js";
 import { WEBHOOK_SIGNATURE_HEADER } from "../support/spec.js";
 
+/** Starts a receiver, closed after the test. */
+const startClosedAfterEach = receiversClosedAfterEach();
 let receiver: Receiver | undefined;
-afterEach(async () => {
-  await receiver?.close();
-  receiver = undefined;
-});
 
 const hmac = (raw: Buffer | string, secret: string) => createHmac("sha512", secret).update(raw).digest("hex");
 
 describe("webhook signature", () => {
   it("POSTs JSON with x-obiex-signature over its exact bytes, keyed with the webhook secret", async () => {
-    receiver = await startReceiver();
+    receiver = await startClosedAfterEach();
     const sandbox = newSandbox();
     await withWebhooks(sandbox, "key-a", receiver.url);
     const transactionId = await deposit(sandbox, "key-a");
@@ -41,7 +39,7 @@ describe("webhook signature", () => {
   });
 
   it("rejects a tampered body, a re-serialised body with other bytes, and another secret", async () => {
-    receiver = await startReceiver();
+    receiver = await startClosedAfterEach();
     const sandbox = newSandbox();
     await withWebhooks(sandbox, "key-a", receiver.url);
     await deposit(sandbox, "key-a");
@@ -58,7 +56,7 @@ describe("webhook signature", () => {
   });
 
   it("signs with each account's own secret, never its API secret", async () => {
-    receiver = await startReceiver();
+    receiver = await startClosedAfterEach();
     const sandbox = newSandbox();
     for (const key of ["a", "b"]) {
       const settings = { webhookUrl: receiver.url, webhookSecret: `secret-of-${key}`, apiSecret: `api-secret-${key}` };

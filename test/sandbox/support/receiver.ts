@@ -83,7 +83,6 @@ export async function startReceiver(answering: Answering = () => 200, port = 0):
   };
 }
 
-/** A URL on 127.0.0.1 where nothing listens (a receiver that is down): its port, freed. */
 /** A receiver factory for one test file: every receiver it starts is closed after each test. */
 export function receiversClosedAfterEach(): (...args: Parameters<typeof startReceiver>) => Promise<Receiver> {
   const started: Receiver[] = [];
@@ -97,6 +96,7 @@ export function receiversClosedAfterEach(): (...args: Parameters<typeof startRec
   };
 }
 
+/** A URL on 127.0.0.1 where nothing listens (a receiver that is down): its port, freed. */
 export async function downUrl(): Promise<{ url: string; port: number }> {
   const receiver = await startReceiver();
   await receiver.close();
