@@ -20,6 +20,35 @@ export async function scratchDir(prefix: string): Promise<{ dir: string; remove:
   return { dir, remove: () => rm(dir, { recursive: true, force: true }) };
 }
 
+/** tsc `paths` mapping the package and its `subpaths` (`sandbox`, `msw`…) to src/, as a consumer imports them. */
+function packagePaths(...subpaths: string[]): Record<string, string[]> {
+  const paths: Record<string, string[]> = { [PACKAGE_NAME]: [path.join(repoRoot, "src", "index.ts")] };
+  for (const subpath of ["contract", ...subpaths])
+    paths[`${PACKAGE_NAME}/${subpath}`] = [path.join(repoRoot, "src", subpath, "index.ts")];
+  return paths;
+}
+
+/**
+ * Type-checks `source` as `name`.ts beside `broken`, a copy with one mistake, as `name`-broken.ts: a test
+ * expects `clean` empty and `broken` not (which shows the check can fail). `all` is everything tsc said.
+ */
+export async function tscCleanAndBroken(
+  dir: string,
+  name: string,
+  source: string,
+  broken: string,
+  subpaths: string[] = [],
+) {
+  if (broken === source) throw new Error(`${name}: the broken copy must differ from the source`);
+  const files = { [`${name}.ts`]: source, [`${name}-broken.ts`]: broken };
+  const { errors } = await tscErrors(dir, files, { paths: packagePaths(...subpaths) });
+  return {
+    clean: errors.filter((line) => line.startsWith(`${name}.ts`)),
+    broken: errors.filter((line) => line.startsWith(`${name}-broken.ts`)),
+    all: errors.join("\n"),
+  };
+}
+
 /** Writes the files into `dir`, runs tsc (strict, NodeNext) on them and returns its error lines. */
 export async function tscErrors(
   dir: string,
@@ -37,10 +66,7 @@ export async function tscErrors(
       skipLibCheck: true,
       noEmit: true,
       types: ["node"],
-      paths: {
-        [PACKAGE_NAME]: [path.join(repoRoot, "src", "index.ts")],
-        [`${PACKAGE_NAME}/contract`]: [path.join(repoRoot, "src", "contract", "index.ts")],
-      },
+      paths: packagePaths(),
       ...compilerOptions,
     },
     files: Object.keys(files),
