@@ -109,6 +109,14 @@ export function networkCurrencyProblem(catalogue: Catalogue): string | undefined
 
 export const decimalsOf = (currency: Currency): number => currency.maximumDecimalPlaces ?? DEFAULT_DECIMAL_PLACES;
 
+/** The dollar rate of a currency: configured, else 1 / its fiat sellRate to 8 decimals (choices.ts, "catalogue"). */
+export function dollarRateOf(rates: SandboxRates, currency: Currency): number | undefined {
+  const configured = rates.dollar[currency.code];
+  if (configured !== undefined) return configured;
+  const fiat = rates.fiat.find((candidate) => candidate.currency === currency.code);
+  return fiat ? Number((1 / fiat.sellRate).toFixed(8)) : undefined;
+}
+
 /** Checks configured catalogue entries and rates against the contract's schemas. */
 interface CatalogueCheck {
   /** What is wrong with `catalogue`, or undefined. */

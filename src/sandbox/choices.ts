@@ -53,6 +53,10 @@ export const WITHDRAWAL_FIRST_STATUS = { crypto: "PENDING", bank: "APPROVED" } a
 /** The states a withdrawal ends in (REJECTED is never used: choices.ts, "withdrawals.states"). */
 export const WITHDRAWAL_FINAL_STATUSES = ["SUCCESSFUL", "FAILED"] as const;
 
+/** Whether `status` is one a withdrawal ends in. */
+export const isWithdrawalFinal = (status: unknown): status is (typeof WITHDRAWAL_FINAL_STATUSES)[number] =>
+  (WITHDRAWAL_FINAL_STATUSES as readonly unknown[]).includes(status);
+
 /** When and how a withdrawal settles on the sandbox clock when no test settles it first. */
 export const WITHDRAWAL_SETTLEMENT = { settleAfterMs: 60_000, outcome: "SUCCESSFUL" } as const;
 

@@ -4,6 +4,7 @@
 // and their fees out, refunds back), and whose withdrawals to settle are withdrawals in progress. A state a
 // sandbox answered always passes; a hand-edited one is refused with where it is wrong. The catalogue and rates
 // are checked against the contract by the caller (catalogue.ts).
+import { isWithdrawalFinal } from "./choices.js";
 import { effectMinor, STATE_VERSION, type TransactionRecord } from "./state.js";
 import { outboxProblem } from "./webhooks/outbox.js";
 
@@ -233,7 +234,7 @@ function settlementsProblem(settlements: unknown, accounts: Json): string | unde
     const transaction = transactions.find((candidate) => candidate.id === transactionId);
     if (!transaction) return undefined;
     const status = (transaction.withdrawal as Json | undefined)?.status;
-    const inProgress = status !== undefined && status !== "SUCCESSFUL" && status !== "FAILED";
+    const inProgress = status !== undefined && !isWithdrawalFinal(status);
     return inProgress ? undefined : `${where} names no withdrawal in progress`;
   });
 }

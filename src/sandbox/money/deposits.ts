@@ -2,11 +2,10 @@
 // account's deposit addresses, or to its address of a receivable currency and network. It makes a CREDIT/DEPOSIT
 // transaction whose deposit is CONFIRMED at once, credits the wallet with the amount less the network's deposit
 // fee, and sends the DEPOSIT webhook (choices.ts, "deposits").
-import { decimalsOf } from "../catalogue.js";
+import { decimalsOf, dollarRateOf } from "../catalogue.js";
 import { DEPOSIT_REFUSAL } from "../choices.js";
 import type { Engine } from "../engine.js";
 import { uuid } from "../ids.js";
-import { dollarRateOf } from "../operations/create-quote.js";
 import { type AccountRecord, ownEntry, postTransaction, type TransactionRecord, toMinor } from "../state.js";
 import { currencyOf } from "../views.js";
 import { addressFor, receivableNetwork } from "./addresses.js";
@@ -87,7 +86,7 @@ export function makeDeposit(engine: Engine, request: SandboxDepositRequest) {
       hash: request.hash ?? chainHash(ids),
       network: address.network,
       address: address.value,
-      dollarRate: dollarRateOf(engine, currency) ?? 0,
+      dollarRate: dollarRateOf(engine.state.rates, currency) ?? 0,
       feeMinor: fee,
     },
   };

@@ -3,7 +3,7 @@
 // advance, so a test sees settled withdrawals as soon as its clock passes their moment). Each returns the
 // transaction as Get Transaction answers it.
 import type { components } from "../../../generated/schema.js";
-import { WITHDRAWAL_SETTLEMENT } from "../choices.js";
+import { isWithdrawalFinal, WITHDRAWAL_FINAL_STATUSES, WITHDRAWAL_SETTLEMENT } from "../choices.js";
 import type { Engine, WithdrawalSettings } from "../engine.js";
 import { transactionDetailView } from "./views.js";
 import { makeDeposit, type SandboxDepositRequest } from "./deposits.js";
@@ -28,8 +28,8 @@ export function withdrawalSettings(options: WithdrawalOptions = {}): WithdrawalS
   if (settleAfterMs !== null && !(Number.isSafeInteger(settleAfterMs) && settleAfterMs >= 0))
     throw new RangeError("sandbox withdrawals: settleAfterMs must be a whole number of ms, 0 or more, or null");
   const outcome = options.outcome ?? WITHDRAWAL_SETTLEMENT.outcome;
-  if (outcome !== "SUCCESSFUL" && outcome !== "FAILED")
-    throw new RangeError("sandbox withdrawals: outcome must be SUCCESSFUL or FAILED");
+  if (!isWithdrawalFinal(outcome))
+    throw new RangeError(`sandbox withdrawals: outcome must be ${WITHDRAWAL_FINAL_STATUSES.join(" or ")}`);
   return { settleAfterMs, outcome };
 }
 

@@ -3,7 +3,7 @@
 // a test settles it (POST /_sandbox/withdrawals/{transactionId}/settle, `sandbox.settleWithdrawal`). A FAILED
 // withdrawal returns its amount and fee by a CREDIT transaction, so every balance stays its starting balance plus
 // its history. Each state change sends the WITHDRAWAL webhook (choices.ts, "withdrawals.*").
-import { SETTLE_REFUSAL, WITHDRAWAL_FIRST_STATUS, WITHDRAWAL_FINAL_STATUSES } from "../choices.js";
+import { isWithdrawalFinal, SETTLE_REFUSAL, WITHDRAWAL_FINAL_STATUSES, WITHDRAWAL_FIRST_STATUS } from "../choices.js";
 import { type ClockAlarm, createAlarm } from "../clock.js";
 import type { Engine } from "../engine.js";
 import { datedReference, uuid } from "../ids.js";
@@ -91,8 +91,6 @@ export function recordWithdrawal(engine: Engine, account: AccountRecord, terms: 
   return transaction;
 }
 
-const isFinal = (status: string): boolean => (WITHDRAWAL_FINAL_STATUSES as readonly string[]).includes(status);
-
 /** Moves a withdrawal not yet settled to `status` at `at`; a FAILED one gets its amount and fee back. */
 function settle(
   engine: Engine,
@@ -139,7 +137,7 @@ export function settleDue(engine: Engine): void {
       : undefined;
     const transaction = account?.transactions.find((candidate) => candidate.id === entry.transactionId);
     // An account put again or deleted since has no such withdrawal: the entry goes.
-    if (account && transaction?.withdrawal && !isFinal(transaction.withdrawal.status))
+    if (account && transaction?.withdrawal && !isWithdrawalFinal(transaction.withdrawal.status))
       settle(engine, account, transaction, engine.withdrawals.outcome, entry.at);
   }
   armSettlement(engine);
@@ -147,14 +145,14 @@ export function settleDue(engine: Engine): void {
 
 /** Settles the withdrawal `transactionId` now; throws a MoneyRefusal when there is none or it is settled. */
 export function settleById(engine: Engine, transactionId: string, status: FinalStatus) {
-  if (!(WITHDRAWAL_FINAL_STATUSES as readonly string[]).includes(status))
+  if (!isWithdrawalFinal(status))
     throw new MoneyRefusal(SETTLE_REFUSAL.invalid, `status must be one of ${WITHDRAWAL_FINAL_STATUSES.join(", ")}`);
   for (const account of Object.values(engine.state.accounts)) {
     const transaction = account.transactions.find((candidate) => candidate.id === transactionId);
     if (!transaction) continue;
     const withdrawal = transaction.withdrawal;
     if (!withdrawal) break;
-    if (isFinal(withdrawal.status))
+    if (isWithdrawalFinal(withdrawal.status))
       throw new MoneyRefusal(SETTLE_REFUSAL.settled, `withdrawal ${transactionId} is already ${withdrawal.status}`);
     settle(engine, account, transaction, status, engine.clock.now());
     return { account, transaction };

@@ -5,7 +5,7 @@
 import type { FiatRateSetting } from "../../../generated/sandbox-control.js";
 import type { components } from "../../../generated/schema.js";
 import { REFUSAL_STATUS } from "../choices.js";
-import { type Currency, decimalsOf, findCurrency, pairJoining } from "../catalogue.js";
+import { type Currency, decimalsOf, dollarRateOf, findCurrency, pairJoining } from "../catalogue.js";
 import { type AccountCall, answered, type Engine, refused, withAccount } from "../engine.js";
 import { quoteId } from "../ids.js";
 import { fromMinor, type QuoteRecord, setOwnEntry } from "../state.js";
@@ -60,14 +60,6 @@ function termsOf(engine: Engine, body: QuoteRequest) {
   return { source, target, side, amount, fiatRate } satisfies QuoteTerms;
 }
 
-/** The dollar rate of a currency: configured, else 1 / its fiat sellRate to 8 decimals (choices.ts, "catalogue"). */
-export function dollarRateOf(engine: Engine, currency: Currency): number | undefined {
-  const configured = engine.state.rates.dollar[currency.code];
-  if (configured !== undefined) return configured;
-  const fiat = engine.state.rates.fiat.find((candidate) => candidate.currency === currency.code);
-  return fiat ? Number((1 / fiat.sellRate).toFixed(8)) : undefined;
-}
-
 /** `received` in minor units of `currency`, rounded down (choices.ts, "quotes.rounding"). */
 const receivedMinor = (received: number, currency: Currency): number =>
   Math.floor(Number((received * 10 ** decimalsOf(currency)).toPrecision(15)));
@@ -80,7 +72,10 @@ export const createQuote = withAccount((call: AccountCall) => {
   const rate = side === "SELL" ? fiatRate.sellRate : fiatRate.buyRate;
   const minor = receivedMinor(side === "SELL" ? amount * rate : amount / rate, target);
   if (minor <= 0) return invalid(`amount ${amount} ${source.code} is too small to receive any ${target.code}`);
-  const [sourceDollarRate, targetDollarRate] = [dollarRateOf(engine, source), dollarRateOf(engine, target)];
+  const [sourceDollarRate, targetDollarRate] = [
+    dollarRateOf(engine.state.rates, source),
+    dollarRateOf(engine.state.rates, target),
+  ];
   if (sourceDollarRate === undefined || targetDollarRate === undefined)
     return notTradable(
       `the sandbox has no dollar rate for ${sourceDollarRate === undefined ? source.code : target.code}`,

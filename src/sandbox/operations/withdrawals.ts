@@ -3,7 +3,7 @@
 // currency and network), the balance against the amount and the fee, then the withdrawal recorded in its first
 // state (money/withdrawals.ts). Each refusal leaves the state as it was; its status is the register's.
 import type { components } from "../../../generated/schema.js";
-import { type Currency, decimalsOf, findCurrency } from "../catalogue.js";
+import { type Currency, decimalsOf, dollarRateOf, findCurrency } from "../catalogue.js";
 import { DOLLAR_VALUE_DECIMALS, REFUSAL_STATUS } from "../choices.js";
 import { type AccountCall, answered, type Engine, refused, withAccount } from "../engine.js";
 import { uuid } from "../ids.js";
@@ -12,7 +12,6 @@ import { type FeeTerms, feeMinor } from "../money/generate.js";
 import { cryptoWithdrawalView, bankWithdrawalView } from "../money/views.js";
 import { recordWithdrawal, type WithdrawalTerms } from "../money/withdrawals.js";
 import { type AccountRecord, fromMinor, toMinor, type WithdrawalDestination } from "../state.js";
-import { dollarRateOf } from "./create-quote.js";
 
 type CryptoRequest = components["schemas"]["CryptoWithdrawalRequest"];
 type BankRequest = components["schemas"]["BankWithdrawalRequest"];
@@ -49,7 +48,7 @@ function termsOf(
     );
   const scale = 10 ** DOLLAR_VALUE_DECIMALS;
   const dollarValue =
-    Math.round(Number((amount * (dollarRateOf(engine, currency) ?? 0) * scale).toPrecision(15))) / scale;
+    Math.round(Number((amount * (dollarRateOf(engine.state.rates, currency) ?? 0) * scale).toPrecision(15))) / scale;
   const bitcoinRate = engine.state.rates.dollar.BTC;
   const bitcoinValue = bitcoinRate ? Number((dollarValue / bitcoinRate).toFixed(8)) : 0;
   return { currency: currency.code, amountMinor, feeMinor: fees, dollarValue, bitcoinValue };
