@@ -109,6 +109,13 @@ export function networkCurrencyProblem(catalogue: Catalogue): string | undefined
 
 export const decimalsOf = (currency: Currency): number => currency.maximumDecimalPlaces ?? DEFAULT_DECIMAL_PLACES;
 
+/** "more than N decimals…" when `amount` has more decimals than `currency` takes, else undefined. */
+export function excessDecimals(amount: number, currency: Currency): string | undefined {
+  const decimals = decimalsOf(currency);
+  if (Number(amount.toFixed(decimals)) === amount) return undefined;
+  return `more than ${decimals} decimals, the most ${currency.code} takes`;
+}
+
 /** The dollar rate of a currency: configured, else 1 / its fiat sellRate to 8 decimals (choices.ts, "catalogue"). */
 export function dollarRateOf(rates: SandboxRates, currency: Currency): number | undefined {
   const configured = rates.dollar[currency.code];

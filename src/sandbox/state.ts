@@ -6,7 +6,7 @@
 import type { components } from "../../generated/schema.js";
 import type { SandboxAccountSettings, SandboxRates } from "../../generated/sandbox-control.js";
 import type { Catalogue, Currency } from "./catalogue.js";
-import { decimalsOf } from "./catalogue.js";
+import { decimalsOf, excessDecimals } from "./catalogue.js";
 import type { ClockState } from "./clock.js";
 import { type IdState, uuid } from "./ids.js";
 import type { WebhookRecord } from "./webhooks/outbox.js";
@@ -208,8 +208,8 @@ export function balancesProblem(balances: Record<string, number>, catalogue: Cat
     if (!currency) return `${code} is not a currency of the sandbox's catalogue`;
     if (typeof amount !== "number" || !Number.isFinite(amount) || amount < 0)
       return `the balance of ${code} must be a number, 0 or more`;
-    if (Number(amount.toFixed(decimalsOf(currency))) !== amount)
-      return `the balance of ${code} has more than ${decimalsOf(currency)} decimals`;
+    const excess = excessDecimals(amount, currency);
+    if (excess) return `the balance of ${code} has ${excess}`;
   }
   return undefined;
 }

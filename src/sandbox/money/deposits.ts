@@ -2,7 +2,7 @@
 // account's deposit addresses, or to its address of a receivable currency and network. It makes a CREDIT/DEPOSIT
 // transaction whose deposit is CONFIRMED at once, credits the wallet with the amount less the network's deposit
 // fee, and sends the DEPOSIT webhook (choices.ts, "deposits").
-import { decimalsOf, dollarRateOf } from "../catalogue.js";
+import { dollarRateOf, excessDecimals } from "../catalogue.js";
 import { DEPOSIT_REFUSAL } from "../choices.js";
 import type { Engine } from "../engine.js";
 import { uuid } from "../ids.js";
@@ -57,8 +57,8 @@ export function makeDeposit(engine: Engine, request: SandboxDepositRequest) {
   const { amount } = request;
   if (typeof amount !== "number" || !(amount > 0) || !Number.isFinite(amount))
     throw invalid("amount must be a number above 0");
-  if (Number(amount.toFixed(decimalsOf(currency))) !== amount)
-    throw invalid(`amount has more than ${decimalsOf(currency)} decimals, the most ${currency.code} takes`);
+  const excess = excessDecimals(amount, currency);
+  if (excess) throw invalid(`amount has ${excess}`);
   const active = engine.state.catalogue.networks[currency.code]?.networks.find(
     (n) => n.networkCode === address.network,
   );

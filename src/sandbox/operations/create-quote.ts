@@ -5,7 +5,7 @@
 import type { FiatRateSetting } from "../../../generated/sandbox-control.js";
 import type { components } from "../../../generated/schema.js";
 import { REFUSAL_STATUS } from "../choices.js";
-import { type Currency, decimalsOf, dollarRateOf, findCurrency, pairJoining } from "../catalogue.js";
+import { type Currency, decimalsOf, dollarRateOf, excessDecimals, findCurrency, pairJoining } from "../catalogue.js";
 import { type AccountCall, answered, type Engine, refused, withAccount } from "../engine.js";
 import { quoteId } from "../ids.js";
 import { fromMinor, type QuoteRecord, setOwnEntry } from "../state.js";
@@ -53,8 +53,8 @@ function termsOf(engine: Engine, body: QuoteRequest) {
   if (!source) return notTradable(`sourceId ${sourceId} is no currency code or id of the sandbox's catalogue`);
   const target = findCurrency(engine.state.catalogue, targetId);
   if (!target) return notTradable(`targetId ${targetId} is no currency code or id of the sandbox's catalogue`);
-  if (Number(amount.toFixed(decimalsOf(source))) !== amount)
-    return invalid(`amount has more than ${decimalsOf(source)} decimals, the most ${source.code} takes`);
+  const excess = excessDecimals(amount, source);
+  if (excess) return invalid(`amount has ${excess}`);
   const fiatRate = fiatRateFor(engine, side, source, target);
   if ("kind" in fiatRate) return fiatRate;
   return { source, target, side, amount, fiatRate } satisfies QuoteTerms;
