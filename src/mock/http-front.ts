@@ -89,10 +89,14 @@ function writePreflight(request: http.IncomingMessage, response: http.ServerResp
  * (setImmediate), and the answers of one turn are written together: the work of every request that arrived in
  * the turn runs first, then the writes (each a syscall that wakes the client). Interleaved, each write evicted
  * the caches the next request's work needed; the sandbox answered Create Quote ~40% faster under 16 concurrent
- * clients (BENCHMARKS.md). With one connection an answer is written at once: waiting would only add latency.
+ * clients (BENCHMARKS.md). With one connection an answer is written at once: waiting would only add latency;
+ * and while a large body arrives, answers are written at once too, so that none waits behind its decoding and
+ * parsing (the turns are long then, and a GET's latency is what the stall bench measures).
  */
 class AnswerWriter {
   private openConnections = 0;
+  /** Requests whose body is large, until they are answered or their connection closes. */
+  private readonly large = new Set<http.ServerResponse>();
   private queue: Array<() => void> = [];
   /** Answers written in this turn, not yet sent: a second answer to one of them is dropped. */
   private readonly held = new WeakSet<http.ServerResponse>();
@@ -114,8 +118,16 @@ class AnswerWriter {
     return this.held.has(response);
   }
 
+  /** `response`'s request has a large body: answers go out at once until it is answered. */
+  largeBody(response: http.ServerResponse): void {
+    if (this.large.has(response)) return;
+    this.large.add(response);
+    this.flush();
+    response.once("close", () => this.large.delete(response));
+  }
+
   send(response: http.ServerResponse, send: () => void): void {
-    if (this.openConnections <= 1) {
+    if (this.openConnections <= 1 || this.large.size > 0) {
       send();
       return;
     }
@@ -265,7 +277,9 @@ function createRequestHandler(
       if (body.size + chunk.length > maxBodyBytes)
         return refuseEarly(413, `the body is larger than ${maxBodyBytes} bytes`);
       body.add(chunk);
-      if (body.size > LARGE_BODY_BYTES) paceLargeBody(request);
+      if (body.size <= LARGE_BODY_BYTES) return;
+      writer.largeBody(response);
+      paceLargeBody(request);
     });
     request.on("error", () => response.destroy());
     request.on("end", () => {
