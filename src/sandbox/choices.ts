@@ -371,7 +371,8 @@ export const SANDBOX_CHOICES: readonly SandboxChoice[] = [
     topic: "Webhooks",
     choice:
       "An account's webhooks are POSTed to its webhookUrl (http or https, which needs a webhookSecret) with the " +
-      "global fetch; an account without one hands them to the in-process onWebhook callback when given. Without " +
+      "global fetch; an account without one hands them to the in-process onWebhook callback when given (its " +
+      "answer is the number it returns or resolves to, else 200; a throw or a rejection fails the attempt). Without " +
       "either, or without a webhookSecret, a webhook is kept in the outbox unsent, failed with no attempt. One " +
       "that cannot be signed (no Web Crypto) fails at once, its one attempt's error saying why. Redirects are " +
       "not followed. Putting or deleting an account drops its outbox.",
@@ -386,7 +387,8 @@ export const SANDBOX_CHOICES: readonly SandboxChoice[] = [
       "answer in time, the next attempt is due, on the sandbox clock, " +
       `${WEBHOOK_RETRY_DELAYS_MS.map(duration).join(", ")} after the attempt before it; after ` +
       `${WEBHOOK_RETRY_DELAYS_MS.length + 1} attempts the webhook has failed. The first attempt goes out at ` +
-      "once, never awaited by the API answer; with clock.start, due retries go out when the clock is advanced.",
+      "once, never awaited by the API answer; with clock.start, due retries go out when the clock is advanced. " +
+      "An attempt still running when the state was saved counts, once restored, as failed.",
     why: "The retry policy is not shown by any source.",
     override: "webhooks.retry (the delays in ms)",
   },
