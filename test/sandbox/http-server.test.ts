@@ -4,6 +4,7 @@
 // loopback without a control token (and enforces one given on loopback), answers CORS preflights (a page on
 // another origin can use it), refuses a body over its limit with 413 and the published error body, and keeps
 // answering others while a slow or large request arrives.
+import { createHmac } from "node:crypto";
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import net from "node:net";
 import { tmpdir } from "node:os";
@@ -12,7 +13,7 @@ import fc from "fast-check";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { isLoopbackHost, type StartedSandbox, startSandbox, writeFileAtomically } from "../../src/sandbox/server.js";
 import { DEFAULT_MAX_BODY_BYTES } from "../../src/mock/limits.js";
-import { API_KEY_HEADER, BASE_PATH, RATE_LIMIT_HEADERS } from "../support/spec.js";
+import { API_KEY_HEADER, BASE_PATH, RATE_LIMIT_HEADERS, SIGNING_HEADERS } from "../support/spec.js";
 
 let folder: string;
 beforeAll(async () => {
@@ -281,6 +282,18 @@ describe("request bodies", () => {
     // The refused request never reached the engine: its key got no account.
     expect(server.sandbox.getAccount("k")).toBeUndefined();
     expect((await fetch(`${server.origin}/_sandbox/clock`)).status).toBe(200);
+  });
+
+  it("are answered to a client that ends its side right after sending, even when Web Crypto is waited on", async () => {
+    const server = await start({ config: { accounts: { signer: { apiSecret: "s" } } } });
+    const target = `${BASE_PATH}/wallets/me`;
+    const timestamp = String(server.sandbox.clock.now());
+    const signature = createHmac("sha256", "s").update(`GET${target}${timestamp}`).digest("hex");
+    const head =
+      `GET ${target} HTTP/1.1\r\nhost: 127.0.0.1\r\n${API_KEY_HEADER}: signer\r\n` +
+      `${SIGNING_HEADERS.timestamp}: ${timestamp}\r\n${SIGNING_HEADERS.signature}: ${signature}\r\n\r\n`;
+    // rawRequest ends the socket's sending side with the request: the signature check answers after that.
+    expect(await rawRequest(server.port, head, Buffer.alloc(0))).toMatch(/^HTTP\/1\.1 200 /);
   });
 
   it("over the default 1 MiB are refused 413; one of exactly 1 MiB is read and judged", async () => {
