@@ -62,6 +62,12 @@ const bodyIsValid = (op: (typeof operations)[number], body: unknown) =>
 describe("the handlers answer as the mock does", () => {
   it.for(operations.map((op) => [op.key, op] as const))("%s, valid and invalid requests", async ([, op]) => {
     const requests = requestsFor(spec, op, API_KEY_HEADER, bodyIsValid);
+    // One valid request always among them: drawn at random, the kinds are even, and 25 draws from five kinds
+    // held no valid one about once in 250 operations.
+    const [validOne] = fc.sample(
+      requests.filter((request) => request.valid),
+      { numRuns: 1, seed },
+    );
     const kinds = new Set<string>();
     await fc.assert(
       fc.asyncProperty(requests, async (request) => {
@@ -71,7 +77,7 @@ describe("the handlers answer as the mock does", () => {
         expect(fromHandlers, `${request.why}: no handler answered`).toBeDefined();
         expect(await written(fromHandlers!), `${request.method} ${request.path} (${request.why})`).toEqual(fromMock);
       }),
-      { numRuns: runs, seed, endOnFailure: true },
+      { numRuns: runs, seed, endOnFailure: true, examples: [[validOne!]] },
     );
     expect(kinds.has("valid"), [...kinds].join()).toBe(true);
   });
