@@ -7,15 +7,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_MAX_BODY_BYTES, startMock } from "../../src/mock/index.js";
 import { startSandbox } from "../../src/sandbox/server.js";
 import { sendRaw } from "./support/raw-http.js";
-import { API_KEY_HEADER } from "../support/spec.js";
+import { API_KEY_HEADER, BASE_PATH } from "../support/spec.js";
 
 const FRONTS: Record<string, () => Promise<{ port: number; stop(): Promise<void> }>> = {
   mock: () => startMock(),
   sandbox: () => startSandbox({ port: 0 }),
 };
 
-const RATES = "/v1/currencies/fiat-rates";
-const SUMMARY = "/v1/trades/summary/me";
+const RATES = `${BASE_PATH}/currencies/fiat-rates`;
+const SUMMARY = `${BASE_PATH}/trades/summary/me`;
 
 const request = (path: string, close: boolean) =>
   Buffer.from(
@@ -63,7 +63,7 @@ describe.each(Object.keys(FRONTS))("the %s's HTTP front, several connections ope
     try {
       const body = Buffer.alloc(DEFAULT_MAX_BODY_BYTES + 64 * 1024, 0x20);
       const head =
-        `POST /v1/trades/quote HTTP/1.1\r\nHost: 127.0.0.1\r\n${API_KEY_HEADER}: k\r\n` +
+        `POST ${BASE_PATH}/trades/quote HTTP/1.1\r\nHost: 127.0.0.1\r\n${API_KEY_HEADER}: k\r\n` +
         `content-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n`;
       const answer = await sendRaw(server.port, Buffer.concat([Buffer.from(head), body]));
       expect(answer?.status).toBe(413);

@@ -17,9 +17,10 @@ import { headOverflowStatus } from "../../src/mock/limits.js";
 import { startSandbox } from "../../src/sandbox/server.js";
 import { type RawAnswer, sendRaw } from "./support/raw-http.js";
 import { expectErrorBody } from "../support/error-body.js";
-import { API_KEY_HEADER, RATE_LIMIT_HEADERS } from "../support/spec.js";
+import { API_KEY_HEADER, BASE_PATH, RATE_LIMIT_HEADERS } from "../support/spec.js";
 
 const REQUEST_TIMEOUT_MS = 150;
+const SUMMARY = `${BASE_PATH}/trades/summary/me`;
 
 /** Both HTTP fronts apply these limits (src/mock/http-front.ts): the mock's server and the sandbox's. */
 const FRONTS: Record<string, () => Promise<Array<{ port: number; stop(): Promise<void> }>>> = {
@@ -67,19 +68,18 @@ describe.each(Object.keys(FRONTS))("the %s's HTTP front", (front) => {
     });
 
     it("a head that stops half-way", async () => {
-      const partial = Buffer.from("GET /v1/trades/summary/me HTTP/1.1\r\nHost: x\r\n");
+      const partial = Buffer.from(`GET ${SUMMARY} HTTP/1.1\r\nHost: x\r\n`);
       expectRefusal(await sendRaw(servers.impatientPort, partial, { keepOpen: true }), 408);
     });
 
     it("a body that stops half-way", async () => {
-      const partial =
-        "POST /v1/trades/quote HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{";
+      const partial = `POST ${BASE_PATH}/trades/quote HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{`;
       expectRefusal(await sendRaw(servers.impatientPort, Buffer.from(partial), { keepOpen: true }), 408);
     });
   });
 
   describe("a URL over MAX_URL_BYTES: 414", () => {
-    const path = "/v1/trades/summary/me?pad=";
+    const path = `${BASE_PATH}/trades/summary/me?pad=`;
     it("refuses one byte over the limit, answers at the limit", async () => {
       expectRefusal(await sendRaw(servers.port, head(path + "a".repeat(MAX_URL_BYTES - path.length + 1))), 414);
       const atLimit = await sendRaw(
@@ -90,7 +90,7 @@ describe.each(Object.keys(FRONTS))("the %s's HTTP front", (front) => {
     });
 
     it("refuses a URL too long for Node's parser", async () => {
-      expectRefusal(await sendRaw(servers.port, head(`/v1/${"a".repeat(MAX_HEAD_BYTES)}`)), 414);
+      expectRefusal(await sendRaw(servers.port, head(`${BASE_PATH}/${"a".repeat(MAX_HEAD_BYTES)}`)), 414);
     });
   });
 
@@ -104,26 +104,17 @@ describe.each(Object.keys(FRONTS))("the %s's HTTP front", (front) => {
       const lines = headerLines(Math.floor((MAX_HEADER_BYTES - own) / 100));
       const rest = MAX_HEADER_BYTES - own - lines.length * 100;
       const filler = `x-fill: ${"f".repeat(rest - "x-fill: ".length - 2)}`;
-      const atLimit = await sendRaw(
-        servers.port,
-        head("/v1/trades/summary/me", [...lines, filler, "connection: close"]),
-      );
+      const atLimit = await sendRaw(servers.port, head(SUMMARY, [...lines, filler, "connection: close"]));
       expect(atLimit?.status).toBe(200);
-      expectRefusal(
-        await sendRaw(servers.port, head("/v1/trades/summary/me", [...lines, `${filler}f`, "connection: close"])),
-        431,
-      );
+      expectRefusal(await sendRaw(servers.port, head(SUMMARY, [...lines, `${filler}f`, "connection: close"])), 431);
     });
 
     it("refuses a header set too large for Node's parser", async () => {
-      expectRefusal(
-        await sendRaw(servers.port, head("/v1/trades/summary/me", headerLines(MAX_HEAD_BYTES / 100 + 1))),
-        431,
-      );
+      expectRefusal(await sendRaw(servers.port, head(SUMMARY, headerLines(MAX_HEAD_BYTES / 100 + 1))), 431);
     });
 
     it("says so when Node's parser stopped at the head's header fields (40 KiB of them)", async () => {
-      const answer = await sendRaw(servers.port, head("/v1/trades/summary/me", headerLines(400)));
+      const answer = await sendRaw(servers.port, head(SUMMARY, headerLines(400)));
       expect(answer?.status).toBe(431);
       const { message } = JSON.parse(answer!.body.toString("utf8")) as { message: string };
       expect(message).toBe(
