@@ -73,7 +73,9 @@ describe.each(Object.keys(FRONTS))("the %s's HTTP front", (front) => {
     });
 
     it("a body that stops half-way", async () => {
-      const partial = `POST ${BASE_PATH}/trades/quote HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{`;
+      const partial =
+        `POST ${BASE_PATH}/trades/quote HTTP/1.1\r\nHost: x\r\n` +
+        "content-type: application/json\r\ncontent-length: 100\r\n\r\n{";
       expectRefusal(await sendRaw(servers.impatientPort, Buffer.from(partial), { keepOpen: true }), 408);
     });
   });
