@@ -57,9 +57,15 @@ export function unsupportedMediaType(
   };
 }
 
-/** UTF-8 length of `text`, exact up to `limit` (longer texts are over it either way). */
-function utf8LengthUpTo(text: string, limit: number): number {
-  return text.length > limit ? text.length : new TextEncoder().encode(text).length;
+const utf8 = new TextEncoder();
+
+/**
+ * Whether `text` is over `limit` bytes in UTF-8. A UTF-16 code unit takes 1 to 3 bytes, so only a text whose
+ * length is near the limit is encoded (most bodies are a few hundred characters: none is).
+ */
+function overUtf8Bytes(text: string, limit: number): boolean {
+  if (text.length > limit) return true;
+  return text.length * 3 > limit && utf8.encode(text).length > limit;
 }
 
 interface RequestChecks {
@@ -70,7 +76,7 @@ interface RequestChecks {
 export function createRequestChecks(bodyCheck: BodyCheck): RequestChecks {
   return {
     refusalOf(operation, body) {
-      const large = utf8LengthUpTo(body.text, FULL_REPORT_MAX_BYTES) > FULL_REPORT_MAX_BYTES;
+      const large = overUtf8Bytes(body.text, FULL_REPORT_MAX_BYTES);
       if (!large || body.value === undefined || typeof body.value === "string") return undefined;
       const first = bodyCheck.firstViolation(operation, body.value);
       if (!first) return undefined;

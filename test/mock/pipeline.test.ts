@@ -131,6 +131,28 @@ describe("what is refused before the source", () => {
     expect(valid.requests).toHaveLength(1);
   });
 
+  it("FULL_REPORT_MAX_BYTES counts a body's UTF-8 bytes, not its characters", async () => {
+    const resend = byId("resendWebhooks");
+    /** An invalid body (ids.0 a number) whose text holds `count` two-byte characters (é). */
+    const bodyWith = (count: number) => JSON.stringify({ ids: [1, "é".repeat(count)] });
+    const whyOf = async (text: string) =>
+      (
+        await pipelineOf(recordingSource(ok)).handle({
+          method: "POST",
+          url: `${BASE_PATH}${resend.path}`,
+          headers: { "content-type": "application/json", [API_KEY_HEADER]: "k" },
+          body: text,
+        })
+      ).why;
+    const over = bodyWith(FULL_REPORT_MAX_BYTES / 2 + 100);
+    const under = bodyWith(FULL_REPORT_MAX_BYTES / 2 - 100);
+    expect(over.length).toBeLessThanOrEqual(FULL_REPORT_MAX_BYTES);
+    expect(Buffer.byteLength(over)).toBeGreaterThan(FULL_REPORT_MAX_BYTES);
+    expect(Buffer.byteLength(under)).toBeLessThanOrEqual(FULL_REPORT_MAX_BYTES);
+    expect(await whyOf(over)).toContain(`(the body is over ${FULL_REPORT_MAX_BYTES} bytes: its first violation only)`);
+    expect(await whyOf(under)).toMatch(/^request body: /);
+  });
+
   it("a body over FULL_REPORT_MAX_BYTES is checked against its own operation's schema, in one pipeline", async () => {
     const pipeline = pipelineOf(recordingSource(ok));
     const large = `${" ".repeat(FULL_REPORT_MAX_BYTES)}${JSON.stringify({ ids: [1] })}`;
