@@ -40,9 +40,10 @@ export interface ContractValidator {
   validateRequestBody(method: string, path: string, body: unknown, mediaType?: string): ContractViolation[];
   /**
    * Validates a request's query, header and path parameters against the ones its operation documents. `url` is
-   * the concrete path with its query string (or a full URL); `headers` a fetch Headers or a plain map.
+   * the concrete path with its query string, a full URL, or a URL object already parsed (read as it is: its path
+   * and query); `headers` a fetch Headers or a plain map.
    */
-  validateRequestParameters(method: string, url: string, headers?: HeadersLike): ContractViolation[];
+  validateRequestParameters(method: string, url: string | URL, headers?: HeadersLike): ContractViolation[];
 }
 
 /** What a validator holds: the document read once, its schemas compiled on first use, its responses resolved. */
@@ -130,10 +131,10 @@ const URL_BASE = "http://request.invalid";
 function validateRequestParameters(
   state: ValidatorState,
   method: string,
-  url: string,
+  url: string | URL,
   headers: HeadersLike | undefined,
 ): ContractViolation[] {
-  const parsed = new URL(url, URL_BASE);
+  const parsed = typeof url === "string" ? new URL(url, URL_BASE) : url;
   const match = state.matcher.match(method, parsed.pathname);
   if (!match) return [unknownOperation(method, parsed.pathname)];
   const parts = { query: parsed.searchParams, headers, path: match.params };

@@ -337,7 +337,7 @@ function createContractCheck(spec: OpenApiDocument, refuse: Refuse, validator: C
       const finding = { location: ["request", "header", apiKeyHeader], severity: "Error", code: 401, message: why };
       return refuse(operation, { status: 401, why }, [finding]);
     }
-    const wrongParameters = validator.validateRequestParameters(operation.method, url.pathname + url.search, headers);
+    const wrongParameters = validator.validateRequestParameters(operation.method, url, headers);
     if (wrongParameters.length)
       return refuse(operation, { status: 422, why: summaryOf(wrongParameters) }, parameterFindings(wrongParameters));
     // A body of another media type is Prism's to judge. A JSON null where the body is required is a missing

@@ -62,6 +62,17 @@ describe("on the bundled contract", () => {
     ]);
   });
 
+  it("takes a URL object already parsed as it takes its text: its path and query are judged", () => {
+    const wrong = `${integerQuery.path}?${integerQuery.name}=two`;
+    const right = `${integerQuery.path}?${integerQuery.name}=2`;
+    const parsed = (target: string) => new URL(target, "http://elsewhere.test");
+    expect(validator.validateRequestParameters("GET", parsed(wrong))).toEqual(
+      validator.validateRequestParameters("GET", wrong),
+    );
+    expect(validator.validateRequestParameters("GET", parsed(wrong))).toHaveLength(1);
+    expect(validator.validateRequestParameters("GET", parsed(right))).toEqual([]);
+  });
+
   it("a query key given twice for a single value is refused, not judged by one of its values", () => {
     const twice = `${integerQuery.path}?${integerQuery.name}=1&${integerQuery.name}=1`;
     expect(validator.validateRequestParameters("GET", twice)).toEqual([
