@@ -276,10 +276,18 @@ export function webhookSignatureHeaderName(document: OpenApiDocument): string {
 
 // ---------------------------------------------------------------- media types and examples
 
+/** The last Content-Type value mediaTypeOf read, and its media type: a request's is read some six times. */
+let lastContentType = "";
+let lastMediaType: string | undefined;
+
 /** The media type of a Content-Type value, lower case, without parameters (`application/json`), or undefined. */
 export function mediaTypeOf(contentType: string | null | undefined): string | undefined {
   if (!contentType) return undefined;
-  return contentType.split(";")[0]!.trim().toLowerCase() || undefined;
+  if (contentType !== lastContentType) {
+    lastMediaType = contentType.split(";")[0]!.trim().toLowerCase() || undefined;
+    lastContentType = contentType;
+  }
+  return lastMediaType;
 }
 
 const STRUCTURED_JSON = /^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+\+json$/;

@@ -12,6 +12,21 @@ describe("mediaTypeOf", () => {
     for (const value of [undefined, null, "", " ", ";charset=utf-8"])
       expect(mediaTypeOf(value), String(value)).toBe(undefined);
   });
+
+  it("reads each value anew, whichever it read before (it remembers the last one)", () => {
+    const known: Record<string, string | undefined> = {
+      "Text/Plain; a=b": "text/plain",
+      "application/json": "application/json",
+      " X/Y ": "x/y",
+      ";q=1": undefined,
+      "": undefined,
+    };
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...Object.keys(known)), { maxLength: 12 }), (sequence) => {
+        for (const value of sequence) expect(mediaTypeOf(value), value).toBe(known[value]);
+      }),
+    );
+  });
 });
 
 describe("isJsonMediaType", () => {
