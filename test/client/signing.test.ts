@@ -2,14 +2,16 @@
 // computed independently, and on real sockets what the server receives, including a query and a retry; a signer
 // needs Web Crypto, and a secret it refuses fails the signed request (no unhandled rejection before).
 import { createHmac } from "node:crypto";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { createClient, createSigner, MOCK_BASE_URL, SIGNING_HEADERS, signingString } from "../../src/index.js";
+import { track, until, useFakeClock } from "./support/clock.js";
 import { sendJson, startServer, type SeenRequest, type TestServer } from "./support/server.js";
 import { signingHeaderNames } from "../../src/openapi/index.js";
 import { API_KEY_HEADER, loadSpec, successExample } from "../support/spec.js";
 
 let server: TestServer | undefined;
 afterEach(async () => {
+  vi.useRealTimers();
   await server?.close();
   server = undefined;
 });
@@ -82,9 +84,12 @@ describe("signing", () => {
   });
 
   it("signs a retry anew: a fresh timestamp and its own signature", async () => {
-    // The first attempt is answered 503 after 20 ms, so the retry's clock has moved on.
+    // On the fake clock: the first attempt's 503 is held until the clock has moved on 20 ms, and the retry's
+    // backoff (under 1 ms) is waited out on the same clock.
+    useFakeClock(Date.UTC(2030, 0, 1));
+    let holdFirst: (() => void) | undefined;
     server = await startServer((_req, res, _seen, index) => {
-      if (index === 0) setTimeout(() => sendJson(res, 503, {}), 20);
+      if (index === 0) holdFirst = () => sendJson(res, 503, {});
       else sendJson(res, 200, successExample("getFiatRates"));
     });
     const client = createClient({
@@ -93,11 +98,15 @@ describe("signing", () => {
       apiSecret: SECRET,
       retry: { baseDelayMs: 1 },
     });
-    const { response } = await client.GET("/currencies/fiat-rates");
-    expect(response.status).toBe(200);
-    expect(server.requests).toHaveLength(2);
+    const call = track(client.GET("/currencies/fiat-rates"));
+    await until(() => holdFirst !== undefined, "the first attempt");
+    await vi.advanceTimersByTimeAsync(20);
+    holdFirst!();
+    await until(() => server!.requests.length === 2, "the retry");
+    await until(() => call.settled, "the retried call");
+    expect(call.value?.response.status).toBe(200);
     const [first, second] = server.requests.map(expectSigned);
-    expect(Number(second)).toBeGreaterThanOrEqual(Number(first) + 20);
+    expect(Number(second) - Number(first)).toBe(20);
     expect(server.requests[1]!.headers[SIGNING_HEADERS.signature]).not.toBe(
       server.requests[0]!.headers[SIGNING_HEADERS.signature],
     );
