@@ -87,16 +87,19 @@ describe("a build that fails", () => {
       detached: true,
     });
     let output = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      output += chunk;
-    });
-    child.stderr.on("data", (chunk: Buffer) => {
-      output += chunk;
+    // Resolves once the mock says it serves (its "Ctrl-C" line) or the process ends, whichever comes first.
+    const servingOrEnded = new Promise<void>((resolve) => {
+      const read = (chunk: Buffer) => {
+        output += chunk;
+        if (output.includes("Ctrl-C")) resolve();
+      };
+      child.stdout.on("data", read);
+      child.stderr.on("data", read);
+      child.once("exit", () => resolve());
     });
     try {
-      const deadline = Date.now() + 90_000;
-      while (!output.includes("Ctrl-C") && child.exitCode === null && Date.now() < deadline)
-        await new Promise((r) => setTimeout(r, 200));
+      await servingOrEnded;
+      expect(child.exitCode, output).toBe(null);
       expect(output).toContain("rebuilding generated/");
       const response = await fetch(`http://127.0.0.1:${port}${BASE_PATH}/trades/quote`, {
         method: "POST",
@@ -106,8 +109,11 @@ describe("a build that fails", () => {
       expect(response.status, output).toBe(200);
       expect(((await response.json()) as { data: Record<string, unknown> }).data.settlementNote).toBe("none");
     } finally {
-      if (child.pid !== undefined) process.kill(-child.pid, "SIGTERM");
-      await new Promise((resolve) => child.once("exit", resolve));
+      if (child.exitCode === null && child.signalCode === null) {
+        const ended = new Promise((resolve) => child.once("exit", resolve));
+        process.kill(-child.pid!, "SIGTERM");
+        await ended;
+      }
     }
   }, 180_000);
 });
