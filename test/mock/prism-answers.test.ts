@@ -140,8 +140,10 @@ describe("requests Node cannot parse", () => {
       received += chunk;
     });
     await new Promise((resolve) => socket.once("connect", resolve));
-    socket.write("GET /v1/notes HTTP/1.1\r\nHost: x\r\n");
-    await new Promise((resolve) => setTimeout(resolve, 50)); // the partial request reaches the mock before the reset
+    await new Promise((resolve) => socket.write("GET /v1/notes HTTP/1.1\r\nHost: x\r\n", resolve));
+    // The partial request is in the mock's socket before a whole one is sent on another connection, so by the time
+    // that one is answered (after an I/O turn of the mock's that saw both readable), the mock has read it.
+    expect((await fetch(`${mock.baseUrl}/notes`)).status).toBe(200);
     socket.resetAndDestroy();
     // The mock keeps answering; the reset (sent first) has been dealt with by the time this answer is logged.
     expect((await fetch(`${mock.baseUrl}/notes`)).status).toBe(200);
