@@ -11,10 +11,13 @@ afterEach(() => {
 
 describe("sleep(ms, signal)", () => {
   it("sleep leaves neither its timer nor its abort listener behind, whether it ends or is aborted", async () => {
-    const ended = new AbortController();
-    await sleep(1, ended.signal);
-    expect(getEventListeners(ended.signal, "abort")).toHaveLength(0);
     useFakeClock();
+    const ended = new AbortController();
+    const ending = sleep(1, ended.signal);
+    await vi.advanceTimersByTimeAsync(1);
+    await ending;
+    expect(vi.getTimerCount()).toBe(0);
+    expect(getEventListeners(ended.signal, "abort")).toHaveLength(0);
     const aborted = new AbortController();
     const sleeping = sleep(60_000, aborted.signal);
     aborted.abort(new Error("stop"));
