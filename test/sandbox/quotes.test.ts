@@ -4,7 +4,8 @@
 import { describe, expect, it } from "vitest";
 import { REFUSAL_STATUS } from "../../src/sandbox/choices.js";
 import { successExample } from "../support/spec.js";
-import { api, newSandbox, SELL_100, START } from "./support/sandbox.js";
+import type { SandboxStateData } from "../../src/sandbox/state.js";
+import { api, newSandbox, SELL_100, START, stateOf } from "./support/sandbox.js";
 
 const fiatRates = successExample("getFiatRates").data as Array<{ currency: string; buyRate: number; sellRate: number }>;
 const ngnx = fiatRates.find((rate) => rate.currency === "NGNX")!;
@@ -71,12 +72,35 @@ describe("Create Quote", () => {
   });
 
   it.each([
-    ["a missing side", { sourceId: "USDT", targetId: "NGNX", amount: 1 }, REFUSAL_STATUS.invalidQuoteRequest, /side/],
+    [
+      "a missing side",
+      { sourceId: "USDT", targetId: "NGNX", amount: 1 },
+      REFUSAL_STATUS.invalidQuoteRequest,
+      /^Create Quote needs sourceId, targetId, amount, side; missing: side$/,
+    ],
     ["an amount of 0", { ...SELL_100, amount: 0 }, REFUSAL_STATUS.invalidQuoteRequest, /above 0/],
     ["too many decimals", { ...SELL_100, amount: 1.1234567 }, REFUSAL_STATUS.invalidQuoteRequest, /decimals/],
     ["an unknown currency", { ...SELL_100, targetId: "EUR" }, REFUSAL_STATUS.quoteNotTradable, /EUR/],
     ["a side against its currencies", { ...SELL_100, side: "BUY" }, REFUSAL_STATUS.quoteNotTradable, /BUY buys/],
     ["USDT against itself", { ...SELL_100, targetId: "USDT" }, REFUSAL_STATUS.quoteNotTradable, /itself/],
+    [
+      "a SELL of another currency than USDT",
+      { sourceId: "NGNX", targetId: "USDT", amount: 1000, side: "SELL" },
+      REFUSAL_STATUS.quoteNotTradable,
+      /^side SELL sells USDT: sourceId must be USDT$/,
+    ],
+    [
+      "an unknown sourceId",
+      { ...SELL_100, sourceId: "EUR" },
+      REFUSAL_STATUS.quoteNotTradable,
+      /^sourceId EUR is no currency code or id of the sandbox's catalogue$/,
+    ],
+    [
+      "an amount too small to receive a minor unit of the target (NGNX has 2 decimals)",
+      { ...SELL_100, amount: 0.000001 },
+      REFUSAL_STATUS.invalidQuoteRequest,
+      /^amount 0.000001 USDT is too small to receive any NGNX$/,
+    ],
   ])("refuses %s with the registered status and a message saying so", async (_name, body, status, message) => {
     const sandbox = newSandbox();
     const answer = await api(sandbox, "POST", "/trades/quote", body);
@@ -91,6 +115,69 @@ describe("Create Quote", () => {
     const answer = await api(sandbox, "POST", "/trades/quote", { ...SELL_100, targetId: "GHS" });
     expect(answer.status).toBe(REFUSAL_STATUS.quoteNotTradable);
     expect(answer.body.message).toMatch(/GHS/);
+  });
+
+  describe("refuses what its catalogue or rates cannot trade, saying which", () => {
+    const pair = successExample("getTradePair").data as { isSellable: boolean; isBuyable: boolean };
+    const BUY_1000 = { sourceId: "NGNX", targetId: "USDT", amount: 1000, side: "BUY" };
+    const quote = (sandbox: ReturnType<typeof newSandbox>, body: object) => api(sandbox, "POST", "/trades/quote", body);
+    /** A sandbox whose state is the default one changed by `change` (through a snapshot and a restore). */
+    const changed = (change: (state: SandboxStateData) => void) => {
+      const sandbox = newSandbox();
+      const state = stateOf(sandbox);
+      change(state);
+      sandbox.restore(state as never);
+      return sandbox;
+    };
+
+    it("a pair that is not sellable refuses SELL only, one not buyable BUY only", async () => {
+      const unsellable = newSandbox({ catalogue: { pairs: [{ ...pair, isSellable: false }] } });
+      const sell = await quote(unsellable, SELL_100);
+      expect([sell.status, sell.body.message]).toEqual([
+        REFUSAL_STATUS.quoteNotTradable,
+        "the pair USDT/NGNX is not sellable",
+      ]);
+      expect((await quote(unsellable, BUY_1000)).status).toBe(200);
+      const unbuyable = newSandbox({ catalogue: { pairs: [{ ...pair, isBuyable: false }] } });
+      const buy = await quote(unbuyable, BUY_1000);
+      expect([buy.status, buy.body.message]).toEqual([
+        REFUSAL_STATUS.quoteNotTradable,
+        "the pair USDT/NGNX is not buyable",
+      ]);
+      expect((await quote(unbuyable, SELL_100)).status).toBe(200);
+    });
+
+    it("a currency no pair joins to USDT", async () => {
+      const answer = await quote(newSandbox({ catalogue: { pairs: [] } }), SELL_100);
+      expect([answer.status, answer.body.message]).toEqual([
+        REFUSAL_STATUS.quoteNotTradable,
+        "no trade pair of the sandbox joins USDT and NGNX",
+      ]);
+    });
+
+    it("a currency without a fiat rate", async () => {
+      const sandbox = newSandbox();
+      const inUse = sandbox.setRates({});
+      sandbox.setRates({ fiat: inUse.fiat.filter((rate) => rate.currency !== "NGNX") });
+      const answer = await quote(sandbox, SELL_100);
+      expect([answer.status, answer.body.message]).toEqual([
+        REFUSAL_STATUS.quoteNotTradable,
+        "the sandbox has no fiat rate for NGNX",
+      ]);
+    });
+
+    it("USDT without a dollar rate, as the source of a SELL and the target of a BUY", async () => {
+      // A fiat currency without one has 1 ÷ its sellRate (choices.ts), so only USDT can lack one.
+      const sandbox = changed((state) => delete state.rates.dollar.USDT);
+      for (const body of [SELL_100, BUY_1000]) {
+        const answer = await quote(sandbox, body);
+        expect([body.side, answer.status, answer.body.message]).toEqual([
+          body.side,
+          REFUSAL_STATUS.quoteNotTradable,
+          "the sandbox has no dollar rate for USDT",
+        ]);
+      }
+    });
   });
 
   it("needs the API key (the contract requires it)", async () => {
