@@ -70,6 +70,53 @@ describe("Accept Quote", () => {
     expect(expired.body.message).toMatch(/expired/);
   });
 
+  it("accepts a quote the balance covers exactly, leaving the source wallet empty", async () => {
+    const sandbox = newSandbox({ accounts: { "key-a": { balances: { USDT: 100 } } } });
+    expect((await accept(sandbox, await quoteId(sandbox))).status).toBe(200);
+    expect(sandbox.getAccount("key-a")?.balances.USDT).toBe(0);
+  });
+
+  it("on a BUY, checks the NGNX wallet it debits and values the trade at NGNX's dollar rate", async () => {
+    const BUY_1000 = { sourceId: "NGNX", targetId: "USDT", amount: 1000, side: "BUY" };
+    const sandbox = newSandbox({ accounts: { "key-a": { balances: { NGNX: 999.99, USDT: 5000 } } } });
+    const refused = await accept(sandbox, await quoteId(sandbox, BUY_1000));
+    expect([refused.status, refused.body.message]).toEqual([
+      REFUSAL_STATUS.balanceTooLow,
+      "balance too low: the NGNX wallet holds 999.99, the quote needs 1000",
+    ]);
+    sandbox.putAccount("key-a", { balances: { NGNX: 1000 } });
+    const quote = (await api(sandbox, "POST", "/trades/quote", BUY_1000)).body.data;
+    const trade = await accept(sandbox, quote.id);
+    expect(trade.status).toBe(200);
+    expect(trade.body.data.dollarValue).toBe(Math.round(1000 * quote.sourceDollarRate * 100) / 100);
+    expect(quote.sourceDollarRate).toBeLessThan(1);
+    expect(sandbox.getAccount("key-a")?.balances.NGNX).toBe(0);
+  });
+
+  it("describes its SWAP transactions as registered: Swap <amount> <source> to <target>, Quote <id>", async () => {
+    const sandbox = newSandbox();
+    const id = await quoteId(sandbox);
+    await accept(sandbox, id);
+    const history = (await api(sandbox, "GET", "/transactions/me")).body.data;
+    expect(history.map((t: any) => [t.description, t.narration])).toEqual([
+      ["Swap 100 USDT to NGNX", `Quote ${id}`],
+      ["Swap 100 USDT to NGNX", `Quote ${id}`],
+    ]);
+  });
+
+  it("refuses a quote whose pair the sandbox no longer trades (a state restored without it)", async () => {
+    const sandbox = newSandbox();
+    const id = await quoteId(sandbox);
+    const state = stateOf(sandbox);
+    state.catalogue.pairs = [];
+    sandbox.restore(state as never);
+    const refused = await accept(sandbox, id);
+    expect([refused.status, refused.body.message]).toEqual([
+      REFUSAL_STATUS.quoteNotTradable,
+      "the sandbox no longer trades USDT/NGNX",
+    ]);
+  });
+
   it("refuses a quote the balance cannot cover, and changes nothing", async () => {
     const sandbox = newSandbox({ accounts: { "key-a": { balances: { USDT: 99.99 } } } });
     const id = await quoteId(sandbox);
@@ -86,6 +133,7 @@ describe("Accept Quote", () => {
     const other = await accept(sandbox, theirs, "key-a");
     const unknown = await accept(sandbox, "qt_doesnotexist000");
     expect([other.status, unknown.status]).toEqual([REFUSAL_STATUS.notFound, REFUSAL_STATUS.notFound]);
+    expect(unknown.body.message).toBe("no quote qt_doesnotexist000 was found for this API key");
     expect(other.body.message).toBe(unknown.body.message.replace("qt_doesnotexist000", theirs));
     expect((await accept(sandbox, theirs, "key-b")).status).toBe(200);
   });
