@@ -49,7 +49,10 @@ describe("rate limits", () => {
     expect(statuses.map((answer) => answer.status)).toEqual([200, 200, 200, 429]);
     const spent = statuses[3]!;
     expect(spent.violations).toEqual([]);
-    expect(spent.body.message).toMatch(/3 requests per minute/);
+    const resets = new Date(START + GENERAL.windowMs).toISOString();
+    expect(spent.body.message).toBe(
+      `rate limit spent: 3 requests per minute for this API key; the window resets at ${resets}`,
+    );
     expect(limitsOf(spent.headers)).toEqual({ limit: 3, remaining: 0, reset: windowEnd(START, GENERAL.windowMs) });
     sandbox.clock.advance(GENERAL.windowMs);
     const next = await api(sandbox, "GET", "/wallets/me");
@@ -107,6 +110,39 @@ describe("rate limits", () => {
     expect((await api(sandbox, "GET", "/wallets/me")).status).toBe(200);
     expect((await api(sandbox, "GET", "/wallets/me")).status).toBe(429);
     expect((await api(sandbox, "GET", "/wallets/me", undefined, { key: "key-b" })).status).toBe(200);
+  });
+
+  it("describes the general limit when Create Quote's is no tighter (the first on a tie)", async () => {
+    const sandbox = newSandbox({ limits: { requestsPerMinute: 5, quotesPerHour: 5 } });
+    const tie = await api(sandbox, "POST", "/trades/quote", SELL_100);
+    expect(limitsOf(tie.headers)).toEqual({ limit: 5, remaining: 4, reset: windowEnd(START, GENERAL.windowMs) });
+    await api(sandbox, "GET", "/wallets/me");
+    const minuteTighter = await api(sandbox, "POST", "/trades/quote", SELL_100);
+    expect(limitsOf(minuteTighter.headers)).toEqual({
+      limit: 5,
+      remaining: 2,
+      reset: windowEnd(START, GENERAL.windowMs),
+    });
+  });
+
+  it("gives a request refused before the limits (bad signature) the key's counters, uncounted", async () => {
+    const sandbox = newSandbox({ accounts: { "key-a": { apiSecret: "s3cret" } }, limits: { requestsPerMinute: 7 } });
+    const withoutKey = await api(sandbox, "GET", "/currencies/fiat-rates", undefined, { key: null });
+    expect(limitsOf(withoutKey.headers).remaining).toBe(6);
+    const unsigned = [];
+    for (let i = 0; i < 2; i++) unsigned.push(await api(sandbox, "GET", "/wallets/me"));
+    expect(unsigned.map((answer) => answer.status)).toEqual([401, 401]);
+    for (const answer of unsigned)
+      expect(limitsOf(answer.headers)).toEqual({ limit: 7, remaining: 7, reset: windowEnd(START, GENERAL.windowMs) });
+  });
+
+  it("refuses limits that are not whole numbers above 0, naming the setting", () => {
+    for (const name of ["requestsPerMinute", "quotesPerHour"])
+      for (const value of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 53])
+        expect(() => newSandbox({ limits: { [name]: value } }), `${name}: ${value}`).toThrow(
+          new RangeError(`sandbox limits: ${name} must be a whole number above 0`),
+        );
+    expect(newSandbox({ limits: { requestsPerMinute: 1, quotesPerHour: 1 } }).clock.now()).toBe(START);
   });
 
   it("starts a key's windows afresh when its account is deleted", async () => {
