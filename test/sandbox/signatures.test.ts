@@ -2,7 +2,8 @@
 // signs them (x-api-timestamp, x-api-signature over METHOD + PATH + TIMESTAMP) with a timestamp near the sandbox
 // clock, else 401; without a secret only the form of the signing headers is checked.
 import { describe, expect, it } from "vitest";
-import { createSigner } from "../../src/client/signing.js";
+import { createHmac } from "node:crypto";
+import { createSigner, signingString } from "../../src/client/signing.js";
 import { REFUSAL_STATUS, SIGNATURE_WINDOW_MS } from "../../src/sandbox/choices.js";
 import { BASE_PATH, SIGNING_HEADERS } from "../support/spec.js";
 import { api, newSandbox, ORIGIN } from "./support/sandbox.js";
@@ -28,17 +29,33 @@ describe("signatures", () => {
   it("refuses an unsigned request, another secret's signature, another path's, and a stale timestamp", async () => {
     const sandbox = newSandbox({ accounts: { "key-a": { apiSecret: SECRET } } });
     const now = sandbox.clock.now();
-    const cases = {
-      unsigned: {},
-      otherSecret: await signed("other", "GET", "/wallets/me", now),
-      otherPath: await signed(SECRET, "GET", "/wallets/USDT", now),
-      stale: await signed(SECRET, "GET", "/wallets/me", now - SIGNATURE_WINDOW_MS - 1),
-      future: await signed(SECRET, "GET", "/wallets/me", now + SIGNATURE_WINDOW_MS + 1),
-    };
-    for (const [name, headers] of Object.entries(cases)) {
+    const good = await signed(SECRET, "GET", "/wallets/me", now);
+    /** Signing headers with a timestamp of another form, signed (HMAC) as the sandbox would check them. */
+    const withTimestamp = (timestamp: string) => ({
+      [SIGNING_HEADERS.timestamp]: timestamp,
+      [SIGNING_HEADERS.signature]: createHmac("sha256", SECRET)
+        .update(signingString("GET", `${ORIGIN}${BASE_PATH}/wallets/me`, timestamp))
+        .digest("hex"),
+    });
+    const { timestamp: TIMESTAMP, signature: SIGNATURE } = SIGNING_HEADERS;
+    const required = `this API key signs its requests: ${TIMESTAMP} and ${SIGNATURE} are required`;
+    const notMatching = `${SIGNATURE} does not match the request`;
+    const outOfTime = `${TIMESTAMP} must be within ${SIGNATURE_WINDOW_MS / 1000} s of the sandbox clock (${now})`;
+    const cases: Array<[string, Record<string, string>, string]> = [
+      ["unsigned", {}, required],
+      ["timestamp only", { [TIMESTAMP]: good[TIMESTAMP]! }, required],
+      ["signature only", { [SIGNATURE]: good[SIGNATURE]! }, required],
+      ["other secret", await signed("other", "GET", "/wallets/me", now), notMatching],
+      ["other path", await signed(SECRET, "GET", "/wallets/USDT", now), notMatching],
+      ["stale", await signed(SECRET, "GET", "/wallets/me", now - SIGNATURE_WINDOW_MS - 1), outOfTime],
+      ["future", await signed(SECRET, "GET", "/wallets/me", now + SIGNATURE_WINDOW_MS + 1), outOfTime],
+      ["a timestamp with a leading letter", withTimestamp(`x${now}`), outOfTime],
+      ["a timestamp with a trailing letter", withTimestamp(`${now}x`), outOfTime],
+    ];
+    for (const [name, headers, message] of cases) {
       const answer = await api(sandbox, "GET", "/wallets/me", undefined, { headers });
       expect([name, answer.status]).toEqual([name, REFUSAL_STATUS.badSignature]);
-      expect(answer.body.message).toMatch(/x-api-(timestamp|signature)/);
+      expect(answer.body.message, name).toBe(message);
       expect(answer.violations).toEqual([]);
     }
     const edge = await signed(SECRET, "GET", "/wallets/me", now - SIGNATURE_WINDOW_MS);
