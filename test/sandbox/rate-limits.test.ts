@@ -136,13 +136,15 @@ describe("rate limits", () => {
       expect(limitsOf(answer.headers)).toEqual({ limit: 7, remaining: 7, reset: windowEnd(START, GENERAL.windowMs) });
   });
 
-  it("refuses limits that are not whole numbers above 0, naming the setting", () => {
+  it("refuses limits that are not whole numbers above 0, naming the setting; undefined is the default", async () => {
     for (const name of ["requestsPerMinute", "quotesPerHour"])
       for (const value of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 53])
         expect(() => newSandbox({ limits: { [name]: value } }), `${name}: ${value}`).toThrow(
           new RangeError(`sandbox limits: ${name} must be a whole number above 0`),
         );
     expect(newSandbox({ limits: { requestsPerMinute: 1, quotesPerHour: 1 } }).clock.now()).toBe(START);
+    const defaults = newSandbox({ limits: { requestsPerMinute: undefined, quotesPerHour: undefined } });
+    expect(limitsOf((await api(defaults, "GET", "/wallets/me")).headers).limit).toBe(GENERAL.max);
   });
 
   it("starts a key's windows afresh when its account is deleted", async () => {
