@@ -3,6 +3,7 @@
 // the summary. Each refusal has its registered status, says which refusal it is, and changes nothing.
 import { describe, expect, it } from "vitest";
 import { REFUSAL_STATUS } from "../../src/sandbox/choices.js";
+import type { SandboxStateData } from "../../src/sandbox/state.js";
 import { api, newSandbox, quoteId, SELL_100, stateOf } from "./support/sandbox.js";
 
 const accept = (sandbox: ReturnType<typeof newSandbox>, id: string, key = "key-a") =>
@@ -104,17 +105,31 @@ describe("Accept Quote", () => {
     ]);
   });
 
-  it("refuses a quote whose pair the sandbox no longer trades (a state restored without it)", async () => {
-    const sandbox = newSandbox();
-    const id = await quoteId(sandbox);
-    const state = stateOf(sandbox);
-    state.catalogue.pairs = [];
-    sandbox.restore(state as never);
-    const refused = await accept(sandbox, id);
-    expect([refused.status, refused.body.message]).toEqual([
-      REFUSAL_STATUS.quoteNotTradable,
-      "the sandbox no longer trades USDT/NGNX",
-    ]);
+  it("refuses a quote whose pair or wallet the sandbox no longer has (a state restored without it)", async () => {
+    const withoutPair = (state: SandboxStateData) => {
+      state.catalogue.pairs = [];
+    };
+    const withoutWallet = (code: string) => (state: SandboxStateData) => {
+      const account = state.accounts["key-a"]!;
+      account.wallets = account.wallets.filter((wallet) => wallet.code !== code);
+    };
+    for (const [name, change] of [
+      ["no pair", withoutPair],
+      ["no USDT wallet", withoutWallet("USDT")],
+      ["no NGNX wallet", withoutWallet("NGNX")],
+    ] as const) {
+      const sandbox = newSandbox();
+      const id = await quoteId(sandbox);
+      const state = stateOf(sandbox);
+      change(state);
+      sandbox.restore(state as never);
+      const refused = await accept(sandbox, id);
+      expect([name, refused.status, refused.body.message]).toEqual([
+        name,
+        REFUSAL_STATUS.quoteNotTradable,
+        "the sandbox no longer trades USDT/NGNX",
+      ]);
+    }
   });
 
   it("refuses a quote the balance cannot cover, and changes nothing", async () => {
