@@ -79,24 +79,33 @@ describe("crypto withdrawals", () => {
     const sandbox = funded({ accounts: { "key-a": { balances: { USDT: 15, NGNX: 100_000 } } } });
     const before = JSON.stringify(stateOf(sandbox).accounts);
     const { invalidWithdrawal: INVALID, notWithdrawable: NOT_WITHDRAWABLE, balanceTooLow: TOO_LOW } = REFUSAL_STATUS;
-    const refusals: Array<[unknown, number]> = [
+    const trxForm = "(addressRegex ^T[1-9A-HJ-NP-Za-km-z]{33}$)";
+    const refusals: Array<[unknown, number, string]> = [
       // An address not of TRX's form.
-      [crypto(10, { address: "0x1FFE2134c82D07227715af2A12D1406165A305BF", network: "TRX" }), INVALID],
-      [crypto(10, { address: "T123", network: "TRX" }), INVALID],
-      [crypto(10, { address: TRX_ADDRESS, network: "SOL" }), NOT_WITHDRAWABLE], // no such withdrawal network
-      [crypto(10, { address: TRX_ADDRESS, network: "ETH" }), NOT_WITHDRAWABLE], // active, but no withdrawal network
-      [{ ...crypto(10), currency: "NGNX" }, NOT_WITHDRAWABLE], // NGNX has no withdrawal networks
-      [{ ...crypto(10), currency: "BTC" }, NOT_WITHDRAWABLE], // not in the catalogue
-      [crypto(9.99), INVALID], // below the minimum (10)
-      [crypto(10.1234567), INVALID], // more decimals than USDT's 6
-      [crypto(0), INVALID],
-      [crypto(14.5), TOO_LOW], // 14.5 + 1 fee > 15
-      [crypto(300_000), INVALID], // above USDT's maximumWithdrawal
+      [crypto(10, { address: BSC_ADDRESS, network: "TRX" }), INVALID, `${BSC_ADDRESS} is no TRX address ${trxForm}`],
+      [crypto(10, { address: "T123", network: "TRX" }), INVALID, `T123 is no TRX address ${trxForm}`],
+      // No such withdrawal network; one active, but no withdrawal network; NGNX has no withdrawal networks.
+      [
+        crypto(10, { address: TRX_ADDRESS, network: "SOL" }),
+        NOT_WITHDRAWABLE,
+        "USDT cannot be withdrawn on SOL in the sandbox",
+      ],
+      [
+        crypto(10, { address: TRX_ADDRESS, network: "ETH" }),
+        NOT_WITHDRAWABLE,
+        "USDT cannot be withdrawn on ETH in the sandbox",
+      ],
+      [{ ...crypto(10), currency: "NGNX" }, NOT_WITHDRAWABLE, "NGNX cannot be withdrawn on TRX in the sandbox"],
+      [{ ...crypto(10), currency: "BTC" }, NOT_WITHDRAWABLE, "BTC is no currency code of the sandbox's catalogue"],
+      [crypto(9.99), INVALID, "the minimum withdrawal of USDT here is 10"],
+      [crypto(10.1234567), INVALID, "amount has more than 6 decimals, the most USDT takes"],
+      [crypto(0), INVALID, "amount must be above 0"],
+      [crypto(14.5), TOO_LOW, "balance too low: the USDT wallet holds 15, the withdrawal needs 14.5 and a fee of 1"],
+      [crypto(300_000), INVALID, "the maximum withdrawal of USDT is 250000"],
     ];
-    for (const [body, status] of refusals) {
+    for (const [body, status, message] of refusals) {
       const answer = await withdraw(sandbox, "crypto", body);
-      expect({ body, status: answer.status }).toEqual({ body, status });
-      expect(answer.body.message).toBeTruthy();
+      expect({ body, status: answer.status, message: answer.body.message }).toEqual({ body, status, message });
     }
     expect(JSON.stringify(stateOf(sandbox).accounts)).toBe(before);
     expect(await withdrawalWebhooks(sandbox)).toEqual([]);
@@ -113,9 +122,50 @@ describe("crypto withdrawals", () => {
     expect(answer.status).toBe(REFUSAL_STATUS.notWithdrawable);
     expect((await withdraw(funded(), "crypto", crypto(10, { address: BSC_ADDRESS, network: "BSC" }))).status).toBe(200);
   });
+  it("refuses a memo its network's memoRegex does not match, and keeps one that matches", async () => {
+    const networks = structuredClone(successExample("getWithdrawalCurrencyNetworks").data as any[]);
+    networks.find((network) => network.code === "TRX").memoRegex = "^[0-9]{1,10}$";
+    const sandbox = funded({ catalogue: { withdrawalNetworks: { USDT: networks } } });
+    const withMemo = (memo: string) => crypto(10, { address: TRX_ADDRESS, network: "TRX", memo });
+    const refused = await withdraw(sandbox, "crypto", withMemo("abc"));
+    expect([refused.status, refused.body.message]).toEqual([
+      REFUSAL_STATUS.invalidWithdrawal,
+      "the memo does not match TRX's memoRegex ^[0-9]{1,10}$",
+    ]);
+    for (const memo of ["", "123"]) expect((await withdraw(sandbox, "crypto", withMemo(memo))).status).toBe(200);
+    const destinations = stateOf(sandbox).accounts["key-a"]!.transactions.map((t) => t.withdrawal?.destination);
+    expect(destinations.map((destination) => destination && "memo" in destination && destination.memo)).toEqual([
+      "",
+      "123",
+    ]);
+    expect((await withdraw(sandbox, "crypto", crypto(10))).status).toBe(200);
+    expect(stateOf(sandbox).accounts["key-a"]!.transactions.at(-1)!.withdrawal!.destination).not.toHaveProperty("memo");
+  });
+
+  it("refuses a currency the catalogue marks not withdrawable", async () => {
+    const currencies = (successExample("getCurrencies").data as Array<{ code: string }>).map((currency) =>
+      currency.code === "USDT" ? { ...currency, withdrawable: false } : currency,
+    );
+    const answer = await withdraw(funded({ catalogue: { currencies } }), "crypto", crypto(10));
+    expect([answer.status, answer.body.message]).toEqual([REFUSAL_STATUS.notWithdrawable, "USDT is not withdrawable"]);
+  });
 });
 
 describe("bank withdrawals", () => {
+  it("values the payout in dollars at NGNX's dollar rate and in bitcoin at BTC's, keeps a merchantCode", async () => {
+    const sandbox = funded();
+    const { dollar } = sandbox.setRates({ dollar: { BTC: 50_000 } });
+    const answer = await withdraw(sandbox, "fiat", { ...bank(15_000), destination: { ...BANK, merchantCode: "M1" } });
+    const dollarValue = Math.round(15_000 * dollar.NGNX! * 100) / 100;
+    expect(dollarValue).toBeGreaterThan(0);
+    expect(answer.body.data.payout).toMatchObject({
+      dollarValue,
+      bitcoinValue: Number((dollarValue / 50_000).toFixed(8)),
+    });
+    const { destination } = stateOf(sandbox).accounts["key-a"]!.transactions.at(-1)!.withdrawal!;
+    expect(destination).toMatchObject({ kind: "bank", merchantCode: "M1" });
+  });
+
   it("debits the amount and the currency's fee, answers the transaction with its payout, APPROVED", async () => {
     const sandbox = funded();
     const answer = await withdraw(sandbox, "fiat", bank(15_000));
@@ -177,15 +227,21 @@ describe("bank withdrawals", () => {
     const sandbox = funded();
     const before = JSON.stringify(stateOf(sandbox).accounts);
     const { invalidWithdrawal: INVALID, notWithdrawable: NOT_WITHDRAWABLE, balanceTooLow: TOO_LOW } = REFUSAL_STATUS;
-    const refusals: Array<[unknown, number]> = [
-      [bank(100, "USDT"), NOT_WITHDRAWABLE],
-      [bank(999.99), INVALID], // below NGNX's minimumWithdrawal (1000)
-      [bank(1000.001), INVALID], // NGNX has 2 decimals
-      [bank(99_999), TOO_LOW], // 99 999 + 500 fee > 100 000
+    const refusals: Array<[unknown, number, string]> = [
+      [bank(100, "USDT"), NOT_WITHDRAWABLE, "a bank withdrawal pays out a FIAT currency, not USDT"],
+      [bank(999.99), INVALID, "the minimum withdrawal of NGNX here is 1000"],
+      [bank(1000.001), INVALID, "amount has more than 2 decimals, the most NGNX takes"],
+      // 99 999 and a fee of 0.5 % (500) are more than 100 000.
+      [
+        bank(99_999),
+        TOO_LOW,
+        "balance too low: the NGNX wallet holds 100000, the withdrawal needs 99999 and a fee of 500",
+      ],
+      [{ ...bank(1000), currency: "GHS" }, NOT_WITHDRAWABLE, "GHS is no currency code of the sandbox's catalogue"],
     ];
-    for (const [body, status] of refusals) {
+    for (const [body, status, message] of refusals) {
       const answer = await withdraw(sandbox, "fiat", body);
-      expect({ body, status: answer.status }).toEqual({ body, status });
+      expect({ body, status: answer.status, message: answer.body.message }).toEqual({ body, status, message });
     }
     expect(JSON.stringify(stateOf(sandbox).accounts)).toBe(before);
   });
