@@ -93,21 +93,55 @@ describe("deposits", () => {
     const { sandbox, address } = await withAddress();
     await api(sandbox, "GET", "/wallets/me", undefined, { key: "key-b" });
     const before = JSON.stringify(stateOf(sandbox).accounts);
-    const refusals: Array<[Record<string, unknown>, number]> = [
-      [{ apiKey: "key-a", address, amount: 0.5 }, 400], // below TRX's minimumDeposit (1)
-      [{ apiKey: "key-a", address, amount: 1.1234567 }, 400], // more decimals than USDT's 6
-      [{ apiKey: "key-b", address, amount: 5 }, 400], // key-a's address
-      [{ apiKey: "key-a", address, network: "ETH", amount: 5 }, 400], // not the address's network
-      [{ apiKey: "key-a", currency: "USDT", network: "BSC", amount: 5 }, 400], // not receivable
-      [{ apiKey: "key-a", currency: "USDT", network: "SOL", amount: 5 }, 400], // no such network
-      [{ apiKey: "key-a", address, amount: 2_000_000 }, 400], // above USDT's maximumDeposit
-      [{ apiKey: "key-z", currency: "USDT", network: "TRX", amount: 5 }, 404],
-      [{ apiKey: "key-a", amount: 5 }, 400],
+    const onTrx = `${address} is an address of USDT on TRX`;
+    const refusals: Array<[Record<string, unknown>, number, string]> = [
+      [{ apiKey: "key-a", address, amount: 0.5 }, 400, "the minimum deposit of USDT on TRX is 1"],
+      [{ apiKey: "key-a", address, amount: 1.1234567 }, 400, "amount has more than 6 decimals, the most USDT takes"],
+      [{ apiKey: "key-b", address, amount: 5 }, 400, `the account of key-b was given no deposit address ${address}`],
+      [{ apiKey: "key-a", address, network: "ETH", amount: 5 }, 400, onTrx],
+      [{ apiKey: "key-a", address, currency: "NGNX", amount: 5 }, 400, onTrx],
+      [
+        { apiKey: "key-a", currency: "USDT", network: "BSC", amount: 5 },
+        400,
+        "USDT on BSC is not receivable (isReceivable is false)",
+      ],
+      [
+        { apiKey: "key-a", currency: "USDT", network: "SOL", amount: 5 },
+        400,
+        "USDT on SOL is not among the sandbox's active networks",
+      ],
+      [{ apiKey: "key-a", address, amount: 2_000_000 }, 400, "the maximum deposit of USDT is 1000000"],
+      [
+        { apiKey: "key-z", currency: "USDT", network: "TRX", amount: 5 },
+        404,
+        "no sandbox account for the API key key-z",
+      ],
+      // Neither an address nor a currency and network: the control document's schema refuses it first.
+      [{ apiKey: "key-a", amount: 5 }, 400, "/address is required but missing"],
     ];
-    for (const [body, status] of refusals) {
+    for (const [body, status, message] of refusals) {
       const answer = await control(sandbox, "POST", "/_sandbox/deposits", body);
-      expect({ body, status: answer.status }).toEqual({ body, status });
-      expect(answer.body.message).toBeTruthy();
+      expect({ body, status: answer.status, message: answer.body.message }).toEqual({ body, status, message });
+    }
+    // In-process, where no schema comes first.
+    const inProcess: Array<[Record<string, unknown>, string]> = [
+      [{ apiKey: "key-a", currency: "USDT", amount: 5 }, "a deposit needs address, or currency and network"],
+      [{ apiKey: "key-a", network: "TRX", amount: 5 }, "a deposit needs address, or currency and network"],
+      ...[0, -1, "5", Number.NaN, Number.POSITIVE_INFINITY].map((amount): [Record<string, unknown>, string] => [
+        { apiKey: "key-a", address, amount },
+        "amount must be a number above 0",
+      ]),
+    ];
+    for (const [request, message] of inProcess) {
+      const refusal = (() => {
+        try {
+          sandbox.deposit(request as never);
+        } catch (error) {
+          return error;
+        }
+      })();
+      expect(refusal, JSON.stringify(request)).toBeInstanceOf(RangeError);
+      expect((refusal as Error).message).toBe(message);
     }
     expect(JSON.stringify(stateOf(sandbox).accounts)).toBe(before);
     expect(() => sandbox.deposit({ apiKey: "key-a", address, amount: 0.5 })).toThrow(RangeError);
