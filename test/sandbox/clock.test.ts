@@ -1,7 +1,8 @@
 // The sandbox clock: fixed at clock.start and moved only by advances, or real time plus advances; forward only,
 // whole milliseconds; it drives quote expiry (the quote tests) and limit windows (the limit tests).
-import { describe, expect, it } from "vitest";
-import { createClock } from "../../src/sandbox/clock.js";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { createAlarm, createClock } from "../../src/sandbox/clock.js";
+import { useFakeClock } from "../client/support/clock.js";
 import { createSandbox } from "../../src/sandbox/index.js";
 
 describe("sandbox clock", () => {
@@ -25,10 +26,37 @@ describe("sandbox clock", () => {
     expect(clock.now()).toBe(11_500);
   });
 
+  it("moves forward by a whole advance while real time stands behind where the clock has been", () => {
+    let real = 10_000;
+    const clock = createClock(undefined, () => real);
+    real = 12_000;
+    expect(clock.now()).toBe(12_000);
+    real = 11_000; // real time steps back 1 s
+    expect(clock.advance(500)).toBe(12_500);
+    expect(clock.state()).toEqual({ kind: "real", offsetMs: 500, lastMs: 12_500 });
+  });
+
+  it("writes in its state the moment it has reached (real time), or a copy of its own (fixed)", () => {
+    let real = 5_000;
+    const clock = createClock(undefined, () => real);
+    real = 7_000;
+    expect(clock.state()).toEqual({ kind: "real", offsetMs: 0, lastMs: 7_000 });
+    const fixed = createClock(100);
+    const state = fixed.state() as { nowMs: number };
+    state.nowMs = 0;
+    expect(fixed.now()).toBe(100);
+  });
+
   it("refuses a negative or fractional advance and stays where it was", () => {
     const sandbox = createSandbox({ clock: { start: 0 } });
     for (const ms of [-1, 0.5, Number.NaN, Number.POSITIVE_INFINITY])
-      expect(() => sandbox.clock.advance(ms)).toThrow(RangeError);
+      expect(() => sandbox.clock.advance(ms)).toThrow(
+        new RangeError(
+          ms < 0
+            ? "sandbox clock: ms must be 0 or more: the clock never moves back"
+            : "sandbox clock: ms must be a whole number of milliseconds",
+        ),
+      );
     expect(sandbox.clock.now()).toBe(0);
     expect(sandbox.clock.advance(0)).toBe(0);
   });
@@ -40,5 +68,54 @@ describe("sandbox clock", () => {
     sandbox.clock.advance(1_000);
     sandbox.restore(saved);
     expect(sandbox.clock.now()).toBe(42);
+  });
+});
+
+describe("clock alarms (real time: fake timers stand in for it)", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /** A real-time clock on the fake Date, and an alarm on it that counts its rings. */
+  function alarmOnRealTime() {
+    useFakeClock(1_000_000);
+    const clock = createClock();
+    const rings: number[] = [];
+    const alarm = createAlarm(clock, () => rings.push(clock.now()));
+    return { clock, alarm, rings };
+  }
+
+  it("rings once, at its moment; set again to another moment, only at the new one", async () => {
+    const { alarm, rings } = alarmOnRealTime();
+    alarm.set(1_000_500);
+    alarm.set(1_000_500); // unchanged: the same wait
+    alarm.set(1_000_800);
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(rings).toEqual([1_000_800]);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it("rings no more once set to no moment, and never with a fixed clock", async () => {
+    const { alarm, rings } = alarmOnRealTime();
+    alarm.set(1_000_500);
+    alarm.set(undefined);
+    expect(vi.getTimerCount()).toBe(0);
+    const fixed = createClock(0);
+    createAlarm(fixed, () => rings.push(-1)).set(10);
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(rings).toEqual([]);
+  });
+
+  it("after an advance, waits for what the advance left of the same moment", async () => {
+    const { clock, alarm, rings } = alarmOnRealTime();
+    alarm.set(1_001_000);
+    clock.advance(600);
+    alarm.set(1_001_000);
+    await vi.advanceTimersByTimeAsync(399);
+    expect(rings).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(rings).toEqual([1_001_000]);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(rings).toHaveLength(1);
   });
 });
