@@ -263,9 +263,25 @@ describe("settling withdrawals", () => {
     const again = await control(sandbox, "POST", `/_sandbox/withdrawals/${id}/settle`, { status: "FAILED" });
     expect(again.status).toBe(409);
     expect(await balanceOf(sandbox, "USDT")).toBe(989);
-    // Nothing is settled again by the clock.
+    // Nothing is settled again by the clock: the settlement it was waiting for is gone.
+    expect(stateOf(sandbox).settlements).toEqual([]);
     sandbox.clock.advance(WITHDRAWAL_SETTLEMENT.settleAfterMs);
     expect((await withdrawalWebhooks(sandbox)).map((w) => w.status)).toEqual(["PENDING", "SUCCESSFUL"]);
+  });
+
+  it("writes a hash only for a crypto withdrawal that succeeds", async () => {
+    const sandbox = funded();
+    const failedCrypto = (await withdraw(sandbox, "crypto", crypto(10))).body.data.id;
+    const bankPayout = (await withdraw(sandbox, "fiat", bank(15_000))).body.data.id;
+    sandbox.settleWithdrawal(failedCrypto, "FAILED");
+    sandbox.settleWithdrawal(bankPayout, "SUCCESSFUL");
+    const settled = (await withdrawalWebhooks(sandbox)).filter(
+      (w) => w.status !== "PENDING" && w.status !== "APPROVED",
+    );
+    expect(settled.map((w) => [w.status, w.hash])).toEqual([
+      ["FAILED", null],
+      ["SUCCESSFUL", null],
+    ]);
   });
 
   it("settles FAILED: amount and fee come back by a refund, the payout and the webhooks say FAILED", async () => {
@@ -279,6 +295,8 @@ describe("settling withdrawals", () => {
       ["CREDIT", 15_075, reference],
       ["DEBIT", 15_000, reference],
     ]);
+    expect(history[0].description).toBe(`Refund of ${history[1].description.toLowerCase()}`);
+    expect(history[0].description).not.toBe(`Refund of ${history[1].description}`);
     const payouts = (await api(sandbox, "GET", "/transactions/withdrawals/me?status=FAILED")).body.data;
     expect(payouts.map((t: any) => t.id)).toEqual([id]);
     expect((await api(sandbox, "GET", "/transactions/withdrawals/me?status=APPROVED")).body.data).toEqual([]);
@@ -291,17 +309,26 @@ describe("settling withdrawals", () => {
   it("refuses to settle what is no withdrawal in progress", async () => {
     const sandbox = funded();
     const deposit = sandbox.deposit({ apiKey: "key-a", currency: "USDT", network: "TRX", amount: 5 }) as any;
-    for (const [id, status] of [
-      ["no-such-id", 404],
-      [deposit.id, 404],
-    ] as const) {
-      const answer = await control(sandbox, "POST", `/_sandbox/withdrawals/${id}/settle`, { status: "SUCCESSFUL" });
-      expect(answer.status).toBe(status);
+    const settle = (id: string, status: string) =>
+      control(sandbox, "POST", `/_sandbox/withdrawals/${id}/settle`, { status });
+    for (const id of ["no-such-id", deposit.id]) {
+      const answer = await settle(id, "SUCCESSFUL");
+      expect([answer.status, answer.body.message]).toEqual([404, `no withdrawal ${id} in the sandbox`]);
     }
     const { id } = (await withdraw(sandbox, "crypto", crypto(10))).body.data;
-    expect((await control(sandbox, "POST", `/_sandbox/withdrawals/${id}/settle`, { status: "REJECTED" })).status).toBe(
-      400,
-    );
+    expect((await settle(id, "REJECTED")).status).toBe(400);
+    const notFinal = (() => {
+      try {
+        sandbox.settleWithdrawal(id, "PENDING" as never);
+      } catch (error) {
+        return error as Error;
+      }
+    })();
+    expect(notFinal).toBeInstanceOf(RangeError);
+    expect(notFinal?.message).toBe("status must be one of SUCCESSFUL, FAILED");
+    expect((await settle(id, "FAILED")).status).toBe(200);
+    const again = await settle(id, "SUCCESSFUL");
+    expect([again.status, again.body.message]).toEqual([409, `withdrawal ${id} is already FAILED`]);
     expect(() => sandbox.settleWithdrawal("no-such-id", "FAILED")).toThrow(RangeError);
   });
 
@@ -355,6 +382,37 @@ describe("settling withdrawals", () => {
     // No request, no advance: the sandbox's own timer settles it.
     const body = await arrived;
     expect(body).toMatchObject({ transactionId: answer.body.data.id, status: WITHDRAWAL_SETTLEMENT.outcome });
+  });
+
+  it("settles a sooner withdrawal first, whatever the order it was queued in (a restored queue)", async () => {
+    const slow = funded({ withdrawals: { settleAfterMs: 10 * 60_000 } });
+    const later = (await withdraw(slow, "crypto", crypto(10))).body.data.id;
+    const quick = funded({ withdrawals: { settleAfterMs: 60_000 } });
+    quick.restore(slow.snapshot());
+    const sooner = (await withdraw(quick, "crypto", crypto(10))).body.data.id;
+    const statuses = () => {
+      const { transactions } = stateOf(quick).accounts["key-a"]!;
+      return [sooner, later].map((id) => transactions.find((t) => t.id === id)!.withdrawal!.status);
+    };
+    quick.clock.advance(60_000);
+    expect(statuses()).toEqual(["SUCCESSFUL", "PENDING"]);
+    expect(stateOf(quick).settlements.map((entry) => entry.transactionId)).toEqual([later]);
+    quick.clock.advance(9 * 60_000);
+    expect(statuses()).toEqual(["SUCCESSFUL", "SUCCESSFUL"]);
+    expect(stateOf(quick).settlements).toEqual([]);
+  });
+
+  it("drops a settlement whose account was deleted or put again", async () => {
+    for (const change of ["delete", "put"] as const) {
+      const sandbox = funded();
+      await withdraw(sandbox, "crypto", crypto(10));
+      if (change === "delete") sandbox.deleteAccount("key-a");
+      else sandbox.putAccount("key-a", { balances: { USDT: 5 } });
+      sandbox.clock.advance(WITHDRAWAL_SETTLEMENT.settleAfterMs);
+      expect((await api(sandbox, "GET", "/wallets/USDT")).status, change).toBe(200);
+      expect(stateOf(sandbox).settlements, change).toEqual([]);
+      if (change === "put") expect(sandbox.getAccount("key-a")?.balances.USDT).toBe(5);
+    }
   });
 
   it("keeps a withdrawal to settle through a snapshot and a restore", async () => {
