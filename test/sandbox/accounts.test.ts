@@ -75,13 +75,25 @@ describe("accounts", () => {
       hasApiSecret: false,
       hasWebhookSecret: false,
     });
+    // No webhookUrl key at all when none is set (not one that is undefined).
+    expect(Object.keys(sandbox.getAccount("key-a")!)).not.toContain("webhookUrl");
     expect((await api(sandbox, "GET", "/transactions/me")).body.data).toEqual([]);
   });
 
-  it("refuses balances of a currency the catalogue does not have", () => {
+  it("refuses balances of a currency the catalogue does not have, below 0, not numbers, or too precise", () => {
     const sandbox = newSandbox();
     expect(() => sandbox.putAccount("key-a", { balances: { EUR: 1 } })).toThrow(/EUR/);
-    expect(() => sandbox.putAccount("key-a", { balances: { USDT: -1 } })).toThrow(/0 or more/);
+    for (const amount of [-1, Number.NaN, Number.POSITIVE_INFINITY, "5"])
+      expect(() => sandbox.putAccount("key-a", { balances: { USDT: amount as number } }), String(amount)).toThrow(
+        /the balance of USDT must be a number, 0 or more$/,
+      );
+    expect(() => sandbox.putAccount("key-a", { balances: { NGNX: 1.005 } })).toThrow(
+      /the balance of NGNX has more than 2 decimals, the most NGNX takes$/,
+    );
+    expect(sandbox.putAccount("key-a", { balances: { USDT: 0, NGNX: 1.05 } }).balances).toMatchObject({
+      USDT: 0,
+      NGNX: 1.05,
+    });
   });
 
   it("takes an API key named like an object's own property as any other key", async () => {
