@@ -87,6 +87,10 @@ describe("deposits", () => {
     const second = sandbox.deposit({ apiKey: "key-a", currency: "USDT", network: "TRX", amount: 3 });
     expect((second as any).deposit.destinationAddress).toBe(made);
     expect((second as any).deposit.hash).toMatch(/^[0-9a-f]{64}$/);
+    // Given an address, to that one: the master address made first, not the latest.
+    const third = sandbox.deposit({ apiKey: "key-a", address: addresses[0].value, amount: 4 });
+    expect((third as any).deposit.destinationAddress).toBe(addresses[0].value);
+    expect((third as any).description).toBe("USDT deposit on TRX");
   });
 
   it("refuses what the catalogue does not allow, and an unknown key, changing nothing", async () => {
@@ -146,6 +150,17 @@ describe("deposits", () => {
     expect(JSON.stringify(stateOf(sandbox).accounts)).toBe(before);
     expect(() => sandbox.deposit({ apiKey: "key-a", address, amount: 0.5 })).toThrow(RangeError);
     expect(await webhooksOf(sandbox)).toEqual([]);
+  });
+
+  it("takes a deposit as large as the currency's maximumDeposit, and one that exactly pays the fee", async () => {
+    const networks = structuredClone(successExample("getActiveNetworks").data as any);
+    networks.USDT.networks[0].depositFee = 5;
+    const sandbox = newSandbox({ catalogue: { networks }, accounts: { "key-a": { balances: { USDT: 0 } } } });
+    const deposit = (amount: number) => sandbox.deposit({ apiKey: "key-a", currency: "USDT", network: "TRX", amount });
+    expect(() => deposit(4)).toThrow(/^the deposit fee of USDT on TRX is above the amount$/);
+    expect((deposit(5) as any).amount).toBe(5);
+    expect((deposit(usdt.maximumDeposit) as any).amount).toBe(usdt.maximumDeposit);
+    expect(await balanceOf(sandbox, "USDT")).toBe(usdt.maximumDeposit - 5);
   });
 
   it("credits the amount less the network's deposit fee, which goes nowhere in the account", async () => {

@@ -142,6 +142,22 @@ describe("crypto withdrawals", () => {
     expect(stateOf(sandbox).accounts["key-a"]!.transactions.at(-1)!.withdrawal!.destination).not.toHaveProperty("memo");
   });
 
+  it("takes the currency by code, up to its maximum, from the higher of its and the network's minimum", async () => {
+    const usdt = (successExample("getCurrencies").data as Array<Record<string, any>>).find((c) => c.code === "USDT")!;
+    const rich = funded({ accounts: { "key-a": { balances: { USDT: usdt.maximumWithdrawal + 1 } } } });
+    const byId = await withdraw(rich, "crypto", { ...crypto(10), currency: usdt.id });
+    expect([byId.status, byId.body.message]).toEqual([
+      REFUSAL_STATUS.notWithdrawable,
+      `${usdt.id} is no currency code of the sandbox's catalogue`,
+    ]);
+    expect((await withdraw(rich, "crypto", crypto(usdt.maximumWithdrawal))).status).toBe(200);
+    const networks = structuredClone(successExample("getWithdrawalCurrencyNetworks").data as any[]);
+    networks.find((network) => network.code === "TRX").minimum = usdt.minimumWithdrawal / 2;
+    const lowerNetwork = funded({ catalogue: { withdrawalNetworks: { USDT: networks } } });
+    const below = await withdraw(lowerNetwork, "crypto", crypto(usdt.minimumWithdrawal - 1));
+    expect(below.body.message).toBe(`the minimum withdrawal of USDT here is ${usdt.minimumWithdrawal}`);
+  });
+
   it("refuses a currency the catalogue marks not withdrawable", async () => {
     const currencies = (successExample("getCurrencies").data as Array<{ code: string }>).map((currency) =>
       currency.code === "USDT" ? { ...currency, withdrawable: false } : currency,
