@@ -131,20 +131,18 @@ describe("Create Quote", () => {
     };
 
     it("a pair that is not sellable refuses SELL only, one not buyable BUY only", async () => {
-      const unsellable = newSandbox({ catalogue: { pairs: [{ ...pair, isSellable: false }] } });
-      const sell = await quote(unsellable, SELL_100);
-      expect([sell.status, sell.body.message]).toEqual([
-        REFUSAL_STATUS.quoteNotTradable,
-        "the pair USDT/NGNX is not sellable",
-      ]);
-      expect((await quote(unsellable, BUY_1000)).status).toBe(200);
-      const unbuyable = newSandbox({ catalogue: { pairs: [{ ...pair, isBuyable: false }] } });
-      const buy = await quote(unbuyable, BUY_1000);
-      expect([buy.status, buy.body.message]).toEqual([
-        REFUSAL_STATUS.quoteNotTradable,
-        "the pair USDT/NGNX is not buyable",
-      ]);
-      expect((await quote(unbuyable, SELL_100)).status).toBe(200);
+      for (const [flag, refused, taken, word] of [
+        ["isSellable", SELL_100, BUY_1000, "sellable"],
+        ["isBuyable", BUY_1000, SELL_100, "buyable"],
+      ] as const) {
+        const sandbox = newSandbox({ catalogue: { pairs: [{ ...pair, [flag]: false }] } });
+        const answer = await quote(sandbox, refused);
+        expect([answer.status, answer.body.message]).toEqual([
+          REFUSAL_STATUS.quoteNotTradable,
+          `the pair USDT/NGNX is not ${word}`,
+        ]);
+        expect((await quote(sandbox, taken)).status).toBe(200);
+      }
     });
 
     it("a currency no pair joins to USDT", async () => {
