@@ -222,7 +222,8 @@ export const SANDBOX_CHOICES: readonly SandboxChoice[] = [
       `Create Quote answers ${status(REFUSAL_STATUS.quoteNotTradable)} when a currency is not in the catalogue ` +
       "(codes and ids are both taken), when no catalogue pair joins USDT and the fiat currency, when the pair is " +
       "not sellable (SELL) or buyable (BUY), when the side does not match the currencies, or when no fiat or " +
-      "dollar rate is set for a currency.",
+      "dollar rate is set for a currency. Accept Quote answers the same when the quote's pair or one of its " +
+      "wallets is no longer in the sandbox (a state restored without it).",
     why: NO_STATUS,
   },
   {
@@ -461,8 +462,9 @@ export const SANDBOX_CHOICES: readonly SandboxChoice[] = [
       "digits. The wallet is credited the amount less the fee (the fee goes nowhere in the account); one DEPOSIT " +
       "webhook is sent. By currency and network it goes to the account's latest address of the pair, or to its " +
       "own address, made then. It is refused (400) below the network's minimumDeposit, above the currency's " +
-      "maximumDeposit (when above 0), with more decimals than the currency has, to an address the account was " +
-      "not given, or to a pair that is not receivable; an unknown key answers 404. The currency's " +
+      "maximumDeposit (when above 0), with more decimals than the currency has, with a network fee above the " +
+      "amount, to an address the account was not given, or to a pair that is not receivable; an unknown key " +
+      "answers 404. The currency's " +
       "minimumDeposit, maximumDailyDepositLimit and receiveFee are not applied (the network's minimum and fee are).",
     why: `Deposit statuses other than ${DEPOSIT_STATUS} and when a deposit webhook is sent are not shown.`,
   },
@@ -470,8 +472,9 @@ export const SANDBOX_CHOICES: readonly SandboxChoice[] = [
     id: "withdrawals.checks",
     topic: "Withdrawals",
     choice:
-      "A crypto withdrawal needs a catalogue currency that is withdrawable, a network among its withdrawal " +
-      "networks (and not isWithdrawable false among its active networks), else " +
+      "A withdrawal names its currency by its code (an id is refused). A crypto withdrawal needs a catalogue " +
+      "currency that is withdrawable, a network among its withdrawal networks (and not isWithdrawable false " +
+      "among its active networks), else " +
       `${status(REFUSAL_STATUS.notWithdrawable)}; an address matching the network's addressRegex, a memo ` +
       "matching its memoRegex when both are given (an empty memo is not checked; a memo for a network without a " +
       "memoRegex is taken and kept), an amount above 0 with the currency's decimals, at least the " +
@@ -520,7 +523,8 @@ export const SANDBOX_CHOICES: readonly SandboxChoice[] = [
       "after its request on the sandbox clock, stamped with that moment: with clock.start when an advance " +
       "reaches it, with real time by a timer of the sandbox (or the first request after it), unless a test " +
       "settled it first (POST /_sandbox/withdrawals/{transactionId}/settle, " +
-      "sandbox.settleWithdrawal: now, SUCCESSFUL or FAILED; one already settled answers 409).",
+      "sandbox.settleWithdrawal: now, SUCCESSFUL or FAILED; one already settled answers 409). A withdrawal " +
+      "whose account was put again or deleted before its moment is not settled.",
     why: "No source shows how long a withdrawal takes or how often it fails.",
     override: "withdrawals.settleAfterMs (null: only when a test settles), withdrawals.outcome",
   },
