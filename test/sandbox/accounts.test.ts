@@ -87,12 +87,16 @@ describe("accounts", () => {
       expect(() => sandbox.putAccount("key-a", { balances: { USDT: amount as number } }), String(amount)).toThrow(
         /the balance of USDT must be a number, 0 or more$/,
       );
-    expect(() => sandbox.putAccount("key-a", { balances: { NGNX: 1.005 } })).toThrow(
-      /the balance of NGNX has more than 2 decimals, the most NGNX takes$/,
+    const { maximumDecimalPlaces: places } = (successExample("getCurrencies").data as any[]).find(
+      (currency) => currency.code === "NGNX",
     );
-    expect(sandbox.putAccount("key-a", { balances: { USDT: 0, NGNX: 1.05 } }).balances).toMatchObject({
+    expect(() => sandbox.putAccount("key-a", { balances: { NGNX: 1 + 10 ** -(places + 1) } })).toThrow(
+      new RegExp(`the balance of NGNX has more than ${places} decimals, the most NGNX takes$`),
+    );
+    const finest = 1 + 10 ** -places;
+    expect(sandbox.putAccount("key-a", { balances: { USDT: 0, NGNX: finest } }).balances).toMatchObject({
       USDT: 0,
-      NGNX: 1.05,
+      NGNX: finest,
     });
   });
 

@@ -8,6 +8,8 @@ import { successExample } from "../support/spec.js";
 import { api, control, newSandbox, START, stateOf } from "./support/sandbox.js";
 
 const usdt = (successExample("getCurrencies").data as any[]).find((currency) => currency.code === "USDT");
+/** USDT's active TRX network in the contract's example: its minimumDeposit applies. */
+const trx = (successExample("getActiveNetworks").data as any).USDT.networks.find((n: any) => n.networkCode === "TRX");
 
 /** A sandbox where key-a holds 100 USDT and has an address for customer cust-1 on TRX. */
 async function withAddress() {
@@ -99,8 +101,16 @@ describe("deposits", () => {
     const before = JSON.stringify(stateOf(sandbox).accounts);
     const onTrx = `${address} is an address of USDT on TRX`;
     const refusals: Array<[Record<string, unknown>, number, string]> = [
-      [{ apiKey: "key-a", address, amount: 0.5 }, 400, "the minimum deposit of USDT on TRX is 1"],
-      [{ apiKey: "key-a", address, amount: 1.1234567 }, 400, "amount has more than 6 decimals, the most USDT takes"],
+      [
+        { apiKey: "key-a", address, amount: trx.minimumDeposit / 2 },
+        400,
+        `the minimum deposit of USDT on TRX is ${trx.minimumDeposit}`,
+      ],
+      [
+        { apiKey: "key-a", address, amount: trx.minimumDeposit + 10 ** -(usdt.maximumDecimalPlaces + 1) },
+        400,
+        `amount has more than ${usdt.maximumDecimalPlaces} decimals, the most USDT takes`,
+      ],
       [{ apiKey: "key-b", address, amount: 5 }, 400, `the account of key-b was given no deposit address ${address}`],
       [{ apiKey: "key-a", address, network: "ETH", amount: 5 }, 400, onTrx],
       [{ apiKey: "key-a", address, currency: "NGNX", amount: 5 }, 400, onTrx],
@@ -114,7 +124,11 @@ describe("deposits", () => {
         400,
         "USDT on SOL is not among the sandbox's active networks",
       ],
-      [{ apiKey: "key-a", address, amount: 2_000_000 }, 400, "the maximum deposit of USDT is 1000000"],
+      [
+        { apiKey: "key-a", address, amount: usdt.maximumDeposit + 1 },
+        400,
+        `the maximum deposit of USDT is ${usdt.maximumDeposit}`,
+      ],
       [
         { apiKey: "key-z", currency: "USDT", network: "TRX", amount: 5 },
         404,
@@ -154,7 +168,7 @@ describe("deposits", () => {
 
   it("takes a deposit as large as the currency's maximumDeposit, and one that exactly pays the fee", async () => {
     const networks = structuredClone(successExample("getActiveNetworks").data as any);
-    networks.USDT.networks[0].depositFee = 5;
+    networks.USDT.networks.find((n: any) => n.networkCode === "TRX").depositFee = 5;
     const sandbox = newSandbox({ catalogue: { networks }, accounts: { "key-a": { balances: { USDT: 0 } } } });
     const deposit = (amount: number) => sandbox.deposit({ apiKey: "key-a", currency: "USDT", network: "TRX", amount });
     expect(() => deposit(4)).toThrow(/^the deposit fee of USDT on TRX is above the amount$/);
@@ -165,7 +179,7 @@ describe("deposits", () => {
 
   it("credits the amount less the network's deposit fee, which goes nowhere in the account", async () => {
     const networks = structuredClone(successExample("getActiveNetworks").data as any);
-    networks.USDT.networks[0].depositFee = 1.5;
+    networks.USDT.networks.find((n: any) => n.networkCode === "TRX").depositFee = 1.5;
     const sandbox = newSandbox({ catalogue: { networks }, accounts: { "key-a": { balances: { USDT: 0 } } } });
     const made = sandbox.deposit({ apiKey: "key-a", currency: "USDT", network: "TRX", amount: 10 }) as any;
     expect(made.amount).toBe(10);

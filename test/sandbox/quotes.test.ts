@@ -9,7 +9,14 @@ import { api, newSandbox, SELL_100, START, stateOf } from "./support/sandbox.js"
 
 const fiatRates = successExample("getFiatRates").data as Array<{ currency: string; buyRate: number; sellRate: number }>;
 const ngnx = fiatRates.find((rate) => rate.currency === "NGNX")!;
-const currencies = successExample("getCurrencies").data as Array<{ id: string; code: string }>;
+const currencies = successExample("getCurrencies").data as Array<{
+  id: string;
+  code: string;
+  maximumDecimalPlaces: number;
+}>;
+const placesOf = (code: string) => currencies.find((currency) => currency.code === code)!.maximumDecimalPlaces;
+/** The least USDT amount (one minor unit), which at NGNX's sellRate buys less than one NGNX minor unit. */
+const ONE_USDT_UNIT = 10 ** -placesOf("USDT");
 const idOf = (code: string) => currencies.find((currency) => currency.code === code)!.id;
 
 describe("Create Quote", () => {
@@ -96,10 +103,10 @@ describe("Create Quote", () => {
       /^sourceId EUR is no currency code or id of the sandbox's catalogue$/,
     ],
     [
-      "an amount too small to receive a minor unit of the target (NGNX has 2 decimals)",
-      { ...SELL_100, amount: 0.000001 },
+      "an amount too small to receive a minor unit of the target",
+      { ...SELL_100, amount: ONE_USDT_UNIT },
       REFUSAL_STATUS.invalidQuoteRequest,
-      /^amount 0.000001 USDT is too small to receive any NGNX$/,
+      new RegExp(`^amount ${ONE_USDT_UNIT} USDT is too small to receive any NGNX$`),
     ],
   ])("refuses %s with the registered status and a message saying so", async (_name, body, status, message) => {
     const sandbox = newSandbox();
@@ -108,6 +115,10 @@ describe("Create Quote", () => {
     expect(answer.body.message).toMatch(message);
     expect(answer.body.errors).toEqual([{ message: answer.body.message }]);
     expect(answer.violations).toEqual([]);
+  });
+
+  it("quotes with the examples' decimals and rates that make one USDT minor unit too small for NGNX", () => {
+    expect(ONE_USDT_UNIT * ngnx.sellRate).toBeLessThan(10 ** -placesOf("NGNX"));
   });
 
   it("refuses a fiat currency the catalogue does not have (GHS has rates but no documented currency)", async () => {

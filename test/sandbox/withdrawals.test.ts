@@ -12,6 +12,17 @@ type TestSandbox = ReturnType<typeof newSandbox>;
 
 const TRX_ADDRESS = `T${"9".repeat(33)}`;
 const BSC_ADDRESS = "0x1FFE2134c82D07227715af2A12D1406165A305BF";
+/** The contract's example currencies and USDT's TRX withdrawal network, whose bounds and fees the checks apply. */
+const currencyExamples = successExample("getCurrencies").data as Array<Record<string, any>>;
+const USDT = currencyExamples.find((currency) => currency.code === "USDT")!;
+const NGNX = currencyExamples.find((currency) => currency.code === "NGNX")!;
+const TRX = (successExample("getWithdrawalCurrencyNetworks").data as Array<Record<string, any>>).find(
+  (network) => network.code === "TRX",
+)!;
+/** NGNX's bank withdrawal fee of `amount`: a percentage in the example, to NGNX's decimals, before its cap. */
+const ngnxFee = (amount: number) => Number(((amount * NGNX.withdrawalFee) / 100).toFixed(NGNX.maximumDecimalPlaces));
+/** The least USDT a withdrawal on TRX takes: the larger of the two minimums. */
+const TRX_MINIMUM = Math.max(TRX.minimum, USDT.minimumWithdrawal);
 const crypto = (amount: number, destination: Record<string, string> = { address: TRX_ADDRESS, network: "TRX" }) => ({
   amount,
   currency: "USDT",
@@ -76,10 +87,13 @@ describe("crypto withdrawals", () => {
   });
 
   it("refuses each destination, amount and balance the catalogue does not allow, changing nothing", async () => {
-    const sandbox = funded({ accounts: { "key-a": { balances: { USDT: 15, NGNX: 100_000 } } } });
+    const held = TRX_MINIMUM + TRX.fee; // exactly the smallest withdrawal and its fee
+    const sandbox = funded({ accounts: { "key-a": { balances: { USDT: held, NGNX: 100_000 } } } });
     const before = JSON.stringify(stateOf(sandbox).accounts);
     const { invalidWithdrawal: INVALID, notWithdrawable: NOT_WITHDRAWABLE, balanceTooLow: TOO_LOW } = REFUSAL_STATUS;
-    const trxForm = "(addressRegex ^T[1-9A-HJ-NP-Za-km-z]{33}$)";
+    const trxForm = `(addressRegex ${TRX.addressRegex})`;
+    const tooPrecise = TRX_MINIMUM + 10 ** -(USDT.maximumDecimalPlaces + 1);
+    const short = TRX_MINIMUM + 0.5; // with the fee, over what the wallet holds
     const refusals: Array<[unknown, number, string]> = [
       // An address not of TRX's form.
       [crypto(10, { address: BSC_ADDRESS, network: "TRX" }), INVALID, `${BSC_ADDRESS} is no TRX address ${trxForm}`],
@@ -97,11 +111,15 @@ describe("crypto withdrawals", () => {
       ],
       [{ ...crypto(10), currency: "NGNX" }, NOT_WITHDRAWABLE, "NGNX cannot be withdrawn on TRX in the sandbox"],
       [{ ...crypto(10), currency: "BTC" }, NOT_WITHDRAWABLE, "BTC is no currency code of the sandbox's catalogue"],
-      [crypto(9.99), INVALID, "the minimum withdrawal of USDT here is 10"],
-      [crypto(10.1234567), INVALID, "amount has more than 6 decimals, the most USDT takes"],
+      [crypto(TRX_MINIMUM - 0.01), INVALID, `the minimum withdrawal of USDT here is ${TRX_MINIMUM}`],
+      [crypto(tooPrecise), INVALID, `amount has more than ${USDT.maximumDecimalPlaces} decimals, the most USDT takes`],
       [crypto(0), INVALID, "amount must be above 0"],
-      [crypto(14.5), TOO_LOW, "balance too low: the USDT wallet holds 15, the withdrawal needs 14.5 and a fee of 1"],
-      [crypto(300_000), INVALID, "the maximum withdrawal of USDT is 250000"],
+      [
+        crypto(short),
+        TOO_LOW,
+        `balance too low: the USDT wallet holds ${held}, the withdrawal needs ${short} and a fee of ${TRX.fee}`,
+      ],
+      [crypto(USDT.maximumWithdrawal + 1), INVALID, `the maximum withdrawal of USDT is ${USDT.maximumWithdrawal}`],
     ];
     for (const [body, status, message] of refusals) {
       const answer = await withdraw(sandbox, "crypto", body);
@@ -110,7 +128,7 @@ describe("crypto withdrawals", () => {
     expect(JSON.stringify(stateOf(sandbox).accounts)).toBe(before);
     expect(await withdrawalWebhooks(sandbox)).toEqual([]);
     // Exactly the amount and the fee is enough.
-    expect((await withdraw(sandbox, "crypto", crypto(14))).status).toBe(200);
+    expect((await withdraw(sandbox, "crypto", crypto(TRX_MINIMUM))).status).toBe(200);
     expect(await balanceOf(sandbox, "USDT")).toBe(0);
   });
 
@@ -143,23 +161,22 @@ describe("crypto withdrawals", () => {
   });
 
   it("takes the currency by code, up to its maximum, from the higher of its and the network's minimum", async () => {
-    const usdt = (successExample("getCurrencies").data as Array<Record<string, any>>).find((c) => c.code === "USDT")!;
-    const rich = funded({ accounts: { "key-a": { balances: { USDT: usdt.maximumWithdrawal + 1 } } } });
-    const byId = await withdraw(rich, "crypto", { ...crypto(10), currency: usdt.id });
+    const rich = funded({ accounts: { "key-a": { balances: { USDT: USDT.maximumWithdrawal + 1 } } } });
+    const byId = await withdraw(rich, "crypto", { ...crypto(10), currency: USDT.id });
     expect([byId.status, byId.body.message]).toEqual([
       REFUSAL_STATUS.notWithdrawable,
-      `${usdt.id} is no currency code of the sandbox's catalogue`,
+      `${USDT.id} is no currency code of the sandbox's catalogue`,
     ]);
-    expect((await withdraw(rich, "crypto", crypto(usdt.maximumWithdrawal))).status).toBe(200);
+    expect((await withdraw(rich, "crypto", crypto(USDT.maximumWithdrawal))).status).toBe(200);
     const networks = structuredClone(successExample("getWithdrawalCurrencyNetworks").data as any[]);
-    networks.find((network) => network.code === "TRX").minimum = usdt.minimumWithdrawal / 2;
+    networks.find((network) => network.code === "TRX").minimum = USDT.minimumWithdrawal / 2;
     const lowerNetwork = funded({ catalogue: { withdrawalNetworks: { USDT: networks } } });
-    const below = await withdraw(lowerNetwork, "crypto", crypto(usdt.minimumWithdrawal - 1));
-    expect(below.body.message).toBe(`the minimum withdrawal of USDT here is ${usdt.minimumWithdrawal}`);
+    const below = await withdraw(lowerNetwork, "crypto", crypto(USDT.minimumWithdrawal - 1));
+    expect(below.body.message).toBe(`the minimum withdrawal of USDT here is ${USDT.minimumWithdrawal}`);
   });
 
   it("refuses a currency the catalogue marks not withdrawable", async () => {
-    const currencies = (successExample("getCurrencies").data as Array<{ code: string }>).map((currency) =>
+    const currencies = currencyExamples.map((currency) =>
       currency.code === "USDT" ? { ...currency, withdrawable: false } : currency,
     );
     const answer = await withdraw(funded({ catalogue: { currencies } }), "crypto", crypto(10));
@@ -188,16 +205,16 @@ describe("bank withdrawals", () => {
     expect(answer.status).toBe(200);
     const { payout, ...transaction } = answer.body.data;
     expect(transaction).toMatchObject({ type: "DEBIT", category: "WITHDRAWAL", amount: 15_000, narration: "rent" });
-    // NGNX's withdrawalFee is 0.5 PERCENTAGE in the contract's example: 75.
+    expect(NGNX.withdrawalFeeType).toBe("PERCENTAGE");
     expect(payout).toMatchObject({
       status: "APPROVED",
-      fee: 75,
+      fee: ngnxFee(15_000),
       payoutAmount: 15_000,
       payoutCurrency: "NGNX",
       transactionId: transaction.id,
     });
     expect(payout.bankAccount).toMatchObject({ accountNumber: BANK.accountNumber, payoutId: payout.id });
-    expect(await balanceOf(sandbox, "NGNX")).toBe(100_000 - 15_000 - 75);
+    expect(await balanceOf(sandbox, "NGNX")).toBe(100_000 - 15_000 - ngnxFee(15_000));
     const listed = await api(sandbox, "GET", "/transactions/withdrawals/me");
     expect(listed.violations).toEqual([]);
     expect(listed.body.data[0].payout).toMatchObject({ status: "APPROVED", id: payout.id });
@@ -211,14 +228,15 @@ describe("bank withdrawals", () => {
   it("caps a percentage fee at the currency's maximumWithdrawalFee", async () => {
     const sandbox = newSandbox({ accounts: { "key-a": { balances: { NGNX: 2_000_000 } } } });
     const answer = await withdraw(sandbox, "fiat", bank(1_000_000));
-    expect(answer.body.data.payout.fee).toBe(2000);
-    expect(await balanceOf(sandbox, "NGNX")).toBe(2_000_000 - 1_000_000 - 2000);
+    expect(ngnxFee(1_000_000)).toBeGreaterThan(NGNX.maximumWithdrawalFee);
+    expect(answer.body.data.payout.fee).toBe(NGNX.maximumWithdrawalFee);
+    expect(await balanceOf(sandbox, "NGNX")).toBe(2_000_000 - 1_000_000 - NGNX.maximumWithdrawalFee);
   });
 
   it("takes a currency's left-out withdrawal fields as no bound, no fee, FLAT and withdrawable", async () => {
     /** The catalogue's currencies with `omitted` left out of NGNX (whose example fee is 0.5 PERCENTAGE). */
     const withoutFields = (...omitted: string[]) =>
-      (successExample("getCurrencies").data as Array<Record<string, unknown>>).map((currency) =>
+      currencyExamples.map((currency) =>
         currency.code === "NGNX"
           ? Object.fromEntries(Object.entries(currency).filter(([field]) => !omitted.includes(field)))
           : currency,
@@ -232,11 +250,8 @@ describe("bank withdrawals", () => {
     }
     expect(await balanceOf(sandbox, "NGNX")).toBe(999.99);
     const flat = funded({ catalogue: { currencies: withoutFields("withdrawalFeeType") } });
-    const ngnx = (successExample("getCurrencies").data as Array<Record<string, unknown>>).find(
-      (c) => c.code === "NGNX",
-    );
-    expect(ngnx!.withdrawalFeeType).toBe("PERCENTAGE"); // so FLAT is not what the example says
-    expect((await withdraw(flat, "fiat", bank(15_000))).body.data.payout.fee).toBe(ngnx!.withdrawalFee);
+    expect(NGNX.withdrawalFeeType).toBe("PERCENTAGE"); // so FLAT is not what the example says
+    expect((await withdraw(flat, "fiat", bank(15_000))).body.data.payout.fee).toBe(NGNX.withdrawalFee);
   });
 
   it("refuses a currency that is not FIAT, an amount out of bounds, a balance too low, changing nothing", async () => {
@@ -245,13 +260,21 @@ describe("bank withdrawals", () => {
     const { invalidWithdrawal: INVALID, notWithdrawable: NOT_WITHDRAWABLE, balanceTooLow: TOO_LOW } = REFUSAL_STATUS;
     const refusals: Array<[unknown, number, string]> = [
       [bank(100, "USDT"), NOT_WITHDRAWABLE, "a bank withdrawal pays out a FIAT currency, not USDT"],
-      [bank(999.99), INVALID, "the minimum withdrawal of NGNX here is 1000"],
-      [bank(1000.001), INVALID, "amount has more than 2 decimals, the most NGNX takes"],
-      // 99 999 and a fee of 0.5 % (500) are more than 100 000.
+      [
+        bank(NGNX.minimumWithdrawal - 0.01),
+        INVALID,
+        `the minimum withdrawal of NGNX here is ${NGNX.minimumWithdrawal}`,
+      ],
+      [
+        bank(NGNX.minimumWithdrawal + 10 ** -(NGNX.maximumDecimalPlaces + 1)),
+        INVALID,
+        `amount has more than ${NGNX.maximumDecimalPlaces} decimals, the most NGNX takes`,
+      ],
+      // 99 999 and its fee (a percentage in the example, to NGNX's decimals) are more than the 100 000 held.
       [
         bank(99_999),
         TOO_LOW,
-        "balance too low: the NGNX wallet holds 100000, the withdrawal needs 99999 and a fee of 500",
+        `balance too low: the NGNX wallet holds 100000, the withdrawal needs 99999 and a fee of ${ngnxFee(99_999)}`,
       ],
       [{ ...bank(1000), currency: "GHS" }, NOT_WITHDRAWABLE, "GHS is no currency code of the sandbox's catalogue"],
     ];
@@ -308,7 +331,7 @@ describe("settling withdrawals", () => {
     expect(await balanceOf(sandbox, "NGNX")).toBe(100_000);
     const history = (await api(sandbox, "GET", "/transactions/me?category=WITHDRAWAL")).body.data;
     expect(history.map((t: any) => [t.type, t.amount, t.reference])).toEqual([
-      ["CREDIT", 15_075, reference],
+      ["CREDIT", 15_000 + ngnxFee(15_000), reference],
       ["DEBIT", 15_000, reference],
     ]);
     expect(history[0].description).toBe(`Refund of ${history[1].description.toLowerCase()}`);
