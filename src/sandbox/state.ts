@@ -196,9 +196,30 @@ export type SandboxStateData = {
 /** An account's configuration, as users give it (the control document's SandboxAccountSettings). */
 export type AccountSettings = SandboxAccountSettings;
 
+// A product of decimal amounts carries binary error (0.29 * 100 is 28.999999999999996): the sandbox reads such a
+// value at 15 significant digits before it rounds it. Writing the digits out costs most of a Create Quote's
+// arithmetic, and it can change the result only near the rounding's boundary; below 1e12 the 15 digits keep three
+// decimals, so a value 0.01 or more away from the boundary rounds as it is.
+const EXACT_BELOW = 1e12;
+const at15Digits = (value: number): number => Number(value.toPrecision(15));
+
+/** Math.round of `value` at 15 significant digits. */
+export function roundAt15Digits(value: number): number {
+  const rounded = Math.round(value);
+  const clear = Math.abs(value) < EXACT_BELOW && 0.5 - Math.abs(value - rounded) >= 0.01;
+  return clear ? rounded : Math.round(at15Digits(value));
+}
+
+/** Math.floor of `value` at 15 significant digits. */
+export function floorAt15Digits(value: number): number {
+  const floored = Math.floor(value);
+  const clear = Math.abs(value) < EXACT_BELOW && value - floored <= 0.99;
+  return clear ? floored : Math.floor(at15Digits(value));
+}
+
 /** Amount ↔ minor units of a currency. */
 export const toMinor = (amount: number, currency: Currency): number =>
-  Math.round(Number((amount * 10 ** decimalsOf(currency)).toPrecision(15)));
+  roundAt15Digits(amount * 10 ** decimalsOf(currency));
 export const fromMinor = (minor: number, currency: Currency): number => minor / 10 ** decimalsOf(currency);
 
 /** What is wrong with `balances` for `catalogue`, or undefined. */

@@ -4,7 +4,7 @@
 import { ADDRESS_FALLBACK, ADDRESS_OPEN_REPEAT } from "../choices.js";
 import type { Currency } from "../catalogue.js";
 import { type IdState, randomText } from "../ids.js";
-import { toMinor } from "../state.js";
+import { roundAt15Digits, toMinor } from "../state.js";
 
 const HEX = "0123456789abcdef";
 const LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
@@ -96,6 +96,6 @@ export interface FeeTerms {
  */
 export function feeMinor(amountMinor: number, currency: Currency, { fee, type, maximum }: FeeTerms): number {
   if (type !== "PERCENTAGE") return toMinor(fee, currency);
-  const share = Math.round(Number(((amountMinor * fee) / 100).toPrecision(15)));
+  const share = roundAt15Digits((amountMinor * fee) / 100);
   return maximum !== undefined && maximum > 0 ? Math.min(share, toMinor(maximum, currency)) : share;
 }

@@ -11,6 +11,7 @@ import {
   ownEntry,
   postTransaction,
   type QuoteRecord,
+  roundAt15Digits,
   type TradeRecord,
   type TransactionRecord,
   toMinor,
@@ -62,7 +63,7 @@ const walletOf = (account: AccountRecord, code: string): WalletRecord | undefine
 function tradeOf(engine: Engine, quote: QuoteRecord, now: number): TradeRecord {
   const pair = pairJoining(engine.state.catalogue, quote.sourceCode, quote.targetCode)!;
   const scale = 10 ** DOLLAR_VALUE_DECIMALS;
-  const dollarCents = Math.round(Number((quote.amount * quote.sourceDollarRate * scale).toPrecision(15)));
+  const dollarCents = roundAt15Digits(quote.amount * quote.sourceDollarRate * scale);
   const { ids } = engine.state;
   return {
     id: uuid(ids),

@@ -8,7 +8,7 @@ import { REFUSAL_STATUS } from "../choices.js";
 import { type Currency, decimalsOf, dollarRateOf, excessDecimals, findCurrency, pairJoining } from "../catalogue.js";
 import { type AccountCall, answered, type Engine, refused, withAccount } from "../engine.js";
 import { quoteId } from "../ids.js";
-import { fromMinor, type QuoteRecord, setOwnEntry } from "../state.js";
+import { floorAt15Digits, fromMinor, type QuoteRecord, setOwnEntry } from "../state.js";
 import { quoteView } from "../views.js";
 
 type Side = components["schemas"]["Side"];
@@ -62,7 +62,7 @@ function termsOf(engine: Engine, body: QuoteRequest) {
 
 /** `received` in minor units of `currency`, rounded down (choices.ts, "quotes.rounding"). */
 const receivedMinor = (received: number, currency: Currency): number =>
-  Math.floor(Number((received * 10 ** decimalsOf(currency)).toPrecision(15)));
+  floorAt15Digits(received * 10 ** decimalsOf(currency));
 
 export const createQuote = withAccount((call: AccountCall) => {
   const { engine, account } = call;

@@ -11,7 +11,7 @@ import { withdrawalNetworkOf } from "../money/addresses.js";
 import { type FeeTerms, feeMinor } from "../money/generate.js";
 import { cryptoWithdrawalView, bankWithdrawalView } from "../money/views.js";
 import { recordWithdrawal, type WithdrawalTerms } from "../money/withdrawals.js";
-import { type AccountRecord, fromMinor, toMinor, type WithdrawalDestination } from "../state.js";
+import { type AccountRecord, fromMinor, roundAt15Digits, toMinor, type WithdrawalDestination } from "../state.js";
 
 type CryptoRequest = components["schemas"]["CryptoWithdrawalRequest"];
 type BankRequest = components["schemas"]["BankWithdrawalRequest"];
@@ -47,8 +47,7 @@ function termsOf(
         `the withdrawal needs ${amount} and a fee of ${fromMinor(fees, currency)}`,
     );
   const scale = 10 ** DOLLAR_VALUE_DECIMALS;
-  const dollarValue =
-    Math.round(Number((amount * (dollarRateOf(engine.state.rates, currency) ?? 0) * scale).toPrecision(15))) / scale;
+  const dollarValue = roundAt15Digits(amount * (dollarRateOf(engine.state.rates, currency) ?? 0) * scale) / scale;
   const bitcoinRate = engine.state.rates.dollar.BTC;
   const bitcoinValue = bitcoinRate ? Number((dollarValue / bitcoinRate).toFixed(8)) : 0;
   return { currency: currency.code, amountMinor, feeMinor: fees, dollarValue, bitcoinValue };
