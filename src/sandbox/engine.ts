@@ -127,5 +127,16 @@ export function pageMeta(call: Call, { page, pageSize }: Page, total: number): u
   return shaped(call.engine.templates.pageMeta, values);
 }
 
+// Many answers in a row name the same millisecond (a Create Quote's expiry, under load): writing a Date out is
+// the dearest part of building a quote's answer, so the last one is kept.
+let lastMoment = Number.NaN;
+let lastIso = "";
+
 /** The ISO 8601 timestamp of a moment of the sandbox clock. */
-export const iso = (ms: number): string => new Date(ms).toISOString();
+export function iso(ms: number): string {
+  if (ms !== lastMoment) {
+    lastIso = new Date(ms).toISOString();
+    lastMoment = ms;
+  }
+  return lastIso;
+}

@@ -3,6 +3,7 @@
 // carries the pending deliveries with it. Also how the outbox is read (GET /_sandbox/webhooks) and what a
 // restore accepts of it: the shape the sandbox writes, nothing else.
 import type { SandboxWebhook } from "../../../generated/sandbox-control.js";
+import { iso } from "../engine.js";
 
 /** One delivery attempt: when it started (sandbox clock), then the receiver's status or why there was none. */
 export interface WebhookAttempt {
@@ -28,8 +29,6 @@ export interface WebhookRecord {
   /** The webhook this one sends again (Resend Webhooks). */
   resendOf?: string;
 }
-
-const iso = (ms: number): string => new Date(ms).toISOString();
 
 /** A webhook as the outbox lists it: the control document's, with when it was made and what it resends. */
 export type WebhookView = SandboxWebhook & { createdAt: string; resendOf?: string };
