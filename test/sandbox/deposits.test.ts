@@ -10,6 +10,8 @@ import { api, control, newSandbox, START, stateOf } from "./support/sandbox.js";
 const usdt = (successExample("getCurrencies").data as any[]).find((currency) => currency.code === "USDT");
 /** USDT's active TRX network in the contract's example: its minimumDeposit applies. */
 const trx = (successExample("getActiveNetworks").data as any).USDT.networks.find((n: any) => n.networkCode === "TRX");
+/** USDT's active ETH network: receivable, with a minimumDeposit above TRX's. */
+const eth = (successExample("getActiveNetworks").data as any).USDT.networks.find((n: any) => n.networkCode === "ETH");
 
 /** A sandbox where key-a holds 100 USDT and has an address for customer cust-1 on TRX. */
 async function withAddress() {
@@ -93,6 +95,26 @@ describe("deposits", () => {
     const third = sandbox.deposit({ apiKey: "key-a", address: addresses[0].value, amount: 4 });
     expect((third as any).deposit.destinationAddress).toBe(addresses[0].value);
     expect((third as any).description).toBe("USDT deposit on TRX");
+  });
+
+  it("takes the minimum and the latest address of the deposit's own network, not another network's", async () => {
+    expect(eth.isReceivable).toBe(true);
+    expect(eth.minimumDeposit).toBeGreaterThan(trx.minimumDeposit);
+    const sandbox = newSandbox({ accounts: { "key-a": { balances: { USDT: 0 } } } });
+    const addressOn = async (network: string, customer: string) =>
+      (await api(sandbox, "POST", "/addresses/broker", { currency: "USDT", network, uniqueUserIdentifier: customer }))
+        .body.data.value as string;
+    const ethAddress = await addressOn("ETH", "cust-1");
+    const trxAddress = await addressOn("TRX", "cust-2"); // the latest address of USDT, on another network
+    const deposit = (network: string, amount: number) =>
+      sandbox.deposit({ apiKey: "key-a", currency: "USDT", network, amount }) as any;
+    const betweenMinimums = (trx.minimumDeposit + eth.minimumDeposit) / 2;
+    expect(() => deposit("ETH", betweenMinimums)).toThrow(
+      new RegExp(`^the minimum deposit of USDT on ETH is ${eth.minimumDeposit}$`),
+    );
+    expect(deposit("ETH", eth.minimumDeposit).deposit.destinationAddress).toBe(ethAddress);
+    expect(deposit("TRX", betweenMinimums).deposit.destinationAddress).toBe(trxAddress);
+    expect(await balanceOf(sandbox, "USDT")).toBe(eth.minimumDeposit + betweenMinimums);
   });
 
   it("refuses what the catalogue does not allow, and an unknown key, changing nothing", async () => {
