@@ -55,8 +55,9 @@ export function isCanonicalDateTime(text: string): boolean {
 
 function createAjv(allErrors: boolean): Ajv2020 {
   // strict: false because OpenAPI schemas carry keywords ajv does not know (example, x-*,
-  // discriminator, xml, externalDocs). Unknown formats are checked separately below.
-  const ajv = new Ajv2020({ allErrors, strict: false, validateFormats: true, logger: false });
+  // discriminator, xml, externalDocs). Unknown formats are checked separately below. strictNumbers, which strict:
+  // false turns off: NaN and Infinity are no JSON number (JSON.stringify writes null), in a value given parsed.
+  const ajv = new Ajv2020({ allErrors, strict: false, strictNumbers: true, validateFormats: true, logger: false });
   addFormats(ajv); // also registers the OpenAPI formats int32, int64, float, double, byte, binary, password
   // Same verdicts as ajv-formats' date-time (it decides every string the quick check does not accept),
   // without its regex captures and allocations on the common canonical form.

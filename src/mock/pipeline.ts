@@ -101,6 +101,8 @@ export interface PipelineAnswer {
   headers: Record<string, string | string[]>;
   body: string;
   why?: string;
+  /** The JSON value `body` is the JSON.stringify text of (a JSON body only): what a check reads, not parsing it. */
+  value?: unknown;
 }
 
 interface PipelineOptions {
@@ -193,6 +195,12 @@ function serialize(body: unknown, contentType: string | undefined): string {
   return JSON.stringify(body);
 }
 
+/** `answer` with the value its JSON text was written from (for the answer check); as it is for another body. */
+function withValue(answer: PipelineAnswer, body: unknown, contentType: string | undefined): PipelineAnswer {
+  if (body !== undefined && isJsonMediaType(contentType)) answer.value = body;
+  return answer;
+}
+
 /** A source's headers with lower-case names and values a header can carry. */
 function safeHeaders(headers: Record<string, unknown>): Record<string, string | string[]> {
   const safe: Record<string, string | string[]> = {};
@@ -272,7 +280,8 @@ function createRefuse(spec: OpenApiDocument, now: () => number, errorBodies: Err
     };
     const documented = { body: answer.body, contentType: answer.headers["content-type"], schema: answer.schema };
     const body = errorBodies.of(documented, refused.why, findings);
-    return { status: refused.status, headers, body: serialize(body, "application/json"), why: refused.why };
+    const refusal = { status: refused.status, headers, body: serialize(body, "application/json"), why: refused.why };
+    return withValue(refusal, body, "application/json");
   };
 }
 
@@ -310,7 +319,7 @@ function createFinish(spec: OpenApiDocument, now: () => number, errorBodies: Err
       answer.bodyText !== undefined && body === answer.body && isJsonMediaType(contentType)
         ? answer.bodyText
         : serialize(body, contentType);
-    return { status: answer.status, headers, body: text };
+    return withValue({ status: answer.status, headers, body: text }, body, contentType);
   };
 }
 

@@ -305,6 +305,30 @@ describe("what the source answers", () => {
   });
 });
 
+describe("the value of a JSON answer", () => {
+  const get = { method: "GET", url: `${BASE_PATH}/currencies/fiat-rates`, headers: {}, body: "" };
+
+  it("is the value its text is written from, for a check that reads it unparsed; another body has none", async () => {
+    const json = { "content-type": "application/json" };
+    const finding = { location: ["request", "query", "x"], severity: "Error", message: "request x" };
+    const sources: SourceAnswer[] = [
+      { kind: "answer", status: 200, headers: json, body: { ok: true, n: 1.5 } },
+      { kind: "answer", status: 200, headers: json, body: { ok: true }, bodyText: '{"ok":true}' },
+      { kind: "answer", status: 400, headers: json, body: { message: "as documented" }, violations: [finding] },
+      { kind: "refused", status: 409, reason: "because" },
+    ];
+    for (const answered of sources) {
+      const answer = await pipelineOf(recordingSource(answered)).handle(get);
+      expect(answer.value, `${answered.kind} ${answered.status}`).toEqual(JSON.parse(answer.body));
+    }
+    const unknownPath = await pipelineOf(recordingSource(ok)).handle({ ...get, url: `${BASE_PATH}/nowhere` });
+    expect(unknownPath.status).toBe(404);
+    expect(unknownPath.value).toEqual(JSON.parse(unknownPath.body));
+    const text = { kind: "answer", status: 200, headers: { "content-type": "text/plain" }, body: "plain" } as const;
+    expect((await pipelineOf(recordingSource(text)).handle(get)).value).toBeUndefined();
+  });
+});
+
 describe("routing and parameters, under the base path", () => {
   const keyed = { [API_KEY_HEADER]: "k" };
 

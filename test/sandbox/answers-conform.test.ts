@@ -13,7 +13,9 @@ import {
   buildSampleRequest,
   listSpecOperations,
   loadSpec,
+  RATE_LIMIT_HEADERS,
   sharedValidator,
+  successExample,
 } from "../support/spec.js";
 import { newSandbox, ORIGIN } from "./support/sandbox.js";
 
@@ -81,7 +83,11 @@ describe("answers conform to the contract", () => {
     expect(sandbox.bugs).toEqual([]);
   });
 
-  it("answers 500 with the violation, and logs it, when an answer would break the contract", async () => {
+  /** The rate-limit headers an answer carries (the pipeline writes their values of the moment). */
+  const limitHeaders = Object.fromEntries(Object.values(RATE_LIMIT_HEADERS).map((name) => [name, "1"]));
+
+  /** Trades Summary answered with `data` by a checked pipeline, and what its check logged. */
+  async function summaryAnswering(data: unknown) {
     const logged: string[] = [];
     const pipeline = createRequestPipeline({
       spec: openApiDocument,
@@ -90,18 +96,29 @@ describe("answers conform to the contract", () => {
         answer: async () => ({
           kind: "answer",
           status: 200,
-          headers: { "content-type": "application/json" },
-          body: { message: "ok", data: { totalDollarVolume: "a lot" } },
+          headers: { "content-type": "application/json", ...limitHeaders },
+          body: { message: "ok", data },
         }),
       },
       checkAnswer: createAnswerCheck(openApiDocument, (line) => logged.push(line)),
     });
-    const answer = await pipeline.handle({
-      method: "GET",
-      url: `${BASE_PATH}/trades/summary/me`,
-      headers: { [API_KEY_HEADER]: "k" },
-      body: "",
-    });
+    const request = { method: "GET", url: `${BASE_PATH}/trades/summary/me`, headers: { [API_KEY_HEADER]: "k" } };
+    return { answer: await pipeline.handle({ ...request, body: "" }), logged };
+  }
+
+  it("checks a number that is no JSON number (JSON.stringify writes null) as the wrong type", async () => {
+    const data = successExample("getTradesSummary").data as Record<string, unknown>;
+    expect((await summaryAnswering(data)).answer.status).toBe(200);
+    for (const notANumber of [Number.NaN, Number.POSITIVE_INFINITY]) {
+      const { answer, logged } = await summaryAnswering({ ...data, totalDollarVolume: notANumber });
+      expect(answer.status).toBe(500);
+      expect(JSON.parse(answer.body).message).toMatch(/totalDollarVolume/);
+      expect(logged).toHaveLength(1);
+    }
+  });
+
+  it("answers 500 with the violation, and logs it, when an answer would break the contract", async () => {
+    const { answer, logged } = await summaryAnswering({ totalDollarVolume: "a lot" });
     expect(answer.status).toBe(500);
     const body = JSON.parse(answer.body);
     expect(body.message).toMatch(/totalDollarVolume/);

@@ -89,6 +89,19 @@ describe("schema mismatches", () => {
     ).toBe(true);
   });
 
+  it("takes no NaN or Infinity for a number in a body given parsed: JSON has neither (JSON.stringify writes null)", () => {
+    const found = findField((e) => typeof e.value === "number" && e.pointer.startsWith("/data/"));
+    const { op, success } = found;
+    const base = { method: op.method, path: op.path, status: success.status, headers: success.headers };
+    expect(validator.validateResponse({ ...base, body: found.body }).violations).toEqual([]);
+    for (const notANumber of [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY]) {
+      const result = validator.validateResponse({ ...base, body: setAt(found.body, found.entry.pointer, notANumber) });
+      expect(result.violations).toEqual([
+        expect.objectContaining({ kind: "body-schema", pointer: found.entry.pointer }),
+      ]);
+    }
+  });
+
   it("points at a removed required field itself", () => {
     const found = findField((e) => e.required && e.pointer.split("/").length > 3);
     const result = validator.validateResponse({
