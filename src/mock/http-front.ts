@@ -14,19 +14,19 @@ import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
 import { safeHeaderValue } from "./answers.js";
 import { headerBytes, headOverflowStatus, MAX_HEAD_BYTES, MAX_HEADER_BYTES, MAX_URL_BYTES } from "./limits.js";
-import type { PipelineAnswer } from "./pipeline.js";
+import { type Eventually, isPromise, type PipelineAnswer } from "./pipeline.js";
 
 /** What answers behind the front: a request read whole, and the documented error answer of a refusal. */
 export interface AnsweringSide {
   /** The name log lines and the 400 of a failure give it ("mock", "sandbox"). */
   name: string;
-  answer(request: http.IncomingMessage, body: Buffer): Promise<PipelineAnswer>;
+  answer(request: http.IncomingMessage, body: Buffer): Eventually<PipelineAnswer>;
   /**
    * In place of `answer`, for a side that reads the body as text: the text decoded chunk by chunk as it arrived
    * (UTF-8 as Fetch's `text()` decodes it: a bad byte replaced, a leading byte-order mark dropped; "" for a GET or
    * HEAD), so a large body costs no copy and no decoding at its end; `bytes` gives the body's bytes.
    */
-  answerText?(request: http.IncomingMessage, text: string, bytes: () => Buffer): Promise<PipelineAnswer>;
+  answerText?(request: http.IncomingMessage, text: string, bytes: () => Buffer): Eventually<PipelineAnswer>;
   /** The documented error answer for `status`, `why` in its findings; `request`'s operation's where it has one. */
   refuse(status: number, why: string, request?: { method: string; url: string }): PipelineAnswer;
   /** Headers every preflight answer carries besides CORS (the mock's identity). */
@@ -233,9 +233,11 @@ function createRequestHandler(
     const started = log ? performance.now() : 0;
     const url = String(request.url ?? "/");
     const method = String(request.method ?? "GET");
-    const answered = side.answerText
-      ? await side.answerText(request, body.text(), body.bytes)
-      : await side.answer(request, body.bytes());
+    const given = side.answerText
+      ? side.answerText(request, body.text(), body.bytes)
+      : side.answer(request, body.bytes());
+    // An answer given at once is written in this turn: no microtask to wait for it.
+    const answered = isPromise(given) ? await given : given;
     write(writer, request, response, answered);
     if (!log) return;
     const path = answered.why === undefined ? new URL(url, "http://mock.invalid").pathname : safeHeaderValue(url);

@@ -91,8 +91,11 @@ export type SourceAnswer =
     }
   | { kind: "refused"; status: number; reason: string };
 
+/** A value now, or a promise of it: a stage answers at once when nothing it calls must wait. */
+export type Eventually<T> = T | Promise<T>;
+
 export interface AnswerSource {
-  answer(request: SourceRequest): Promise<SourceAnswer>;
+  answer(request: SourceRequest): Eventually<SourceAnswer>;
 }
 
 /** What the front writes. `why` is set on a refusal (for the front's log). */
@@ -114,7 +117,7 @@ interface PipelineOptions {
   /** The pipeline's clock (ms since the epoch): quote expiry and rate-limit headers. Default Date.now. */
   now?: () => number;
   /** Runs before the operation's checks: may refuse the request, and gives headers for each of its answers. */
-  admit?: (request: AdmissionRequest) => Admission | Promise<Admission>;
+  admit?: (request: AdmissionRequest) => Eventually<Admission>;
   /** When false, quotes in a source's answers keep their expiryDate (the source computed it). Default true. */
   refreshQuotes?: boolean;
   /** The validator of the request checks, made for `spec` and `basePaths` (default: a new one): pipelines share one. */
@@ -149,6 +152,11 @@ export interface AnsweredRequest {
 export interface RequestPipeline {
   handle(request: PipelineRequest): Promise<PipelineAnswer>;
   /**
+   * handle's answer, given at once when no stage waits (no multipart body, an admission step and a source that
+   * answer at once): for a front that writes it in the same turn, without a promise per stage.
+   */
+  answer(request: PipelineRequest): Eventually<PipelineAnswer>;
+  /**
    * The documented error answer for `status`, `why` in sl-violations: `request`'s operation's, else the one
    * the operations share. For what a front refuses itself (a body too large, a request Node cannot parse).
    */
@@ -162,6 +170,15 @@ export interface RequestPipeline {
 export const MAX_VIOLATIONS = 20;
 
 const URL_BASE = "http://mock.invalid";
+
+/** Whether `value` is yet to come (a promise or any thenable). */
+export const isPromise = <T>(value: Eventually<T>): value is Promise<T> =>
+  typeof (value as { then?: unknown } | undefined)?.then === "function";
+
+/** `next` of `value`: at once when it is there, else once it settles. */
+export function after<T, U>(value: Eventually<T>, next: (value: T) => Eventually<U>): Eventually<U> {
+  return isPromise(value) ? value.then(next) : next(value);
+}
 
 /** The request target as a URL, or undefined where it is none (Node's parser takes "//", the URL parser not). */
 function parseUrl(url: string): URL | undefined {
@@ -326,6 +343,18 @@ function createFinish(spec: OpenApiDocument, now: () => number, errorBodies: Err
 /** A body as the contract check reads it: parsed JSON (`json`), multipart parts (`multipart`), or other text. */
 type ParsedJson = { value: unknown; json: boolean; multipart?: boolean };
 
+/** No admission step: nothing refused, no headers. */
+const NO_ADMISSION: Admission = Object.freeze({});
+
+/** A request routed to its operation, its body parsed (JSON or text) and its preferences read. */
+interface ParsedRequest {
+  request: PipelineRequest;
+  url: URL;
+  matched: OperationMatch;
+  parsed: ParsedJson;
+  preferences: Preferences;
+}
+
 /** The request as the contract check reads it: its operation, its target, its headers and its parsed body. */
 interface CheckedRequest {
   operation: Operation;
@@ -386,29 +415,60 @@ function withHeaders(answer: PipelineAnswer, headers: Record<string, string> | u
   return headers ? { ...answer, headers: { ...answer.headers, ...headers } } : answer;
 }
 
+/** The optional steps around the operation's: the admission step before, the answer check after. */
+function createOptionalSteps({ admit, checkAnswer }: PipelineOptions, refuse: Refuse) {
+  /** `answer`, or the 500 saying what `checkAnswer` finds wrong with it. */
+  const checked = (answer: PipelineAnswer, request: AnsweredRequest): PipelineAnswer => {
+    const wrong = checkAnswer?.(answer, request);
+    return wrong === undefined ? answer : refuse(request.operation, { status: 500, why: wrong });
+  };
+  return {
+    /** The admission step's decision: none without an admission step. */
+    admission(request: PipelineRequest, url: URL, operation: Operation | undefined): Eventually<Admission> {
+      if (!admit) return NO_ADMISSION;
+      const method = request.method.toUpperCase();
+      return admit({ method, target: url.pathname + url.search, operation, headers: request.headers });
+    },
+    /** The answer with the admission's headers, checked. */
+    finished(answer: PipelineAnswer, headers: Admission["headers"], answered: AnsweredRequest): PipelineAnswer {
+      if (!admit && !checkAnswer) return answer;
+      const withAdmission = withHeaders(answer, headers);
+      const final = checked(withAdmission, answered);
+      // Only a 500 of the check is a new answer, which takes the admission's headers too.
+      return final === withAdmission ? final : withHeaders(final, headers);
+    },
+  };
+}
+
 export function createRequestPipeline(options: PipelineOptions): RequestPipeline {
-  const { spec, source, admit, checkAnswer } = options;
+  const { spec, source } = options;
   const now = options.now ?? (() => Date.now());
   const errorBodies = createErrorBodies(spec);
   const refuse = createRefuse(spec, now, errorBodies);
+  const { admission, finished } = createOptionalSteps(options, refuse);
   const finish = createFinish(spec, now, errorBodies, options.refreshQuotes ?? true);
   const router = createRouter(spec, options.basePaths ?? [], refuse);
   const checks = createRequestChecks(createBodyCheck(spec));
   const validator = options.validator ?? createContractValidator(spec, { basePaths: options.basePaths ?? [] });
   const contractCheck = createContractCheck(spec, refuse, validator);
 
-  const answerFromSource = async (request: SourceRequest): Promise<PipelineAnswer> => {
-    const answer = await source.answer(request);
+  /** Stage 4 of the source's answer. */
+  const fromSource = (request: SourceRequest, answer: SourceAnswer): PipelineAnswer => {
     if (answer.kind === "answer") return finish(request.operation, answer);
     const status = answer.status >= 400 && answer.status < 500 ? answer.status : 400;
     return refuse(request.operation, { status, why: answer.reason });
   };
+  const answerFromSource = (request: SourceRequest): Eventually<PipelineAnswer> =>
+    after(source.answer(request), (answer) => fromSource(request, answer));
 
   /** Stages 1 (after routing) to 4 of a request whose URL parsed. */
-  async function answerRouted(request: PipelineRequest, url: URL, matched: OperationMatch | PipelineAnswer) {
+  function answerRouted(
+    request: PipelineRequest,
+    url: URL,
+    matched: OperationMatch | PipelineAnswer,
+  ): Eventually<PipelineAnswer> {
     if (!("operation" in matched)) return matched;
-    const { operation, params } = matched;
-    const method = request.method.toUpperCase();
+    const { operation } = matched;
     const contentType = headerOf(request.headers, "content-type");
     const parsed = parseBody(operation, request.body, contentType);
     if (!("value" in parsed)) return refuse(operation, parsed);
@@ -419,51 +479,44 @@ export function createRequestPipeline(options: PipelineOptions): RequestPipeline
     if (requestRefusal) return refuse(operation, requestRefusal);
     const preferences = parsePrefer(headerOf(request.headers, "prefer"));
     if ("error" in preferences) return refuse(operation, { status: 422, why: preferences.error });
-    const multipart = await multipartParts(operation, request.body, contentType);
+    const multipart = multipartParts(operation, request.body, contentType);
+    const parsedRequest = { request, url, matched, parsed, preferences };
+    if (!multipart) return answerParsed(parsedRequest, undefined);
+    return multipart.then((parts) => answerParsed(parsedRequest, parts));
+  }
+
+  /** The rest of stage 2, then 3 and 4, of a request whose body parsed (its multipart parts too). */
+  function answerParsed(
+    { request, url, matched, parsed, preferences }: ParsedRequest,
+    multipart: Awaited<ReturnType<typeof multipartParts>>,
+  ): Eventually<PipelineAnswer> {
+    const { operation, params } = matched;
     if (multipart && !("parts" in multipart)) return refuse(operation, multipart);
     const checkedBody = multipart ? { value: multipart.parts, json: false, multipart: true } : parsed;
     const contractRefusal = contractCheck({ operation, url, headers: request.headers, body: checkedBody });
     if (contractRefusal) return contractRefusal;
     const { headers } = request;
-    const [path, query] = [url.pathname, queryOf(url)];
+    const [method, path, query] = [request.method.toUpperCase(), url.pathname, queryOf(url)];
     return answerFromSource({ operation, params, method, path, query, headers, body: parsed.value, preferences });
   }
 
-  /** The admission step's decision: none without an admission step. */
-  const admission = async (
-    request: PipelineRequest,
-    url: URL,
-    operation: Operation | undefined,
-  ): Promise<Admission> => {
-    if (!admit) return {};
-    const method = request.method.toUpperCase();
-    return admit({ method, target: url.pathname + url.search, operation, headers: request.headers });
-  };
-
-  /** `answer`, or the 500 saying what `checkAnswer` finds wrong with it. */
-  const checked = (answer: PipelineAnswer, request: AnsweredRequest): PipelineAnswer => {
-    const wrong = checkAnswer?.(answer, request);
-    return wrong === undefined ? answer : refuse(request.operation, { status: 500, why: wrong });
-  };
-
-  async function handle(request: PipelineRequest): Promise<PipelineAnswer> {
+  function answer(request: PipelineRequest): Eventually<PipelineAnswer> {
     const method = request.method.toUpperCase();
     const url = request.parsedUrl ?? parseUrl(request.url);
     if (url === undefined) return refuse(undefined, { status: 400, why: "the request target is not a valid URL" });
     const matched = router.route(method, url.pathname);
     const operation = "operation" in matched ? matched.operation : undefined;
-    const { refusal, headers } = await admission(request, url, operation);
-    const answer = refusal ? refuse(operation, refusal) : await answerRouted(request, url, matched);
-    if (!admit && !checkAnswer) return answer;
     const answered = { operation, method, path: url.pathname };
-    const withAdmission = withHeaders(answer, headers);
-    const final = checked(withAdmission, answered);
-    // Only a 500 of the check is a new answer, which takes the admission's headers too.
-    return final === withAdmission ? final : withHeaders(final, headers);
+    return after(admission(request, url, operation), ({ refusal, headers }) =>
+      after(refusal ? refuse(operation, refusal) : answerRouted(request, url, matched), (routed) =>
+        finished(routed, headers, answered),
+      ),
+    );
   }
 
   return {
-    handle,
+    handle: async (request) => answer(request),
+    answer,
     refuse(status, why, request) {
       const path = request && parseUrl(request.url)?.pathname;
       return refuse(path === undefined ? undefined : router.find(request!.method, path), { status, why });

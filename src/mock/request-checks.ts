@@ -93,16 +93,22 @@ export function createRequestChecks(bodyCheck: BodyCheck): RequestChecks {
  * as Prism reads them; the last of a repeated name), parsed by the platform's own Fetch (Response.formData); or
  * why the body does not parse. Undefined for any other body, or an operation that takes no multipart body.
  */
-export async function multipartParts(
+export function multipartParts(
   operation: Operation,
   text: string,
   contentType: string | undefined,
-): Promise<{ parts: Record<string, string> } | Refusal | undefined> {
+): Promise<{ parts: Record<string, string> } | Refusal> | undefined {
+  // Undefined at once, not a promise of it: most requests have no multipart body to wait for.
   if (text === "" || mediaTypeOf(contentType) !== "multipart/form-data" || !multipartMedia(operation.requestBody))
     return undefined;
+  return formParts(text, contentType!);
+}
+
+/** The parts of a multipart/form-data body, or why it does not parse. */
+async function formParts(text: string, contentType: string): Promise<{ parts: Record<string, string> } | Refusal> {
   let form: FormData;
   try {
-    form = await new Response(text, { headers: { "content-type": contentType! } }).formData();
+    form = await new Response(text, { headers: { "content-type": contentType } }).formData();
   } catch (error) {
     return { status: 400, why: `the multipart/form-data body does not parse (${(error as Error).message})` };
   }

@@ -2,7 +2,7 @@
 // operation: the key's account (made on first use, or refused when the sandbox requires known keys), its
 // signature when the account has a secret, then the rate limits. Every answer to the request carries the
 // rate-limit headers this step computes from the real counters (choices.ts, "limits.counting").
-import type { Admission, AdmissionRequest } from "../mock/pipeline.js";
+import type { Admission, AdmissionRequest, Eventually } from "../mock/pipeline.js";
 import type { Accounts } from "./accounts.js";
 import { createSignatureCheck } from "./auth.js";
 import { REFUSAL_STATUS } from "./choices.js";
@@ -22,7 +22,17 @@ interface AdmissionContext {
 
 export function createAdmission({ engine, accounts, limits, requireKnownKeys }: AdmissionContext) {
   const signatureProblem = createSignatureCheck();
-  return async (request: AdmissionRequest): Promise<Admission> => {
+  /** The limits' decision once the signature of a key with a secret is checked (Web Crypto: a promise). */
+  const signedAdmission = async (secret: string, key: string, request: AdmissionRequest): Promise<Admission> => {
+    const problem = await signatureProblem(secret, request, engine.clock.now());
+    if (!problem) return limits.admit(key, request.operation);
+    return {
+      refusal: { status: REFUSAL_STATUS.badSignature, why: problem },
+      headers: limits.headersOf(key, request.operation),
+    };
+  };
+  // At once (no promise) for a key without a secret.
+  return (request: AdmissionRequest): Eventually<Admission> => {
     const key = apiKeyOf(request.headers);
     if (key === undefined) return limits.admit(KEYLESS, request.operation);
     if (!accounts.has(key)) {
@@ -36,14 +46,6 @@ export function createAdmission({ engine, accounts, limits, requireKnownKeys }: 
       accounts.ensure(key);
     }
     const secret = ownEntry(engine.state.accounts, key)?.apiSecret;
-    if (secret !== undefined) {
-      const problem = await signatureProblem(secret, request, engine.clock.now());
-      if (problem)
-        return {
-          refusal: { status: REFUSAL_STATUS.badSignature, why: problem },
-          headers: limits.headersOf(key, request.operation),
-        };
-    }
-    return limits.admit(key, request.operation);
+    return secret === undefined ? limits.admit(key, request.operation) : signedAdmission(secret, key, request);
   };
 }

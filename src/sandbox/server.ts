@@ -19,7 +19,7 @@ import controlDocument from "../../generated/sandbox-control.json" with { type: 
 import { openApiDocument } from "../contract/bundled.js";
 import { type AnsweringSide, startHttpFront } from "../mock/http-front.js";
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_REQUEST_TIMEOUT_MS } from "../mock/limits.js";
-import { createRequestPipeline, type PipelineAnswer, type RequestPipeline } from "../mock/pipeline.js";
+import { after, createRequestPipeline, type PipelineAnswer, type RequestPipeline } from "../mock/pipeline.js";
 import { deriveMockSpec } from "../mock/spec.js";
 import { CONTROL_PREFIX } from "./control.js";
 import { pipelineOf } from "./direct.js";
@@ -262,12 +262,12 @@ function asFetchGives(method: string, answer: PipelineAnswer): PipelineAnswer {
  * it (the same URL, header fields and body text: none on GET or HEAD), and its answer as the Fetch way gives it
  * back.
  */
-async function answerDirectly(pipeline: RequestPipeline, request: http.IncomingMessage, text: string, url: URL) {
+function answerDirectly(pipeline: RequestPipeline, request: http.IncomingMessage, text: string, url: URL) {
   const method = String(request.method).toUpperCase();
   const body = method === "GET" || method === "HEAD" ? "" : text;
   const headers = headersOf(request.rawHeaders);
-  const answer = await pipeline.handle({ method, url: url.href, parsedUrl: url, headers, body });
-  return asFetchGives(method, answer);
+  const answer = pipeline.answer({ method, url: url.href, parsedUrl: url, headers, body });
+  return after(answer, (answered) => asFetchGives(method, answered));
 }
 
 /** The request's URL when it goes the direct way: an API request of a method Fetch takes as it is. */
@@ -291,10 +291,14 @@ function sandboxSide(sandbox: Sandbox, origin: () => string): AnsweringSide {
     now: () => sandbox.clock.now(),
   });
   // The front decodes the body as it arrives (http-front.ts); only the Fetch way needs its bytes.
-  const answerText = async (request: http.IncomingMessage, text: string, bytes: () => Buffer) => {
+  const answerText = (request: http.IncomingMessage, text: string, bytes: () => Buffer) => {
     const pipeline = pipelineOf(sandbox);
     const url = pipeline && directUrl(request, origin());
     if (pipeline && url) return answerDirectly(pipeline, request, text, url);
+    return answerFetched(request, bytes);
+  };
+  /** The Fetch way: a request the pipeline cannot take directly, as sandbox.fetch takes it. */
+  const answerFetched = async (request: http.IncomingMessage, bytes: () => Buffer) => {
     let fetchRequest: Request;
     try {
       fetchRequest = toFetchRequest(request, bytes(), origin());

@@ -56,7 +56,8 @@ export function createSandboxSource(engine: Engine): AnswerSource {
   const documented = createDocumentedSource(engine.spec);
   const unmodelled = new Set<string>(UNMODELLED_OPERATIONS);
   return {
-    async answer(request) {
+    // At once (no promise) for every modelled operation: the engine waits for nothing.
+    answer(request) {
       settleDue(engine); // withdrawals whose moment the clock has reached are settled before anything is read
       const id = request.operation.operationId ?? "";
       const handler = HANDLERS[id];

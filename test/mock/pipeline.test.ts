@@ -329,6 +329,46 @@ describe("the value of a JSON answer", () => {
   });
 });
 
+describe("answering at once", () => {
+  const get = { method: "GET", url: `${BASE_PATH}/currencies/fiat-rates`, headers: {}, body: "" };
+  const syncSource: AnswerSource = { answer: () => ok as SourceAnswer };
+
+  it("gives the answer itself, no promise, when the source and the admission step answer at once", async () => {
+    const pipeline = createRequestPipeline({ spec, source: syncSource, basePaths: [BASE_PATH], admit: () => ({}) });
+    const now = pipeline.answer(get);
+    expect(now).not.toBeInstanceOf(Promise);
+    expect(now).toEqual(await pipeline.handle(get));
+    const refused = pipeline.answer({ ...get, url: `${BASE_PATH}/nowhere` });
+    expect(refused).not.toBeInstanceOf(Promise);
+    expect((refused as { status: number }).status).toBe(404);
+  });
+
+  it("gives a promise of the same answer when the source, the admission step or a multipart body waits", async () => {
+    const later = async () => ({});
+    const waiting = [
+      createRequestPipeline({ spec, source: recordingSource(ok), basePaths: [BASE_PATH] }),
+      createRequestPipeline({ spec, source: syncSource, basePaths: [BASE_PATH], admit: later }),
+    ];
+    const atOncePipeline = createRequestPipeline({ spec, source: syncSource, basePaths: [BASE_PATH] });
+    const atOnce = await atOncePipeline.handle(get);
+    for (const pipeline of waiting) {
+      const answer = pipeline.answer(get);
+      expect(answer).toBeInstanceOf(Promise);
+      expect(await answer).toEqual(atOnce);
+    }
+    const upload = byId("uploadInvoiceDocument");
+    const form = new FormData();
+    form.set("note", "x");
+    const request = new Request("http://x", { method: "POST", body: form });
+    const body = await request.text();
+    const headers = { "content-type": request.headers.get("content-type")!, [API_KEY_HEADER]: "k" };
+    const url = `${BASE_PATH}${upload.path.replace(/\{[^}]+\}/g, "id-1")}`;
+    const multipart = atOncePipeline.answer({ method: "POST", url, headers, body });
+    expect(multipart).toBeInstanceOf(Promise);
+    expect((await multipart).status).toBeGreaterThanOrEqual(200);
+  });
+});
+
 describe("routing and parameters, under the base path", () => {
   const keyed = { [API_KEY_HEADER]: "k" };
 
