@@ -54,9 +54,27 @@ export function uuid(state: IdState): string {
   return `${hex(a, 8)}-${hex(b, 4)}-4${hex(c, 3)}-${variant.toString(16)}${hex(d, 3)}-${tail}`;
 }
 
+const QUOTE_PREFIX = "qt_";
+const QUOTE_RANDOM_LENGTH = 10;
+const QUOTE_COUNTER_LENGTH = 6;
+
 /** A quote id as the documented example writes one: `qt_` and 16 letters or digits. */
 export function quoteId(state: IdState): string {
-  return `qt_${randomText(state, ALPHANUMERIC, 10)}${counterText(state, ALPHANUMERIC, 6)}`;
+  const random = randomText(state, ALPHANUMERIC, QUOTE_RANDOM_LENGTH);
+  return `${QUOTE_PREFIX}${random}${counterText(state, ALPHANUMERIC, QUOTE_COUNTER_LENGTH)}`;
+}
+
+/** The counter a quote id of quoteId's form ends with (its place among the quotes), or undefined for other text. */
+export function quoteCounter(id: string): number | undefined {
+  if (id.length !== QUOTE_PREFIX.length + QUOTE_RANDOM_LENGTH + QUOTE_COUNTER_LENGTH || !id.startsWith(QUOTE_PREFIX))
+    return undefined;
+  let counter = 0;
+  for (let place = id.length - QUOTE_COUNTER_LENGTH; place < id.length; place++) {
+    const digit = ALPHANUMERIC.indexOf(id[place]!);
+    if (digit < 0) return undefined;
+    counter = counter * ALPHANUMERIC.length + digit;
+  }
+  return counter;
 }
 
 /** A reference as the documented examples write them: `<prefix>-<yyyymmdd>-<6 characters>`. */

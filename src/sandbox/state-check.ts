@@ -5,6 +5,7 @@
 // sandbox answered always passes; a hand-edited one is refused with where it is wrong. The catalogue and rates
 // are checked against the contract by the caller (catalogue.ts).
 import { isWithdrawalFinal } from "./choices.js";
+import { quoteCounter } from "./ids.js";
 import { effectMinor, STATE_VERSION, type TransactionRecord } from "./state.js";
 import { outboxProblem } from "./webhooks/outbox.js";
 
@@ -63,11 +64,11 @@ const QUOTE_RECORD = {
   tradeId: (value: unknown) => value === undefined || isText(value),
 };
 
-const TRADE_RECORD = (quotes: Json, pairIds: Set<string>) => ({
+const TRADE_RECORD = (quoteIds: Set<unknown>, pairIds: Set<string>) => ({
   id: isText,
   reference: isText,
   createdAt: isWhole,
-  quoteId: (value: unknown) => isText(value) && Object.hasOwn(quotes, value),
+  quoteId: (value: unknown) => isText(value) && quoteIds.has(value),
   pairId: (value: unknown) => isText(value) && pairIds.has(value),
   dollarCents: isWhole,
 });
@@ -156,20 +157,25 @@ function historyProblem(at: string, account: Json): string | undefined {
   return undefined;
 }
 
-function quotesProblem(at: string, quotes: unknown): string | undefined {
-  if (!isRecord(quotes)) return `${at} must be an object`;
-  for (const [id, quote] of Object.entries(quotes)) {
-    const problem = fieldProblem(`${at}.${id}`, quote, QUOTE_RECORD);
+/** Quotes as the sandbox keeps them: oldest first, each id a quote id whose counter is after the one before. */
+function quotesProblem(at: string, quotes: unknown, ids: Json): string | undefined {
+  let before = -1;
+  return itemsProblem(at, quotes, (quote, where) => {
+    const problem = fieldProblem(where, quote, QUOTE_RECORD);
     if (problem) return problem;
-    if ((quote as Json).id !== id) return `${at}.${id} holds another quote`;
-  }
-  return undefined;
+    const counter = quoteCounter(String((quote as Json).id));
+    if (counter === undefined) return `${where}.id is not a quote id as the sandbox writes it`;
+    if (counter <= before) return `${where} is not after the quote before it (quotes are kept oldest first)`;
+    before = counter;
+    return counter > (ids.counter as number) ? `${where}.id is ahead of ids.counter` : undefined;
+  });
 }
 
-/** The codes of the catalogue's currencies and the ids of its pairs, which wallets and trades name. */
+/** The codes of the catalogue's currencies and the ids of its pairs, which wallets and trades name; the id state. */
 interface CatalogueNames {
   codes: Set<string>;
   pairIds: Set<string>;
+  ids: Json;
 }
 
 function accountProblem(at: string, apiKey: string, account: unknown, names: CatalogueNames): string | undefined {
@@ -182,13 +188,14 @@ function accountProblem(at: string, apiKey: string, account: unknown, names: Cat
   if (problem) return problem;
   const record = account as Json;
   const walletCodes = new Set((Array.isArray(record.wallets) ? record.wallets : []).map((w) => String(w?.code)));
+  const quoteIds = new Set((Array.isArray(record.quotes) ? record.quotes : []).map((quote) => quote?.id));
   return (
     itemsProblem(`${at}.wallets`, record.wallets, (wallet, where) =>
       fieldProblem(where, wallet, WALLET(names.codes)),
     ) ??
-    quotesProblem(`${at}.quotes`, record.quotes) ??
+    quotesProblem(`${at}.quotes`, record.quotes, names.ids) ??
     itemsProblem(`${at}.trades`, record.trades, (trade, where) =>
-      fieldProblem(where, trade, TRADE_RECORD(record.quotes as Json, names.pairIds)),
+      fieldProblem(where, trade, TRADE_RECORD(quoteIds, names.pairIds)),
     ) ??
     itemsProblem(
       `${at}.transactions`,
@@ -259,6 +266,7 @@ export function stateProblem(value: unknown): string | undefined {
   const names = {
     codes: new Set(currencies.map((currency) => (isRecord(currency) ? String(currency.code) : ""))),
     pairIds: new Set(pairs.map((pair) => (isRecord(pair) ? String(pair.id) : ""))),
+    ids: value.ids as Json,
   };
   for (const [apiKey, account] of Object.entries(value.accounts)) {
     const problem = accountProblem(`accounts.${apiKey}`, apiKey, account, names);

@@ -5,8 +5,8 @@ import { DOLLAR_VALUE_DECIMALS } from "./choices.js";
 import { type Engine, iso } from "./engine.js";
 import {
   type AccountRecord,
+  findQuote,
   fromMinor,
-  ownEntry,
   type QuoteRecord,
   type TradeRecord,
   type TransactionRecord,
@@ -102,7 +102,7 @@ export const quoteView = (engine: Engine, quote: QuoteRecord): unknown =>
 
 /** A trade as Accept Quote answers it: its quote's terms, its pair from the catalogue. */
 export function tradeView(engine: Engine, account: AccountRecord, trade: TradeRecord): unknown {
-  const quote = ownEntry(account.quotes, trade.quoteId)!;
+  const quote = findQuote(account.quotes, trade.quoteId)!;
   const pair = engine.state.catalogue.pairs.find((candidate) => candidate.id === trade.pairId)!;
   return shaped(engine.templates.trade, {
     id: trade.id,

@@ -68,6 +68,30 @@ describe("snapshot and restore", () => {
     expect(stateOf(sandbox)).toEqual(stateOf(sandbox));
   });
 
+  it("refuses quotes not as the sandbox keeps them: a list, oldest first, none ahead of the id counter", async () => {
+    const sandbox = newSandbox();
+    const [first, second] = [await quoteId(sandbox), await quoteId(sandbox)];
+    await api(sandbox, "POST", `/trades/quote/${first}`, {});
+    const edit = (change: (state: any) => void) => {
+      const state = stateOf(sandbox) as any;
+      change(state);
+      return () => sandbox.restore(state);
+    };
+    const quotes = (state: any) => state.accounts["key-a"].quotes;
+    expect(quotes(stateOf(sandbox)).map((quote: any) => quote.id)).toEqual([first, second]);
+    expect(edit(() => undefined)).not.toThrow();
+    const asTable = edit((state) => {
+      state.accounts["key-a"].quotes = Object.fromEntries(quotes(state).map((quote: any) => [quote.id, quote]));
+    });
+    expect(asTable).toThrow(/^sandbox state: accounts\.key-a\.quotes must be a list$/);
+    expect(edit((state) => quotes(state).reverse())).toThrow(/quotes\[1\] is not after the quote before it/);
+    expect(edit((state) => (quotes(state)[1].id = "quote-2"))).toThrow(/quotes\[1\]\.id is not a quote id/);
+    expect(edit((state) => (state.ids.counter = 0))).toThrow(/quotes\[0\]\.id is ahead of ids\.counter/);
+    // The trade's quote is the first: without it, the trade names no quote of the account.
+    expect(edit((state) => quotes(state).shift())).toThrow(/trades\[0\]\.quoteId/);
+    expect(stateOf(sandbox).accounts["key-a"]!.quotes).toHaveLength(2);
+  });
+
   it("restores a state saved without networks with the default networks of its currencies", async () => {
     const older = stateOf(newSandbox()) as any;
     delete older.catalogue.networks;

@@ -8,7 +8,7 @@ import { type AccountCall, answered, type Engine, iso, refused, withAccount } fr
 import { tradeReference, uuid } from "../ids.js";
 import {
   type AccountRecord,
-  ownEntry,
+  findQuote,
   postTransaction,
   type QuoteRecord,
   roundAt15Digits,
@@ -95,7 +95,7 @@ function fundingProblem(engine: Engine, account: AccountRecord, quote: QuoteReco
 export const acceptQuote = withAccount((call: AccountCall) => {
   const { engine, account } = call;
   const id = call.request.params.quoteId ?? "";
-  const record = ownEntry(account.quotes, id);
+  const record = findQuote(account.quotes, id);
   if (!record) return refused(REFUSAL_STATUS.notFound, `no quote ${id} was found for this API key`);
   const now = engine.clock.now();
   const problem = staleness(record, now) ?? fundingProblem(engine, account, record);

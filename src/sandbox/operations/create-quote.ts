@@ -8,7 +8,7 @@ import { REFUSAL_STATUS } from "../choices.js";
 import { type Currency, decimalsOf, dollarRateOf, excessDecimals, findCurrency, pairJoining } from "../catalogue.js";
 import { type AccountCall, answered, type Engine, refused, withAccount } from "../engine.js";
 import { quoteId } from "../ids.js";
-import { floorAt15Digits, fromMinor, type QuoteRecord, setOwnEntry } from "../state.js";
+import { floorAt15Digits, fromMinor, type QuoteRecord } from "../state.js";
 import { quoteView } from "../views.js";
 
 type Side = components["schemas"]["Side"];
@@ -99,6 +99,6 @@ export const createQuote = withAccount((call: AccountCall) => {
     createdAt: now,
     expiresAt,
   };
-  setOwnEntry(account.quotes, quote.id, quote);
+  account.quotes.push(quote);
   return answered(call, quoteView(engine, quote));
 });

@@ -2,7 +2,7 @@
 // trades summary (their dollar volume, choices.ts "trades.summary").
 import { answered, pageItems, pageOf, single, withAccount } from "../engine.js";
 import { DOLLAR_VALUE_DECIMALS } from "../choices.js";
-import { ownEntry } from "../state.js";
+import { findQuote } from "../state.js";
 import { tradeView } from "../views.js";
 
 export const getTradeHistory = withAccount((call) => {
@@ -17,7 +17,7 @@ export const getTradeHistory = withAccount((call) => {
 export const getTradesSummary = withAccount((call) => {
   const currencyId = single(call.request.query.currencyId);
   const trades = call.account.trades.filter((trade) => {
-    const quote = ownEntry(call.account.quotes, trade.quoteId)!;
+    const quote = findQuote(call.account.quotes, trade.quoteId)!;
     return currencyId === undefined || quote.sourceId === currencyId || quote.targetId === currencyId;
   });
   const cents = trades.reduce((sum, trade) => sum + trade.dollarCents, 0);
