@@ -116,6 +116,8 @@ export class SchemaCompiler {
   private readonly fastAjv = createAjv(false);
   private readonly fullAjv = createAjv(true);
   private readonly cache = new Map<string, CompiledPair>();
+  /** The same pairs by schema object: a caller's key is text built per call, which a lookup would hash again. */
+  private readonly bySchema = new WeakMap<object, CompiledPair>();
 
   constructor(private readonly document: OpenApiDocument) {
     const schemas = document.components?.schemas ?? {};
@@ -137,12 +139,15 @@ export class SchemaCompiler {
 
   /** The validators of a schema found at `cacheKey`, compiled on first use and cached. */
   compile(cacheKey: string, schema: unknown): CompiledPair {
+    const known = isObject(schema) ? this.bySchema.get(schema) : undefined;
+    if (known) return known;
     let pair = this.cache.get(cacheKey);
     if (!pair) {
       const rewritten = rewriteSchemaRefs(this.document, schema) as JsonObject;
       pair = { fast: this.fastAjv.compile(rewritten), full: this.fullAjv.compile(structuredClone(rewritten)) };
       this.cache.set(cacheKey, pair);
     }
+    if (isObject(schema)) this.bySchema.set(schema, pair);
     return pair;
   }
 
