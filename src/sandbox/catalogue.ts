@@ -111,6 +111,7 @@ export const decimalsOf = (currency: Currency): number => currency.maximumDecima
 
 /** "more than N decimals…" when `amount` has more decimals than `currency` takes, else undefined. */
 export function excessDecimals(amount: number, currency: Currency): string | undefined {
+  if (Number.isInteger(amount)) return undefined; // a whole amount has no decimals (no text to write out)
   const decimals = decimalsOf(currency);
   if (Number(amount.toFixed(decimals)) === amount) return undefined;
   return `more than ${decimals} decimals, the most ${currency.code} takes`;

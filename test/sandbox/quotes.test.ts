@@ -2,6 +2,7 @@
 // "quotes.sides"), codes or ids for the currencies, a validity of expiresIn (30) seconds on the sandbox clock, and
 // each refusal with its registered status and a message that says which.
 import { describe, expect, it } from "vitest";
+import { type Currency, dollarRateOf } from "../../src/sandbox/catalogue.js";
 import { REFUSAL_STATUS } from "../../src/sandbox/choices.js";
 import { successExample } from "../support/spec.js";
 import type { SandboxStateData } from "../../src/sandbox/state.js";
@@ -68,6 +69,17 @@ describe("Create Quote", () => {
     sandbox.setRates({ fiat: [{ currency: "NGNX", buyRate: 2000, sellRate: 1900 }], dollar: { NGNX: 0.0005 } });
     const { body } = await api(sandbox, "POST", "/trades/quote", SELL_100);
     expect(body.data).toMatchObject({ rate: 1900, amountReceived: 190000, targetDollarRate: 0.0005 });
+  });
+
+  it("derives a dollar rate not configured from the fiat sellRate in use (1 / sellRate, 8 decimals)", () => {
+    // The default catalogue's currencies all have a configured dollar rate: the rule is read directly.
+    const ghs = { code: "GHS" } as Currency;
+    const ratesWith = (sellRate: number) => ({ fiat: [{ currency: "GHS" as const, buyRate: 16, sellRate }], dollar: {} });
+    expect(dollarRateOf(ratesWith(15.21), ghs)).toBe(0.06574622);
+    expect(dollarRateOf(ratesWith(15.21), ghs)).toBe(0.06574622);
+    expect(dollarRateOf(ratesWith(30.42), ghs)).toBe(0.03287311);
+    expect(dollarRateOf({ ...ratesWith(30.42), dollar: { GHS: 0.5 } }, ghs)).toBe(0.5);
+    expect(dollarRateOf({ fiat: [], dollar: {} }, ghs)).toBeUndefined();
   });
 
   it("gives each quote its own id", async () => {
