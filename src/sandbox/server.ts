@@ -266,7 +266,8 @@ function answerDirectly(pipeline: RequestPipeline, request: http.IncomingMessage
   const method = String(request.method).toUpperCase();
   const body = method === "GET" || method === "HEAD" ? "" : text;
   const headers = headersOf(request.rawHeaders);
-  const answer = pipeline.answer({ method, url: url.href, parsedUrl: url, headers, body });
+  // The target as sent: the pipeline reads the parsed URL, so its href need not be written out.
+  const answer = pipeline.answer({ method, url: String(request.url), parsedUrl: url, headers, body });
   return after(answer, (answered) => asFetchGives(method, answered));
 }
 
