@@ -93,13 +93,18 @@ function writePreflight(request: http.IncomingMessage, response: http.ServerResp
  * and while a large body arrives, answers are written at once too, so that none waits behind its decoding and
  * parsing (the turns are long then, and a GET's latency is what the stall bench measures).
  */
+/**
+ * Marks a response whose answer is written in this turn, not yet sent: a second answer to it is dropped. A mark
+ * on the response, not a WeakSet of them: the collector does work for each entry of a WeakSet.
+ */
+const HELD = Symbol("answer held");
+type Holdable = http.ServerResponse & { [HELD]?: true };
+
 class AnswerWriter {
   private openConnections = 0;
   /** Requests whose body is large, until they are answered or their connection closes. */
   private readonly large = new Set<http.ServerResponse>();
   private queue: Array<() => void> = [];
-  /** Answers written in this turn, not yet sent: a second answer to one of them is dropped. */
-  private readonly held = new WeakSet<http.ServerResponse>();
 
   /** Counts the connections of `server` open. */
   watch(server: http.Server): void {
@@ -111,7 +116,7 @@ class AnswerWriter {
 
   /** Whether an answer to `response` is already on its way. */
   holds(response: http.ServerResponse): boolean {
-    return this.held.has(response);
+    return (response as Holdable)[HELD] === true;
   }
 
   /** `response`'s request has a large body: answers go out at once until it is answered. */
@@ -127,7 +132,7 @@ class AnswerWriter {
       send();
       return;
     }
-    this.held.add(response);
+    (response as Holdable)[HELD] = true; // a second answer to it is dropped
     this.queue.push(send);
     if (this.queue.length === 1) setImmediate(() => this.flush());
   }
