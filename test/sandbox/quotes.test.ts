@@ -74,7 +74,10 @@ describe("Create Quote", () => {
   it("derives a dollar rate not configured from the fiat sellRate in use (1 / sellRate, 8 decimals)", () => {
     // The default catalogue's currencies all have a configured dollar rate: the rule is read directly.
     const ghs = { code: "GHS" } as Currency;
-    const ratesWith = (sellRate: number) => ({ fiat: [{ currency: "GHS" as const, buyRate: 16, sellRate }], dollar: {} });
+    const ratesWith = (sellRate: number) => ({
+      fiat: [{ currency: "GHS" as const, buyRate: 16, sellRate }],
+      dollar: {},
+    });
     expect(dollarRateOf(ratesWith(15.21), ghs)).toBe(0.06574622);
     expect(dollarRateOf(ratesWith(15.21), ghs)).toBe(0.06574622);
     expect(dollarRateOf(ratesWith(30.42), ghs)).toBe(0.03287311);
