@@ -89,7 +89,7 @@ describe("schema mismatches", () => {
     ).toBe(true);
   });
 
-  it("takes no NaN or Infinity for a number in a body given parsed: JSON has neither (JSON.stringify writes null)", () => {
+  it("takes no NaN or Infinity for a number in a body given parsed: JSON has neither (stringify writes null)", () => {
     const found = findField((e) => typeof e.value === "number" && e.pointer.startsWith("/data/"));
     const { op, success } = found;
     const base = { method: op.method, path: op.path, status: success.status, headers: success.headers };
