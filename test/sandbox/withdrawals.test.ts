@@ -215,6 +215,9 @@ describe("bank withdrawals", () => {
     });
     expect(payout.bankAccount).toMatchObject({ accountNumber: BANK.accountNumber, payoutId: payout.id });
     expect(await balanceOf(sandbox, "NGNX")).toBe(100_000 - 15_000 - ngnxFee(15_000));
+    // No merchantCode given, none kept: not even as a key without a value in the state a snapshot copies.
+    const { destination } = stateOf(sandbox).accounts["key-a"]!.transactions.at(-1)!.withdrawal!;
+    expect(Object.keys(destination)).not.toContain("merchantCode");
     const listed = await api(sandbox, "GET", "/transactions/withdrawals/me");
     expect(listed.violations).toEqual([]);
     expect(listed.body.data[0].payout).toMatchObject({ status: "APPROVED", id: payout.id });
