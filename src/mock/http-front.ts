@@ -85,6 +85,13 @@ function writePreflight(request: http.IncomingMessage, response: http.ServerResp
 }
 
 /**
+ * Marks a response whose answer is written in this turn, not yet sent: a second answer to it is dropped. A mark
+ * on the response, not a WeakSet of them: the collector does work for each entry of a WeakSet.
+ */
+const HELD = Symbol("answer held");
+type Holdable = http.ServerResponse & { [HELD]?: true };
+
+/**
  * When answers go out. With more than one connection open, an answer waits for the end of the event loop's turn
  * (setImmediate), and the answers of one turn are written together: the work of every request that arrived in
  * the turn runs first, then the writes (each a syscall that wakes the client). Interleaved, each write evicted
@@ -93,13 +100,6 @@ function writePreflight(request: http.IncomingMessage, response: http.ServerResp
  * and while a large body arrives, answers are written at once too, so that none waits behind its decoding and
  * parsing (the turns are long then, and a GET's latency is what the stall bench measures).
  */
-/**
- * Marks a response whose answer is written in this turn, not yet sent: a second answer to it is dropped. A mark
- * on the response, not a WeakSet of them: the collector does work for each entry of a WeakSet.
- */
-const HELD = Symbol("answer held");
-type Holdable = http.ServerResponse & { [HELD]?: true };
-
 class AnswerWriter {
   private openConnections = 0;
   /** Requests whose body is large, until they are answered or their connection closes. */

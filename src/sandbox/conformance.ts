@@ -29,8 +29,9 @@ export function createAnswerCheck(spec: OpenApiDocument, log: ((line: string) =>
   // (all its check depends on besides its text). The same text again (Get Fiat Rates between rate changes) has
   // only its headers checked: with no body given, and the findings about the missing body set aside.
   const passedBodies = new Map<object, { status: number; contentType: unknown; text: string }>();
-  // A JSON answer's value is checked as it is, not its text parsed again: JSON.stringify writes the same value
-  // (the validator takes no NaN or Infinity for a number, which it writes as null).
+  // A JSON answer's value is checked as it is, not its text parsed again. The check of the value is as strict as
+  // that of its text or stricter: the validator takes no NaN or Infinity for a number (JSON.stringify writes
+  // null), and a key whose value is undefined, which the text drops, still counts against additionalProperties.
   const bodyOf = (answer: PipelineAnswer) =>
     answer.value === undefined ? { bodyText: answer.body } : { body: answer.value };
   const validate = (operation: Operation, path: string, answer: PipelineAnswer): ContractViolation[] => {

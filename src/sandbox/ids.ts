@@ -64,7 +64,7 @@ export function quoteId(state: IdState): string {
   return `${QUOTE_PREFIX}${random}${counterText(state, ALPHANUMERIC, QUOTE_COUNTER_LENGTH)}`;
 }
 
-/** The counter a quote id of quoteId's form ends with (its place among the quotes), or undefined for other text. */
+/** The counter a quote id of quoteId's form ends with (a later quote's is larger), or undefined for other text. */
 export function quoteCounter(id: string): number | undefined {
   if (id.length !== QUOTE_PREFIX.length + QUOTE_RANDOM_LENGTH + QUOTE_COUNTER_LENGTH || !id.startsWith(QUOTE_PREFIX))
     return undefined;

@@ -220,7 +220,7 @@ export function floorAt15Digits(value: number): number {
 
 /**
  * The quote of `id` among `quotes` (an account's, oldest first), or undefined: a binary search by the counter its
- * id ends with. A list keeps a busy account's quotes cheaper to add than a table by id, and smaller.
+ * id ends with. Adding to a list costs a busy account less than adding to a table of its quotes by id.
  */
 export function findQuote(quotes: readonly QuoteRecord[], id: string): QuoteRecord | undefined {
   const counter = quoteCounter(id);
