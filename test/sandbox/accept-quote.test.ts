@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { REFUSAL_STATUS } from "../../src/sandbox/choices.js";
 import type { SandboxStateData } from "../../src/sandbox/state.js";
-import { api, newSandbox, quoteId, SELL_100, stateOf } from "./support/sandbox.js";
+import { api, BUY_1000, newSandbox, quoteId, SELL_100, stateOf } from "./support/sandbox.js";
 
 const accept = (sandbox: ReturnType<typeof newSandbox>, id: string, key = "key-a") =>
   api(sandbox, "POST", `/trades/quote/${encodeURIComponent(id)}`, {}, { key });
@@ -78,7 +78,6 @@ describe("Accept Quote", () => {
   });
 
   it("on a BUY, checks the NGNX wallet it debits and values the trade at NGNX's dollar rate", async () => {
-    const BUY_1000 = { sourceId: "NGNX", targetId: "USDT", amount: 1000, side: "BUY" };
     const sandbox = newSandbox({ accounts: { "key-a": { balances: { NGNX: 999.99, USDT: 5000 } } } });
     const refused = await accept(sandbox, await quoteId(sandbox, BUY_1000));
     expect([refused.status, refused.body.message]).toEqual([

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { REFUSAL_STATUS } from "../../src/sandbox/choices.js";
 import { successExample } from "../support/spec.js";
-import { api, control, newSandbox, START, stateOf } from "./support/sandbox.js";
+import { api, control, newSandbox, START, stateOf, thrownBy } from "./support/sandbox.js";
 
 const usdt = (successExample("getCurrencies").data as any[]).find((currency) => currency.code === "USDT");
 /** USDT's active TRX network in the contract's example: its minimumDeposit applies. */
@@ -173,15 +173,9 @@ describe("deposits", () => {
       ]),
     ];
     for (const [request, message] of inProcess) {
-      const refusal = (() => {
-        try {
-          sandbox.deposit(request as never);
-        } catch (error) {
-          return error;
-        }
-      })();
+      const refusal = thrownBy(() => sandbox.deposit(request as never));
       expect(refusal, JSON.stringify(request)).toBeInstanceOf(RangeError);
-      expect((refusal as Error).message).toBe(message);
+      expect(refusal?.message).toBe(message);
     }
     expect(JSON.stringify(stateOf(sandbox).accounts)).toBe(before);
     expect(() => sandbox.deposit({ apiKey: "key-a", address, amount: 0.5 })).toThrow(RangeError);

@@ -6,7 +6,7 @@ import { type Currency, dollarRateOf } from "../../src/sandbox/catalogue.js";
 import { REFUSAL_STATUS } from "../../src/sandbox/choices.js";
 import { successExample } from "../support/spec.js";
 import type { SandboxStateData } from "../../src/sandbox/state.js";
-import { api, newSandbox, SELL_100, START, stateOf } from "./support/sandbox.js";
+import { api, BUY_1000, newSandbox, SELL_100, START, stateOf } from "./support/sandbox.js";
 
 const fiatRates = successExample("getFiatRates").data as Array<{ currency: string; buyRate: number; sellRate: number }>;
 const ngnx = fiatRates.find((rate) => rate.currency === "NGNX")!;
@@ -145,7 +145,6 @@ describe("Create Quote", () => {
 
   describe("refuses what its catalogue or rates cannot trade, saying which", () => {
     const pair = successExample("getTradePair").data as { isSellable: boolean; isBuyable: boolean };
-    const BUY_1000 = { sourceId: "NGNX", targetId: "USDT", amount: 1000, side: "BUY" };
     const quote = (sandbox: ReturnType<typeof newSandbox>, body: object) => api(sandbox, "POST", "/trades/quote", body);
     /** A sandbox whose state is the default one changed by `change` (through a snapshot and a restore). */
     const changed = (change: (state: SandboxStateData) => void) => {

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { REFUSAL_STATUS, WITHDRAWAL_SETTLEMENT } from "../../src/sandbox/choices.js";
 import { createSandbox } from "../../src/sandbox/index.js";
 import { successExample } from "../support/spec.js";
-import { api, control, newSandbox, START, stateOf } from "./support/sandbox.js";
+import { api, control, newSandbox, START, stateOf, thrownBy } from "./support/sandbox.js";
 
 type TestSandbox = ReturnType<typeof newSandbox>;
 
@@ -359,13 +359,7 @@ describe("settling withdrawals", () => {
     }
     const { id } = (await withdraw(sandbox, "crypto", crypto(10))).body.data;
     expect((await settle(id, "REJECTED")).status).toBe(400);
-    const notFinal = (() => {
-      try {
-        sandbox.settleWithdrawal(id, "PENDING" as never);
-      } catch (error) {
-        return error as Error;
-      }
-    })();
+    const notFinal = thrownBy(() => sandbox.settleWithdrawal(id, "PENDING" as never));
     expect(notFinal).toBeInstanceOf(RangeError);
     expect(notFinal?.message).toBe("status must be one of SUCCESSFUL, FAILED");
     expect((await settle(id, "FAILED")).status).toBe(200);

@@ -86,6 +86,17 @@ export function headersOf(answer: { headers: Headers }): Record<string, string> 
 }
 
 export const SELL_100 = { sourceId: "USDT", targetId: "NGNX", amount: 100, side: "SELL" } as const;
+export const BUY_1000 = { sourceId: "NGNX", targetId: "USDT", amount: 1000, side: "BUY" } as const;
+
+/** What `run` throws (to assert its class and exact message together), or undefined when it throws nothing. */
+export function thrownBy(run: () => unknown): Error | undefined {
+  try {
+    run();
+  } catch (error) {
+    return error as Error;
+  }
+  return undefined;
+}
 
 /** Creates a quote and answers its id (the test fails when it is refused). */
 export async function quoteId(sandbox: Sandbox, body: unknown = SELL_100, key = "key-a"): Promise<string> {
