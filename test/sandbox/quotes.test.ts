@@ -85,11 +85,17 @@ describe("Create Quote", () => {
     expect(dollarRateOf({ fiat: [], dollar: {} }, ghs)).toBeUndefined();
   });
 
-  it("gives each quote its own id", async () => {
+  it("gives each quote its own id, of the documented example's form", async () => {
     const sandbox = newSandbox();
     const first = await api(sandbox, "POST", "/trades/quote", SELL_100);
     const second = await api(sandbox, "POST", "/trades/quote", SELL_100);
-    expect(first.body.data.id).toMatch(/^qt_[A-Za-z0-9]{16}$/);
+    // The example's prefix (up to its "_"), then as many letters or digits as the example has.
+    const documented = (successExample("createQuote").data as { id: string }).id;
+    const prefix = documented.slice(0, documented.indexOf("_") + 1);
+    expect(prefix).not.toBe("");
+    const form = new RegExp(`^${prefix}[A-Za-z0-9]{${documented.length - prefix.length}}$`);
+    expect(documented).toMatch(form);
+    expect(first.body.data.id).toMatch(form);
     expect(second.body.data.id).not.toBe(first.body.data.id);
   });
 
