@@ -3,8 +3,8 @@
 // documented error answer (its `refuse`), never a bare Node error:
 //   - a body that is too large (413), a request that breaks a limit of limits.ts (408, 414, 431);
 //   - a CORS preflight gets 204 with CORS headers; every answer carries CORS headers for any origin;
-//   - anything that fails inside the answering side (400, logged): no request gets a 5xx from the transport or a
-//     non-JSON answer.
+//   - anything that fails inside the answering side, or an answer Node refuses to write (400, logged): no request
+//     gets a 5xx from the transport or a non-JSON answer.
 // The body is read chunk by chunk as it arrives (and decoded as it arrives, for a side that reads text) and dropped
 // once over the limit, so a slow or large request holds nothing but its own connection, and a large one costs
 // little at its end, when the other requests wait. Header values echoed from the request are escaped, so no
@@ -14,7 +14,7 @@ import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
 import { safeHeaderValue } from "./answers.js";
 import { headerBytes, headOverflowStatus, MAX_HEAD_BYTES, MAX_HEADER_BYTES, MAX_URL_BYTES } from "./limits.js";
-import { type Eventually, isPromise, type PipelineAnswer } from "./pipeline.js";
+import { type Eventually, isPromise, type PipelineAnswer, parseUrl } from "./pipeline.js";
 
 /** What answers behind the front: a request read whole, and the documented error answer of a refusal. */
 export interface AnsweringSide {
@@ -85,13 +85,6 @@ function writePreflight(request: http.IncomingMessage, response: http.ServerResp
 }
 
 /**
- * Marks a response whose answer is written in this turn, not yet sent: a second answer to it is dropped. A mark
- * on the response, not a WeakSet of them: the collector does work for each entry of a WeakSet.
- */
-const HELD = Symbol("answer held");
-type Holdable = http.ServerResponse & { [HELD]?: true };
-
-/**
  * When answers go out. With more than one connection open, an answer waits for the end of the event loop's turn
  * (setImmediate), and the answers of one turn are written together: the work of every request that arrived in
  * the turn runs first, then the writes (each a syscall that wakes the client). Interleaved, each write evicted
@@ -114,11 +107,6 @@ class AnswerWriter {
     });
   }
 
-  /** Whether an answer to `response` is already on its way. */
-  holds(response: http.ServerResponse): boolean {
-    return (response as Holdable)[HELD] === true;
-  }
-
   /** `response`'s request has a large body: answers go out at once until it is answered. */
   largeBody(response: http.ServerResponse): void {
     if (this.large.has(response)) return;
@@ -127,12 +115,12 @@ class AnswerWriter {
     response.once("close", () => this.large.delete(response));
   }
 
-  send(response: http.ServerResponse, send: () => void): void {
+  /** Sends an answer at once, or at the end of the turn with the others of the turn (see above). */
+  send(send: () => void): void {
     if (this.openConnections <= 1 || this.large.size > 0) {
       send();
       return;
     }
-    (response as Holdable)[HELD] = true; // a second answer to it is dropped
     this.queue.push(send);
     if (this.queue.length === 1) setImmediate(() => this.flush());
   }
@@ -145,29 +133,50 @@ class AnswerWriter {
   }
 }
 
-/** Writes an answer (no body to a HEAD), with CORS headers and `extra`, when `writer` sends it. */
+/**
+ * Writes an answer (no body to a HEAD), with CORS headers and `extra`, when `writer` sends it; then calls `done`,
+ * with the error when Node refused to write it (a header value with a line break…): at once or at the end of the
+ * turn alike. Without `done`, such a failure closes the connection: no client waits for an answer that is lost.
+ */
 function write(
   writer: AnswerWriter,
   request: http.IncomingMessage,
   response: http.ServerResponse,
   answer: PipelineAnswer,
   extra: Record<string, string> = {},
+  done?: (error?: unknown) => void,
 ): void {
-  if (writer.holds(response)) return; // a failure after the answer was written: the answer stands
-  if (response.headersSent) {
-    response.end();
-    return;
-  }
   const headers = {
     ...corsHeaders(request),
     ...answer.headers,
     ...extra,
     "content-length": Buffer.byteLength(answer.body),
   };
-  writer.send(response, () => {
-    response.writeHead(answer.status, headers);
-    response.end(request.method === "HEAD" ? undefined : answer.body);
+  writer.send(() => {
+    if (response.headersSent) return void response.end(); // an answer went out first: it stands
+    try {
+      response.writeHead(answer.status, headers);
+      response.end(request.method === "HEAD" ? undefined : answer.body);
+    } catch (error) {
+      if (done) return done(error);
+      return void response.destroy();
+    }
+    done?.();
   });
+}
+
+/** `log` as the front calls it: a log function that throws costs no answer (said once, as a process warning). */
+function neverThrowing(log: (line: string) => void): (line: string) => void {
+  let said = false;
+  return (line) => {
+    try {
+      log(line);
+    } catch (error) {
+      if (said) return;
+      said = true;
+      process.emitWarning(`the HTTP front's log function threw (its lines are dropped when it does): ${error}`);
+    }
+  };
 }
 
 /**
@@ -243,11 +252,13 @@ function createRequestHandler(
       : side.answer(request, body.bytes());
     // An answer given at once is written in this turn: no microtask to wait for it.
     const answered = isPromise(given) ? await given : given;
-    write(writer, request, response, answered);
-    if (!log) return;
-    const path = answered.why === undefined ? new URL(url, "http://mock.invalid").pathname : safeHeaderValue(url);
-    const outcome = answered.why ?? `${Math.round(performance.now() - started)} ms`;
-    log(`${method.toUpperCase()} ${path} → ${answered.status} (${outcome})`);
+    write(writer, request, response, answered, undefined, (error) => {
+      if (error !== undefined) return failed(request, response, error);
+      if (!log) return;
+      const path = (answered.why === undefined && parseUrl(url)?.pathname) || safeHeaderValue(url);
+      const outcome = answered.why ?? `${Math.round(performance.now() - started)} ms`;
+      log(`${method.toUpperCase()} ${path} → ${answered.status} (${outcome})`);
+    });
   };
   const failed = (request: http.IncomingMessage, response: http.ServerResponse, error: unknown) => {
     const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
@@ -350,7 +361,8 @@ function listen(server: http.Server, port: number, host: string): Promise<void> 
 
 /** Starts the front on host:port (0 = a free port); `close()` ends every connection and the server. */
 export async function startHttpFront(options: HttpFrontOptions): Promise<HttpFront> {
-  const { side, log, requestTimeout } = options;
+  const { side, requestTimeout } = options;
+  const log = options.log && neverThrowing(options.log);
   const writer = new AnswerWriter();
   const server = http.createServer(
     serverOptions(requestTimeout),

@@ -182,7 +182,7 @@ export function after<T, U>(value: Eventually<T>, next: (value: T) => Eventually
 }
 
 /** The request target as a URL, or undefined where it is none (Node's parser takes "//", the URL parser not). */
-function parseUrl(url: string): URL | undefined {
+export function parseUrl(url: string): URL | undefined {
   try {
     return new URL(url, URL_BASE);
   } catch {
