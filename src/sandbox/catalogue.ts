@@ -7,7 +7,7 @@ import type { components } from "../../generated/schema.js";
 import { SchemaCompiler } from "../contract/schemas.js";
 import { documentedAnswer } from "../mock/answers.js";
 import { isObject, listOperations, type OpenApiDocument, type Operation, successKey } from "../openapi/document.js";
-import { DEFAULT_DECIMAL_PLACES } from "./choices.js";
+import { DEFAULT_DECIMAL_PLACES, MAX_MINOR_UNITS } from "./choices.js";
 
 export type Currency = components["schemas"]["Currency"];
 export type Pair = components["schemas"]["Pair"];
@@ -109,10 +109,16 @@ export function networkCurrencyProblem(catalogue: Catalogue): string | undefined
 
 export const decimalsOf = (currency: Currency): number => currency.maximumDecimalPlaces ?? DEFAULT_DECIMAL_PLACES;
 
-/** "more than N decimals…" when `amount` has more decimals than `currency` takes, else undefined. */
-export function excessDecimals(amount: number, currency: Currency): string | undefined {
-  if (Number.isInteger(amount)) return undefined; // a whole amount has no decimals (no text to write out)
+/** The largest amount of `currency` the sandbox takes (MAX_MINOR_UNITS minor units), written out. */
+export const largestAmountOf = (currency: Currency): string =>
+  (MAX_MINOR_UNITS / 10 ** decimalsOf(currency)).toFixed(decimalsOf(currency));
+
+/** "more than…" when `amount` is beyond the largest amount of `currency` or has more decimals than it takes. */
+export function excessOf(amount: number, currency: Currency): string | undefined {
   const decimals = decimalsOf(currency);
+  if (Math.abs(amount) * 10 ** decimals > MAX_MINOR_UNITS)
+    return `more than ${largestAmountOf(currency)} ${currency.code}, the most the sandbox keeps exact`;
+  if (Number.isInteger(amount)) return undefined; // a whole amount has no decimals (no text to write out)
   if (Number(amount.toFixed(decimals)) === amount) return undefined;
   return `more than ${decimals} decimals, the most ${currency.code} takes`;
 }

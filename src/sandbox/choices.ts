@@ -29,6 +29,7 @@ export const REFUSAL_STATUS = {
   quoteExpired: 400,
   quoteAccepted: 400,
   balanceTooLow: 400,
+  balanceTooHigh: 400,
   quoteNotTradable: 400,
   invalidQuoteRequest: 422,
   invalidPage: 422,
@@ -77,6 +78,12 @@ export const PAGE_DEFAULTS = { page: 1, pageSize: 30 } as const;
 
 /** Decimal places of a currency whose catalogue entry gives no maximumDecimalPlaces. */
 export const DEFAULT_DECIMAL_PLACES = 6;
+
+/**
+ * The most minor units an amount or a balance holds ("money.exact"): the sandbox computes amounts at 15 significant
+ * digits (state.ts), so whole minor units are exact up to 15 digits, and a sum of two stays a safe integer.
+ */
+export const MAX_MINOR_UNITS = 999_999_999_999_999;
 
 /** A trade's dollarValue is kept to cents. */
 export const DOLLAR_VALUE_DECIMALS = 2;
@@ -241,6 +248,19 @@ export const SANDBOX_CHOICES: readonly SandboxChoice[] = [
     topic: "Quotes",
     choice: "amountReceived is rounded down to the target currency's maximumDecimalPlaces.",
     why: "No source shows how amounts are rounded; rounding down never pays more than the rate.",
+  },
+  {
+    id: "money.exact",
+    topic: "Quotes",
+    choice:
+      `An amount is at most ${MAX_MINOR_UNITS.toLocaleString("en-US")} minor units of its currency (15 digits: ` +
+      "9,999,999,999,999.99 of a currency of 2 decimals); so is a wallet's balance, counting what its pending " +
+      "withdrawals would return if they failed. Beyond it, Create Quote (its amount or its amountReceived), a " +
+      "withdrawal and a simulated deposit are refused as invalid, an account's balances are refused, and " +
+      `accepting a quote is refused with ${status(REFUSAL_STATUS.balanceTooHigh)}.`,
+    why:
+      "No source gives a largest amount. The sandbox keeps money in whole minor units and computes at 15 " +
+      "significant digits: beyond them it could no longer keep money exact (none created, none lost).",
   },
   {
     id: "quotes.no-reservation",

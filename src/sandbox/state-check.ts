@@ -4,9 +4,9 @@
 // and their fees out, refunds back), and whose withdrawals to settle are withdrawals in progress. A state a
 // sandbox answered always passes; a hand-edited one is refused with where it is wrong. The catalogue and rates
 // are checked against the contract by the caller (catalogue.ts).
-import { isWithdrawalFinal } from "./choices.js";
+import { isWithdrawalFinal, MAX_MINOR_UNITS } from "./choices.js";
 import { quoteCounter } from "./ids.js";
-import { effectMinor, STATE_VERSION, type TransactionRecord } from "./state.js";
+import { type AccountRecord, effectMinor, refundableMinor, STATE_VERSION, type TransactionRecord } from "./state.js";
 import { outboxProblem } from "./webhooks/outbox.js";
 
 type Json = Record<string, unknown>;
@@ -15,6 +15,8 @@ const isRecord = (value: unknown): value is Json =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 const isWhole = (value: unknown): value is number => Number.isSafeInteger(value);
 const isCount = (value: unknown): value is number => isWhole(value) && value >= 0;
+/** Minor units as the sandbox holds them: a count up to MAX_MINOR_UNITS (choices.ts, "money.exact"). */
+const isMinor = (value: unknown): value is number => isCount(value) && value <= MAX_MINOR_UNITS;
 const isText = (value: unknown): value is string => typeof value === "string";
 
 /** The first field of `record` that fails its test, as "at.field", or undefined. */
@@ -40,8 +42,8 @@ const WALLET = (codes: Set<string>) => ({
   currencyId: isText,
   createdAt: isWhole,
   updatedAt: isWhole,
-  startingMinor: isCount,
-  balanceMinor: isCount,
+  startingMinor: isMinor,
+  balanceMinor: isMinor,
 });
 
 const isNumber = (value: unknown): boolean => Number.isFinite(value);
@@ -141,19 +143,27 @@ const TRANSACTION = (codes: Set<string>) => ({
   type: (value: unknown) => value === "CREDIT" || value === "DEBIT",
   category: isText,
   walletCode: (value: unknown) => isText(value) && codes.has(value),
-  amountMinor: isCount,
+  amountMinor: isMinor,
 });
 
-/** Whether every wallet of `account` is its starting balance plus its transactions. */
+/**
+ * Whether every wallet of `account` is its starting balance plus its transactions, and holds, with what its pending
+ * withdrawals would return, no more than MAX_MINOR_UNITS.
+ */
 function historyProblem(at: string, account: Json): string | undefined {
   const sums = new Map<string, number>();
   for (const transaction of account.transactions as Json[]) {
     const signed = effectMinor(transaction as unknown as TransactionRecord);
     sums.set(String(transaction.walletCode), (sums.get(String(transaction.walletCode)) ?? 0) + signed);
   }
-  for (const wallet of account.wallets as Json[])
-    if ((wallet.startingMinor as number) + (sums.get(String(wallet.code)) ?? 0) !== wallet.balanceMinor)
-      return `${at}: the ${String(wallet.code)} balance is not its starting balance plus its transactions`;
+  for (const wallet of account.wallets as Json[]) {
+    const code = String(wallet.code);
+    if ((wallet.startingMinor as number) + (sums.get(code) ?? 0) !== wallet.balanceMinor)
+      return `${at}: the ${code} balance is not its starting balance plus its transactions`;
+    const refundable = refundableMinor(account as unknown as AccountRecord, code);
+    if ((wallet.balanceMinor as number) + refundable > MAX_MINOR_UNITS)
+      return `${at}: the ${code} balance, with what its pending withdrawals would return, is over ${MAX_MINOR_UNITS}`;
+  }
   return undefined;
 }
 

@@ -6,7 +6,8 @@
 import type { components } from "../../generated/schema.js";
 import type { SandboxAccountSettings, SandboxRates } from "../../generated/sandbox-control.js";
 import type { Catalogue, Currency } from "./catalogue.js";
-import { decimalsOf, excessDecimals } from "./catalogue.js";
+import { decimalsOf, excessOf, largestAmountOf } from "./catalogue.js";
+import { isWithdrawalFinal, MAX_MINOR_UNITS } from "./choices.js";
 import type { ClockState } from "./clock.js";
 import { type IdState, quoteCounter, uuid } from "./ids.js";
 import type { WebhookRecord } from "./webhooks/outbox.js";
@@ -124,6 +125,32 @@ export const effectMinor = (transaction: TransactionRecord): number =>
   transaction.type === "CREDIT"
     ? transaction.amountMinor - (transaction.deposit?.feeMinor ?? 0)
     : -(transaction.amountMinor + (transaction.withdrawal?.feeMinor ?? 0));
+
+/** What the pending withdrawals of `account` from its `code` wallet would return to it if they failed, in minor units. */
+export function refundableMinor(account: AccountRecord, code: string): number {
+  let refundable = 0;
+  for (const transaction of account.transactions)
+    if (transaction.walletCode === code && transaction.withdrawal && !isWithdrawalFinal(transaction.withdrawal.status))
+      refundable -= effectMinor(transaction);
+  return refundable;
+}
+
+/**
+ * Why `wallet` of `account` cannot take a credit of `creditMinor`, or undefined: with it, and with what its pending
+ * withdrawals would return, it would hold more than MAX_MINOR_UNITS (choices.ts, "money.exact").
+ */
+export function creditProblem(
+  account: AccountRecord,
+  wallet: WalletRecord,
+  creditMinor: number,
+  currency: Currency,
+): string | undefined {
+  if (wallet.balanceMinor + refundableMinor(account, wallet.code) + creditMinor <= MAX_MINOR_UNITS) return undefined;
+  return (
+    `the ${wallet.code} wallet would hold more than ${largestAmountOf(currency)} ${wallet.code}, the most the ` +
+    "sandbox keeps exact (counting what its pending withdrawals would return)"
+  );
+}
 
 /** Records `transaction` on `account`, its wallet moved by effectMinor: the one rule a restore checks too. */
 export function postTransaction(account: AccountRecord, transaction: TransactionRecord): void {
@@ -249,7 +276,7 @@ export function balancesProblem(balances: Record<string, number>, catalogue: Cat
     if (!currency) return `${code} is not a currency of the sandbox's catalogue`;
     if (typeof amount !== "number" || !Number.isFinite(amount) || amount < 0)
       return `the balance of ${code} must be a number, 0 or more`;
-    const excess = excessDecimals(amount, currency);
+    const excess = excessOf(amount, currency);
     if (excess) return `the balance of ${code} has ${excess}`;
   }
   return undefined;

@@ -7,13 +7,15 @@
 //     clock reaches its moment) and every deposit and withdrawal state has its webhook in the outbox;
 //   - no quote is accepted twice or after its expiry (each accept's status is the model's);
 //   - no key sees another's data (ids in a key's answers are that key's; another's id is not found);
-//   - every answer passes the contract validator, and no answer is a 500.
+//   - every answer passes the contract validator, and no answer is a 500;
+//   - no amount or balance goes beyond the largest the sandbox keeps exact (choices.ts, "money.exact"): quotes and
+//     balances near and beyond it are generated, and each refusal is the model's.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { REFUSAL_STATUS, WITHDRAWAL_SETTLEMENT } from "../../src/sandbox/choices.js";
+import { MAX_MINOR_UNITS, REFUSAL_STATUS, WITHDRAWAL_SETTLEMENT } from "../../src/sandbox/choices.js";
 import type { Sandbox } from "../../src/sandbox/index.js";
 import { successExample, RATE_LIMIT_HEADERS } from "../support/spec.js";
-import { type Answer, api, control, newSandbox } from "./support/sandbox.js";
+import { type Answer, api, control, newSandbox, thrownBy } from "./support/sandbox.js";
 
 const KEYS = ["key-a", "key-b", "__proto__"] as const;
 type Key = (typeof KEYS)[number];
@@ -54,6 +56,17 @@ const cents = fc.oneof(
   { weight: 4, arbitrary: fc.integer({ min: 1, max: 20_000 }) },
   { weight: 1, arbitrary: fc.integer({ min: 1, max: 30_000_000 }) },
 );
+/** A quote's amount in hundredths: as `cents`, or far beyond any balance, up to beyond the largest amount. */
+const quoteCents = fc.oneof(
+  { weight: 5, arbitrary: cents },
+  { weight: 1, arbitrary: fc.integer({ min: 100_000_000_000, max: Number.MAX_SAFE_INTEGER }) },
+  { weight: 1, arbitrary: fc.constantFrom(1e20, 1e308) }, // 1e306 sold: a received amount past any double
+);
+/** A USDT balance put, in hundredths: small, or within 10 USDT of the largest (999 999 999.999999) either side. */
+const usdtCents = fc.oneof(
+  { weight: 4, arbitrary: fc.integer({ min: 0, max: 1_000_000 }) },
+  { weight: 1, arbitrary: fc.integer({ min: 99_999_999_000, max: 100_000_001_000 }) },
+);
 /** Which quote an accept names: the key's latest (-1), the n-th of all keys' quotes, or an unknown one. */
 const pick = fc.oneof({ weight: 3, arbitrary: fc.constant(-1) }, { weight: 2, arbitrary: fc.nat() });
 const command: fc.Arbitrary<Command> = fc.oneof(
@@ -63,7 +76,7 @@ const command: fc.Arbitrary<Command> = fc.oneof(
       kind: fc.constant("quote"),
       key,
       side: fc.constantFrom("SELL", "BUY"),
-      cents,
+      cents: quoteCents,
     }),
   },
   { weight: 4, arbitrary: fc.record({ kind: fc.constant("accept"), key, pick }) },
@@ -120,7 +133,7 @@ const command: fc.Arbitrary<Command> = fc.oneof(
     arbitrary: fc.record({
       kind: fc.constant("put"),
       key,
-      usdtCents: fc.integer({ min: 0, max: 1_000_000 }),
+      usdtCents,
       ngnxKobo: fc.integer({ min: 0, max: 1_000_000_000 }),
     }),
   },
@@ -173,6 +186,15 @@ class Model {
     this.transactionIds.set(key, new Set());
     this.tradeIds.set(key, new Set());
   }
+  /** What the pending withdrawals of `key` from its `code` wallet would return if they failed (minor units). */
+  refundable(key: Key, code: string): number {
+    const pending = this.withdrawals.filter((w) => w.key === key && w.code === code && !w.settled);
+    return pending.reduce((sum, w) => sum + w.amountMinor + w.feeMinor, 0);
+  }
+  /** Whether crediting `key`'s `code` wallet `minor` would take it beyond the largest balance. */
+  beyondLargest(key: Key, code: string, minor: number): boolean {
+    return this.balances.get(key)![code]! + this.refundable(key, code) + minor > MAX_MINOR_UNITS;
+  }
   forget(key: Key) {
     this.reset(key, {});
     this.balances.delete(key);
@@ -206,8 +228,13 @@ async function step(context: { sandbox: Sandbox & { bugs: string[] }; model: Mod
     sandbox.setRates({ fiat: [{ currency: "NGNX", buyRate: command.buyRate, sellRate: command.sellRate }] });
   } else if (command.kind === "put") {
     const balances = { USDT: command.usdtCents / 100, NGNX: command.ngnxKobo / 100 };
-    sandbox.putAccount(command.key, { balances });
-    model.reset(command.key, { USDT: toMinor("USDT", balances.USDT), NGNX: command.ngnxKobo });
+    const beyond = balances.USDT * 10 ** decimals.USDT! > MAX_MINOR_UNITS;
+    const thrown = thrownBy(() => sandbox.putAccount(command.key, { balances }));
+    expect({ balances, refused: thrown?.message }).toEqual({
+      balances,
+      refused: beyond ? expect.stringMatching(/the balance of USDT has more than 999999999\.999999 USDT/) : undefined,
+    });
+    if (!beyond) model.reset(command.key, { USDT: toMinor("USDT", balances.USDT), NGNX: command.ngnxKobo });
   } else if (command.kind === "delete") {
     expect(sandbox.deleteAccount(command.key)).toBe(model.balances.has(command.key));
     model.forget(command.key);
@@ -224,7 +251,11 @@ async function depositStep(sandbox: Sandbox, model: Model, command: Command & { 
   const body = { apiKey: command.key, currency: "USDT", network: "TRX", amount };
   const answer = await control(sandbox, "POST", "/_sandbox/deposits", body);
   // TRX's minimumDeposit is 1 USDT in the contract's example; a key never used has no account.
-  const expected = !model.balances.has(command.key) ? 404 : amount < 1 ? 400 : 201;
+  const expected = !model.balances.has(command.key)
+    ? 404
+    : amount < 1 || model.beyondLargest(command.key, "USDT", toMinor("USDT", amount))
+      ? 400
+      : 201;
   expect({ body, status: answer.status }).toEqual({ body, status: expected });
   if (answer.status !== 201) return;
   model.balances.get(command.key)!.USDT! += toMinor("USDT", amount);
@@ -299,8 +330,13 @@ async function quoteStep(sandbox: Sandbox, model: Model, command: Command & { ki
   const amount = command.cents / 100;
   const body = { sourceId: source, targetId: target, amount, side: command.side };
   const answer = conforming(await api(sandbox, "POST", "/trades/quote", body, { key: command.key }), "quote");
+  // An amount beyond the largest is refused; so is one too small to receive anything, or that would receive more
+  // than the largest (both depend on the rate).
+  if (amount * 10 ** decimals[source]! > MAX_MINOR_UNITS) {
+    expect({ body, status: answer.status }).toEqual({ body, status: REFUSAL_STATUS.invalidQuoteRequest });
+    expect(answer.body.message).toMatch(/the most the sandbox keeps exact$/);
+  }
   if (answer.status !== 200) {
-    // Only a quote too small to receive anything is refused here.
     expect(answer.status).toBe(REFUSAL_STATUS.invalidQuoteRequest);
     return;
   }
@@ -336,7 +372,9 @@ async function acceptStep(sandbox: Sandbox, model: Model, command: Command & { k
           ? REFUSAL_STATUS.quoteExpired
           : balances[picked.source]! < picked.amountMinor
             ? REFUSAL_STATUS.balanceTooLow
-            : 200;
+            : model.beyondLargest(command.key, picked.target, picked.receivedMinor)
+              ? REFUSAL_STATUS.balanceTooHigh
+              : 200;
   expect({ id, status: answer.status }).toEqual({ id, status: expected });
   if (answer.status !== 200 || !picked) return;
   picked.accepted = true;

@@ -2,11 +2,18 @@
 // account's deposit addresses, or to its address of a receivable currency and network. It makes a CREDIT/DEPOSIT
 // transaction whose deposit is CONFIRMED at once, credits the wallet with the amount less the network's deposit
 // fee, and sends the DEPOSIT webhook (choices.ts, "deposits").
-import { dollarRateOf, excessDecimals } from "../catalogue.js";
+import { dollarRateOf, excessOf } from "../catalogue.js";
 import { DEPOSIT_REFUSAL } from "../choices.js";
 import type { Engine } from "../engine.js";
 import { uuid } from "../ids.js";
-import { type AccountRecord, ownEntry, postTransaction, type TransactionRecord, toMinor } from "../state.js";
+import {
+  type AccountRecord,
+  creditProblem,
+  ownEntry,
+  postTransaction,
+  type TransactionRecord,
+  toMinor,
+} from "../state.js";
 import { currencyOf } from "../views.js";
 import { addressFor, receivableNetwork } from "./addresses.js";
 import { chainHash, feeMinor } from "./generate.js";
@@ -57,7 +64,7 @@ export function makeDeposit(engine: Engine, request: SandboxDepositRequest) {
   const { amount } = request;
   if (typeof amount !== "number" || !(amount > 0) || !Number.isFinite(amount))
     throw invalid("amount must be a number above 0");
-  const excess = excessDecimals(amount, currency);
+  const excess = excessOf(amount, currency);
   if (excess) throw invalid(`amount has ${excess}`);
   const active = engine.state.catalogue.networks[currency.code]?.networks.find(
     (n) => n.networkCode === address.network,
@@ -69,6 +76,9 @@ export function makeDeposit(engine: Engine, request: SandboxDepositRequest) {
   const amountMinor = toMinor(amount, currency);
   const fee = active ? feeMinor(amountMinor, currency, { fee: active.depositFee, type: active.receiveFeeType }) : 0;
   if (fee > amountMinor) throw invalid(`the deposit fee of ${currency.code} on ${address.network} is above the amount`);
+  const wallet = account.wallets.find((candidate) => candidate.code === currency.code);
+  const beyond = wallet && creditProblem(account, wallet, amountMinor - fee, currency);
+  if (beyond) throw invalid(beyond);
   const now = engine.clock.now();
   const { ids } = engine.state;
   const transaction: TransactionRecord = {

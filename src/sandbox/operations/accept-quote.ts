@@ -8,6 +8,7 @@ import { type AccountCall, answered, type Engine, iso, refused, withAccount } fr
 import { tradeReference, uuid } from "../ids.js";
 import {
   type AccountRecord,
+  creditProblem,
   findQuote,
   postTransaction,
   type QuoteRecord,
@@ -89,7 +90,9 @@ function fundingProblem(engine: Engine, account: AccountRecord, quote: QuoteReco
       `balance too low: the ${quote.sourceCode} wallet holds ${balanceOf(engine, source)}, ` +
         `the quote needs ${quote.amount}`,
     );
-  return undefined;
+  const targetCurrency = currencyOf(engine, quote.targetCode);
+  const beyond = creditProblem(account, target, toMinor(quote.amountReceived, targetCurrency), targetCurrency);
+  return beyond === undefined ? undefined : refused(REFUSAL_STATUS.balanceTooHigh, beyond);
 }
 
 export const acceptQuote = withAccount((call: AccountCall) => {

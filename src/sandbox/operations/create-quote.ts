@@ -4,8 +4,16 @@
 // register keeps, and a message that says which.
 import type { FiatRateSetting } from "../../../generated/sandbox-control.js";
 import type { components } from "../../../generated/schema.js";
-import { REFUSAL_STATUS } from "../choices.js";
-import { type Currency, decimalsOf, dollarRateOf, excessDecimals, findCurrency, pairJoining } from "../catalogue.js";
+import { MAX_MINOR_UNITS, REFUSAL_STATUS } from "../choices.js";
+import {
+  type Currency,
+  decimalsOf,
+  dollarRateOf,
+  excessOf,
+  findCurrency,
+  largestAmountOf,
+  pairJoining,
+} from "../catalogue.js";
 import { type AccountCall, answered, type Engine, refused, withAccount } from "../engine.js";
 import { quoteId } from "../ids.js";
 import { floorAt15Digits, fromMinor, type QuoteRecord } from "../state.js";
@@ -53,7 +61,7 @@ function termsOf(engine: Engine, body: QuoteRequest) {
   if (!source) return notTradable(`sourceId ${sourceId} is no currency code or id of the sandbox's catalogue`);
   const target = findCurrency(engine.state.catalogue, targetId);
   if (!target) return notTradable(`targetId ${targetId} is no currency code or id of the sandbox's catalogue`);
-  const excess = excessDecimals(amount, source);
+  const excess = excessOf(amount, source);
   if (excess) return invalid(`amount has ${excess}`);
   const fiatRate = fiatRateFor(engine, side, source, target);
   if ("kind" in fiatRate) return fiatRate;
@@ -72,6 +80,11 @@ export const createQuote = withAccount((call: AccountCall) => {
   const rate = side === "SELL" ? fiatRate.sellRate : fiatRate.buyRate;
   const minor = receivedMinor(side === "SELL" ? amount * rate : amount / rate, target);
   if (minor <= 0) return invalid(`amount ${amount} ${source.code} is too small to receive any ${target.code}`);
+  if (minor > MAX_MINOR_UNITS)
+    return invalid(
+      `amount ${amount} ${source.code} would receive more than ${largestAmountOf(target)} ${target.code}, ` +
+        "the most the sandbox keeps exact",
+    );
   const [sourceDollarRate, targetDollarRate] = [
     dollarRateOf(engine.state.rates, source),
     dollarRateOf(engine.state.rates, target),

@@ -3,7 +3,7 @@
 // currency and network), the balance against the amount and the fee, then the withdrawal recorded in its first
 // state (money/withdrawals.ts). Each refusal leaves the state as it was; its status is the register's.
 import type { components } from "../../../generated/schema.js";
-import { type Currency, dollarRateOf, excessDecimals, findCurrency } from "../catalogue.js";
+import { type Currency, dollarRateOf, excessOf, findCurrency } from "../catalogue.js";
 import { DOLLAR_VALUE_DECIMALS, REFUSAL_STATUS } from "../choices.js";
 import { type AccountCall, answered, type Engine, refused, withAccount } from "../engine.js";
 import { uuid } from "../ids.js";
@@ -22,7 +22,7 @@ const invalid = (why: string) => refused(REFUSAL_STATUS.invalidWithdrawal, why);
 /** Why `amount` of `currency` is no withdrawal of at least `minimum` (at most the currency's maximum), or undefined. */
 function amountProblem(currency: Currency, amount: number, minimum: number) {
   if (!(amount > 0)) return invalid("amount must be above 0");
-  const excess = excessDecimals(amount, currency);
+  const excess = excessOf(amount, currency);
   if (excess) return invalid(`amount has ${excess}`);
   if (amount < minimum) return invalid(`the minimum withdrawal of ${currency.code} here is ${minimum}`);
   const maximum = currency.maximumWithdrawal ?? 0;

@@ -1,0 +1,137 @@
+// The largest amount the sandbox takes (choices.ts, "money.exact"): MAX_MINOR_UNITS minor units of a currency, for
+// an amount and for a wallet's balance counting what its pending withdrawals would return. Beyond it every way in
+// is refused with a message that says so, never answered as a sandbox bug (a 500), and the state stays as it was.
+import { describe, expect, it } from "vitest";
+import { MAX_MINOR_UNITS, REFUSAL_STATUS } from "../../src/sandbox/choices.js";
+import { deposit, settle, withdraw } from "./support/receiver.js";
+import { api, control, newSandbox, quoteId, SELL_100, stateOf, thrownBy } from "./support/sandbox.js";
+
+/** USDT has 6 decimals and NGNX 2 in the contract's catalogue: their largest amounts. */
+const LARGEST_USDT = MAX_MINOR_UNITS / 1e6;
+const LARGEST_NGNX = MAX_MINOR_UNITS / 1e2;
+const BEYOND_USDT = "more than 999999999.999999 USDT, the most the sandbox keeps exact";
+
+const quote = (sandbox: ReturnType<typeof newSandbox>, body: unknown) => api(sandbox, "POST", "/trades/quote", body);
+
+describe("Create Quote", () => {
+  it("takes the largest amount and refuses one beyond it as invalid, however far beyond (never a 500)", async () => {
+    const sandbox = newSandbox();
+    const largest = await quote(sandbox, { ...SELL_100, amount: LARGEST_USDT });
+    expect(largest.status).toBe(200);
+    expect(largest.body.data.amount).toBe(LARGEST_USDT);
+    for (const amount of [LARGEST_USDT + 1e-6, 1e9, 1e308]) {
+      const answer = await quote(sandbox, { ...SELL_100, amount });
+      expect({ amount, status: answer.status }).toEqual({ amount, status: REFUSAL_STATUS.invalidQuoteRequest });
+      expect(answer.body.message).toBe(`amount has ${BEYOND_USDT}`);
+      expect(answer.violations).toEqual([]);
+    }
+    expect(sandbox.bugs).toEqual([]);
+  });
+
+  it("refuses an amount whose amountReceived would be beyond the target's largest", async () => {
+    const sandbox = newSandbox();
+    const body = { sourceId: "NGNX", targetId: "USDT", amount: LARGEST_NGNX, side: "BUY" };
+    const answer = await quote(sandbox, body);
+    expect(answer.status).toBe(REFUSAL_STATUS.invalidQuoteRequest);
+    expect(answer.body.message).toBe(`amount ${LARGEST_NGNX} NGNX would receive ${BEYOND_USDT}`);
+    expect(sandbox.bugs).toEqual([]);
+  });
+});
+
+describe("an account's balances", () => {
+  it("take the largest amount and refuse one beyond it", async () => {
+    const sandbox = newSandbox();
+    const largest = await control(sandbox, "PUT", "/_sandbox/accounts/key-a", { balances: { USDT: LARGEST_USDT } });
+    expect(largest.status).toBe(200);
+    expect(largest.body.balances.USDT).toBe(LARGEST_USDT);
+    const beyond = await control(sandbox, "PUT", "/_sandbox/accounts/key-b", { balances: { NGNX: 1e13 } });
+    expect(beyond.status).toBe(400);
+    expect(beyond.body.message).toContain("the balance of NGNX has more than 9999999999999.99 NGNX");
+  });
+});
+
+/** key-a holds USDT up to 1 below its largest, and NGNX to buy a few USDT with. */
+const nearlyFull = () => newSandbox({ accounts: { "key-a": { balances: { USDT: LARGEST_USDT - 1, NGNX: 100_000 } } } });
+/** A quote that receives between 5 and 10 USDT. */
+const BUY_A_FEW_USDT = { sourceId: "NGNX", targetId: "USDT", amount: 12_000, side: "BUY" } as const;
+
+describe("a credit that would take a wallet beyond its largest balance", () => {
+  it("refuses the accept with its status, and the state stays as it was", async () => {
+    const sandbox = nearlyFull();
+    const id = await quoteId(sandbox, BUY_A_FEW_USDT);
+    const before = stateOf(sandbox).accounts["key-a"];
+    const answer = await api(sandbox, "POST", `/trades/quote/${id}`, {});
+    expect(answer.status).toBe(REFUSAL_STATUS.balanceTooHigh);
+    expect(answer.body.message).toMatch(/^the USDT wallet would hold more than 999999999\.999999 USDT, the most/);
+    expect(stateOf(sandbox).accounts["key-a"]).toEqual(before);
+    expect(sandbox.bugs).toEqual([]);
+  });
+
+  it("refuses a simulated deposit", async () => {
+    const sandbox = nearlyFull();
+    const answer = await control(sandbox, "POST", "/_sandbox/deposits", {
+      apiKey: "key-a",
+      currency: "USDT",
+      network: "TRX",
+      amount: 25,
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.body.message).toMatch(/the USDT wallet would hold more than 999999999\.999999 USDT/);
+  });
+
+  it("counts what a pending withdrawal would return, until it settles", async () => {
+    const sandbox = newSandbox({ accounts: { "key-a": { balances: { USDT: LARGEST_USDT - 3, NGNX: 100_000 } } } });
+    const withdrawal = await withdraw(sandbox, "key-a", 15); // pending: the balance alone would take the credit
+    const refused = await api(sandbox, "POST", `/trades/quote/${await quoteId(sandbox, BUY_A_FEW_USDT)}`, {});
+    expect(refused.status).toBe(REFUSAL_STATUS.balanceTooHigh);
+    await settle(sandbox, withdrawal, "SUCCESSFUL"); // nothing to return any more
+    const accepted = await api(sandbox, "POST", `/trades/quote/${await quoteId(sandbox, BUY_A_FEW_USDT)}`, {});
+    expect(accepted.status).toBe(200);
+  });
+
+  it("takes a credit up to the largest balance", async () => {
+    const sandbox = newSandbox({ accounts: { "key-a": { balances: { USDT: LARGEST_USDT - 25 } } } });
+    await deposit(sandbox, "key-a", 25);
+    const wallet = await api(sandbox, "GET", "/wallets/USDT");
+    expect(wallet.body.data.availableBalance).toBe(LARGEST_USDT - stateFee(sandbox));
+  });
+});
+
+/** The fee the last USDT deposit of key-a paid, in USDT (the TRX network's, from the catalogue). */
+function stateFee(sandbox: ReturnType<typeof newSandbox>): number {
+  const deposits = stateOf(sandbox).accounts["key-a"]!.transactions.filter((t) => t.deposit);
+  return deposits.at(-1)!.deposit!.feeMinor / 1e6;
+}
+
+describe("a withdrawal", () => {
+  it("of an amount beyond the largest is refused as invalid", async () => {
+    const sandbox = newSandbox();
+    const body = { amount: 1e9, currency: "USDT", destination: { address: "T".repeat(34), network: "TRX" } };
+    const answer = await api(sandbox, "POST", "/wallets/ext/debit/crypto", body);
+    expect(answer.status).toBe(REFUSAL_STATUS.invalidWithdrawal);
+    expect(answer.body.message).toBe(`amount has ${BEYOND_USDT}`);
+  });
+});
+
+describe("a restore", () => {
+  it("refuses a balance beyond the largest, and one that its pending withdrawals would take beyond it", async () => {
+    const sandbox = newSandbox({ accounts: { "key-a": { balances: { USDT: LARGEST_USDT - 20 } } } });
+    await deposit(sandbox, "key-a", 5);
+    await withdraw(sandbox, "key-a", 15);
+    const saved = JSON.parse(JSON.stringify(sandbox.snapshot()));
+    expect(thrownBy(() => newSandbox().restore(saved))).toBeUndefined();
+    const account = (state: any) => state.accounts["key-a"];
+    const wallet = (state: any) => account(state).wallets.find((w: any) => w.code === "USDT");
+    const beyond = structuredClone(saved);
+    wallet(beyond).startingMinor += 100_000_000; // the history still adds up: only the largest balance is broken
+    wallet(beyond).balanceMinor += 100_000_000;
+    expect(thrownBy(() => newSandbox().restore(beyond))?.message).toMatch(/wallets\[\d\]\.startingMinor is not as/);
+    // A deposit of 30 USDT more: the balance alone stays within the largest, not with the pending withdrawal's refund.
+    const refunding = structuredClone(saved);
+    account(refunding).transactions.find((t: any) => t.deposit).amountMinor += 30_000_000;
+    wallet(refunding).balanceMinor += 30_000_000;
+    expect(thrownBy(() => newSandbox().restore(refunding))?.message).toMatch(
+      /the USDT balance, with what its pending withdrawals would return, is over 999999999999999/,
+    );
+  });
+});
