@@ -70,6 +70,15 @@ export const ADDRESS_FALLBACK = { prefix: "0x", hexDigits: 40 } as const;
 /** What replaces all but the last 4 digits of an account number in the payouts list (the example's form). */
 export const ACCOUNT_NUMBER_MASK = "******";
 
+/**
+ * The moments the sandbox clock may show (ms since the epoch): the timestamps it writes are RFC 3339 with four-digit
+ * years, and a day is left before year 10000 for what is dated after now (a quote's expiry, a limit's reset).
+ */
+export const CLOCK_RANGE = {
+  earliest: Date.parse("0000-01-01T00:00:00.000Z"),
+  latest: Date.parse("9999-12-30T23:59:59.999Z"),
+} as const;
+
 /** How far (ms, either way) a signed request's timestamp may be from the sandbox clock. */
 export const SIGNATURE_WINDOW_MS = 5 * 60_000;
 
@@ -127,8 +136,12 @@ export const SANDBOX_CHOICES: readonly SandboxChoice[] = [
     topic: "Clock",
     choice:
       "Without clock.start the sandbox clock is real time plus every advance; with clock.start it stands at that " +
-      "moment and moves only by advance. It never moves back.",
-    why: "Quote expiry and limit windows need one clock a test controls; faking global timers hangs fetch and MSW.",
+      "moment and moves only by advance. It never moves back. It shows moments from " +
+      `${new Date(CLOCK_RANGE.earliest).toISOString()} to ${new Date(CLOCK_RANGE.latest).toISOString()}: ` +
+      "a start outside them, or an advance past the last, is refused.",
+    why:
+      "Quote expiry and limit windows need one clock a test controls; faking global timers hangs fetch and MSW. " +
+      "The contract's timestamps have four-digit years.",
     override: "clock.start; POST /_sandbox/clock/advance",
   },
   {

@@ -1,6 +1,7 @@
 // The sandbox's own clock: the one time source of quote expiry, limit windows and every timestamp the sandbox
 // writes, so a test moves time by advancing it, never by faking global timers. Real time plus the advances by
 // default; fixed at `start` (moving only by advances) when given. It never moves back (see choices.ts, "clock").
+import { CLOCK_RANGE } from "./choices.js";
 
 interface SandboxClock {
   /** Milliseconds since the epoch. */
@@ -17,13 +18,27 @@ export interface ControlledClock extends SandboxClock {
   restore(state: ClockState): void;
 }
 
-/** Why `ms` is no advance, or undefined. */
-function advanceProblem(ms: unknown): string | undefined {
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** Whether `ms` is a moment the clock may show (choices.ts, "clock"). */
+export const isClockMoment = (ms: unknown): ms is number =>
+  Number.isSafeInteger(ms) && (ms as number) >= CLOCK_RANGE.earliest && (ms as number) <= CLOCK_RANGE.latest;
+
+/** Why `ms` is no advance from `now`, or undefined. */
+function advanceProblem(ms: unknown, now: number): string | undefined {
   if (typeof ms !== "number" || !Number.isSafeInteger(ms)) return "ms must be a whole number of milliseconds";
-  return ms < 0 ? "ms must be 0 or more: the clock never moves back" : undefined;
+  if (ms < 0) return "ms must be 0 or more: the clock never moves back";
+  return now + ms > CLOCK_RANGE.latest
+    ? `ms takes the clock past ${iso(CLOCK_RANGE.latest)}, the last moment it shows`
+    : undefined;
 }
 
 export function createClock(start?: number, realNow: () => number = Date.now): ControlledClock {
+  if (start !== undefined && !isClockMoment(start))
+    throw new RangeError(
+      `sandbox clock: start must be a whole number of ms from ${iso(CLOCK_RANGE.earliest)} to ` +
+        `${iso(CLOCK_RANGE.latest)} (${CLOCK_RANGE.earliest} to ${CLOCK_RANGE.latest}), got ${String(start)}`,
+    );
   let state: ClockState =
     start === undefined ? { kind: "real", offsetMs: 0, lastMs: realNow() } : { kind: "fixed", nowMs: start };
   const now = (): number => {
@@ -35,7 +50,7 @@ export function createClock(start?: number, realNow: () => number = Date.now): C
   return {
     now,
     advance(ms) {
-      const problem = advanceProblem(ms);
+      const problem = advanceProblem(ms, now());
       if (problem) throw new RangeError(`sandbox clock: ${problem}`);
       if (state.kind === "fixed") state.nowMs += ms;
       else {
@@ -46,6 +61,8 @@ export function createClock(start?: number, realNow: () => number = Date.now): C
     },
     state: () => (state.kind === "fixed" ? { ...state } : { ...state, lastMs: now() }),
     restore(saved) {
+      if (saved.kind === "real" && realNow() + saved.offsetMs > CLOCK_RANGE.latest)
+        throw new RangeError(`sandbox state: clock.offsetMs takes the clock past ${iso(CLOCK_RANGE.latest)}`);
       state = { ...saved };
     },
   };

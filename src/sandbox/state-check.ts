@@ -5,6 +5,7 @@
 // sandbox answered always passes; a hand-edited one is refused with where it is wrong. The catalogue and rates
 // are checked against the contract by the caller (catalogue.ts).
 import { isWithdrawalFinal, MAX_MINOR_UNITS } from "./choices.js";
+import { isClockMoment } from "./clock.js";
 import { quoteCounter } from "./ids.js";
 import { type AccountRecord, effectMinor, refundableMinor, STATE_VERSION, type TransactionRecord } from "./state.js";
 import { outboxProblem } from "./webhooks/outbox.js";
@@ -220,8 +221,8 @@ function accountProblem(at: string, apiKey: string, account: unknown, names: Cat
 }
 
 const CLOCK = {
-  fixed: { nowMs: isWhole },
-  real: { offsetMs: isWhole, lastMs: isWhole },
+  fixed: { nowMs: isClockMoment },
+  real: { offsetMs: isWhole, lastMs: isClockMoment },
 } as const;
 
 function windowsProblem(windows: unknown): string | undefined {

@@ -1,9 +1,11 @@
 // The sandbox clock: fixed at clock.start and moved only by advances, or real time plus advances; forward only,
 // whole milliseconds; it drives quote expiry (the quote tests) and limit windows (the limit tests).
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { CLOCK_RANGE } from "../../src/sandbox/choices.js";
 import { createAlarm, createClock } from "../../src/sandbox/clock.js";
 import { useFakeClock } from "../client/support/clock.js";
 import { createSandbox } from "../../src/sandbox/index.js";
+import { api, control, newSandbox, quoteId, START, thrownBy } from "./support/sandbox.js";
 
 describe("sandbox clock", () => {
   it("stands at clock.start and moves only by advances", () => {
@@ -68,6 +70,54 @@ describe("sandbox clock", () => {
     sandbox.clock.advance(1_000);
     sandbox.restore(saved);
     expect(sandbox.clock.now()).toBe(42);
+  });
+});
+
+describe('the moments the sandbox clock shows (choices.ts, "clock")', () => {
+  const { earliest, latest } = CLOCK_RANGE;
+
+  it("refuses a start outside them, or not a whole number of ms", () => {
+    for (const start of [earliest - 1, latest + 1, 8.64e15, 1.5, Number.NaN, "2026" as unknown as number])
+      expect(thrownBy(() => createSandbox({ clock: { start } }))?.message).toMatch(
+        /^sandbox clock: start must be a whole number of ms from 0000-01-01T00:00:00\.000Z to 9999-12-30T23:59:59\.999Z/,
+      );
+  });
+
+  it("refuses an advance past the last, in-process and over the control API, and stays where it was", async () => {
+    const sandbox = newSandbox({ clock: { start: latest - 10 } });
+    expect(thrownBy(() => sandbox.clock.advance(11))?.message).toBe(
+      "sandbox clock: ms takes the clock past 9999-12-30T23:59:59.999Z, the last moment it shows",
+    );
+    const answer = await control(sandbox, "POST", "/_sandbox/clock/advance", { ms: 8.64e15 });
+    expect(answer.status).toBe(400);
+    expect(sandbox.clock.advance(10)).toBe(latest);
+    expect((await control(sandbox, "GET", "/_sandbox/clock")).body.iso).toBe("9999-12-30T23:59:59.999Z");
+  });
+
+  it("at the first and the last, a quote is made, accepted and read back, every answer by the contract", async () => {
+    for (const start of [earliest, latest]) {
+      const sandbox = newSandbox({ clock: { start } });
+      const id = await quoteId(sandbox);
+      const accepted = await api(sandbox, "POST", `/trades/quote/${id}`, {});
+      const history = await api(sandbox, "GET", "/transactions/me");
+      expect({ start, statuses: [accepted.status, history.status], bugs: sandbox.bugs }).toEqual({
+        start,
+        statuses: [200, 200],
+        bugs: [],
+      });
+      expect([...accepted.violations, ...history.violations]).toEqual([]);
+    }
+  });
+
+  it("refuses a restored state whose clock is outside them", () => {
+    const sandbox = newSandbox();
+    const fixed = { ...sandbox.snapshot(), clock: { kind: "fixed", nowMs: latest + 1 } };
+    expect(thrownBy(() => sandbox.restore(fixed as never))?.message).toBe(
+      "sandbox state: clock.nowMs is not as the sandbox writes it",
+    );
+    const ahead = { ...sandbox.snapshot(), clock: { kind: "real", offsetMs: latest, lastMs: 0 } };
+    expect(thrownBy(() => sandbox.restore(ahead as never))?.message).toMatch(/clock\.offsetMs takes the clock past/);
+    expect(sandbox.clock.now()).toBe(START);
   });
 });
 
