@@ -18,6 +18,12 @@ export interface Accounts {
   delete(apiKey: string): boolean;
 }
 
+/** What is wrong with an account's API secret, or undefined: an empty one would sign with an empty key. */
+function apiSecretProblem(apiSecret: unknown): string | undefined {
+  if (apiSecret === undefined || (typeof apiSecret === "string" && apiSecret !== "")) return undefined;
+  return "apiSecret must be a non-empty string (leave it out for an account whose requests are not signed)";
+}
+
 export function createAccounts(
   engine: Engine & { webhooks: Pick<Webhooks, "forget"> },
   defaults: Record<string, number>,
@@ -51,7 +57,9 @@ export function createAccounts(
     has: (apiKey) => ownEntry(engine.state.accounts, apiKey) !== undefined,
     put(apiKey, settings) {
       const problem =
-        balancesProblem(settings.balances ?? {}, engine.state.catalogue) ?? webhookSettingsProblem(settings);
+        balancesProblem(settings.balances ?? {}, engine.state.catalogue) ??
+        apiSecretProblem(settings.apiSecret) ??
+        webhookSettingsProblem(settings);
       if (problem) throw new RangeError(`sandbox account ${apiKey}: ${problem}`);
       create(apiKey, settings);
       delete engine.state.windows[apiKey];

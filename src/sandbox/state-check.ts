@@ -193,7 +193,7 @@ function accountProblem(at: string, apiKey: string, account: unknown, names: Cat
   const tests = { apiKey: (value: unknown) => value === apiKey, userId: isText, createdAt: isWhole };
   const problem =
     fieldProblem(at, account, { ...tests, business: (value) => typeof value === "boolean" }) ??
-    fieldProblem(at, account, { apiSecret: (value) => value === undefined || isText(value) }) ??
+    fieldProblem(at, account, { apiSecret: (value) => value === undefined || (isText(value) && value !== "") }) ??
     fieldProblem(at, account, { webhookUrl: (value) => value === undefined || isText(value) }) ??
     fieldProblem(at, account, { webhookSecret: (value) => value === undefined || (isText(value) && value !== "") });
   if (problem) return problem;

@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { REFUSAL_STATUS } from "../../src/sandbox/choices.js";
 import { successExample } from "../support/spec.js";
-import { api, newSandbox, quoteId, stateOf } from "./support/sandbox.js";
+import { api, newSandbox, quoteId, stateOf, thrownBy } from "./support/sandbox.js";
 
 const documentedWallets = successExample("getMyWallets").data as Array<{ availableBalance: number; currency: any }>;
 const documentedBalances = Object.fromEntries(documentedWallets.map((w) => [w.currency.code, w.availableBalance]));
@@ -98,6 +98,21 @@ describe("accounts", () => {
       USDT: 0,
       NGNX: finest,
     });
+  });
+
+  it("refuses an empty API secret, put or restored: it would sign with an empty key", () => {
+    const sandbox = newSandbox();
+    expect(thrownBy(() => sandbox.putAccount("key-a", { apiSecret: "" }))?.message).toBe(
+      "sandbox account key-a: apiSecret must be a non-empty string (leave it out for an account whose requests " +
+        "are not signed)",
+    );
+    expect(sandbox.getAccount("key-a")).toBeUndefined();
+    sandbox.putAccount("key-a", { apiSecret: "s" });
+    const saved = structuredClone(sandbox.snapshot()) as any;
+    saved.accounts["key-a"].apiSecret = "";
+    expect(thrownBy(() => sandbox.restore(saved))?.message).toBe(
+      "sandbox state: accounts.key-a.apiSecret is not as the sandbox writes it",
+    );
   });
 
   it("takes an API key named like an object's own property as any other key", async () => {

@@ -193,6 +193,7 @@ describe("the control API document", () => {
     expect(put({ webhookUrl: "http://127.0.0.1:4040/hook", webhookSecret: "s" })).toEqual([]);
     expect(put({ webhookUrl: "not a url" })).not.toEqual([]);
     expect(put({ webhookSecret: "" })).not.toEqual([]);
+    expect(put({ apiSecret: "" })).not.toEqual([]);
     const webhooks = operations.find((op) => op.key === "GET /_sandbox/webhooks")!;
     const [example] = responseExamples.find(({ op }) => op === webhooks)!.example as JsonObject[];
     expect(checkAnswer(webhooks, 200, [{ ...example, signature: "ABC" }]).map((v) => v.pointer)).toEqual([
