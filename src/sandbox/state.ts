@@ -126,7 +126,7 @@ export const effectMinor = (transaction: TransactionRecord): number =>
     ? transaction.amountMinor - (transaction.deposit?.feeMinor ?? 0)
     : -(transaction.amountMinor + (transaction.withdrawal?.feeMinor ?? 0));
 
-/** What the pending withdrawals of `account` from its `code` wallet would return to it if they failed, in minor units. */
+/** What the pending withdrawals of `account` from its `code` wallet would return if they failed (minor units). */
 export function refundableMinor(account: AccountRecord, code: string): number {
   let refundable = 0;
   for (const transaction of account.transactions)

@@ -79,7 +79,7 @@ describe('the moments the sandbox clock shows (choices.ts, "clock")', () => {
   it("refuses a start outside them, or not a whole number of ms", () => {
     for (const start of [earliest - 1, latest + 1, 8.64e15, 1.5, Number.NaN, "2026" as unknown as number])
       expect(thrownBy(() => createSandbox({ clock: { start } }))?.message).toMatch(
-        /^sandbox clock: start must be a whole number of ms from 0000-01-01T00:00:00\.000Z to 9999-12-30T23:59:59\.999Z/,
+        /^sandbox clock: start must be a whole number of ms from 0000-01-01T00:00:00\.000Z to 9999-12-30T23:59:59/,
       );
   });
 
