@@ -1,5 +1,5 @@
 // Public surface of the `./contract` subpath: the contract validator and its openapi-fetch middleware.
-export { createContractValidator, type ContractValidator } from "./validator.js";
+export { createContractValidator, type ContractValidator, type RequestTarget } from "./validator.js";
 export { contractMiddleware, ContractViolationError, type ContractMiddlewareOptions } from "./middleware.js";
 export { createBundledContractValidator, openApiDocument } from "./bundled.js";
 export type {

@@ -43,7 +43,7 @@ export interface ContractValidator {
    * the concrete path with its query string, a full URL, or a URL object already parsed (read as it is: its path
    * and query); `headers` a fetch Headers or a plain map.
    */
-  validateRequestParameters(method: string, url: string | URL, headers?: HeadersLike): ContractViolation[];
+  validateRequestParameters(method: string, url: string | RequestTarget, headers?: HeadersLike): ContractViolation[];
 }
 
 /** What a validator holds: the document read once, its schemas compiled on first use, its responses resolved. */
@@ -127,11 +127,14 @@ function validateRequestBody(
 
 const URL_BASE = "http://request.invalid";
 
+/** What the parameter checks read of a parsed request target: a `URL`, or an object with the same two fields. */
+export type RequestTarget = Pick<URL, "pathname" | "searchParams">;
+
 /** A request's query, header and path parameters against its operation's. */
 function validateRequestParameters(
   state: ValidatorState,
   method: string,
-  url: string | URL,
+  url: string | RequestTarget,
   headers: HeadersLike | undefined,
 ): ContractViolation[] {
   const parsed = typeof url === "string" ? new URL(url, URL_BASE) : url;

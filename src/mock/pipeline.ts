@@ -54,7 +54,7 @@ export interface PipelineRequest {
   headers: Record<string, string | string[] | undefined>;
   body: string;
   /** `url` already parsed (against any base) by a front that needed it, so it is not parsed twice. */
-  parsedUrl?: URL;
+  parsedUrl?: ParsedTarget;
 }
 
 /** A finding about a request or an answer, as a `sl-violations` header lists it (Prism's shape). */
@@ -181,6 +181,28 @@ export function after<T, U>(value: Eventually<T>, next: (value: T) => Eventually
   return isPromise(value) ? value.then(next) : next(value);
 }
 
+/** What the pipeline reads of a parsed request target: a `URL` (parseUrl), or a plain path's (plainTarget). */
+export type ParsedTarget = Pick<URL, "pathname" | "search" | "searchParams">;
+
+/**
+ * A target of a slash, then none or more of the characters a URL parser keeps in a path as they are (unreserved,
+ * sub-delims, ":", "@", "/"); not "//" first (an authority), no "%", backslash, "?" or "#".
+ */
+const PLAIN_PATH = /^\/(?!\/)[A-Za-z0-9\-._~!$&'()*+,;=:@/]*$/;
+/** A "." or ".." segment, which a URL parser resolves. */
+const DOT_SEGMENT = /\/\.\.?(?:\/|$)/;
+/** The query of a plain path: none. Shared, so never to be changed. */
+const NO_QUERY = new URLSearchParams();
+
+/**
+ * The parse of a request target that is a plain path (PLAIN_PATH, no dot segment), without a URL parser: a URL
+ * parser gives it back as its pathname, with no query; undefined for any other target (parse it with parseUrl).
+ */
+export function plainTarget(target: string): ParsedTarget | undefined {
+  if (!PLAIN_PATH.test(target) || DOT_SEGMENT.test(target)) return undefined;
+  return { pathname: target, search: "", searchParams: NO_QUERY };
+}
+
 /** The request target as a URL, or undefined where it is none (Node's parser takes "//", the URL parser not). */
 export function parseUrl(url: string): URL | undefined {
   try {
@@ -196,7 +218,7 @@ function headerOf(headers: PipelineRequest["headers"], name: string): string | u
 }
 
 /** The query as Prism takes it: one string per key, an array for a repeated key. */
-function queryOf(url: URL): Record<string, string | string[]> {
+function queryOf(url: ParsedTarget): Record<string, string | string[]> {
   const query: Record<string, string | string[]> = {};
   if (url.search === "") return query; // most requests: no parameters to gather
   for (const key of new Set(url.searchParams.keys())) {
@@ -350,7 +372,7 @@ const NO_ADMISSION: Admission = Object.freeze({});
 /** A request routed to its operation, its body parsed (JSON or text) and its preferences read. */
 interface ParsedRequest {
   request: PipelineRequest;
-  url: URL;
+  url: ParsedTarget;
   matched: OperationMatch;
   parsed: ParsedJson;
   preferences: Preferences;
@@ -359,7 +381,7 @@ interface ParsedRequest {
 /** The request as the contract check reads it: its operation, its target, its headers and its parsed body. */
 interface CheckedRequest {
   operation: Operation;
-  url: URL;
+  url: ParsedTarget;
   headers: PipelineRequest["headers"];
   body: ParsedJson;
 }
@@ -426,7 +448,7 @@ function createOptionalSteps({ admit, checkAnswer }: PipelineOptions, refuse: Re
   };
   return {
     /** The admission step's decision: none without an admission step. */
-    admission(request: PipelineRequest, url: URL, operation: Operation | undefined): Eventually<Admission> {
+    admission(request: PipelineRequest, url: ParsedTarget, operation: Operation | undefined): Eventually<Admission> {
       if (!admit) return NO_ADMISSION;
       const method = request.method.toUpperCase();
       return admit({ method, target: url.pathname + url.search, operation, headers: request.headers });
@@ -466,7 +488,7 @@ export function createRequestPipeline(options: PipelineOptions): RequestPipeline
   /** Stages 1 (after routing) to 4 of a request whose URL parsed. */
   function answerRouted(
     request: PipelineRequest,
-    url: URL,
+    url: ParsedTarget,
     matched: OperationMatch | PipelineAnswer,
   ): Eventually<PipelineAnswer> {
     if (!("operation" in matched)) return matched;

@@ -19,7 +19,14 @@ import controlDocument from "../../generated/sandbox-control.json" with { type: 
 import { openApiDocument } from "../contract/bundled.js";
 import { type AnsweringSide, startHttpFront } from "../mock/http-front.js";
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_REQUEST_TIMEOUT_MS } from "../mock/limits.js";
-import { after, createRequestPipeline, type PipelineAnswer, type RequestPipeline } from "../mock/pipeline.js";
+import {
+  after,
+  createRequestPipeline,
+  type ParsedTarget,
+  type PipelineAnswer,
+  plainTarget,
+  type RequestPipeline,
+} from "../mock/pipeline.js";
 import { deriveMockSpec } from "../mock/spec.js";
 import { CONTROL_PREFIX } from "./control.js";
 import { pipelineOf } from "./direct.js";
@@ -262,7 +269,7 @@ function asFetchGives(method: string, answer: PipelineAnswer): PipelineAnswer {
  * it (the same URL, header fields and body text: none on GET or HEAD), and its answer as the Fetch way gives it
  * back.
  */
-function answerDirectly(pipeline: RequestPipeline, request: http.IncomingMessage, text: string, url: URL) {
+function answerDirectly(pipeline: RequestPipeline, request: http.IncomingMessage, text: string, url: ParsedTarget) {
   const method = String(request.method).toUpperCase();
   const body = method === "GET" || method === "HEAD" ? "" : text;
   const headers = headersOf(request.rawHeaders);
@@ -271,14 +278,17 @@ function answerDirectly(pipeline: RequestPipeline, request: http.IncomingMessage
   return after(answer, (answered) => asFetchGives(method, answered));
 }
 
-/** The request's URL when it goes the direct way: an API request of a method Fetch takes as it is. */
-function directUrl(request: http.IncomingMessage, origin: string): URL | undefined {
+/** The request's target, parsed, when it goes the direct way: an API request of a method Fetch takes as it is. */
+function directUrl(request: http.IncomingMessage, origin: string): ParsedTarget | undefined {
   if (!DIRECT_METHODS.has(String(request.method ?? "GET").toUpperCase())) return undefined;
-  let url: URL;
-  try {
-    url = new URL(String(request.url ?? "/"), origin);
-  } catch {
-    return undefined; // the Fetch way refuses it
+  const target = String(request.url ?? "/");
+  let url = plainTarget(target);
+  if (!url) {
+    try {
+      url = new URL(target, origin);
+    } catch {
+      return undefined; // the Fetch way refuses it
+    }
   }
   return url.pathname === CONTROL_PREFIX || url.pathname.startsWith(`${CONTROL_PREFIX}/`) ? undefined : url;
 }
