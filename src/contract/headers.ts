@@ -8,7 +8,7 @@ import { type CompiledPair, type SchemaCompiler, schemaErrors } from "./schemas.
 import type { HeadersLike } from "./types.js";
 
 /** The JSON types a schema declares, which decide how a header's or a parameter's text is converted. */
-interface DeclaredTypes {
+export interface DeclaredTypes {
   integer: boolean;
   number: boolean;
   string: boolean;
@@ -83,7 +83,8 @@ export function readHeader(headers: HeadersLike | undefined, name: string): stri
   let value = record[name];
   if (value === undefined) {
     for (const key in record) {
-      if (Object.hasOwn(record, key) && key.toLowerCase() === name) value = record[key];
+      // The length first: a header that is absent (most optional ones) compares no lower-cased copy of any key.
+      if (key.length === name.length && Object.hasOwn(record, key) && key.toLowerCase() === name) value = record[key];
     }
   }
   return headerText(value);

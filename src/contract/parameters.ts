@@ -4,7 +4,14 @@
 // parameters are not read (nothing in the contract has one).
 import { type JsonObject, type OpenApiDocument, type Operation, isObject } from "../openapi/document.js";
 import { flattenSchema } from "../openapi/schema.js";
-import { coerceText, conversionError, declaredTypes, NOT_CONVERTIBLE, readHeader } from "./headers.js";
+import {
+  coerceText,
+  conversionError,
+  type DeclaredTypes,
+  declaredTypes,
+  NOT_CONVERTIBLE,
+  readHeader,
+} from "./headers.js";
 import type { SchemaCompiler } from "./schemas.js";
 import type { ContractViolation, HeadersLike } from "./types.js";
 
@@ -44,6 +51,17 @@ function textsOf(parameter: JsonObject, parts: RequestParts): string[] | undefin
   return text === undefined ? undefined : [text];
 }
 
+/** The declared types of each schema of each document, worked out once: a parameter's are read per request. */
+const typesCache = new WeakMap<OpenApiDocument, WeakMap<object, DeclaredTypes>>();
+function typesOf(document: OpenApiDocument, schema: unknown): DeclaredTypes {
+  if (!isObject(schema)) return declaredTypes(document, schema);
+  let bySchema = typesCache.get(document);
+  if (!bySchema) typesCache.set(document, (bySchema = new WeakMap()));
+  let types = bySchema.get(schema);
+  if (!types) bySchema.set(schema, (types = declaredTypes(document, schema)));
+  return types;
+}
+
 /** The schema of an array parameter's items (the first declared), or undefined. */
 function itemsOf(document: OpenApiDocument, schema: unknown): unknown {
   return flattenSchema(document, schema).find((part) => part.items !== undefined)?.items;
@@ -55,9 +73,9 @@ function convertedValue(
   schema: unknown,
   texts: string[],
 ): { value: unknown } | { why: string } {
-  const types = declaredTypes(document, schema);
+  const types = typesOf(document, schema);
   if (types.array) {
-    const itemTypes = declaredTypes(document, itemsOf(document, schema));
+    const itemTypes = typesOf(document, itemsOf(document, schema));
     const items = texts.map((text) => coerceText(text, itemTypes));
     const wrong = items.indexOf(NOT_CONVERTIBLE);
     return wrong < 0 ? { value: items } : { why: `item ${wrong} ${conversionError(texts[wrong]!, itemTypes)}` };

@@ -97,8 +97,12 @@ function tradePairView(engine: Engine, pair: Pair): unknown {
 }
 
 /** A quote as Create Quote answers it. */
-export const quoteView = (engine: Engine, quote: QuoteRecord): unknown =>
-  shaped(engine.templates.quote, { ...quote, expiryDate: iso(quote.expiresAt) });
+export function quoteView(engine: Engine, quote: QuoteRecord): unknown {
+  const view = shaped<Record<string, unknown>>(engine.templates.quote, quote);
+  // Where the template has it (in its place): no copy of the quote with expiryDate added to shape from.
+  if (Object.hasOwn(view, "expiryDate")) view.expiryDate = iso(quote.expiresAt);
+  return view;
+}
 
 /** A trade as Accept Quote answers it: its quote's terms, its pair from the catalogue. */
 export function tradeView(engine: Engine, account: AccountRecord, trade: TradeRecord): unknown {
