@@ -69,12 +69,8 @@ describe("a credit that would take a wallet beyond its largest balance", () => {
 
   it("refuses a simulated deposit", async () => {
     const sandbox = nearlyFull();
-    const answer = await control(sandbox, "POST", "/_sandbox/deposits", {
-      apiKey: "key-a",
-      currency: "USDT",
-      network: "TRX",
-      amount: 25,
-    });
+    const body = { apiKey: "key-a", currency: "USDT", network: "TRX", amount: 25 };
+    const answer = await control(sandbox, "POST", "/_sandbox/deposits", body);
     expect(answer.status).toBe(400);
     expect(answer.body.message).toMatch(/the USDT wallet would hold more than 999999999\.999999 USDT/);
   });
