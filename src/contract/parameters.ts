@@ -56,9 +56,15 @@ const typesCache = new WeakMap<OpenApiDocument, WeakMap<object, DeclaredTypes>>(
 function typesOf(document: OpenApiDocument, schema: unknown): DeclaredTypes {
   if (!isObject(schema)) return declaredTypes(document, schema);
   let bySchema = typesCache.get(document);
-  if (!bySchema) typesCache.set(document, (bySchema = new WeakMap()));
+  if (!bySchema) {
+    bySchema = new WeakMap();
+    typesCache.set(document, bySchema);
+  }
   let types = bySchema.get(schema);
-  if (!types) bySchema.set(schema, (types = declaredTypes(document, schema)));
+  if (!types) {
+    types = declaredTypes(document, schema);
+    bySchema.set(schema, types);
+  }
   return types;
 }
 
