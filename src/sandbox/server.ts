@@ -7,10 +7,12 @@
 // Around the engine it adds what a long-running process needs:
 //   - the control API (/_sandbox) on an interface other than loopback only with a token given at start;
 //   - `statePath`: the state loaded at start (when the file exists) and saved on stop atomically (a file beside
-//     it, synced, renamed over it), so a crash mid-save leaves the previous file whole;
+//     it, synced, renamed over it), so a crash mid-save leaves the previous file whole; a path it could not save
+//     to (a folder, a folder missing or not writable) is refused at start, not found out on stop;
 //   - `config`: SandboxOptions from a JSON file (accounts, rates, limits, catalogue, requireKnownKeys, clock).
 import { randomUUID } from "node:crypto";
-import { open, readFile, rename, rm } from "node:fs/promises";
+import { constants } from "node:fs";
+import { access, open, readFile, rename, rm, stat } from "node:fs/promises";
 import type http from "node:http";
 import { isIP } from "node:net";
 import path from "node:path";
@@ -156,7 +158,28 @@ async function readConfig(file: string): Promise<SandboxOptions> {
 }
 
 /** The state saved at `file`, or undefined when there is no such file. */
+/**
+ * Why the state cannot be saved to `file` on stop, found at start: it is a folder, or its folder is missing or
+ * cannot be written to. Found only on stop, the state of the whole run would be lost.
+ */
+async function stateFileProblem(file: string): Promise<string | undefined> {
+  const found = await stat(file).catch(() => undefined);
+  if (found?.isDirectory()) return "it is a folder: give the path of a file (it is made on stop when missing)";
+  const folder = path.dirname(path.resolve(file));
+  try {
+    await access(folder, constants.W_OK);
+    return undefined;
+  } catch (error) {
+    const { code } = error as NodeJS.ErrnoException;
+    return code === "ENOENT"
+      ? `its folder ${folder} does not exist, so the state could not be saved on stop`
+      : `its folder ${folder} cannot be written to (${code}), so the state could not be saved on stop`;
+  }
+}
+
 async function readState(file: string): Promise<SandboxState | undefined> {
+  const problem = await stateFileProblem(file);
+  if (problem) throw new Error(`--state ${file}: ${problem}`);
   let text: string;
   try {
     text = await readFile(file, "utf8");

@@ -126,6 +126,16 @@ describe("--state", () => {
     await expect(startSandbox({ port: 0, statePath })).rejects.toThrow(/--state .*future\.json: .*left as it is/);
     expect(await readFile(statePath, "utf8")).toBe(JSON.stringify({ version: 99 }));
   });
+
+  it("refuses to start where it could not save on stop: a folder, or a file in a missing folder", async () => {
+    await expect(startSandbox({ port: 0, statePath: folder })).rejects.toThrow(
+      `--state ${folder}: it is a folder: give the path of a file (it is made on stop when missing)`,
+    );
+    const missing = path.join(folder, "no-such-folder");
+    await expect(startSandbox({ port: 0, statePath: path.join(missing, "state.json") })).rejects.toThrow(
+      `its folder ${missing} does not exist, so the state could not be saved on stop`,
+    );
+  });
 });
 
 describe("writeFileAtomically (how --state is saved)", () => {
