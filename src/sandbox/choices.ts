@@ -267,7 +267,8 @@ export const SANDBOX_CHOICES: readonly SandboxChoice[] = [
     topic: "Quotes",
     choice:
       `An amount is at most ${MAX_MINOR_UNITS.toLocaleString("en-US")} minor units of its currency (15 digits: ` +
-      "9,999,999,999,999.99 of a currency of 2 decimals); so is a wallet's balance, counting what its pending " +
+      `${(MAX_MINOR_UNITS / 100).toLocaleString("en-US", { minimumFractionDigits: 2 })} of a currency of 2 ` +
+      "decimals); so is a wallet's balance, counting what its pending " +
       "withdrawals would return if they failed. Beyond it, Create Quote (its amount or its amountReceived), a " +
       "withdrawal and a simulated deposit are refused as invalid, an account's balances are refused, and " +
       `accepting a quote is refused with ${status(REFUSAL_STATUS.balanceTooHigh)}.`,

@@ -3,13 +3,20 @@
 // is refused with a message that says so, never answered as a sandbox bug (a 500), and the state stays as it was.
 import { describe, expect, it } from "vitest";
 import { MAX_MINOR_UNITS, REFUSAL_STATUS } from "../../src/sandbox/choices.js";
+import { successExample } from "../support/spec.js";
 import { deposit, settle, withdraw } from "./support/receiver.js";
 import { api, control, newSandbox, quoteId, SELL_100, stateOf, thrownBy } from "./support/sandbox.js";
 
-/** USDT has 6 decimals and NGNX 2 in the contract's catalogue: their largest amounts. */
-const LARGEST_USDT = MAX_MINOR_UNITS / 1e6;
-const LARGEST_NGNX = MAX_MINOR_UNITS / 1e2;
-const BEYOND_USDT = "more than 999999999.999999 USDT, the most the sandbox keeps exact";
+const currencies = successExample("getCurrencies").data as Array<{ code: string; maximumDecimalPlaces: number }>;
+/** A currency's decimal places in the contract's example catalogue (the sandbox's default one). */
+const decimalsOf = (code: string) => currencies.find((currency) => currency.code === code)!.maximumDecimalPlaces;
+/** The largest amount of a currency, and as a message writes it. */
+const largest = (code: string) => MAX_MINOR_UNITS / 10 ** decimalsOf(code);
+const written = (code: string) => largest(code).toFixed(decimalsOf(code));
+const LARGEST_USDT = largest("USDT");
+const LARGEST_NGNX = largest("NGNX");
+const BEYOND_USDT = `more than ${written("USDT")} USDT, the most the sandbox keeps exact`;
+const WOULD_HOLD = `the USDT wallet would hold more than ${written("USDT")} USDT, the most the sandbox keeps exact`;
 
 const quote = (sandbox: ReturnType<typeof newSandbox>, body: unknown) => api(sandbox, "POST", "/trades/quote", body);
 
@@ -19,7 +26,7 @@ describe("Create Quote", () => {
     const largest = await quote(sandbox, { ...SELL_100, amount: LARGEST_USDT });
     expect(largest.status).toBe(200);
     expect(largest.body.data.amount).toBe(LARGEST_USDT);
-    for (const amount of [LARGEST_USDT + 1e-6, 1e9, 1e308]) {
+    for (const amount of [LARGEST_USDT + 10 ** -decimalsOf("USDT"), 1e9, 1e308]) {
       const answer = await quote(sandbox, { ...SELL_100, amount });
       expect({ amount, status: answer.status }).toEqual({ amount, status: REFUSAL_STATUS.invalidQuoteRequest });
       expect(answer.body.message).toBe(`amount has ${BEYOND_USDT}`);
@@ -46,7 +53,7 @@ describe("an account's balances", () => {
     expect(largest.body.balances.USDT).toBe(LARGEST_USDT);
     const beyond = await control(sandbox, "PUT", "/_sandbox/accounts/key-b", { balances: { NGNX: 1e13 } });
     expect(beyond.status).toBe(400);
-    expect(beyond.body.message).toContain("the balance of NGNX has more than 9999999999999.99 NGNX");
+    expect(beyond.body.message).toContain(`the balance of NGNX has more than ${written("NGNX")} NGNX`);
   });
 });
 
@@ -62,7 +69,7 @@ describe("a credit that would take a wallet beyond its largest balance", () => {
     const before = stateOf(sandbox).accounts["key-a"];
     const answer = await api(sandbox, "POST", `/trades/quote/${id}`, {});
     expect(answer.status).toBe(REFUSAL_STATUS.balanceTooHigh);
-    expect(answer.body.message).toMatch(/^the USDT wallet would hold more than 999999999\.999999 USDT, the most/);
+    expect(answer.body.message).toContain(WOULD_HOLD);
     expect(stateOf(sandbox).accounts["key-a"]).toEqual(before);
     expect(sandbox.bugs).toEqual([]);
   });
@@ -72,7 +79,7 @@ describe("a credit that would take a wallet beyond its largest balance", () => {
     const body = { apiKey: "key-a", currency: "USDT", network: "TRX", amount: 25 };
     const answer = await control(sandbox, "POST", "/_sandbox/deposits", body);
     expect(answer.status).toBe(400);
-    expect(answer.body.message).toMatch(/the USDT wallet would hold more than 999999999\.999999 USDT/);
+    expect(answer.body.message).toContain(WOULD_HOLD);
   });
 
   it("counts what a pending withdrawal would return, until it settles", async () => {
@@ -89,14 +96,14 @@ describe("a credit that would take a wallet beyond its largest balance", () => {
     const sandbox = newSandbox({ accounts: { "key-a": { balances: { USDT: LARGEST_USDT - 25 } } } });
     await deposit(sandbox, "key-a", 25);
     const wallet = await api(sandbox, "GET", "/wallets/USDT");
-    expect(wallet.body.data.availableBalance).toBe(LARGEST_USDT - stateFee(sandbox));
+    expect(wallet.body.data.availableBalance).toBe(LARGEST_USDT - lastDepositFee(sandbox));
   });
 });
 
 /** The fee the last USDT deposit of key-a paid, in USDT (the TRX network's, from the catalogue). */
-function stateFee(sandbox: ReturnType<typeof newSandbox>): number {
+function lastDepositFee(sandbox: ReturnType<typeof newSandbox>): number {
   const deposits = stateOf(sandbox).accounts["key-a"]!.transactions.filter((t) => t.deposit);
-  return deposits.at(-1)!.deposit!.feeMinor / 1e6;
+  return deposits.at(-1)!.deposit!.feeMinor / 10 ** decimalsOf("USDT");
 }
 
 describe("a withdrawal", () => {
@@ -127,7 +134,7 @@ describe("a restore", () => {
     account(refunding).transactions.find((t: any) => t.deposit).amountMinor += 30_000_000;
     wallet(refunding).balanceMinor += 30_000_000;
     expect(thrownBy(() => newSandbox().restore(refunding))?.message).toMatch(
-      /the USDT balance, with what its pending withdrawals would return, is over 999999999999999/,
+      `the USDT balance, with what its pending withdrawals would return, is over ${MAX_MINOR_UNITS}`,
     );
   });
 });

@@ -79,7 +79,6 @@ describe("Create Quote", () => {
       dollar: {},
     });
     expect(dollarRateOf(ratesWith(15.21), ghs)).toBe(0.06574622);
-    expect(dollarRateOf(ratesWith(15.21), ghs)).toBe(0.06574622);
     expect(dollarRateOf(ratesWith(30.42), ghs)).toBe(0.03287311);
     expect(dollarRateOf({ ...ratesWith(30.42), dollar: { GHS: 0.5 } }, ghs)).toBe(0.5);
     expect(dollarRateOf({ fiat: [], dollar: {} }, ghs)).toBeUndefined();

@@ -62,7 +62,7 @@ describe("on the bundled contract", () => {
     ]);
   });
 
-  it("takes a URL object already parsed as it takes its text: its path and query are judged", () => {
+  it("takes a URL object already parsed (or its pathname and searchParams) as it takes its text", () => {
     const wrong = `${integerQuery.path}?${integerQuery.name}=two`;
     const right = `${integerQuery.path}?${integerQuery.name}=2`;
     const parsed = (target: string) => new URL(target, "http://elsewhere.test");
@@ -71,6 +71,15 @@ describe("on the bundled contract", () => {
     );
     expect(validator.validateRequestParameters("GET", parsed(wrong))).toHaveLength(1);
     expect(validator.validateRequestParameters("GET", parsed(right))).toEqual([]);
+    // Any object with the two fields it reads (RequestTarget) is taken as the URL is.
+    const target = (text: string) => {
+      const { pathname, searchParams } = parsed(text);
+      return { pathname, searchParams };
+    };
+    expect(validator.validateRequestParameters("GET", target(wrong))).toEqual(
+      validator.validateRequestParameters("GET", wrong),
+    );
+    expect(validator.validateRequestParameters("GET", target(right))).toEqual([]);
   });
 
   it("a query key given twice for a single value is refused, not judged by one of its values", () => {
