@@ -243,22 +243,39 @@ function createRequestHandler(
     write(writer, request, response, answer, { connection: "close" });
     log?.(`${request.method} ${safeHeaderValue(String(request.url))} → ${status} (${why})`);
   };
-  const answer = async (request: http.IncomingMessage, response: http.ServerResponse, body: BodyReader) => {
-    const started = log ? performance.now() : 0;
-    const url = String(request.url ?? "/");
-    const method = String(request.method ?? "GET");
-    const given = side.answerText
-      ? side.answerText(request, body.text(), body.bytes)
-      : side.answer(request, body.bytes());
-    // An answer given at once is written in this turn: no microtask to wait for it.
-    const answered = isPromise(given) ? await given : given;
+  /** Writes `answered` and logs it; a failure to write it is answered 400 (`failed`). */
+  const respond = (
+    request: http.IncomingMessage,
+    response: http.ServerResponse,
+    answered: PipelineAnswer,
+    started: number,
+  ) => {
     write(writer, request, response, answered, undefined, (error) => {
       if (error !== undefined) return failed(request, response, error);
       if (!log) return;
+      const url = String(request.url ?? "/");
       const path = (answered.why === undefined && parseUrl(url)?.pathname) || safeHeaderValue(url);
       const outcome = answered.why ?? `${Math.round(performance.now() - started)} ms`;
-      log(`${method.toUpperCase()} ${path} → ${answered.status} (${outcome})`);
+      log(`${String(request.method ?? "GET").toUpperCase()} ${path} → ${answered.status} (${outcome})`);
     });
+  };
+  /**
+   * Answers a request read whole. An answer given at once is written in this turn, with no promise made for it
+   * (most answers, and a promise per request is work for the collector); a thrown error is answered 400.
+   */
+  const answer = (request: http.IncomingMessage, response: http.ServerResponse, body: BodyReader) => {
+    const started = log ? performance.now() : 0;
+    try {
+      const given = side.answerText
+        ? side.answerText(request, body.text(), body.bytes)
+        : side.answer(request, body.bytes());
+      if (!isPromise(given)) return respond(request, response, given, started);
+      given
+        .then((answered) => respond(request, response, answered, started))
+        .catch((error) => failed(request, response, error));
+    } catch (error) {
+      failed(request, response, error);
+    }
   };
   const failed = (request: http.IncomingMessage, response: http.ServerResponse, error: unknown) => {
     const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
@@ -297,7 +314,7 @@ function createRequestHandler(
     });
     request.on("error", () => response.destroy());
     request.on("end", () => {
-      if (!refused) answer(request, response, body).catch((error) => failed(request, response, error));
+      if (!refused) answer(request, response, body);
     });
   };
 }
