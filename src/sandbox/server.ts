@@ -260,14 +260,28 @@ const DIRECT_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE",
 /** Decodes a body as Fetch's `text()` does: UTF-8, a bad byte replaced, a leading byte-order mark dropped. */
 const utf8 = new TextDecoder();
 
-/** A request's header fields as a Fetch Headers gives them: names lower-cased, a repeated field's values joined. */
-function headersOf(raw: string[]): Record<string, string> {
+/** Header fields as a Fetch Headers gives them: names lower-cased, a repeated field's values joined. */
+function joinedHeaders(raw: string[]): Record<string, string> {
   const headers: Record<string, string> = {};
   for (let i = 0; i + 1 < raw.length; i += 2) {
     const name = raw[i]!.toLowerCase();
     headers[name] = Object.hasOwn(headers, name) ? `${headers[name]}, ${raw[i + 1]}` : raw[i + 1]!;
   }
   return headers;
+}
+
+/**
+ * A request's header fields as a Fetch Headers gives them. Node has already made them an object (it reads the
+ * host from it), which is the same when no field is repeated and none is set-cookie (Node drops or joins a
+ * repeated field by rules of its own, and makes set-cookie a list): then it is taken as it is, not made twice.
+ */
+function headersOf(request: http.IncomingMessage): Record<string, string> {
+  const made = request.headers;
+  let fields = 0;
+  for (const _name in made) fields++;
+  if (fields * 2 === request.rawHeaders.length && made["set-cookie"] === undefined)
+    return made as Record<string, string>;
+  return joinedHeaders(request.rawHeaders);
 }
 
 /** Whether an answer has a repeated field that the Fetch way joins (all but set-cookie). */
@@ -295,7 +309,7 @@ function asFetchGives(method: string, answer: PipelineAnswer): PipelineAnswer {
 function answerDirectly(pipeline: RequestPipeline, request: http.IncomingMessage, text: string, url: ParsedTarget) {
   const method = String(request.method).toUpperCase();
   const body = method === "GET" || method === "HEAD" ? "" : text;
-  const headers = headersOf(request.rawHeaders);
+  const headers = headersOf(request);
   // The target as sent: the pipeline reads the parsed URL, so its href need not be written out.
   const answer = pipeline.answer({ method, url: String(request.url), parsedUrl: url, headers, body });
   return after(answer, (answered) => asFetchGives(method, answered));

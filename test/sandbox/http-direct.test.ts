@@ -3,8 +3,9 @@
 // answers to the same request. Each request below is sent over a socket to a sandbox and, as a Fetch Request built
 // from the same bytes, to its twin (a sandbox restored from its snapshot, so the same ids, clock and counters);
 // the status, the headers the engine writes and the body must be the same. The requests are the odd ones: a
-// repeated field, a body with a byte-order mark or bytes that are not UTF-8, a large one of multi-byte characters
-// (decoded chunk by chunk as it arrives), HEAD, a body on GET, a method Fetch refuses, the control API.
+// repeated field (one of them a field Node keeps only the first of), a set-cookie field, a body with a byte-order
+// mark or bytes that are not UTF-8, a large one of multi-byte characters (decoded chunk by chunk as it arrives),
+// HEAD, a body on GET, a method Fetch refuses, the control API.
 import http from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import { createSandbox } from "../../src/sandbox/index.js";
@@ -165,6 +166,26 @@ const REQUESTS: RawRequest[] = [
       ["content-type", "application/json"],
     ],
     body: json("{not json"),
+  },
+  {
+    // Node keeps the first of two content-type fields, where Fetch joins them (the direct way must join them).
+    method: "POST",
+    path: `${BASE_PATH}/trades/quote`,
+    fields: [
+      [API_KEY_HEADER, "alice"],
+      ["content-type", "application/json"],
+      ["content-type", "text/plain"],
+    ],
+    body: json(quote),
+  },
+  {
+    // Node makes a set-cookie field a list even when it is sent once, where Fetch gives its text.
+    method: "GET",
+    path: `${BASE_PATH}/wallets/USDT`,
+    fields: [
+      [API_KEY_HEADER, "alice"],
+      ["set-cookie", "a=1"],
+    ],
   },
   { method: "DELETE", path: `${BASE_PATH}/currencies/fiat-rates`, fields: [[API_KEY_HEADER, "alice"]] },
   { method: "GET", path: `${BASE_PATH}/wallets/USDT`, fields: [[API_KEY_HEADER, " \tcarol \t "]] },
