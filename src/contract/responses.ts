@@ -34,7 +34,7 @@ interface StatusResolution {
 }
 
 /** How many entries a cache keyed by what a response sent (status, media type) holds before it starts over. */
-const MEMO_LIMIT = 256;
+export const MEMO_LIMIT = 256;
 
 /** The entry of `content` for a media type: the exact type, else its `type/*` range, else the catch-all. */
 export function matchContent<T extends { mediaType: string }>(content: T[], mediaType: string): T | undefined {

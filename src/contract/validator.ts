@@ -5,6 +5,7 @@
 import {
   deref,
   isObject,
+  type JsonObject,
   listOperations,
   type Operation,
   OperationMatcher,
@@ -14,7 +15,7 @@ import { type BodyContext, checkContent } from "./bodies.js";
 import { checkHeaders } from "./headers.js";
 import { checkParameters } from "./parameters.js";
 import { ResponseCheck } from "./response-check.js";
-import { DocumentedResponses, matchContent } from "./responses.js";
+import { DocumentedResponses, MEMO_LIMIT, matchContent } from "./responses.js";
 import { SchemaCompiler } from "./schemas.js";
 import type {
   ContractResult,
@@ -92,6 +93,28 @@ function validateResponse(state: ValidatorState, input: ResponseToValidate, stri
  * A request body against the schema its operation documents for `mediaType` (or a range that covers it).
  * A required body that is absent is reported whatever its media type (multipart/form-data too).
  */
+/** A documented request medium: its media type as the document spells it, and its media object. */
+type RequestMedium = { mediaType: string; value: unknown };
+
+/** The media a request body's `content` documents, per request media type, matched once per content object. */
+const requestMedia = new WeakMap<object, Map<string, RequestMedium | null>>();
+
+function requestMediaOf(content: JsonObject, mediaType: string): RequestMedium | undefined {
+  let memo = requestMedia.get(content);
+  if (!memo) {
+    memo = new Map();
+    requestMedia.set(content, memo);
+  }
+  let found = memo.get(mediaType);
+  if (found === undefined) {
+    const documented = Object.entries(content).map(([type, value]) => ({ mediaType: type, value }));
+    found = matchContent(documented, mediaType) ?? null;
+    if (memo.size >= MEMO_LIMIT) memo.clear();
+    memo.set(mediaType, found);
+  }
+  return found ?? undefined;
+}
+
 function validateRequestBody(
   state: ValidatorState,
   method: string,
@@ -108,12 +131,7 @@ function validateRequestBody(
       ? [{ kind: "body-schema", location: "body", pointer: "", message: "request body is required" }]
       : [];
   }
-  const media = isObject(requestBody.content)
-    ? matchContent(
-        Object.entries(requestBody.content).map(([documented, value]) => ({ mediaType: documented, value })),
-        mediaType,
-      )
-    : undefined;
+  const media = isObject(requestBody.content) ? requestMediaOf(requestBody.content, mediaType) : undefined;
   if (!media) return [];
   const schema = isObject(media.value) ? media.value.schema : undefined;
   if (schema === undefined) return [];

@@ -84,4 +84,18 @@ describe("validateRequestBody", () => {
     // Without the media type (JSON, which the operation does not take) its parts are not judged.
     expect(check({ other: "x" })).toEqual([]);
   });
+
+  it("matches each call's media type, after more media types than its memo of them holds", () => {
+    const validator = sharedValidator();
+    const upload = listSpecOperations(spec).find((op) => op.operationId === "uploadInvoiceDocument")!;
+    const check = (parts: unknown, mediaType?: string) =>
+      validator.validateRequestBody(upload.method, upload.path, parts, mediaType).map((v) => v.pointer);
+    const seen: string[][] = [];
+    for (let i = 0; i < 600; i++) {
+      seen.push(check({ other: "x" }, `text/x-${i}`));
+      if (i % 100 === 99) seen.push(check({ other: "x" }, "multipart/form-data"));
+    }
+    const judged = seen.filter((pointers) => pointers.length);
+    expect(judged).toEqual(Array.from({ length: 6 }, () => ["/file", "/other"]));
+  });
 });
