@@ -78,9 +78,11 @@ function headerText(value: string | string[] | number | undefined): string | und
  */
 export function readHeader(headers: HeadersLike | undefined, name: string): string | undefined {
   if (!headers) return undefined;
-  if (isFetchHeaders(headers)) return headers.get(name) ?? undefined;
   const record = headers as Record<string, string | string[] | number | undefined>;
   let value = record[name];
+  // A plain map's field read at once (most reads); a Fetch Headers holds no field as a property of its own.
+  if (value !== undefined && typeof value !== "function") return headerText(value);
+  if (isFetchHeaders(headers)) return headers.get(name) ?? undefined;
   if (value === undefined) {
     for (const key in record) {
       // The length first: a header that is absent (most optional ones) compares no lower-cased copy of any key.

@@ -145,6 +145,34 @@ describe("reading headers", () => {
     expect(result.violations).toEqual([]);
   });
 
+  it("a fetch Headers: a header named as one of its methods (get, keys) is read as the header", () => {
+    const documented = { required: true, schema: { type: "integer" } };
+    const spec = {
+      openapi: "3.1.0",
+      paths: {
+        "/h": {
+          get: {
+            responses: {
+              "200": {
+                description: "ok",
+                headers: { Get: documented, Keys: documented },
+                content: { "application/json": { schema: { type: "object" } } },
+              },
+            },
+          },
+        },
+      },
+    } as OpenApiDocument;
+    const problems = (headers: Record<string, string>) =>
+      createContractValidator(spec)
+        .validateResponse({ method: "GET", path: "/h", status: 200, headers: new Headers(headers), body: {} })
+        .violations.map((v) => v.message);
+    expect(problems({ "content-type": "application/json", get: "2", keys: "3" })).toEqual([]);
+    expect(problems({ "content-type": "application/json", get: "x", keys: "3" })).toEqual([
+      'GET /h 200: header get must be an integer, got "x"',
+    ]);
+  });
+
   describe("one required integer header", () => {
     const spec = {
       openapi: "3.1.0",
