@@ -298,7 +298,8 @@ function createRequestHandler(
       refuse(request, response, status, why);
       request.resume();
     };
-    const urlBytes = Buffer.byteLength(String(request.url));
+    // One character per byte received, as Node's parser gives the target (see headerBytes).
+    const urlBytes = String(request.url).length;
     const headBytes = headerBytes(request.rawHeaders);
     if (urlBytes > MAX_URL_BYTES) refuseEarly(414, `the URL is ${urlBytes} bytes long, over ${MAX_URL_BYTES}`);
     else if (headBytes > MAX_HEADER_BYTES)

@@ -26,11 +26,13 @@ export const MAX_HEADER_BYTES = 16 * 1024;
  */
 export const MAX_HEAD_BYTES = 32 * 1024;
 
-/** The bytes of a request's header fields as sent: `name: value` and CRLF per line. */
+/**
+ * The bytes of a request's header fields as sent: `name: value` and CRLF per line. Node's parser gives each name
+ * and value as text of one character per byte received (latin1), so a byte outside ASCII counts one, as sent.
+ */
 export function headerBytes(rawHeaders: readonly string[]): number {
   let total = 0;
-  for (let i = 0; i + 1 < rawHeaders.length; i += 2)
-    total += Buffer.byteLength(rawHeaders[i]!) + Buffer.byteLength(rawHeaders[i + 1]!) + 4;
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) total += rawHeaders[i]!.length + rawHeaders[i + 1]!.length + 4;
   return total;
 }
 

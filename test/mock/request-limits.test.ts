@@ -29,8 +29,12 @@ const FRONTS: Record<string, () => Promise<Array<{ port: number; stop(): Promise
     Promise.all([startSandbox({ port: 0 }), startSandbox({ port: 0, requestTimeoutMs: REQUEST_TIMEOUT_MS })]),
 };
 
-const head = (target: string, headers: string[] = []) =>
-  Buffer.from([`GET ${target} HTTP/1.1`, "Host: 127.0.0.1", `${API_KEY_HEADER}: k`, ...headers, "", ""].join("\r\n"));
+/** A request head; as latin1, each character is sent as one byte (a byte outside ASCII). */
+const head = (target: string, headers: string[] = [], encoding: BufferEncoding = "utf8") =>
+  Buffer.from(
+    [`GET ${target} HTTP/1.1`, "Host: 127.0.0.1", `${API_KEY_HEADER}: k`, ...headers, "", ""].join("\r\n"),
+    encoding,
+  );
 /** `count` header lines of 100 bytes each (with their CRLF). */
 const headerLines = (count: number) =>
   Array.from({ length: count }, (_, i) => `x-pad-${String(i).padStart(4, "0")}: ${"v".repeat(86)}`);
@@ -97,18 +101,29 @@ describe.each(Object.keys(FRONTS))("the %s's HTTP front", (front) => {
   });
 
   describe("header fields over MAX_HEADER_BYTES: 431", () => {
+    // The request's own header lines (Host, the key, connection) and 100-byte padding lines; an x-fill line of
+    // FILL characters then makes the header fields MAX_HEADER_BYTES.
+    const own = ["Host: 127.0.0.1", `${API_KEY_HEADER}: k`, "connection: close"].reduce(
+      (sum, line) => sum + line.length + 2,
+      0,
+    );
+    const lines = headerLines(Math.floor((MAX_HEADER_BYTES - own) / 100));
+    const FILL = MAX_HEADER_BYTES - own - lines.length * 100 - "x-fill: ".length - 2;
+    /** The head with `value` in its x-fill line, each character sent as one byte. */
+    const padded = (value: string) => head(SUMMARY, [...lines, `x-fill: ${value}`, "connection: close"], "latin1");
+
     it("refuses one byte over the limit, answers at the limit", async () => {
-      // The request's own header lines (Host, the key, connection) and the padding make up the header fields.
-      const own = ["Host: 127.0.0.1", `${API_KEY_HEADER}: k`, "connection: close"].reduce(
-        (sum, line) => sum + line.length + 2,
-        0,
+      expect((await sendRaw(servers.port, padded("f".repeat(FILL))))?.status).toBe(200);
+      expectRefusal(await sendRaw(servers.port, padded("f".repeat(FILL + 1))), 431);
+    });
+
+    it("counts the bytes sent: a byte outside ASCII (obs-text, which a value may hold) is one byte", async () => {
+      expect((await sendRaw(servers.port, padded("\u00e9".repeat(FILL))))?.status).toBe(200);
+      const over = await sendRaw(servers.port, padded("\u00e9".repeat(FILL + 1)));
+      expectRefusal(over, 431);
+      expect(JSON.parse(over!.body.toString("utf8")).message).toBe(
+        `the header fields are ${MAX_HEADER_BYTES + 1} bytes, over ${MAX_HEADER_BYTES}`,
       );
-      const lines = headerLines(Math.floor((MAX_HEADER_BYTES - own) / 100));
-      const rest = MAX_HEADER_BYTES - own - lines.length * 100;
-      const filler = `x-fill: ${"f".repeat(rest - "x-fill: ".length - 2)}`;
-      const atLimit = await sendRaw(servers.port, head(SUMMARY, [...lines, filler, "connection: close"]));
-      expect(atLimit?.status).toBe(200);
-      expectRefusal(await sendRaw(servers.port, head(SUMMARY, [...lines, `${filler}f`, "connection: close"])), 431);
     });
 
     it("refuses a header set too large for Node's parser", async () => {
