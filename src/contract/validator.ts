@@ -89,10 +89,6 @@ function validateResponse(state: ValidatorState, input: ResponseToValidate, stri
   return check.result(responseKey);
 }
 
-/**
- * A request body against the schema its operation documents for `mediaType` (or a range that covers it).
- * A required body that is absent is reported whatever its media type (multipart/form-data too).
- */
 /** A documented request medium: its media type as the document spells it, and its media object. */
 type RequestMedium = { mediaType: string; value: unknown };
 
@@ -115,6 +111,10 @@ function requestMediaOf(content: JsonObject, mediaType: string): RequestMedium |
   return found ?? undefined;
 }
 
+/**
+ * A request body against the schema its operation documents for `mediaType` (or a range that covers it).
+ * A required body that is absent is reported whatever its media type (multipart/form-data too).
+ */
 function validateRequestBody(
   state: ValidatorState,
   method: string,
