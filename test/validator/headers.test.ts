@@ -106,6 +106,25 @@ describe("header values, converted to the types their schemas declare", () => {
   });
 });
 
+/** A contract whose one operation, GET /h, answers 200 with a JSON object and `headers`. */
+const specDocumenting = (headers: Record<string, unknown>): OpenApiDocument =>
+  ({
+    openapi: "3.1.0",
+    paths: {
+      "/h": {
+        get: {
+          responses: {
+            "200": {
+              description: "ok",
+              headers,
+              content: { "application/json": { schema: { type: "object" } } },
+            },
+          },
+        },
+      },
+    },
+  }) as OpenApiDocument;
+
 describe("reading headers", () => {
   it("a plain map: names in any case (the lower-case one first), arrays joined with ', ', numbers as text", () => {
     expect(headerProblems({ "X-INT": "1", "x-str": ["a", "b"] })).toEqual([
@@ -147,22 +166,7 @@ describe("reading headers", () => {
 
   it("a fetch Headers: a header named as one of its methods (get, keys) is read as the header", () => {
     const documented = { required: true, schema: { type: "integer" } };
-    const spec = {
-      openapi: "3.1.0",
-      paths: {
-        "/h": {
-          get: {
-            responses: {
-              "200": {
-                description: "ok",
-                headers: { Get: documented, Keys: documented },
-                content: { "application/json": { schema: { type: "object" } } },
-              },
-            },
-          },
-        },
-      },
-    } as OpenApiDocument;
+    const spec = specDocumenting({ Get: documented, Keys: documented });
     const problems = (headers: Record<string, string>) =>
       createContractValidator(spec)
         .validateResponse({ method: "GET", path: "/h", status: 200, headers: new Headers(headers), body: {} })
@@ -174,23 +178,9 @@ describe("reading headers", () => {
   });
 
   describe("one required integer header", () => {
-    const spec = {
-      openapi: "3.1.0",
-      paths: {
-        "/h": {
-          get: {
-            responses: {
-              "200": {
-                description: "ok",
-                headers: { "X-Count": { required: true, schema: { type: "integer" } } },
-                content: { "application/json": { schema: { type: "object" } } },
-              },
-            },
-          },
-        },
-      },
-    } as OpenApiDocument;
-    const counting = createContractValidator(spec);
+    const counting = createContractValidator(
+      specDocumenting({ "X-Count": { required: true, schema: { type: "integer" } } }),
+    );
 
     it("no headers at all: the required one is missing, the content type too", () => {
       expect(
