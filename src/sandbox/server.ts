@@ -157,26 +157,29 @@ async function readConfig(file: string): Promise<SandboxOptions> {
   return parsed as SandboxOptions;
 }
 
-/** The state saved at `file`, or undefined when there is no such file. */
 /**
- * Why the state cannot be saved to `file` on stop, found at start: it is a folder, or its folder is missing or
- * cannot be written to. Found only on stop, the state of the whole run would be lost.
+ * Why the state cannot be saved to `file` on stop, found at start: it is a folder, or its folder is missing, is
+ * not a folder or cannot be written to. Found only on stop, the state of the whole run would be lost.
  */
 async function stateFileProblem(file: string): Promise<string | undefined> {
   const found = await stat(file).catch(() => undefined);
   if (found?.isDirectory()) return "it is a folder: give the path of a file (it is made on stop when missing)";
   const folder = path.dirname(path.resolve(file));
+  const cannot = "so the state could not be saved on stop";
   try {
+    // stat first: access() finds a file writable where a folder should be.
+    if (!(await stat(folder)).isDirectory()) return `its folder ${folder} is not a folder, ${cannot}`;
     await access(folder, constants.W_OK);
     return undefined;
   } catch (error) {
     const { code } = error as NodeJS.ErrnoException;
-    return code === "ENOENT"
-      ? `its folder ${folder} does not exist, so the state could not be saved on stop`
-      : `its folder ${folder} cannot be written to (${code}), so the state could not be saved on stop`;
+    if (code === "ENOENT") return `its folder ${folder} does not exist, ${cannot}`;
+    if (code === "ENOTDIR") return `its folder ${folder} is not a folder, ${cannot}`;
+    return `its folder ${folder} cannot be written to (${code}), ${cannot}`;
   }
 }
 
+/** The state saved at `file`, or undefined when there is no such file; refused when it could not be saved. */
 async function readState(file: string): Promise<SandboxState | undefined> {
   const problem = await stateFileProblem(file);
   if (problem) throw new Error(`--state ${file}: ${problem}`);

@@ -127,7 +127,7 @@ describe("--state", () => {
     expect(await readFile(statePath, "utf8")).toBe(JSON.stringify({ version: 99 }));
   });
 
-  it("refuses to start where it could not save on stop: a folder, or a file in a missing folder", async () => {
+  it("refuses to start where it could not save on stop: a folder, a missing folder, a file as the folder", async () => {
     await expect(startSandbox({ port: 0, statePath: folder })).rejects.toThrow(
       `--state ${folder}: it is a folder: give the path of a file (it is made on stop when missing)`,
     );
@@ -135,6 +135,12 @@ describe("--state", () => {
     await expect(startSandbox({ port: 0, statePath: path.join(missing, "state.json") })).rejects.toThrow(
       `its folder ${missing} does not exist, so the state could not be saved on stop`,
     );
+    const file = path.join(folder, "a-file");
+    await writeFile(file, "");
+    for (const below of [file, path.join(file, "deeper")])
+      await expect(startSandbox({ port: 0, statePath: path.join(below, "state.json") })).rejects.toThrow(
+        `its folder ${below} is not a folder, so the state could not be saved on stop`,
+      );
   });
 });
 
