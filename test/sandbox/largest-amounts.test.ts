@@ -13,6 +13,8 @@ const decimalsOf = (code: string) => currencies.find((currency) => currency.code
 /** The largest amount of a currency, and as a message writes it. */
 const largest = (code: string) => MAX_MINOR_UNITS / 10 ** decimalsOf(code);
 const written = (code: string) => largest(code).toFixed(decimalsOf(code));
+/** An amount of USDT in minor units, as the saved state holds it. */
+const usdtMinor = (amount: number) => amount * 10 ** decimalsOf("USDT");
 const LARGEST_USDT = largest("USDT");
 const LARGEST_NGNX = largest("NGNX");
 const BEYOND_USDT = `more than ${written("USDT")} USDT, the most the sandbox keeps exact`;
@@ -103,7 +105,7 @@ describe("a credit that would take a wallet beyond its largest balance", () => {
 /** The fee the last USDT deposit of key-a paid, in USDT (the TRX network's, from the catalogue). */
 function lastDepositFee(sandbox: ReturnType<typeof newSandbox>): number {
   const deposits = stateOf(sandbox).accounts["key-a"]!.transactions.filter((t) => t.deposit);
-  return deposits.at(-1)!.deposit!.feeMinor / 10 ** decimalsOf("USDT");
+  return deposits.at(-1)!.deposit!.feeMinor / usdtMinor(1);
 }
 
 describe("a withdrawal", () => {
@@ -126,13 +128,13 @@ describe("a restore", () => {
     const account = (state: any) => state.accounts["key-a"];
     const wallet = (state: any) => account(state).wallets.find((w: any) => w.code === "USDT");
     const beyond = structuredClone(saved);
-    wallet(beyond).startingMinor += 100_000_000; // the history still adds up: only the largest balance is broken
-    wallet(beyond).balanceMinor += 100_000_000;
+    wallet(beyond).startingMinor += usdtMinor(100); // the history still adds up: only the largest balance is broken
+    wallet(beyond).balanceMinor += usdtMinor(100);
     expect(thrownBy(() => newSandbox().restore(beyond))?.message).toMatch(/wallets\[\d\]\.startingMinor is not as/);
     // A deposit of 30 USDT more: the balance alone stays within the largest, not with the pending withdrawal's refund.
     const refunding = structuredClone(saved);
-    account(refunding).transactions.find((t: any) => t.deposit).amountMinor += 30_000_000;
-    wallet(refunding).balanceMinor += 30_000_000;
+    account(refunding).transactions.find((t: any) => t.deposit).amountMinor += usdtMinor(30);
+    wallet(refunding).balanceMinor += usdtMinor(30);
     expect(thrownBy(() => newSandbox().restore(refunding))?.message).toMatch(
       `the USDT balance, with what its pending withdrawals would return, is over ${MAX_MINOR_UNITS}`,
     );
