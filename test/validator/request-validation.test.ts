@@ -4,6 +4,7 @@
 // multipart/form-data body's parts against its schema when that media type is given.
 import { describe, expect, it } from "vitest";
 import { createContractValidator } from "../../src/contract/index.js";
+import { MEMO_LIMIT } from "../../src/contract/responses.js";
 import {
   buildSampleRequest,
   type JsonObject,
@@ -91,11 +92,12 @@ describe("validateRequestBody", () => {
     const check = (parts: unknown, mediaType?: string) =>
       validator.validateRequestBody(upload.method, upload.path, parts, mediaType).map((v) => v.pointer);
     const seen: string[][] = [];
-    for (let i = 0; i < 600; i++) {
+    const others = 3 * MEMO_LIMIT; // the memo starts over more than once
+    for (let i = 1; i <= others; i++) {
       seen.push(check({ other: "x" }, `text/x-${i}`));
-      if (i % 100 === 99) seen.push(check({ other: "x" }, "multipart/form-data"));
+      if (i % 100 === 0) seen.push(check({ other: "x" }, "multipart/form-data"));
     }
     const judged = seen.filter((pointers) => pointers.length);
-    expect(judged).toEqual(Array.from({ length: 6 }, () => ["/file", "/other"]));
+    expect(judged).toEqual(Array.from({ length: Math.floor(others / 100) }, () => ["/file", "/other"]));
   });
 });
