@@ -26,6 +26,7 @@ import {
   createRequestPipeline,
   type ParsedTarget,
   type PipelineAnswer,
+  type PipelineRequest,
   plainTarget,
   type RequestPipeline,
 } from "../mock/pipeline.js";
@@ -275,16 +276,15 @@ function joinedHeaders(raw: string[]): Record<string, string> {
 
 /**
  * A request's header fields as a Fetch Headers gives them. Node has already made them an object (it reads the
- * host from it), which is the same when no field is repeated and none is set-cookie (Node drops or joins a
- * repeated field by rules of its own, and makes set-cookie a list): then it is taken as it is, not made twice.
+ * host from it), which is the same when no field is repeated (Node drops or joins a repeated field by rules of its
+ * own): then it is taken as it is, not made twice. Node makes a set-cookie field a list even once; the pipeline
+ * reads a list of one as its text.
  */
-function headersOf(request: http.IncomingMessage): Record<string, string> {
+function headersOf(request: http.IncomingMessage): PipelineRequest["headers"] {
   const made = request.headers;
   let fields = 0;
   for (const _name in made) fields++;
-  if (fields * 2 === request.rawHeaders.length && made["set-cookie"] === undefined)
-    return made as Record<string, string>;
-  return joinedHeaders(request.rawHeaders);
+  return fields * 2 === request.rawHeaders.length ? made : joinedHeaders(request.rawHeaders);
 }
 
 /** Whether an answer has a repeated field that the Fetch way joins (all but set-cookie). */
