@@ -9,7 +9,7 @@ import { parseArgs } from "node:util";
 import { API_KEY_HEADER, BASE_PATH } from "../generated/client-meta.js";
 import { openApiDocument } from "./contract/bundled.js";
 import { createContractValidator } from "./contract/validator.js";
-import { MOCK_IDENTITY_HEADER, PACKAGE_VERSION } from "./mock/identity.js";
+import { MOCK_IDENTITY_HEADER, PACKAGE_VERSION } from "./pipeline/identity.js";
 import { MockUnavailableError, startMock } from "./mock/index.js";
 import { describeStop, stopWithLauncher } from "./mock/lifetime.js";
 import { SANDBOX_DEFAULT_PORT, startSandbox } from "./sandbox/server.js";

@@ -4,8 +4,8 @@
 // process down (its answers are checked and its header values made safe before they are written).
 import { createRequire } from "node:module";
 import type { OpenApiDocument } from "../openapi/document.js";
-import type { Preferences } from "./answers.js";
-import { type AnswerSource, MAX_VIOLATIONS, type SourceAnswer, type Violation } from "./pipeline.js";
+import type { Preferences } from "../pipeline/answers.js";
+import { type AnswerSource, MAX_VIOLATIONS, type SourceAnswer, type Violation } from "../pipeline/pipeline.js";
 import { MockUnavailableError } from "./unavailable.js";
 
 /** The subset of @stoplight/prism-http this module uses. */

@@ -2,18 +2,18 @@
 // behind the mock's own server (server.ts) and request pipeline (pipeline.ts, shared with ./msw), every
 // operation under the contract's base path (`/v1`).
 import type { OpenApiDocument } from "../openapi/document.js";
-import { FULL_REPORT_MAX_BYTES } from "./body-check.js";
+import { FULL_REPORT_MAX_BYTES } from "../pipeline/body-check.js";
 import { MAX_VIOLATIONS } from "./engine.js";
-import { MOCK_IDENTITY_HEADER, PACKAGE_VERSION } from "./identity.js";
+import { MOCK_IDENTITY_HEADER, PACKAGE_VERSION } from "../pipeline/identity.js";
 import { startMockServer } from "./server.js";
 import { deriveMockSpec } from "./spec.js";
 
-export { FULL_REPORT_MAX_BYTES } from "./body-check.js";
+export { FULL_REPORT_MAX_BYTES } from "../pipeline/body-check.js";
 export { MAX_VIOLATIONS, MockUnavailableError, PRISM_ENGINE_PACKAGE } from "./engine.js";
-export { MOCK_IDENTITY_HEADER, PACKAGE_VERSION } from "./identity.js";
-export { MOCK_QUOTE_VALIDITY_MS } from "./quote-expiry.js";
-export { DEFAULT_REQUEST_TIMEOUT_MS, MAX_HEAD_BYTES, MAX_HEADER_BYTES, MAX_URL_BYTES } from "./limits.js";
-export { DEFAULT_MAX_BODY_BYTES } from "./limits.js";
+export { MOCK_IDENTITY_HEADER, PACKAGE_VERSION } from "../pipeline/identity.js";
+export { MOCK_QUOTE_VALIDITY_MS } from "../pipeline/quote-expiry.js";
+export { DEFAULT_REQUEST_TIMEOUT_MS, MAX_HEAD_BYTES, MAX_HEADER_BYTES, MAX_URL_BYTES } from "../pipeline/limits.js";
+export { DEFAULT_MAX_BODY_BYTES } from "../pipeline/limits.js";
 
 export interface StartMockOptions {
   /** Interface to listen on. Default 127.0.0.1. */

@@ -5,10 +5,10 @@
 // each with the pipeline's documented error response and its headers (the rate-limit headers).
 import type { OpenApiDocument } from "../openapi/document.js";
 import { createPrismSource } from "./engine.js";
-import { type AnsweringSide, startHttpFront } from "./http-front.js";
-import { MOCK_IDENTITY } from "./identity.js";
-import { DEFAULT_MAX_BODY_BYTES, DEFAULT_REQUEST_TIMEOUT_MS } from "./limits.js";
-import { createRequestPipeline } from "./pipeline.js";
+import { type AnsweringSide, startHttpFront } from "../pipeline/http-front.js";
+import { MOCK_IDENTITY } from "../pipeline/identity.js";
+import { DEFAULT_MAX_BODY_BYTES, DEFAULT_REQUEST_TIMEOUT_MS } from "../pipeline/limits.js";
+import { createRequestPipeline } from "../pipeline/pipeline.js";
 
 interface MockServerOptions {
   /** The mock-only contract (paths under the base path). */

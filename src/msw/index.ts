@@ -7,14 +7,14 @@ import type { HttpHandler } from "msw";
 import { MOCK_BASE_URL } from "../../generated/client-meta.js";
 import type { paths } from "../../generated/schema.js";
 import { openApiDocument } from "../contract/bundled.js";
-import { createDocumentedSource } from "../mock/answers.js";
-import { answerFetchRequest } from "../mock/fetch-front.js";
-import { createRequestPipeline } from "../mock/pipeline.js";
+import { createDocumentedSource } from "../pipeline/answers.js";
+import { answerFetchRequest } from "../pipeline/fetch-front.js";
+import { createRequestPipeline } from "../pipeline/pipeline.js";
 import { listOperations } from "../openapi/document.js";
 import { loadPeers } from "./peers.js";
 
-export { MOCK_IDENTITY_HEADER } from "../mock/identity.js";
-export { MOCK_QUOTE_VALIDITY_MS } from "../mock/quote-expiry.js";
+export { MOCK_IDENTITY_HEADER } from "../pipeline/identity.js";
+export { MOCK_QUOTE_VALIDITY_MS } from "../pipeline/quote-expiry.js";
 export { MockUnavailableError } from "../mock/unavailable.js";
 
 // Loading ./msw without its peers fails here with what to install (peers.ts).
@@ -35,7 +35,7 @@ export interface HandlerOptions {
 type Register = (path: string, resolver: (info: { request: Request }) => Promise<Response>) => HttpHandler;
 
 /**
- * One handler per operation, each the MSW front of the mock's request pipeline (src/mock/pipeline.ts) with the
+ * One handler per operation, each the MSW front of the mock's request pipeline (src/pipeline/pipeline.ts) with the
  * documented examples as its answer source. So a request is checked as the mock checks it: a keyed operation
  * called without the API key gets 401, an invalid parameter or body 422, malformed JSON 400 (the mock's
  * refusals, each with the published error body: a message saying what went wrong and one item per finding,

@@ -1,7 +1,7 @@
 // What require() of ./msw loads (package.json: the `require` condition of "./msw"; built to CommonJS as
 // dist/msw.require.cjs). ./msw is ESM only, as openapi-msw is: this says so and how to import it, instead of
 // Node's bare ERR_PACKAGE_PATH_NOT_EXPORTED.
-import { PACKAGE_NAME } from "../mock/identity.js";
+import { PACKAGE_NAME } from "../pipeline/identity.js";
 
 const entry = `${PACKAGE_NAME}/msw`;
 

@@ -1,8 +1,8 @@
-// The sandbox's admission step in the request pipeline (src/mock/pipeline.ts `admit`), before any check of the
+// The sandbox's admission step in the request pipeline (src/pipeline/pipeline.ts `admit`), before any check of the
 // operation: the key's account (made on first use, or refused when the sandbox requires known keys), its
 // signature when the account has a secret, then the rate limits. Every answer to the request carries the
 // rate-limit headers this step computes from the real counters (choices.ts, "limits.counting").
-import type { Admission, AdmissionRequest, Eventually } from "../mock/pipeline.js";
+import type { Admission, AdmissionRequest, Eventually } from "../pipeline/pipeline.js";
 import type { Accounts } from "./accounts.js";
 import { createSignatureCheck } from "./auth.js";
 import { REFUSAL_STATUS } from "./choices.js";

@@ -3,7 +3,7 @@
 // computes (src/client/signing.ts: the same signing string and header names), with a timestamp near the sandbox
 // clock. Web Crypto only, so it runs in a browser too.
 import { SIGNING_HEADERS, signingString } from "../client/signing.js";
-import type { PipelineRequest } from "../mock/pipeline.js";
+import type { PipelineRequest } from "../pipeline/pipeline.js";
 import { SIGNATURE_WINDOW_MS } from "./choices.js";
 import { single } from "./engine.js";
 

@@ -5,7 +5,7 @@
 import type { FiatRateSetting, SandboxRates } from "../../generated/sandbox-control.js";
 import type { components } from "../../generated/schema.js";
 import { SchemaCompiler } from "../contract/schemas.js";
-import { documentedAnswer } from "../mock/answers.js";
+import { documentedAnswer } from "../pipeline/answers.js";
 import { isObject, listOperations, type OpenApiDocument, type Operation, successKey } from "../openapi/document.js";
 import { DEFAULT_DECIMAL_PLACES, MAX_MINOR_UNITS } from "./choices.js";
 

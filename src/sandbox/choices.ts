@@ -11,8 +11,13 @@ import {
   WEBHOOK_SIGNATURE_HEADER,
 } from "../../generated/client-meta.js";
 import type { SandboxChoice } from "../../generated/sandbox-control.js";
-import { MOCK_IDENTITY_HEADER } from "../mock/identity.js";
-import { DEFAULT_MAX_BODY_BYTES, DEFAULT_REQUEST_TIMEOUT_MS, MAX_HEADER_BYTES, MAX_URL_BYTES } from "../mock/limits.js";
+import { MOCK_IDENTITY_HEADER } from "../pipeline/identity.js";
+import {
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  MAX_HEADER_BYTES,
+  MAX_URL_BYTES,
+} from "../pipeline/limits.js";
 
 const KIB = 1024;
 const MIB = 1024 * KIB;

@@ -4,7 +4,7 @@
 import { BASE_PATH } from "../../generated/client-meta.js";
 import type { ContractViolation } from "../contract/types.js";
 import { type ContractValidator, createContractValidator } from "../contract/validator.js";
-import type { AnsweredRequest, PipelineAnswer } from "../mock/pipeline.js";
+import type { AnsweredRequest, PipelineAnswer } from "../pipeline/pipeline.js";
 import { listOperations, type OpenApiDocument, type Operation, responseKeyFor } from "../openapi/document.js";
 
 /** Validators by contract: compiling is the expensive part, and every sandbox of one contract shares it. */

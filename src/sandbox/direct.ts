@@ -3,7 +3,7 @@
 // and writes an answer itself, so building a Request and reading a Response back for it is pure cost (an
 // AbortSignal, a body stream, two header lists per request). This module lets the HTTP front reach the same
 // pipeline of the same engine directly, in the pipeline's own shapes; nothing outside the package sees it.
-import type { RequestPipeline } from "../mock/pipeline.js";
+import type { RequestPipeline } from "../pipeline/pipeline.js";
 
 const pipelines = new WeakMap<object, RequestPipeline>();
 

@@ -1,9 +1,9 @@
 // What every operation of the sandbox works with: the state (replaced whole by a restore, so always read through
 // `engine.state`), the clock, the answer templates, the contract, and the small helpers that write an answer or a
-// refusal as the request pipeline (src/mock/pipeline.ts) takes them. The operations themselves are in
+// refusal as the request pipeline (src/pipeline/pipeline.ts) takes them. The operations themselves are in
 // operations/, one file per resource.
-import { documentedAnswer } from "../mock/answers.js";
-import type { SourceAnswer, SourceRequest } from "../mock/pipeline.js";
+import { documentedAnswer } from "../pipeline/answers.js";
+import type { SourceAnswer, SourceRequest } from "../pipeline/pipeline.js";
 import type { OpenApiDocument, Operation } from "../openapi/document.js";
 import { API_KEY_HEADER } from "../../generated/client-meta.js";
 import type { components } from "../../generated/schema.js";

@@ -3,14 +3,14 @@
 // own clock and are accepted once, balances that move, limits that are hit) and the control API under
 // /_sandbox, both through one Fetch handler, `sandbox.fetch(request)`, so the HTTP front (server.ts), the ./msw
 // handlers and a test in-process drive the same engine, in Node and in a browser. API requests go through the
-// mock's request pipeline (src/mock/pipeline.ts) with the engine as its answer source; every answer is checked
+// mock's request pipeline (src/pipeline/pipeline.ts) with the engine as its answer source; every answer is checked
 // against the contract before it is sent. Where the service's description is silent the sandbox decides, and
 // every such decision is in one register (choices.ts, `sandbox.choices`).
 import { BASE_PATH } from "../../generated/client-meta.js";
 import type { components } from "../../generated/schema.js";
 import { openApiDocument } from "../contract/bundled.js";
-import { answerFetchRequest } from "../mock/fetch-front.js";
-import { createRequestPipeline } from "../mock/pipeline.js";
+import { answerFetchRequest } from "../pipeline/fetch-front.js";
+import { createRequestPipeline } from "../pipeline/pipeline.js";
 import type { SandboxAccount, SandboxChoice, SandboxRates, SandboxState } from "../../generated/sandbox-control.js";
 import { type Accounts, createAccounts } from "./accounts.js";
 import { createAdmission } from "./admission.js";

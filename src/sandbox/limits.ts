@@ -6,8 +6,8 @@
 // requests left); a spent limit refuses the request with 429, which the pipeline answers with the published
 // error body.
 import { RATE_LIMIT_HEADERS } from "../../generated/client-meta.js";
-import type { Refusal } from "../mock/request-checks.js";
-import { durationMs } from "../mock/rate-limit.js";
+import type { Refusal } from "../pipeline/request-checks.js";
+import { durationMs } from "../pipeline/rate-limit.js";
 import {
   isObject,
   type JsonObject,

@@ -1,4 +1,4 @@
-// The sandbox over HTTP (`api-contract sandbox`): the mock's node:http front (src/mock/http-front.ts: body limit,
+// The sandbox over HTTP (`api-contract sandbox`): the mock's node:http front (src/pipeline/http-front.ts: body limit,
 // request limits, CORS, a request Node cannot parse) before the sandbox engine. Each request read whole becomes a
 // Fetch Request for `sandbox.fetch`, whose Response is written back, except an API request: it goes straight into
 // the same engine's pipeline (direct.ts) in the shapes the Fetch way would give it, as building a Request and
@@ -19,8 +19,8 @@ import path from "node:path";
 import { BASE_PATH } from "../../generated/client-meta.js";
 import controlDocument from "../../generated/sandbox-control.json" with { type: "json" };
 import { openApiDocument } from "../contract/bundled.js";
-import { type AnsweringSide, startHttpFront } from "../mock/http-front.js";
-import { DEFAULT_MAX_BODY_BYTES, DEFAULT_REQUEST_TIMEOUT_MS } from "../mock/limits.js";
+import { type AnsweringSide, startHttpFront } from "../pipeline/http-front.js";
+import { DEFAULT_MAX_BODY_BYTES, DEFAULT_REQUEST_TIMEOUT_MS } from "../pipeline/limits.js";
 import {
   after,
   createRequestPipeline,
@@ -29,7 +29,7 @@ import {
   type PipelineRequest,
   plainTarget,
   type RequestPipeline,
-} from "../mock/pipeline.js";
+} from "../pipeline/pipeline.js";
 import { deriveMockSpec } from "../mock/spec.js";
 import { CONTROL_PREFIX } from "./control.js";
 import { pipelineOf } from "./direct.js";

@@ -1,8 +1,8 @@
 // The sandbox as the request pipeline's answer source: each operation the sandbox models answers from the state
 // (operations/), every other one the documented example, as ./msw answers it (choices.ts, "answers.unmodelled").
 // The caller's account is the one of its API key (the admission step, limits.ts, made it on first use).
-import { createDocumentedSource } from "../mock/answers.js";
-import type { AnswerSource } from "../mock/pipeline.js";
+import { createDocumentedSource } from "../pipeline/answers.js";
+import type { AnswerSource } from "../pipeline/pipeline.js";
 import { UNMODELLED_OPERATIONS } from "./choices.js";
 import { apiKeyOf, type Engine, type Handler } from "./engine.js";
 import { acceptQuote } from "./operations/accept-quote.js";

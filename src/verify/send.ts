@@ -3,7 +3,7 @@
 // every answer does, the target is the mock (unpaced by default); one answer without it makes it a deployment.
 import { SIGNING_HEADERS } from "../../generated/client-meta.js";
 import { createSigner, type Signer } from "../client/signing.js";
-import { MOCK_IDENTITY_HEADER } from "../mock/identity.js";
+import { MOCK_IDENTITY_HEADER } from "../pipeline/identity.js";
 import type { VerifyOptions, VerifyTarget } from "./run.js";
 
 /** The verifier's clock, in milliseconds; a test gives a fake one to see the pauses asked for. */

@@ -9,7 +9,7 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { MOCK_IDENTITY_HEADER, PACKAGE_VERSION } from "../../src/mock/identity.js";
+import { MOCK_IDENTITY_HEADER, PACKAGE_VERSION } from "../../src/pipeline/identity.js";
 import { readmeBlock } from "../support/readme.js";
 import { closedPort } from "../support/deployments.js";
 import { API_KEY_HEADER } from "../support/spec.js";

@@ -3,7 +3,7 @@
 // answered with the published error body naming its cause and the rate-limit headers, and stopping when stopped.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type StartedMock, startMock } from "../../src/mock/index.js";
-import { quoteExpiry } from "../../src/mock/quote-expiry.js";
+import { quoteExpiry } from "../../src/pipeline/quote-expiry.js";
 import { expectErrorBody } from "../support/error-body.js";
 import {
   API_KEY_HEADER,

@@ -1,4 +1,4 @@
-// Both HTTP fronts (the mock's and the sandbox's, src/mock/http-front.ts) with several connections open, when
+// Both HTTP fronts (the mock's and the sandbox's, src/pipeline/http-front.ts) with several connections open, when
 // the answers of one turn of the event loop are written together at its end: each request gets its own answer,
 // and a client that ends its side of the connection right after its request (a half-close) still gets its
 // answer, although Node ends such a socket as soon as it reads the end.

@@ -1,4 +1,4 @@
-// The answers the mock and the ./msw handlers build from the contract (src/mock/answers.ts), on fixture
+// The answers the mock and the ./msw handlers build from the contract (src/pipeline/answers.ts), on fixture
 // contracts: the response key of a status, the documented answer of a status (first or named example, header
 // examples), the error answer shared by the operations, header values made safe, and the parsing of `Prefer`.
 import { describe, expect, it } from "vitest";
@@ -8,7 +8,7 @@ import {
   parsePrefer,
   safeHeaderValue,
   violationsHeader,
-} from "../../src/mock/answers.js";
+} from "../../src/pipeline/answers.js";
 import { responseKeyFor } from "../../src/openapi/document.js";
 import type { JsonObject, OpenApiDocument } from "../../src/openapi/index.js";
 

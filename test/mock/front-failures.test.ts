@@ -1,10 +1,10 @@
-// What the HTTP front of the mock and the sandbox (src/mock/http-front.ts) does when its answering side throws,
+// What the HTTP front of the mock and the sandbox (src/pipeline/http-front.ts) does when its answering side throws,
 // or Node refuses to write its answer: the request is answered 400 with the side's documented error answer saying
 // so, never a 5xx, a dropped connection or a client left waiting, and the failure is logged with its stack
 // (choices.ts, "answers.http", for the sandbox). A log function that throws costs no answer.
 import net from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { type AnsweringSide, startHttpFront } from "../../src/mock/http-front.js";
+import { type AnsweringSide, startHttpFront } from "../../src/pipeline/http-front.js";
 import { sendRaw } from "./support/raw-http.js";
 
 let stop: (() => Promise<void>) | undefined;

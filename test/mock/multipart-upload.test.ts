@@ -6,9 +6,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { contractMiddleware, type ContractResult } from "../../src/contract/index.js";
 import { createClient } from "../../src/index.js";
-import { createDocumentedSource } from "../../src/mock/answers.js";
+import { createDocumentedSource } from "../../src/pipeline/answers.js";
 import { type StartedMock, startMock } from "../../src/mock/index.js";
-import { createRequestPipeline } from "../../src/mock/pipeline.js";
+import { createRequestPipeline } from "../../src/pipeline/pipeline.js";
 import { pipelineOf } from "../../src/sandbox/direct.js";
 import { createSandbox } from "../../src/sandbox/index.js";
 import { multipartMedia, schemaView } from "../../src/openapi/index.js";

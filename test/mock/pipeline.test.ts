@@ -1,18 +1,18 @@
-// The request pipeline (src/mock/pipeline.ts) alone, without a server or Prism: what it hands its answer source
+// The request pipeline (src/pipeline/pipeline.ts) alone, without a server or Prism: what it hands its answer source
 // (operation, decoded path parameters, query, parsed body, preferences), what it refuses before the source
 // (the API key before the body, the body against the contract, malformed JSON), what it makes of the source's
 // refusals and answers, and its clock: a quote's expiry and the rate-limit reset are those of `now()`.
 import { describe, expect, it, vi } from "vitest";
-import { createDocumentedSource } from "../../src/mock/answers.js";
-import { FULL_REPORT_MAX_BYTES } from "../../src/mock/body-check.js";
-import { MOCK_IDENTITY_HEADER } from "../../src/mock/identity.js";
+import { createDocumentedSource } from "../../src/pipeline/answers.js";
+import { FULL_REPORT_MAX_BYTES } from "../../src/pipeline/body-check.js";
+import { MOCK_IDENTITY_HEADER } from "../../src/pipeline/identity.js";
 import {
   type AnswerSource,
   createRequestPipeline,
   MAX_VIOLATIONS,
   type SourceAnswer,
   type SourceRequest,
-} from "../../src/mock/pipeline.js";
+} from "../../src/pipeline/pipeline.js";
 import {
   API_KEY_HEADER,
   BASE_PATH,

@@ -1,10 +1,10 @@
-// A plain path (plainTarget in src/mock/pipeline.ts) is taken without a URL parser: for every target it takes, a
+// A plain path (plainTarget in src/pipeline/pipeline.ts) is taken without a URL parser: for every target it takes, a
 // URL parser gives the same pathname and no query; every other target is left to the parser. Targets are made
 // of the characters that matter to a parser: dots and slashes (dot segments, an authority), escapes, query and
 // fragment marks, a backslash, a space, non-ASCII.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { plainTarget } from "../../src/mock/pipeline.js";
+import { plainTarget } from "../../src/pipeline/pipeline.js";
 import { BASE_PATH } from "../support/spec.js";
 
 const PIECES = ["v1", "trades", "quote", "a", "Z9", "-", "_", "~", "!", "$", "&", "'", "(", ")", "*", "+", ",", ";"];

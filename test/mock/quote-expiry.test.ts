@@ -1,7 +1,7 @@
 // The mock's quotes are valid when they are answered, for as long as they say: Create Quote answers its
 // documented example with an expiryDate its own expiresIn seconds after the answer (published: seconds; the
 // documented expiryDate is in the past), so the README's first example (create a quote, accept it unless
-// expired) accepts against the mock. On a real socket. And the quote refresh itself (src/mock/quote-expiry.ts)
+// expired) accepts against the mock. On a real socket. And the quote refresh itself (src/pipeline/quote-expiry.ts)
 // on fixture contracts: any expiresIn (a property), one that is no number or puts the expiry out of the
 // Timestamp's years, expiry schemas split over allOf, components without schemas, recursive schemas that never
 // reach a quote, undocumented statuses and responses without content, the depth bound, quotes without an
@@ -9,7 +9,7 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { MOCK_QUOTE_VALIDITY_MS, type StartedMock, startMock } from "../../src/mock/index.js";
-import { quoteExpiry } from "../../src/mock/quote-expiry.js";
+import { quoteExpiry } from "../../src/pipeline/quote-expiry.js";
 import { listOperations, type OpenApiDocument } from "../../src/openapi/index.js";
 import { createQuote, freshQuoteTests, quoteExamples, quoteProperty, validityMsOf } from "../support/quote.js";
 import type { JsonObject } from "../support/spec.js";

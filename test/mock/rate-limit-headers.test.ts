@@ -1,5 +1,5 @@
 // The mock's rate-limit headers make sense at the moment of the answer, in the HTTP mock and in ./msw (one
-// function, src/mock/rate-limit.ts): X-RateLimit-Reset is the end of the current one-minute window (the
+// function, src/pipeline/rate-limit.ts): X-RateLimit-Reset is the end of the current one-minute window (the
 // limit is per minute, the description says), in the documented example's format (Unix seconds); a 429 says
 // X-RateLimit-Remaining: 0; Remaining is never above Limit. So the client, retrying a mock 429, waits until
 // the reset instead of 0 ms. The clock is faked (Date only: the mock runs in this process and reads it too).
@@ -8,9 +8,9 @@ import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { MOCK_BASE_URL } from "../../generated/client-meta.js";
 import { createClient } from "../../src/index.js";
-import { documentedAnswer, errorAnswer } from "../../src/mock/answers.js";
+import { documentedAnswer, errorAnswer } from "../../src/pipeline/answers.js";
 import { type StartedMock, startMock } from "../../src/mock/index.js";
-import { durationMs, rateLimitHeaders } from "../../src/mock/rate-limit.js";
+import { durationMs, rateLimitHeaders } from "../../src/pipeline/rate-limit.js";
 import { createHandlers } from "../../src/msw/index.js";
 import {
   API_KEY_HEADER,

@@ -1,4 +1,4 @@
-// What the mock and the sandbox (one HTTP front, src/mock/http-front.ts) answer a request that breaks one of its
+// What the mock and the sandbox (one HTTP front, src/pipeline/http-front.ts) answer a request that breaks one of its
 // limits, on raw sockets: a request that does not arrive in time (an idle connection, a head or a body that
 // stops) 408; a URL over MAX_URL_BYTES 414; header fields over MAX_HEADER_BYTES 431; a head too large for Node's
 // parser (over MAX_HEAD_BYTES) 414 or 431 by what the parser was reading. Each is the documented error response
@@ -13,7 +13,7 @@ import {
   MOCK_IDENTITY_HEADER,
   startMock,
 } from "../../src/mock/index.js";
-import { headOverflowStatus } from "../../src/mock/limits.js";
+import { headOverflowStatus } from "../../src/pipeline/limits.js";
 import { startSandbox } from "../../src/sandbox/server.js";
 import { type RawAnswer, sendRaw } from "./support/raw-http.js";
 import { expectErrorBody } from "../support/error-body.js";
@@ -22,7 +22,7 @@ import { API_KEY_HEADER, BASE_PATH, RATE_LIMIT_HEADERS } from "../support/spec.j
 const REQUEST_TIMEOUT_MS = 150;
 const SUMMARY = `${BASE_PATH}/trades/summary/me`;
 
-/** Both HTTP fronts apply these limits (src/mock/http-front.ts): the mock's server and the sandbox's. */
+/** Both HTTP fronts apply these limits (src/pipeline/http-front.ts): the mock's server and the sandbox's. */
 const FRONTS: Record<string, () => Promise<Array<{ port: number; stop(): Promise<void> }>>> = {
   mock: () => Promise.all([startMock(), startMock({ requestTimeoutMs: REQUEST_TIMEOUT_MS })]),
   sandbox: () =>

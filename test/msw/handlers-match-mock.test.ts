@@ -1,4 +1,4 @@
-// The ./msw handlers and the HTTP mock share one request pipeline (src/mock/pipeline.ts), so they answer the
+// The ./msw handlers and the HTTP mock share one request pipeline (src/pipeline/pipeline.ts), so they answer the
 // same request alike: the same requests, valid and invalid (generated with fast-check from the contract: a
 // missing API key, a body that breaks its schema, malformed JSON, a required body left out, a query value outside
 // its enum), are sent to the mock over a real socket and to the handlers through msw's getResponse, both on one

@@ -5,7 +5,7 @@ import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { contractMiddleware } from "../../src/contract/index.js";
 import { ApiError, createClient, MOCK_BASE_URL, unwrap } from "../../src/index.js";
-import { quoteExpiry } from "../../src/mock/quote-expiry.js";
+import { quoteExpiry } from "../../src/pipeline/quote-expiry.js";
 import { createHandlers, createHttp } from "../../src/msw/index.js";
 import {
   API_KEY_HEADER,

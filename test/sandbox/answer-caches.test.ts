@@ -7,7 +7,7 @@
 // bodyText is sent only when the body goes out unchanged.
 import { afterEach, describe, expect, it } from "vitest";
 import { openApiDocument } from "../../src/contract/bundled.js";
-import { createRequestPipeline, type PipelineAnswer, type SourceAnswer } from "../../src/mock/pipeline.js";
+import { createRequestPipeline, type PipelineAnswer, type SourceAnswer } from "../../src/pipeline/pipeline.js";
 import { createAnswerCheck } from "../../src/sandbox/conformance.js";
 import { createSandbox } from "../../src/sandbox/index.js";
 import { type StartedSandbox, startSandbox } from "../../src/sandbox/server.js";

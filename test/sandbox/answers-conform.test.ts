@@ -3,7 +3,7 @@
 // would break the contract is a sandbox bug: answered 500 with the violation in the published error body, logged.
 import { describe, expect, it } from "vitest";
 import { openApiDocument } from "../../src/contract/bundled.js";
-import { createRequestPipeline } from "../../src/mock/pipeline.js";
+import { createRequestPipeline } from "../../src/pipeline/pipeline.js";
 import { UNMODELLED_OPERATIONS } from "../../src/sandbox/choices.js";
 import { createAnswerCheck } from "../../src/sandbox/conformance.js";
 import { MODELLED_OPERATIONS } from "../../src/sandbox/source.js";

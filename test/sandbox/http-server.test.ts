@@ -12,7 +12,7 @@ import path from "node:path";
 import fc from "fast-check";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { isLoopbackHost, type StartedSandbox, startSandbox, writeFileAtomically } from "../../src/sandbox/server.js";
-import { DEFAULT_MAX_BODY_BYTES } from "../../src/mock/limits.js";
+import { DEFAULT_MAX_BODY_BYTES } from "../../src/pipeline/limits.js";
 import { API_KEY_HEADER, BASE_PATH, RATE_LIMIT_HEADERS, SIGNING_HEADERS } from "../support/spec.js";
 
 let folder: string;

@@ -4,8 +4,8 @@
 // (test/mock/pipeline.test.ts and the ./msw tests hold that).
 import { describe, expect, it } from "vitest";
 import { openApiDocument } from "../../src/contract/bundled.js";
-import { createDocumentedSource } from "../../src/mock/answers.js";
-import { type AdmissionRequest, createRequestPipeline } from "../../src/mock/pipeline.js";
+import { createDocumentedSource } from "../../src/pipeline/answers.js";
+import { type AdmissionRequest, createRequestPipeline } from "../../src/pipeline/pipeline.js";
 import { BASE_PATH, RATE_LIMIT_HEADERS, successExample, API_KEY_HEADER } from "../support/spec.js";
 
 const source = createDocumentedSource(openApiDocument);

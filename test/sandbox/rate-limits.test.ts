@@ -3,7 +3,7 @@
 // Quote also counts against its hourly limit; a key's window opens at its first counted request; keys do not share
 // windows.
 import { describe, expect, it } from "vitest";
-import { durationMs } from "../../src/mock/rate-limit.js";
+import { durationMs } from "../../src/pipeline/rate-limit.js";
 import { listSpecOperations, loadSpec, RATE_LIMIT_HEADERS } from "../support/spec.js";
 import { api, newSandbox, SELL_100, START } from "./support/sandbox.js";
 

@@ -2,7 +2,7 @@
 // answers every request alike, one in front of the package's mock that may rewrite its answers, and a closed port.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { MOCK_IDENTITY_HEADER } from "../../src/mock/identity.js";
+import { MOCK_IDENTITY_HEADER } from "../../src/pipeline/identity.js";
 import { API_KEY_HEADER, BASE_PATH, RATE_LIMIT_HEADERS } from "./spec.js";
 
 export interface Seen {

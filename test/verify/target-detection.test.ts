@@ -4,7 +4,7 @@
 import http from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import { createContractValidator } from "../../src/contract/index.js";
-import { MOCK_IDENTITY_HEADER } from "../../src/mock/identity.js";
+import { MOCK_IDENTITY_HEADER } from "../../src/pipeline/identity.js";
 import type { OpenApiDocument } from "../../src/openapi/index.js";
 import { type VerifyOptions, type VerifyTarget, verify } from "../../src/verify/index.js";
 import { json } from "../support/media.js";

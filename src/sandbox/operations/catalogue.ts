@@ -1,6 +1,6 @@
 // What anyone may read without an account: the fiat rates, the currencies, and the trade pairs (all of them, one
 // by its two codes, those of one currency), from the sandbox's catalogue and rates of the moment.
-import type { SourceAnswer } from "../../mock/pipeline.js";
+import type { SourceAnswer } from "../../pipeline/pipeline.js";
 import { REFUSAL_STATUS } from "../choices.js";
 import { answered, type Handler, refused } from "../engine.js";
 import { shaped } from "../templates.js";

@@ -1,4 +1,4 @@
-// The mock says it is this package's mock: every answer of the HTTP mock (server.ts) and of the ./msw
+// The mock says it is this package's mock: every answer of the HTTP mock (src/mock/server.ts) and of the ./msw
 // handlers carries MOCK_IDENTITY_HEADER with this package's version, so a verifier can tell the package's
 // own mock from a deployment without guessing from the host. It is the mock's header, not the API's: the
 // contract does not declare it, and the contract validator lets undeclared headers through.

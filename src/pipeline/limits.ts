@@ -1,12 +1,12 @@
 // The limits of one request to the mock, and the statuses that say which one a request broke. The mock's
-// own server (server.ts) applies them:
+// own server (src/mock/server.ts) applies them:
 //   - the whole request (head and body) must arrive within `requestTimeoutMs` (startMock's option, default
 //     DEFAULT_REQUEST_TIMEOUT_MS), else 408: an idle connection, or a head or body that stops;
 //   - a URL (the request target) of at most MAX_URL_BYTES, else 414;
 //   - header fields of at most MAX_HEADER_BYTES (each line counted with its ": " and CRLF), else 431;
 //   - Node's parser reads at most MAX_HEAD_BYTES of request line and header fields together; past it, it stops
 //     and reports only the bytes it was reading (headOverflowStatus tells 414 from 431 by them).
-// A body over maxBodyBytes is 413 (server.ts).
+// A body over maxBodyBytes is 413 (src/mock/server.ts).
 
 /** Requests larger than this are refused (413): every request body of the contract is a few hundred bytes. */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;

@@ -1,4 +1,4 @@
-// The one request pipeline behind the HTTP mock (server.ts) and the ./msw handlers (src/msw): a small
+// The one request pipeline behind the HTTP mock (src/mock/server.ts) and the ./msw handlers (src/msw): a small
 // Fetch-like request (method, URL, headers, body text) in, an answer (status, headers, body text) out. It
 // knows neither Node's http nor Prism, so it runs in a browser too; each front adapts its transport to it.
 // Stages, in order:
