@@ -1,5 +1,5 @@
-// The node:http front shared by the mock's server (src/mock/server.ts) and the sandbox's (src/sandbox/server.ts): it reads
-// requests and writes answers, and refuses what only a transport can see, always with the answering side's
+// The node:http front shared by the mock's server (src/mock/server.ts) and the sandbox's (src/sandbox/server.ts):
+// it reads requests and writes answers, and refuses what only a transport can see, always with the answering side's
 // documented error answer (its `refuse`), never a bare Node error:
 //   - a body that is too large (413), a request that breaks a limit of limits.ts (408, 414, 431);
 //   - a CORS preflight gets 204 with CORS headers; every answer carries CORS headers for any origin;
