@@ -3,12 +3,5 @@
 export { noAnswerReason } from "./no-answer.js";
 export { creatorPath, type PlannedCase, planVerification } from "./plan.js";
 export { reportJunit, reportMarkdown, violationLine, writeReport } from "./report.js";
-export {
-  type CaseResult,
-  createVerifier,
-  type Verifier,
-  type VerifyOptions,
-  type VerifyReport,
-  type VerifyTarget,
-  verify,
-} from "./run.js";
+export { createVerifier, type Verifier, verify } from "./run.js";
+export type { CaseResult, VerifyOptions, VerifyReport, VerifyTarget } from "./types.js";

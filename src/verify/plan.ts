@@ -4,7 +4,7 @@
 // except the last one of a path whose parent a POST of this run creates. On the package's mock every case runs.
 import { listOperations, type OpenApiDocument, type Operation } from "../openapi/document.js";
 import { hasOwnQuota, negativeCases, positiveCases, type VerifyCase } from "./cases.js";
-import type { VerifyOptions } from "./run.js";
+import type { VerifyOptions } from "./types.js";
 
 export interface PlannedCase extends VerifyCase {
   /** Why the case does not run against this target, or undefined. */

@@ -2,7 +2,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { ContractViolation, ContractWarning } from "../contract/types.js";
-import type { CaseResult, VerifyReport } from "./run.js";
+import type { CaseResult, VerifyReport } from "./types.js";
 
 /** A violation in one line, with its JSON pointer: `[body-schema] body /data/0/amount: …`. */
 export function violationLine(v: ContractViolation | ContractWarning): string {

@@ -4,13 +4,7 @@
 import { SIGNING_HEADERS } from "../../generated/client-meta.js";
 import { createSigner, type Signer } from "../client/signing.js";
 import { MOCK_IDENTITY_HEADER } from "../pipeline/identity.js";
-import type { VerifyOptions, VerifyTarget } from "./run.js";
-
-/** The verifier's clock, in milliseconds; a test gives a fake one to see the pauses asked for. */
-export interface VerifyClock {
-  now(): number;
-  sleep(ms: number): Promise<void>;
-}
+import type { VerifyClock, VerifyOptions, VerifyTarget } from "./types.js";
 
 const realClock: VerifyClock = {
   now: () => performance.now(),

@@ -1,0 +1,80 @@
+// The types verify's modules share (its options, a case's result, the report, the clock), in a module of their own
+// so that plan.ts, send.ts and report.ts need not import run.ts, which imports them.
+import type { ContractViolation, ContractWarning } from "../contract/types.js";
+
+/** The verifier's clock, in milliseconds; a test gives a fake one to see the pauses asked for. */
+export interface VerifyClock {
+  now(): number;
+  sleep(ms: number): Promise<void>;
+}
+
+export interface VerifyOptions {
+  /** Base URL ending in the contract's base path, e.g. https://staging.example.com/v1. */
+  baseUrl: string;
+  apiKey?: string;
+  /** Signs every request (x-api-timestamp, x-api-signature) as a real client of the service does. */
+  apiSecret?: string;
+  /**
+   * `deployment`: the safety rules of plan.ts. `mock`: this package's mock (every case, exact refusal statuses,
+   * examples as path values). Default: learned from the answers (see VerifyTarget), a deployment's rules until the
+   * first.
+   */
+  target?: VerifyTarget;
+  /** Run operations that change state (POST other than one with its own quota) and invalid bodies of such ones. */
+  allowSideEffects?: boolean;
+  /** Values for path and query parameters, by name (e.g. { id: "cus-123" }). */
+  params?: Record<string, string>;
+  /**
+   * Minimum pause between the end of one request (its answer read) and the start of the next. Default 1000 ms on a
+   * deployment (60/min, far under 200/min), 0 on the mock.
+   */
+  minIntervalMs?: number;
+  /** Per-request time limit. Default 15 s. */
+  timeoutMs?: number;
+  /** What time it is and how to wait, for the pacing and the durations: performance.now and setTimeout by default. */
+  clock?: VerifyClock;
+  /** Called after each case, with its position (from 1) among the planned cases. */
+  onCase?: (result: CaseResult, position: number, total: number) => void;
+  /** Called when verify learns what the target is (after its first answer), and again if that changes. */
+  onTarget?: (target: VerifyTarget, mockVersion: string | undefined) => void;
+}
+
+/**
+ * What is verified: `mock` when every answer so far carried the mock's X-Api-Contract-Mock header (this package's
+ * mock says so), else `deployment` (any other server, which verify cannot know to be a test one).
+ */
+export type VerifyTarget = "deployment" | "mock";
+
+export interface CaseResult {
+  case: string;
+  operationId: string | undefined;
+  kind: "positive" | "negative";
+  outcome: "passed" | "failed" | "skipped";
+  /** Why it was skipped or failed, in a sentence. */
+  reason?: string;
+  request?: { method: string; url: string };
+  status?: number;
+  durationMs?: number;
+  /** Set when no HTTP answer came (connection refused, DNS, TLS, timeout, dropped connection): why, in one line. */
+  noAnswer?: string;
+  violations: ContractViolation[];
+  warnings: ContractWarning[];
+}
+
+export interface VerifyReport {
+  baseUrl: string;
+  target: VerifyTarget;
+  /** The mock's version, from its X-Api-Contract-Mock header, when the target is the package's mock. */
+  mockVersion?: string;
+  startedAt: string;
+  finishedAt: string;
+  requests: number;
+  counts: { passed: number; failed: number; skipped: number };
+  /** True when nothing failed and at least one positive case passed. */
+  ok: boolean;
+  /** Set when the target could not be checked (no HTTP answer to the first request sent): why, in one line. */
+  unchecked?: string;
+  /** Set when one cause explains the failures (the API key was refused; every request answered 404): in one line. */
+  cause?: string;
+  results: CaseResult[];
+}
