@@ -18,13 +18,15 @@ interface AdmissionContext {
   accounts: Accounts;
   limits: Limits;
   requireKnownKeys: boolean;
+  /** The client's wall clock a signature's timestamp is checked against (ms since the epoch). */
+  signatureClock: () => number;
 }
 
-export function createAdmission({ engine, accounts, limits, requireKnownKeys }: AdmissionContext) {
+export function createAdmission({ engine, accounts, limits, requireKnownKeys, signatureClock }: AdmissionContext) {
   const signatureProblem = createSignatureCheck();
   /** The limits' decision once the signature of a key with a secret is checked (Web Crypto: a promise). */
   const signedAdmission = async (secret: string, key: string, request: AdmissionRequest): Promise<Admission> => {
-    const problem = await signatureProblem(secret, request, engine.clock.now());
+    const problem = await signatureProblem(secret, request, { wall: signatureClock(), sandbox: engine.clock.now() });
     if (!problem) return limits.admit(key, request.operation);
     return {
       refusal: { status: REFUSAL_STATUS.badSignature, why: problem },

@@ -1,7 +1,8 @@
 // Request signing as the sandbox checks it (choices.ts, "signing"): an account with an API secret needs the two
 // signing headers, the signature being the hex HMAC-SHA256 of METHOD + PATH + TIMESTAMP that the package's client
-// computes (src/client/signing.ts: the same signing string and header names), with a timestamp near the sandbox
-// clock. Web Crypto only, so it runs in a browser too.
+// computes (src/client/signing.ts: the same signing string and header names), over the query as sent or as the
+// later official client encodes it, with a timestamp near the client's wall clock (transport time, not business
+// time) or the sandbox clock. Web Crypto only, so it runs in a browser too.
 import { SIGNING_HEADERS, signingString } from "../client/signing.js";
 import type { PipelineRequest } from "../pipeline/pipeline.js";
 import { SIGNATURE_WINDOW_MS } from "./choices.js";
@@ -20,10 +21,36 @@ interface SignedRequest {
 }
 
 /** Checks signatures; undefined when the request is signed as it should be, else what is wrong. */
-type SignatureCheck = (secret: string, request: SignedRequest, now: number) => Promise<string | undefined>;
+type SignatureCheck = (secret: string, request: SignedRequest, clocks: SigningClocks) => Promise<string | undefined>;
+
+/** The moments a timestamp may be near (ms): the client's wall clock, and the sandbox's clock (choices.ts). */
+export interface SigningClocks {
+  wall: number;
+  sandbox: number;
+}
 
 const toHex = (bytes: ArrayBuffer): string =>
   Array.from(new Uint8Array(bytes), (byte) => byte.toString(16).padStart(2, "0")).join("");
+
+/**
+ * The query as the later official client signs it (observed, C2): each name and value percent-encoded with
+ * encodeURIComponent (`:` as `%3A`), while its HTTP library sends `:` as is. Undefined when that is the target.
+ */
+export function clientEncodedTarget(target: string): string | undefined {
+  const mark = target.indexOf("?");
+  if (mark < 0) return undefined;
+  const pairs = [...new URLSearchParams(target.slice(mark + 1))].map(
+    ([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`,
+  );
+  const encoded = `${target.slice(0, mark)}?${pairs.join("&")}`;
+  return encoded === target ? undefined : encoded;
+}
+
+/** Whether `timestamp` is within the window of either clock. */
+const timely = (timestamp: string, { wall, sandbox }: SigningClocks): boolean =>
+  /^[0-9]+$/.test(timestamp) &&
+  (Math.abs(Number(timestamp) - wall) <= SIGNATURE_WINDOW_MS ||
+    Math.abs(Number(timestamp) - sandbox) <= SIGNATURE_WINDOW_MS);
 
 export function createSignatureCheck(): SignatureCheck {
   const keys = new Map<string, Promise<CryptoKey>>();
@@ -36,18 +63,24 @@ export function createSignatureCheck(): SignatureCheck {
     }
     return key;
   };
-  return async (secret, { method, target, headers }, now) => {
+  const signatureOf = async (secret: string, method: string, target: string, timestamp: string) =>
+    toHex(
+      await crypto.subtle.sign("HMAC", await keyOf(secret), encoder.encode(signingString(method, target, timestamp))),
+    );
+  return async (secret, { method, target, headers }, clocks) => {
     const timestamp = single(headers[SIGNING_HEADERS.timestamp]);
     const signature = single(headers[SIGNING_HEADERS.signature]);
     if (timestamp === undefined || signature === undefined)
       return `this API key signs its requests: ${SIGNED_BY} are required`;
-    if (!/^[0-9]+$/.test(timestamp) || Math.abs(Number(timestamp) - now) > SIGNATURE_WINDOW_MS)
-      return `${SIGNING_HEADERS.timestamp} must be within ${WINDOW_SECONDS} s of the sandbox clock (${now})`;
-    const mac = await crypto.subtle.sign(
-      "HMAC",
-      await keyOf(secret),
-      encoder.encode(signingString(method, target, timestamp)),
-    );
-    return toHex(mac) === signature ? undefined : `${SIGNING_HEADERS.signature} does not match the request`;
+    if (!timely(timestamp, clocks))
+      return (
+        `${SIGNING_HEADERS.timestamp} must be within ${WINDOW_SECONDS} s of the time (${clocks.wall}) or of the ` +
+        `sandbox clock (${clocks.sandbox})`
+      );
+    if ((await signatureOf(secret, method, target, timestamp)) === signature) return undefined;
+    const encoded = clientEncodedTarget(target);
+    if (encoded !== undefined && (await signatureOf(secret, method, encoded, timestamp)) === signature)
+      return undefined;
+    return `${SIGNING_HEADERS.signature} does not match the request`;
   };
 }

@@ -24,6 +24,16 @@ const MIB = 1024 * KIB;
 
 const NO_STATUS = "no source shows which status answers this";
 
+/**
+ * How Create Quote reads sourceId, targetId and side ("quotes.sides"). `pair`, as the official clients send it:
+ * source and target name the catalogue's pair (left, right); SELL pays the source, BUY pays the target.
+ * `source-pays`, as the published pages say accepting works: the source is always paid; SELL sells USDT (source
+ * USDT), BUY buys USDT (target USDT). Either way `amount` is in the currency paid.
+ */
+export const QUOTE_SIDE_READINGS = ["pair", "source-pays"] as const;
+export type QuoteSideReading = (typeof QUOTE_SIDE_READINGS)[number];
+export const DEFAULT_QUOTE_SIDE_READING: QuoteSideReading = "pair";
+
 /** The statuses of the sandbox's refusals (all among the statuses the Errors page publishes). */
 export const REFUSAL_STATUS = {
   unknownKey: 401,
@@ -84,7 +94,7 @@ export const CLOCK_RANGE = {
   latest: Date.parse("9999-12-30T23:59:59.999Z"),
 } as const;
 
-/** How far (ms, either way) a signed request's timestamp may be from the sandbox clock. */
+/** How far (ms, either way) a signed request's timestamp may be from this machine's time or the sandbox clock. */
 export const SIGNATURE_WINDOW_MS = 5 * 60_000;
 
 /** Pagination where a request gives none (the official client's own defaults, observed). */
@@ -233,12 +243,19 @@ export const SANDBOX_CHOICES: readonly SandboxChoice[] = [
     id: "quotes.sides",
     topic: "Quotes",
     choice:
-      "amount is in the source currency (what accepting deducts). SELL sells USDT: source USDT, target a fiat " +
-      "currency, rate = its sellRate, amountReceived = amount × sellRate. BUY buys USDT: source a fiat " +
-      "currency, target USDT, rate = its buyRate, amountReceived = amount ÷ buyRate.",
+      `By default (reading "${DEFAULT_QUOTE_SIDE_READING}") sourceId and targetId name a catalogue pair in its ` +
+      "order (USDT/NGNX: sourceId USDT, targetId NGNX); SELL pays the source and receives the target, BUY pays " +
+      "the target and receives the source. amount is in the currency paid (what accepting debits) and " +
+      "amountReceived in the one received: paying USDT, rate = the fiat's sellRate and amountReceived = amount × " +
+      "sellRate; receiving USDT, rate = its buyRate and amountReceived = amount ÷ buyRate. A request in the other " +
+      'order (sourceId NGNX, targetId USDT) names no pair and is refused. Reading "source-pays": the source is ' +
+      "always paid; SELL needs source USDT, BUY target USDT.",
     why:
-      "The description says buyRate is paid for 1 USDT (a BUY) and sellRate received for 1 USDT (a SELL), and " +
-      "the published pages that accepting deducts the amount from the source wallet; not how a side reads.",
+      "The official clients (C1, C2: createQuote(source, target, side, amount)) name the pair by source and " +
+      "target and the direction by side, BUY going from the right-hand currency to the left-hand one; the " +
+      "published pages say accepting deducts the amount from the source wallet, which for BUY conflicts. " +
+      "Neither says which currency amount is in (C2: the amount you intend to trade).",
+    override: `quotes.sideReading (${QUOTE_SIDE_READINGS.map((reading) => `"${reading}"`).join(" or ")})`,
   },
   {
     id: "quotes.not-tradable",
@@ -400,11 +417,15 @@ export const SANDBOX_CHOICES: readonly SandboxChoice[] = [
     choice:
       `An account with an API secret needs ${SIGNING_HEADERS.timestamp} and ${SIGNING_HEADERS.signature} (hex ` +
       "HMAC-SHA256 of METHOD + PATH + TIMESTAMP, as the package's client signs) with a timestamp within " +
-      `${SIGNATURE_WINDOW_MS / 1000} s ` +
-      `of the sandbox clock, else ${status(REFUSAL_STATUS.badSignature)}. Without a secret the headers are ` +
-      "checked for form only (the contract's patterns).",
-    why: "Signing is observed in the official client; the service's window and refusal are not shown.",
-    override: "accounts[key].apiSecret",
+      `${SIGNATURE_WINDOW_MS / 1000} s of this machine's time or of the sandbox clock, else ` +
+      `${status(REFUSAL_STATUS.badSignature)}. PATH's query is taken as sent, or with each name and value ` +
+      "percent-encoded by encodeURIComponent (`:` as %3A), as the later official client signs it. Without a " +
+      "secret the headers are checked for form only (the contract's patterns).",
+    why:
+      "Signing is observed in the official clients, which sign with their own wall clock (so a sandbox clock " +
+      "moved by a test must not refuse them) and, in C2, over a query encoded otherwise than sent; which form the " +
+      "service verifies, its window and its refusal are not shown.",
+    override: "accounts[key].apiSecret; signatureClock",
   },
   {
     id: "webhooks.destination",

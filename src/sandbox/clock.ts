@@ -10,6 +10,9 @@ interface SandboxClock {
   advance(ms: number): number;
 }
 
+/** This machine's time: what clients sign with, and what the sandbox clock follows by default. */
+export const wallClock = (): number => Date.now();
+
 /** The clock as a snapshot holds it. */
 export type ClockState = { kind: "real"; offsetMs: number; lastMs: number } | { kind: "fixed"; nowMs: number };
 
@@ -33,7 +36,7 @@ function advanceProblem(ms: unknown, now: number): string | undefined {
     : undefined;
 }
 
-export function createClock(start?: number, realNow: () => number = Date.now): ControlledClock {
+export function createClock(start?: number, realNow: () => number = wallClock): ControlledClock {
   if (start !== undefined && !isClockMoment(start))
     throw new RangeError(
       `sandbox clock: start must be a whole number of ms from ${iso(CLOCK_RANGE.earliest)} to ` +

@@ -7,7 +7,7 @@ import type { SourceAnswer, SourceRequest } from "../pipeline/pipeline.js";
 import type { OpenApiDocument, Operation } from "../openapi/document.js";
 import { API_KEY_HEADER } from "../../generated/client-meta.js";
 import type { components } from "../../generated/schema.js";
-import { PAGE_DEFAULTS, REFUSAL_STATUS } from "./choices.js";
+import { PAGE_DEFAULTS, type QuoteSideReading, REFUSAL_STATUS } from "./choices.js";
 import type { ControlledClock } from "./clock.js";
 import type { AccountRecord, SandboxStateData } from "./state.js";
 import { shaped, type Templates } from "./templates.js";
@@ -38,6 +38,8 @@ export interface Engine {
   /** The code every fiat rate is against (USDT). */
   readonly baseCode: string;
   readonly withdrawals: WithdrawalSettings;
+  /** How Create Quote reads a side (choices.ts, "quotes.sides"). */
+  readonly quotes: { sideReading: QuoteSideReading };
   /** Where state changes of deposits and withdrawals go (webhooks). */
   notify: Notify;
   /** Webhook delivery beyond notify: the resend operations send a transaction's latest webhook again. */

@@ -23,8 +23,8 @@ import {
   documentedBalances,
   networkCurrencyProblem,
 } from "./catalogue.js";
-import { SANDBOX_CHOICES } from "./choices.js";
-import { createClock } from "./clock.js";
+import { DEFAULT_QUOTE_SIDE_READING, QUOTE_SIDE_READINGS, type QuoteSideReading, SANDBOX_CHOICES } from "./choices.js";
+import { createClock, wallClock } from "./clock.js";
 import { createAnswerCheck, sharedValidator } from "./conformance.js";
 import { CONTROL_PREFIX, createControl } from "./control.js";
 import { keepPipeline } from "./direct.js";
@@ -71,10 +71,20 @@ export interface SandboxOptions {
     networks?: Record<string, unknown>;
     withdrawalNetworks?: Record<string, unknown[]>;
   };
+  /**
+   * How Create Quote reads sourceId, targetId and side (register "quotes.sides"): "pair" (default, as the official
+   * clients send it) or "source-pays" (the source is always debited, as the published pages say).
+   */
+  quotes?: { sideReading?: QuoteSideReading };
   /** When withdrawals settle on the sandbox clock, and how (default: SUCCESSFUL 1 min after the request). */
   withdrawals?: WithdrawalOptions;
   /** When set, the control API requires `authorization: Bearer <token>`. */
   controlToken?: string;
+  /**
+   * The clock a signed request's timestamp is checked against besides the sandbox's (default: this machine's time):
+   * clients sign with their own wall clock, whatever the sandbox clock shows (choices.ts, "signing").
+   */
+  signatureClock?: () => number;
   /** Receives a line for each sandbox bug (an answer that fails the contract). */
   log?: (line: string) => void;
   /** Webhook delivery: the retry delays, the delivery timeout, the fetch or the in-process callback it uses. */
@@ -165,6 +175,14 @@ function mergedRates(current: SandboxRates, rates: Partial<SandboxRates>, check:
   return { fiat: fiat ?? current.fiat, dollar: { ...current.dollar, ...rates.dollar } };
 }
 
+/** The reading of a quote's side the options choose; a RangeError for one the sandbox does not know. */
+function sideReadingOf(quotes: SandboxOptions["quotes"]): QuoteSideReading {
+  const reading = quotes?.sideReading ?? DEFAULT_QUOTE_SIDE_READING;
+  if (!(QUOTE_SIDE_READINGS as readonly unknown[]).includes(reading))
+    throw new RangeError(`sandbox quotes.sideReading: one of ${QUOTE_SIDE_READINGS.join(", ")}, not ${reading}`);
+  return reading;
+}
+
 /** The engine of a new sandbox: its state from the options, its clock. */
 function createEngine(options: SandboxOptions, check: Check) {
   const spec = openApiDocument;
@@ -187,6 +205,7 @@ function createEngine(options: SandboxOptions, check: Check) {
     templates: readTemplates(spec),
     baseCode: baseCodeOf(spec),
     withdrawals: withdrawalSettings(options.withdrawals),
+    quotes: { sideReading: sideReadingOf(options.quotes) },
     get state() {
       return state;
     },
@@ -217,7 +236,13 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     source: createSandboxSource(engine),
     basePaths: [BASE_PATH],
     now: () => engine.clock.now(),
-    admit: createAdmission({ engine, accounts, limits, requireKnownKeys: options.requireKnownKeys ?? false }),
+    admit: createAdmission({
+      engine,
+      accounts,
+      limits,
+      requireKnownKeys: options.requireKnownKeys ?? false,
+      signatureClock: options.signatureClock ?? wallClock,
+    }),
     refreshQuotes: false,
     validator: sharedValidator(openApiDocument),
     checkAnswer: createAnswerCheck(openApiDocument, options.log),

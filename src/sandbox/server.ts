@@ -90,6 +90,7 @@ const CONFIG_KEYS = [
   "clock",
   "withdrawals",
   "webhooks",
+  "quotes",
   "controlToken",
 ] as const;
 
@@ -116,6 +117,7 @@ const NESTED_KEYS: Record<string, readonly string[]> = {
     withdrawalNetworks: true,
   }),
   withdrawals: keysOf<WithdrawalOptions>({ settleAfterMs: true, outcome: true }),
+  quotes: keysOf<NonNullable<SandboxOptions["quotes"]>>({ sideReading: true }),
   webhooks: keysOf<Omit<WebhookOptions, "fetch" | "onWebhook">>({ retry: true, timeoutMs: true }),
 };
 

@@ -65,6 +65,7 @@ const QUOTE_RECORD = {
   createdAt: isWhole,
   expiresAt: isWhole,
   tradeId: (value: unknown) => value === undefined || isText(value),
+  pays: (value: unknown) => value === undefined || value === "source" || value === "target",
 };
 
 const TRADE_RECORD = (quoteIds: Set<unknown>, pairIds: Set<string>) => ({

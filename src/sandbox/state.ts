@@ -48,7 +48,12 @@ export interface QuoteRecord {
   expiresAt: number;
   /** The trade that accepted it. */
   tradeId?: string;
+  /** Which currency accepting debits by `amount` (choices.ts, "quotes.sides"); absent: the source. */
+  pays?: QuotePayer;
 }
+
+/** The side of a quote whose currency the caller pays. */
+export type QuotePayer = "source" | "target";
 
 /** A trade as stored: its own fields; its terms are its quote's, its pair the catalogue's (views.ts). */
 export interface TradeRecord {

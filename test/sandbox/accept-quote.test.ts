@@ -88,8 +88,9 @@ describe("Accept Quote", () => {
     const quote = (await api(sandbox, "POST", "/trades/quote", BUY_1000)).body.data;
     const trade = await accept(sandbox, quote.id);
     expect(trade.status).toBe(200);
-    expect(trade.body.data.dollarValue).toBe(Math.round(1000 * quote.sourceDollarRate * 100) / 100);
-    expect(quote.sourceDollarRate).toBeLessThan(1);
+    // NGNX's dollar rate is 1 ÷ its sellRate 1611.8 (choices.ts): 1000 ÷ 1611.8 = 0.6204... dollars, to cents.
+    expect(trade.body.data.dollarValue).toBe(0.62);
+    expect(quote.targetDollarRate).toBeLessThan(1);
     expect(sandbox.getAccount("key-a")?.balances.NGNX).toBe(0);
   });
 

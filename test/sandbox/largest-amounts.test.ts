@@ -39,7 +39,7 @@ describe("Create Quote", () => {
 
   it("refuses an amount whose amountReceived would be beyond the target's largest", async () => {
     const sandbox = newSandbox();
-    const body = { sourceId: "NGNX", targetId: "USDT", amount: LARGEST_NGNX, side: "BUY" };
+    const body = { sourceId: "USDT", targetId: "NGNX", amount: LARGEST_NGNX, side: "BUY" };
     const answer = await quote(sandbox, body);
     expect(answer.status).toBe(REFUSAL_STATUS.invalidQuoteRequest);
     expect(answer.body.message).toBe(`amount ${LARGEST_NGNX} NGNX would receive ${BEYOND_USDT}`);
@@ -62,7 +62,7 @@ describe("an account's balances", () => {
 /** key-a holds USDT up to 1 below its largest, and NGNX to buy a few USDT with. */
 const nearlyFull = () => newSandbox({ accounts: { "key-a": { balances: { USDT: LARGEST_USDT - 1, NGNX: 100_000 } } } });
 /** A quote that receives between 5 and 10 USDT. */
-const BUY_A_FEW_USDT = { sourceId: "NGNX", targetId: "USDT", amount: 12_000, side: "BUY" } as const;
+const BUY_A_FEW_USDT = { sourceId: "USDT", targetId: "NGNX", amount: 12_000, side: "BUY" } as const;
 
 describe("a credit that would take a wallet beyond its largest balance", () => {
   it("refuses the accept with its status, and the state stays as it was", async () => {

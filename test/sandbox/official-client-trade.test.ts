@@ -28,10 +28,13 @@ interface Wire {
   body: any;
 }
 
-/** One request as the official client sends it: signed at the sandbox's time, exactly these headers and body. */
+/**
+ * One request as the official client sends it: signed with its own wall clock (this machine's time, whatever the
+ * sandbox clock shows), exactly these headers and body.
+ */
 async function send(started: StartedSandbox, method: string, path: string, json?: unknown): Promise<Wire> {
   const fullPath = `${new URL(started.baseUrl).pathname}${path}`;
-  const timestamp = String(started.sandbox.clock.now());
+  const timestamp = String(Date.now());
   const signature = createHmac("sha256", SECRET).update(`${method}${fullPath}${timestamp}`).digest("hex");
   const body = json === undefined ? "" : JSON.stringify(json);
   const headers = {
@@ -66,12 +69,15 @@ async function send(started: StartedSandbox, method: string, path: string, json?
   return { status: answer.status, body: JSON.parse(answer.bodyText) };
 }
 
-/** The official client's trade: codes mapped to ids through GET /currencies, a quote, its acceptance. */
-async function officialTrade(started: StartedSandbox, source: string, target: string, amount: number) {
+/**
+ * The official client's trade(source, target, side, amount): codes mapped to ids through GET /currencies, a quote,
+ * its acceptance. source and target name the pair (USDT/NGNX), side the direction.
+ */
+async function officialTrade(started: StartedSandbox, source: string, target: string, amount: number, side = "SELL") {
   const currencies = await send(started, "GET", "/currencies");
   expect(currencies.status).toBe(200);
   const idOf = (code: string) => currencies.body.data.find((currency: any) => currency.code === code)?.id as string;
-  const body = { sourceId: idOf(source), targetId: idOf(target), amount, side: "SELL" };
+  const body = { sourceId: idOf(source), targetId: idOf(target), amount, side };
   const quote = await send(started, "POST", "/trades/quote", body);
   expect(quote.status, JSON.stringify(quote.body)).toBe(200);
   const accepted = await send(started, "POST", `/trades/quote/${quote.body.data.id}`);
@@ -118,5 +124,43 @@ describe("the official client's trade against the sandbox", () => {
     const available = (id: string) =>
       wallets.body.data.find((wallet: any) => wallet.currencyId === id)?.availableBalance;
     expect([available(ids.source), available(ids.target)]).toEqual([90, quote.amountReceived]);
+  });
+
+  it("buys USDT with NGNX as the clients send a BUY: source USDT, target NGNX, the NGNX wallet debited", async () => {
+    const config = {
+      clock: { start: START },
+      accounts: { [KEY]: { apiSecret: SECRET, balances: { USDT: 0, NGNX: 5000 } } },
+    };
+    server = await startSandbox({ port: 0, quiet: true, config });
+    const { ids, quote, trade } = await officialTrade(server, "USDT", "NGNX", 1652.4, "BUY");
+    // 1652.4 NGNX at the example's buyRate 1652.4 buys exactly 1 USDT.
+    expect(quote).toMatchObject({ side: "BUY", rate: 1652.4, amount: 1652.4, amountReceived: 1 });
+    expect(trade.amountReceived).toBe(1);
+    const wallets = await send(server, "GET", "/wallets/me");
+    const available = (id: string) =>
+      wallets.body.data.find((wallet: any) => wallet.currencyId === id)?.availableBalance;
+    expect([available(ids.source), available(ids.target)]).toEqual([1, 3347.6]);
+  });
+
+  it("signs with its own clock while the sandbox's stands still and is moved 10 minutes on", async () => {
+    const config = {
+      clock: { start: START },
+      accounts: { [KEY]: { apiSecret: SECRET, balances: { USDT: 100, NGNX: 0 } } },
+    };
+    server = await startSandbox({ port: 0, quiet: true, config });
+    const expiring = await officialTrade(server, "USDT", "NGNX", 10);
+    const quote = await send(server, "POST", "/trades/quote", {
+      sourceId: expiring.ids.source,
+      targetId: expiring.ids.target,
+      amount: 5,
+      side: "SELL",
+    });
+    server.sandbox.clock.advance(600_000);
+    const late = await send(server, "POST", `/trades/quote/${quote.body.data.id}`);
+    expect([late.status, late.body.message]).toEqual([REFUSAL_STATUS.quoteExpired, expect.stringMatching(/expired/)]);
+    const after = await officialTrade(server, "USDT", "NGNX", 10);
+    expect(after.trade.amountReceived).toBe(16118); // 10 × sellRate 1611.8
+    const history = await send(server, "GET", "/trades/me?page=1&pageSize=30");
+    expect(history.body.data.map((row: any) => row.amount)).toEqual([10, 10]);
   });
 });

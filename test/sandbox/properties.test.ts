@@ -22,6 +22,9 @@ type Key = (typeof KEYS)[number];
 
 const currencies = successExample("getCurrencies").data as Array<{ code: string; maximumDecimalPlaces: number }>;
 const decimals = Object.fromEntries(currencies.map((currency) => [currency.code, currency.maximumDecimalPlaces]));
+const ngnxRate = (
+  successExample("getFiatRates").data as Array<{ currency: string; buyRate: number; sellRate: number }>
+).find((rate) => rate.currency === "NGNX")!;
 const documented = successExample("getMyWallets").data as Array<{ availableBalance: number; currency: any }>;
 const toMinor = (code: string, amount: number) => Math.round(Number((amount * 10 ** decimals[code]!).toPrecision(15)));
 const defaultMinor = () =>
@@ -175,6 +178,8 @@ class Model {
   withdrawals: ModelWithdrawal[] = [];
   /** How many webhooks each key's outbox holds (a deposit's, each state of a withdrawal). */
   webhooks = new Map<Key, number>();
+  /** NGNX's rates in hundredths: the contract's example (1652.4 and 1611.8) until a test sets others. */
+  rates = { buyHundredths: Math.round(ngnxRate.buyRate * 100), sellHundredths: Math.round(ngnxRate.sellRate * 100) };
 
   /** The account of `key` as the sandbox makes it on first use. */
   touch(key: Key) {
@@ -229,6 +234,10 @@ async function step(context: { sandbox: Sandbox & { bugs: string[] }; model: Mod
   else if (command.kind === "settle") await settleStep(sandbox, model, command);
   else if (command.kind === "rates") {
     sandbox.setRates({ fiat: [{ currency: "NGNX", buyRate: command.buyRate, sellRate: command.sellRate }] });
+    model.rates = {
+      buyHundredths: Math.round(command.buyRate * 100),
+      sellHundredths: Math.round(command.sellRate * 100),
+    };
   } else if (command.kind === "put") {
     const balances = { USDT: command.usdtCents / 100, NGNX: command.ngnxKobo / 100 };
     const beyond = balances.USDT * 10 ** decimals.USDT! > MAX_MINOR_UNITS;
@@ -327,33 +336,54 @@ async function settleStep(sandbox: Sandbox, model: Model, command: Command & { k
   if (answer.status === 200) settleInModel(model, picked!, command.failed);
 }
 
+/**
+ * `numerator / denominator` (both positive) rounded to 15 significant digits, then down to a whole number, in exact
+ * integer arithmetic: the register's "floor at 15 digits" (choices.ts, "quotes.rounding"), so that 0.29 × 100 is
+ * 29, while the float product is 28.999999999999996.
+ */
+function floorAt15Digits(numerator: bigint, denominator: bigint): bigint {
+  let digits = 0; // the number of digits of the whole part, or less than 1 for a value below 1
+  for (let whole = numerator / denominator; whole > 0n; whole /= 10n) digits += 1;
+  if (digits === 0) for (let n = numerator * 10n; n < denominator; n *= 10n) digits -= 1;
+  const shift = 15 - digits; // 10^shift scales the value to 15 digits before the point
+  const [scaledN, scaledD] =
+    shift >= 0 ? [numerator * 10n ** BigInt(shift), denominator] : [numerator, denominator * 10n ** BigInt(-shift)];
+  const rounded = (2n * scaledN + scaledD) / (2n * scaledD); // half up
+  return shift >= 0 ? rounded / 10n ** BigInt(shift) : rounded * 10n ** BigInt(-shift);
+}
+
 async function quoteStep(sandbox: Sandbox, model: Model, command: Command & { kind: "quote" }) {
   model.touch(command.key);
-  const [source, target] = command.side === "SELL" ? ["USDT", "NGNX"] : ["NGNX", "USDT"];
+  // The pair is USDT/NGNX; SELL pays USDT, BUY pays NGNX (the clients' reading, choices.ts "quotes.sides").
+  const [paid, received] = command.side === "SELL" ? ["USDT", "NGNX"] : ["NGNX", "USDT"];
   const amount = command.cents / 100;
-  const body = { sourceId: source, targetId: target, amount, side: command.side };
+  const body = { sourceId: "USDT", targetId: "NGNX", amount, side: command.side };
   const answer = conforming(await api(sandbox, "POST", "/trades/quote", body, { key: command.key }), "quote");
-  // An amount beyond the largest is refused; so is one too small to receive anything, or that would receive more
-  // than the largest (both depend on the rate).
-  if (amount * 10 ** decimals[source]! > MAX_MINOR_UNITS) {
-    expect({ body, status: answer.status }).toEqual({ body, status: REFUSAL_STATUS.invalidQuoteRequest });
-    expect(answer.body.message).toMatch(/the most the sandbox keeps exact$/);
-  }
-  if (answer.status !== 200) {
-    expect(answer.status).toBe(REFUSAL_STATUS.invalidQuoteRequest);
-    return;
-  }
+  // Exact: SELL receives cents/100 × rate kobo×100; BUY receives cents/100 ÷ rate × 10^6 micro-USDT.
+  const rate = command.side === "SELL" ? model.rates.sellHundredths : model.rates.buyHundredths;
+  const cents = BigInt(command.cents);
+  const minor =
+    command.side === "SELL"
+      ? floorAt15Digits(cents * BigInt(rate), 100n)
+      : floorAt15Digits(cents * 10n ** BigInt(decimals.USDT!), BigInt(rate));
+  const expected =
+    amount * 10 ** decimals[paid]! > MAX_MINOR_UNITS || minor === 0n || minor > BigInt(MAX_MINOR_UNITS)
+      ? REFUSAL_STATUS.invalidQuoteRequest
+      : 200;
+  expect({ body, status: answer.status }).toEqual({ body, status: expected });
+  if (answer.status !== 200) return;
   const quote = answer.body.data;
-  const exact = command.side === "SELL" ? amount * quote.rate : amount / quote.rate;
-  expect(quote.amountReceived).toBeLessThanOrEqual(exact * (1 + 1e-12));
-  expect(exact - quote.amountReceived).toBeLessThan(10 ** -decimals[target]! + 1e-9);
+  expect({ rate: quote.rate, minor: toMinor(received, quote.amountReceived) }).toEqual({
+    rate: rate / 100,
+    minor: Number(minor),
+  });
   model.quotes.push({
     id: quote.id,
     key: command.key,
-    source,
-    target,
-    amountMinor: toMinor(source, quote.amount),
-    receivedMinor: toMinor(target, quote.amountReceived),
+    source: paid,
+    target: received,
+    amountMinor: toMinor(paid, quote.amount),
+    receivedMinor: Number(minor),
     expiresAt: Date.parse(quote.expiryDate),
     accepted: false,
   });

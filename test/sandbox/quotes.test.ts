@@ -6,7 +6,7 @@ import { type Currency, dollarRateOf } from "../../src/sandbox/catalogue.js";
 import { REFUSAL_STATUS } from "../../src/sandbox/choices.js";
 import { successExample } from "../support/spec.js";
 import type { SandboxStateData } from "../../src/sandbox/state.js";
-import { api, BUY_1000, newSandbox, SELL_100, START, stateOf } from "./support/sandbox.js";
+import { api, BUY_1000, newSandbox, SELL_100, START, stateOf, thrownBy } from "./support/sandbox.js";
 
 const fiatRates = successExample("getFiatRates").data as Array<{ currency: string; buyRate: number; sellRate: number }>;
 const ngnx = fiatRates.find((rate) => rate.currency === "NGNX")!;
@@ -38,13 +38,27 @@ describe("Create Quote", () => {
     });
   });
 
-  it("BUY buys USDT at the fiat buyRate: amountReceived = amount ÷ buyRate, rounded down to USDT's", async () => {
+  it("BUY, as the official clients send it, pays the target: 1000 NGNX ÷ buyRate 1652.4 = 0.605180 USDT", async () => {
     const sandbox = newSandbox();
-    const body = { sourceId: "NGNX", targetId: "USDT", amount: 1000, side: "BUY" };
-    const { status, body: answer } = await api(sandbox, "POST", "/trades/quote", body);
+    const { status, body: answer } = await api(sandbox, "POST", "/trades/quote", BUY_1000);
     expect(status).toBe(200);
-    expect(answer.data.rate).toBe(ngnx.buyRate);
-    expect(answer.data.amountReceived).toBe(Math.floor((1000 / ngnx.buyRate) * 1e6) / 1e6);
+    // 1000 ÷ 1652.4 = 0.6051803437..., rounded down to USDT's 6 decimals.
+    expect(answer.data).toMatchObject({ side: "BUY", rate: 1652.4, amount: 1000, amountReceived: 0.60518 });
+    expect([answer.data.sourceCode, answer.data.targetCode]).toEqual(["USDT", "NGNX"]);
+  });
+
+  it("refuses the pair named the other way round by default, and takes it with sideReading source-pays", async () => {
+    const reversed = { sourceId: "NGNX", targetId: "USDT", amount: 1000, side: "BUY" };
+    const byDefault = await api(newSandbox(), "POST", "/trades/quote", reversed);
+    expect([byDefault.status, byDefault.body.message]).toEqual([
+      400,
+      "no trade pair NGNX/USDT: sourceId and targetId name a pair in its order (USDT/NGNX), side says which way",
+    ]);
+    const published = newSandbox({ quotes: { sideReading: "source-pays" } });
+    const taken = await api(published, "POST", "/trades/quote", reversed);
+    expect([taken.status, taken.body.data?.amountReceived]).toEqual([200, 0.60518]);
+    const clients = await api(published, "POST", "/trades/quote", BUY_1000);
+    expect([clients.status, clients.body.message]).toEqual([400, "side BUY buys USDT: targetId must be USDT"]);
   });
 
   it("takes currency ids as well as codes", async () => {
@@ -108,13 +122,12 @@ describe("Create Quote", () => {
     ["an amount of 0", { ...SELL_100, amount: 0 }, REFUSAL_STATUS.invalidQuoteRequest, /above 0/],
     ["too many decimals", { ...SELL_100, amount: 1.1234567 }, REFUSAL_STATUS.invalidQuoteRequest, /decimals/],
     ["an unknown currency", { ...SELL_100, targetId: "EUR" }, REFUSAL_STATUS.quoteNotTradable, /EUR/],
-    ["a side against its currencies", { ...SELL_100, side: "BUY" }, REFUSAL_STATUS.quoteNotTradable, /BUY buys/],
     ["USDT against itself", { ...SELL_100, targetId: "USDT" }, REFUSAL_STATUS.quoteNotTradable, /itself/],
     [
-      "a SELL of another currency than USDT",
+      "a pair named the other way round",
       { sourceId: "NGNX", targetId: "USDT", amount: 1000, side: "SELL" },
       REFUSAL_STATUS.quoteNotTradable,
-      /^side SELL sells USDT: sourceId must be USDT$/,
+      /^no trade pair NGNX\/USDT: sourceId and targetId name a pair in its order \(USDT\/NGNX\), side says which way$/,
     ],
     [
       "an unknown sourceId",
@@ -179,7 +192,7 @@ describe("Create Quote", () => {
       const answer = await quote(newSandbox({ catalogue: { pairs: [] } }), SELL_100);
       expect([answer.status, answer.body.message]).toEqual([
         REFUSAL_STATUS.quoteNotTradable,
-        "no trade pair of the sandbox joins USDT and NGNX",
+        "no trade pair USDT/NGNX: sourceId and targetId name a pair in its order",
       ]);
     });
 
@@ -212,5 +225,15 @@ describe("Create Quote", () => {
     const sandbox = newSandbox();
     const answer = await api(sandbox, "POST", "/trades/quote", SELL_100, { key: null });
     expect(answer.status).toBe(401);
+  });
+});
+
+describe("quotes.sideReading", () => {
+  it("refuses a reading the sandbox does not know, naming the two it knows", () => {
+    const thrown = thrownBy(() => newSandbox({ quotes: { sideReading: "left-pays" as never } }));
+    expect([thrown?.name, thrown?.message]).toEqual([
+      "RangeError",
+      "sandbox quotes.sideReading: one of pair, source-pays, not left-pays",
+    ]);
   });
 });

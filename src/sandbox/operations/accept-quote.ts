@@ -1,5 +1,6 @@
-// Accept Quote: once, before expiry, when the source wallet covers the amount. It debits the source wallet by
-// the amount and credits the target wallet by amountReceived (no extra charge, as the service's pages publish),
+// Accept Quote: once, before expiry, when the paid wallet covers the amount. It debits the paid wallet (the source,
+// or the target of a BUY read as the clients send it: choices.ts, "quotes.sides") by the amount and credits the
+// other by amountReceived (no extra charge, as the service's pages publish),
 // records the trade and its two SWAP transactions, and answers the trade. Every refusal leaves the state as it
 // was; its status is the register's (choices.ts) and its message says which refusal it is.
 import { DOLLAR_VALUE_DECIMALS, REFUSAL_STATUS } from "../choices.js";
@@ -30,12 +31,20 @@ function staleness(record: QuoteRecord, now: number) {
   return undefined;
 }
 
-/** The two SWAP transactions of a trade: the debit of the source wallet, the credit of the target wallet. */
+/** The codes of the currency a quote's acceptance debits (paid) and credits (received). */
+export function legsOf(quote: QuoteRecord): { paid: string; received: string } {
+  return quote.pays === "target"
+    ? { paid: quote.targetCode, received: quote.sourceCode }
+    : { paid: quote.sourceCode, received: quote.targetCode };
+}
+
+/** The two SWAP transactions of a trade: the debit of the paid wallet, the credit of the received one. */
 function swapTransactions(engine: Engine, quote: QuoteRecord, reference: string, now: number) {
+  const { paid, received } = legsOf(quote);
   const common = {
     createdAt: now,
     reference,
-    description: `Swap ${quote.amount} ${quote.sourceCode} to ${quote.targetCode}`,
+    description: `Swap ${quote.amount} ${paid} to ${received}`,
     narration: `Quote ${quote.id}`,
     category: "SWAP",
   };
@@ -44,15 +53,15 @@ function swapTransactions(engine: Engine, quote: QuoteRecord, reference: string,
     ...common,
     id: uuid(ids),
     type: "DEBIT",
-    walletCode: quote.sourceCode,
-    amountMinor: toMinor(quote.amount, currencyOf(engine, quote.sourceCode)),
+    walletCode: paid,
+    amountMinor: toMinor(quote.amount, currencyOf(engine, paid)),
   };
   const credit: TransactionRecord = {
     ...common,
     id: uuid(ids),
     type: "CREDIT",
-    walletCode: quote.targetCode,
-    amountMinor: toMinor(quote.amountReceived, currencyOf(engine, quote.targetCode)),
+    walletCode: received,
+    amountMinor: toMinor(quote.amountReceived, currencyOf(engine, received)),
   };
   return [debit, credit] as const;
 }
@@ -64,7 +73,9 @@ const walletOf = (account: AccountRecord, code: string): WalletRecord | undefine
 function tradeOf(engine: Engine, quote: QuoteRecord, now: number): TradeRecord {
   const pair = pairJoining(engine.state.catalogue, quote.sourceCode, quote.targetCode)!;
   const scale = 10 ** DOLLAR_VALUE_DECIMALS;
-  const dollarCents = roundAt15Digits(quote.amount * quote.sourceDollarRate * scale);
+  // amount is in the currency paid: its dollar value at that currency's dollar rate.
+  const paidDollarRate = quote.pays === "target" ? quote.targetDollarRate : quote.sourceDollarRate;
+  const dollarCents = roundAt15Digits(quote.amount * paidDollarRate * scale);
   const { ids } = engine.state;
   return {
     id: uuid(ids),
@@ -78,20 +89,20 @@ function tradeOf(engine: Engine, quote: QuoteRecord, now: number): TradeRecord {
 
 /** Why the account cannot pay for the quote (a wallet or pair gone from the catalogue, a balance too low). */
 function fundingProblem(engine: Engine, account: AccountRecord, quote: QuoteRecord) {
-  const [source, target] = [walletOf(account, quote.sourceCode), walletOf(account, quote.targetCode)];
-  if (!source || !target || !pairJoining(engine.state.catalogue, quote.sourceCode, quote.targetCode))
+  const { paid, received } = legsOf(quote);
+  const [from, to] = [walletOf(account, paid), walletOf(account, received)];
+  if (!from || !to || !pairJoining(engine.state.catalogue, quote.sourceCode, quote.targetCode))
     return refused(
       REFUSAL_STATUS.quoteNotTradable,
       `the sandbox no longer trades ${quote.sourceCode}/${quote.targetCode}`,
     );
-  if (source.balanceMinor < toMinor(quote.amount, currencyOf(engine, quote.sourceCode)))
+  if (from.balanceMinor < toMinor(quote.amount, currencyOf(engine, paid)))
     return refused(
       REFUSAL_STATUS.balanceTooLow,
-      `balance too low: the ${quote.sourceCode} wallet holds ${balanceOf(engine, source)}, ` +
-        `the quote needs ${quote.amount}`,
+      `balance too low: the ${paid} wallet holds ${balanceOf(engine, from)}, the quote needs ${quote.amount}`,
     );
-  const targetCurrency = currencyOf(engine, quote.targetCode);
-  const beyond = creditProblem(account, target, toMinor(quote.amountReceived, targetCurrency), targetCurrency);
+  const receivedCurrency = currencyOf(engine, received);
+  const beyond = creditProblem(account, to, toMinor(quote.amountReceived, receivedCurrency), receivedCurrency);
   return beyond === undefined ? undefined : refused(REFUSAL_STATUS.balanceTooHigh, beyond);
 }
 

@@ -1,10 +1,10 @@
-// Create Quote: the rate and amountReceived from the sandbox's rates and the side (choices.ts, "quotes.sides"),
-// the quote stored in the caller's account and valid for the documented example's expiresIn seconds (30, as the
-// service's pages publish) on the sandbox clock. What makes a quote impossible is refused with the status the
+// Create Quote: the rate and amountReceived from the sandbox's rates, the pair and the side, read as the register
+// says (choices.ts, "quotes.sides"), the quote stored in the caller's account and valid for the documented
+// example's expiresIn seconds (30, as the service's pages publish) on the sandbox clock. What makes a quote impossible is refused with the status the
 // register keeps, and a message that says which.
 import type { FiatRateSetting } from "../../../generated/sandbox-control.js";
 import type { components } from "../../../generated/schema.js";
-import { MAX_MINOR_UNITS, REFUSAL_STATUS } from "../choices.js";
+import { MAX_MINOR_UNITS, type QuoteSideReading, REFUSAL_STATUS } from "../choices.js";
 import {
   type Currency,
   decimalsOf,
@@ -16,7 +16,7 @@ import {
 } from "../catalogue.js";
 import { type AccountCall, answered, type Engine, refused, withAccount } from "../engine.js";
 import { quoteId } from "../ids.js";
-import { floorAt15Digits, fromMinor, type QuoteRecord } from "../state.js";
+import { floorAt15Digits, fromMinor, type QuotePayer, type QuoteRecord } from "../state.js";
 import { quoteView } from "../views.js";
 
 type Side = components["schemas"]["Side"];
@@ -24,29 +24,59 @@ type QuoteRequest = components["schemas"]["CreateQuoteRequest"];
 
 const REQUIRED = ["sourceId", "targetId", "amount", "side"] as const;
 
-/** What a quote is made of once the request is read: its currencies, side, amount and fiat rate. */
+/** What a quote is made of once the request is read: its currencies, side, amount, fiat rate and which is paid. */
 interface QuoteTerms {
   source: Currency;
   target: Currency;
   side: Side;
   amount: number;
   fiatRate: FiatRateSetting;
+  pays: QuotePayer;
 }
 
 const notTradable = (why: string) => refused(REFUSAL_STATUS.quoteNotTradable, why);
 const invalid = (why: string) => refused(REFUSAL_STATUS.invalidQuoteRequest, why);
 
-/** The fiat rate of `fiat`, or why there is none, once the side matches the currencies. */
-function fiatRateFor(engine: Engine, side: Side, source: Currency, target: Currency) {
+/** Which of the quote's currencies the caller pays under `reading` (choices.ts, "quotes.sides"). */
+export const payerOf = (reading: QuoteSideReading, side: Side): QuotePayer =>
+  reading === "pair" && side === "BUY" ? "target" : "source";
+
+/** The catalogue pair a quote trades on, or why there is none, under the engine's reading of a side. */
+function pairFor(engine: Engine, side: Side, source: Currency, target: Currency) {
   const base = engine.baseCode;
+  if (source.code === target.code)
+    return notTradable(`a quote trades two currencies, not ${source.code} against itself`);
+  if (engine.quotes.sideReading === "pair") {
+    const pair = engine.state.catalogue.pairs.find(
+      (candidate) => candidate.source.code === source.code && candidate.target.code === target.code,
+    );
+    if (pair) return pair;
+    const reversed = pairJoining(engine.state.catalogue, source.code, target.code);
+    return notTradable(
+      `no trade pair ${source.code}/${target.code}: sourceId and targetId name a pair in its order` +
+        (reversed ? ` (${reversed.source.code}/${reversed.target.code}), side says which way` : ""),
+    );
+  }
   if (side === "SELL" && source.code !== base) return notTradable(`side SELL sells ${base}: sourceId must be ${base}`);
   if (side === "BUY" && target.code !== base) return notTradable(`side BUY buys ${base}: targetId must be ${base}`);
-  const fiat = side === "SELL" ? target : source;
-  if (fiat.code === base) return notTradable(`a quote trades ${base} against another currency, not against itself`);
-  const pair = pairJoining(engine.state.catalogue, base, fiat.code);
-  if (!pair) return notTradable(`no trade pair of the sandbox joins ${base} and ${fiat.code}`);
+  return (
+    pairJoining(engine.state.catalogue, source.code, target.code) ??
+    notTradable(`no trade pair of the sandbox joins ${source.code} and ${target.code}`)
+  );
+}
+
+/** The fiat rate of the quote's fiat currency, or why there is none, once its pair is known. */
+function fiatRateFor(engine: Engine, side: Side, source: Currency, target: Currency) {
+  const pair = pairFor(engine, side, source, target);
+  if ("kind" in pair) return pair;
+  const base = engine.baseCode;
+  if (source.code !== base && target.code !== base)
+    return notTradable(`a quote trades ${base} against another currency: neither is ${base}`);
   if (side === "SELL" ? !pair.isSellable : !pair.isBuyable)
-    return notTradable(`the pair ${base}/${fiat.code} is not ${side === "SELL" ? "sellable" : "buyable"}`);
+    return notTradable(
+      `the pair ${pair.source.code}/${pair.target.code} is not ${side === "SELL" ? "sellable" : "buyable"}`,
+    );
+  const fiat = source.code === base ? target : source;
   const rate = engine.state.rates.fiat.find((candidate) => candidate.currency === fiat.code);
   return rate ?? notTradable(`the sandbox has no fiat rate for ${fiat.code}`);
 }
@@ -61,11 +91,12 @@ function termsOf(engine: Engine, body: QuoteRequest) {
   if (!source) return notTradable(`sourceId ${sourceId} is no currency code or id of the sandbox's catalogue`);
   const target = findCurrency(engine.state.catalogue, targetId);
   if (!target) return notTradable(`targetId ${targetId} is no currency code or id of the sandbox's catalogue`);
-  const excess = excessOf(amount, source);
+  const pays = payerOf(engine.quotes.sideReading, side);
+  const excess = excessOf(amount, pays === "source" ? source : target);
   if (excess) return invalid(`amount has ${excess}`);
   const fiatRate = fiatRateFor(engine, side, source, target);
   if ("kind" in fiatRate) return fiatRate;
-  return { source, target, side, amount, fiatRate } satisfies QuoteTerms;
+  return { source, target, side, amount, fiatRate, pays } satisfies QuoteTerms;
 }
 
 /** `received` in minor units of `currency`, rounded down (choices.ts, "quotes.rounding"). */
@@ -76,13 +107,16 @@ export const createQuote = withAccount((call: AccountCall) => {
   const { engine, account } = call;
   const terms = termsOf(engine, (call.request.body ?? {}) as QuoteRequest);
   if ("kind" in terms) return terms;
-  const { source, target, side, amount, fiatRate } = terms;
-  const rate = side === "SELL" ? fiatRate.sellRate : fiatRate.buyRate;
-  const minor = receivedMinor(side === "SELL" ? amount * rate : amount / rate, target);
-  if (minor <= 0) return invalid(`amount ${amount} ${source.code} is too small to receive any ${target.code}`);
+  const { source, target, side, amount, fiatRate, pays } = terms;
+  const [paid, received] = pays === "source" ? [source, target] : [target, source];
+  // Paying USDT sells it at the fiat's sellRate; receiving USDT buys it at its buyRate (the description's rates).
+  const sellsBase = paid.code === engine.baseCode;
+  const rate = sellsBase ? fiatRate.sellRate : fiatRate.buyRate;
+  const minor = receivedMinor(sellsBase ? amount * rate : amount / rate, received);
+  if (minor <= 0) return invalid(`amount ${amount} ${paid.code} is too small to receive any ${received.code}`);
   if (minor > MAX_MINOR_UNITS)
     return invalid(
-      `amount ${amount} ${source.code} would receive more than ${largestAmountOf(target)} ${target.code}, ` +
+      `amount ${amount} ${paid.code} would receive more than ${largestAmountOf(received)} ${received.code}, ` +
         "the most the sandbox keeps exact",
     );
   const [sourceDollarRate, targetDollarRate] = [
@@ -103,7 +137,7 @@ export const createQuote = withAccount((call: AccountCall) => {
     rate,
     side,
     amount,
-    amountReceived: fromMinor(minor, target),
+    amountReceived: fromMinor(minor, received),
     sourceDollarRate,
     targetDollarRate,
     sourceCode: source.code,
@@ -111,6 +145,7 @@ export const createQuote = withAccount((call: AccountCall) => {
     expiresIn,
     createdAt: now,
     expiresAt,
+    ...(pays === "target" ? { pays } : {}),
   };
   account.quotes.push(quote);
   return answered(call, quoteView(engine, quote));

@@ -86,7 +86,8 @@ export function headersOf(answer: { headers: Headers }): Record<string, string> 
 }
 
 export const SELL_100 = { sourceId: "USDT", targetId: "NGNX", amount: 100, side: "SELL" } as const;
-export const BUY_1000 = { sourceId: "NGNX", targetId: "USDT", amount: 1000, side: "BUY" } as const;
+/** A BUY of USDT with 1000 NGNX, as the official clients send it (choices.ts, "quotes.sides"). */
+export const BUY_1000 = { sourceId: "USDT", targetId: "NGNX", amount: 1000, side: "BUY" } as const;
 
 /** What `run` throws (to assert its class and exact message together), or undefined when it throws nothing. */
 export function thrownBy(run: () => unknown): Error | undefined {
