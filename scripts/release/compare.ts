@@ -135,8 +135,11 @@ type Direction = "request" | "response";
 /** `GET /wallets/USDT (getWalletBalance)`. */
 const operationLabel = (op: OperationRef): string => `${op.method} ${op.path} (${op.operationId ?? "no operationId"})`;
 
-/** Value constraints, and which way a bigger number goes ("up": a bigger value is tighter; undefined: no order). */
-const CONSTRAINTS = {
+/**
+ * Value constraints, and which way a bigger number goes ("up": a bigger value is tighter; undefined: no order).
+ * test/release/constraints.test.ts makes a fixture of each keyword here, each way, on each side.
+ */
+export const CONSTRAINTS = {
   pattern: undefined,
   format: undefined,
   multipleOf: undefined,
@@ -410,44 +413,37 @@ class Comparer {
 
   /**
    * Value constraints (pattern, format, bounds, lengths): tighter is breaking in a request; in a response,
-   * looser is; a change without an order is breaking on both sides.
+   * looser is; a change without an order is breaking on both sides. A keyword may be in several parts of a
+   * schema (allOf, anyOf, oneOf): a value both sides have is no change, the others pair up in their order.
    */
   constraints(a: unknown, b: unknown, place: Place, field: string, label: string): void {
-    const collect = (doc: OpenApiDocument, schema: unknown) => {
-      const found = new Map<Constraint, unknown>();
-      for (const part of flattenSchema(doc, schema, { alternatives: true }))
-        for (const key of Object.keys(CONSTRAINTS) as Constraint[])
-          if (part[key] !== undefined) found.set(key, part[key]);
-      return found;
-    };
-    const before = collect(this.before, a);
-    const after = collect(this.after, b);
+    const before = constraintValues(this.before, a);
+    const after = constraintValues(this.after, b);
     for (const key of Object.keys(CONSTRAINTS) as Constraint[]) {
-      const was = before.get(key);
-      const now = after.get(key);
-      if (isDeepStrictEqual(was, now)) continue;
-      const what =
-        was === undefined
-          ? `${key} ${JSON.stringify(now)} added`
-          : now === undefined
-            ? `${key} ${JSON.stringify(was)} removed`
-            : `${key} changed from ${JSON.stringify(was)} to ${JSON.stringify(now)}`;
-      const order = CONSTRAINTS[key];
-      let tighter: boolean | undefined;
-      if (was === undefined) tighter = true;
-      else if (now === undefined) tighter = false;
-      else if (order && typeof was === "number" && typeof now === "number")
-        tighter = order === "up" ? now > was : now < was;
-      const side = place.direction;
-      const rule: ChangeRule =
-        tighter === undefined
-          ? `${side}-constraint-changed`
-          : tighter
-            ? `${side}-constraint-tightened`
-            : `${side}-constraint-loosened`;
-      const safe = side === "request" ? tighter === false : tighter === true;
-      this.add(safe ? "non-breaking" : "breaking", rule, place, `${label}: ${what}`, field);
+      const [onlyBefore, onlyAfter] = difference(before.get(key) ?? [], after.get(key) ?? []);
+      for (let i = 0; i < Math.max(onlyBefore.length, onlyAfter.length); i++)
+        this.constraint(key, onlyBefore[i], onlyAfter[i], place, field, label);
     }
+  }
+
+  /** One constraint keyword from `was` to `now` (undefined: absent). */
+  private constraint(key: Constraint, was: unknown, now: unknown, place: Place, field: string, label: string): void {
+    const what =
+      was === undefined
+        ? `${key} ${JSON.stringify(now)} added`
+        : now === undefined
+          ? `${key} ${JSON.stringify(was)} removed`
+          : `${key} changed from ${JSON.stringify(was)} to ${JSON.stringify(now)}`;
+    const tighter = isTighter(key, was, now);
+    const side = place.direction;
+    const rule: ChangeRule =
+      tighter === undefined
+        ? `${side}-constraint-changed`
+        : tighter
+          ? `${side}-constraint-tightened`
+          : `${side}-constraint-loosened`;
+    const safe = side === "request" ? tighter === false : tighter === true;
+    this.add(safe ? "non-breaking" : "breaking", rule, place, `${label}: ${what}`, field);
   }
 
   operation(a: Operation, b: Operation): void {
@@ -754,6 +750,35 @@ class Comparer {
       );
     return this.changes;
   }
+}
+
+/** Each constraint keyword's values in the parts of a schema ($ref, allOf, anyOf, oneOf), in their order. */
+function constraintValues(doc: OpenApiDocument, schema: unknown): Map<Constraint, unknown[]> {
+  const found = new Map<Constraint, unknown[]>();
+  for (const part of flattenSchema(doc, schema, { alternatives: true }))
+    for (const key of Object.keys(CONSTRAINTS) as Constraint[])
+      if (part[key] !== undefined) found.set(key, [...(found.get(key) ?? []), part[key]]);
+  return found;
+}
+
+/** The values only `was` has and those only `now` has, each in its order (a value in both, as often, is kept). */
+function difference(was: readonly unknown[], now: readonly unknown[]): [unknown[], unknown[]] {
+  const onlyNow = [...now];
+  const onlyWas = was.filter((value) => {
+    const i = onlyNow.findIndex((other) => isDeepStrictEqual(other, value));
+    if (i >= 0) onlyNow.splice(i, 1);
+    return i < 0;
+  });
+  return [onlyWas, onlyNow];
+}
+
+/** Whether a constraint from `was` to `now` (undefined: absent) is tighter; undefined when they have no order. */
+function isTighter(key: Constraint, was: unknown, now: unknown): boolean | undefined {
+  if (was === undefined) return true;
+  if (now === undefined) return false;
+  const order = CONSTRAINTS[key];
+  if (!order || typeof was !== "number" || typeof now !== "number") return undefined;
+  return order === "up" ? now > was : now < was;
 }
 
 /** A webhook's operation (`webhooks: {name: {post: …}}`), named `POST webhook <name>` in the gate's lines. */

@@ -1,16 +1,18 @@
-// Fixtures of the release tests: the small base contract (fixtures/base.yaml) and the fixtures of one
-// change each (fixtures/changes/*.yaml: a `before` and an `after` patch of JSON-pointer set/remove steps),
-// and throwaway checkouts for the gate's command line (package.json, generated/openapi.json, the released
-// bundle, .changeset/).
+// Fixtures of the release tests: the small base contract (fixtures/base.yaml), the fixtures of one change each
+// (fixtures/changes/*.yaml, and those constraints.test.ts generates: a `before` and an `after` patch of JSON-pointer
+// set/remove steps) and their check, and throwaway checkouts for the gate's command line (package.json,
+// generated/openapi.json, the released bundle, .changeset/).
 import { readdirSync, readFileSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { expect } from "vitest";
 import { parse } from "yaml";
 import { releasedText } from "../../scripts/build/steps/60-released.js";
 import { binPath, type NodeRun, runNodeScript } from "../../scripts/lib/node-cli.js";
-import type { ChangeKind, ChangeRule } from "../../scripts/release/compare.js";
+import { type ChangeKind, type ChangeRule, compareContracts, formatChange } from "../../scripts/release/compare.js";
 import { type GateResult, runGate } from "../../scripts/release/gate.js";
+import { requiredBump } from "../../scripts/release/versions.js";
 import { type JsonObject, type OpenApiDocument, resolvePointer } from "../../src/openapi/index.js";
 import { removeAtPointer, setAtPointer } from "../support/json-pointer.js";
 import { repoRoot } from "../support/spec.js";
@@ -19,7 +21,7 @@ const FIXTURES = path.join(repoRoot, "test", "release", "fixtures");
 
 type PatchStep = { remove: string } | { set: string; value: unknown };
 
-interface ChangeFixture {
+export interface ChangeFixture {
   name: string;
   verdict: ChangeKind;
   rule: ChangeRule;
@@ -46,6 +48,32 @@ export function changeFixtures(): ChangeFixture[] {
       name: file.replace(/\.yaml$/, ""),
       ...(parse(readFileSync(path.join(dir, file), "utf8")) as Omit<ChangeFixture, "name">),
     }));
+}
+
+const BUMP = { breaking: "major", "non-breaking": "minor", annotation: "patch" } as const;
+
+/**
+ * Applies the fixture's patches to the base contract and checks what the comparer finds: the rules, the verdict,
+ * rule, place and field of its change, the bump, and every line the gate prints.
+ */
+export function expectChangeFixture(fixture: ChangeFixture): void {
+  const before = applyPatch(baseContract(), fixture.before);
+  const after = applyPatch(before, fixture.after);
+  const changes = compareContracts(before, after);
+  expect([...new Set(changes.map((c) => c.rule))].sort(), changes.map(formatChange).join("\n")).toEqual(
+    [...(fixture.rules ?? [fixture.rule])].sort(),
+  );
+  const change = changes.find((c) => c.rule === fixture.rule && c.where === fixture.where);
+  expect(change, `no ${fixture.rule} at ${fixture.where} in:\n${changes.map(formatChange).join("\n")}`).toBeDefined();
+  expect(change?.kind).toBe(fixture.verdict);
+  if (fixture.field !== undefined) expect(change?.field).toBe(fixture.field);
+  // The line names the kind, the rule, the operation and the field.
+  const line = formatChange(change!);
+  expect(line).toContain(fixture.verdict.toUpperCase());
+  expect(line).toContain(fixture.where);
+  if (fixture.field) expect(line).toContain(fixture.field);
+  expect(requiredBump(changes)).toBe(BUMP[fixture.verdict]);
+  expect(changes.map(formatChange)).toEqual(fixture.lines);
 }
 
 /** `doc` with `count` more operations like getItem (getCopy1…, at /copies/1…): a change to Item has many places. */
