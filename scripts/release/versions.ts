@@ -32,7 +32,29 @@ export function compareVersions(a: Version, b: Version): number {
   if (a.prerelease === b.prerelease) return 0;
   if (!a.prerelease) return 1;
   if (!b.prerelease) return -1;
-  return a.prerelease < b.prerelease ? -1 : 1;
+  return comparePrereleases(a.prerelease, b.prerelease);
+}
+
+/**
+ * -1, 0 or 1 as prerelease `a` is below, equal to or above `b` (semver 2.0.0, item 11): identifier by identifier
+ * (split at dots), numbers by value (`next.9` below `next.10`) and below words, words in ASCII order; when one
+ * list of identifiers begins the other, the shorter is below.
+ */
+function comparePrereleases(a: string, b: string): number {
+  const idsA = a.split(".");
+  const idsB = b.split(".");
+  for (let i = 0; i < Math.min(idsA.length, idsB.length); i++) {
+    const order = compareIdentifiers(idsA[i]!, idsB[i]!);
+    if (order !== 0) return order;
+  }
+  return Math.sign(idsA.length - idsB.length);
+}
+
+function compareIdentifiers(a: string, b: string): number {
+  const numeric = /^\d+$/;
+  if (numeric.test(a) && numeric.test(b)) return Math.sign(Number(a) - Number(b));
+  if (numeric.test(a) !== numeric.test(b)) return numeric.test(a) ? -1 : 1;
+  return a === b ? 0 : a < b ? -1 : 1;
 }
 
 /** The bump that takes `from` to `to`: `major` when the major grew, and so on; `none` when `to` is not above `from`. */

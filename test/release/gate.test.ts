@@ -176,6 +176,23 @@ describe("check:breaking", () => {
     expect(below.problems).toEqual(["package.json's version 1.1.0 is below the released 1.2.0"]);
   });
 
+  it("reads a prerelease's numbers by value: 2.0.0-next.10 is above the released 2.0.0-next.9", async () => {
+    const repo = await released("2.0.0-next.9");
+    await repo.version("2.0.0-next.10");
+    await repo.current(baseContract());
+    const result = await repo.run();
+    expect(result.ok, text(result)).toBe(true);
+    expect(result.summary).toBe(
+      "check:breaking: released 2.0.0-next.9 → 2.0.0-next.10: 0 breaking, 0 non-breaking, 0 annotations; " +
+        "needs no bump, has patch (version 2.0.0-next.10)",
+    );
+    await repo.version("2.0.0-next.8");
+    await repo.current(baseContract());
+    expect((await repo.run()).problems).toEqual([
+      "package.json's version 2.0.0-next.8 is below the released 2.0.0-next.9",
+    ]);
+  });
+
   it("names every changeset it read and grants the biggest bump, by the version and changesets together", async () => {
     const repo = await released();
     await repo.current(applyPatch(baseContract(), removeNote));

@@ -59,6 +59,32 @@ describe("versions", () => {
     expect(bumpBetween(v("1.2.0"), v("1.2.1-next.0"))).toBe("patch");
   });
 
+  it("orders prereleases by their dot-separated identifiers, numbers by value (semver 2.0.0, item 11)", () => {
+    const v = parseVersion;
+    expect(compareVersions(v("2.0.0-next.9"), v("2.0.0-next.10"))).toBe(-1);
+    expect(compareVersions(v("2.0.0-next.10"), v("2.0.0-next.9"))).toBe(1);
+    expect(compareVersions(v("1.0.0-next.2"), v("1.0.0"))).toBeLessThan(0);
+    expect(compareVersions(v("1.0.0"), v("1.0.0-next.2"))).toBeGreaterThan(0);
+    expect(bumpBetween(v("2.0.0-next.9"), v("2.0.0-next.10"))).toBe("patch");
+    expect(bumpBetween(v("2.0.0-next.10"), v("2.0.0-next.9"))).toBe("none");
+    // The example order of semver.org, item 11, each below the next.
+    const order = [
+      "1.0.0-alpha",
+      "1.0.0-alpha.1",
+      "1.0.0-alpha.beta",
+      "1.0.0-beta",
+      "1.0.0-beta.2",
+      "1.0.0-beta.11",
+      "1.0.0-rc.1",
+      "1.0.0",
+    ];
+    for (let i = 1; i < order.length; i++) {
+      expect(compareVersions(v(order[i - 1]!), v(order[i]!)), `${order[i - 1]} < ${order[i]}`).toBe(-1);
+      expect(compareVersions(v(order[i]!), v(order[i - 1]!)), `${order[i]} > ${order[i - 1]}`).toBeGreaterThan(0);
+    }
+    expect(compareVersions(v("1.0.0-beta.11"), v("1.0.0-beta.11+build.2"))).toBe(0);
+  });
+
   it("takes the biggest of several bumps, none of none, and knows only its four names", () => {
     expect(maxBump(["patch", "major", "minor"])).toBe("major");
     expect(maxBump(["minor", "minor"])).toBe("minor");
