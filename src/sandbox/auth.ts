@@ -24,7 +24,7 @@ interface SignedRequest {
 type SignatureCheck = (secret: string, request: SignedRequest, clocks: SigningClocks) => Promise<string | undefined>;
 
 /** The moments a timestamp may be near (ms): the client's wall clock, and the sandbox's clock (choices.ts). */
-export interface SigningClocks {
+interface SigningClocks {
   wall: number;
   sandbox: number;
 }
@@ -36,7 +36,7 @@ const toHex = (bytes: ArrayBuffer): string =>
  * The query as the later official client signs it (observed, C2): each name and value percent-encoded with
  * encodeURIComponent (`:` as `%3A`), while its HTTP library sends `:` as is. Undefined when that is the target.
  */
-export function clientEncodedTarget(target: string): string | undefined {
+function clientEncodedTarget(target: string): string | undefined {
   const mark = target.indexOf("?");
   if (mark < 0) return undefined;
   const pairs = [...new URLSearchParams(target.slice(mark + 1))].map(

@@ -32,7 +32,7 @@ function staleness(record: QuoteRecord, now: number) {
 }
 
 /** The codes of the currency a quote's acceptance debits (paid) and credits (received). */
-export function legsOf(quote: QuoteRecord): { paid: string; received: string } {
+function legsOf(quote: QuoteRecord): { paid: string; received: string } {
   return quote.pays === "target"
     ? { paid: quote.targetCode, received: quote.sourceCode }
     : { paid: quote.sourceCode, received: quote.targetCode };

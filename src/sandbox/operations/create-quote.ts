@@ -38,7 +38,7 @@ const notTradable = (why: string) => refused(REFUSAL_STATUS.quoteNotTradable, wh
 const invalid = (why: string) => refused(REFUSAL_STATUS.invalidQuoteRequest, why);
 
 /** Which of the quote's currencies the caller pays under `reading` (choices.ts, "quotes.sides"). */
-export const payerOf = (reading: QuoteSideReading, side: Side): QuotePayer =>
+const payerOf = (reading: QuoteSideReading, side: Side): QuotePayer =>
   reading === "pair" && side === "BUY" ? "target" : "source";
 
 /** The catalogue pair a quote trades on, or why there is none, under the engine's reading of a side. */
