@@ -2,7 +2,9 @@
 // it reads requests and writes answers, and refuses what only a transport can see, always with the answering side's
 // documented error answer (its `refuse`), never a bare Node error:
 //   - a body that is too large (413), a request that breaks a limit of limits.ts (408, 414, 431);
-//   - a CORS preflight gets 204 with CORS headers; every answer carries CORS headers for any origin;
+//   - a CORS preflight gets 204 with CORS headers; every answer carries CORS headers for any origin, but those of
+//     requests the side keeps to its own origin (sameOriginOnly: the sandbox's control API), whose preflights it
+//     answers itself;
 //   - anything that fails inside the answering side, or an answer Node refuses to write (400, logged): no request
 //     gets a 5xx from the transport or a non-JSON answer.
 // The body is read chunk by chunk as it arrives (and decoded as it arrives, for a side that reads text) and dropped
@@ -31,6 +33,11 @@ export interface AnsweringSide {
   refuse(status: number, why: string, request?: { method: string; url: string }): PipelineAnswer;
   /** Headers every preflight answer carries besides CORS (the mock's identity). */
   preflightHeaders?: Record<string, string>;
+  /**
+   * Whether `request` is one only the side's own origin may make: its answers carry no CORS header, and a preflight
+   * for it is not answered 204 but handed to the side as any request is (for it to refuse). None when not given.
+   */
+  sameOriginOnly?(request: http.IncomingMessage): boolean;
 }
 
 interface HttpFrontOptions {
@@ -55,6 +62,9 @@ const ANY_ORIGIN_CORS: Readonly<Record<string, string>> = Object.freeze({
   "access-control-allow-credentials": "true",
   "access-control-expose-headers": "*",
 });
+
+/** The CORS headers of an answer the side keeps to its own origin: none. */
+const NO_CORS: Readonly<Record<string, string>> = Object.freeze({});
 
 /** The CORS headers of every answer: any origin, any header. */
 const corsHeaders = (request: http.IncomingMessage): Readonly<Record<string, string>> => {
@@ -134,7 +144,7 @@ class AnswerWriter {
 }
 
 /**
- * Writes an answer (no body to a HEAD), with CORS headers and `extra`, when `writer` sends it; then calls `done`,
+ * Writes an answer (no body to a HEAD), with `cors` headers and `extra`, when `writer` sends it; then calls `done`,
  * with the error when Node refused to write it (a header value with a line break…): at once or at the end of the
  * turn alike. Without `done`, such a failure closes the connection: no client waits for an answer that is lost.
  */
@@ -143,11 +153,12 @@ function write(
   request: http.IncomingMessage,
   response: http.ServerResponse,
   answer: PipelineAnswer,
+  cors: Readonly<Record<string, string>>,
   extra: Record<string, string> = {},
   done?: (error?: unknown) => void,
 ): void {
   const headers = {
-    ...corsHeaders(request),
+    ...cors,
     ...answer.headers,
     ...extra,
     "content-length": Buffer.byteLength(answer.body),
@@ -238,9 +249,11 @@ function createRequestHandler(
   writer: AnswerWriter,
   log?: (line: string) => void,
 ) {
+  /** The CORS headers of `request`'s answer (one call a request: each answer below is written once). */
+  const corsOf = (request: http.IncomingMessage) => (side.sameOriginOnly?.(request) ? NO_CORS : corsHeaders(request));
   const refuse = (request: http.IncomingMessage, response: http.ServerResponse, status: number, why: string) => {
     const answer = side.refuse(status, why, { method: String(request.method), url: String(request.url) });
-    write(writer, request, response, answer, { connection: "close" });
+    write(writer, request, response, answer, corsOf(request), { connection: "close" });
     log?.(`${request.method} ${safeHeaderValue(String(request.url))} → ${status} (${why})`);
   };
   /** Writes `answered` and logs it; a failure to write it is answered 400 (`failed`). */
@@ -250,7 +263,7 @@ function createRequestHandler(
     answered: PipelineAnswer,
     started: number,
   ) => {
-    write(writer, request, response, answered, undefined, (error) => {
+    write(writer, request, response, answered, corsOf(request), undefined, (error) => {
       if (error !== undefined) return failed(request, response, error);
       if (!log) return;
       const url = String(request.url ?? "/");
@@ -283,11 +296,11 @@ function createRequestHandler(
       `${side.name}: ${request.method} ${request.url} failed inside the ${side.name} and was answered 400: ${detail}`,
     );
     const why = `the ${side.name} could not answer this request (see its log)`;
-    write(writer, request, response, side.refuse(400, why));
+    write(writer, request, response, side.refuse(400, why), corsOf(request));
     log?.(`${request.method} ${safeHeaderValue(String(request.url))} → 400 (${why})`);
   };
   return (request: http.IncomingMessage, response: http.ServerResponse) => {
-    if (isPreflight(request))
+    if (isPreflight(request) && !side.sameOriginOnly?.(request))
       return void request.resume().on("end", () => writePreflight(request, response, side.preflightHeaders ?? {}));
     // A GET or HEAD carries no body in Fetch: a side that reads text never reads theirs.
     const body = new BodyReader(side.answerText !== undefined && request.method !== "GET" && request.method !== "HEAD");

@@ -60,6 +60,13 @@ export const DEPOSIT_REFUSAL = { invalid: 400, noAccount: 404 } as const;
 /** The control API's refusals of a settlement (its document's statuses). */
 export const SETTLE_REFUSAL = { invalid: 400, unknown: 404, settled: 409 } as const;
 
+/**
+ * The HTTP front's refusals of a control request from elsewhere than the sandbox's own origin ("control.origin"):
+ * a CORS preflight and a foreign Origin 403; a Host the sandbox does not answer for 421 (RFC 9110 §15.5.20: the
+ * request names an authority this server does not answer for, which 403 would not tell apart from an Origin).
+ */
+export const CONTROL_ORIGIN_REFUSAL = { preflight: 403, origin: 403, host: 421 } as const;
+
 /** A simulated deposit's one state: it is confirmed at once ("deposits"). */
 export const DEPOSIT_STATUS = "CONFIRMED";
 
@@ -656,6 +663,21 @@ export const SANDBOX_CHOICES: readonly SandboxChoice[] = [
       "the sandbox, or an answer Node refuses to write, answers 400 and is logged. Every answer allows any " +
       "origin (a CORS preflight answers 204).",
     why: "No source gives a request size limit or the service's CORS policy; 413 is not among the published statuses.",
+  },
+  {
+    id: "control.origin",
+    topic: "Control API",
+    choice:
+      "Over HTTP the control API (/_sandbox) answers only its own origin: its answers carry no CORS header; a " +
+      `CORS preflight for it answers ${status(CONTROL_ORIGIN_REFUSAL.preflight)}, a request whose Origin is ` +
+      `another origin ${status(CONTROL_ORIGIN_REFUSAL.origin)}, one whose Host (or absolute target) names ` +
+      `another host or port ${status(CONTROL_ORIGIN_REFUSAL.host)}. It answers to 127.0.0.1, localhost, ` +
+      "[::1] and the address it listens on (for 0.0.0.0 and ::, the machine's addresses at start), with its " +
+      "port; off loopback a token is required as well. The API under /v1 keeps its CORS headers. In-process " +
+      "(sandbox.fetch) and through MSW nothing is checked: no socket is open and the caller holds the sandbox.",
+    why:
+      "Without a token (on loopback, the default) the control API gives every account's secrets and rewrites " +
+      "the state: a page of another origin, or one whose name was rebound to 127.0.0.1, must not reach it.",
   },
   {
     id: "webhooks.request",

@@ -3,6 +3,8 @@
 // A request body is checked against the document's schema (400 with where it is wrong); with a control token,
 // every route needs `Authorization: Bearer <token>` (401); an unknown route or account answers 404. Every
 // control answer is checked against the document too; one that fails is a sandbox bug, answered 500.
+// Who may call it over HTTP (its own origin, Host checked) is the HTTP front's rule (control-origin.ts): here, in
+// process and through MSW, no socket is open and the caller holds the sandbox already.
 import controlJson from "../../generated/sandbox-control.json" with { type: "json" };
 import { type ContractValidator, createContractValidator } from "../contract/validator.js";
 import { listOperations, type OpenApiDocument, OperationMatcher } from "../openapi/document.js";
@@ -13,6 +15,10 @@ const controlDocument = controlJson as unknown as OpenApiDocument;
 
 /** The path every control route starts with. */
 export const CONTROL_PREFIX = "/_sandbox";
+
+/** Whether a URL's path is the control API's (sandbox.fetch routes by it). */
+export const isControlPath = (pathname: string): boolean =>
+  pathname === CONTROL_PREFIX || pathname.startsWith(`${CONTROL_PREFIX}/`);
 
 interface ControlAnswer {
   status: number;

@@ -5,7 +5,8 @@
 // reading a Response cost more than the rest of the answer. What only the transport sees (a body too large, a URL
 // too long…) is refused with the contract's documented error answer, as the mock refuses it.
 // Around the engine it adds what a long-running process needs:
-//   - the control API (/_sandbox) on an interface other than loopback only with a token given at start;
+//   - the control API (/_sandbox) on an interface other than loopback only with a token given at start, and to
+//     its own origin only: no CORS, Origin and Host checked (control-origin.ts);
 //   - `statePath`: the state loaded at start (when the file exists) and saved on stop atomically (a file beside
 //     it, synced, renamed over it), so a crash mid-save leaves the previous file whole; a path it could not save
 //     to (a folder, a folder missing or not writable) is refused at start, not found out on stop;
@@ -31,7 +32,8 @@ import {
   type RequestPipeline,
 } from "../pipeline/pipeline.js";
 import { deriveMockSpec } from "../mock/spec.js";
-import { CONTROL_PREFIX } from "./control.js";
+import { isControlPath } from "./control.js";
+import { controlHosts, createControlGuard, isControlTarget } from "./control-origin.js";
 import { pipelineOf } from "./direct.js";
 import {
   createSandbox,
@@ -332,11 +334,20 @@ function directUrl(request: http.IncomingMessage, origin: string): ParsedTarget 
       return undefined; // the Fetch way refuses it
     }
   }
-  return url.pathname === CONTROL_PREFIX || url.pathname.startsWith(`${CONTROL_PREFIX}/`) ? undefined : url;
+  return isControlPath(url.pathname) ? undefined : url;
 }
 
-/** The front's answering side: the engine, and the contract's documented error answers for transport refusals. */
-function sandboxSide(sandbox: Sandbox, origin: () => string): AnsweringSide {
+/** Where the sandbox listens, known once it does (port 0: the system chooses): its origin, its control guard. */
+interface Listening {
+  origin: string;
+  guard: (request: http.IncomingMessage) => PipelineAnswer | undefined;
+}
+
+/**
+ * The front's answering side: the engine, and the contract's documented error answers for transport refusals;
+ * a control request goes to the engine only past `guard` (control-origin.ts), and its answers carry no CORS.
+ */
+function sandboxSide(sandbox: Sandbox, at: Listening): AnsweringSide {
   // The pipeline's refusal is the mock's and ./msw's: the documented error answer and the published error body.
   const refusals = createRequestPipeline({
     spec: deriveMockSpec(openApiDocument).spec,
@@ -346,7 +357,7 @@ function sandboxSide(sandbox: Sandbox, origin: () => string): AnsweringSide {
   // The front decodes the body as it arrives (http-front.ts); only the Fetch way needs its bytes.
   const answerText = (request: http.IncomingMessage, text: string, bytes: () => Buffer) => {
     const pipeline = pipelineOf(sandbox);
-    const url = pipeline && directUrl(request, origin());
+    const url = pipeline && directUrl(request, at.origin);
     if (pipeline && url) return answerDirectly(pipeline, request, text, url);
     return answerFetched(request, bytes);
   };
@@ -354,17 +365,20 @@ function sandboxSide(sandbox: Sandbox, origin: () => string): AnsweringSide {
   const answerFetched = async (request: http.IncomingMessage, bytes: () => Buffer) => {
     let fetchRequest: Request;
     try {
-      fetchRequest = toFetchRequest(request, bytes(), origin());
+      fetchRequest = toFetchRequest(request, bytes(), at.origin);
     } catch (error) {
       return refusals.refuse(400, `the request cannot be read as a Fetch request: ${(error as Error).message}`);
     }
-    return toAnswer(await sandbox.fetch(fetchRequest));
+    // Guarded as sandbox.fetch routes it, so no target the front reads otherwise gets past.
+    const refused = isControlPath(new URL(fetchRequest.url).pathname) ? at.guard(request) : undefined;
+    return refused ?? toAnswer(await sandbox.fetch(fetchRequest));
   };
   return {
     name: "sandbox",
     answerText,
     answer: (request, body) => answerText(request, utf8.decode(body), () => body),
     refuse: (status, why, request) => refusals.refuse(status, why, request),
+    sameOriginOnly: (request) => isControlTarget(String(request.url)),
   };
 }
 
@@ -395,16 +409,19 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
       throw new Error(`--state ${statePath}: ${(error as Error).message}; the file is left as it is`);
     }
   }
-  let origin = "";
+  // Until it listens, its control API answers to no host.
+  const at: Listening = { origin: "", guard: createControlGuard(new Set()) };
   const front = await startHttpFront({
-    side: sandboxSide(sandbox, () => origin),
+    side: sandboxSide(sandbox, at),
     host,
     port: options.port ?? SANDBOX_DEFAULT_PORT,
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     requestTimeout: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
     log: options.quiet ? undefined : log,
   });
-  origin = originOf(host, front.port);
+  const origin = originOf(host, front.port);
+  at.origin = origin;
+  at.guard = createControlGuard(controlHosts(host, front.port));
   let stopping: Promise<void> | undefined;
   const stop = async () => {
     await front.close();

@@ -1,9 +1,9 @@
 // The sandbox's HTTP front (startSandbox, src/sandbox/server.ts) on real sockets on 127.0.0.1: it starts on a free
 // port and stops (nothing answers after), loads its --state file at start and saves it on stop atomically (a
 // write that fails half-way leaves the previous file whole), reads a --config file, refuses to listen off
-// loopback without a control token (and enforces one given on loopback), answers CORS preflights (a page on
-// another origin can use it), refuses a body over its limit with 413 and the published error body, and keeps
-// answering others while a slow or large request arrives.
+// loopback without a control token (and enforces one given on loopback), answers CORS preflights for the API (a
+// page on another origin can use it; not the control API: control-origin.test.ts), refuses a body over its limit
+// with 413 and the published error body, and keeps answering others while a slow or large request arrives.
 import { createHmac } from "node:crypto";
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import net from "node:net";
@@ -76,15 +76,15 @@ describe("startSandbox", () => {
 });
 
 describe("a browser page on another origin", () => {
-  it("gets its CORS preflight answered, and every answer carries CORS headers", async () => {
+  it("gets its CORS preflight for the API answered, and every API answer carries CORS headers", async () => {
     const server = await start();
-    const preflight = await fetch(`${server.origin}/_sandbox/accounts/web`, {
+    const preflight = await fetch(`${server.baseUrl}/trades/quote`, {
       method: "OPTIONS",
-      headers: { origin: "http://app.test", "access-control-request-method": "PUT" },
+      headers: { origin: "http://app.test", "access-control-request-method": "POST" },
     });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get("access-control-allow-origin")).toBe("http://app.test");
-    expect(preflight.headers.get("access-control-allow-methods")).toBe("PUT");
+    expect(preflight.headers.get("access-control-allow-methods")).toBe("POST");
     const answer = await fetch(`${server.baseUrl}/wallets/USDT`, {
       headers: { origin: "http://app.test", [API_KEY_HEADER]: "web" },
     });
