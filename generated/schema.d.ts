@@ -272,8 +272,8 @@ export interface paths {
          * Upload Invoice Document
          * @description **Observed in the official client (later release), not in the description.** Uploads an invoice's
          *     document as `multipart/form-data` with one part, `file`: a JPEG, PNG or PDF of at most 1 MB (the client
-         *     checks both before sending). The client uses the answer's `data` as the `invoiceDocument` of Create
-         *     Invoice (a URL); no source declares its shape, so any `data` passes.
+         *     checks both before sending). The client returns the answer's `data.url`, a string: the document's URL,
+         *     which Create Invoice takes as `invoiceDocument`. Other fields of `data`: not shown (any other field passes).
          *
          *     This is the one request of the contract whose body is not JSON.
          *
@@ -1457,7 +1457,7 @@ export interface components {
         /**
          * @description **Observed in the official client (later release), not in the description.** The body of Create Invoice,
          *     as the later release of the official client sends it: every field below, the beneficiary's bank details
-         *     in `destination`. `invoiceDocument` is the value Upload Invoice Document answered (a URL). The client
+         *     in `destination`. `invoiceDocument` is the URL Upload Invoice Document answered (its `data.url`). The client
          *     declares no types for these fields except as the Invoice it reads back shows them: a field whose type
          *     no source gives accepts any JSON value.
          */
@@ -1903,7 +1903,7 @@ export interface components {
             swiftCode: string;
             /**
              * @description **Observed in the official client (later release), not in the description; optional.**
-             *     The invoice's document: the value Upload Invoice Document answered, as sent to Create Invoice.
+             *     The invoice's document: the URL Upload Invoice Document answered (its `data.url`), as sent to Create Invoice.
              */
             invoiceDocument?: string;
             /**
@@ -2440,6 +2440,25 @@ export interface components {
             /** @description The answer's data; its shape is declared by no source. */
             data: unknown;
         };
+        /**
+         * @description **Observed in the official client (later release), not in the description.** The data of Upload Invoice
+         *     Document's answer: the client returns its `url`, the document's URL that Create Invoice then takes as
+         *     `invoiceDocument`. Other fields of the data: not shown (any other field is accepted).
+         */
+        UploadedInvoiceDocument: {
+            /**
+             * @description The uploaded document's URL, to send as Create Invoice's `invoiceDocument`. Observed in the official
+             *     client (later release): a string; no format is given.
+             */
+            url: string;
+        };
+        /**
+         * @description Envelope of Upload Invoice Document: the uploaded document, whose `url` Create Invoice takes as
+         *     `invoiceDocument` (observed in the official client, later release).
+         */
+        UploadedInvoiceDocumentResponse: components["schemas"]["Envelope"] & {
+            data: components["schemas"]["UploadedInvoiceDocument"];
+        };
         /** @description Envelope of Get User Transactions: transactions, each with its wallet. */
         UserTransactionListResponse: components["schemas"]["Envelope"] & {
             data: components["schemas"]["TransactionWithWallet"][];
@@ -2933,6 +2952,8 @@ export type TransactionWithDeposit = components['schemas']['TransactionWithDepos
 export type TransactionWithPayout = components['schemas']['TransactionWithPayout'];
 export type TransactionWithWallet = components['schemas']['TransactionWithWallet'];
 export type UndeclaredDataResponse = components['schemas']['UndeclaredDataResponse'];
+export type UploadedInvoiceDocument = components['schemas']['UploadedInvoiceDocument'];
+export type UploadedInvoiceDocumentResponse = components['schemas']['UploadedInvoiceDocumentResponse'];
 export type UserTransactionListResponse = components['schemas']['UserTransactionListResponse'];
 export type Wallet = components['schemas']['Wallet'];
 export type WalletListResponse = components['schemas']['WalletListResponse'];
@@ -3437,7 +3458,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The document was taken; data is what Create Invoice takes as invoiceDocument. */
+            /** @description The document was taken; data.url is what Create Invoice takes as invoiceDocument. */
             200: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3446,7 +3467,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UndeclaredDataResponse"];
+                    "application/json": components["schemas"]["UploadedInvoiceDocumentResponse"];
                 };
             };
             401: components["responses"]["Unauthorized"];

@@ -1,8 +1,16 @@
 // Type tests of the invoice, upload, NGN and GHS payment operations the official client sends (issue 20), checked
 // by tsc (`npm run typecheck`) and by vitest's typecheck: required query parameters, the one account of the GHS
-// resolve call against the NGN call's list, the multipart upload, the PUTs without a body and untyped fields.
+// resolve call against the NGN call's list, the multipart upload and its answer's data.url, the PUTs without a
+// body and untyped fields.
 import { describe, expectTypeOf, it } from "vitest";
-import type { ApiClient, FiatMerchant, Invoice, NairaPayment, ResolvedAccount } from "../../src/index.js";
+import type {
+  ApiClient,
+  FiatMerchant,
+  Invoice,
+  NairaPayment,
+  ResolvedAccount,
+  UploadedInvoiceDocument,
+} from "../../src/index.js";
 
 declare const client: ApiClient;
 
@@ -73,5 +81,19 @@ describe("the invoice and payment operations of the official client", () => {
     void client.POST("/uploads/invoices", { body: { file: "%PDF-1.7" }, bodySerializer: toFormData });
     // @ts-expect-error the part is named file
     void client.POST("/uploads/invoices", { body: { document: "%PDF-1.7" }, bodySerializer: toFormData });
+  });
+
+  it("answers the uploaded document: data.url, a string, as the official client reads it", async () => {
+    const toFormData = (fields: { file: string }) => {
+      const form = new FormData();
+      form.append("file", fields.file);
+      return form;
+    };
+    const uploaded = await client.POST("/uploads/invoices", { body: { file: "%PDF-1.7" }, bodySerializer: toFormData });
+    expectTypeOf(uploaded.data?.data).toEqualTypeOf<UploadedInvoiceDocument | undefined>();
+    expectTypeOf(uploaded.data?.data.url).toEqualTypeOf<string | undefined>();
+    expectTypeOf<UploadedInvoiceDocument["url"]>().toEqualTypeOf<string>();
+    // @ts-expect-error data is an object, no longer a bare string
+    expectTypeOf(uploaded.data?.data).toEqualTypeOf<string | undefined>();
   });
 });

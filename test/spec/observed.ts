@@ -429,8 +429,8 @@ const ISSUE_20_OTHER_ENDPOINTS: EndpointExpectation[] = [
       fields: { file: str("%PDF-1.7") },
       required: ["file"],
     },
-    // Not declared by C2, which uses it as invoiceDocument.
-    data: untyped(),
+    // §5: C2 returns data.url, the URL it later sends as invoiceDocument; other fields of data: not shown.
+    data: obj("UploadedInvoiceDocument", { url: str("https://storage.host.invalid/invoices/doc.pdf") }),
   }),
   observed("List NGN Banks", "get", "/ngn-payments/banks", { data: arrayOf(NgnBank) }),
   observed("List NGN Merchants", "get", "/ngn-payments/merchants", {
@@ -494,6 +494,8 @@ export const SOURCED_FIELDS = [
   // P (Collections feature page): the identifier's rule; C1 sends it as purpose.
   { schema: "CreateDepositAddressRequest", property: "uniqueUserIdentifier", marker: "x-published", type: "string" },
   { schema: "CreateDepositAddressRequest", property: "purpose", marker: "x-observed", type: "string" },
+  // §5 (C2): Upload Invoice Document's data.url, a string.
+  { schema: "UploadedInvoiceDocument", property: "url", marker: "x-observed", type: "string" },
 ] as const;
 
 /** Collections feature page: the identifier contains letters, digits and hyphens only. */
