@@ -1,6 +1,6 @@
 // The Fetch front of the request pipeline (pipeline.ts): a Fetch Request in, a Fetch Response out. The ./msw
 // handlers (mock and sandbox alike) and `sandbox.fetch` hand requests over here, so the one pipeline answers them
-// the same way; the HTTP fronts read node:http requests themselves (http-front.ts, src/sandbox/direct.ts).
+// the same way; the mock's HTTP front reads node:http requests itself (http-front.ts).
 import type { PipelineAnswer, RequestPipeline } from "./pipeline.js";
 
 /** The pipeline's answer as a Response: no body where the status or a HEAD allows none. */

@@ -23,12 +23,6 @@ export interface AnsweringSide {
   /** The name log lines and the 400 of a failure give it ("mock", "sandbox"). */
   name: string;
   answer(request: http.IncomingMessage, body: Buffer): Eventually<PipelineAnswer>;
-  /**
-   * In place of `answer`, for a side that reads the body as text: the text decoded chunk by chunk as it arrived
-   * (UTF-8 as Fetch's `text()` decodes it: a bad byte replaced, a leading byte-order mark dropped; "" for a GET or
-   * HEAD), so a large body costs no copy and no decoding at its end; `bytes` gives the body's bytes.
-   */
-  answerText?(request: http.IncomingMessage, text: string, bytes: () => Buffer): Eventually<PipelineAnswer>;
   /** The documented error answer for `status`, `why` in its findings; `request`'s operation's where it has one. */
   refuse(status: number, why: string, request?: { method: string; url: string }): PipelineAnswer;
   /** Headers every preflight answer carries besides CORS (the mock's identity). */
@@ -205,41 +199,18 @@ function paceLargeBody(request: http.IncomingMessage): void {
   setImmediate(() => request.resume());
 }
 
-/** Decodes a body of one chunk (most): decoding it whole gives what a streaming decoder gives for it. */
-const wholeDecoder = new TextDecoder();
-
-/**
- * A request body as it arrives: its chunks, and for a side that reads text, their text decoded one by one from the
- * second chunk on (a streaming decoder costs more to make than a small body to decode: a body of one chunk is
- * decoded whole at its end).
- */
+/** A request body as it arrives: its chunks, joined once at its end. */
 class BodyReader {
   size = 0;
   private readonly chunks: Buffer[] = [];
-  private readonly pieces: string[] = [];
-  private decoder: TextDecoder | undefined;
-
-  constructor(private readonly decodes: boolean) {}
 
   add(chunk: Buffer): void {
     this.size += chunk.length;
     this.chunks.push(chunk);
-    if (!this.decodes || this.chunks.length === 1) return;
-    if (!this.decoder) {
-      this.decoder = new TextDecoder();
-      this.pieces.push(this.decoder.decode(this.chunks[0], { stream: true }));
-    }
-    this.pieces.push(this.decoder.decode(chunk, { stream: true }));
   }
 
   /** The body as one Buffer (one chunk as it is: no copy). */
   readonly bytes = (): Buffer => (this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks, this.size));
-
-  text(): string {
-    if (!this.decoder) return this.decodes && this.chunks.length === 1 ? wholeDecoder.decode(this.chunks[0]) : "";
-    this.pieces.push(this.decoder.decode());
-    return this.pieces.join("");
-  }
 }
 
 /** The front's request handler: one request read whole (within maxBodyBytes), answered, logged. */
@@ -279,9 +250,7 @@ function createRequestHandler(
   const answer = (request: http.IncomingMessage, response: http.ServerResponse, body: BodyReader) => {
     const started = log ? performance.now() : 0;
     try {
-      const given = side.answerText
-        ? side.answerText(request, body.text(), body.bytes)
-        : side.answer(request, body.bytes());
+      const given = side.answer(request, body.bytes());
       if (!isPromise(given)) return respond(request, response, given, started);
       given
         .then((answered) => respond(request, response, answered, started))
@@ -302,8 +271,7 @@ function createRequestHandler(
   return (request: http.IncomingMessage, response: http.ServerResponse) => {
     if (isPreflight(request) && !side.sameOriginOnly?.(request))
       return void request.resume().on("end", () => writePreflight(request, response, side.preflightHeaders ?? {}));
-    // A GET or HEAD carries no body in Fetch: a side that reads text never reads theirs.
-    const body = new BodyReader(side.answerText !== undefined && request.method !== "GET" && request.method !== "HEAD");
+    const body = new BodyReader();
     let refused = false;
     /** Refuses before the body is read (and drains it), closing the connection. */
     const refuseEarly = (status: number, why: string) => {

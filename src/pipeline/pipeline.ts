@@ -86,8 +86,6 @@ export type SourceAnswer =
       headers: Record<string, unknown>;
       body: unknown;
       violations?: Violation[];
-      /** `body` already written as JSON (JSON.stringify's text): sent as is when the body goes out unchanged. */
-      bodyText?: string;
     }
   | { kind: "refused"; status: number; reason: string };
 
@@ -249,20 +247,6 @@ function safeHeaders(headers: Record<string, unknown>): Record<string, string | 
   return safe;
 }
 
-/** The safe headers of each frozen headers object a source answers (the sandbox's per operation): it cannot change. */
-const safeFrozenHeaders = new WeakMap<object, Record<string, string | string[]>>();
-
-/** safeHeaders, worked out once for a frozen headers object; the caller must not change what it answers. */
-function safeHeadersOf(headers: Record<string, unknown>): Record<string, string | string[]> {
-  if (!Object.isFrozen(headers)) return safeHeaders(headers);
-  let safe = safeFrozenHeaders.get(headers);
-  if (!safe) {
-    safe = safeHeaders(headers);
-    safeFrozenHeaders.set(headers, safe);
-  }
-  return safe;
-}
-
 const refusalFinding = (why: string): Violation[] => [{ location: ["request"], severity: "Error", message: why }];
 
 /** What findings say, in one line: the first MAX_VIOLATIONS messages, and how many more there are. */
@@ -346,20 +330,15 @@ function createFinish(spec: OpenApiDocument, now: () => number, errorBodies: Err
   };
   return (operation: Operation, answer: SourceAnswer & { kind: "answer" }): PipelineAnswer => {
     const at = now();
-    // refresh answers a copy of its own, which takes the identity in place of one more copy.
     const headers: Record<string, string | string[]> = Object.assign(
-      limits.refresh(safeHeadersOf(answer.headers), answer.status, at),
+      limits.refresh(safeHeaders(answer.headers), answer.status, at),
       MOCK_IDENTITY,
     );
     if (answer.violations?.length) headers["sl-violations"] = violationsHeader(answer.violations);
     const contentType = headerOf(headers, "content-type");
     const written = bodyOf(operation, answer, contentType);
     const body = refreshQuotes ? quotes.refresh(operation, answer.status, written, at) : written;
-    const text =
-      answer.bodyText !== undefined && body === answer.body && isJsonMediaType(contentType)
-        ? answer.bodyText
-        : serialize(body, contentType);
-    return withValue({ status: answer.status, headers, body: text }, body, contentType);
+    return withValue({ status: answer.status, headers, body: serialize(body, contentType) }, body, contentType);
   };
 }
 

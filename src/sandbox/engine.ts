@@ -74,10 +74,7 @@ const successHeaders = new WeakMap<Operation, Record<string, string>>();
 function headersOf(spec: OpenApiDocument, operation: Operation): Record<string, string> {
   let headers = successHeaders.get(operation);
   if (!headers) {
-    // Frozen: shared by every answer of the operation, and the pipeline makes its safe form once.
-    headers = Object.freeze({
-      ...(documentedAnswer(spec, operation, 200)?.headers ?? { "content-type": "application/json" }),
-    });
+    headers = { ...(documentedAnswer(spec, operation, 200)?.headers ?? { "content-type": "application/json" }) };
     successHeaders.set(operation, headers);
   }
   return headers;
@@ -129,16 +126,5 @@ export function pageMeta(call: Call, { page, pageSize }: Page, total: number): u
   return shaped(call.engine.templates.pageMeta, values);
 }
 
-// Many answers in a row name the same millisecond (a Create Quote's expiry, under load): writing a Date out is
-// the dearest part of building a quote's answer, so the last one is kept.
-let lastMoment = Number.NaN;
-let lastIso = "";
-
 /** The ISO 8601 timestamp of a moment of the sandbox clock. */
-export function iso(ms: number): string {
-  if (ms !== lastMoment) {
-    lastIso = new Date(ms).toISOString();
-    lastMoment = ms;
-  }
-  return lastIso;
-}
+export const iso = (ms: number): string => new Date(ms).toISOString();

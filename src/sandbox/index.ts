@@ -27,7 +27,6 @@ import { DEFAULT_QUOTE_SIDE_READING, QUOTE_SIDE_READINGS, type QuoteSideReading,
 import { createClock, wallClock } from "./clock.js";
 import { createAnswerCheck, sharedValidator } from "./conformance.js";
 import { CONTROL_PREFIX, createControl } from "./control.js";
-import { keepPipeline } from "./direct.js";
 import type { Engine } from "./engine.js";
 import { freshIds } from "./ids.js";
 import { createLimits } from "./limits.js";
@@ -288,7 +287,6 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     webhooks: { list: (apiKey) => engine.webhooks.list(apiKey), settled: () => engine.webhooks.settled() },
   };
   const control = createControl(sandbox, options);
-  keepPipeline(sandbox, pipeline);
   for (const [apiKey, settings] of Object.entries(options.accounts ?? {})) accounts.put(apiKey, settings);
   return sandbox;
 }

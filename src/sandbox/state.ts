@@ -194,7 +194,7 @@ export interface AccountRecord {
   webhookSecret?: string;
   createdAt: number;
   wallets: WalletRecord[];
-  /** Oldest first, so in the order of the counters their ids end with (findQuote). */
+  /** Oldest first. */
   quotes: QuoteRecord[];
   /** Oldest first. */
   trades: TradeRecord[];
@@ -250,23 +250,9 @@ export function floorAt15Digits(value: number): number {
   return clear ? floored : Math.floor(at15Digits(value));
 }
 
-/**
- * The quote of `id` among `quotes` (an account's, oldest first), or undefined: a binary search by the counter its
- * id ends with. Adding to a list costs a busy account less than adding to a table of its quotes by id.
- */
+/** The quote of `id` among an account's `quotes`, or undefined. */
 export function findQuote(quotes: readonly QuoteRecord[], id: string): QuoteRecord | undefined {
-  const counter = quoteCounter(id);
-  if (counter === undefined) return undefined;
-  let [low, high] = [0, quotes.length - 1];
-  while (low <= high) {
-    const middle = (low + high) >>> 1;
-    const quote = quotes[middle]!;
-    const found = quoteCounter(quote.id)!;
-    if (found === counter) return quote.id === id ? quote : undefined;
-    if (found < counter) low = middle + 1;
-    else high = middle - 1;
-  }
-  return undefined;
+  return quotes.find((quote) => quote.id === id);
 }
 
 /** Amount ↔ minor units of a currency. */

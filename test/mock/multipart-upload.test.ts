@@ -9,7 +9,6 @@ import { createClient } from "../../src/index.js";
 import { createDocumentedSource } from "../../src/pipeline/answers.js";
 import { type StartedMock, startMock } from "../../src/mock/index.js";
 import { createRequestPipeline } from "../../src/pipeline/pipeline.js";
-import { pipelineOf } from "../../src/sandbox/direct.js";
 import { createSandbox } from "../../src/sandbox/index.js";
 import { multipartMedia, schemaView } from "../../src/openapi/index.js";
 import {
@@ -168,8 +167,23 @@ const pipelines = [
     "the ./msw pipeline (documented examples)",
     () => createRequestPipeline({ spec, source: createDocumentedSource(spec), basePaths: [BASE_PATH] }),
   ],
-  ["the sandbox's pipeline", () => pipelineOf(createSandbox({ clock: { start: Date.UTC(2026, 10, 26) } }))!],
+  ["the sandbox (sandbox.fetch)", () => fetchFront(createSandbox({ clock: { start: Date.UTC(2026, 10, 26) } }))],
 ] as const;
+
+/** A sandbox's Fetch front in the pipeline's shapes: a request (method, URL, headers, body text) in, its answer out. */
+function fetchFront(sandbox: { fetch(request: Request): Promise<Response> }) {
+  return {
+    async handle(request: { method: string; url: string; headers: Record<string, string>; body: string }) {
+      const { method, url, headers, body } = request;
+      const response = await sandbox.fetch(new Request(`http://sandbox.test${url}`, { method, headers, body }));
+      const answered: Record<string, string> = {};
+      response.headers.forEach((value, name) => {
+        answered[name] = value;
+      });
+      return { status: response.status, headers: answered, body: await response.text() };
+    },
+  };
+}
 
 describe.each(rows)("%s without Prism", (_, op) => {
   const { names, required } = partsOf(op);

@@ -313,7 +313,6 @@ describe("the value of a JSON answer", () => {
     const finding = { location: ["request", "query", "x"], severity: "Error", message: "request x" };
     const sources: SourceAnswer[] = [
       { kind: "answer", status: 200, headers: json, body: { ok: true, n: 1.5 } },
-      { kind: "answer", status: 200, headers: json, body: { ok: true }, bodyText: '{"ok":true}' },
       { kind: "answer", status: 400, headers: json, body: { message: "as documented" }, violations: [finding] },
       { kind: "refused", status: 409, reason: "because" },
     ];

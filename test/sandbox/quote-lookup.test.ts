@@ -1,6 +1,6 @@
-// An account keeps its quotes oldest first and finds one by the counter its id ends with (a binary search): for
-// any quotes of any accounts, made in any order, each id finds its own quote in its own account's list, and
-// nothing else does (another account's id, an id with a changed letter, text of another form).
+// An account finds a quote by its id in its own list: for any quotes of any accounts, made in any order, each id
+// finds its own quote in its own account's list, and nothing else does (another account's id, an id with a changed
+// letter, text of another form); a quote id reads back the counter it was written with (restores check it).
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { type IdState, quoteCounter, quoteId, uuid } from "../../src/sandbox/ids.js";

@@ -1,7 +1,6 @@
-// The sandbox's HTTP front hands an API request straight to the engine's pipeline (src/sandbox/direct.ts) instead
-// of building a Fetch Request and reading a Fetch Response: that shortcut must answer exactly what `sandbox.fetch`
-// answers to the same request. Each request below is sent over a socket to a sandbox and, as a Fetch Request built
-// from the same bytes, to its twin (a sandbox restored from its snapshot, so the same ids, clock and counters);
+// The sandbox's HTTP front reads a request from a socket and hands it to `sandbox.fetch`: it must answer exactly
+// what `sandbox.fetch` answers to the same request. Each request below is sent over a socket to a sandbox and, as
+// a Fetch Request built from the same bytes, to its twin (a sandbox restored from its snapshot, so the same ids, clock and counters);
 // the status, the headers the engine writes and the body must be the same. The requests are the odd ones: a
 // repeated field (one of them a field Node keeps only the first of), a set-cookie field, a body with a byte-order
 // mark or bytes that are not UTF-8, a large one of multi-byte characters (decoded chunk by chunk as it arrives),
