@@ -118,7 +118,7 @@ const NESTED_KEYS: Record<string, readonly string[]> = {
   }),
   withdrawals: keysOf<WithdrawalOptions>({ settleAfterMs: true, outcome: true }),
   quotes: keysOf<NonNullable<SandboxOptions["quotes"]>>({ sideReading: true }),
-  webhooks: keysOf<Omit<WebhookOptions, "fetch" | "onWebhook">>({ retry: true, timeoutMs: true }),
+  webhooks: keysOf<Omit<WebhookOptions, "fetch" | "onWebhook" | "startTimeout">>({ retry: true, timeoutMs: true }),
 };
 
 /** An account's settings as the control document gives them (PUT /_sandbox/accounts/{apiKey}). */

@@ -14,6 +14,30 @@ const receiver = receiversClosedAfterEach();
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
+/**
+ * A delivery timeout the test ends itself (webhooks.startTimeout): the waits started and not cancelled, each
+ * ending only when the test calls `expire()`; no real time passes.
+ */
+function manualTimeouts() {
+  const waits = new Set<{ ms: number; expire: () => void }>();
+  return {
+    start(ms: number, expire: () => void) {
+      const wait = { ms, expire };
+      waits.add(wait);
+      return () => waits.delete(wait);
+    },
+    /** The running waits' lengths (ms), oldest first. */
+    running: () => [...waits].map((wait) => wait.ms),
+    /** Ends every running wait: their attempts fail as timed out. */
+    expire() {
+      for (const wait of [...waits]) {
+        waits.delete(wait);
+        wait.expire();
+      }
+    },
+  };
+}
+
 afterEach(() => {
   vi.useRealTimers();
 });
@@ -141,24 +165,65 @@ describe("webhook retries", () => {
     expect(sandbox.choices.find((choice) => choice.id === "webhooks.timeout")!.choice).toContain("10 s");
   });
 
-  it("counts no answer within the delivery timeout as a failed attempt (webhooks.timeoutMs)", async () => {
+  it("counts no answer within the delivery timeout as a failed attempt, retried after the policy's delay", async () => {
     const hook = await receiver((_, index) => (index === 0 ? "hold" : 200));
-    const sandbox = newSandbox({ webhooks: { timeoutMs: 50 } });
+    const waits = manualTimeouts();
+    const sandbox = newSandbox({ webhooks: { timeoutMs: 50, startTimeout: waits.start } });
     await withWebhooks(sandbox, "key-a", hook.url);
     await deposit(sandbox, "key-a");
+    await hook.received(1);
+    // The receiver holds the request and the attempt's 50 ms wait runs: no outcome until the test ends the wait.
+    expect(waits.running()).toEqual([50]);
+    expect((await outbox(sandbox, "key-a"))[0]!.attempts).toEqual([{ at: iso(START) }]);
+    waits.expire();
     await sandbox.webhooks.settled();
-    const [webhook] = await outbox(sandbox, "key-a");
-    expect(webhook!.status).toBe("pending");
-    expect(webhook!.attempts).toEqual([{ at: iso(START), error: "no answer within 50 ms" }]);
-    hook.release();
-    sandbox.clock.advance(WEBHOOK_RETRY_DELAYS_MS[0]!);
+    expect((await outbox(sandbox, "key-a"))[0]).toMatchObject({
+      status: "pending",
+      attempts: [{ at: iso(START), error: "no answer within 50 ms" }],
+      nextAttemptAt: iso(START + 60_000), // the register's first delay, 1 min after the attempt
+    });
+    sandbox.clock.advance(59_999);
     await sandbox.webhooks.settled();
-    // The timed-out attempt counts as a failure: the policy's retry goes out, the same bytes. (Its own outcome
-    // is not asserted: it has the same 50 ms to be answered, which a busy machine may miss.)
+    expect(hook.requests).toHaveLength(1);
+    sandbox.clock.advance(1);
+    await sandbox.webhooks.settled();
     expect(hook.requests).toHaveLength(2);
     expect(hook.requests[1]!.raw.equals(hook.requests[0]!.raw)).toBe(true);
     const [retried] = await outbox(sandbox, "key-a");
-    expect(retried!.attempts[1]!.at).toBe(iso(START + WEBHOOK_RETRY_DELAYS_MS[0]!));
+    expect(retried!.status).toBe("delivered");
+    expect(retried!.attempts).toEqual([
+      { at: iso(START), error: "no answer within 50 ms" },
+      { at: iso(START + 60_000), status: 200 },
+    ]);
+    // The answered retry cancelled its own wait: nothing is left to expire.
+    expect(waits.running()).toEqual([]);
+  });
+
+  it("ends an in-process callback's attempt when its wait expires, and cancels the wait of one answered", async () => {
+    const answers: (() => Promise<number>)[] = [() => new Promise<number>(() => {}), async () => 200];
+    const waits = manualTimeouts();
+    const sandbox = newSandbox({
+      webhooks: {
+        timeoutMs: 7_000,
+        startTimeout: waits.start,
+        onWebhook: (delivery) => answers[delivery.attempt - 1]!(),
+      },
+    });
+    sandbox.putAccount("key-a", { webhookSecret: SECRET });
+    await deposit(sandbox, "key-a");
+    expect((await sandbox.webhooks.list("key-a"))[0]!.attempts).toEqual([{ at: iso(START) }]);
+    expect(waits.running()).toEqual([7_000]);
+    waits.expire();
+    await sandbox.webhooks.settled();
+    expect((await sandbox.webhooks.list("key-a"))[0]!.attempts).toEqual([
+      { at: iso(START), error: "no answer within 7000 ms" },
+    ]);
+    sandbox.clock.advance(60_000);
+    await sandbox.webhooks.settled();
+    const [webhook] = await sandbox.webhooks.list("key-a");
+    expect(webhook!.status).toBe("delivered");
+    expect(webhook!.attempts[1]).toEqual({ at: iso(START + 60_000), status: 200 });
+    expect(waits.running()).toEqual([]);
   });
 
   it("with the real-time clock, a timer sends a retry once it is due, no advance needed", async () => {

@@ -1,8 +1,9 @@
 // One delivery attempt of one webhook: a POST of its exact bytes with `Content-Type: application/json` and
 // `x-obiex-signature` to the account's webhook URL (the global fetch, or the one a test gives), or a call of
-// the in-process callback, bounded by the delivery timeout (real time: the receiver is real). Redirects are
-// not followed: only the URL the account was configured with is ever called. The outcome is what the outbox
-// records: the receiver's status, or why there was none. Never throws.
+// the in-process callback, bounded by the delivery timeout (real time by default: the receiver is real; the wait
+// starts through the target's `startTimeout`, so a test can end it itself). Redirects are not followed: only the
+// URL the account was configured with is ever called. The outcome is what the outbox records: the receiver's
+// status, or why there was none. Never throws.
 import { WEBHOOK_SIGNATURE_HEADER } from "../../../generated/client-meta.js";
 
 /** A webhook as the in-process callback receives it. */
@@ -25,7 +26,12 @@ export interface DeliveryTarget {
   /** Resolves or answers a 2xx status: delivered; throws or answers another status: failed. */
   onWebhook?: (delivery: WebhookDelivery) => unknown;
   timeoutMs: number;
+  /** Starts the attempt's wait of `timeoutMs` for its answer (`realTimeout`, or the one a test gives). */
+  startTimeout: WebhookTimeout;
 }
+
+/** Calls `expire` once `ms` have passed; what it returns cancels the wait (the answer came first). */
+export type WebhookTimeout = (ms: number, expire: () => void) => () => void;
 
 interface AttemptOutcome {
   status?: number;
@@ -43,16 +49,16 @@ function reasonOf(error: unknown): string {
   return detail ? `${message} (${String(detail)})` : message;
 }
 
-/** An unref'd timer (Node keeps no process alive for a webhook; a browser's timer is a number). */
-function laterUnref(ms: number, run: () => void): ReturnType<typeof setTimeout> {
-  const timer = setTimeout(run, ms);
+/** A wait in real time on an unref'd timer (Node keeps no process alive for a webhook; a browser's is a number). */
+export const realTimeout: WebhookTimeout = (ms, expire) => {
+  const timer = setTimeout(expire, ms);
   (timer as { unref?: () => void }).unref?.();
-  return timer;
-}
+  return () => clearTimeout(timer);
+};
 
 async function post(url: string, delivery: WebhookDelivery, target: DeliveryTarget): Promise<AttemptOutcome> {
   const controller = new AbortController();
-  const timer = laterUnref(target.timeoutMs, () => controller.abort());
+  const cancel = target.startTimeout(target.timeoutMs, () => controller.abort());
   try {
     const init = { method: "POST", headers: delivery.headers, body: delivery.body, redirect: "manual" } as const;
     const response = await target.fetch(url, { ...init, signal: controller.signal });
@@ -62,14 +68,19 @@ async function post(url: string, delivery: WebhookDelivery, target: DeliveryTarg
     if (controller.signal.aborted) return { error: `no answer within ${target.timeoutMs} ms` };
     return { error: reasonOf(error) };
   } finally {
-    clearTimeout(timer);
+    cancel();
   }
 }
 
-async function call(onWebhook: NonNullable<DeliveryTarget["onWebhook"]>, delivery: WebhookDelivery, ms: number) {
-  let timer: ReturnType<typeof setTimeout> | undefined;
+async function call(
+  onWebhook: NonNullable<DeliveryTarget["onWebhook"]>,
+  delivery: WebhookDelivery,
+  target: DeliveryTarget,
+) {
+  const ms = target.timeoutMs;
+  let cancel = () => {};
   const timeout = new Promise<AttemptOutcome>((resolve) => {
-    timer = laterUnref(ms, () => resolve({ error: `no answer within ${ms} ms` }));
+    cancel = target.startTimeout(ms, () => resolve({ error: `no answer within ${ms} ms` }));
   });
   const answered = (async (): Promise<AttemptOutcome> => {
     try {
@@ -82,14 +93,14 @@ async function call(onWebhook: NonNullable<DeliveryTarget["onWebhook"]>, deliver
   try {
     return await Promise.race([answered, timeout]);
   } finally {
-    clearTimeout(timer);
+    cancel();
   }
 }
 
 /** One attempt to `target`: the receiver's status or why there was none. */
 export function attempt(target: DeliveryTarget, delivery: WebhookDelivery): Promise<AttemptOutcome> {
   if (target.url !== undefined) return post(target.url, delivery, target);
-  if (target.onWebhook) return call(target.onWebhook, delivery, target.timeoutMs);
+  if (target.onWebhook) return call(target.onWebhook, delivery, target);
   return Promise.resolve({ error: "the account has no webhookUrl" });
 }
 

@@ -11,7 +11,15 @@ import { type ClockAlarm, createAlarm, MAX_TIMER_MS } from "../clock.js";
 import type { Engine, WebhookPayload } from "../engine.js";
 import { uuid } from "../ids.js";
 import { ownEntry, setOwnEntry } from "../state.js";
-import { attempt, type DeliveryTarget, deliveredBy, type WebhookDelivery, webhookHeaders } from "./delivery.js";
+import {
+  attempt,
+  type DeliveryTarget,
+  deliveredBy,
+  realTimeout,
+  type WebhookDelivery,
+  type WebhookTimeout,
+  webhookHeaders,
+} from "./delivery.js";
 import { type WebhookAttempt, type WebhookRecord, type WebhookView, webhookView } from "./outbox.js";
 
 export type { WebhookDelivery, WebhookView };
@@ -21,6 +29,13 @@ export interface WebhookOptions {
   retry?: readonly number[];
   /** How long (real ms) an attempt waits for the receiver's answer. */
   timeoutMs?: number;
+  /**
+   * Starts an attempt's wait of timeoutMs: `startTimeout(ms, expire)` calls `expire` once the wait is over (the
+   * attempt then fails, "no answer within <ms> ms") and returns a function that cancels it, which delivery calls
+   * once the attempt has its outcome. Default: an unref'd setTimeout, real time. A test gives its own to end the
+   * wait when it chooses, with no real time spent. Not in a config file (a function).
+   */
+  startTimeout?: WebhookTimeout;
   /** The fetch that POSTs webhooks (default: the global fetch). */
   fetch?: typeof fetch;
   /** Receives the webhooks of accounts without a webhookUrl (resolve or answer 2xx: delivered). */
@@ -223,6 +238,7 @@ class Sender implements Webhooks {
       fetch: this.options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
       onWebhook: this.options.onWebhook,
       timeoutMs: this.timeoutMs,
+      startTimeout: this.options.startTimeout ?? realTimeout,
     };
     const running = attempt(target, { ...delivery, attempt: record.attempts.length }).then((outcome) => {
       Object.assign(tried, outcome);
