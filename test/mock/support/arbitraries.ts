@@ -4,7 +4,7 @@
 // The request schemas of this API are small (objects of strings, numbers, enums, string arrays), so
 // the subset below covers them; it throws on a keyword it does not handle, so a new one is noticed.
 import fc from "fast-check";
-import { flattenSchema, type OpenApiDocument } from "../../../src/openapi/index.js";
+import { flattenSchema, listOperations, type OpenApiDocument, type Operation } from "../../../src/openapi/index.js";
 import { isObject, requestBodySchema, type JsonObject, type SpecOperation } from "../../support/spec.js";
 
 const HANDLED = new Set([
@@ -255,14 +255,41 @@ export interface FuzzRequest {
   parsedBody: unknown;
 }
 
-/** A path segment a URL keeps as one segment ("." and ".." are resolved away by URL parsing). */
-function pathSegment(spec: OpenApiDocument, schema: unknown): fc.Arbitrary<string> {
+/**
+ * The values each path parameter of `op` must not take, by parameter name: the literal segment another path of
+ * the contract has at that place, where that path's other segments could match the same request. A route with
+ * the literal answers such a request, not `op` (GET /wallets/me is Get Wallets, not /wallets/{currencyCode}).
+ * Every method's paths count: a router may pick the path before it looks at the method.
+ */
+export function literalSiblingSegments(spec: OpenApiDocument, op: Pick<Operation, "path" | "segments">) {
+  const taken = new Map<string, Set<string>>();
+  for (const other of listOperations(spec)) {
+    if (other.path === op.path || other.segments.length !== op.segments.length) continue;
+    const overlaps = op.segments.every((mine, i) => {
+      const theirs = other.segments[i]!;
+      return !("literal" in mine && "literal" in theirs) || mine.literal === theirs.literal;
+    });
+    if (!overlaps) continue;
+    op.segments.forEach((mine, i) => {
+      const theirs = other.segments[i]!;
+      if ("param" in mine && "literal" in theirs)
+        taken.set(mine.param, (taken.get(mine.param) ?? new Set()).add(theirs.literal));
+    });
+  }
+  return taken;
+}
+
+/**
+ * A path segment a URL keeps as one segment ("." and ".." are resolved away by URL parsing) and that no
+ * literal sibling route takes (`taken`, from literalSiblingSegments).
+ */
+function pathSegment(spec: OpenApiDocument, schema: unknown, taken: ReadonlySet<string>): fc.Arbitrary<string> {
   const s = merged(spec, schema);
   const base =
     Array.isArray(s.enum) || "const" in s || typeof s.pattern === "string"
       ? validValue(spec, s)
       : fc.string({ unit: "grapheme", minLength: 1, maxLength: 24 });
-  return base.map(String).filter((v) => v.length > 0 && v !== "." && v !== "..");
+  return base.map(String).filter((v) => v.length > 0 && v !== "." && v !== ".." && !taken.has(v));
 }
 
 /** Valid and invalid requests of one operation. */
@@ -277,8 +304,9 @@ export function requestsFor(
   const bodySchema = requestBodySchema(op);
   const bodyRequired = op.requestBody?.required === true;
 
+  const taken = literalSiblingSegments(spec, op);
   const pathArb = fc
-    .tuple(...pathParams.map((p) => pathSegment(spec, p.schema)))
+    .tuple(...pathParams.map((p) => pathSegment(spec, p.schema, taken.get(String(p.name)) ?? new Set())))
     .map((values) =>
       pathParams.reduce((path, p, i) => path.replace(`{${String(p.name)}}`, encodeURIComponent(values[i]!)), op.path),
     );
