@@ -1,11 +1,14 @@
 // `npm run build [step…]`: regenerates generated/ (all steps, or those whose file name contains a
 // given word: `npm run build -- docs`). Atomic: a failed build leaves generated/ as it was.
 import { buildGenerated } from "./build/index.js";
+import { writeReadmeChoices } from "./build/sandbox-choices.js";
+import { ROOT } from "./lib/paths.js";
 import { withSourceLocations } from "./lib/source-map.js";
 
 const only = process.argv.slice(2);
 try {
   await buildGenerated({ only });
+  if (!only.length) await writeReadmeChoices(ROOT);
 } catch (error) {
   // Tools report places in the bundle (#/components/examples/Quote/value/data): name the source file too.
   console.error(withSourceLocations(error instanceof Error ? (error.stack ?? error.message) : String(error)));

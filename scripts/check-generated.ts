@@ -4,7 +4,8 @@ import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { runSteps } from "./build/index.js";
-import { GENERATED_DIR } from "./lib/paths.js";
+import { readmeChoicesProblem } from "./build/sandbox-choices.js";
+import { GENERATED_DIR, ROOT } from "./lib/paths.js";
 import { withSourceLocations } from "./lib/source-map.js";
 
 async function listFiles(dir: string, prefix = ""): Promise<string[]> {
@@ -45,6 +46,8 @@ try {
   for (const file of committedFiles) {
     if (!freshFiles.includes(file)) problems.push(`generated/${file}: not produced by the build (remove it)`);
   }
+  const readmeProblem = await readmeChoicesProblem(ROOT);
+  if (readmeProblem) problems.push(readmeProblem);
   if (problems.length) {
     console.error(
       `check:generated: ${problems.length} problem(s); run \`npm run build\` and commit:\n  ${problems.join("\n  ")}`,

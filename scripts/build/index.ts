@@ -25,6 +25,10 @@ const BUILD_INPUTS = [
   "scripts/build",
   "scripts/lib",
   "src/openapi",
+  // The register of the sandbox's choices (step 80) and the limits and header its text interpolates.
+  "src/sandbox/choices.ts",
+  "src/pipeline/limits.ts",
+  "src/pipeline/identity.ts",
 ] as const;
 /**
  * Besides the files: package.json's name (the code samples import it) and the versions of the tools that

@@ -656,12 +656,12 @@ export const SANDBOX_CHOICES: readonly SandboxChoice[] = [
     id: "answers.http",
     topic: "Answers",
     choice:
-      "Over HTTP (api-contract sandbox), the mock's HTTP front refuses what only a transport sees, closing the " +
+      "Over HTTP (api-contract sandbox), the shared HTTP front refuses what only a transport sees, closing the " +
       `connection: a request body over maxBodyBytes (default ${DEFAULT_MAX_BODY_BYTES / MIB} MiB) 413, a request ` +
       `not arrived within ${DEFAULT_REQUEST_TIMEOUT_MS / 1000} s 408, a URL over ${MAX_URL_BYTES / KIB} KiB 414, ` +
       `header fields over ${MAX_HEADER_BYTES / KIB} KiB 431, a request Node cannot parse 400. A failure inside ` +
-      "the sandbox, or an answer Node refuses to write, answers 400 and is logged. Every answer allows any " +
-      "origin (a CORS preflight answers 204).",
+      "the sandbox, or an answer Node refuses to write, answers 400 and is logged. Every API answer (under /v1) " +
+      "allows any origin (a CORS preflight answers 204); the control API answers only its own (control.origin).",
     why: "No source gives a request size limit or the service's CORS policy; 413 is not among the published statuses.",
   },
   {

@@ -21,15 +21,7 @@ import controlDocument from "../../generated/sandbox-control.json" with { type: 
 import { openApiDocument } from "../contract/bundled.js";
 import { type AnsweringSide, startHttpFront } from "../pipeline/http-front.js";
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_REQUEST_TIMEOUT_MS } from "../pipeline/limits.js";
-import {
-  after,
-  createRequestPipeline,
-  type ParsedTarget,
-  type PipelineAnswer,
-  type PipelineRequest,
-  plainTarget,
-  type RequestPipeline,
-} from "../pipeline/pipeline.js";
+import { createRequestPipeline, type PipelineAnswer } from "../pipeline/pipeline.js";
 import { deriveMockSpec } from "../mock/spec.js";
 import { isControlPath } from "./control.js";
 import { controlHosts, createControlGuard, isControlTarget } from "./control-origin.js";

@@ -11,6 +11,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PACKAGE_NAME } from "../../scripts/build/code-samples.js";
 import { binPath } from "../../scripts/lib/node-cli.js";
+import { choicesTable, README_MARKERS } from "../../scripts/build/sandbox-choices.js";
 import { REFUSAL_STATUS } from "../../src/sandbox/choices.js";
 import { createSandbox, type SandboxChoice } from "../../src/sandbox/index.js";
 import { type StartedSandbox, startSandbox } from "../../src/sandbox/server.js";
@@ -19,25 +20,7 @@ import { repoRoot, scratchDir, tscCleanAndBroken } from "../support/tsc.js";
 
 const run = promisify(execFile);
 const readme = () => readFileSync(path.join(repoRoot, "README.md"), "utf8");
-const START = "<!-- sandbox-choices:start -->";
-const END = "<!-- sandbox-choices:end -->";
-
-/** A table cell: pipes escaped, so a choice's text cannot break the table. */
-const cell = (text: string | undefined) => (text ?? "").replace(/\|/g, "\\|");
-
-/** The register as the README's table (what lies between its markers). */
-function choicesTable(choices: readonly SandboxChoice[]): string {
-  const rows = choices.map(
-    (choice) =>
-      `| \`${choice.id}\` | ${cell(choice.topic)} | ${cell(choice.choice)} | ${cell(choice.why)} | ` +
-      `${cell(choice.override)} |`,
-  );
-  return [
-    "| Choice | Topic | What the sandbox does | Why | To choose otherwise |",
-    "|---|---|---|---|---|",
-    ...rows,
-  ].join("\n");
-}
+const { start: START, end: END } = README_MARKERS;
 
 describe("README: the sandbox", () => {
   it("shows the register of choices as sandbox.choices holds it (between its markers)", () => {

@@ -39,6 +39,16 @@ describe("npm run check:generated", () => {
     expect(broken.output).toContain("generated/enums.ts: stale");
     expect(broken.output).toContain("generated/notes.md: not produced by the build");
   }, 120_000);
+
+  it("names the README when its register of choices differs from src/sandbox/choices.ts, and build mends it", async () => {
+    const readme = await repo.read("README.md");
+    await repo.write("README.md", readme.replace("| `quotes.sides` | Quotes |", "| `quotes.sides` | Trades |"));
+    const drifted = await repo.npm("check:generated");
+    expect(drifted.code).not.toBe(0);
+    expect(drifted.output).toContain("README.md: the register of choices differs from src/sandbox/choices.ts");
+    expect((await repo.npm("build")).code).toBe(0);
+    expect(await repo.read("README.md")).toBe(readme);
+  }, 120_000);
 });
 
 describe("a build that fails", () => {

@@ -15,6 +15,7 @@ const COPIED = [
   "generated",
   "spectral-functions",
   "package.json",
+  "README.md",
   "tsconfig.json",
   "redocly.yaml",
   ".spectral.yaml",

@@ -1,0 +1,15 @@
+// The register of the sandbox's choices as a table (scripts/build/sandbox-choices.ts), for the docs and the README.
+import { writeFile } from "node:fs/promises";
+import path from "node:path";
+import { headerFor } from "../generated-header.js";
+import type { BuildContext } from "../index.js";
+import { choicesTable } from "../sandbox-choices.js";
+
+const SOURCE = "src/sandbox/choices.ts";
+
+export default async function sandboxChoices({ outDir }: BuildContext): Promise<void> {
+  await writeFile(
+    path.join(outDir, "sandbox-choices.md"),
+    `${headerFor("sandbox-choices.md", SOURCE)}\n${choicesTable()}\n`,
+  );
+}
