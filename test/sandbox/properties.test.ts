@@ -503,64 +503,97 @@ describe("sandbox properties", () => {
   });
 });
 
-type LimitCommand = { kind: "request"; key: Key; quote: boolean } | { kind: "advance"; ms: number };
+type LimitCommand = { kind: "request"; key: Key; quote: boolean } | { kind: "advance"; ms: number } | { kind: "wait" };
 
 const limitCommand: fc.Arbitrary<LimitCommand> = fc.oneof(
   { weight: 5, arbitrary: fc.record({ kind: fc.constant("request"), key, quote: fc.boolean() }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("advance"), ms: fc.integer({ min: 0, max: 4_000_000 }) }) },
+  // A client that honours the headers: the clock moved to the last answer's X-RateLimit-Reset second.
+  { weight: 1, arbitrary: fc.constant({ kind: "wait" as const }) },
 );
 
 describe("rate-limit properties", () => {
-  it("refuses exactly the requests past a limit in its window, and the headers say what is left", async () => {
+  it("refuses exactly the requests past a limit in its window, and the headers say what is left and when", async () => {
     const perMinute = 5;
     const quotesPerHour = 3;
+    /** A whole second (2026-11-26T10:00:00Z); each run's clock starts 0 to 999 ms after it. */
+    const wholeSecond = Date.UTC(2026, 10, 26, 10, 0, 0);
     await fc.assert(
-      fc.asyncProperty(fc.array(limitCommand, { minLength: 1, maxLength: 40 }), async (commands) => {
-        const sandbox = newSandbox({ limits: { requestsPerMinute: perMinute, quotesPerHour } });
-        // The model's windows by key and limit: opened at the first counted request, open for the limit's period.
-        const windows = new Map<string, { opened: number; count: number }>();
-        let now = sandbox.clock.now();
-        const size = (name: string) => (name.endsWith("hour") ? 3_600_000 : 60_000);
-        const openWindow = (name: string) => {
-          const open = windows.get(name);
-          return open && now < open.opened + size(name) ? open : undefined;
-        };
-        const countOf = (name: string) => openWindow(name)?.count ?? 0;
-        const count = (name: string) => {
-          const open = openWindow(name) ?? { opened: now, count: 0 };
-          open.count += 1;
-          windows.set(name, open);
-        };
-        for (const command of commands) {
-          if (command.kind === "advance") {
-            now += command.ms;
-            sandbox.clock.advance(command.ms);
-            continue;
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: 999 }),
+        fc.array(limitCommand, { minLength: 1, maxLength: 40 }),
+        async (startMs, commands) => {
+          const sandbox = newSandbox({
+            clock: { start: wholeSecond + startMs },
+            limits: { requestsPerMinute: perMinute, quotesPerHour },
+          });
+          // The model's windows by key and limit: opened at the first counted request, open for the limit's period.
+          const windows = new Map<string, { opened: number; count: number }>();
+          let now = wholeSecond + startMs;
+          let lastReset: number | undefined;
+          const size = (name: string) => (name.endsWith("hour") ? 3_600_000 : 60_000);
+          const openWindow = (name: string) => {
+            const open = windows.get(name);
+            return open && now < open.opened + size(name) ? open : undefined;
+          };
+          const countOf = (name: string) => openWindow(name)?.count ?? 0;
+          const count = (name: string) => {
+            const open = openWindow(name) ?? { opened: now, count: 0 };
+            open.count += 1;
+            windows.set(name, open);
+          };
+          /** The reset of a window: the first whole second (Unix seconds) at or after its end. */
+          const resetOf = (name: string) => {
+            const end = openWindow(name)!.opened + size(name);
+            const second = Math.floor(end / 1000);
+            return second * 1000 >= end ? second : second + 1;
+          };
+          const advance = (ms: number) => {
+            now += ms;
+            sandbox.clock.advance(ms);
+          };
+          for (const command of commands) {
+            if (command.kind === "advance") advance(command.ms);
+            if (command.kind === "wait" && lastReset !== undefined) advance(Math.max(0, lastReset * 1000 - now));
+            if (command.kind !== "request") continue;
+            const minute = `${command.key} minute`;
+            const hour = `${command.key} hour`;
+            const minuteSpent = countOf(minute) >= perMinute;
+            const spent = minuteSpent || (command.quote && countOf(hour) >= quotesPerHour);
+            const answer = command.quote
+              ? await api(
+                  sandbox,
+                  "POST",
+                  "/trades/quote",
+                  { sourceId: "USDT", targetId: "NGNX", amount: 1, side: "SELL" },
+                  { key: command.key },
+                )
+              : await api(sandbox, "GET", "/currencies/fiat-rates", undefined, { key: command.key });
+            conforming(answer, "limited request");
+            expect(answer.status).toBe(spent ? 429 : 200);
+            if (!spent) {
+              count(minute);
+              if (command.quote) count(hour);
+            }
+            const left = Number(answer.headers.get(RATE_LIMIT_HEADERS.remaining));
+            const minuteLeft = perMinute - countOf(minute);
+            const hourLeft = quotesPerHour - countOf(hour);
+            const expectedLeft = command.quote ? Math.min(minuteLeft, hourLeft) : minuteLeft;
+            expect(left).toBe(Math.max(0, expectedLeft));
+            // The limit the headers describe: refused, the first one spent (the minute's before the hour's);
+            // answered, the one with the fewest requests left (the minute's on a tie).
+            const described = spent
+              ? minuteSpent
+                ? minute
+                : hour
+              : command.quote && hourLeft < minuteLeft
+                ? hour
+                : minute;
+            lastReset = Number(answer.headers.get(RATE_LIMIT_HEADERS.reset));
+            expect(lastReset).toBe(resetOf(described));
           }
-          const minute = `${command.key} minute`;
-          const hour = `${command.key} hour`;
-          const spent = countOf(minute) >= perMinute || (command.quote && countOf(hour) >= quotesPerHour);
-          const answer = command.quote
-            ? await api(
-                sandbox,
-                "POST",
-                "/trades/quote",
-                { sourceId: "USDT", targetId: "NGNX", amount: 1, side: "SELL" },
-                { key: command.key },
-              )
-            : await api(sandbox, "GET", "/currencies/fiat-rates", undefined, { key: command.key });
-          conforming(answer, "limited request");
-          expect(answer.status).toBe(spent ? 429 : 200);
-          if (!spent) {
-            count(minute);
-            if (command.quote) count(hour);
-          }
-          const left = Number(answer.headers.get(RATE_LIMIT_HEADERS.remaining));
-          const minuteLeft = perMinute - countOf(minute);
-          const expectedLeft = command.quote ? Math.min(minuteLeft, quotesPerHour - countOf(hour)) : minuteLeft;
-          expect(left).toBe(Math.max(0, expectedLeft));
-        }
-      }),
+        },
+      ),
       { numRuns: 100 },
     );
   });
