@@ -53,8 +53,6 @@ export interface PipelineRequest {
   url: string;
   headers: Record<string, string | string[] | undefined>;
   body: string;
-  /** `url` already parsed (against any base) by a front that needed it, so it is not parsed twice. */
-  parsedUrl?: ParsedTarget;
 }
 
 /** A finding about a request or an answer, as a `sl-violations` header lists it (Prism's shape). */
@@ -175,31 +173,12 @@ export const isPromise = <T>(value: Eventually<T>): value is Promise<T> =>
   typeof (value as { then?: unknown } | undefined)?.then === "function";
 
 /** `next` of `value`: at once when it is there, else once it settles. */
-export function after<T, U>(value: Eventually<T>, next: (value: T) => Eventually<U>): Eventually<U> {
+function after<T, U>(value: Eventually<T>, next: (value: T) => Eventually<U>): Eventually<U> {
   return isPromise(value) ? value.then(next) : next(value);
 }
 
-/** What the pipeline reads of a parsed request target: a `URL` (parseUrl), or a plain path's (plainTarget). */
-export type ParsedTarget = Pick<URL, "pathname" | "search" | "searchParams">;
-
-/**
- * A target of a slash, then none or more of the characters a URL parser keeps in a path as they are (unreserved,
- * sub-delims, ":", "@", "/"); not "//" first (an authority), no "%", backslash, "?" or "#".
- */
-const PLAIN_PATH = /^\/(?!\/)[A-Za-z0-9\-._~!$&'()*+,;=:@/]*$/;
-/** A "." or ".." segment, which a URL parser resolves. */
-const DOT_SEGMENT = /\/\.\.?(?:\/|$)/;
-/** The query of a plain path: none. Shared, so never to be changed. */
-const NO_QUERY = new URLSearchParams();
-
-/**
- * The parse of a request target that is a plain path (PLAIN_PATH, no dot segment), without a URL parser: a URL
- * parser gives it back as its pathname, with no query; undefined for any other target (parse it with parseUrl).
- */
-export function plainTarget(target: string): ParsedTarget | undefined {
-  if (!PLAIN_PATH.test(target) || DOT_SEGMENT.test(target)) return undefined;
-  return { pathname: target, search: "", searchParams: NO_QUERY };
-}
+/** What the pipeline reads of a parsed request target (parseUrl). */
+type ParsedTarget = Pick<URL, "pathname" | "search" | "searchParams">;
 
 /** The request target as a URL, or undefined where it is none (Node's parser takes "//", the URL parser not). */
 export function parseUrl(url: string): URL | undefined {
@@ -505,7 +484,7 @@ export function createRequestPipeline(options: PipelineOptions): RequestPipeline
 
   function answer(request: PipelineRequest): Eventually<PipelineAnswer> {
     const method = request.method.toUpperCase();
-    const url = request.parsedUrl ?? parseUrl(request.url);
+    const url = parseUrl(request.url);
     if (url === undefined) return refuse(undefined, { status: 400, why: "the request target is not a valid URL" });
     const matched = router.route(method, url.pathname);
     const operation = "operation" in matched ? matched.operation : undefined;
