@@ -505,6 +505,13 @@ export interface components {
             why: string;
             /** @description How a user chooses otherwise, where they can. */
             override?: string;
+            /**
+             * @description Where the rule has a form (an expiry exclusive or inclusive, a rounding, an order, what a reset
+             *     covers), that form as the values the sandbox's code reads, so the text and the behaviour cannot differ.
+             */
+            form?: {
+                [key: string]: string | number;
+            };
         };
         /** @description The body of a control API error. */
         SandboxError: {

@@ -34,6 +34,24 @@ export const QUOTE_SIDE_READINGS = ["pair", "source-pays"] as const;
 export type QuoteSideReading = (typeof QUOTE_SIDE_READINGS)[number];
 export const DEFAULT_QUOTE_SIDE_READING: QuoteSideReading = "pair";
 
+/** How a value is brought to a whole number (of minor units, of seconds). */
+export type Rounding = "down" | "up" | "nearest";
+
+/**
+ * The forms of the sandbox's rules as values the code reads and the register shows (each entry's `form`), so the
+ * prose, GET /_sandbox/choices and the behaviour cannot drift apart. A test pins each with literal values.
+ */
+export const RULE_FORMS = {
+  /** "quotes.expired": a quote is refused from its expiryDate on ("at-expiry") or only after it ("after-expiry"). */
+  quoteExpiry: "at-expiry" as "at-expiry" | "after-expiry",
+  /** "quotes.rounding": amountReceived to the received currency's decimals, read at 15 significant digits. */
+  amountReceivedRounding: "down" as Rounding,
+  /** "lists.pagination": the order of every list. */
+  listOrder: "newest-first" as "newest-first" | "oldest-first",
+  /** "limits.headers": the window's end brought to a whole Unix second. */
+  resetRounding: "up" as Rounding,
+};
+
 /** The statuses of the sandbox's refusals (all among the statuses the Errors page publishes). */
 export const REFUSAL_STATUS = {
   unknownKey: 401,
@@ -196,6 +214,7 @@ export const SANDBOX_CHOICES: readonly SandboxChoice[] = [
       "trades, transactions, deposit addresses or webhooks. Deleting one removes it. Either starts the key's " +
       "limit windows afresh; no other key's data changes.",
     why: "A per-key reset; balances change only through trades, deposits, withdrawals and configuration.",
+    form: { put: "replaces the key's whole store", delete: "removes the key's whole store" },
   },
   {
     id: "accounts.keyless",
@@ -288,8 +307,11 @@ export const SANDBOX_CHOICES: readonly SandboxChoice[] = [
   {
     id: "quotes.rounding",
     topic: "Quotes",
-    choice: "amountReceived is rounded down to the target currency's maximumDecimalPlaces.",
+    choice:
+      `amountReceived is rounded ${RULE_FORMS.amountReceivedRounding} to the received currency's ` +
+      "maximumDecimalPlaces, the product or quotient read at 15 significant digits first (0.29 × 100 is 29).",
     why: "No source shows how amounts are rounded; rounding down never pays more than the rate.",
+    form: { amountReceivedRounding: RULE_FORMS.amountReceivedRounding },
   },
   {
     id: "money.exact",
@@ -315,9 +337,11 @@ export const SANDBOX_CHOICES: readonly SandboxChoice[] = [
     id: "quotes.expired",
     topic: "Quotes",
     choice:
-      "A quote is valid until its expiryDate (createdAt + expiresIn seconds), that moment excluded; accepting it " +
+      "A quote is valid until its expiryDate (createdAt + expiresIn seconds), " +
+      `${RULE_FORMS.quoteExpiry === "at-expiry" ? "that moment excluded" : "that moment included"}; accepting it ` +
       `then answers ${status(REFUSAL_STATUS.quoteExpired)}.`,
     why: NO_STATUS,
+    form: { quoteExpiry: RULE_FORMS.quoteExpiry },
   },
   {
     id: "quotes.accepted-twice",
@@ -357,12 +381,13 @@ export const SANDBOX_CHOICES: readonly SandboxChoice[] = [
     choice:
       `page and pageSize default to ${PAGE_DEFAULTS.page} and ${PAGE_DEFAULTS.pageSize} (no maximum); a value ` +
       "below 1 answers " +
-      `${status(REFUSAL_STATUS.invalidPage)}. Lists are newest first. A transaction's wallet is the wallet as it ` +
+      `${status(REFUSAL_STATUS.invalidPage)}. Lists are ${RULE_FORMS.listOrder.replace("-", " ")}. A transaction's wallet is the wallet as it ` +
       "is now. Get User Transactions and the trade history are paged the same way and answer the page's items " +
       "without meta.",
     why:
       "The description does not show the pagination parameters, their defaults or the order of lists; the " +
       "clients page the trade history only, and no source shows meta for these two.",
+    form: { listOrder: RULE_FORMS.listOrder, ...PAGE_DEFAULTS },
   },
   {
     id: "lists.category",
@@ -415,8 +440,10 @@ export const SANDBOX_CHOICES: readonly SandboxChoice[] = [
     choice:
       `${RATE_LIMIT_HEADERS.limit}, ${RATE_LIMIT_HEADERS.remaining} and ${RATE_LIMIT_HEADERS.reset} describe ` +
       "the limit with the fewest requests left among those that apply to the request (on Create Quote, the " +
-      "hourly limit once it is the tighter); the reset is the end of its window in Unix seconds.",
+      "hourly limit once it is the tighter); the reset is the end of its window in Unix seconds, rounded " +
+      `${RULE_FORMS.resetRounding} (a client that waits until then is answered).`,
     why: "The description says the headers describe requests per minute; Create Quote has a second limit.",
+    form: { resetRounding: RULE_FORMS.resetRounding },
   },
   {
     id: "signing",

@@ -7,7 +7,7 @@ import type { SourceAnswer, SourceRequest } from "../pipeline/pipeline.js";
 import type { OpenApiDocument, Operation } from "../openapi/document.js";
 import { API_KEY_HEADER } from "../../generated/client-meta.js";
 import type { components } from "../../generated/schema.js";
-import { PAGE_DEFAULTS, type QuoteSideReading, REFUSAL_STATUS } from "./choices.js";
+import { PAGE_DEFAULTS, type QuoteSideReading, REFUSAL_STATUS, RULE_FORMS } from "./choices.js";
 import type { ControlledClock } from "./clock.js";
 import type { AccountRecord, SandboxStateData } from "./state.js";
 import { shaped, type Templates } from "./templates.js";
@@ -113,10 +113,10 @@ export function pageOf(request: SourceRequest): Page | SourceAnswer {
   return { page, pageSize };
 }
 
-/** The items of `page` (newest first: `items` is oldest first). */
+/** The items of `page` in the register's order (choices.ts, "lists.pagination"; `items` is oldest first). */
 export function pageItems<T>(items: readonly T[], { page, pageSize }: Page): T[] {
-  const newestFirst = [...items].reverse();
-  return newestFirst.slice((page - 1) * pageSize, page * pageSize);
+  const ordered = RULE_FORMS.listOrder === "newest-first" ? [...items].reverse() : items;
+  return ordered.slice((page - 1) * pageSize, page * pageSize);
 }
 
 /** Pagination meta, shape B, of a page of `total` items (in the documented meta's shape). */

@@ -16,7 +16,8 @@ import {
   type Operation,
 } from "../openapi/document.js";
 import type { Engine } from "./engine.js";
-import { ownEntry, setOwnEntry, type WindowCount } from "./state.js";
+import { RULE_FORMS } from "./choices.js";
+import { ownEntry, setOwnEntry, type WindowCount, wholeAt15Digits } from "./state.js";
 
 /** What a sandbox's options change: the general limit's number of requests, and Create Quote's own. */
 interface LimitSettings {
@@ -64,7 +65,8 @@ function headersOf({ limit, start, count }: Reading): Record<string, string> {
   return {
     [RATE_LIMIT_HEADERS.limit]: String(limit.max),
     [RATE_LIMIT_HEADERS.remaining]: String(Math.max(0, limit.max - count)),
-    [RATE_LIMIT_HEADERS.reset]: String(Math.ceil((start + limit.windowMs) / 1000)),
+    // The window's end as a whole second, rounded as the register says (choices.ts, "limits.headers").
+    [RATE_LIMIT_HEADERS.reset]: String(wholeAt15Digits((start + limit.windowMs) / 1000, RULE_FORMS.resetRounding)),
   };
 }
 

@@ -7,7 +7,7 @@ import type { components } from "../../generated/schema.js";
 import type { SandboxAccountSettings, SandboxRates } from "../../generated/sandbox-control.js";
 import type { Catalogue, Currency } from "./catalogue.js";
 import { decimalsOf, excessOf, largestAmountOf } from "./catalogue.js";
-import { isWithdrawalFinal, MAX_MINOR_UNITS } from "./choices.js";
+import { isWithdrawalFinal, MAX_MINOR_UNITS, type Rounding } from "./choices.js";
 import type { ClockState } from "./clock.js";
 import { type IdState, quoteCounter, uuid } from "./ids.js";
 import type { WebhookRecord } from "./webhooks/outbox.js";
@@ -241,6 +241,17 @@ export function roundAt15Digits(value: number): number {
   const rounded = Math.round(value);
   const clear = Math.abs(value) < EXACT_BELOW && 0.5 - Math.abs(value - rounded) >= 0.01;
   return clear ? rounded : Math.round(at15Digits(value));
+}
+
+/** Math.ceil of `value` at 15 significant digits. */
+function ceilAt15Digits(value: number): number {
+  return -floorAt15Digits(-value);
+}
+
+/** `value` at 15 significant digits, brought to a whole number as `rounding` says. */
+export function wholeAt15Digits(value: number, rounding: Rounding): number {
+  if (rounding === "down") return floorAt15Digits(value);
+  return rounding === "up" ? ceilAt15Digits(value) : roundAt15Digits(value);
 }
 
 /** Math.floor of `value` at 15 significant digits. */

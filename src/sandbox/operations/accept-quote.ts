@@ -3,7 +3,7 @@
 // other by amountReceived (no extra charge, as the service's pages publish),
 // records the trade and its two SWAP transactions, and answers the trade. Every refusal leaves the state as it
 // was; its status is the register's (choices.ts) and its message says which refusal it is.
-import { DOLLAR_VALUE_DECIMALS, REFUSAL_STATUS } from "../choices.js";
+import { DOLLAR_VALUE_DECIMALS, REFUSAL_STATUS, RULE_FORMS } from "../choices.js";
 import { pairJoining } from "../catalogue.js";
 import { type AccountCall, answered, type Engine, iso, refused, withAccount } from "../engine.js";
 import { tradeReference, uuid } from "../ids.js";
@@ -21,12 +21,16 @@ import {
 } from "../state.js";
 import { balanceOf, currencyOf, tradeView } from "../views.js";
 
+/** Whether `record` has expired at `now` (choices.ts, "quotes.expired": at its expiryDate or only after it). */
+const isExpired = (record: QuoteRecord, now: number): boolean =>
+  RULE_FORMS.quoteExpiry === "at-expiry" ? now >= record.expiresAt : now > record.expiresAt;
+
 /** Why `record` cannot be accepted now (already accepted, expired), or undefined. */
 function staleness(record: QuoteRecord, now: number) {
   const { id } = record;
   if (record.tradeId !== undefined)
     return refused(REFUSAL_STATUS.quoteAccepted, `quote ${id} was already accepted (trade ${record.tradeId})`);
-  if (now >= record.expiresAt)
+  if (isExpired(record, now))
     return refused(REFUSAL_STATUS.quoteExpired, `quote ${id} expired at ${iso(record.expiresAt)}: request a new quote`);
   return undefined;
 }

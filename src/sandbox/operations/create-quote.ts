@@ -4,7 +4,7 @@
 // register keeps, and a message that says which.
 import type { FiatRateSetting } from "../../../generated/sandbox-control.js";
 import type { components } from "../../../generated/schema.js";
-import { MAX_MINOR_UNITS, type QuoteSideReading, REFUSAL_STATUS } from "../choices.js";
+import { MAX_MINOR_UNITS, type QuoteSideReading, REFUSAL_STATUS, RULE_FORMS } from "../choices.js";
 import {
   type Currency,
   decimalsOf,
@@ -16,7 +16,7 @@ import {
 } from "../catalogue.js";
 import { type AccountCall, answered, type Engine, refused, withAccount } from "../engine.js";
 import { quoteId } from "../ids.js";
-import { floorAt15Digits, fromMinor, type QuotePayer, type QuoteRecord } from "../state.js";
+import { fromMinor, type QuotePayer, type QuoteRecord, wholeAt15Digits } from "../state.js";
 import { quoteView } from "../views.js";
 
 type Side = components["schemas"]["Side"];
@@ -99,9 +99,9 @@ function termsOf(engine: Engine, body: QuoteRequest) {
   return { source, target, side, amount, fiatRate, pays } satisfies QuoteTerms;
 }
 
-/** `received` in minor units of `currency`, rounded down (choices.ts, "quotes.rounding"). */
+/** `received` in minor units of `currency`, rounded as the register says (choices.ts, "quotes.rounding"). */
 const receivedMinor = (received: number, currency: Currency): number =>
-  floorAt15Digits(received * 10 ** decimalsOf(currency));
+  wholeAt15Digits(received * 10 ** decimalsOf(currency), RULE_FORMS.amountReceivedRounding);
 
 export const createQuote = withAccount((call: AccountCall) => {
   const { engine, account } = call;
