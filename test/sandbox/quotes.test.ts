@@ -28,9 +28,9 @@ describe("Create Quote", () => {
     expect(violations).toEqual([]);
     expect(body.data).toMatchObject({
       side: "SELL",
-      rate: ngnx.sellRate,
+      rate: 1611.8,
       amount: 100,
-      amountReceived: 100 * ngnx.sellRate,
+      amountReceived: 161180, // 100 × 1611.8
       sourceCode: "USDT",
       targetCode: "NGNX",
       sourceId: idOf("USDT"),

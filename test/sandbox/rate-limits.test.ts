@@ -26,8 +26,9 @@ const limitsOf = (headers: Headers) => ({
   reset: Number(headers.get(RATE_LIMIT_HEADERS.reset)),
 });
 
-/** The end, in Unix seconds, of a window of `size` ms opened at `opened` (its first counted request). */
-const windowEnd = (opened: number, size: number) => (opened + size) / 1000;
+/** START (2026-11-26T10:00:00Z) in Unix seconds, and the ends of a minute's and an hour's window opened then. */
+const MINUTE_END = 1_795_687_260; // 1 795 687 200 + 60
+const HOUR_END = 1_795_690_800; // 1 795 687 200 + 3600
 
 describe("rate limits", () => {
   it("counts down X-RateLimit-Remaining from the description's 200, Reset a minute after the first", async () => {
@@ -35,11 +36,11 @@ describe("rate limits", () => {
     const first = await api(sandbox, "GET", "/wallets/me");
     const second = await api(sandbox, "GET", "/currencies/fiat-rates");
     expect(limitsOf(first.headers)).toEqual({
-      limit: GENERAL.max,
-      remaining: GENERAL.max - 1,
-      reset: windowEnd(START, GENERAL.windowMs),
+      limit: 200,
+      remaining: 199,
+      reset: MINUTE_END,
     });
-    expect(limitsOf(second.headers).remaining).toBe(GENERAL.max - 2);
+    expect(limitsOf(second.headers).remaining).toBe(198);
   });
 
   it("answers 429 with the published error body once the limit is spent, and again after the window", async () => {
@@ -53,7 +54,7 @@ describe("rate limits", () => {
     expect(spent.body.message).toBe(
       `rate limit spent: 3 requests per minute for this API key; the window resets at ${resets}`,
     );
-    expect(limitsOf(spent.headers)).toEqual({ limit: 3, remaining: 0, reset: windowEnd(START, GENERAL.windowMs) });
+    expect(limitsOf(spent.headers)).toEqual({ limit: 3, remaining: 0, reset: MINUTE_END });
     sandbox.clock.advance(GENERAL.windowMs);
     const next = await api(sandbox, "GET", "/wallets/me");
     expect(next.status).toBe(200);
@@ -75,7 +76,7 @@ describe("rate limits", () => {
     const answers = [];
     for (let i = 0; i < 3; i++) answers.push(await api(sandbox, "POST", "/trades/quote", SELL_100));
     expect(answers.map((answer) => answer.status)).toEqual([200, 200, 429]);
-    expect(limitsOf(answers[1]!.headers)).toEqual({ limit: 2, remaining: 0, reset: windowEnd(START, QUOTES.windowMs) });
+    expect(limitsOf(answers[1]!.headers)).toEqual({ limit: 2, remaining: 0, reset: HOUR_END });
     expect(answers[2]!.body.message).toMatch(/2 createQuote requests per hour/);
     expect((await api(sandbox, "GET", "/wallets/me")).status).toBe(200);
     sandbox.clock.advance(QUOTES.windowMs);
@@ -93,13 +94,13 @@ describe("rate limits", () => {
     expect(limitsOf(second.headers)).toEqual({
       limit: 2,
       remaining: 0,
-      reset: windowEnd(lastSecondOfTheHour, QUOTES.windowMs),
+      reset: 1_795_694_399, // opened at 1 795 690 799 (START + 3599 s), + 3600
     });
     const rates = await api(sandbox, "GET", "/currencies/fiat-rates");
     expect(limitsOf(rates.headers)).toEqual({
-      limit: GENERAL.max,
-      remaining: GENERAL.max - 3, // two quotes and this request; the 429 is not counted
-      reset: windowEnd(lastSecondOfTheHour, GENERAL.windowMs),
+      limit: 200,
+      remaining: 197, // two quotes and this request; the 429 is not counted
+      reset: 1_795_690_859, // opened at 1 795 690 799, + 60
     });
     sandbox.clock.advance(QUOTES.windowMs - 2_000); // the hour since the first quote has passed
     expect((await api(sandbox, "POST", "/trades/quote", SELL_100)).status).toBe(200);
@@ -115,13 +116,13 @@ describe("rate limits", () => {
   it("describes the general limit when Create Quote's is no tighter (the first on a tie)", async () => {
     const sandbox = newSandbox({ limits: { requestsPerMinute: 5, quotesPerHour: 5 } });
     const tie = await api(sandbox, "POST", "/trades/quote", SELL_100);
-    expect(limitsOf(tie.headers)).toEqual({ limit: 5, remaining: 4, reset: windowEnd(START, GENERAL.windowMs) });
+    expect(limitsOf(tie.headers)).toEqual({ limit: 5, remaining: 4, reset: MINUTE_END });
     await api(sandbox, "GET", "/wallets/me");
     const minuteTighter = await api(sandbox, "POST", "/trades/quote", SELL_100);
     expect(limitsOf(minuteTighter.headers)).toEqual({
       limit: 5,
       remaining: 2,
-      reset: windowEnd(START, GENERAL.windowMs),
+      reset: MINUTE_END,
     });
   });
 
@@ -133,7 +134,7 @@ describe("rate limits", () => {
     for (let i = 0; i < 2; i++) unsigned.push(await api(sandbox, "GET", "/wallets/me"));
     expect(unsigned.map((answer) => answer.status)).toEqual([401, 401]);
     for (const answer of unsigned)
-      expect(limitsOf(answer.headers)).toEqual({ limit: 7, remaining: 7, reset: windowEnd(START, GENERAL.windowMs) });
+      expect(limitsOf(answer.headers)).toEqual({ limit: 7, remaining: 7, reset: MINUTE_END });
   });
 
   it("refuses limits that are not whole numbers above 0, naming the setting; undefined is the default", async () => {
