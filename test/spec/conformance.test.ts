@@ -10,6 +10,8 @@
 // data is the described resource, so an operation wired to a wrong schema fails. A variant without a
 // component of its own (e.g. "Wallet with currency") is probed in full where it first appears. The
 // signing headers (declared on every operation) are probed once per schema they are declared with.
+// A component schema, an operation, a webhook or a signing header is ONE test: it runs all its probes and checks and
+// fails once, with a line for each probe or check that fails (test/spec/failures.ts).
 import { describe, expect, it } from "vitest";
 import { declaredSources, markerProblems, type ProvenanceKey } from "../../scripts/build/provenance.js";
 import {
@@ -45,6 +47,7 @@ import {
   UPLOAD_FILE_MAX_LENGTH,
 } from "./observed.js";
 import { schemaView } from "../../src/openapi/index.js";
+import { Failures } from "./failures.js";
 import { type Probe, Prober, sampleOf } from "./probes.js";
 import { isHttpMethod, refOf } from "../../src/openapi/index.js";
 import {
@@ -293,13 +296,14 @@ const signingHeaderProbes = SIGNING_HEADERS.flatMap((header) => {
   return [...byPointer].map(([pointer, { operations, error }]) => ({ header, pointer, operations, error, probes }));
 });
 
-/** [name, probe] rows: `%s` prints the full name (`$name` would truncate it). */
-const named = (probes: Probe[]): [string, Probe][] => probes.map((probe) => [probe.name, probe]);
-
-function expectJudged(pointer: string, probe: Probe, where = pointer): void {
-  const result = validate(pointer, probe.value);
-  const detail = result.valid ? "ajv accepted it" : `ajv rejected it: ${formatErrors(result.errors)}`;
-  expect(result.valid, `${probe.name} — ${detail} (${where})`).toBe(probe.valid);
+/** Judges every probe against the schema at `pointer` (a case each): a probe ajv judges otherwise is a failure. */
+function judge(failures: Failures, pointer: string, probes: Probe[], where = pointer, label = ""): void {
+  for (const probe of probes)
+    failures.check(`${label}${probe.name}`, () => {
+      const result = validate(pointer, probe.value);
+      const detail = result.valid ? "ajv accepted it" : `ajv rejected it: ${formatErrors(result.errors)}`;
+      if (result.valid !== probe.valid) throw new Error(`${detail} (${where})`);
+    });
 }
 
 // ---------------------------------------------------------------- security helpers
@@ -343,31 +347,43 @@ describe("the document as a whole", () => {
   });
 
   // Create Quote's sourceId and targetId: the identifiers a real client sends.
-  it.each(OBSERVED_FIELDS.map((field) => [`${field.schema}.${field.property}`, field] as const))(
-    "marks the observed field %s x-observed and keeps it a plain string (optional where it is new)",
-    (where, { schema, property, added }) => {
-      const component = resolved(spec.components?.schemas?.[schema]);
-      const field = resolved(resolved(component?.properties)?.[property]);
-      expect(isMark("x-observed", field?.["x-observed"]), where).toBe(true);
-      expect(field?.type, where).toBe("string");
-      if (added) expect(component?.required ?? [], `${where} is not required`).not.toContain(property);
-    },
-  );
+  it(`marks each observed field x-observed and keeps it a plain string, optional where it is new (${
+    OBSERVED_FIELDS.length
+  } fields)`, () => {
+    const failures = new Failures();
+    for (const { schema, property, added } of OBSERVED_FIELDS) {
+      const where = `${schema}.${property}`;
+      failures.check(where, () => {
+        const component = resolved(spec.components?.schemas?.[schema]);
+        const field = resolved(resolved(component?.properties)?.[property]);
+        expect(isMark("x-observed", field?.["x-observed"]), where).toBe(true);
+        expect(field?.type, where).toBe("string");
+        if (added) expect(component?.required ?? [], `${where} is not required`).not.toContain(property);
+      });
+    }
+    failures.expectNone("the observed fields");
+  });
 
   // Issue 20: what the clients declare and the pages publish on schemas, each marked with its source.
-  it.each(SOURCED_FIELDS.map((field) => [`${field.schema}.${field.property} (${field.marker})`, field] as const))(
-    "marks the field %s with its source and declares its type",
-    (where, { schema, property, marker, type }) => {
-      const declared = schemaView(spec, spec.components?.schemas?.[schema]).properties.get(property) ?? [];
-      expect(declared.length, `${where} is declared`).toBeGreaterThan(0);
-      expect(
-        declared.some((field) => isMark(marker, resolved(field)?.[marker])),
-        where,
-      ).toBe(true);
-      const types = declared.flatMap((field) => [resolved(field)?.type ?? []].flat());
-      expect(types, where).toContain(type);
-    },
-  );
+  it(`marks each field the clients declare or the pages publish with its source, and declares its type (${
+    SOURCED_FIELDS.length
+  } fields)`, () => {
+    const failures = new Failures();
+    for (const { schema, property, marker, type } of SOURCED_FIELDS) {
+      const where = `${schema}.${property} (${marker})`;
+      failures.check(where, () => {
+        const declared = schemaView(spec, spec.components?.schemas?.[schema]).properties.get(property) ?? [];
+        expect(declared.length, `${where} is declared`).toBeGreaterThan(0);
+        expect(
+          declared.some((field) => isMark(marker, resolved(field)?.[marker])),
+          where,
+        ).toBe(true);
+        const types = declared.flatMap((field) => [resolved(field)?.type ?? []].flat());
+        expect(types, where).toContain(type);
+      });
+    }
+    failures.expectNone("the sourced fields");
+  });
 
   it("knows the withdrawal statuses of the Payouts feature page as payout statuses (still open)", () => {
     const status = resolved(spec.components?.schemas?.PayoutStatus);
@@ -390,69 +406,58 @@ describe("the document as a whole", () => {
 
 // ---------------------------------------------------------------- component schemas, once each
 
-describe.each(componentProbes.map((component) => [component.name, component] as const))(
-  "component schema %s",
-  (name, { probes }) => {
-    it.each(named(probes))("%s", (_, probe) => {
-      expectJudged(componentSchemaPointer(name), probe);
-    });
-  },
-);
+describe("component schemas, once each", () => {
+  it.each(componentProbes.map((component) => [component.name, component.probes.length, component] as const))(
+    "%s judges each of its %d probes as the description says",
+    (name, _, { probes }) => {
+      const failures = new Failures();
+      judge(failures, componentSchemaPointer(name), probes);
+      failures.expectNone(`the component schema ${name}`);
+    },
+  );
+});
 
 // ---------------------------------------------------------------- operations
 
-describe.each(
-  ALL_ENDPOINTS.map(
-    (endpoint) =>
-      [
-        `${endpoint.n || "observed"} ${endpoint.method.toUpperCase()} ${endpoint.path} (${endpoint.name})`,
-        endpoint,
-      ] as const,
-  ),
-)("%s", (_, endpoint) => {
+/** The cases of an operation's declaration: security, parameters, responses and body, each as one check. */
+function checkDeclaration(failures: Failures, endpoint: EndpointExpectation): void {
   const { method, path } = endpoint;
-  const probes = endpointProbes.get(endpoint)!;
-
-  describe("operation", () => {
-    it("exists", () => {
-      expect(() => operation(method, path)).not.toThrow();
+  if (OBSERVED_ENDPOINTS.includes(endpoint)) {
+    failures.check("is marked x-observed (observed, not in the description)", () => {
+      expect(isMark("x-observed", operation(method, path).operation["x-observed"]), path).toBe(true);
     });
+  } else {
+    failures.check("is not marked x-observed (described)", () => {
+      expect(operation(method, path).operation["x-observed"], path).toBeUndefined();
+    });
+  }
 
-    if (OBSERVED_ENDPOINTS.includes(endpoint)) {
-      it("is marked x-observed (observed, not in the description)", () => {
-        expect(isMark("x-observed", operation(method, path).operation["x-observed"]), path).toBe(true);
-      });
-    } else {
-      it("is not marked x-observed (described)", () => {
-        expect(operation(method, path).operation["x-observed"], path).toBeUndefined();
-      });
-    }
+  if (endpoint.key === "required") {
+    failures.check("requires the x-api-key header (no empty alternative)", () => {
+      const security = securityOf(method, path);
+      expect(security, "security").toBeDefined();
+      expect(security!.length).toBeGreaterThan(0);
+      for (const requirement of security!) expect(requiresApiKey(requirement), JSON.stringify(requirement)).toBe(true);
+    });
+  } else {
+    failures.check("accepts the x-api-key header or none, and marks the question x-not-shown", () => {
+      const security = securityOf(method, path) ?? [];
+      expect(
+        security.some((requirement) => Object.keys(requirement).length === 0),
+        "an empty {} alternative",
+      ).toBe(true);
+      expect(security.some(requiresApiKey), "an x-api-key alternative").toBe(true);
+      expect(
+        isMark("x-not-shown", operation(method, path).operation["x-not-shown"]),
+        "x-not-shown on the operation",
+      ).toBe(true);
+    });
+  }
 
-    if (endpoint.key === "required") {
-      it("requires the x-api-key header (no empty alternative)", () => {
-        const security = securityOf(method, path);
-        expect(security, "security").toBeDefined();
-        expect(security!.length).toBeGreaterThan(0);
-        for (const requirement of security!)
-          expect(requiresApiKey(requirement), JSON.stringify(requirement)).toBe(true);
-      });
-    } else {
-      it("accepts the x-api-key header or none, and marks the question x-not-shown", () => {
-        const security = securityOf(method, path) ?? [];
-        expect(
-          security.some((requirement) => Object.keys(requirement).length === 0),
-          "an empty {} alternative",
-        ).toBe(true);
-        expect(security.some(requiresApiKey), "an x-api-key alternative").toBe(true);
-        expect(
-          isMark("x-not-shown", operation(method, path).operation["x-not-shown"]),
-          "x-not-shown on the operation",
-        ).toBe(true);
-      });
-    }
-
-    const allParameters = [...endpoint.parameters, ...observedParametersOf(endpoint)];
-    it(`declares exactly the parameters ${JSON.stringify(allParameters.map((p) => `${p.in}:${p.name}`))}`, () => {
+  const allParameters = [...endpoint.parameters, ...observedParametersOf(endpoint)];
+  failures.check(
+    `declares exactly the parameters ${JSON.stringify(allParameters.map((p) => `${p.in}:${p.name}`))}`,
+    () => {
       const declared = operation(method, path)
         .parameters.map((parameter) => `${String(parameter.in)}:${String(parameter.name)}`)
         .sort();
@@ -462,98 +467,139 @@ describe.each(
           expected.required,
         );
       }
-    });
+    },
+  );
 
-    it("marks each observed parameter x-observed (or its observed operation) and no described one", () => {
-      const observedOperation = OBSERVED_ENDPOINTS.includes(endpoint);
-      for (const expected of observedParametersOf(endpoint)) {
+  failures.check("marks each observed parameter x-observed (or its observed operation) and no described one", () => {
+    const observedOperation = OBSERVED_ENDPOINTS.includes(endpoint);
+    for (const expected of observedParametersOf(endpoint)) {
+      expect(
+        isMark("x-observed", declaredParameter(method, path, expected)?.["x-observed"]),
+        `${expected.in}:${expected.name}`,
+      ).toBe(true);
+    }
+    for (const expected of endpoint.parameters) {
+      if (!observedOperation)
         expect(
-          isMark("x-observed", declaredParameter(method, path, expected)?.["x-observed"]),
+          declaredParameter(method, path, expected)?.["x-observed"],
           `${expected.in}:${expected.name}`,
-        ).toBe(true);
-      }
-      for (const expected of endpoint.parameters) {
-        if (!observedOperation)
-          expect(
-            declaredParameter(method, path, expected)?.["x-observed"],
-            `${expected.in}:${expected.name}`,
-          ).toBeUndefined();
-      }
-    });
+        ).toBeUndefined();
+    }
+  });
 
-    it("answers 200 with application/json and the three rate-limit headers", () => {
-      const response = operation(method, path).responses["200"];
-      expect(Object.keys(resolved(response?.content) ?? {})).toContain("application/json");
-      const headers = Object.keys(resolved(response?.headers) ?? {}).map((name) => name.toLowerCase());
-      for (const header of RATE_LIMIT_HEADERS) expect(headers, header).toContain(header);
-    });
+  failures.check("answers 200 with application/json and the three rate-limit headers", () => {
+    const response = operation(method, path).responses["200"];
+    expect(Object.keys(resolved(response?.content) ?? {})).toContain("application/json");
+    const headers = Object.keys(resolved(response?.headers) ?? {}).map((name) => name.toLowerCase());
+    for (const header of RATE_LIMIT_HEADERS) expect(headers, header).toContain(header);
+  });
 
-    if (endpoint.requestBody) {
-      const optionalBody = isOptionalBody(endpoint);
-      it(optionalBody ? "takes its body or none (observed), and marks that x-observed" : "requires its body", () => {
+  if (endpoint.requestBody) {
+    const optionalBody = isOptionalBody(endpoint);
+    failures.check(
+      optionalBody ? "takes its body or none (observed), and marks that x-observed" : "requires its body",
+      () => {
         const requestBody = operation(method, path).requestBody;
         expect(requestBody, "a request body").toBeDefined();
         expect(requestBody?.required === true).toBe(!optionalBody);
         expect(isMark("x-observed", requestBody?.["x-observed"])).toBe(optionalBody);
-      });
-    }
+      },
+    );
+  }
 
-    if (endpoint.requestBody?.kind === "fields") {
-      const { fields, mediaType = "application/json" } = endpoint.requestBody;
-      it(`request body (${mediaType}) declares exactly ${JSON.stringify(Object.keys(fields))}, closed`, () => {
+  if (endpoint.requestBody?.kind === "fields") {
+    const { fields, mediaType = "application/json" } = endpoint.requestBody;
+    failures.check(
+      `request body (${mediaType}) declares exactly ${JSON.stringify(Object.keys(fields))}, closed`,
+      () => {
         const schema = resolved(resolved(operation(method, path).requestBody?.content)?.[mediaType]);
         const bodySchema = resolved(schema?.schema);
         expect(Object.keys(resolved(bodySchema?.properties) ?? {}).sort()).toEqual(Object.keys(fields).sort());
         expect(bodySchema?.additionalProperties).toBe(false);
-      });
-    } else if (!endpoint.requestBody) {
-      it("takes no request body", () => {
-        expect(operation(method, path).operation.requestBody).toBeUndefined();
-      });
-    }
+      },
+    );
+  } else if (!endpoint.requestBody) {
+    failures.check("takes no request body", () => {
+      expect(operation(method, path).operation.requestBody).toBeUndefined();
+    });
+  }
+}
+
+/** Judges the probes of `part` (a parameter, the request body, the 200 envelope) at the pointer `pointerOf` finds. */
+function judgePart(failures: Failures, part: string, pointerOf: () => string, probes: Probe[]): void {
+  let pointer: string | undefined;
+  failures.check(`${part}: its schema is found`, () => {
+    pointer = pointerOf();
   });
-
-  for (const { parameter, probes: parameterCases } of probes.parameters) {
-    describe(`parameter ${parameter.in}:${parameter.name}`, () => {
-      it.each(named(parameterCases))("%s", (_, probe) => {
-        expectJudged(parameterSchemaPointer(method, path, parameter.in, parameter.name), probe);
-      });
-    });
+  if (pointer === undefined) {
+    failures.lines.push(`${part}: ${probes.length} probes not judged (no schema)`);
+    return;
   }
+  judge(failures, pointer, probes, pointer, `${part}: `);
+}
 
-  if (endpoint.requestBody) {
-    describe("request body", () => {
-      const mediaType = endpoint.requestBody?.kind === "fields" ? endpoint.requestBody.mediaType : undefined;
-      it.each(named(probes.requestBody))("%s", (_, probe) => {
-        expectJudged(requestBodySchemaPointer(method, path, mediaType), probe);
-      });
+describe("operations", () => {
+  it.each(
+    ALL_ENDPOINTS.map((endpoint) => {
+      const probes = endpointProbes.get(endpoint)!;
+      const count =
+        probes.parameters.reduce((sum, { probes: cases }) => sum + cases.length, 0) +
+        probes.requestBody.length +
+        probes.response.length;
+      const title = `${endpoint.n || "observed"} ${endpoint.method.toUpperCase()} ${endpoint.path} (${endpoint.name})`;
+      return [title, count, endpoint] as const;
+    }),
+  )("%s is declared as the description says and judges each of its %d probes so", (title, _, endpoint) => {
+    const { method, path } = endpoint;
+    const probes = endpointProbes.get(endpoint)!;
+    const failures = new Failures();
+    failures.check("exists", () => {
+      expect(() => operation(method, path)).not.toThrow();
     });
-  }
+    if (failures.lines.length > 0) return failures.expectNone(title);
+    checkDeclaration(failures, endpoint);
 
-  describe("200 response envelope", () => {
-    it.each(named(probes.response))("%s", (_, probe) => {
-      expectJudged(responseSchemaPointer(method, path), probe);
-    });
+    for (const { parameter, probes: parameterCases } of probes.parameters) {
+      judgePart(
+        failures,
+        `parameter ${parameter.in}:${parameter.name}`,
+        () => parameterSchemaPointer(method, path, parameter.in, parameter.name),
+        parameterCases,
+      );
+    }
+    if (endpoint.requestBody) {
+      const mediaType = endpoint.requestBody.kind === "fields" ? endpoint.requestBody.mediaType : undefined;
+      judgePart(failures, "request body", () => requestBodySchemaPointer(method, path, mediaType), probes.requestBody);
+    }
+    judgePart(failures, "200 response envelope", () => responseSchemaPointer(method, path), probes.response);
+    failures.expectNone(title);
   });
 });
 
 // ---------------------------------------------------------------- signing headers, once per schema
 
-describe.each(
-  signingHeaderProbes.map(
-    (group) => [`${group.header.name} at ${group.pointer} (${group.operations.length} operations)`, group] as const,
-  ),
-)("signing header %s", (_, group) => {
-  it.each(named(group.probes))("%s", (_, probe) => {
+describe("signing headers, once per schema", () => {
+  it.each(
+    signingHeaderProbes.map(
+      (group) =>
+        [
+          `${group.header.name} at ${group.pointer} (${group.operations.length} operations)`,
+          group.probes.length,
+          group,
+        ] as const,
+    ),
+  )("%s judges each of its %d probes as the description says", (title, _, group) => {
     if (group.error !== undefined) throw new Error(`${group.header.name}: ${group.error}`);
-    expectJudged(group.pointer, probe, `the schema of this header on ${group.operations.join(", ")}`);
+    const failures = new Failures();
+    judge(failures, group.pointer, group.probes, `the schema of this header on ${group.operations.join(", ")}`);
+    failures.expectNone(`the signing header ${title}`);
   });
-});
 
-it("probes every signing header", () => {
-  expect(new Set(signingHeaderProbes.map((group) => group.header.name))).toEqual(
-    new Set(SIGNING_HEADERS.map((header) => header.name)),
-  );
+  it("probes every signing header", () => {
+    expect(new Set(signingHeaderProbes.map((group) => group.header.name))).toEqual(
+      new Set(SIGNING_HEADERS.map((header) => header.name)),
+    );
+  });
 });
 
 // ---------------------------------------------------------------- rate-limit headers
@@ -561,11 +607,12 @@ it("probes every signing header", () => {
 describe("rate-limit headers", () => {
   const declared = Object.keys(spec.components?.headers ?? {});
   // "Maximum requests per minute" and "Requests remaining": counts, never negative.
-  for (const [header, counts] of [
+  const headers = [
     [RATE_LIMIT_HEADERS[0], true],
     [RATE_LIMIT_HEADERS[1], true],
     [RATE_LIMIT_HEADERS[2], false],
-  ] as const) {
+  ] as const;
+  it.each(headers)("%s judges each of its probes as the description says", (header, counts) => {
     const name = declared.find((candidate) => candidate.toLowerCase() === header);
     const probes: Probe[] = [
       { name: "0 passes", value: 0, valid: true },
@@ -573,11 +620,11 @@ describe("rate-limit headers", () => {
       { name: "1.5 fails", value: 1.5, valid: false },
       ...(counts ? [{ name: "-1 fails (a count)", value: -1, valid: false }] : []),
     ];
-    it.each(named(probes))(`${header}: %s`, (_, probe) => {
-      expect(name, `components.headers declares ${header}`).toBeDefined();
-      expectJudged(`#/components/headers/${name}/schema`, probe);
-    });
-  }
+    expect(name, `components.headers declares ${header}`).toBeDefined();
+    const failures = new Failures();
+    judge(failures, `#/components/headers/${name}/schema`, probes, undefined, `${header}: `);
+    failures.expectNone(`the header ${header}`);
+  });
 });
 
 // ---------------------------------------------------------------- closed enums, exactly
@@ -619,8 +666,13 @@ describe("closed enums", () => {
   });
 
   // A probe cannot show that a closed enum has no extra value; comparing the value lists can.
-  it.each(inSpec.map((e) => [e.where, e] as const))("%s lists exactly a value set the description gives", (_, e) => {
-    expect([...described]).toContain(e.values);
+  it(`each enum of the spec lists exactly a value set the description gives (${inSpec.length} enums)`, () => {
+    const failures = new Failures();
+    for (const e of inSpec)
+      failures.check(e.where, () => {
+        expect([...described]).toContain(e.values);
+      });
+    failures.expectNone("the spec's enums");
   });
 
   it("declares every closed enum of the description", () => {
@@ -687,19 +739,25 @@ describe("webhooks (published on the service's page Webhooks)", () => {
       expect(Object.keys(resolved(item) ?? {}).filter(isHttpMethod), name).toEqual(["post"]);
   });
 
-  describe.each(webhookProbes.map((entry) => [entry.webhook.name, entry] as const))("%s", (name, entry) => {
+  it.each(
+    webhookProbes.map((entry) => [entry.webhook.name, entry.signature.length + entry.body.length, entry] as const),
+  )("%s is declared as the page publishes it and judges each of its %d probes so", (name, _, entry) => {
     const post = () => resolved(at(webhookPointer(name))) ?? {};
+    const failures = new Failures();
 
-    it(`is marked x-published with the source ${WEBHOOKS_PAGE}, and so are its payload and signature header`, () => {
-      expect(isPublishedMark(post()["x-published"], WEBHOOKS_PAGE), "the webhook").toBe(true);
-      expect(isPublishedMark(resolved(at(webhookBodyPointer(name)))?.["x-published"], WEBHOOKS_PAGE), "payload").toBe(
-        true,
-      );
-      const [header] = (post().parameters as unknown[]).map((raw) => resolved(raw));
-      expect(isPublishedMark(header?.["x-published"], WEBHOOKS_PAGE), "header").toBe(true);
-    });
+    failures.check(
+      `is marked x-published with the source ${WEBHOOKS_PAGE}, and so are its payload and signature header`,
+      () => {
+        expect(isPublishedMark(post()["x-published"], WEBHOOKS_PAGE), "the webhook").toBe(true);
+        expect(isPublishedMark(resolved(at(webhookBodyPointer(name)))?.["x-published"], WEBHOOKS_PAGE), "payload").toBe(
+          true,
+        );
+        const [header] = (post().parameters as unknown[]).map((raw) => resolved(raw));
+        expect(isPublishedMark(header?.["x-published"], WEBHOOKS_PAGE), "header").toBe(true);
+      },
+    );
 
-    it(`declares exactly the header ${WEBHOOK_SIGNATURE.name}, required`, () => {
+    failures.check(`declares exactly the header ${WEBHOOK_SIGNATURE.name}, required`, () => {
       const parameters = ((post().parameters as unknown[]) ?? []).map((raw) => resolved(raw));
       expect(parameters.map((p) => `${String(p?.in)}:${String(p?.name)}`)).toEqual([
         `${WEBHOOK_SIGNATURE.in}:${WEBHOOK_SIGNATURE.name}`,
@@ -707,32 +765,34 @@ describe("webhooks (published on the service's page Webhooks)", () => {
       expect(parameters[0]?.required).toBe(WEBHOOK_SIGNATURE.required);
     });
 
-    it.each(named(entry.signature))("%s", (_, probe) => {
-      expectJudged(canonicalPointer(webhookPointer(name, "parameters", "0", "schema")), probe);
-    });
+    judgePart(
+      failures,
+      "signature header",
+      () => canonicalPointer(webhookPointer(name, "parameters", "0", "schema")),
+      entry.signature,
+    );
 
-    it("requires a JSON body", () => {
+    failures.check("requires a JSON body", () => {
       const body = resolved(post().requestBody);
       expect(body?.required).toBe(true);
       expect(Object.keys(resolved(body?.content) ?? {})).toEqual(["application/json"]);
     });
 
-    it.each(named(entry.body))("%s", (_, probe) => {
-      expectJudged(webhookBodyPointer(name), probe);
-    });
+    judgePart(failures, "body", () => webhookBodyPointer(name), entry.body);
 
-    it(`lists the known values of type ${JSON.stringify(entry.webhook.type)} and status`, () => {
+    failures.check(`lists the known values of type ${JSON.stringify(entry.webhook.type)} and status`, () => {
       const schema = at(webhookBodyPointer(name));
       for (const value of entry.webhook.type) expect(knownValuesOf(schema, "type")).toContain(value);
       for (const value of entry.webhook.status) expect(knownValuesOf(schema, "status")).toContain(value);
     });
 
-    it("takes any answer from the receiver (not shown, marked x-not-shown) and sends no API key", () => {
+    failures.check("takes any answer from the receiver (not shown, marked x-not-shown) and sends no API key", () => {
       expect(Object.keys(resolved(post().responses) ?? {})).toEqual(["default"]);
       expect(resolved(resolved(post().responses)?.default)?.content).toBeUndefined();
       expect(isMark("x-not-shown", post()["x-not-shown"])).toBe(true);
       expect(post().security).toEqual([]);
     });
+    failures.expectNone(`the webhook ${name}`);
   });
 });
 // ---------------------------------------------------------------- published on the service's pages
@@ -779,8 +839,10 @@ describe("the error body (published on the Errors page)", () => {
       valid: false,
     })),
   ];
-  it.each(named(probes))("%s", (_, probe) => {
-    expectJudged(pointer, probe);
+  it(`judges each of its ${probes.length} probes as the page publishes it`, () => {
+    const failures = new Failures();
+    judge(failures, pointer, probes);
+    failures.expectNone(`the error body ${component}`);
   });
 
   it("is marked x-published on the schema (and keeps the description's x-not-shown)", () => {
@@ -789,16 +851,19 @@ describe("the error body (published on the Errors page)", () => {
     expect(isMark("x-not-shown", schema?.["x-not-shown"])).toBe(true);
   });
 
-  it.each(ALL_ENDPOINTS.map((endpoint) => [`${endpoint.method.toUpperCase()} ${endpoint.path}`, endpoint] as const))(
-    "%s answers the published body on 401, 429, 4XX and 5XX (the sample passes, a body without message fails)",
-    (_, { method, path }) => {
+  const answers = `answers the published body on ${ERROR_RESPONSE_KEYS.join(", ")}`;
+  it(`every operation (${ALL_ENDPOINTS.length}) ${answers}: the sample passes, a body without message fails`, () => {
+    const failures = new Failures();
+    for (const { method, path } of ALL_ENDPOINTS) {
       for (const key of ERROR_RESPONSE_KEYS) {
-        const at = responseSchemaPointer(method, path, key);
-        expectJudged(at, { name: `${key}: the published sample passes`, value: sample, valid: true });
-        expectJudged(at, { name: `${key}: {} fails`, value: {}, valid: false });
+        judgePart(failures, `${method.toUpperCase()} ${path} ${key}`, () => responseSchemaPointer(method, path, key), [
+          { name: "the published sample passes", value: sample, valid: true },
+          { name: "{} fails", value: {}, valid: false },
+        ]);
       }
-    },
-  );
+    }
+    failures.expectNone("the error responses");
+  });
 });
 
 describe("the error codes and statuses (published on the Errors page) in the docs", () => {
@@ -806,8 +871,13 @@ describe("the error codes and statuses (published on the Errors page) in the doc
   const errorsSection = description.slice(description.indexOf("## Errors"));
   const section = errorsSection.slice(0, errorsSection.indexOf("\n## ", 1) >>> 0);
 
-  it.each(Object.entries(PUBLISHED_ERROR_CODES))("lists the code %s with the status %d", (code, status) => {
-    expect(section).toMatch(new RegExp(`\\|\\s*\`${code}\`\\s*\\|\\s*${status}\\s*\\|`));
+  it(`lists each published code with its status (${Object.keys(PUBLISHED_ERROR_CODES).length} codes)`, () => {
+    const failures = new Failures();
+    for (const [code, status] of Object.entries(PUBLISHED_ERROR_CODES))
+      failures.check(`${code} ${status}`, () => {
+        expect(section).toMatch(new RegExp(`\\|\\s*\`${code}\`\\s*\\|\\s*${status}\\s*\\|`));
+      });
+    failures.expectNone("the published error codes");
   });
 
   it("lists the published statuses and marks the info x-published", () => {

@@ -9,8 +9,11 @@ import { sourceLocation } from "../../scripts/lib/source-map.js";
 import { HTTP_METHODS, isObject, listOperations, pointerTokens, refOf } from "../../src/openapi/index.js";
 import { canonicalPointer, resolved, spec, validate } from "../support/spec-ajv.js";
 import { repoRoot } from "../support/spec.js";
+import { Failures } from "./failures.js";
 
 interface Case {
+  /** What the example illustrates: `METHOD /path`, `webhook <name>` or `headers`; one test checks each group. */
+  group: string;
   name: string;
   schemaPointer: string;
   /** Where the example's value is in the bundle. */
@@ -19,24 +22,31 @@ interface Case {
 }
 
 /** The examples of a media type object at `pointer` (`example` and each named example). */
-function mediaTypeCases(label: string, pointer: string, media: unknown): Case[] {
+function mediaTypeCases(group: string, label: string, pointer: string, media: unknown): Case[] {
   if (!isObject(media)) return [];
   const cases: Case[] = [];
   const schemaPointer = `${pointer}/schema`;
   if (media.example !== undefined)
-    cases.push({ name: `${label} example`, schemaPointer, examplePointer: `${pointer}/example`, value: media.example });
+    cases.push({
+      group,
+      name: `${label} example`,
+      schemaPointer,
+      examplePointer: `${pointer}/example`,
+      value: media.example,
+    });
   for (const [key, example] of Object.entries(resolved(media.examples) ?? {})) {
     const examplePointer = `${pointer}${refOf(["examples", key, "value"]).slice(1)}`;
-    cases.push({ name: `${label} example "${key}"`, schemaPointer, examplePointer, value: resolved(example)?.value });
+    const value = resolved(example)?.value;
+    cases.push({ group, name: `${label} example "${key}"`, schemaPointer, examplePointer, value });
   }
   return cases;
 }
 
 /** The media type objects of a request body or response at `pointer`. */
-function contentCases(label: string, pointer: string, container: unknown): Case[] {
+function contentCases(group: string, label: string, pointer: string, container: unknown): Case[] {
   const content = resolved(resolved(container)?.content) ?? {};
   return Object.entries(content).flatMap(([type, media]) =>
-    mediaTypeCases(`${label} ${type}`, `${pointer}${refOf(["content", type]).slice(1)}`, media),
+    mediaTypeCases(group, `${label} ${type}`, `${pointer}${refOf(["content", type]).slice(1)}`, media),
   );
 }
 
@@ -47,16 +57,20 @@ for (const [route, item] of Object.entries(spec.paths ?? {})) {
     const op = resolved(item[method]);
     if (!op) continue;
     const where = `${method.toUpperCase()} ${route}`;
-    if (op.requestBody)
-      cases.push(...contentCases(`${where} request`, refOf(["paths", route, method, "requestBody"]), op.requestBody));
+    if (op.requestBody) {
+      const pointer = refOf(["paths", route, method, "requestBody"]);
+      cases.push(...contentCases(where, `${where} request`, pointer, op.requestBody));
+    }
     for (const [status, raw] of Object.entries(resolved(op.responses) ?? {})) {
-      cases.push(...contentCases(`${where} ${status}`, refOf(["paths", route, method, "responses", status]), raw));
+      const pointer = refOf(["paths", route, method, "responses", status]);
+      cases.push(...contentCases(where, `${where} ${status}`, pointer, raw));
     }
     for (const [index, raw] of (Array.isArray(op.parameters) ? op.parameters : []).entries()) {
       const parameter = resolved(raw);
       const pointer = refOf(["paths", route, method, "parameters", String(index)]);
       if (parameter?.example !== undefined)
         cases.push({
+          group: where,
           name: `${where} parameter ${String(parameter.name)} example`,
           schemaPointer: `${pointer}/schema`,
           examplePointer: `${pointer}/example`,
@@ -69,15 +83,16 @@ for (const [route, item] of Object.entries(spec.paths ?? {})) {
 for (const [name, item] of Object.entries(spec.webhooks ?? {})) {
   for (const method of HTTP_METHODS) {
     const op = resolved(resolved(item)?.[method]);
-    if (op?.requestBody)
-      cases.push(
-        ...contentCases(`webhook ${name} request`, refOf(["webhooks", name, method, "requestBody"]), op.requestBody),
-      );
+    if (op?.requestBody) {
+      const pointer = refOf(["webhooks", name, method, "requestBody"]);
+      cases.push(...contentCases(`webhook ${name}`, `webhook ${name} request`, pointer, op.requestBody));
+    }
   }
 }
 for (const [name, raw] of Object.entries(spec.components?.headers ?? {})) {
   const pointer = refOf(["components", "headers", name]);
   cases.push({
+    group: "headers",
     name: `header ${name} example`,
     schemaPointer: `${pointer}/schema`,
     examplePointer: `${pointer}/example`,
@@ -91,7 +106,7 @@ function placeOf(pointer: string): string {
   return location ? `${location.file}:${location.line}` : `(no source file found for ${pointer})`;
 }
 
-/** The assertion message of an example that does not validate: its source file and line, and each error's. */
+/** What is wrong with an example that does not validate: its source file and line, and each error's (and line). */
 function failureMessage(c: Case, errors: ErrorObject[]): string {
   const example = canonicalPointer(c.examplePointer);
   const problems = errors.map((error) => {
@@ -99,7 +114,7 @@ function failureMessage(c: Case, errors: ErrorObject[]): string {
     return `${error.instancePath || "/"} ${error.message ?? error.keyword} (${placeOf(at)})`;
   });
   const where = `the example at ${placeOf(example)} (${example} in the bundle)`;
-  return `${c.name}: ${where} does not validate: ${problems.join("; ")}`;
+  return `${where} does not validate: ${problems.join("; ")}`;
 }
 
 function expectValidExample(c: Case, value: unknown = c.value): void {
@@ -113,28 +128,41 @@ describe("every example validates against its schema", () => {
     expect(operations.length).toBeGreaterThan(0);
   });
 
-  it.each(Object.keys(spec.webhooks ?? {}))("finds examples for the webhook %s's request body", (name) => {
-    expect(cases.some((c) => c.name.startsWith(`webhook ${name} request `))).toBe(true);
-  });
+  // One test per operation, webhook and the headers: it finds the examples it must have, and each one validates.
+  const groups = [
+    ...operations.map((op) => ({
+      title: op.key,
+      found: (failures: Failures) => {
+        failures.check("finds examples for its success response", () => {
+          expect(cases.some((c) => c.name.startsWith(`${op.key} 200 `))).toBe(true);
+        });
+        if (op.operation.requestBody)
+          failures.check("finds examples for its request body", () => {
+            expect(cases.some((c) => c.name.startsWith(`${op.key} request `))).toBe(true);
+          });
+      },
+    })),
+    ...Object.keys(spec.webhooks ?? {}).map((name) => ({
+      title: `webhook ${name}`,
+      found: (failures: Failures) =>
+        failures.check("finds examples for its request body", () => {
+          expect(cases.some((c) => c.name.startsWith(`webhook ${name} request `))).toBe(true);
+        }),
+    })),
+  ];
+  // Examples of anything else (the headers; an operation of spec.paths listOperations would not list) as well.
+  for (const group of new Set(cases.map((c) => c.group)))
+    if (!groups.some((known) => known.title === group)) groups.push({ title: group, found: () => {} });
 
-  it.each(operations.map((op) => [op.key, op] as const))(
-    "finds examples for %s's request body (if any) and success response",
-    (where, op) => {
-      expect(
-        cases.some((c) => c.name.startsWith(`${where} 200 `)),
-        `${where} response`,
-      ).toBe(true);
-      if (op.operation.requestBody)
-        expect(
-          cases.some((c) => c.name.startsWith(`${where} request `)),
-          `${where} request body`,
-        ).toBe(true);
+  it.each(groups.map((group) => [group.title, cases.filter((c) => c.group === group.title).length, group] as const))(
+    "%s: finds the examples it must have, and each of its %d examples validates",
+    (title, _, group) => {
+      const failures = new Failures();
+      group.found(failures);
+      for (const c of cases.filter((c) => c.group === title)) failures.check(c.name, () => expectValidExample(c));
+      failures.expectNone(`the examples of ${title}`);
     },
   );
-
-  it.each(cases.map((c) => [c.name, c] as const))("%s", (_name, c) => {
-    expectValidExample(c);
-  });
 
   const quoteCase = cases.find((c) => c.name.startsWith("POST /trades/quote 200"));
   const brokenQuote = (): { data: { side: string } } => {

@@ -23,6 +23,7 @@ import provenanceRegister from "../../scripts/build/steps/20-provenance.js";
 import { escapePointerToken, isObject, type OpenApiDocument, pointerTokens } from "../../src/openapi/index.js";
 import { at, resolved, spec } from "../support/spec-ajv.js";
 import { repoRoot } from "../support/spec.js";
+import { Failures } from "./failures.js";
 import {
   OBSERVED_ENDPOINTS,
   OBSERVED_FIELDS,
@@ -234,17 +235,21 @@ describe("provenance register", () => {
     expect(wrong).toEqual([]);
   });
 
-  // One test per fact of test/spec/observed.ts, each found by its pointer (a $ref's target, as the register lists it)
-  // among the entries of the kinds that name sources (a fact seen in a client, or published on a reference page).
-  it.each(observedFacts().map((fact) => [fact.what, fact] as const))(
-    "lists the fact %s among the observed or published entries",
-    (what, fact) => {
-      const observed = new Set([...entriesOf("x-observed"), ...entriesOf("x-published")].map((entry) => entry.pointer));
-      const pointer = fact.pointer();
-      const raw = at(pointer) as { $ref?: string };
-      expect(observed.has(raw.$ref ?? pointer), what).toBe(true);
-    },
-  );
+  // Each fact of test/spec/observed.ts, found by its pointer (a $ref's target, as the register lists it) among the
+  // entries of the kinds that name sources (a fact seen in a client, or published on a reference page).
+  it(`lists each fact of test/spec/observed.ts among the observed or published entries (${
+    observedFacts().length
+  } facts)`, () => {
+    const observed = new Set([...entriesOf("x-observed"), ...entriesOf("x-published")].map((entry) => entry.pointer));
+    const failures = new Failures();
+    for (const { what, pointer: pointerOf } of observedFacts())
+      failures.check(what, () => {
+        const pointer = pointerOf();
+        const raw = at(pointer) as { $ref?: string };
+        expect(observed.has(raw.$ref ?? pointer), what).toBe(true);
+      });
+    failures.expectNone("the observed facts");
+  });
 
   // The places of markers the contract does not have today, on a small document of each kind of place.
   it("names each place: the operation and what follows, or the component and its fields; not in examples", () => {
@@ -379,7 +384,7 @@ describe("provenance source titles", () => {
 describe("provenance markers refused", () => {
   const item = { sources: ["c1"], fact: "A fact." };
   // [what, the operation's markers, the pointer of the problem, what its message says]
-  it.each([
+  const wrongMarkers: Array<[string, Record<string, unknown>, string, RegExp]> = [
     [
       "a plain string",
       { "x-observed": "A fact." },
@@ -445,13 +450,19 @@ describe("provenance markers refused", () => {
     ],
     ["an x-not-shown object", { "x-not-shown": [{ fact: "F." }] }, `${OPERATION}/x-not-shown`, /non-empty string/],
     ["an empty x-convention", { "x-convention": "" }, `${OPERATION}/x-convention`, /non-empty string/],
-  ])("refuses %s, naming its pointer", (_, operation, pointer, message) => {
-    const doc = documentWith(operation);
-    const problems = provenanceProblems(doc);
-    expect(problems).toHaveLength(1);
-    expect(problems[0]?.pointer).toBe(pointer);
-    expect(problems[0]?.message).toMatch(message);
-    expect(() => collectProvenance(doc)).toThrow(`${pointer}: ${problems[0]?.message}`);
+  ];
+  it(`refuses each wrong marker, naming its pointer (${wrongMarkers.length} markers)`, () => {
+    const failures = new Failures();
+    for (const [what, operation, pointer, message] of wrongMarkers)
+      failures.check(what, () => {
+        const doc = documentWith(operation);
+        const problems = provenanceProblems(doc);
+        expect(problems).toHaveLength(1);
+        expect(problems[0]?.pointer).toBe(pointer);
+        expect(problems[0]?.message).toMatch(message);
+        expect(() => collectProvenance(doc)).toThrow(`${pointer}: ${problems[0]?.message}`);
+      });
+    failures.expectNone("the wrong markers");
   });
 
   it("accepts the same document with the marker right, and markers inside examples whatever their shape", () => {
@@ -462,7 +473,8 @@ describe("provenance markers refused", () => {
     expect(provenanceProblems(doc)).toEqual([]);
   });
 
-  it.each([
+  // [what, info.x-sources, the pointer of the problem, what its message says]
+  const wrongSources: Array<[string, unknown, string, RegExp]> = [
     [
       "a source that is not an object",
       { c1: "Client one" },
@@ -483,10 +495,16 @@ describe("provenance markers refused", () => {
       "#/info/x-sources",
       /must map each source id to \{ kind, title \}, found a list$/,
     ],
-  ])("refuses info.x-sources with %s", (_, sources, pointer, message) => {
-    const problems = provenanceProblems(documentWith({}, {}, sources));
-    expect(problems.map((problem) => problem.pointer)).toEqual([pointer]);
-    expect(problems[0]?.message).toMatch(message);
+  ];
+  it(`refuses each wrong info.x-sources, naming its pointer (${wrongSources.length} cases)`, () => {
+    const failures = new Failures();
+    for (const [what, sources, pointer, message] of wrongSources)
+      failures.check(what, () => {
+        const problems = provenanceProblems(documentWith({}, {}, sources));
+        expect(problems.map((problem) => problem.pointer)).toEqual([pointer]);
+        expect(problems[0]?.message).toMatch(message);
+      });
+    failures.expectNone("the wrong info.x-sources");
   });
 
   it("refuses a source named where info.x-sources is missing", () => {
