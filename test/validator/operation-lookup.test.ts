@@ -4,6 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { createContractValidator } from "../../src/contract/index.js";
 import { BASE_PATH, buildSampleRequest, listSpecOperations, loadSpec, sharedValidator } from "../support/spec.js";
+import { Failures } from "../spec/failures.js";
 import { plainGet } from "./support/examples.js";
 import { smallSpec } from "./support/fixtures.js";
 
@@ -20,17 +21,18 @@ describe("operation lookup", () => {
     "finds %s by templated path, concrete path, base path and full URL",
     ([, op]) => {
       const concrete = buildSampleRequest(spec, op).path;
+      const failures = new Failures();
       for (const candidate of [
         op.path,
         concrete,
         `${BASE_PATH}${concrete}`,
         `http://127.0.0.1:4010${BASE_PATH}${concrete}?x=1`,
       ]) {
-        expect(
-          validator.findOperation(op.method.toLowerCase(), candidate)?.operationId,
-          `${op.method} ${candidate}`,
-        ).toBe(op.operationId);
+        failures.check(`${op.method} ${candidate}`, () => {
+          expect(validator.findOperation(op.method.toLowerCase(), candidate)?.operationId).toBe(op.operationId);
+        });
       }
+      failures.expectNone(`the lookups of ${op.operationId}`);
     },
   );
 
