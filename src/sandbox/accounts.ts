@@ -7,6 +7,7 @@ import type { Engine } from "./engine.js";
 import { currencyOf } from "./views.js";
 import type { Webhooks } from "./webhooks/index.js";
 import { webhookSettingsProblem } from "./webhooks/outbox.js";
+import { refuse } from "./refusal.js";
 
 export interface Accounts {
   /** The account of `apiKey`, made with the default balances when it has none. */
@@ -60,7 +61,7 @@ export function createAccounts(
         balancesProblem(settings.balances ?? {}, engine.state.catalogue) ??
         apiSecretProblem(settings.apiSecret) ??
         webhookSettingsProblem(settings);
-      if (problem) throw new RangeError(`sandbox account ${apiKey}: ${problem}`);
+      if (problem) refuse(400, `sandbox account ${apiKey}: ${problem}`);
       create(apiKey, settings);
       delete engine.state.windows[apiKey];
       return get(apiKey)!;

@@ -5,7 +5,7 @@
 import type { Admission, AdmissionRequest, Eventually } from "../pipeline/pipeline.js";
 import type { Accounts } from "./accounts.js";
 import { createSignatureCheck } from "./auth.js";
-import { REFUSAL_STATUS } from "./choices.js";
+import { REFUSAL_STATUS } from "./rules.js";
 import { apiKeyOf, type Engine } from "./engine.js";
 import type { Limits } from "./limits.js";
 import { ownEntry } from "./state.js";

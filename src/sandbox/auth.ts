@@ -5,7 +5,7 @@
 // time) or the sandbox clock. Web Crypto only, so it runs in a browser too.
 import { SIGNING_HEADERS, signingString } from "../client/signing.js";
 import type { PipelineRequest } from "../pipeline/pipeline.js";
-import { SIGNATURE_WINDOW_MS } from "./choices.js";
+import { SIGNATURE_WINDOW_MS } from "./rules.js";
 import { single } from "./engine.js";
 
 const encoder = new TextEncoder();

@@ -7,7 +7,7 @@ import type { components } from "../../generated/schema.js";
 import { SchemaCompiler } from "../contract/schemas.js";
 import { documentedAnswer } from "../pipeline/answers.js";
 import { isObject, listOperations, type OpenApiDocument, type Operation, successKey } from "../openapi/document.js";
-import { DEFAULT_DECIMAL_PLACES, MAX_MINOR_UNITS } from "./choices.js";
+import { DEFAULT_DECIMAL_PLACES, MAX_MINOR_UNITS } from "./rules.js";
 
 export type Currency = components["schemas"]["Currency"];
 export type Pair = components["schemas"]["Pair"];

@@ -1,7 +1,8 @@
 // The sandbox's own clock: the one time source of quote expiry, limit windows and every timestamp the sandbox
 // writes, so a test moves time by advancing it, never by faking global timers. Real time plus the advances by
 // default; fixed at `start` (moving only by advances) when given. It never moves back (see choices.ts, "clock").
-import { CLOCK_RANGE } from "./choices.js";
+import { CLOCK_RANGE } from "./rules.js";
+import { refuse } from "./refusal.js";
 
 interface SandboxClock {
   /** Milliseconds since the epoch. */
@@ -54,7 +55,7 @@ export function createClock(start?: number, realNow: () => number = wallClock): 
     now,
     advance(ms) {
       const problem = advanceProblem(ms, now());
-      if (problem) throw new RangeError(`sandbox clock: ${problem}`);
+      if (problem) refuse(400, `sandbox clock: ${problem}`);
       if (state.kind === "fixed") state.nowMs += ms;
       else {
         state.offsetMs += ms;
@@ -65,7 +66,7 @@ export function createClock(start?: number, realNow: () => number = wallClock): 
     state: () => (state.kind === "fixed" ? { ...state } : { ...state, lastMs: now() }),
     restore(saved) {
       if (saved.kind === "real" && realNow() + saved.offsetMs > CLOCK_RANGE.latest)
-        throw new RangeError(`sandbox state: clock.offsetMs takes the clock past ${iso(CLOCK_RANGE.latest)}`);
+        refuse(400, `sandbox state: clock.offsetMs takes the clock past ${iso(CLOCK_RANGE.latest)}`);
       state = { ...saved };
     },
   };

@@ -7,7 +7,7 @@
 import type http from "node:http";
 import { networkInterfaces } from "node:os";
 import type { PipelineAnswer } from "../pipeline/pipeline.js";
-import { CONTROL_ORIGIN_REFUSAL } from "./choices.js";
+import { CONTROL_ORIGIN_REFUSAL } from "./rules.js";
 import { CONTROL_PREFIX, isControlPath } from "./control.js";
 
 /** Parses request targets whatever their form: one in origin form keeps this base's host (it names none). */

@@ -9,6 +9,7 @@ import controlJson from "../../generated/sandbox-control.json" with { type: "jso
 import { type ContractValidator, createContractValidator } from "../contract/validator.js";
 import { listOperations, type OpenApiDocument, OperationMatcher } from "../openapi/document.js";
 import type { Sandbox } from "./index.js";
+import { SandboxRefusal } from "./refusal.js";
 
 /** The control document (the control API's OpenAPI 3.1 description). */
 const controlDocument = controlJson as unknown as OpenApiDocument;
@@ -33,12 +34,16 @@ const problem = (status: number, message: string): ControlAnswer => ({ status, b
 const noAccount = (apiKey: string) => problem(404, `No sandbox account for the API key ${apiKey}`);
 const clockOf = (now: number) => ok({ now, iso: new Date(now).toISOString() });
 
-/** A change the sandbox refuses (a RangeError: balances, rates, a state, money) is a 400 (or its status) saying why. */
+/**
+ * The one place a control route's refusal becomes its answer: a SandboxRefusal (balances, rates, a state, money,
+ * the clock) answers its status saying why; a RangeError of the sandbox's options answers 400.
+ */
 function refusing(change: () => ControlAnswer): ControlAnswer {
   try {
     return change();
   } catch (error) {
-    if (error instanceof RangeError) return problem((error as { status?: number }).status ?? 400, error.message);
+    if (error instanceof SandboxRefusal) return problem(error.status, error.message);
+    if (error instanceof RangeError) return problem(400, error.message);
     throw error;
   }
 }

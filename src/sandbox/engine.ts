@@ -7,10 +7,11 @@ import type { SourceAnswer, SourceRequest } from "../pipeline/pipeline.js";
 import type { OpenApiDocument, Operation } from "../openapi/document.js";
 import { API_KEY_HEADER } from "../../generated/client-meta.js";
 import type { components } from "../../generated/schema.js";
-import { PAGE_DEFAULTS, type QuoteSideReading, REFUSAL_STATUS, RULE_FORMS } from "./choices.js";
+import { PAGE_DEFAULTS, type QuoteSideReading, REFUSAL_STATUS, RULE_FORMS } from "./rules.js";
 import type { ControlledClock } from "./clock.js";
 import type { AccountRecord, SandboxStateData } from "./state.js";
 import { shaped, type Templates } from "./templates.js";
+import { refuse } from "./refusal.js";
 import type { Webhooks } from "./webhooks/index.js";
 
 /** A webhook's body: the contract's flat payload (type, currency, amount, status, reference, ...). */
@@ -55,6 +56,16 @@ export interface Call {
 
 export type Handler = (call: Call) => SourceAnswer;
 
+/** An operation module (operations/): what it answers, its refusals, the register entries it applies. */
+export interface OperationModule {
+  /** Its handlers, by the operationId each answers. */
+  handlers: Record<string, Handler>;
+  /** The refusals it answers with (keys of REFUSAL_STATUS, rules.ts). */
+  refusals: readonly (keyof typeof REFUSAL_STATUS)[];
+  /** The ids of the register entries (choices.ts) it applies. */
+  choices: readonly string[];
+}
+
 /** A call of a caller with an account. */
 export type AccountCall = Call & { account: AccountRecord };
 
@@ -91,7 +102,7 @@ export function answered(call: Call, data: unknown, meta?: unknown): SourceAnswe
 export function withAccount(handler: (call: AccountCall) => SourceAnswer): Handler {
   return (call) => {
     if (!call.account)
-      return refused(
+      return refuse(
         REFUSAL_STATUS.keylessAccountRead,
         `the sandbox keeps one account per API key: ${call.request.operation.operationId} ` +
           `needs the ${API_KEY_HEADER} header`,
@@ -105,11 +116,11 @@ interface Page {
   pageSize: number;
 }
 
-/** The page a list request asks for, or the refusal of a page or size below 1 (choices.ts, "lists.pagination"). */
-export function pageOf(request: SourceRequest): Page | SourceAnswer {
+/** The page a list request asks for; a page or size below 1 is refused (choices.ts, "lists.pagination"). */
+export function pageOf(request: SourceRequest): Page {
   const page = Number(single(request.query.page) ?? PAGE_DEFAULTS.page);
   const pageSize = Number(single(request.query.pageSize) ?? PAGE_DEFAULTS.pageSize);
-  if (page < 1 || pageSize < 1) return refused(REFUSAL_STATUS.invalidPage, "page and pageSize must be 1 or more");
+  if (page < 1 || pageSize < 1) return refuse(REFUSAL_STATUS.invalidPage, "page and pageSize must be 1 or more");
   return { page, pageSize };
 }
 

@@ -23,7 +23,9 @@ import {
   documentedBalances,
   networkCurrencyProblem,
 } from "./catalogue.js";
-import { DEFAULT_QUOTE_SIDE_READING, QUOTE_SIDE_READINGS, type QuoteSideReading, SANDBOX_CHOICES } from "./choices.js";
+import { SANDBOX_CHOICES } from "./choices.js";
+import { refuse } from "./refusal.js";
+import { DEFAULT_QUOTE_SIDE_READING, QUOTE_SIDE_READINGS, type QuoteSideReading } from "./rules.js";
 import { createClock, wallClock } from "./clock.js";
 import { createAnswerCheck, sharedValidator } from "./conformance.js";
 import { CONTROL_PREFIX, createControl } from "./control.js";
@@ -120,11 +122,11 @@ type Check = ReturnType<typeof createCatalogueCheck>;
 /** Throws a RangeError when `catalogue` breaks the contract's schemas or a pair joins a currency it lacks. */
 function checkCatalogue(catalogue: Parameters<Check["catalogueProblem"]>[0], check: Check): void {
   const problem = check.catalogueProblem(catalogue) ?? networkCurrencyProblem(catalogue as Catalogue);
-  if (problem) throw new RangeError(`sandbox catalogue: ${problem}`);
+  if (problem) refuse(400, `sandbox catalogue: ${problem}`);
   const { currencies, pairs } = catalogue as Catalogue;
   const codes = new Set(currencies.map((currency) => currency.code));
   const stray = pairs.find((pair) => !codes.has(pair.source.code) || !codes.has(pair.target.code));
-  if (stray) throw new RangeError(`sandbox catalogue: pair ${stray.id} joins a currency the catalogue lacks`);
+  if (stray) refuse(400, `sandbox catalogue: pair ${stray.id} joins a currency the catalogue lacks`);
 }
 
 /** What the options make of the catalogue, checked against the contract. */
@@ -154,7 +156,7 @@ function withDefaultNetworks(catalogue: Catalogue): void {
 /** A copy of `saved` as this version restores it, what older states lack filled in; a RangeError where it cannot. */
 function restorable(saved: unknown, check: Check): SandboxStateData {
   const problem = stateProblem(saved);
-  if (problem) throw new RangeError(`sandbox state: ${problem}`);
+  if (problem) refuse(400, `sandbox state: ${problem}`);
   const next = structuredClone(saved) as SandboxStateData;
   next.outbox ??= {}; // a state saved before webhooks
   next.settlements ??= []; // a state saved before deposits and withdrawals
@@ -162,14 +164,14 @@ function restorable(saved: unknown, check: Check): SandboxStateData {
   withDefaultNetworks(next.catalogue);
   checkCatalogue(next.catalogue, check);
   const ratesProblem = check.ratesProblem(next.rates);
-  if (ratesProblem) throw new RangeError(`sandbox state: ${ratesProblem}`);
+  if (ratesProblem) refuse(400, `sandbox state: ${ratesProblem}`);
   return next;
 }
 
 /** `rates` over `current`: the fiat list whole, each dollar rate given; throws a RangeError on invalid rates. */
 function mergedRates(current: SandboxRates, rates: Partial<SandboxRates>, check: Check) {
   const problem = check.ratesProblem(rates);
-  if (problem) throw new RangeError(`sandbox rates: ${problem}`);
+  if (problem) refuse(400, `sandbox rates: ${problem}`);
   const fiat = rates.fiat?.map(({ currency, buyRate, sellRate }) => ({ currency, buyRate, sellRate }));
   return { fiat: fiat ?? current.fiat, dollar: { ...current.dollar, ...rates.dollar } };
 }

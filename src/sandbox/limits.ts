@@ -16,7 +16,7 @@ import {
   type Operation,
 } from "../openapi/document.js";
 import type { Engine } from "./engine.js";
-import { RULE_FORMS } from "./choices.js";
+import { RULE_FORMS } from "./rules.js";
 import { ownEntry, setOwnEntry, type WindowCount, wholeAt15Digits } from "./state.js";
 
 /** What a sandbox's options change: the general limit's number of requests, and Create Quote's own. */

@@ -4,7 +4,7 @@
 // and their fees out, refunds back), and whose withdrawals to settle are withdrawals in progress. A state a
 // sandbox answered always passes; a hand-edited one is refused with where it is wrong. The catalogue and rates
 // are checked against the contract by the caller (catalogue.ts).
-import { isWithdrawalFinal, MAX_MINOR_UNITS } from "./choices.js";
+import { isWithdrawalFinal, MAX_MINOR_UNITS } from "./rules.js";
 import { isClockMoment } from "./clock.js";
 import { quoteCounter } from "./ids.js";
 import { type AccountRecord, effectMinor, refundableMinor, STATE_VERSION, type TransactionRecord } from "./state.js";

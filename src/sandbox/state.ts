@@ -7,7 +7,7 @@ import type { components } from "../../generated/schema.js";
 import type { SandboxAccountSettings, SandboxRates } from "../../generated/sandbox-control.js";
 import type { Catalogue, Currency } from "./catalogue.js";
 import { decimalsOf, excessOf, largestAmountOf } from "./catalogue.js";
-import { isWithdrawalFinal, MAX_MINOR_UNITS, type Rounding } from "./choices.js";
+import { isWithdrawalFinal, MAX_MINOR_UNITS, type Rounding } from "./rules.js";
 import type { ClockState } from "./clock.js";
 import { type IdState, quoteCounter, uuid } from "./ids.js";
 import type { WebhookRecord } from "./webhooks/outbox.js";

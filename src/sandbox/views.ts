@@ -1,7 +1,7 @@
 // The state as the contract's answers show it: wallets, transactions, pairs and currencies written in the shapes
 // of the documented examples (templates.ts), filled from the state. Used by several operations, so written once.
 import type { Currency, Pair } from "./catalogue.js";
-import { DOLLAR_VALUE_DECIMALS } from "./choices.js";
+import { DOLLAR_VALUE_DECIMALS } from "./rules.js";
 import { type Engine, iso } from "./engine.js";
 import {
   type AccountRecord,

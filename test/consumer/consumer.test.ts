@@ -40,7 +40,7 @@ import {
   successKey,
 } from "../support/spec.js";
 import { WEBHOOK_SIGNATURE_HEADER } from "../../generated/client-meta.js";
-import { REFUSAL_STATUS } from "../../src/sandbox/choices.js";
+import { REFUSAL_STATUS } from "../../src/sandbox/rules.js";
 import { isRunning } from "../support/processes.js";
 import { README_WEBHOOKS_OUTCOME, readmeBlock } from "../support/readme.js";
 import { multipartMedia } from "../../src/openapi/index.js";

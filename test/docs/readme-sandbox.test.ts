@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PACKAGE_NAME } from "../../scripts/build/code-samples.js";
 import { binPath } from "../../scripts/lib/node-cli.js";
 import { choicesTable, README_MARKERS } from "../../scripts/build/sandbox-choices.js";
-import { REFUSAL_STATUS } from "../../src/sandbox/choices.js";
+import { REFUSAL_STATUS } from "../../src/sandbox/rules.js";
 import { createSandbox, type SandboxChoice } from "../../src/sandbox/index.js";
 import { type StartedSandbox, startSandbox } from "../../src/sandbox/server.js";
 import { readmeBlock } from "../support/readme.js";

@@ -6,7 +6,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { REFUSAL_STATUS } from "../../src/sandbox/choices.js";
+import { REFUSAL_STATUS } from "../../src/sandbox/rules.js";
 import { type BrowserPage, openBrowserPage } from "../support/browser-page.js";
 import { BASE_PATH, repoRoot } from "../support/spec.js";
 

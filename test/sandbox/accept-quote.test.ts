@@ -2,7 +2,7 @@
 // balances (no extra charge), records the trade and two SWAP transactions, and adds the trade's dollar value to
 // the summary. Each refusal has its registered status, says which refusal it is, and changes nothing.
 import { describe, expect, it } from "vitest";
-import { REFUSAL_STATUS } from "../../src/sandbox/choices.js";
+import { REFUSAL_STATUS } from "../../src/sandbox/rules.js";
 import type { SandboxStateData } from "../../src/sandbox/state.js";
 import { api, BUY_1000, newSandbox, quoteId, SELL_100, stateOf } from "./support/sandbox.js";
 

@@ -2,7 +2,7 @@
 // key, never seeing each other's data, reset one key at a time; keyless account reads, unknown keys when the
 // sandbox requires known ones, and the collection operations of a non-Business account are refused.
 import { describe, expect, it } from "vitest";
-import { REFUSAL_STATUS } from "../../src/sandbox/choices.js";
+import { REFUSAL_STATUS } from "../../src/sandbox/rules.js";
 import { successExample } from "../support/spec.js";
 import { api, newSandbox, quoteId, stateOf, thrownBy } from "./support/sandbox.js";
 

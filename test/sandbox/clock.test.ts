@@ -1,7 +1,7 @@
 // The sandbox clock: fixed at clock.start and moved only by advances, or real time plus advances; forward only,
 // whole milliseconds; it drives quote expiry (the quote tests) and limit windows (the limit tests).
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { CLOCK_RANGE } from "../../src/sandbox/choices.js";
+import { CLOCK_RANGE } from "../../src/sandbox/rules.js";
 import { createAlarm, createClock } from "../../src/sandbox/clock.js";
 import { useFakeClock } from "../client/support/clock.js";
 import { createSandbox } from "../../src/sandbox/index.js";
@@ -53,10 +53,13 @@ describe("sandbox clock", () => {
     const sandbox = createSandbox({ clock: { start: 0 } });
     for (const ms of [-1, 0.5, Number.NaN, Number.POSITIVE_INFINITY])
       expect(() => sandbox.clock.advance(ms)).toThrow(
-        new RangeError(
-          ms < 0
-            ? "sandbox clock: ms must be 0 or more: the clock never moves back"
-            : "sandbox clock: ms must be a whole number of milliseconds",
+        Object.assign(
+          new RangeError(
+            ms < 0
+              ? "sandbox clock: ms must be 0 or more: the clock never moves back"
+              : "sandbox clock: ms must be a whole number of milliseconds",
+          ),
+          { status: 400 },
         ),
       );
     expect(sandbox.clock.now()).toBe(0);

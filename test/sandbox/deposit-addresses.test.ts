@@ -4,7 +4,7 @@
 // Deposit Addresses lists the caller's own, newest first; Get Active Networks and Get Withdrawal Currency Networks
 // answer the catalogue the checks use. Every answer is checked against the contract.
 import { describe, expect, it } from "vitest";
-import { ADDRESS_FALLBACK, REFUSAL_STATUS } from "../../src/sandbox/choices.js";
+import { ADDRESS_FALLBACK, REFUSAL_STATUS } from "../../src/sandbox/rules.js";
 import { successExample } from "../support/spec.js";
 import { api, newSandbox } from "./support/sandbox.js";
 

@@ -3,7 +3,7 @@
 // CONFIRMED deposit in the history, in Get Transaction and in List Deposits (with its meta and filters), and one
 // DEPOSIT webhook in the outbox. Every refusal leaves the state as it was.
 import { describe, expect, it } from "vitest";
-import { REFUSAL_STATUS } from "../../src/sandbox/choices.js";
+import { REFUSAL_STATUS } from "../../src/sandbox/rules.js";
 import { successExample } from "../support/spec.js";
 import { api, control, newSandbox, START, stateOf, thrownBy } from "./support/sandbox.js";
 

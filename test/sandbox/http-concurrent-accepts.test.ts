@@ -3,7 +3,7 @@
 // the published error body, and the balances moved once.
 import http from "node:http";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { REFUSAL_STATUS } from "../../src/sandbox/choices.js";
+import { REFUSAL_STATUS } from "../../src/sandbox/rules.js";
 import { type StartedSandbox, startSandbox } from "../../src/sandbox/server.js";
 import { API_KEY_HEADER } from "../support/spec.js";
 

@@ -2,7 +2,7 @@
 // an amount and for a wallet's balance counting what its pending withdrawals would return. Beyond it every way in
 // is refused with a message that says so, never answered as a sandbox bug (a 500), and the state stays as it was.
 import { describe, expect, it } from "vitest";
-import { MAX_MINOR_UNITS, REFUSAL_STATUS } from "../../src/sandbox/choices.js";
+import { MAX_MINOR_UNITS, REFUSAL_STATUS } from "../../src/sandbox/rules.js";
 import { successExample } from "../support/spec.js";
 import { deposit, settle, withdraw } from "./support/receiver.js";
 import { api, control, newSandbox, quoteId, SELL_100, stateOf, thrownBy } from "./support/sandbox.js";

@@ -8,7 +8,7 @@
 import { createHmac } from "node:crypto";
 import http from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
-import { REFUSAL_STATUS } from "../../src/sandbox/choices.js";
+import { REFUSAL_STATUS } from "../../src/sandbox/rules.js";
 import { type StartedSandbox, startSandbox } from "../../src/sandbox/server.js";
 import { API_KEY_HEADER, SIGNING_HEADERS, sharedValidator } from "../support/spec.js";
 import { START } from "./support/sandbox.js";

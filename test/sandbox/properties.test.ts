@@ -12,7 +12,7 @@
 //     balances near and beyond it are generated, and each refusal is the model's.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { MAX_MINOR_UNITS, REFUSAL_STATUS, WITHDRAWAL_SETTLEMENT } from "../../src/sandbox/choices.js";
+import { MAX_MINOR_UNITS, REFUSAL_STATUS, WITHDRAWAL_SETTLEMENT } from "../../src/sandbox/rules.js";
 import type { Sandbox } from "../../src/sandbox/index.js";
 import { successExample, RATE_LIMIT_HEADERS } from "../support/spec.js";
 import { type Answer, api, control, newSandbox, thrownBy } from "./support/sandbox.js";

@@ -3,7 +3,7 @@
 // each refusal with its registered status and a message that says which.
 import { describe, expect, it } from "vitest";
 import { type Currency, dollarRateOf } from "../../src/sandbox/catalogue.js";
-import { REFUSAL_STATUS } from "../../src/sandbox/choices.js";
+import { REFUSAL_STATUS } from "../../src/sandbox/rules.js";
 import { successExample } from "../support/spec.js";
 import type { SandboxStateData } from "../../src/sandbox/state.js";
 import { api, BUY_1000, newSandbox, SELL_100, START, stateOf, thrownBy } from "./support/sandbox.js";

@@ -3,7 +3,7 @@
 // withdrawals.test.ts fill them), the trades summary (currencyId), trade pairs and currencies from the catalogue,
 // the fiat rates in use.
 import { describe, expect, it } from "vitest";
-import { REFUSAL_STATUS } from "../../src/sandbox/choices.js";
+import { REFUSAL_STATUS } from "../../src/sandbox/rules.js";
 import { successExample } from "../support/spec.js";
 import { api, newSandbox, quoteId } from "./support/sandbox.js";
 

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { createHmac } from "node:crypto";
 import { createSigner, signingString } from "../../src/client/signing.js";
-import { REFUSAL_STATUS } from "../../src/sandbox/choices.js";
+import { REFUSAL_STATUS } from "../../src/sandbox/rules.js";
 import { BASE_PATH, SIGNING_HEADERS } from "../support/spec.js";
 import { api, newSandbox, ORIGIN } from "./support/sandbox.js";
 

@@ -9,7 +9,7 @@ import { expect, it } from "vitest";
 import { contractMiddleware } from "../../src/contract/index.js";
 import { type ApiClient, createClient } from "../../src/index.js";
 import { createSandboxHandlers } from "../../src/msw/index.js";
-import { REFUSAL_STATUS } from "../../src/sandbox/choices.js";
+import { REFUSAL_STATUS } from "../../src/sandbox/rules.js";
 import { createSandbox, type SandboxOptions } from "../../src/sandbox/index.js";
 import { startSandbox } from "../../src/sandbox/server.js";
 import { RATE_LIMIT_HEADERS, sharedValidator } from "../support/spec.js";

@@ -2,7 +2,7 @@
 // documented example, and Prefer picks another documented answer as in the mock; the modelled operations answer
 // from the state whatever Prefer asks.
 import { describe, expect, it } from "vitest";
-import { UNMODELLED_OPERATIONS } from "../../src/sandbox/choices.js";
+import { UNMODELLED_OPERATIONS } from "../../src/sandbox/operations/index.js";
 import { successExample } from "../support/spec.js";
 import { api, newSandbox } from "./support/sandbox.js";
 

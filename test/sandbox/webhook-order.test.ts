@@ -2,7 +2,7 @@
 // "webhooks.order"): a withdrawal's SUCCESSFUL webhook is not sent while its PENDING one is unanswered or being
 // retried, and goes out once that one is delivered or has failed. Webhooks of other transactions do not wait.
 import { describe, expect, it } from "vitest";
-import { WEBHOOK_RETRY_DELAYS_MS } from "../../src/sandbox/choices.js";
+import { WEBHOOK_RETRY_DELAYS_MS } from "../../src/sandbox/rules.js";
 import { newSandbox } from "./support/sandbox.js";
 import {
   deposit,

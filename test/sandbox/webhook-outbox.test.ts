@@ -3,7 +3,7 @@
 // in-process; it is part of the state, so a pending delivery resumes after a restore. In-process, webhooks can
 // go to a callback or through a given fetch instead of the global one; only the account's URL is ever called.
 import { describe, expect, it, vi } from "vitest";
-import { WEBHOOK_RETRY_DELAYS_MS } from "../../src/sandbox/choices.js";
+import { WEBHOOK_RETRY_DELAYS_MS } from "../../src/sandbox/rules.js";
 import type { WebhookDelivery } from "../../src/sandbox/index.js";
 import { control, newSandbox, START } from "./support/sandbox.js";
 import {

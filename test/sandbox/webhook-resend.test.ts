@@ -3,7 +3,7 @@
 // as the first delivery, as a new webhook of the outbox. Another key's transaction or an unknown id answers
 // the register's 404 and sends nothing (choices.ts, "webhooks.resend").
 import { describe, expect, it } from "vitest";
-import { REFUSAL_STATUS } from "../../src/sandbox/choices.js";
+import { REFUSAL_STATUS } from "../../src/sandbox/rules.js";
 import { api, newSandbox, quoteId } from "./support/sandbox.js";
 import {
   deposit,

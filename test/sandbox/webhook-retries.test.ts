@@ -3,7 +3,7 @@
 // attempts and their times follow the policy as the test advances the clock, and after the last one the
 // webhook has failed. A receiver that is down loses nothing: once it is back, the next attempt delivers.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { WEBHOOK_RETRY_DELAYS_MS, WEBHOOK_TIMEOUT_MS } from "../../src/sandbox/choices.js";
+import { WEBHOOK_RETRY_DELAYS_MS, WEBHOOK_TIMEOUT_MS } from "../../src/sandbox/rules.js";
 import { createSandbox } from "../../src/sandbox/index.js";
 import { newSandbox, START } from "./support/sandbox.js";
 import { deposit, downUrl, outbox, receiversClosedAfterEach, SECRET, withWebhooks } from "./support/receiver.js";

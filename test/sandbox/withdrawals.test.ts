@@ -3,7 +3,7 @@
 // SUCCESSFUL or FAILED (amount and fee returned) when the sandbox clock reaches their moment or when a test settles
 // them; each state change a WITHDRAWAL webhook, in order. Every refusal leaves the state as it was.
 import { describe, expect, it } from "vitest";
-import { REFUSAL_STATUS, WITHDRAWAL_SETTLEMENT } from "../../src/sandbox/choices.js";
+import { REFUSAL_STATUS, WITHDRAWAL_SETTLEMENT } from "../../src/sandbox/rules.js";
 import { createSandbox } from "../../src/sandbox/index.js";
 import { successExample } from "../support/spec.js";
 import { api, control, newSandbox, START, stateOf, thrownBy } from "./support/sandbox.js";

@@ -3,7 +3,7 @@
 // transaction whose deposit is CONFIRMED at once, credits the wallet with the amount less the network's deposit
 // fee, and sends the DEPOSIT webhook (choices.ts, "deposits").
 import { dollarRateOf, excessOf } from "../catalogue.js";
-import { DEPOSIT_REFUSAL } from "../choices.js";
+import { DEPOSIT_REFUSAL } from "../rules.js";
 import type { Engine } from "../engine.js";
 import { uuid } from "../ids.js";
 import {
@@ -17,7 +17,7 @@ import {
 import { currencyOf } from "../views.js";
 import { addressFor, receivableNetwork } from "./addresses.js";
 import { chainHash, feeMinor } from "./generate.js";
-import { MoneyRefusal } from "./refusal.js";
+import { SandboxRefusal } from "../refusal.js";
 import { webhookPayload } from "./views.js";
 
 /** A simulated deposit: to `address`, or to the account's address of `currency` on `network`. */
@@ -31,7 +31,7 @@ export interface SandboxDepositRequest {
   hash?: string;
 }
 
-const invalid = (message: string) => new MoneyRefusal(DEPOSIT_REFUSAL.invalid, message);
+const invalid = (message: string) => new SandboxRefusal(DEPOSIT_REFUSAL.invalid, message);
 
 /** The account's address the deposit is paid to. */
 function destinationOf(engine: Engine, account: AccountRecord, request: SandboxDepositRequest) {
@@ -54,11 +54,11 @@ function destinationOf(engine: Engine, account: AccountRecord, request: SandboxD
   return latest ?? addressFor(engine, account, { currency, network });
 }
 
-/** Makes the deposit; throws a MoneyRefusal (a RangeError) saying why it cannot. */
+/** Makes the deposit; throws a SandboxRefusal (a RangeError) saying why it cannot. */
 export function makeDeposit(engine: Engine, request: SandboxDepositRequest) {
   const account = ownEntry(engine.state.accounts, request.apiKey);
   if (!account)
-    throw new MoneyRefusal(DEPOSIT_REFUSAL.noAccount, `no sandbox account for the API key ${request.apiKey}`);
+    throw new SandboxRefusal(DEPOSIT_REFUSAL.noAccount, `no sandbox account for the API key ${request.apiKey}`);
   const address = destinationOf(engine, account, request);
   const currency = currencyOf(engine, address.currency);
   const { amount } = request;

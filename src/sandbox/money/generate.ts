@@ -1,7 +1,7 @@
 // Values the sandbox makes up for money moving in and out: deposit addresses that match their network's
 // addressRegex, on-chain hashes, and the fee of an amount. Drawn from the state's id generator, so a restored
 // sandbox makes the same ones (choices.ts, "addresses.values", "withdrawals.fees").
-import { ADDRESS_FALLBACK, ADDRESS_OPEN_REPEAT } from "../choices.js";
+import { ADDRESS_FALLBACK, ADDRESS_OPEN_REPEAT } from "../rules.js";
 import type { Currency } from "../catalogue.js";
 import { type IdState, randomText } from "../ids.js";
 import { roundAt15Digits, toMinor } from "../state.js";

@@ -3,7 +3,7 @@
 // advance, so a test sees settled withdrawals as soon as its clock passes their moment). Each returns the
 // transaction as Get Transaction answers it.
 import type { components } from "../../../generated/schema.js";
-import { isWithdrawalFinal, WITHDRAWAL_FINAL_STATUSES, WITHDRAWAL_SETTLEMENT } from "../choices.js";
+import { isWithdrawalFinal, WITHDRAWAL_FINAL_STATUSES, WITHDRAWAL_SETTLEMENT } from "../rules.js";
 import type { Engine, WithdrawalSettings } from "../engine.js";
 import { transactionDetailView } from "./views.js";
 import { makeDeposit, type SandboxDepositRequest } from "./deposits.js";

@@ -5,7 +5,7 @@ import { type Engine, iso, type WebhookPayload } from "../engine.js";
 import { type AccountRecord, type DepositAddressRecord, fromMinor, type TransactionRecord } from "../state.js";
 import { shaped } from "../templates.js";
 import { currencyOf, transactionFields, transactionView, walletOfTransaction, walletView } from "../views.js";
-import { ACCOUNT_NUMBER_MASK, DEPOSIT_STATUS } from "../choices.js";
+import { ACCOUNT_NUMBER_MASK, DEPOSIT_STATUS } from "../rules.js";
 
 type JsonRecord = Record<string, unknown>;
 

@@ -3,7 +3,7 @@
 // a test settles it (POST /_sandbox/withdrawals/{transactionId}/settle, `sandbox.settleWithdrawal`). A FAILED
 // withdrawal returns its amount and fee by a CREDIT transaction, so every balance stays its starting balance plus
 // its history. Each state change sends the WITHDRAWAL webhook (choices.ts, "withdrawals.*").
-import { isWithdrawalFinal, SETTLE_REFUSAL, WITHDRAWAL_FINAL_STATUSES, WITHDRAWAL_FIRST_STATUS } from "../choices.js";
+import { isWithdrawalFinal, SETTLE_REFUSAL, WITHDRAWAL_FINAL_STATUSES, WITHDRAWAL_FIRST_STATUS } from "../rules.js";
 import { type ClockAlarm, createAlarm } from "../clock.js";
 import type { Engine } from "../engine.js";
 import { datedReference, uuid } from "../ids.js";
@@ -15,7 +15,7 @@ import {
   type WithdrawalDestination,
 } from "../state.js";
 import { externalReference, chainHash } from "./generate.js";
-import { MoneyRefusal } from "./refusal.js";
+import { SandboxRefusal } from "../refusal.js";
 import { webhookPayload } from "./views.js";
 
 export type FinalStatus = (typeof WITHDRAWAL_FINAL_STATUSES)[number];
@@ -143,19 +143,19 @@ export function settleDue(engine: Engine): void {
   armSettlement(engine);
 }
 
-/** Settles the withdrawal `transactionId` now; throws a MoneyRefusal when there is none or it is settled. */
+/** Settles the withdrawal `transactionId` now; throws a SandboxRefusal when there is none or it is settled. */
 export function settleById(engine: Engine, transactionId: string, status: FinalStatus) {
   if (!isWithdrawalFinal(status))
-    throw new MoneyRefusal(SETTLE_REFUSAL.invalid, `status must be one of ${WITHDRAWAL_FINAL_STATUSES.join(", ")}`);
+    throw new SandboxRefusal(SETTLE_REFUSAL.invalid, `status must be one of ${WITHDRAWAL_FINAL_STATUSES.join(", ")}`);
   for (const account of Object.values(engine.state.accounts)) {
     const transaction = account.transactions.find((candidate) => candidate.id === transactionId);
     if (!transaction) continue;
     const withdrawal = transaction.withdrawal;
     if (!withdrawal) break;
     if (isWithdrawalFinal(withdrawal.status))
-      throw new MoneyRefusal(SETTLE_REFUSAL.settled, `withdrawal ${transactionId} is already ${withdrawal.status}`);
+      throw new SandboxRefusal(SETTLE_REFUSAL.settled, `withdrawal ${transactionId} is already ${withdrawal.status}`);
     settle(engine, account, transaction, status, engine.clock.now());
     return { account, transaction };
   }
-  throw new MoneyRefusal(SETTLE_REFUSAL.unknown, `no withdrawal ${transactionId} in the sandbox`);
+  throw new SandboxRefusal(SETTLE_REFUSAL.unknown, `no withdrawal ${transactionId} in the sandbox`);
 }

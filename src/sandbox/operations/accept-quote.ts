@@ -3,9 +3,10 @@
 // other by amountReceived (no extra charge, as the service's pages publish),
 // records the trade and its two SWAP transactions, and answers the trade. Every refusal leaves the state as it
 // was; its status is the register's (choices.ts) and its message says which refusal it is.
-import { DOLLAR_VALUE_DECIMALS, REFUSAL_STATUS, RULE_FORMS } from "../choices.js";
+import { DOLLAR_VALUE_DECIMALS, REFUSAL_STATUS, RULE_FORMS } from "../rules.js";
 import { pairJoining } from "../catalogue.js";
-import { type AccountCall, answered, type Engine, iso, refused, withAccount } from "../engine.js";
+import { type AccountCall, answered, type Engine, iso, refused, withAccount, type OperationModule } from "../engine.js";
+import { refuse } from "../refusal.js";
 import { tradeReference, uuid } from "../ids.js";
 import {
   type AccountRecord,
@@ -29,9 +30,9 @@ const isExpired = (record: QuoteRecord, now: number): boolean =>
 function staleness(record: QuoteRecord, now: number) {
   const { id } = record;
   if (record.tradeId !== undefined)
-    return refused(REFUSAL_STATUS.quoteAccepted, `quote ${id} was already accepted (trade ${record.tradeId})`);
+    return refuse(REFUSAL_STATUS.quoteAccepted, `quote ${id} was already accepted (trade ${record.tradeId})`);
   if (isExpired(record, now))
-    return refused(REFUSAL_STATUS.quoteExpired, `quote ${id} expired at ${iso(record.expiresAt)}: request a new quote`);
+    return refuse(REFUSAL_STATUS.quoteExpired, `quote ${id} expired at ${iso(record.expiresAt)}: request a new quote`);
   return undefined;
 }
 
@@ -96,25 +97,25 @@ function fundingProblem(engine: Engine, account: AccountRecord, quote: QuoteReco
   const { paid, received } = legsOf(quote);
   const [from, to] = [walletOf(account, paid), walletOf(account, received)];
   if (!from || !to || !pairJoining(engine.state.catalogue, quote.sourceCode, quote.targetCode))
-    return refused(
+    return refuse(
       REFUSAL_STATUS.quoteNotTradable,
       `the sandbox no longer trades ${quote.sourceCode}/${quote.targetCode}`,
     );
   if (from.balanceMinor < toMinor(quote.amount, currencyOf(engine, paid)))
-    return refused(
+    return refuse(
       REFUSAL_STATUS.balanceTooLow,
       `balance too low: the ${paid} wallet holds ${balanceOf(engine, from)}, the quote needs ${quote.amount}`,
     );
   const receivedCurrency = currencyOf(engine, received);
   const beyond = creditProblem(account, to, toMinor(quote.amountReceived, receivedCurrency), receivedCurrency);
-  return beyond === undefined ? undefined : refused(REFUSAL_STATUS.balanceTooHigh, beyond);
+  return beyond === undefined ? undefined : refuse(REFUSAL_STATUS.balanceTooHigh, beyond);
 }
 
-export const acceptQuote = withAccount((call: AccountCall) => {
+const acceptQuote = withAccount((call: AccountCall) => {
   const { engine, account } = call;
   const id = call.request.params.quoteId ?? "";
   const record = findQuote(account.quotes, id);
-  if (!record) return refused(REFUSAL_STATUS.notFound, `no quote ${id} was found for this API key`);
+  if (!record) return refuse(REFUSAL_STATUS.notFound, `no quote ${id} was found for this API key`);
   const now = engine.clock.now();
   const problem = staleness(record, now) ?? fundingProblem(engine, account, record);
   if (problem) return problem;
@@ -125,3 +126,27 @@ export const acceptQuote = withAccount((call: AccountCall) => {
   record.tradeId = trade.id;
   return answered(call, tradeView(engine, account, trade));
 });
+
+/** What this module answers, the refusals it answers with, the register entries it applies (operations/index.ts). */
+export const acceptQuoteOperation: OperationModule = {
+  handlers: { acceptQuote },
+  refusals: [
+    "notFound",
+    "quoteAccepted",
+    "quoteExpired",
+    "quoteNotTradable",
+    "balanceTooLow",
+    "balanceTooHigh",
+    "keylessAccountRead",
+  ],
+  choices: [
+    "quotes.expired",
+    "quotes.accepted-twice",
+    "quotes.balance-too-low",
+    "quotes.not-tradable",
+    "quotes.sides",
+    "trades.records",
+    "money.exact",
+    "accounts.keyless",
+  ],
+};

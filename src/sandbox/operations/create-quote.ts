@@ -4,7 +4,7 @@
 // register keeps, and a message that says which.
 import type { FiatRateSetting } from "../../../generated/sandbox-control.js";
 import type { components } from "../../../generated/schema.js";
-import { MAX_MINOR_UNITS, type QuoteSideReading, REFUSAL_STATUS, RULE_FORMS } from "../choices.js";
+import { MAX_MINOR_UNITS, type QuoteSideReading, REFUSAL_STATUS, RULE_FORMS } from "../rules.js";
 import {
   type Currency,
   decimalsOf,
@@ -14,7 +14,8 @@ import {
   largestAmountOf,
   pairJoining,
 } from "../catalogue.js";
-import { type AccountCall, answered, type Engine, refused, withAccount } from "../engine.js";
+import { type AccountCall, answered, type Engine, refused, withAccount, type OperationModule } from "../engine.js";
+import { refuse } from "../refusal.js";
 import { quoteId } from "../ids.js";
 import { fromMinor, type QuotePayer, type QuoteRecord, wholeAt15Digits } from "../state.js";
 import { quoteView } from "../views.js";
@@ -34,8 +35,8 @@ interface QuoteTerms {
   pays: QuotePayer;
 }
 
-const notTradable = (why: string) => refused(REFUSAL_STATUS.quoteNotTradable, why);
-const invalid = (why: string) => refused(REFUSAL_STATUS.invalidQuoteRequest, why);
+const notTradable = (why: string) => refuse(REFUSAL_STATUS.quoteNotTradable, why);
+const invalid = (why: string) => refuse(REFUSAL_STATUS.invalidQuoteRequest, why);
 
 /** Which of the quote's currencies the caller pays under `reading` (choices.ts, "quotes.sides"). */
 const payerOf = (reading: QuoteSideReading, side: Side): QuotePayer =>
@@ -68,7 +69,6 @@ function pairFor(engine: Engine, side: Side, source: Currency, target: Currency)
 /** The fiat rate of the quote's fiat currency, or why there is none, once its pair is known. */
 function fiatRateFor(engine: Engine, side: Side, source: Currency, target: Currency) {
   const pair = pairFor(engine, side, source, target);
-  if ("kind" in pair) return pair;
   const base = engine.baseCode;
   if (source.code !== base && target.code !== base)
     return notTradable(`a quote trades ${base} against another currency: neither is ${base}`);
@@ -95,7 +95,6 @@ function termsOf(engine: Engine, body: QuoteRequest) {
   const excess = excessOf(amount, pays === "source" ? source : target);
   if (excess) return invalid(`amount has ${excess}`);
   const fiatRate = fiatRateFor(engine, side, source, target);
-  if ("kind" in fiatRate) return fiatRate;
   return { source, target, side, amount, fiatRate, pays } satisfies QuoteTerms;
 }
 
@@ -103,10 +102,9 @@ function termsOf(engine: Engine, body: QuoteRequest) {
 const receivedMinor = (received: number, currency: Currency): number =>
   wholeAt15Digits(received * 10 ** decimalsOf(currency), RULE_FORMS.amountReceivedRounding);
 
-export const createQuote = withAccount((call: AccountCall) => {
+const createQuote = withAccount((call: AccountCall) => {
   const { engine, account } = call;
   const terms = termsOf(engine, (call.request.body ?? {}) as QuoteRequest);
-  if ("kind" in terms) return terms;
   const { source, target, side, amount, fiatRate, pays } = terms;
   const [paid, received] = pays === "source" ? [source, target] : [target, source];
   // Paying USDT sells it at the fiat's sellRate; receiving USDT buys it at its buyRate (the description's rates).
@@ -150,3 +148,18 @@ export const createQuote = withAccount((call: AccountCall) => {
   account.quotes.push(quote);
   return answered(call, quoteView(engine, quote));
 });
+
+/** What this module answers, the refusals it answers with, the register entries it applies (operations/index.ts). */
+export const createQuoteOperation: OperationModule = {
+  handlers: { createQuote },
+  refusals: ["invalidQuoteRequest", "quoteNotTradable", "keylessAccountRead"],
+  choices: [
+    "quotes.sides",
+    "quotes.not-tradable",
+    "quotes.invalid-request",
+    "quotes.rounding",
+    "quotes.no-reservation",
+    "money.exact",
+    "accounts.keyless",
+  ],
+};

@@ -1,15 +1,25 @@
 // The caller's transaction history: Get User Transactions (page, pageSize, category), one transaction by id
 // (another key's id is not found), and the deposit and payout listings with their pagination meta and the
 // filters the contract declares (currencyId, status, startDate, endDate: choices.ts "lists.filters").
-import { DEPOSIT_STATUS, REFUSAL_STATUS } from "../choices.js";
-import { type AccountCall, answered, pageItems, pageMeta, pageOf, refused, single, withAccount } from "../engine.js";
+import { DEPOSIT_STATUS, REFUSAL_STATUS } from "../rules.js";
+import {
+  type AccountCall,
+  answered,
+  pageItems,
+  pageMeta,
+  pageOf,
+  refused,
+  single,
+  withAccount,
+  type OperationModule,
+} from "../engine.js";
+import { refuse } from "../refusal.js";
 import { depositTransactionView, payoutTransactionView, transactionDetailView } from "../money/views.js";
 import type { TransactionRecord } from "../state.js";
 import { currencyOf, transactionView } from "../views.js";
 
-export const getUserTransactions = withAccount((call) => {
+const getUserTransactions = withAccount((call) => {
   const page = pageOf(call.request);
-  if ("kind" in page) return page;
   const category = single(call.request.query.category);
   const { account, engine } = call;
   const chosen = account.transactions.filter(
@@ -21,10 +31,10 @@ export const getUserTransactions = withAccount((call) => {
   );
 });
 
-export const getTransaction = withAccount((call) => {
+const getTransaction = withAccount((call) => {
   const id = call.request.params.transactionId;
   const transaction = call.account.transactions.find((candidate) => candidate.id === id);
-  if (!transaction) return refused(REFUSAL_STATUS.notFound, `no transaction ${id} was found for this API key`);
+  if (!transaction) return refuse(REFUSAL_STATUS.notFound, `no transaction ${id} was found for this API key`);
   return answered(call, transactionDetailView(call.engine, call.account, transaction));
 });
 
@@ -48,13 +58,12 @@ type Listed = (transaction: TransactionRecord) => { status: string } | undefined
 function listing(listed: Listed, view: typeof depositTransactionView) {
   return withAccount((call: AccountCall) => {
     const page = pageOf(call.request);
-    if ("kind" in page) return page;
     const { account, engine, request } = call;
     const [currencyId, status] = [single(request.query.currencyId), single(request.query.status)];
     const start = momentOf(single(request.query.startDate), false);
     const end = momentOf(single(request.query.endDate), true);
     if (start === null || end === null)
-      return refused(
+      return refuse(
         REFUSAL_STATUS.invalidPage,
         "startDate and endDate must be ISO 8601 dates, or date-times with their offset",
       );
@@ -73,11 +82,26 @@ function listing(listed: Listed, view: typeof depositTransactionView) {
   });
 }
 
-export const listDeposits = listing(
+const listDeposits = listing(
   (transaction) => (transaction.deposit ? { status: DEPOSIT_STATUS } : undefined),
   depositTransactionView,
 );
-export const listPayouts = listing(
+const listPayouts = listing(
   (transaction) => (transaction.withdrawal?.destination.kind === "bank" ? transaction.withdrawal : undefined),
   payoutTransactionView,
 );
+
+/** What this module answers, the refusals it answers with, the register entries it applies (operations/index.ts). */
+export const transactionOperations: OperationModule = {
+  handlers: { getUserTransactions, getTransaction, listDeposits, listPayouts },
+  refusals: ["invalidPage", "notFound", "keylessAccountRead"],
+  choices: [
+    "lists.pagination",
+    "lists.category",
+    "lists.filters",
+    "withdrawals.payouts",
+    "withdrawals.records",
+    "accounts.isolation",
+    "accounts.keyless",
+  ],
+};

@@ -4,8 +4,9 @@
 // state (money/withdrawals.ts). Each refusal leaves the state as it was; its status is the register's.
 import type { components } from "../../../generated/schema.js";
 import { type Currency, dollarRateOf, excessOf, findCurrency } from "../catalogue.js";
-import { DOLLAR_VALUE_DECIMALS, REFUSAL_STATUS } from "../choices.js";
-import { type AccountCall, answered, type Engine, refused, withAccount } from "../engine.js";
+import { DOLLAR_VALUE_DECIMALS, REFUSAL_STATUS } from "../rules.js";
+import { type AccountCall, answered, type Engine, refused, withAccount, type OperationModule } from "../engine.js";
+import { refuse } from "../refusal.js";
 import { uuid } from "../ids.js";
 import { withdrawalNetworkOf } from "../money/addresses.js";
 import { type FeeTerms, feeMinor } from "../money/generate.js";
@@ -16,8 +17,8 @@ import { type AccountRecord, fromMinor, roundAt15Digits, toMinor, type Withdrawa
 type CryptoRequest = components["schemas"]["CryptoWithdrawalRequest"];
 type BankRequest = components["schemas"]["BankWithdrawalRequest"];
 
-const notWithdrawable = (why: string) => refused(REFUSAL_STATUS.notWithdrawable, why);
-const invalid = (why: string) => refused(REFUSAL_STATUS.invalidWithdrawal, why);
+const notWithdrawable = (why: string) => refuse(REFUSAL_STATUS.notWithdrawable, why);
+const invalid = (why: string) => refuse(REFUSAL_STATUS.invalidWithdrawal, why);
 
 /** Why `amount` of `currency` is no withdrawal of at least `minimum` (at most the currency's maximum), or undefined. */
 function amountProblem(currency: Currency, amount: number, minimum: number) {
@@ -41,7 +42,7 @@ function termsOf(
   const fees = feeMinor(amountMinor, currency, fee);
   const wallet = account.wallets.find((candidate) => candidate.code === currency.code);
   if (!wallet || wallet.balanceMinor < amountMinor + fees)
-    return refused(
+    return refuse(
       REFUSAL_STATUS.balanceTooLow,
       `balance too low: the ${currency.code} wallet holds ${fromMinor(wallet?.balanceMinor ?? 0, currency)}, ` +
         `the withdrawal needs ${amount} and a fee of ${fromMinor(fees, currency)}`,
@@ -65,7 +66,6 @@ function withdrawableCurrency(engine: Engine, code: string) {
 /** The checked terms of a crypto withdrawal, or its refusal. */
 function cryptoTerms(engine: Engine, account: AccountRecord, body: CryptoRequest) {
   const currency = withdrawableCurrency(engine, body.currency);
-  if ("kind" in currency) return currency;
   const { address, network: code, memo } = body.destination;
   const network = withdrawalNetworkOf(engine.state.catalogue, currency.code, code);
   if (!network) return notWithdrawable(`${currency.code} cannot be withdrawn on ${code} in the sandbox`);
@@ -80,23 +80,20 @@ function cryptoTerms(engine: Engine, account: AccountRecord, body: CryptoRequest
   if (problem) return problem;
   const fee = { fee: network.fee, type: network.feeType };
   const terms = termsOf(engine, account, { currency, amount: body.amount, fee });
-  if ("kind" in terms) return terms;
   const destination: WithdrawalDestination = { kind: "crypto", address, network: code };
   if (memo !== undefined) destination.memo = memo;
   return { ...terms, destination, narration: body.narration ?? null } satisfies WithdrawalTerms;
 }
 
-export const requestCryptoWithdrawal = withAccount((call: AccountCall) => {
+const requestCryptoWithdrawal = withAccount((call: AccountCall) => {
   const { engine, account } = call;
   const terms = cryptoTerms(engine, account, call.request.body as CryptoRequest);
-  if ("kind" in terms) return terms;
   return answered(call, cryptoWithdrawalView(engine, account, recordWithdrawal(engine, account, terms)));
 });
 
 /** The checked terms of a bank withdrawal, or its refusal. */
 function bankTerms(engine: Engine, account: AccountRecord, body: BankRequest) {
   const currency = withdrawableCurrency(engine, body.currency);
-  if ("kind" in currency) return currency;
   if (currency.type !== "FIAT")
     return notWithdrawable(`a bank withdrawal pays out a FIAT currency, not ${currency.code}`);
   const problem = amountProblem(currency, body.amount, currency.minimumWithdrawal ?? 0);
@@ -107,7 +104,6 @@ function bankTerms(engine: Engine, account: AccountRecord, body: BankRequest) {
     maximum: currency.maximumWithdrawalFee,
   };
   const terms = termsOf(engine, account, { currency, amount: body.amount, fee });
-  if ("kind" in terms) return terms;
   const { accountNumber, accountName, bankName, bankCode, merchantCode } = body.destination;
   const bankAccountId = uuid(engine.state.ids);
   const destination: WithdrawalDestination = {
@@ -122,9 +118,22 @@ function bankTerms(engine: Engine, account: AccountRecord, body: BankRequest) {
   return { ...terms, destination, narration: body.narration ?? null } satisfies WithdrawalTerms;
 }
 
-export const requestBankWithdrawal = withAccount((call: AccountCall) => {
+const requestBankWithdrawal = withAccount((call: AccountCall) => {
   const { engine, account } = call;
   const terms = bankTerms(engine, account, call.request.body as BankRequest);
-  if ("kind" in terms) return terms;
   return answered(call, bankWithdrawalView(engine, account, recordWithdrawal(engine, account, terms)));
 });
+
+/** What this module answers, the refusals it answers with, the register entries it applies (operations/index.ts). */
+export const withdrawalOperations: OperationModule = {
+  handlers: { requestCryptoWithdrawal, requestBankWithdrawal },
+  refusals: ["balanceTooLow", "invalidWithdrawal", "notWithdrawable", "keylessAccountRead"],
+  choices: [
+    "withdrawals.checks",
+    "withdrawals.fees",
+    "withdrawals.states",
+    "withdrawals.settlement",
+    "withdrawals.records",
+    "accounts.keyless",
+  ],
+};

@@ -6,7 +6,7 @@
 // with real time an unref'd timer fires due attempts; with clock.start they go out when the clock advances.
 // The webhooks of one transaction go out in order ("webhooks.order").
 import { signWebhook } from "../../webhooks.js";
-import { WEBHOOK_RETRY_DELAYS_MS, WEBHOOK_TIMEOUT_MS } from "../choices.js";
+import { WEBHOOK_RETRY_DELAYS_MS, WEBHOOK_TIMEOUT_MS } from "../rules.js";
 import { type ClockAlarm, createAlarm, MAX_TIMER_MS } from "../clock.js";
 import type { Engine, WebhookPayload } from "../engine.js";
 import { uuid } from "../ids.js";
