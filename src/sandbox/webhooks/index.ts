@@ -86,6 +86,8 @@ class Sender implements Webhooks {
   private readonly queues = new Map<string, Queue>();
   private readonly inFlight = new Map<WebhookRecord, Promise<void>>();
   private readonly signing = new Set<Promise<void>>();
+  /** The signature made last: the next takes effect after it (sign). */
+  private lastSigned: Promise<void> = Promise.resolve();
   private readonly alarm: ClockAlarm;
 
   constructor(
@@ -195,21 +197,28 @@ class Sender implements Webhooks {
   }
 
   /**
-   * Signs `record` with `secret` (Web Crypto is asynchronous), then lets it go out. Where it cannot be signed (no
-   * Web Crypto: a browser page outside a secure context), it fails at once, its one attempt saying why.
+   * Signs `record` with `secret` (Web Crypto is asynchronous), then lets it go out. Signatures are made at once but
+   * take effect in the order the webhooks were made, whichever Web Crypto finishes first, so webhooks made together
+   * (one advance settling several withdrawals) go out in that order every time: a replay delivers the same. Where it
+   * cannot be signed (no Web Crypto: a browser page outside a secure context), it fails at once, its one attempt
+   * saying why.
    */
   private sign(record: WebhookRecord, secret: string): void {
-    const signed = signWebhook(record.body, secret)
-      .then(
-        (signature) => {
-          record.signature = signature;
-        },
-        (error: unknown) => this.unsignable(record, error),
-      )
+    const made = signWebhook(record.body, secret).then(
+      (signature) => ({ signature }),
+      (error: unknown) => ({ error }),
+    );
+    const signed = this.lastSigned
+      .then(() => made)
+      .then((outcome) => {
+        if ("signature" in outcome) record.signature = outcome.signature;
+        else this.unsignable(record, outcome.error);
+      })
       .finally(() => {
         this.signing.delete(signed);
         this.pump();
       });
+    this.lastSigned = signed;
     this.signing.add(signed);
   }
 

@@ -13,6 +13,8 @@ export interface Answer<T = any> {
   status: number;
   headers: Headers;
   body: T;
+  /** The body's exact text ("" for none). */
+  text: string;
   /** The contract validator's findings about this answer (API answers only). */
   violations: string[];
 }
@@ -24,9 +26,9 @@ export function newSandbox(options: SandboxOptions = {}): Sandbox & { bugs: stri
   return Object.assign(sandbox, { bugs });
 }
 
-async function read(response: Response): Promise<{ status: number; headers: Headers; body: any }> {
+async function read(response: Response): Promise<{ status: number; headers: Headers; body: any; text: string }> {
   const text = await response.text();
-  return { status: response.status, headers: response.headers, body: text === "" ? undefined : JSON.parse(text) };
+  return { status: response.status, headers: response.headers, body: text === "" ? undefined : JSON.parse(text), text };
 }
 
 interface CallOptions {
