@@ -1,3 +1,4 @@
+// pins: answers.identity
 // `api-contract sandbox`, run from source as a user runs it: it starts, writes its ready file (the base URL, which
 // `api-contract wait --ready-file` takes), answers the API and the control API, and on SIGTERM stops, saves its
 // state to --state and removes the ready file; started again on that state, it answers from it. Off loopback

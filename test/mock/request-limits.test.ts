@@ -1,3 +1,4 @@
+// pins: answers.http
 // What the mock and the sandbox (one HTTP front, src/pipeline/http-front.ts) answer a request that breaks one of its
 // limits, on raw sockets: a request that does not arrive in time (an idle connection, a head or a body that
 // stops) 408; a URL over MAX_URL_BYTES 414; header fields over MAX_HEADER_BYTES 431; a head too large for Node's

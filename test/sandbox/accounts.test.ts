@@ -1,3 +1,5 @@
+// pins: accounts.first-use, accounts.unknown-key, accounts.default-balances, accounts.keyless, accounts.isolation
+// pins: accounts.business
 // Accounts per API key: made on first use with the default balances (the documented wallets'), configured by
 // key, never seeing each other's data, reset one key at a time; keyless account reads, unknown keys when the
 // sandbox requires known ones, and the collection operations of a non-Business account are refused.

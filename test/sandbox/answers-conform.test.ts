@@ -1,3 +1,4 @@
+// pins: answers.checked
 // Every answer the sandbox sends passes the contract validator: each operation of the contract called as its
 // examples describe it (modelled or not), with and without a key, and the pipeline's own refusals. An answer that
 // would break the contract is a sandbox bug: answered 500 with the violation in the published error body, logged.

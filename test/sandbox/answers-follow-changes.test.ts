@@ -1,3 +1,4 @@
+// pins: rates.update
 // Answers follow every change, and every answer is checked whole: Get Fiat Rates shows a rate change in the very
 // next answer (in-process and over HTTP), and the answer check (conformance.ts) checks the headers and the body of
 // each answer, so a wrong header or a wrong body next to one that passed still fails it. The pipeline escapes a

@@ -1,3 +1,4 @@
+// pins: clock
 // The sandbox clock: fixed at clock.start and moved only by advances, or real time plus advances; forward only,
 // whole milliseconds; it drives quote expiry (the quote tests) and limit windows (the limit tests).
 import { afterEach, describe, expect, it, vi } from "vitest";

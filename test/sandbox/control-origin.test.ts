@@ -1,3 +1,4 @@
+// pins: control.origin
 // The control API over HTTP answers only the sandbox's own origin (choices.ts, "control.origin"), on real sockets
 // on 127.0.0.1: a page of another origin gets no CORS header and no preflight for it, a request with a foreign
 // Origin is refused 403 (a "simple" one too, nothing changed), one whose Host is not the sandbox's (DNS rebinding)

@@ -1,3 +1,4 @@
+// pins: addresses.identifiers, addresses.values, addresses.not-receivable, catalogue
 // Deposit addresses: Create Deposit Address gives one address per account, currency, network and customer
 // identifier (uniqueUserIdentifier, or its older name purpose), only for a receivable active network of the
 // catalogue; the same identifier gives back the same address; values match the network's addressRegex; Get

@@ -1,3 +1,4 @@
+// pins: lists.filters, webhooks.payloads
 // Simulated deposits (POST /_sandbox/deposits, sandbox.deposit): to an address the account was given, or to its
 // address of a receivable currency and network; the wallet credited, a CREDIT/DEPOSIT transaction with its
 // CONFIRMED deposit in the history, in Get Transaction and in List Deposits (with its meta and filters), and one

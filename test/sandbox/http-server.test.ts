@@ -1,3 +1,4 @@
+// pins: accounts.unknown-key, answers.http
 // The sandbox's HTTP front (startSandbox, src/sandbox/server.ts) on real sockets on 127.0.0.1: it starts on a free
 // port and stops (nothing answers after), loads its --state file at start and saves it on stop atomically (a
 // write that fails half-way leaves the previous file whole), reads a --config file, refuses to listen off

@@ -1,3 +1,4 @@
+// pins: quotes.no-reservation, accounts.isolation, withdrawals.fees
 // Properties of the sandbox over random sequences of operations on several keys (quotes, accepts, deposits, crypto
 // and bank withdrawals, settlements, reads, clock advances, rate changes, accounts put and deleted, the state
 // restored into a new sandbox mid-way), checked against a small model of what the sandbox must do:

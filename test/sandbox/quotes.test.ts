@@ -1,3 +1,4 @@
+// pins: quotes.not-tradable, quotes.invalid-request, ids, catalogue, accounts.keyless
 // Create Quote in the sandbox: the rate and amountReceived from the sandbox's rates and the side (the register's
 // "quotes.sides"), codes or ids for the currencies, a validity of expiresIn (30) seconds on the sandbox clock, and
 // each refusal with its registered status and a message that says which.

@@ -1,3 +1,4 @@
+// pins: limits.counting
 // The rate limits the sandbox enforces per API key on its clock: every answer's X-RateLimit headers come from
 // the real counters; a spent limit answers 429 with the published error body until its window ends; Create
 // Quote also counts against its hourly limit; a key's window opens at its first counted request; keys do not share

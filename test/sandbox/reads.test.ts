@@ -1,3 +1,4 @@
+// pins: catalogue, rates.update, lists.category, trades.summary
 // Reads reflect the state: the transaction history paged (page, pageSize, newest first) and filtered by category,
 // a transaction by id, the deposits and payouts pages with their meta (empty here: deposits.test.ts and
 // withdrawals.test.ts fill them), the trades summary (currencyId), trade pairs and currencies from the catalogue,

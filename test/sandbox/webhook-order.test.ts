@@ -1,3 +1,4 @@
+// pins: webhooks.order
 // The webhooks of one transaction reach the receiver in the order they were made (choices.ts,
 // "webhooks.order"): a withdrawal's SUCCESSFUL webhook is not sent while its PENDING one is unanswered or being
 // retried, and goes out once that one is delivered or has failed. Webhooks of other transactions do not wait.

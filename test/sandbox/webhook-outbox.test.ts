@@ -1,3 +1,4 @@
+// pins: webhooks.destination
 // The outbox lists every webhook of a key with its exact body, signature, URL, status and each attempt (its time
 // on the sandbox clock, the receiver's status or the error), the same over GET /_sandbox/webhooks and
 // in-process; it is part of the state, so a pending delivery resumes after a restore. In-process, webhooks can

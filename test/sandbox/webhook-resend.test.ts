@@ -1,3 +1,4 @@
+// pins: webhooks.resend
 // Resend Webhooks (a list of transaction ids) and Resend Transaction Webhook (one id in the path) send each
 // transaction's latest webhook again, byte for byte: the receiver gets the same body and the same signature
 // as the first delivery, as a new webhook of the outbox. Another key's transaction or an unknown id answers

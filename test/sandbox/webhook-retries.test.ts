@@ -1,3 +1,4 @@
+// pins: webhooks.retry, webhooks.timeout, webhooks.destination
 // A webhook that is not delivered (a non-2xx answer, a refused connection, no answer in time) stays pending
 // and is tried again on the sandbox clock as the registered policy says (choices.ts, "webhooks.retry"): the
 // attempts and their times follow the policy as the test advances the clock, and after the last one the

@@ -1,3 +1,4 @@
+// pins: webhooks.request, webhooks.destination
 // The sandbox signs each webhook as the service does: `x-obiex-signature` is the lowercase hex HMAC-SHA512 of
 // the exact bytes sent, keyed with the account's webhook Signature Secret (not its API secret), on a POST with
 // Content-Type application/json. A real receiver on 127.0.0.1 checks it with node:crypto on the raw bytes and
