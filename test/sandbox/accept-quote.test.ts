@@ -1,3 +1,4 @@
+// pins: quotes.balance-too-low, quotes.not-tradable, accounts.isolation
 // Accept Quote in the sandbox: once, before expiry, when the source balance covers the amount; it moves the
 // balances (no extra charge), records the trade and two SWAP transactions, and adds the trade's dollar value to
 // the summary. Each refusal has its registered status, says which refusal it is, and changes nothing.

@@ -1,3 +1,4 @@
+// pins: rates.update
 // The control API answered by sandbox.fetch under /_sandbox: accounts, clock, rates, state, the register and the
 // control document, each route as the control document describes it, bodies checked (400), the token required
 // when one is set (401), unknown accounts and routes 404.

@@ -1,3 +1,4 @@
+// pins: ids, catalogue
 // Snapshot and restore: the state is JSON (the clock, the id generator and the limit windows included), so a
 // sandbox restored from another's snapshot, sent through JSON, answers the same requests with the same answers
 // (statuses, headers, bodies, ids); a state of another version is refused.

@@ -1,3 +1,5 @@
+// pins: withdrawals.checks, withdrawals.fees, withdrawals.states, withdrawals.settlement, withdrawals.payouts
+// pins: withdrawals.records, webhooks.payloads, lists.filters
 // Crypto and bank withdrawals: checked against the catalogue (addressRegex, memoRegex, minimums, maximums, fees) and
 // the balance (amount and fee), recorded in their published first state (PENDING, APPROVED), then settled
 // SUCCESSFUL or FAILED (amount and fee returned) when the sandbox clock reaches their moment or when a test settles
