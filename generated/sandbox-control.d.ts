@@ -486,10 +486,11 @@ export interface components {
          */
         SandboxState: {
             /**
-             * @description The format of the state.
-             * @constant
+             * @description The format of the state. A snapshot is written in format 2 (each API key's store whole: its account,
+             *     limit windows, outbox and settlements); a restore also takes format 1 (those kept beside the accounts).
+             * @enum {integer}
              */
-            version: 1;
+            version: 1 | 2;
         } & {
             [key: string]: unknown;
         };

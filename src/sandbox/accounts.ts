@@ -1,6 +1,7 @@
 // The accounts of the sandbox, one per API key: made on a key's first use with the default balances (choices.ts,
 // "accounts.first-use" and "accounts.default-balances"), put whole by configuration, read as the control API
-// answers them (the secret itself never), deleted one key at a time with its limit windows and nothing else.
+// answers them (the secret itself never), deleted one key at a time. Each is its key's whole store (state.ts), so
+// a put or a delete is one assignment and touches no other key.
 import type { SandboxAccount } from "../../generated/sandbox-control.js";
 import { balancesProblem, fromMinor, newAccount, ownEntry, setOwnEntry, type AccountSettings } from "./state.js";
 import type { Engine } from "./engine.js";
@@ -31,7 +32,7 @@ export function createAccounts(
 ): Accounts {
   const create = (apiKey: string, settings: AccountSettings) => {
     const { state, clock } = engine;
-    engine.webhooks.forget(apiKey); // its webhooks go with it (choices.ts, "webhooks.destination")
+    engine.webhooks.forget(apiKey); // deliveries under way stop; its outbox goes with the store it replaces
     const account = newAccount(apiKey, settings, {
       catalogue: state.catalogue,
       defaults,
@@ -62,16 +63,14 @@ export function createAccounts(
         apiSecretProblem(settings.apiSecret) ??
         webhookSettingsProblem(settings);
       if (problem) refuse(400, `sandbox account ${apiKey}: ${problem}`);
-      create(apiKey, settings);
-      delete engine.state.windows[apiKey];
+      create(apiKey, settings); // one assignment: the key's whole store, windows and outbox included, anew
       return get(apiKey)!;
     },
     get,
     delete(apiKey) {
       if (!ownEntry(engine.state.accounts, apiKey)) return false;
-      delete engine.state.accounts[apiKey];
+      delete engine.state.accounts[apiKey]; // the key's whole store
       engine.webhooks.forget(apiKey);
-      delete engine.state.windows[apiKey];
       return true;
     },
   };

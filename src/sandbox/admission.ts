@@ -7,11 +7,8 @@ import type { Accounts } from "./accounts.js";
 import { createSignatureCheck } from "./auth.js";
 import { REFUSAL_STATUS } from "./rules.js";
 import { apiKeyOf, type Engine } from "./engine.js";
-import type { Limits } from "./limits.js";
+import { KEYLESS, type Limits } from "./limits.js";
 import { ownEntry } from "./state.js";
-
-/** The window key of requests without an API key: a newline, which no header value (so no API key) holds. */
-const KEYLESS = "\n";
 
 interface AdmissionContext {
   engine: Engine;

@@ -153,14 +153,40 @@ function withDefaultNetworks(catalogue: Catalogue): void {
   catalogue.withdrawalNetworks ??= own(defaults.withdrawalNetworks);
 }
 
-/** A copy of `saved` as this version restores it, what older states lack filled in; a RangeError where it cannot. */
+type Json = Record<string, unknown>;
+const isJsonObject = (value: unknown): value is Json =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+const ownOf = (record: unknown, key: string): unknown =>
+  isJsonObject(record) && Object.hasOwn(record, key) ? record[key] : undefined;
+
+/**
+ * A state of format 1 (limit windows, outbox and settlements kept beside the accounts, by API key) in format 2 (each
+ * in its key's store); what a part lacks (a state saved before webhooks, deposits or addresses) starts empty. A part
+ * of the wrong type is moved as it is, for the checks to name.
+ */
+function fromVersion1(saved: Json): Json {
+  const { windows, outbox, settlements, ...rest } = saved;
+  const accounts: Json = {};
+  for (const [apiKey, account] of Object.entries(isJsonObject(saved.accounts) ? saved.accounts : {})) {
+    const due = Array.isArray(settlements) ? settlements.filter((entry) => ownOf(entry, "apiKey") === apiKey) : [];
+    const store = {
+      addresses: [],
+      ...(account as Json),
+      windows: ownOf(windows, apiKey) ?? {},
+      outbox: ownOf(outbox, apiKey) ?? [],
+      settlements: due.map((entry) => ({ at: ownOf(entry, "at"), transactionId: ownOf(entry, "transactionId") })),
+    };
+    Object.defineProperty(accounts, apiKey, { value: store, writable: true, enumerable: true, configurable: true });
+  }
+  return { ...rest, version: STATE_VERSION, accounts, keylessWindows: ownOf(windows, "\n") ?? {} };
+}
+
+/** A copy of `saved` as this version restores it, what older states lack filled in; a refusal where it cannot. */
 function restorable(saved: unknown, check: Check): SandboxStateData {
-  const problem = stateProblem(saved);
+  const upgraded = isJsonObject(saved) && saved.version === 1 ? fromVersion1(saved) : saved;
+  const problem = stateProblem(upgraded);
   if (problem) refuse(400, `sandbox state: ${problem}`);
-  const next = structuredClone(saved) as SandboxStateData;
-  next.outbox ??= {}; // a state saved before webhooks
-  next.settlements ??= []; // a state saved before deposits and withdrawals
-  for (const account of Object.values(next.accounts)) account.addresses ??= [];
+  const next = structuredClone(upgraded) as SandboxStateData;
   withDefaultNetworks(next.catalogue);
   checkCatalogue(next.catalogue, check);
   const ratesProblem = check.ratesProblem(next.rates);
@@ -195,9 +221,7 @@ function createEngine(options: SandboxOptions, check: Check) {
     catalogue: catalogueOf(options, check),
     rates: mergedRates(defaultRates(spec), options.rates ?? {}, check),
     accounts: {},
-    windows: {},
-    settlements: [],
-    outbox: {},
+    keylessWindows: {},
   };
   let webhooks: Webhooks | undefined;
   const engine: Engine & { webhooks: Webhooks; replace(next: SandboxStateData): void } = {

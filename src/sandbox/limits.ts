@@ -54,6 +54,9 @@ export interface Admitted {
   headers: Record<string, string>;
 }
 
+/** The key limits count requests without an API key under: a newline, which no header value (no API key) holds. */
+export const KEYLESS = "\n";
+
 export interface Limits {
   /** Counts a request of `key` to `operation`, or refuses it when a limit is spent. */
   admit(key: string, operation: Operation | undefined): Admitted;
@@ -118,7 +121,7 @@ export function createLimits(engine: Engine, settings: LimitSettings): Limits {
     (operation && withQuota.get(operation.key)) || generalOnly;
   const readings = (key: string, operation: Operation | undefined): Reading[] => {
     const now = engine.clock.now();
-    const windows = ownEntry(engine.state.windows, key);
+    const windows = windowsOf(key);
     return limitsOf(operation).map((limit) => {
       const saved = windows && ownEntry(windows, limit.name);
       // A window still open goes on; otherwise the next counted request opens one now.
@@ -126,12 +129,12 @@ export function createLimits(engine: Engine, settings: LimitSettings): Limits {
       return open ? { limit, start: saved.start, count: saved.count } : { limit, start: now, count: 0 };
     });
   };
+  /** The windows of `key`: its store's, or those requests without a key share. */
+  const windowsOf = (key: string): Record<string, WindowCount> | undefined =>
+    key === KEYLESS ? engine.state.keylessWindows : ownEntry(engine.state.accounts, key)?.windows;
   const count = (key: string, reading: Reading) => {
-    let windows = ownEntry(engine.state.windows, key);
-    if (!windows) {
-      windows = {};
-      setOwnEntry(engine.state.windows, key, windows);
-    }
+    const windows = windowsOf(key);
+    if (!windows) return; // a key without a store is refused before it is counted (admission.ts)
     reading.count += 1;
     // The window's record is counted in place; a new one (a new key, limit or window) is set.
     const saved = ownEntry(windows, reading.limit.name);

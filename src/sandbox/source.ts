@@ -14,12 +14,13 @@ export function createSandboxSource(engine: Engine): AnswerSource {
   return {
     // At once (no promise) for every modelled operation: the engine waits for nothing.
     answer(request) {
-      settleDue(engine); // withdrawals whose moment the clock has reached are settled before anything is read
       const id = request.operation.operationId ?? "";
       const handler = Object.hasOwn(HANDLERS, id) ? HANDLERS[id] : undefined;
       if (!handler) return documented.answer(request);
       const key = apiKeyOf(request.headers);
       const account = key === undefined ? undefined : ownEntry(engine.state.accounts, key);
+      // The caller's withdrawals whose moment the clock has reached settle before anything of its store is read.
+      if (account) settleDue(engine, account);
       // The one place an operation's refusal becomes the API's answer.
       try {
         return handler({ engine, request, account });

@@ -211,9 +211,12 @@ function accountProblem(at: string, apiKey: string, account: unknown, names: Cat
       record.transactions,
       (item, where) => fieldProblem(where, item, TRANSACTION(walletCodes)) ?? moneyProblem(where, item),
     ) ??
-    itemsProblem(`${at}.addresses`, record.addresses ?? [], (item, where) =>
+    itemsProblem(`${at}.addresses`, record.addresses, (item, where) =>
       fieldProblem(where, item, ADDRESS(walletCodes)),
     ) ??
+    windowsProblem(`${at}.windows`, record.windows) ??
+    outboxProblem(`${at}.outbox`, record.outbox) ??
+    settlementsProblem(at, record) ??
     historyProblem(at, record)
   );
 }
@@ -223,33 +226,26 @@ const CLOCK = {
   real: { offsetMs: isWhole, lastMs: isClockMoment },
 } as const;
 
-function windowsProblem(windows: unknown): string | undefined {
-  if (!isRecord(windows)) return "windows must be an object";
-  for (const [key, limits] of Object.entries(windows)) {
-    if (!isRecord(limits)) return `windows.${key} must be an object`;
-    for (const [name, window] of Object.entries(limits)) {
-      const problem = fieldProblem(`windows.${key}.${name}`, window, { start: isWhole, count: isCount });
-      if (problem) return problem;
-    }
+function windowsProblem(at: string, windows: unknown): string | undefined {
+  if (!isRecord(windows)) return `${at} must be an object`;
+  for (const [name, window] of Object.entries(windows)) {
+    const problem = fieldProblem(`${at}.${name}`, window, { start: isWhole, count: isCount });
+    if (problem) return problem;
   }
   return undefined;
 }
 
 /**
- * Whether each withdrawal to settle names a withdrawal in progress, or one no longer there (an account put again or
- * deleted since: its entry is dropped when due), never a settled one or another transaction.
+ * Whether each withdrawal to settle of a store names one of its withdrawals in progress, never a settled one or
+ * another transaction.
  */
-function settlementsProblem(settlements: unknown, accounts: Json): string | undefined {
-  const tests = { at: isWhole, apiKey: isText, transactionId: isText };
-  return itemsProblem("settlements", settlements, (entry, where) => {
-    const problem = fieldProblem(where, entry, tests);
+function settlementsProblem(at: string, account: Json): string | undefined {
+  const transactions = (account.transactions ?? []) as Json[];
+  return itemsProblem(`${at}.settlements`, account.settlements, (entry, where) => {
+    const problem = fieldProblem(where, entry, { at: isWhole, transactionId: isText });
     if (problem) return problem;
-    const { apiKey, transactionId } = entry as Json;
-    const account = Object.hasOwn(accounts, String(apiKey)) ? (accounts[String(apiKey)] as Json) : undefined;
-    const transactions = (account?.transactions ?? []) as Json[];
-    const transaction = transactions.find((candidate) => candidate.id === transactionId);
-    if (!transaction) return undefined;
-    const status = (transaction.withdrawal as Json | undefined)?.status;
+    const transaction = transactions.find((candidate) => candidate.id === (entry as Json).transactionId);
+    const status = (transaction?.withdrawal as Json | undefined)?.status;
     const inProgress = status !== undefined && !isWithdrawalFinal(status);
     return inProgress ? undefined : `${where} names no withdrawal in progress`;
   });
@@ -258,7 +254,7 @@ function settlementsProblem(settlements: unknown, accounts: Json): string | unde
 /** What keeps `value` from being a state this version restores, or undefined. */
 export function stateProblem(value: unknown): string | undefined {
   if (!isRecord(value)) return "a state is a JSON object";
-  if (value.version !== STATE_VERSION) return `the state's version must be ${STATE_VERSION}`;
+  if (value.version !== STATE_VERSION) return `the state's version must be 1 or ${STATE_VERSION}`;
   const clock = value.clock as Json | undefined;
   const clockTests = isRecord(clock) && (clock.kind === "fixed" || clock.kind === "real") ? CLOCK[clock.kind] : null;
   if (!clockTests) return "clock.kind must be fixed or real";
@@ -267,8 +263,7 @@ export function stateProblem(value: unknown): string | undefined {
     fieldProblem("ids", value.ids, { seed: isCount, counter: isCount }) ??
     fieldProblem("catalogue", value.catalogue, { currencies: Array.isArray, pairs: Array.isArray }) ??
     fieldProblem("rates", value.rates, { fiat: Array.isArray, dollar: isRecord }) ??
-    windowsProblem(value.windows) ??
-    outboxProblem(value.outbox);
+    windowsProblem("keylessWindows", value.keylessWindows);
   if (basics) return basics;
   if (!isRecord(value.accounts)) return "accounts must be an object";
   const { currencies, pairs } = value.catalogue as { currencies: unknown[]; pairs: unknown[] };
@@ -281,5 +276,5 @@ export function stateProblem(value: unknown): string | undefined {
     const problem = accountProblem(`accounts.${apiKey}`, apiKey, account, names);
     if (problem) return problem;
   }
-  return settlementsProblem(value.settlements ?? [], value.accounts);
+  return undefined;
 }

@@ -14,7 +14,8 @@ import type { WebhookRecord } from "./webhooks/outbox.js";
 
 export type Quote = components["schemas"]["Quote"];
 
-export const STATE_VERSION = 1;
+/** The format a snapshot is written in; a restore also takes format 1 (before one store per key). */
+export const STATE_VERSION = 2;
 
 export interface WalletRecord {
   id: string;
@@ -177,13 +178,17 @@ export interface DepositAddressRecord {
   identifier?: string;
 }
 
-/** A withdrawal the sandbox clock settles at `at` (choices.ts, "withdrawals.settlement"). */
+/** A withdrawal of the store's account the sandbox clock settles at `at` (choices.ts, "withdrawals.settlement"). */
 export interface SettlementRecord {
   at: number;
-  apiKey: string;
   transactionId: string;
 }
 
+/**
+ * The store of one API key: everything of the key (its account's settings, wallets, quotes, trades, transactions,
+ * addresses, limit windows, outbox and settlements in progress), so putting or deleting it is one assignment and a
+ * handler given it sees nothing of another key.
+ */
 export interface AccountRecord {
   apiKey: string;
   userId: string;
@@ -202,6 +207,12 @@ export interface AccountRecord {
   transactions: TransactionRecord[];
   /** Oldest first. */
   addresses: DepositAddressRecord[];
+  /** The key's limit windows, by limit name. */
+  windows: Record<string, WindowCount>;
+  /** Every webhook of the key, oldest first (webhooks/outbox.ts). */
+  outbox: WebhookRecord[];
+  /** Its withdrawals still to settle on the clock, soonest first (money/withdrawals.ts). */
+  settlements: SettlementRecord[];
 }
 
 /** One limit window of one key: which window (its start) and how many requests it counted. */
@@ -217,13 +228,10 @@ export type SandboxStateData = {
   ids: IdState;
   catalogue: Catalogue;
   rates: SandboxRates;
+  /** The store of each API key. */
   accounts: Record<string, AccountRecord>;
-  /** Limit windows by API key ("\n" for requests without one), then by limit name. */
-  windows: Record<string, Record<string, WindowCount>>;
-  /** Every webhook of each API key, oldest first (webhooks/outbox.ts). */
-  outbox: Record<string, WebhookRecord[]>;
-  /** Withdrawals still to settle on the clock, soonest first (money/withdrawals.ts). */
-  settlements: SettlementRecord[];
+  /** The limit windows of requests without an API key (they share one), by limit name. */
+  keylessWindows: Record<string, WindowCount>;
 };
 
 /** An account's configuration, as users give it (the control document's SandboxAccountSettings). */
@@ -307,6 +315,9 @@ export function newAccount(
     trades: [],
     transactions: [],
     addresses: [],
+    windows: {},
+    outbox: [],
+    settlements: [],
   };
   if (settings.apiSecret !== undefined) account.apiSecret = settings.apiSecret;
   if (settings.webhookUrl !== undefined) account.webhookUrl = settings.webhookUrl;

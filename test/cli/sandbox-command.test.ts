@@ -72,7 +72,7 @@ describe("api-contract sandbox", () => {
       expect(code, output).toBe(0);
       expect(await exists(readyFile)).toBe(false);
       const saved = JSON.parse(await readFile(statePath, "utf8")) as { version: number };
-      expect(saved.version).toBe(1);
+      expect(saved.version).toBe(2);
       expect(JSON.stringify(saved)).toContain("saved-key");
     } finally {
       first.child.kill("SIGKILL");

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { REFUSAL_STATUS } from "../../src/sandbox/rules.js";
 import type { SandboxStateData } from "../../src/sandbox/state.js";
-import { api, BUY_1000, newSandbox, quoteId, SELL_100, stateOf } from "./support/sandbox.js";
+import { api, BUY_1000, newSandbox, quoteId, SELL_100, stateOf, storesBeyondLimits } from "./support/sandbox.js";
 
 const accept = (sandbox: ReturnType<typeof newSandbox>, id: string, key = "key-a") =>
   api(sandbox, "POST", `/trades/quote/${encodeURIComponent(id)}`, {}, { key });
@@ -136,11 +136,11 @@ describe("Accept Quote", () => {
   it("refuses a quote the balance cannot cover, and changes nothing", async () => {
     const sandbox = newSandbox({ accounts: { "key-a": { balances: { USDT: 99.99 } } } });
     const id = await quoteId(sandbox);
-    const before = stateOf(sandbox);
+    const before = storesBeyondLimits(sandbox);
     const refused = await accept(sandbox, id);
     expect(refused.status).toBe(REFUSAL_STATUS.balanceTooLow);
     expect(refused.body.message).toMatch(/balance too low/);
-    expect(stateOf(sandbox).accounts).toEqual(before.accounts);
+    expect(storesBeyondLimits(sandbox)).toEqual(before);
   });
 
   it("refuses another key's quote exactly as an unknown one", async () => {

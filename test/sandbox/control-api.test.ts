@@ -86,12 +86,12 @@ describe("control API", () => {
     const sandbox = newSandbox();
     await checked(sandbox, "PUT", "/_sandbox/accounts/k1", { balances: { USDT: 5 } });
     const state = (await checked(sandbox, "GET", "/_sandbox/state")).body;
-    expect(state.version).toBe(1);
+    expect(state.version).toBe(2);
     const other = newSandbox();
     expect((await checked(other, "PUT", "/_sandbox/state", state)).status).toBe(204);
     expect(other.getAccount("k1")?.balances.USDT).toBe(5);
     expect((await checked(other, "PUT", "/_sandbox/state", { version: 1 })).status).toBe(400);
-    expect((await checked(other, "PUT", "/_sandbox/state", { ...state, version: 2 })).status).toBe(400);
+    expect((await checked(other, "PUT", "/_sandbox/state", { ...state, version: 3 })).status).toBe(400);
   });
 
   it("answers the register of choices and the control document", async () => {

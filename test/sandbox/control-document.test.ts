@@ -172,7 +172,7 @@ describe("the control API document", () => {
         .sort(),
     ).toEqual(["/hasApiSecret", "/hasWebhookSecret"]);
     const state = operations.find((op) => op.key === "GET /_sandbox/state")!;
-    expect(checkAnswer(state, 200, { version: 2 }).map((v) => v.pointer)).toEqual(["/version"]);
+    expect(checkAnswer(state, 200, { version: 3 }).map((v) => v.pointer)).toEqual(["/version"]);
     const clock = operations.find((op) => op.key === "GET /_sandbox/clock")!;
     expect(checkAnswer(clock, 200, { now: 0, iso: "yesterday" }).map((v) => v.pointer)).toEqual(["/iso"]);
   });

@@ -5,7 +5,16 @@ import { describe, expect, it } from "vitest";
 import { MAX_MINOR_UNITS, REFUSAL_STATUS } from "../../src/sandbox/rules.js";
 import { successExample } from "../support/spec.js";
 import { deposit, settle, withdraw } from "./support/receiver.js";
-import { api, control, newSandbox, quoteId, SELL_100, stateOf, thrownBy } from "./support/sandbox.js";
+import {
+  api,
+  control,
+  newSandbox,
+  quoteId,
+  SELL_100,
+  stateOf,
+  storesBeyondLimits,
+  thrownBy,
+} from "./support/sandbox.js";
 
 const currencies = successExample("getCurrencies").data as Array<{ code: string; maximumDecimalPlaces: number }>;
 /** A currency's decimal places in the contract's example catalogue (the sandbox's default one). */
@@ -68,11 +77,11 @@ describe("a credit that would take a wallet beyond its largest balance", () => {
   it("refuses the accept with its status, and the state stays as it was", async () => {
     const sandbox = nearlyFull();
     const id = await quoteId(sandbox, BUY_A_FEW_USDT);
-    const before = stateOf(sandbox).accounts["key-a"];
+    const before = storesBeyondLimits(sandbox)["key-a"];
     const answer = await api(sandbox, "POST", `/trades/quote/${id}`, {});
     expect(answer.status).toBe(REFUSAL_STATUS.balanceTooHigh);
     expect(answer.body.message).toContain(WOULD_HOLD);
-    expect(stateOf(sandbox).accounts["key-a"]).toEqual(before);
+    expect(storesBeyondLimits(sandbox)["key-a"]).toEqual(before);
     expect(sandbox.bugs).toEqual([]);
   });
 

@@ -111,10 +111,39 @@ describe("snapshot and restore", () => {
     expect(stateOf(withoutUsdt).catalogue).toMatchObject({ networks: {}, withdrawalNetworks: {} });
   });
 
+  it("restores a state of format 1 (windows, outbox, settlements beside the accounts) into each key's store", async () => {
+    const sandbox = newSandbox({ accounts: { "key-a": { balances: { USDT: 100 }, webhookSecret: "whsec" } } });
+    await api(sandbox, "POST", "/wallets/ext/debit/crypto", {
+      amount: 10,
+      currency: "USDT",
+      destination: { address: `T${"A".repeat(33)}`, network: "TRX" },
+    });
+    await api(sandbox, "GET", "/currencies/fiat-rates", undefined, { key: null });
+    const saved = stateOf(sandbox) as any;
+    const store = saved.accounts["key-a"];
+    expect([store.settlements.length, store.outbox.length, Object.keys(saved.keylessWindows).length]).toEqual([
+      1, 1, 1,
+    ]);
+    // The same state as format 1 wrote it: the key's windows, outbox and settlements in maps beside the accounts.
+    const { windows, outbox, settlements, ...account } = store;
+    const formatOne = {
+      ...saved,
+      version: 1,
+      accounts: { "key-a": account },
+      windows: { "key-a": windows, "\n": saved.keylessWindows },
+      outbox: { "key-a": outbox },
+      settlements: settlements.map((entry: any) => ({ ...entry, apiKey: "key-a" })),
+    };
+    delete formatOne.keylessWindows;
+    const restored = newSandbox();
+    restored.restore(formatOne);
+    expect(stateOf(restored)).toEqual(saved);
+  });
+
   it("refuses a state of another version, or one that is not a state", () => {
     const sandbox = newSandbox();
     const saved = sandbox.snapshot();
-    expect(() => sandbox.restore({ ...saved, version: 2 } as never)).toThrow(/version/);
+    expect(() => sandbox.restore({ ...saved, version: 3 } as never)).toThrow(/version/);
     expect(() => sandbox.restore({ version: 1 } as never)).toThrow(RangeError);
     expect(() => sandbox.restore(null as never)).toThrow(RangeError);
   });

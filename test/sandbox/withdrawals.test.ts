@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { REFUSAL_STATUS, WITHDRAWAL_SETTLEMENT } from "../../src/sandbox/rules.js";
 import { createSandbox } from "../../src/sandbox/index.js";
 import { successExample } from "../support/spec.js";
-import { api, control, newSandbox, START, stateOf, thrownBy } from "./support/sandbox.js";
+import { api, control, newSandbox, START, stateOf, storesBeyondLimits, thrownBy } from "./support/sandbox.js";
 
 type TestSandbox = ReturnType<typeof newSandbox>;
 
@@ -91,7 +91,7 @@ describe("crypto withdrawals", () => {
   it("refuses each destination, amount and balance the catalogue does not allow, changing nothing", async () => {
     const held = TRX_MINIMUM + TRX.fee; // exactly the smallest withdrawal and its fee
     const sandbox = funded({ accounts: { "key-a": { balances: { USDT: held, NGNX: 100_000 } } } });
-    const before = JSON.stringify(stateOf(sandbox).accounts);
+    const before = JSON.stringify(storesBeyondLimits(sandbox));
     const { invalidWithdrawal: INVALID, notWithdrawable: NOT_WITHDRAWABLE, balanceTooLow: TOO_LOW } = REFUSAL_STATUS;
     const trxForm = `(addressRegex ${TRX.addressRegex})`;
     const tooPrecise = TRX_MINIMUM + 10 ** -(USDT.maximumDecimalPlaces + 1);
@@ -127,7 +127,7 @@ describe("crypto withdrawals", () => {
       const answer = await withdraw(sandbox, "crypto", body);
       expect({ body, status: answer.status, message: answer.body.message }).toEqual({ body, status, message });
     }
-    expect(JSON.stringify(stateOf(sandbox).accounts)).toBe(before);
+    expect(JSON.stringify(storesBeyondLimits(sandbox))).toBe(before);
     expect(await withdrawalWebhooks(sandbox)).toEqual([]);
     // Exactly the amount and the fee is enough.
     expect((await withdraw(sandbox, "crypto", crypto(TRX_MINIMUM))).status).toBe(200);
@@ -261,7 +261,7 @@ describe("bank withdrawals", () => {
 
   it("refuses a currency that is not FIAT, an amount out of bounds, a balance too low, changing nothing", async () => {
     const sandbox = funded();
-    const before = JSON.stringify(stateOf(sandbox).accounts);
+    const before = JSON.stringify(storesBeyondLimits(sandbox));
     const { invalidWithdrawal: INVALID, notWithdrawable: NOT_WITHDRAWABLE, balanceTooLow: TOO_LOW } = REFUSAL_STATUS;
     const refusals: Array<[unknown, number, string]> = [
       [bank(100, "USDT"), NOT_WITHDRAWABLE, "a bank withdrawal pays out a FIAT currency, not USDT"],
@@ -287,7 +287,7 @@ describe("bank withdrawals", () => {
       const answer = await withdraw(sandbox, "fiat", body);
       expect({ body, status: answer.status, message: answer.body.message }).toEqual({ body, status, message });
     }
-    expect(JSON.stringify(stateOf(sandbox).accounts)).toBe(before);
+    expect(JSON.stringify(storesBeyondLimits(sandbox))).toBe(before);
   });
 });
 
@@ -308,7 +308,7 @@ describe("settling withdrawals", () => {
     expect(again.status).toBe(409);
     expect(await balanceOf(sandbox, "USDT")).toBe(989);
     // Nothing is settled again by the clock: the settlement it was waiting for is gone.
-    expect(stateOf(sandbox).settlements).toEqual([]);
+    expect(stateOf(sandbox).accounts["key-a"]!.settlements).toEqual([]);
     sandbox.clock.advance(WITHDRAWAL_SETTLEMENT.settleAfterMs);
     expect((await withdrawalWebhooks(sandbox)).map((w) => w.status)).toEqual(["PENDING", "SUCCESSFUL"]);
   });
@@ -434,10 +434,10 @@ describe("settling withdrawals", () => {
     };
     quick.clock.advance(60_000);
     expect(statuses()).toEqual(["SUCCESSFUL", "PENDING"]);
-    expect(stateOf(quick).settlements.map((entry) => entry.transactionId)).toEqual([later]);
+    expect(stateOf(quick).accounts["key-a"]!.settlements.map((entry) => entry.transactionId)).toEqual([later]);
     quick.clock.advance(9 * 60_000);
     expect(statuses()).toEqual(["SUCCESSFUL", "SUCCESSFUL"]);
-    expect(stateOf(quick).settlements).toEqual([]);
+    expect(stateOf(quick).accounts["key-a"]!.settlements).toEqual([]);
   });
 
   it("drops a settlement whose account was deleted or put again", async () => {
@@ -448,7 +448,9 @@ describe("settling withdrawals", () => {
       else sandbox.putAccount("key-a", { balances: { USDT: 5 } });
       sandbox.clock.advance(WITHDRAWAL_SETTLEMENT.settleAfterMs);
       expect((await api(sandbox, "GET", "/wallets/USDT")).status, change).toBe(200);
-      expect(stateOf(sandbox).settlements, change).toEqual([]);
+      // The store went whole (deleted) or anew (put): no settlement of it is left anywhere.
+      const settlements = Object.values(stateOf(sandbox).accounts).flatMap((store) => store.settlements);
+      expect(settlements, change).toEqual([]);
       if (change === "put") expect(sandbox.getAccount("key-a")?.balances.USDT).toBe(5);
     }
   });

@@ -46,12 +46,22 @@ export function armSettlement(engine: Engine): void {
     });
     alarms.set(engine, alarm);
   }
-  alarm.set(engine.state.settlements[0]?.at);
+  alarm.set(soonestSettlement(engine));
 }
 
-/** Puts `entry` in the settlement queue, soonest first (entries of one delay arrive in order: usually a push). */
-function schedule(engine: Engine, entry: SettlementRecord): void {
-  const queue = engine.state.settlements;
+/** The moment of the soonest settlement of any store, or undefined. */
+function soonestSettlement(engine: Engine): number | undefined {
+  let soonest: number | undefined;
+  for (const account of Object.values(engine.state.accounts)) {
+    const at = account.settlements[0]?.at;
+    if (at !== undefined && (soonest === undefined || at < soonest)) soonest = at;
+  }
+  return soonest;
+}
+
+/** Puts `entry` in its store's settlement queue, soonest first (entries of one delay arrive in order: a push). */
+function schedule(engine: Engine, account: AccountRecord, entry: SettlementRecord): void {
+  const queue = account.settlements;
   let at = queue.length;
   while (at > 0 && queue[at - 1]!.at > entry.at) at--;
   queue.splice(at, 0, entry);
@@ -86,7 +96,7 @@ export function recordWithdrawal(engine: Engine, account: AccountRecord, terms: 
   };
   postTransaction(account, transaction);
   const delay = engine.withdrawals.settleAfterMs;
-  if (delay !== null) schedule(engine, { at: now + delay, apiKey: account.apiKey, transactionId: transaction.id });
+  if (delay !== null) schedule(engine, account, { at: now + delay, transactionId: transaction.id });
   engine.notify(account.apiKey, transaction.id, webhookPayload(engine, account, transaction));
   return transaction;
 }
@@ -119,25 +129,30 @@ function settle(
     withdrawal.refundId = refund.id;
     postTransaction(account, refund);
   }
-  const queue = engine.state.settlements;
+  const queue = account.settlements;
   const queued = queue.findIndex((entry) => entry.transactionId === transaction.id);
   if (queued >= 0) queue.splice(queued, 1);
   engine.notify(account.apiKey, transaction.id, webhookPayload(engine, account, transaction));
 }
 
-/** Settles each withdrawal whose moment the sandbox clock has reached, at its moment, with the default outcome. */
-export function settleDue(engine: Engine): void {
-  const queue = engine.state.settlements;
-  if (queue.length === 0 || queue[0]!.at > engine.clock.now()) return;
+/**
+ * Settles each withdrawal whose moment the sandbox clock has reached, at its moment, with the default outcome: of
+ * `only` (the store a request reads: it sees no other), else of every store, soonest first across them.
+ */
+export function settleDue(engine: Engine, only?: AccountRecord): void {
   const now = engine.clock.now();
-  while (queue.length > 0 && queue[0]!.at <= now) {
-    const entry = queue.shift()!;
-    const account = Object.hasOwn(engine.state.accounts, entry.apiKey)
-      ? engine.state.accounts[entry.apiKey]
-      : undefined;
-    const transaction = account?.transactions.find((candidate) => candidate.id === entry.transactionId);
-    // An account put again or deleted since has no such withdrawal: the entry goes.
-    if (account && transaction?.withdrawal && !isWithdrawalFinal(transaction.withdrawal.status))
+  const stores = only ? [only] : Object.values(engine.state.accounts);
+  const due: Array<{ account: AccountRecord; entry: SettlementRecord }> = [];
+  for (const account of stores)
+    for (const entry of account.settlements) {
+      if (entry.at > now) break;
+      due.push({ account, entry });
+    }
+  if (due.length === 0) return;
+  due.sort((a, b) => a.entry.at - b.entry.at); // stable: a store's order, then the stores' order
+  for (const { account, entry } of due) {
+    const transaction = account.transactions.find((candidate) => candidate.id === entry.transactionId);
+    if (transaction?.withdrawal && !isWithdrawalFinal(transaction.withdrawal.status))
       settle(engine, account, transaction, engine.withdrawals.outcome, entry.at);
   }
   armSettlement(engine);

@@ -103,7 +103,7 @@ class Sender implements Webhooks {
   }
 
   resend(apiKey: string, transactionIds: readonly string[]): void {
-    const records = ownEntry(this.engine.state.outbox, apiKey) ?? [];
+    const records = ownEntry(this.engine.state.accounts, apiKey)?.outbox ?? [];
     for (const transactionId of transactionIds) {
       const latest = records.filter((record) => record.transactionId === transactionId).at(-1);
       if (latest) this.make(apiKey, transactionId, latest.body, latest.id);
@@ -112,9 +112,9 @@ class Sender implements Webhooks {
 
   async list(apiKey?: string): Promise<WebhookView[]> {
     await Promise.all(this.signing);
-    const { outbox } = this.engine.state;
-    const keys = apiKey === undefined ? Object.keys(outbox) : [apiKey];
-    const records = keys.flatMap((key) => (ownEntry(outbox, key) ?? []).map((record) => ({ key, record })));
+    const { accounts } = this.engine.state;
+    const keys = apiKey === undefined ? Object.keys(accounts) : [apiKey];
+    const records = keys.flatMap((key) => (ownEntry(accounts, key)?.outbox ?? []).map((record) => ({ key, record })));
     records.sort((a, b) => a.record.createdAt - b.record.createdAt); // stable: a key's order stays
     return records.map(({ key, record }) => webhookView(key, record));
   }
@@ -140,15 +140,15 @@ class Sender implements Webhooks {
   }
 
   forget(apiKey: string): void {
+    // The outbox itself is the store's: a put or a delete replaces or removes it with the rest of the key.
     for (const [key, queue] of this.queues) if (queue.apiKey === apiKey) this.queues.delete(key);
-    delete this.engine.state.outbox[apiKey];
   }
 
   /** After a restore: an attempt that had no outcome when the state was saved failed; the pending go on. */
   restored(): void {
     this.queues.clear();
-    for (const [apiKey, records] of Object.entries(this.engine.state.outbox))
-      for (const record of records) {
+    for (const [apiKey, { outbox }] of Object.entries(this.engine.state.accounts))
+      for (const record of outbox) {
         if (record.status !== "pending") continue;
         const last = record.attempts.at(-1);
         if (last && last.status === undefined && last.error === undefined) {
@@ -163,12 +163,6 @@ class Sender implements Webhooks {
     this.pump();
   }
 
-  private outboxOf(apiKey: string): WebhookRecord[] {
-    const records = ownEntry(this.engine.state.outbox, apiKey) ?? [];
-    if (records.length === 0) setOwnEntry(this.engine.state.outbox, apiKey, records);
-    return records;
-  }
-
   /** Makes a webhook of `body` (the exact text) and sends it when the account can be sent webhooks. */
   private make(apiKey: string, transactionId: string, body: string, resendOf?: string): void {
     const account = ownEntry(this.engine.state.accounts, apiKey);
@@ -178,7 +172,7 @@ class Sender implements Webhooks {
     const record: WebhookRecord = { id, transactionId, body, status: "pending", attempts: [], createdAt: now };
     if (account.webhookUrl !== undefined) record.url = account.webhookUrl;
     if (resendOf !== undefined) record.resendOf = resendOf;
-    this.outboxOf(apiKey).push(record);
+    account.outbox.push(record);
     const secret = account.webhookSecret;
     if (secret === undefined || (record.url === undefined && !this.options.onWebhook)) {
       record.status = "failed"; // choices.ts, "webhooks.destination": kept, never sent

@@ -83,17 +83,12 @@ const RECORD_TESTS: Record<string, (value: unknown) => boolean> = {
   resendOf: optional(isText),
 };
 
-/** What keeps `outbox` (a state's, absent in a state saved before webhooks) from being restored, or undefined. */
-export function outboxProblem(outbox: unknown): string | undefined {
-  if (outbox === undefined) return undefined;
-  if (!isRecord(outbox)) return "outbox must be an object";
-  for (const [apiKey, records] of Object.entries(outbox)) {
-    if (!Array.isArray(records)) return `outbox.${apiKey} must be a list`;
-    for (const [index, record] of records.entries()) {
-      const wrong = isRecord(record) ? Object.keys(RECORD_TESTS).find((f) => !RECORD_TESTS[f]!(record[f])) : "";
-      if (wrong !== undefined)
-        return `outbox.${apiKey}[${index}]${wrong ? `.${wrong}` : ""} is not as the sandbox writes it`;
-    }
+/** What keeps `outbox` (a store's webhooks) from being restored, as "at[index].field", or undefined. */
+export function outboxProblem(at: string, outbox: unknown): string | undefined {
+  if (!Array.isArray(outbox)) return `${at} must be a list`;
+  for (const [index, record] of outbox.entries()) {
+    const wrong = isRecord(record) ? Object.keys(RECORD_TESTS).find((f) => !RECORD_TESTS[f]!(record[f])) : "";
+    if (wrong !== undefined) return `${at}[${index}]${wrong ? `.${wrong}` : ""} is not as the sandbox writes it`;
   }
   return undefined;
 }

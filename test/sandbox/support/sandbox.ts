@@ -78,6 +78,14 @@ export async function control(
 /** The state of `sandbox` as the sandbox holds it (the public type leaves it open). */
 export const stateOf = (sandbox: Sandbox): SandboxStateData => sandbox.snapshot() as unknown as SandboxStateData;
 
+/** Each key's store without its limit windows: what a refused request leaves as it was (counting it moves those). */
+export function storesBeyondLimits(sandbox: Sandbox): Record<string, unknown> {
+  const stores: Record<string, unknown> = {};
+  for (const [key, { windows: _counted, ...rest }] of Object.entries(stateOf(sandbox).accounts))
+    Object.defineProperty(stores, key, { value: rest, enumerable: true });
+  return stores;
+}
+
 /** An answer's headers as a plain object. */
 export function headersOf(answer: { headers: Headers }): Record<string, string> {
   const headers: Record<string, string> = {};
