@@ -44,6 +44,7 @@ const SRC_TESTS = [
   "test/mock/**/*.test.ts",
   "test/msw/**/*.test.ts",
   "test/openapi/**/*.test.ts",
+  "test/sandbox/**/*.test.ts",
   "test/spec/examples.test.ts",
   "test/spec/provenance.test.ts",
   "test/validator/**/*.test.ts",
@@ -63,6 +64,8 @@ export default defineConfig({
       "test/verify/package-contract.test.ts",
       "test/verify/deployment-safety.test.ts",
       "test/msw/browser.test.ts",
+      "test/msw/sandbox-browser.test.ts",
+      "test/sandbox/browser.test.ts",
       "test/webhooks/browser.test.ts",
       "test/webhooks/readme-receiver.test.ts",
       "test/msw/entry-errors.test.ts",
@@ -76,5 +79,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     typecheck: { enabled: false },
     env: { MOCK_FUZZ_SEED: "20261123", FUZZ_SEED: "20261123" },
+    // The sandbox's properties (and any other without a seed of its own) on one seed for every mutant.
+    setupFiles: ["test/support/fixed-fast-check-seed.ts"],
   },
 });

@@ -171,10 +171,11 @@ export const SANDBOX_CHOICES: readonly SandboxChoice[] = [
     topic: "Quotes",
     choice:
       `Create Quote answers ${status(REFUSAL_STATUS.quoteNotTradable)} when a currency is not in the catalogue ` +
-      "(codes and ids are both taken), when no catalogue pair joins USDT and the fiat currency, when the pair is " +
-      "not sellable (SELL) or buyable (BUY), when the side does not match the currencies, or when no fiat or " +
-      "dollar rate is set for a currency. Accept Quote answers the same when the quote's pair or one of its " +
-      "wallets is no longer in the sandbox (a state restored without it).",
+      "(codes and ids are both taken), when sourceId and targetId name no catalogue pair in that order (or, " +
+      'read "source-pays", when the side does not match the currencies), when neither is USDT, when the pair is ' +
+      "not sellable (SELL) or buyable (BUY), or when no fiat or dollar rate is set for a currency. Accept Quote " +
+      "answers the same when the quote's pair or one of its wallets is no longer in the sandbox (a state restored " +
+      "without it).",
     why: NO_STATUS,
   },
   {
@@ -263,10 +264,9 @@ export const SANDBOX_CHOICES: readonly SandboxChoice[] = [
     topic: "Lists",
     choice:
       `page and pageSize default to ${PAGE_DEFAULTS.page} and ${PAGE_DEFAULTS.pageSize} (no maximum); a value ` +
-      "below 1 answers " +
-      `${status(REFUSAL_STATUS.invalidPage)}. Lists are ${RULE_FORMS.listOrder.replace("-", " ")}. A transaction's wallet is the wallet as it ` +
-      "is now. Get User Transactions and the trade history are paged the same way and answer the page's items " +
-      "without meta.",
+      `below 1 answers ${status(REFUSAL_STATUS.invalidPage)}. Lists are ${RULE_FORMS.listOrder.replace("-", " ")}. ` +
+      "A transaction's wallet is the wallet as it is now. Get User Transactions and the trade history are paged " +
+      "the same way and answer the page's items without meta.",
     why:
       "The description does not show the pagination parameters, their defaults or the order of lists; the " +
       "clients page the trade history only, and no source shows meta for these two.",
@@ -498,8 +498,8 @@ export const SANDBOX_CHOICES: readonly SandboxChoice[] = [
     choice:
       `A withdrawal settles ${WITHDRAWAL_SETTLEMENT.outcome} ${WITHDRAWAL_SETTLEMENT.settleAfterMs / 1000} s ` +
       "after its request on the sandbox clock, stamped with that moment: with clock.start when an advance " +
-      "reaches it, with real time by a timer of the sandbox (or the first request after it), unless a test " +
-      "settled it first (POST /_sandbox/withdrawals/{transactionId}/settle, " +
+      "reaches it, with real time by a timer of the sandbox (or the first request of its key after it), unless a " +
+      "test settled it first (POST /_sandbox/withdrawals/{transactionId}/settle, " +
       "sandbox.settleWithdrawal: now, SUCCESSFUL or FAILED; one already settled answers 409). A withdrawal " +
       "whose account was put again or deleted before its moment is not settled.",
     why: "No source shows how long a withdrawal takes or how often it fails.",

@@ -1,10 +1,10 @@
 // The sandbox's HTTP front reads a request from a socket and hands it to `sandbox.fetch`: it must answer exactly
 // what `sandbox.fetch` answers to the same request. Each request below is sent over a socket to a sandbox and, as
-// a Fetch Request built from the same bytes, to its twin (a sandbox restored from its snapshot, so the same ids, clock and counters);
-// the status, the headers the engine writes and the body must be the same. The requests are the odd ones: a
-// repeated field (one of them a field Node keeps only the first of), a set-cookie field, a body with a byte-order
-// mark or bytes that are not UTF-8, a large one of multi-byte characters (decoded chunk by chunk as it arrives),
-// HEAD, a body on GET, a method Fetch refuses, the control API.
+// a Fetch Request built from the same bytes, to its twin (a sandbox restored from its snapshot, so the same ids,
+// clock and counters); the status, the headers the engine writes and the body must be the same. The requests are
+// the odd ones: a repeated field (one of them a field Node keeps only the first of), a set-cookie field, a body
+// with a byte-order mark or bytes that are not UTF-8, a large one of multi-byte characters, HEAD, a body on GET, a
+// method Fetch refuses, the control API.
 import http from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import { createSandbox } from "../../src/sandbox/index.js";

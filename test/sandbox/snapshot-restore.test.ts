@@ -111,7 +111,7 @@ describe("snapshot and restore", () => {
     expect(stateOf(withoutUsdt).catalogue).toMatchObject({ networks: {}, withdrawalNetworks: {} });
   });
 
-  it("restores a state of format 1 (windows, outbox, settlements beside the accounts) into each key's store", async () => {
+  it("restores a state of format 1 (windows, outbox, settlements beside the accounts) into the stores", async () => {
     const sandbox = newSandbox({ accounts: { "key-a": { balances: { USDT: 100 }, webhookSecret: "whsec" } } });
     await api(sandbox, "POST", "/wallets/ext/debit/crypto", {
       amount: 10,

@@ -40,7 +40,7 @@ describe("npm run check:generated", () => {
     expect(broken.output).toContain("generated/notes.md: not produced by the build");
   }, 120_000);
 
-  it("names the README when its register of choices differs from src/sandbox/choices.ts, and build mends it", async () => {
+  it("names the README when its register differs from src/sandbox/choices.ts, and build mends it", async () => {
     const readme = await repo.read("README.md");
     await repo.write("README.md", readme.replace("| `quotes.sides` | Quotes |", "| `quotes.sides` | Trades |"));
     const drifted = await repo.npm("check:generated");

@@ -1,7 +1,7 @@
 // Create Quote: the rate and amountReceived from the sandbox's rates, the pair and the side, read as the register
 // says (choices.ts, "quotes.sides"), the quote stored in the caller's account and valid for the documented
-// example's expiresIn seconds (30, as the service's pages publish) on the sandbox clock. What makes a quote impossible is refused with the status the
-// register keeps, and a message that says which.
+// example's expiresIn seconds (30, as the service's pages publish) on the sandbox clock. What makes a quote
+// impossible is refused with the status the register keeps, and a message that says which.
 import type { FiatRateSetting } from "../../../generated/sandbox-control.js";
 import type { components } from "../../../generated/schema.js";
 import { MAX_MINOR_UNITS, type QuoteSideReading, REFUSAL_STATUS, RULE_FORMS } from "../rules.js";
