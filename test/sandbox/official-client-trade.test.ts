@@ -163,4 +163,26 @@ describe("the official client's trade against the sandbox", () => {
     const history = await send(server, "GET", "/trades/me?page=1&pageSize=30");
     expect(history.body.data.map((row: any) => row.amount)).toEqual([10, 10]);
   });
+
+  it("uploads an invoice document as the later client does and reads the URL from the answer's data.url", async () => {
+    const config = { clock: { start: START }, accounts: { [KEY]: { apiSecret: SECRET } } };
+    server = await startSandbox({ port: 0, quiet: true, config });
+    const form = new FormData();
+    form.append("file", new Blob(["%PDF-1.7 invoice"], { type: "application/pdf" }), "invoice.pdf");
+    const request = new Request("http://form.invalid/", { method: "POST", body: form });
+    const [body, contentType] = [await request.text(), request.headers.get("content-type")!];
+    const path = `${new URL(server.baseUrl).pathname}/uploads/invoices`;
+    const timestamp = String(Date.now());
+    const signature = createHmac("sha256", SECRET).update(`POST${path}${timestamp}`).digest("hex");
+    const headers = {
+      [API_KEY_HEADER]: KEY,
+      [SIGNING_HEADERS.timestamp]: timestamp,
+      [SIGNING_HEADERS.signature]: signature,
+      "content-type": contentType,
+    };
+    const answer = await fetch(`${server.origin}${path}`, { method: "POST", headers, body });
+    expect(answer.status).toBe(200);
+    const envelope = (await answer.json()) as { data: { url: unknown } };
+    expect(envelope.data.url).toBe("https://storage.host.invalid/invoices/INV-DOC-20261122-7K2P.pdf");
+  });
 });
