@@ -4,10 +4,10 @@
 // the catalogue reads (rates, pairs, currencies) answer 200 without a key.
 import { describe, expect, it } from "vitest";
 import { successExample } from "../support/spec.js";
-import { api, newSandbox, SELL_100, stateOf } from "./support/sandbox.js";
+import { api, BANK_DESTINATION, newSandbox, SELL_100, stateOf, TRX_DESTINATION } from "./support/sandbox.js";
 
-const TRX = { address: `T${"9".repeat(33)}`, network: "TRX" };
-const BANK = { accountNumber: "0123456789", accountName: "Jane Doe", bankName: "OPAY", bankCode: "999992" };
+const TRX = TRX_DESTINATION;
+const BANK = BANK_DESTINATION;
 const USDT_ID = (successExample("getCurrencies").data as Array<{ id: string }>)[0]!.id;
 
 /** Method, path (under the base path) and body of a request sent without a key. */

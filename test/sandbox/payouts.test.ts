@@ -6,10 +6,10 @@
 // without one; 9.31 ÷ 50 000 = 0.0001862). The list shows the account number as ****** and its last 4 characters;
 // the withdrawal's answer shows it as sent.
 import { describe, expect, it } from "vitest";
-import { api, newSandbox } from "./support/sandbox.js";
+import { api, BANK_DESTINATION, newSandbox, TRX_DESTINATION } from "./support/sandbox.js";
 
-const TRX = { address: `T${"9".repeat(33)}`, network: "TRX" };
-const BANK = { accountNumber: "0123456789", accountName: "Jane Doe", bankName: "OPAY", bankCode: "999992" };
+const TRX = TRX_DESTINATION;
+const BANK = BANK_DESTINATION;
 
 describe("payouts", () => {
   it("are the bank withdrawals, with their references, values and the account number masked in the list", async () => {

@@ -3,25 +3,14 @@
 // External payout; the refund of a FAILED one has the withdrawal's reference and the description Refund of
 // external payout.
 import { describe, expect, it } from "vitest";
-import { api, newSandbox } from "./support/sandbox.js";
+import { api, newSandbox, withdrawBoth } from "./support/sandbox.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const TRX = { address: `T${"9".repeat(33)}`, network: "TRX" };
-const BANK = { accountNumber: "0123456789", accountName: "Jane Doe", bankName: "OPAY", bankCode: "999992" };
 
 describe("withdrawal records", () => {
   it("have a UUID reference and the description External payout; a refund, Refund of external payout", async () => {
     const sandbox = newSandbox({ accounts: { "key-a": { balances: { USDT: 1000, NGNX: 100_000 } } } });
-    const crypto = await api(sandbox, "POST", "/wallets/ext/debit/crypto", {
-      amount: 10,
-      currency: "USDT",
-      destination: TRX,
-    });
-    const bank = await api(sandbox, "POST", "/wallets/ext/debit/fiat", {
-      amount: 15_000,
-      currency: "NGNX",
-      destination: BANK,
-    });
+    const { crypto, bank } = await withdrawBoth(sandbox);
     for (const answer of [crypto, bank]) {
       expect(answer.body.data.reference).toMatch(UUID);
       expect(answer.body.data.description).toBe("External payout");

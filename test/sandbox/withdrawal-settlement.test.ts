@@ -3,25 +3,13 @@
 // with that moment: a crypto withdrawal made at 10:00:00 is PENDING until 10:00:59.999 and SUCCESSFUL from
 // 10:01:00 (its updatedAt 10:01:00 however far the clock then moves), a bank withdrawal APPROVED until then.
 import { describe, expect, it } from "vitest";
-import { api, newSandbox, START } from "./support/sandbox.js";
-
-const TRX = { address: `T${"9".repeat(33)}`, network: "TRX" };
-const BANK = { accountNumber: "0123456789", accountName: "Jane Doe", bankName: "OPAY", bankCode: "999992" };
+import { api, newSandbox, START, withdrawBoth } from "./support/sandbox.js";
 
 describe("a withdrawal no test settles", () => {
   it("settles SUCCESSFUL 60 s after its request, stamped with that moment", async () => {
     const sandbox = newSandbox({ accounts: { "key-a": { balances: { USDT: 1000, NGNX: 100_000 } } } });
     expect(new Date(START).toISOString()).toBe("2026-11-26T10:00:00.000Z");
-    const crypto = await api(sandbox, "POST", "/wallets/ext/debit/crypto", {
-      amount: 10,
-      currency: "USDT",
-      destination: TRX,
-    });
-    const bank = await api(sandbox, "POST", "/wallets/ext/debit/fiat", {
-      amount: 15_000,
-      currency: "NGNX",
-      destination: BANK,
-    });
+    const { crypto, bank } = await withdrawBoth(sandbox);
     const ids = [crypto.body.data.id, bank.body.data.id];
     /** Each withdrawal's state (from its webhooks, newest last) and Get Transaction's updatedAt. */
     const states = async () => {

@@ -95,6 +95,30 @@ export function headersOf(answer: { headers: Headers }): Record<string, string> 
   return headers;
 }
 
+/** A TRX address of the contract's addressRegex, and a bank account, as withdrawal destinations. */
+export const TRX_DESTINATION = { address: `T${"9".repeat(33)}`, network: "TRX" };
+export const BANK_DESTINATION = {
+  accountNumber: "0123456789",
+  accountName: "Jane Doe",
+  bankName: "OPAY",
+  bankCode: "999992",
+};
+
+/** A crypto withdrawal of 10 USDT to TRX_DESTINATION and a bank one of 15 000 NGNX, by key-a. */
+export async function withdrawBoth(sandbox: Sandbox) {
+  const crypto = await api(sandbox, "POST", "/wallets/ext/debit/crypto", {
+    amount: 10,
+    currency: "USDT",
+    destination: TRX_DESTINATION,
+  });
+  const bank = await api(sandbox, "POST", "/wallets/ext/debit/fiat", {
+    amount: 15_000,
+    currency: "NGNX",
+    destination: BANK_DESTINATION,
+  });
+  return { crypto, bank };
+}
+
 export const SELL_100 = { sourceId: "USDT", targetId: "NGNX", amount: 100, side: "SELL" } as const;
 /** A BUY of USDT with 1000 NGNX, as the official clients send it (choices.ts, "quotes.sides"). */
 export const BUY_1000 = { sourceId: "USDT", targetId: "NGNX", amount: 1000, side: "BUY" } as const;
