@@ -14,25 +14,33 @@ import {
 import type { SandboxChoice } from "../../generated/sandbox-control.js";
 import { UNMODELLED_OPERATIONS } from "./operations/index.js";
 import {
-  QUOTE_SIDE_READINGS,
-  DEFAULT_QUOTE_SIDE_READING,
-  RULE_FORMS,
-  REFUSAL_STATUS,
-  CONTROL_ORIGIN_REFUSAL,
-  DEPOSIT_STATUS,
-  WITHDRAWAL_FIRST_STATUS,
-  WITHDRAWAL_FINAL_STATUSES,
-  WITHDRAWAL_SETTLEMENT,
-  ADDRESS_OPEN_REPEAT,
-  ADDRESS_FALLBACK,
   ACCOUNT_NUMBER_MASK,
+  ADDRESS_FALLBACK,
+  ADDRESS_OPEN_REPEAT,
+  CHAIN_HASH_HEX_DIGITS,
   CLOCK_RANGE,
-  SIGNATURE_WINDOW_MS,
-  PAGE_DEFAULTS,
+  CONTROL_ORIGIN_REFUSAL,
+  DATED_REFERENCE_CHARACTERS,
   DEFAULT_DECIMAL_PLACES,
+  DEFAULT_QUOTE_SIDE_READING,
+  DEPOSIT_REFUSAL,
+  DEPOSIT_STATUS,
+  EXTERNAL_REFERENCE_FORM,
   MAX_MINOR_UNITS,
+  ON_WEBHOOK_DEFAULT_STATUS,
+  PAGE_DEFAULTS,
+  QUOTE_ID_FORM,
+  QUOTE_SIDE_READINGS,
+  RATE_LIMITED_STATUS,
+  REFUSAL_STATUS,
+  RULE_FORMS,
+  SETTLE_REFUSAL,
+  SIGNATURE_WINDOW_MS,
   WEBHOOK_RETRY_DELAYS_MS,
   WEBHOOK_TIMEOUT_MS,
+  WITHDRAWAL_FINAL_STATUSES,
+  WITHDRAWAL_FIRST_STATUS,
+  WITHDRAWAL_SETTLEMENT,
 } from "./rules.js";
 import { MOCK_IDENTITY_HEADER } from "../pipeline/identity.js";
 import {
@@ -255,7 +263,8 @@ export const SANDBOX_CHOICES: readonly SandboxChoice[] = [
     id: "ids",
     topic: "Identifiers",
     choice:
-      "Quote ids are qt_ and 16 letters or digits (the example's form); other ids are UUIDs. They come from a " +
+      `Quote ids are ${QUOTE_ID_FORM.prefix} and ${QUOTE_ID_FORM.randomLength + QUOTE_ID_FORM.counterLength} ` +
+      "letters or digits (the example's form); other ids are UUIDs. They come from a " +
       "generator kept in the state, so a restored sandbox answers the same ids.",
     why: "The description says a quote id is opaque, not a UUID.",
   },
@@ -305,7 +314,7 @@ export const SANDBOX_CHOICES: readonly SandboxChoice[] = [
       "The limits are the contract's x-rate-limits (requests per minute over all requests, Create Quote " +
       "requests per hour). A key's window of a limit opens at its first request counted there and lasts the " +
       "limit's period on the sandbox clock, so counts do not depend on the clock's start. A spent limit answers " +
-      "429 with the published error body.",
+      `${RATE_LIMITED_STATUS} with the published error body.`,
     why: "The description gives the figures, not how windows run.",
     override: "limits.requestsPerMinute, limits.quotesPerHour",
   },
@@ -314,7 +323,7 @@ export const SANDBOX_CHOICES: readonly SandboxChoice[] = [
     topic: "Limits",
     choice:
       "Every request counts once it passes the key and signature checks, whatever it answers, except one " +
-      "refused with 429. Requests without a key share one window.",
+      `refused with ${RATE_LIMITED_STATUS}. Requests without a key share one window.`,
     why: "The description does not say which requests count.",
   },
   {
@@ -350,7 +359,8 @@ export const SANDBOX_CHOICES: readonly SandboxChoice[] = [
     choice:
       "An account's webhooks are POSTed to its webhookUrl (http or https, which needs a webhookSecret) with the " +
       "global fetch; an account without one hands them to the in-process onWebhook callback when given (its " +
-      "answer is the number it returns or resolves to, else 200; a throw or a rejection fails the attempt). Without " +
+      `answer is the number it returns or resolves to, else ${ON_WEBHOOK_DEFAULT_STATUS}; a throw or a rejection ` +
+      "fails the attempt). Without " +
       "either, or without a webhookSecret, a webhook is kept in the outbox unsent, failed with no attempt. One " +
       "that cannot be signed (no Web Crypto) fails at once, its one attempt's error saying why. Redirects are " +
       "not followed. Putting or deleting an account drops its outbox.",
@@ -435,13 +445,15 @@ export const SANDBOX_CHOICES: readonly SandboxChoice[] = [
       "of category DEPOSIT (reference a UUID, as the webhook sample's; description <CURRENCY> deposit on " +
       `<NETWORK>, the example's form) whose deposit is ${DEPOSIT_STATUS}, with the network's depositFee ` +
       "(receiveFeeType) " +
-      "as its fee, the currency's dollar rate (as quotes read it; 0 without one) and the hash given or 64 hex " +
+      "as its fee, the currency's dollar rate (as quotes read it; 0 without one) and the hash given or " +
+      `${CHAIN_HASH_HEX_DIGITS} hex ` +
       "digits. The wallet is credited the amount less the fee (the fee goes nowhere in the account); one DEPOSIT " +
       "webhook is sent. By currency and network it goes to the account's latest address of the pair, or to its " +
-      "own address, made then. It is refused (400) below the network's minimumDeposit, above the currency's " +
+      `own address, made then. It is refused (${DEPOSIT_REFUSAL.invalid}) below the network's minimumDeposit, ` +
+      "above the currency's " +
       "maximumDeposit (when above 0), with more decimals than the currency has, with a network fee above the " +
       "amount, to an address the account was not given, or to a pair that is not receivable; an unknown key " +
-      "answers 404. The currency's " +
+      `answers ${DEPOSIT_REFUSAL.noAccount}. The currency's ` +
       "minimumDeposit, maximumDailyDepositLimit and receiveFee are not applied (the network's minimum and fee are).",
     why: `Deposit statuses other than ${DEPOSIT_STATUS} and when a deposit webhook is sent are not shown.`,
   },
@@ -487,7 +499,7 @@ export const SANDBOX_CHOICES: readonly SandboxChoice[] = [
       "PROCESSING and REJECTED are never used. Each state, the first included, sends a WITHDRAWAL webhook. A " +
       "FAILED withdrawal returns its amount and fee by a CREDIT transaction of category WITHDRAWAL with the " +
       "withdrawal's reference (description Refund of external payout). A SUCCESSFUL crypto withdrawal gets a " +
-      "hash (64 hex digits); otherwise hash is null.",
+      `hash (${CHAIN_HASH_HEX_DIGITS} hex digits); otherwise hash is null.`,
     why:
       "The Payouts page lists REJECTED beside FAILED and also calls SUCCESSFUL and FAILED the final states; " +
       "how a refund shows in the history is not shown.",
@@ -500,7 +512,8 @@ export const SANDBOX_CHOICES: readonly SandboxChoice[] = [
       "after its request on the sandbox clock, stamped with that moment: with clock.start when an advance " +
       "reaches it, with real time by a timer of the sandbox (or the first request of its key after it), unless a " +
       "test settled it first (POST /_sandbox/withdrawals/{transactionId}/settle, " +
-      "sandbox.settleWithdrawal: now, SUCCESSFUL or FAILED; one already settled answers 409). A withdrawal " +
+      `sandbox.settleWithdrawal: now, SUCCESSFUL or FAILED; one already settled answers ${SETTLE_REFUSAL.settled}). ` +
+      "A withdrawal " +
       "whose account was put again or deleted before its moment is not settled.",
     why: "No source shows how long a withdrawal takes or how often it fails.",
     override: "withdrawals.settleAfterMs (null: only when a test settles), withdrawals.outcome",
@@ -511,7 +524,8 @@ export const SANDBOX_CHOICES: readonly SandboxChoice[] = [
     choice:
       "List Payouts lists the bank withdrawals (a Payout is a payout to a bank account, with its bankAccount); " +
       "crypto withdrawals are in the history (category WITHDRAWAL) and Get Transaction. A payout's " +
-      "transferReference (TRF-<date>-<6 characters>) and externalReference (EXT- and 10 digits), the payouts " +
+      `transferReference (TRF-<date>-<${DATED_REFERENCE_CHARACTERS} characters>) and externalReference ` +
+      `(${EXTERNAL_REFERENCE_FORM.prefix} and ${EXTERNAL_REFERENCE_FORM.digits} digits), the payouts ` +
       "example's forms, are made with it; its dollarValue is the amount at the currency's dollar rate, to " +
       "cents, its bitcoinValue that over the BTC dollar rate (0 without one). The list shows the account number " +
       `as ${ACCOUNT_NUMBER_MASK} and its last 4 characters; the withdrawal's answer shows it as sent.`,

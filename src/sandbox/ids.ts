@@ -1,6 +1,7 @@
 // The identifiers the sandbox writes (choices.ts, "ids"): a small generator whose state lives in the sandbox's
 // state, so a sandbox restored from a snapshot answers the same ids as the one it was taken from. Each id also
 // carries the generator's counter, so two ids are never equal. Not for secrets: nothing here is unguessable.
+import { DATED_REFERENCE_CHARACTERS, QUOTE_ID_FORM } from "./rules.js";
 
 /** The generator as a snapshot holds it. */
 export interface IdState {
@@ -54,9 +55,7 @@ export function uuid(state: IdState): string {
   return `${hex(a, 8)}-${hex(b, 4)}-4${hex(c, 3)}-${variant.toString(16)}${hex(d, 3)}-${tail}`;
 }
 
-const QUOTE_PREFIX = "qt_";
-const QUOTE_RANDOM_LENGTH = 10;
-const QUOTE_COUNTER_LENGTH = 6;
+const { prefix: QUOTE_PREFIX, randomLength: QUOTE_RANDOM_LENGTH, counterLength: QUOTE_COUNTER_LENGTH } = QUOTE_ID_FORM;
 
 /** A quote id as the documented example writes one: `qt_` and 16 letters or digits. */
 export function quoteId(state: IdState): string {
@@ -80,7 +79,8 @@ export function quoteCounter(id: string): number | undefined {
 /** A reference as the documented examples write them: `<prefix>-<yyyymmdd>-<6 characters>`. */
 export function datedReference(state: IdState, prefix: string, at: number): string {
   const day = new Date(at).toISOString().slice(0, 10).replace(/-/g, "");
-  return `${prefix}-${day}-${randomText(state, UPPER_ALPHANUMERIC, 2)}${counterText(state, UPPER_ALPHANUMERIC, 4)}`;
+  const random = randomText(state, UPPER_ALPHANUMERIC, DATED_REFERENCE_CHARACTERS - 4);
+  return `${prefix}-${day}-${random}${counterText(state, UPPER_ALPHANUMERIC, 4)}`;
 }
 
 /** A trade reference as the documented example writes one: `TRD-<yyyymmdd>-<6 characters>`. */

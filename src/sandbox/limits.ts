@@ -16,7 +16,7 @@ import {
   type Operation,
 } from "../openapi/document.js";
 import type { Engine } from "./engine.js";
-import { RULE_FORMS } from "./rules.js";
+import { RATE_LIMITED_STATUS, RULE_FORMS } from "./rules.js";
 import { ownEntry, setOwnEntry, type WindowCount, wholeAt15Digits } from "./state.js";
 
 /** What a sandbox's options change: the general limit's number of requests, and Create Quote's own. */
@@ -24,8 +24,6 @@ interface LimitSettings {
   requestsPerMinute?: number;
   quotesPerHour?: number;
 }
-
-const TOO_MANY_REQUESTS = 429;
 
 interface Limit {
   /** Its key in a window record; for an operation's own quota, the operationId. */
@@ -148,7 +146,7 @@ export function createLimits(engine: Engine, settings: LimitSettings): Limits {
       if (spent) {
         const resets = new Date(spent.start + spent.limit.windowMs).toISOString();
         const why = `rate limit spent: ${says(spent.limit)} for this API key; the window resets at ${resets}`;
-        return { refusal: { status: TOO_MANY_REQUESTS, why }, headers: headersOf(spent) };
+        return { refusal: { status: RATE_LIMITED_STATUS, why }, headers: headersOf(spent) };
       }
       for (const reading of now) count(key, reading);
       return { headers: headersOf(tightest(now)) };

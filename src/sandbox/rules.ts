@@ -124,3 +124,21 @@ export const WEBHOOK_RETRY_DELAYS_MS: readonly number[] = [60_000, 300_000, 1_80
 
 /** How long (real milliseconds: the receiver is real) a webhook delivery attempt waits for an answer. */
 export const WEBHOOK_TIMEOUT_MS = 10_000;
+
+/** A quote id: the prefix, random letters or digits, then a counter (the documented example's 16 characters). */
+export const QUOTE_ID_FORM = { prefix: "qt_", randomLength: 10, counterLength: 6 } as const;
+
+/** An on-chain hash the sandbox writes: hex digits (the deposits example's form). */
+export const CHAIN_HASH_HEX_DIGITS = 64;
+
+/** A payout's external reference: the prefix and digits (the payouts example's form). */
+export const EXTERNAL_REFERENCE_FORM = { prefix: "EXT-", digits: 10 } as const;
+
+/** A dated reference (TRD, TRF): `<prefix>-<yyyymmdd>-` and characters (the examples' form). */
+export const DATED_REFERENCE_CHARACTERS = 6;
+
+/** The status a spent rate limit answers (the Errors page's RATE_LIMIT_EXCEEDED). */
+export const RATE_LIMITED_STATUS = 429;
+
+/** The answer of an in-process onWebhook callback that returns no number. */
+export const ON_WEBHOOK_DEFAULT_STATUS = 200;

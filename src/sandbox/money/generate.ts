@@ -1,6 +1,7 @@
 // Values the sandbox makes up for money moving in and out: deposit addresses that match their network's
 // addressRegex, on-chain hashes, and the fee of an amount. Drawn from the state's id generator, so a restored
 // sandbox makes the same ones (choices.ts, "addresses.values", "withdrawals.fees").
+import { CHAIN_HASH_HEX_DIGITS, EXTERNAL_REFERENCE_FORM } from "../rules.js";
 import { ADDRESS_FALLBACK, ADDRESS_OPEN_REPEAT } from "../rules.js";
 import type { Currency } from "../catalogue.js";
 import { type IdState, randomText } from "../ids.js";
@@ -77,10 +78,11 @@ export function addressValue(ids: IdState, addressRegex: string | undefined): st
 }
 
 /** An on-chain transaction hash: 64 hex digits (the deposits example's form). */
-export const chainHash = (ids: IdState): string => randomText(ids, HEX, 64);
+export const chainHash = (ids: IdState): string => randomText(ids, HEX, CHAIN_HASH_HEX_DIGITS);
 
 /** A payout's external reference: `EXT-` and 10 digits (the payouts example's form). */
-export const externalReference = (ids: IdState): string => `EXT-${randomText(ids, DIGITS, 10)}`;
+export const externalReference = (ids: IdState): string =>
+  `${EXTERNAL_REFERENCE_FORM.prefix}${randomText(ids, DIGITS, EXTERNAL_REFERENCE_FORM.digits)}`;
 
 /** A fee as the catalogue gives it: an amount (FLAT) or a percentage (PERCENTAGE), and an optional cap. */
 export interface FeeTerms {

@@ -4,6 +4,7 @@
 // starts through the target's `startTimeout`, so a test can end it itself). Redirects are not followed: only the
 // URL the account was configured with is ever called. The outcome is what the outbox records: the receiver's
 // status, or why there was none. Never throws.
+import { ON_WEBHOOK_DEFAULT_STATUS } from "../rules.js";
 import { WEBHOOK_SIGNATURE_HEADER } from "../../../generated/client-meta.js";
 
 /** A webhook as the in-process callback receives it. */
@@ -85,7 +86,7 @@ async function call(
   const answered = (async (): Promise<AttemptOutcome> => {
     try {
       const result = await onWebhook(structuredClone(delivery));
-      return { status: typeof result === "number" ? result : 200 };
+      return { status: typeof result === "number" ? result : ON_WEBHOOK_DEFAULT_STATUS };
     } catch (error) {
       return { error: reasonOf(error) };
     }
