@@ -7,7 +7,7 @@ import type { HttpHandler } from "msw";
 import { MOCK_BASE_URL } from "../../generated/client-meta.js";
 import type { paths } from "../../generated/schema.js";
 import { openApiDocument } from "../contract/bundled.js";
-import { createDocumentedSource } from "../pipeline/answers.js";
+import { createDocumentedSource } from "../pipeline/documented-source.js";
 import { answerFetchRequest } from "../pipeline/fetch-front.js";
 import { createRequestPipeline } from "../pipeline/pipeline.js";
 import { listOperations } from "../openapi/document.js";

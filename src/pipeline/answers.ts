@@ -2,8 +2,8 @@
 // (its example body, the schema of that body, which error-body.ts fills with a refusal's findings, and the
 // examples of its headers, so the rate-limit headers are always there), and
 // header values made safe to write (Node refuses a header value with control characters or characters
-// above U+00FF, and Prism echoes request values into its `sl-violations` header). The documented examples are
-// also an answer source of the request pipeline (pipeline.ts): ./msw's.
+// above U+00FF, and Prism echoes request values into its `sl-violations` header). The documented examples as an
+// answer source of the request pipeline (./msw's) are documented-source.ts.
 import {
   deref,
   type JsonObject,
@@ -12,9 +12,7 @@ import {
   type OpenApiDocument,
   type Operation,
   responseKeyFor,
-  successKey,
 } from "../openapi/document.js";
-import type { AnswerSource } from "./pipeline.js";
 
 interface Answer {
   status: number;
@@ -122,20 +120,4 @@ export function parsePrefer(value: string | null | undefined): Preferences | { e
     } else if (name === "seed") preferences.seed = raw;
   }
   return preferences;
-}
-
-/**
- * The documented examples as the request pipeline's answer source (./msw's, which cannot load Prism in a
- * browser): the first success example, or the status and example `Prefer` names; an unknown one is refused
- * with 404, as Prism refuses it.
- */
-export function createDocumentedSource(spec: OpenApiDocument): AnswerSource {
-  return {
-    async answer({ operation, preferences }) {
-      const success = Number(successKey(operation) ?? 200);
-      const answer = documentedAnswer(spec, operation, preferences.code ?? success, preferences.example);
-      if (!answer) return { kind: "refused", status: 404, reason: "the contract documents no such answer" };
-      return { kind: "answer", status: answer.status, headers: answer.headers, body: answer.body };
-    },
-  };
 }

@@ -7,7 +7,7 @@
 //   2. the package's own refusals (request-checks.ts, a malformed `Prefer`), the API key of a keyed
 //      operation (401), then the request's parameters and its body against the contract with the package's
 //      validator (422);
-//   3. an answer source: Prism's engine for the mock, the documented examples for ./msw (answers.ts);
+//   3. an answer source: Prism's engine for the mock, the documented examples for ./msw (documented-source.ts);
 //   4. what every answer gets: header values made safe, the rate-limit headers of its moment (rate-limit.ts),
 //      quotes expiring after it (quote-expiry.ts), the mock's identity (identity.ts); a refusal, and an error
 //      answer of the source with findings about the request, is the documented error answer with the published

@@ -22,7 +22,8 @@ export interface ControlledClock extends SandboxClock {
   restore(state: ClockState): void;
 }
 
-const iso = (ms: number) => new Date(ms).toISOString();
+/** The ISO 8601 timestamp of a moment of the sandbox clock. */
+export const iso = (ms: number): string => new Date(ms).toISOString();
 
 /** Whether `ms` is a moment the clock may show (choices.ts, "clock"). */
 export const isClockMoment = (ms: unknown): ms is number =>

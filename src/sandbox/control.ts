@@ -8,7 +8,7 @@
 import controlJson from "../../generated/sandbox-control.json" with { type: "json" };
 import { type ContractValidator, createContractValidator } from "../contract/validator.js";
 import { listOperations, type OpenApiDocument, OperationMatcher } from "../openapi/document.js";
-import type { Sandbox } from "./index.js";
+import type { Sandbox } from "./types.js";
 import { SandboxRefusal } from "./refusal.js";
 
 /** The control document (the control API's OpenAPI 3.1 description). */

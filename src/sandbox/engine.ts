@@ -12,7 +12,6 @@ import type { ControlledClock } from "./clock.js";
 import type { AccountRecord, SandboxStateData } from "./state.js";
 import { shaped, type Templates } from "./templates.js";
 import { refuse } from "./refusal.js";
-import type { Webhooks } from "./webhooks/index.js";
 
 /** A webhook's body: the contract's flat payload (type, currency, amount, status, reference, ...). */
 export type WebhookPayload = components["schemas"]["WebhookPayload"];
@@ -22,6 +21,12 @@ export type WebhookPayload = components["schemas"]["WebhookPayload"];
  * account's webhook receiver. It never blocks the answer.
  */
 export type Notify = (apiKey: string, transactionId: string, payload: WebhookPayload) => void;
+
+/** What the resend operations use of webhook delivery (webhooks/index.ts, Webhooks, has it). */
+export interface WebhookResend {
+  /** Sends the latest webhook of each transaction again, byte for byte (ids already checked as the caller's). */
+  resend(apiKey: string, transactionIds: readonly string[]): void;
+}
 
 /** How withdrawals settle on the sandbox clock (choices.ts, "withdrawals.settlement"). */
 export interface WithdrawalSettings {
@@ -44,7 +49,7 @@ export interface Engine {
   /** Where state changes of deposits and withdrawals go (webhooks). */
   notify: Notify;
   /** Webhook delivery beyond notify: the resend operations send a transaction's latest webhook again. */
-  readonly webhooks: Pick<Webhooks, "resend">;
+  readonly webhooks: WebhookResend;
 }
 
 /** One request as an operation sees it: the engine, the request, and the caller's account if it has a key. */
@@ -136,6 +141,3 @@ export function pageMeta(call: Call, { page, pageSize }: Page, total: number): u
   const values = { perPage: pageSize, currentPage: page, totalPages: Math.ceil(total / pageSize), count, total };
   return shaped(call.engine.templates.pageMeta, values);
 }
-
-/** The ISO 8601 timestamp of a moment of the sandbox clock. */
-export const iso = (ms: number): string => new Date(ms).toISOString();

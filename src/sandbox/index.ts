@@ -7,7 +7,6 @@
 // against the contract before it is sent. Where the service's description is silent the sandbox decides, and
 // every such decision is in one register (choices.ts, `sandbox.choices`).
 import { BASE_PATH } from "../../generated/client-meta.js";
-import type { components } from "../../generated/schema.js";
 import { openApiDocument } from "../contract/bundled.js";
 import { answerFetchRequest } from "../pipeline/fetch-front.js";
 import { createRequestPipeline } from "../pipeline/pipeline.js";
@@ -37,6 +36,7 @@ import { createSandboxSource } from "./source.js";
 import { type AccountSettings, type SandboxStateData, STATE_VERSION } from "./state.js";
 import { stateProblem } from "./state-check.js";
 import { readTemplates } from "./templates.js";
+import type { Sandbox } from "./types.js";
 import {
   createWebhooks,
   type WebhookDelivery,
@@ -46,8 +46,7 @@ import {
 } from "./webhooks/index.js";
 
 export type { AccountSettings, SandboxAccount, SandboxChoice, SandboxRates, SandboxState };
-export type { SandboxDepositRequest, WithdrawalOptions };
-type Transaction = components["schemas"]["Transaction"];
+export type { Sandbox, SandboxDepositRequest, WithdrawalOptions };
 /** The control API's types (`paths`, `components`, one type per schema), from its OpenAPI document. */
 export type * as SandboxControl from "../../generated/sandbox-control.js";
 
@@ -90,29 +89,6 @@ export interface SandboxOptions {
   log?: (line: string) => void;
   /** Webhook delivery: the retry delays, the delivery timeout, the fetch or the in-process callback it uses. */
   webhooks?: WebhookOptions;
-}
-
-export interface Sandbox {
-  /** The API under /v1 and the control API under /_sandbox. */
-  fetch(request: Request): Promise<Response>;
-  clock: { now(): number; advance(ms: number): number };
-  putAccount(apiKey: string, settings: AccountSettings): SandboxAccount;
-  getAccount(apiKey: string): SandboxAccount | undefined;
-  deleteAccount(apiKey: string): boolean;
-  /** Sets the rates given (the fiat list whole, each dollar rate given) and answers the rates in use. */
-  setRates(rates: Partial<SandboxRates>): SandboxRates;
-  /** The whole state (clock included), JSON-serialisable. */
-  snapshot(): SandboxState;
-  /** Puts back a state a snapshot gave; throws a RangeError on one this version cannot restore. */
-  restore(state: SandboxState): void;
-  /** The register of the sandbox's choices. */
-  readonly choices: readonly SandboxChoice[];
-  /** Simulates an incoming payment (POST /_sandbox/deposits); throws a RangeError when it cannot be. */
-  deposit(deposit: SandboxDepositRequest): Transaction;
-  /** Settles a withdrawal in progress now (POST /_sandbox/withdrawals/{id}/settle); throws a RangeError if not. */
-  settleWithdrawal(transactionId: string, status: "SUCCESSFUL" | "FAILED"): Transaction;
-  /** The outbox: every webhook of a key (exact body, signature, URL, attempts); `settled()` once none is due. */
-  readonly webhooks: Pick<Webhooks, "list" | "settled">;
 }
 
 export type { WebhookDelivery, WebhookOptions, WebhookView };

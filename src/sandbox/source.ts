@@ -1,7 +1,7 @@
 // The sandbox as the request pipeline's answer source: each operation the sandbox models answers from the state
 // (operations/), every other one the documented example, as ./msw answers it (choices.ts, "answers.unmodelled").
 // The caller's account is the one of its API key (the admission step, limits.ts, made it on first use).
-import { createDocumentedSource } from "../pipeline/answers.js";
+import { createDocumentedSource } from "../pipeline/documented-source.js";
 import type { AnswerSource } from "../pipeline/pipeline.js";
 import { apiKeyOf, type Engine } from "./engine.js";
 import { settleDue } from "./money/withdrawals.js";

@@ -2,7 +2,8 @@
 // of the documented examples (templates.ts), filled from the state. Used by several operations, so written once.
 import type { Currency, Pair } from "./catalogue.js";
 import { DOLLAR_VALUE_DECIMALS } from "./rules.js";
-import { type Engine, iso } from "./engine.js";
+import { iso } from "./clock.js";
+import type { Engine } from "./engine.js";
 import {
   type AccountRecord,
   findQuote,

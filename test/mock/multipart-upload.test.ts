@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { contractMiddleware, type ContractResult } from "../../src/contract/index.js";
 import { createClient } from "../../src/index.js";
-import { createDocumentedSource } from "../../src/pipeline/answers.js";
+import { createDocumentedSource } from "../../src/pipeline/documented-source.js";
 import { type StartedMock, startMock } from "../../src/mock/index.js";
 import { createRequestPipeline } from "../../src/pipeline/pipeline.js";
 import { createSandbox } from "../../src/sandbox/index.js";

@@ -3,7 +3,7 @@
 // (the API key before the body, the body against the contract, malformed JSON), what it makes of the source's
 // refusals and answers, and its clock: a quote's expiry and the rate-limit reset are those of `now()`.
 import { describe, expect, it, vi } from "vitest";
-import { createDocumentedSource } from "../../src/pipeline/answers.js";
+import { createDocumentedSource } from "../../src/pipeline/documented-source.js";
 import { FULL_REPORT_MAX_BYTES } from "../../src/pipeline/body-check.js";
 import { MOCK_IDENTITY_HEADER } from "../../src/pipeline/identity.js";
 import {

@@ -4,7 +4,7 @@
 // (test/mock/pipeline.test.ts and the ./msw tests hold that).
 import { describe, expect, it } from "vitest";
 import { openApiDocument } from "../../src/contract/bundled.js";
-import { createDocumentedSource } from "../../src/pipeline/answers.js";
+import { createDocumentedSource } from "../../src/pipeline/documented-source.js";
 import { type AdmissionRequest, createRequestPipeline } from "../../src/pipeline/pipeline.js";
 import { BASE_PATH, RATE_LIMIT_HEADERS, successExample, API_KEY_HEADER } from "../support/spec.js";
 

@@ -1,7 +1,8 @@
 // Deposit addresses, deposits, withdrawals and their webhooks as the contract shows them: each in the shape of
 // its documented example or published sample (templates.ts), filled from the state. Written once here, read by
 // the operations, the control API and webhook delivery alike.
-import { type Engine, iso, type WebhookPayload } from "../engine.js";
+import { iso } from "../clock.js";
+import type { Engine, WebhookPayload } from "../engine.js";
 import { type AccountRecord, type DepositAddressRecord, fromMinor, type TransactionRecord } from "../state.js";
 import { shaped } from "../templates.js";
 import { currencyOf, transactionFields, transactionView, walletOfTransaction, walletView } from "../views.js";

@@ -5,7 +5,8 @@
 // was; its status is the register's (choices.ts) and its message says which refusal it is.
 import { DOLLAR_VALUE_DECIMALS, REFUSAL_STATUS, RULE_FORMS } from "../rules.js";
 import { pairJoining } from "../catalogue.js";
-import { type AccountCall, answered, type Engine, iso, refused, withAccount, type OperationModule } from "../engine.js";
+import { iso } from "../clock.js";
+import { type AccountCall, answered, type Engine, refused, withAccount, type OperationModule } from "../engine.js";
 import { refuse } from "../refusal.js";
 import { tradeReference, uuid } from "../ids.js";
 import {

@@ -8,7 +8,7 @@
 import { signWebhook } from "../../webhooks.js";
 import { WEBHOOK_RETRY_DELAYS_MS, WEBHOOK_TIMEOUT_MS } from "../rules.js";
 import { type ClockAlarm, createAlarm, MAX_TIMER_MS } from "../clock.js";
-import type { Engine, WebhookPayload } from "../engine.js";
+import type { Engine, WebhookPayload, WebhookResend } from "../engine.js";
 import { uuid } from "../ids.js";
 import { ownEntry, setOwnEntry } from "../state.js";
 import {
@@ -42,12 +42,10 @@ export interface WebhookOptions {
   onWebhook?: (delivery: WebhookDelivery) => unknown;
 }
 
-/** What the engine and the sandbox use of webhook delivery. */
-export interface Webhooks {
+/** What the engine and the sandbox use of webhook delivery (resend: as the engine declares it). */
+export interface Webhooks extends WebhookResend {
   /** A transaction's state changed: make its webhook and deliver it (never blocks, never throws). */
   notify(apiKey: string, transactionId: string, payload: WebhookPayload): void;
-  /** Sends the latest webhook of each transaction again, byte for byte (ids already checked as the caller's). */
-  resend(apiKey: string, transactionIds: readonly string[]): void;
   /** Every webhook of `apiKey` (absent: of every key), oldest first, once the ones being signed are signed. */
   list(apiKey?: string): Promise<WebhookView[]>;
   /** Resolves once nothing is being signed or sent and no attempt is due on the sandbox clock. */

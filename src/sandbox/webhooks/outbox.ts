@@ -3,7 +3,7 @@
 // carries the pending deliveries with it. Also how the outbox is read (GET /_sandbox/webhooks) and what a
 // restore accepts of it: the shape the sandbox writes, nothing else.
 import type { SandboxWebhook } from "../../../generated/sandbox-control.js";
-import { iso } from "../engine.js";
+import { iso } from "../clock.js";
 
 /** One delivery attempt: when it started (sandbox clock), then the receiver's status or why there was none. */
 export interface WebhookAttempt {

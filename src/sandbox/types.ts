@@ -1,0 +1,33 @@
+// The sandbox as its users hold it (`Sandbox`, what createSandbox answers, index.ts): apart from index.ts so that
+// the control API (control.ts), which index.ts builds into sandbox.fetch, can take a sandbox without importing
+// index.ts back.
+import type { components } from "../../generated/schema.js";
+import type { SandboxAccount, SandboxChoice, SandboxRates, SandboxState } from "../../generated/sandbox-control.js";
+import type { SandboxDepositRequest } from "./money/index.js";
+import type { AccountSettings } from "./state.js";
+import type { Webhooks } from "./webhooks/index.js";
+
+type Transaction = components["schemas"]["Transaction"];
+
+export interface Sandbox {
+  /** The API under /v1 and the control API under /_sandbox. */
+  fetch(request: Request): Promise<Response>;
+  clock: { now(): number; advance(ms: number): number };
+  putAccount(apiKey: string, settings: AccountSettings): SandboxAccount;
+  getAccount(apiKey: string): SandboxAccount | undefined;
+  deleteAccount(apiKey: string): boolean;
+  /** Sets the rates given (the fiat list whole, each dollar rate given) and answers the rates in use. */
+  setRates(rates: Partial<SandboxRates>): SandboxRates;
+  /** The whole state (clock included), JSON-serialisable. */
+  snapshot(): SandboxState;
+  /** Puts back a state a snapshot gave; throws a RangeError on one this version cannot restore. */
+  restore(state: SandboxState): void;
+  /** The register of the sandbox's choices. */
+  readonly choices: readonly SandboxChoice[];
+  /** Simulates an incoming payment (POST /_sandbox/deposits); throws a RangeError when it cannot be. */
+  deposit(deposit: SandboxDepositRequest): Transaction;
+  /** Settles a withdrawal in progress now (POST /_sandbox/withdrawals/{id}/settle); throws a RangeError if not. */
+  settleWithdrawal(transactionId: string, status: "SUCCESSFUL" | "FAILED"): Transaction;
+  /** The outbox: every webhook of a key (exact body, signature, URL, attempts); `settled()` once none is due. */
+  readonly webhooks: Pick<Webhooks, "list" | "settled">;
+}
