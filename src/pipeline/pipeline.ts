@@ -422,29 +422,48 @@ function createOptionalSteps({ admit, checkAnswer }: PipelineOptions, refuse: Re
   };
 }
 
-export function createRequestPipeline(options: PipelineOptions): RequestPipeline {
-  const { spec, source } = options;
-  const now = options.now ?? (() => Date.now());
-  const errorBodies = createErrorBodies(spec);
-  const refuse = createRefuse(spec, now, errorBodies);
-  const { admission, finished } = createOptionalSteps(options, refuse);
-  const finish = createFinish(spec, now, errorBodies, options.refreshQuotes ?? true);
-  const router = createRouter(spec, options.basePaths ?? [], refuse);
-  const checks = createRequestChecks(createBodyCheck(spec));
-  const validator = options.validator ?? createContractValidator(spec, { basePaths: options.basePaths ?? [] });
-  const contractCheck = createContractCheck(spec, refuse, validator);
-
+/** Stages 3 and 4 of a routed, checked request: the source's answer, finished, or its refusal as the pipeline's. */
+function createSourceStage(source: AnswerSource, finish: ReturnType<typeof createFinish>, refuse: Refuse) {
   /** Stage 4 of the source's answer. */
   const fromSource = (request: SourceRequest, answer: SourceAnswer): PipelineAnswer => {
     if (answer.kind === "answer") return finish(request.operation, answer);
     const status = answer.status >= 400 && answer.status < 500 ? answer.status : 400;
     return refuse(request.operation, { status, why: answer.reason });
   };
-  const answerFromSource = (request: SourceRequest): Eventually<PipelineAnswer> =>
+  return (request: SourceRequest): Eventually<PipelineAnswer> =>
     after(source.answer(request), (answer) => fromSource(request, answer));
+}
+
+/** What the stages after routing use, made once for the pipeline. */
+interface RoutedStages {
+  refuse: Refuse;
+  /** Stage 2's own refusals of the request (request-checks.ts). */
+  checks: ReturnType<typeof createRequestChecks>;
+  /** Stage 2's check against the contract (createContractCheck). */
+  contractCheck: ReturnType<typeof createContractCheck>;
+  /** Stages 3 and 4 (createSourceStage). */
+  answerFromSource: (request: SourceRequest) => Eventually<PipelineAnswer>;
+}
+
+/** Stages 1 (after routing) to 4 of a request whose URL parsed: its body, its checks, the source's answer. */
+function createRoutedStages({ refuse, checks, contractCheck, answerFromSource }: RoutedStages) {
+  /** The rest of stage 2, then 3 and 4, of a request whose body parsed (its multipart parts too). */
+  function answerParsed(
+    { request, url, matched, parsed, preferences }: ParsedRequest,
+    multipart: Awaited<ReturnType<typeof multipartParts>>,
+  ): Eventually<PipelineAnswer> {
+    const { operation, params } = matched;
+    if (multipart && !("parts" in multipart)) return refuse(operation, multipart);
+    const checkedBody = multipart ? { value: multipart.parts, json: false, multipart: true } : parsed;
+    const contractRefusal = contractCheck({ operation, url, headers: request.headers, body: checkedBody });
+    if (contractRefusal) return contractRefusal;
+    const { headers } = request;
+    const [method, path, query] = [request.method.toUpperCase(), url.pathname, queryOf(url)];
+    return answerFromSource({ operation, params, method, path, query, headers, body: parsed.value, preferences });
+  }
 
   /** Stages 1 (after routing) to 4 of a request whose URL parsed. */
-  function answerRouted(
+  return function answerRouted(
     request: PipelineRequest,
     url: ParsedTarget,
     matched: OperationMatch | PipelineAnswer,
@@ -465,22 +484,22 @@ export function createRequestPipeline(options: PipelineOptions): RequestPipeline
     const parsedRequest = { request, url, matched, parsed, preferences };
     if (!multipart) return answerParsed(parsedRequest, undefined);
     return multipart.then((parts) => answerParsed(parsedRequest, parts));
-  }
+  };
+}
 
-  /** The rest of stage 2, then 3 and 4, of a request whose body parsed (its multipart parts too). */
-  function answerParsed(
-    { request, url, matched, parsed, preferences }: ParsedRequest,
-    multipart: Awaited<ReturnType<typeof multipartParts>>,
-  ): Eventually<PipelineAnswer> {
-    const { operation, params } = matched;
-    if (multipart && !("parts" in multipart)) return refuse(operation, multipart);
-    const checkedBody = multipart ? { value: multipart.parts, json: false, multipart: true } : parsed;
-    const contractRefusal = contractCheck({ operation, url, headers: request.headers, body: checkedBody });
-    if (contractRefusal) return contractRefusal;
-    const { headers } = request;
-    const [method, path, query] = [request.method.toUpperCase(), url.pathname, queryOf(url)];
-    return answerFromSource({ operation, params, method, path, query, headers, body: parsed.value, preferences });
-  }
+export function createRequestPipeline(options: PipelineOptions): RequestPipeline {
+  const { spec, source } = options;
+  const now = options.now ?? (() => Date.now());
+  const errorBodies = createErrorBodies(spec);
+  const refuse = createRefuse(spec, now, errorBodies);
+  const { admission, finished } = createOptionalSteps(options, refuse);
+  const finish = createFinish(spec, now, errorBodies, options.refreshQuotes ?? true);
+  const router = createRouter(spec, options.basePaths ?? [], refuse);
+  const checks = createRequestChecks(createBodyCheck(spec));
+  const validator = options.validator ?? createContractValidator(spec, { basePaths: options.basePaths ?? [] });
+  const contractCheck = createContractCheck(spec, refuse, validator);
+  const answerFromSource = createSourceStage(source, finish, refuse);
+  const answerRouted = createRoutedStages({ refuse, checks, contractCheck, answerFromSource });
 
   function answer(request: PipelineRequest): Eventually<PipelineAnswer> {
     const method = request.method.toUpperCase();
