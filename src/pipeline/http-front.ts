@@ -213,13 +213,11 @@ class BodyReader {
   readonly bytes = (): Buffer => (this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks, this.size));
 }
 
-/** The front's request handler: one request read whole (within maxBodyBytes), answered, logged. */
-function createRequestHandler(
-  side: AnsweringSide,
-  maxBodyBytes: number,
-  writer: AnswerWriter,
-  log?: (line: string) => void,
-) {
+/**
+ * How the front answers its requests, each answer logged: `answer`, the side's answer to a request read whole (a
+ * failure to give or write it answered 400), and `refuse`, a refusal of the front's own that closes the connection.
+ */
+function createRequestAnswerer(side: AnsweringSide, writer: AnswerWriter, log?: (line: string) => void) {
   /** The CORS headers of `request`'s answer (one call a request: each answer below is written once). */
   const corsOf = (request: http.IncomingMessage) => (side.sameOriginOnly?.(request) ? NO_CORS : corsHeaders(request));
   const refuse = (request: http.IncomingMessage, response: http.ServerResponse, status: number, why: string) => {
@@ -268,6 +266,17 @@ function createRequestHandler(
     write(writer, request, response, side.refuse(400, why), corsOf(request));
     log?.(`${request.method} ${safeHeaderValue(String(request.url))} → 400 (${why})`);
   };
+  return { refuse, answer };
+}
+
+/** The front's request handler: one request read whole (within maxBodyBytes), answered, logged. */
+function createRequestHandler(
+  side: AnsweringSide,
+  maxBodyBytes: number,
+  writer: AnswerWriter,
+  log?: (line: string) => void,
+) {
+  const { refuse, answer } = createRequestAnswerer(side, writer, log);
   return (request: http.IncomingMessage, response: http.ServerResponse) => {
     if (isPreflight(request) && !side.sameOriginOnly?.(request))
       return void request.resume().on("end", () => writePreflight(request, response, side.preflightHeaders ?? {}));
