@@ -201,16 +201,20 @@ export interface paths {
         };
         /**
          * Read the whole state
-         * @description The whole state of the sandbox (clock, rates, accounts with their history), as JSON that
-         *     `PUT /_sandbox/state` restores. Its fields other than `version` are the sandbox's own and may change
-         *     between versions of the state; `version` says which.
+         * @description The whole state of the sandbox (clock, id generator, catalogue, rates, each API key's store with its
+         *     history), as JSON that `PUT /_sandbox/state` restores: a `SandboxState` of format 2, every part and
+         *     record declared with its fields, closed (a restore refuses a field the sandbox does not write).
          */
         get: operations["getSandboxState"];
         /**
          * Restore a state
-         * @description Replaces the whole state of the sandbox by one that `GET /_sandbox/state` answered. This body is the
-         *     one request body that is open: its fields are the state's own. A body that is not such a state is
-         *     refused with 400 and the state is unchanged.
+         * @description Replaces the whole state of the sandbox by one that `GET /_sandbox/state` answered (format 2), or one
+         *     of format 1 that an earlier version answered. A format-1 state is first brought to format 2, then what
+         *     an older state lacks is filled in from the schema's defaults, and the state is checked against
+         *     `SandboxState` and then against the rules no schema states (`SandboxState` lists them). A state that
+         *     fails is refused with 400 naming the first problem, with its JSON pointer into the state of format 2
+         *     (`sandbox state: /accounts/key-a/wallets/0/balanceMinor must be <= 999999999999999`), the same message
+         *     as `sandbox.restore` throws; the state is unchanged.
          */
         put: operations["putSandboxState"];
         post?: never;
@@ -481,18 +485,434 @@ export interface components {
             dollar?: components["schemas"]["DollarRates"];
         };
         /**
-         * @description The whole state of a sandbox, as JSON. `version` says the state's format; the other fields are the
-         *     sandbox's own (restore only what a sandbox answered).
+         * @description The whole state of a sandbox, format 2, as `GET /_sandbox/state` answers it and `PUT /_sandbox/state`
+         *     restores it: the clock, the id generator, the catalogue, the rates, the store of each API key and the
+         *     limit windows of requests without a key. Every part is closed: the sandbox writes exactly these fields.
+         *     Amounts of money are kept in minor units of their currency (whole numbers, to its decimals), moments in
+         *     milliseconds since the Unix epoch on the sandbox clock.
+         *
+         *     A part that a state saved by an earlier version may lack has a `default`, which a restore fills in
+         *     before the check. The catalogue's networks are the exception: a state saved before networks gets the
+         *     contract's default networks of its own currencies, which depend on the contract's examples and on the
+         *     state's currencies, so the sandbox's code fills them in, not this schema. The catalogue's entries are
+         *     open objects here because a restore checks each against the contract's own schema (Currency, Pair,
+         *     ActiveNetworkEntry, WithdrawalNetwork), and the rates are checked above 0 there too.
+         *
+         *     What no schema can state is checked in code after this schema, and refused with 400 as well: each
+         *     store's `apiKey` is its key; each wallet is of a catalogue currency, each transaction of a wallet of
+         *     its account and each deposit address of a currency it has a wallet of; each balance is its starting
+         *     balance plus its transactions (deposits less their fees, withdrawals with their fees, refunds) and,
+         *     with what its pending withdrawals would return, at most 999999999999999 minor units; no quote id is
+         *     ahead of `ids.counter`; each trade names a quote of its account and a pair of the catalogue; each
+         *     settlement names a withdrawal of its account still in progress.
          */
         SandboxState: {
             /**
-             * @description The format of the state. A snapshot is written in format 2 (each API key's store whole: its account,
-             *     limit windows, outbox and settlements); a restore also takes format 1 (those kept beside the accounts).
+             * @description The format of the state (format 1, before one store per key, is restored too).
+             * @constant
+             */
+            version: 2;
+            clock: components["schemas"]["SandboxClockState"];
+            ids: components["schemas"]["SandboxIdState"];
+            catalogue: components["schemas"]["SandboxCatalogue"];
+            rates: components["schemas"]["SandboxRates"];
+            /** @description The store of each API key, by API key. */
+            accounts: {
+                [key: string]: components["schemas"]["SandboxAccountStore"];
+            };
+            /**
+             * @description The limit windows of requests without an API key (they share them), by limit name.
+             * @default {}
+             */
+            keylessWindows: components["schemas"]["SandboxLimitWindows"];
+        };
+        /**
+         * @description A state to restore: one `GET /_sandbox/state` answered (format 2, `SandboxState`), or one of format 1
+         *     (each key's limit windows, outbox and withdrawals to settle kept beside the accounts, in `windows`,
+         *     `outbox` and `settlements`). Only `version` is checked here, open otherwise, so that both formats reach
+         *     the restore: it brings format 1 to format 2, fills in the defaults, then checks the state against
+         *     `SandboxState` with this document and the sandbox's own validator, in-process (`sandbox.restore`) as
+         *     over HTTP, and names the first problem with its JSON pointer into the state of format 2. (A `oneOf`
+         *     of the two formats here would check format 2 twice and name a problem with the noise of both
+         *     branches.)
+         */
+        SandboxStateToRestore: {
+            /**
+             * @description The format of the state.
              * @enum {integer}
              */
             version: 1 | 2;
         } & {
             [key: string]: unknown;
+        };
+        /**
+         * @description An amount in minor units of its currency (its smallest unit, to the currency's decimals): a whole number
+         *     up to 999999999999999, the most the sandbox keeps exact (15 digits).
+         */
+        SandboxMinorUnits: number;
+        /**
+         * @description A moment the sandbox clock shows, in milliseconds since the Unix epoch: from 0000-01-01T00:00:00.000Z
+         *     to 9999-12-30T23:59:59.999Z.
+         */
+        SandboxMoment: number;
+        /**
+         * @description A whole number of milliseconds (a safe integer): a moment dated after now (an expiry, a settlement, a
+         *     retry), which may lie beyond the clock's last moment, or an offset.
+         */
+        SandboxWholeMs: number;
+        /**
+         * @description The sandbox clock. `fixed` (started with `clock.start`): it shows `nowMs` and moves only by advances.
+         *     `real`: this machine's time plus `offsetMs` (the advances), never before `lastMs`, the last moment it
+         *     showed.
+         */
+        SandboxClockState: {
+            /**
+             * @description Whether the clock is fixed (moves by advances only) or follows real time.
+             * @enum {string}
+             */
+            kind: "fixed" | "real";
+            /** @description The moment a fixed clock shows (fixed only). */
+            nowMs?: components["schemas"]["SandboxMoment"];
+            /** @description What the advances added to real time (real only). */
+            offsetMs?: components["schemas"]["SandboxWholeMs"];
+            /** @description The last moment a real clock showed (real only). */
+            lastMs?: components["schemas"]["SandboxMoment"];
+        } & (unknown & unknown);
+        /** @description The id generator (register of choices, `ids`), so a restored sandbox answers the same ids. */
+        SandboxIdState: {
+            /** @description The state of its 32-bit random generator. */
+            seed: number;
+            /** @description How many ids it has made (each id carries it, so no two are equal). */
+            counter: number;
+        };
+        /**
+         * @description What the sandbox trades. Each entry is as the contract's schema of it (a restore checks it against that
+         *     schema, so it is open here). `networks` and `withdrawalNetworks` may be absent in a state saved before
+         *     networks: the restore then gives the catalogue the contract's default networks of its currencies.
+         */
+        SandboxCatalogue: {
+            /** @description The currencies, each as the contract's Currency (Get Currencies' data). */
+            currencies: {
+                [key: string]: unknown;
+            }[];
+            /** @description The trade pairs, each as the contract's Pair. */
+            pairs: {
+                [key: string]: unknown;
+            }[];
+            /** @description Get Active Networks' data by currency code, each as the contract's ActiveNetworkEntry. */
+            networks?: {
+                [key: string]: {
+                    [key: string]: unknown;
+                };
+            };
+            /**
+             * @description Get Withdrawal Currency Networks' data by currency code, each network as the contract's
+             *     WithdrawalNetwork.
+             */
+            withdrawalNetworks?: {
+                [key: string]: {
+                    [key: string]: unknown;
+                }[];
+            };
+        };
+        /**
+         * @description The store of one API key: its account's settings, wallets, quotes, trades, transactions and deposit
+         *     addresses, its limit windows, its webhooks and its withdrawals to settle. Lists are oldest first.
+         */
+        SandboxAccountStore: {
+            /** @description The API key, the same as the store's key in `accounts`. */
+            apiKey: string;
+            /** @description The account's user id (its wallets' userId). */
+            userId: string;
+            /** @description Whether the account is a Business account. */
+            business: boolean;
+            /** @description The API secret its requests are signed with (absent when none). */
+            apiSecret?: string;
+            /** @description Where its webhooks are POSTed (absent when nowhere). */
+            webhookUrl?: string;
+            /** @description The webhook Signature Secret its webhooks are signed with (absent when none). */
+            webhookSecret?: string;
+            /** @description When the account was made. */
+            createdAt: components["schemas"]["SandboxMoment"];
+            /** @description One wallet per catalogue currency the account holds. */
+            wallets: components["schemas"]["SandboxWalletRecord"][];
+            /** @description Every quote of the account (Create Quote). */
+            quotes: components["schemas"]["SandboxQuoteRecord"][];
+            /** @description Every trade of the account (Accept Quote). */
+            trades: components["schemas"]["SandboxTradeRecord"][];
+            /** @description The account's history (swaps, deposits, withdrawals, refunds). */
+            transactions: components["schemas"]["SandboxTransactionRecord"][];
+            /**
+             * @description Its deposit addresses (absent in a state saved before deposit addresses).
+             * @default []
+             */
+            addresses: components["schemas"]["SandboxDepositAddressRecord"][];
+            /**
+             * @description The key's limit windows, by limit name.
+             * @default {}
+             */
+            windows: components["schemas"]["SandboxLimitWindows"];
+            /**
+             * @description Every webhook of the key (absent in a state saved before webhooks).
+             * @default []
+             */
+            outbox: components["schemas"]["SandboxWebhookRecord"][];
+            /**
+             * @description Its withdrawals still to settle on the clock, soonest first.
+             * @default []
+             */
+            settlements: components["schemas"]["SandboxSettlementRecord"][];
+        };
+        /** @description A wallet as stored; its balance is its starting balance plus its transactions. */
+        SandboxWalletRecord: {
+            /** @description The wallet's id. */
+            id: string;
+            /** @description The code of its currency (a catalogue currency). */
+            code: string;
+            /** @description The id of its currency. */
+            currencyId: string;
+            /** @description When it was made. */
+            createdAt: components["schemas"]["SandboxMoment"];
+            /** @description When its balance last moved. */
+            updatedAt: components["schemas"]["SandboxMoment"];
+            /** @description The balance the account started with (its settings). */
+            startingMinor: components["schemas"]["SandboxMinorUnits"];
+            /** @description The balance now. */
+            balanceMinor: components["schemas"]["SandboxMinorUnits"];
+        };
+        /**
+         * @description A quote as stored: the terms Create Quote answered (its expiryDate is `expiresAt`), and the trade that
+         *     accepted it.
+         */
+        SandboxQuoteRecord: {
+            /** @description The quote id, `qt_` and 16 letters or digits (the last 6 carry the id generator's counter). */
+            id: string;
+            /** @description The source currency's id. */
+            sourceId: string;
+            /** @description The target currency's id. */
+            targetId: string;
+            /** @description The source currency's code. */
+            sourceCode: string;
+            /** @description The target currency's code. */
+            targetCode: string;
+            /**
+             * @description The side asked for.
+             * @enum {string}
+             */
+            side: "BUY" | "SELL";
+            /** @description The rate quoted. */
+            rate: number;
+            /** @description The amount, in the currency paid. */
+            amount: number;
+            /** @description The amount received, in the other currency. */
+            amountReceived: number;
+            /** @description The dollar rate of the source currency. */
+            sourceDollarRate: number;
+            /** @description The dollar rate of the target currency. */
+            targetDollarRate: number;
+            /** @description Seconds from its creation to its expiry. */
+            expiresIn: number;
+            /** @description When it was made. */
+            createdAt: components["schemas"]["SandboxMoment"];
+            /** @description When it expires (its expiryDate). */
+            expiresAt: components["schemas"]["SandboxWholeMs"];
+            /** @description The trade that accepted it (absent until one did). */
+            tradeId?: string;
+            /**
+             * @description Which currency accepting it debits by `amount` (absent, the source; register `quotes.sides`).
+             * @enum {string}
+             */
+            pays?: "source" | "target";
+        };
+        /** @description A trade as stored; its terms are its quote's, its pair the catalogue's. */
+        SandboxTradeRecord: {
+            /** @description The trade's id. */
+            id: string;
+            /** @description The trade's reference. */
+            reference: string;
+            /** @description When the quote was accepted. */
+            createdAt: components["schemas"]["SandboxMoment"];
+            /** @description The quote it accepted (one of its account's). */
+            quoteId: string;
+            /** @description The pair it traded (one of the catalogue's). */
+            pairId: string;
+            /** @description Its dollarValue in cents. */
+            dollarCents: number;
+        };
+        /**
+         * @description A transaction as stored. A deposit's is a CREDIT of category DEPOSIT with its `deposit`; a withdrawal's
+         *     a DEBIT of category WITHDRAWAL with its `withdrawal`; a refund of a failed withdrawal a CREDIT of category
+         *     WITHDRAWAL; a trade's two are of category SWAP.
+         */
+        SandboxTransactionRecord: {
+            /** @description The transaction's id. */
+            id: string;
+            /** @description When it was made. */
+            createdAt: components["schemas"]["SandboxMoment"];
+            /** @description When it last changed (a withdrawal's state), when it did after createdAt. */
+            updatedAt?: components["schemas"]["SandboxMoment"];
+            /** @description Its reference. */
+            reference: string;
+            /** @description What it is. */
+            description: string;
+            /** @description Its narration, if any. */
+            narration: string | null;
+            /**
+             * @description The direction.
+             * @enum {string}
+             */
+            type: "CREDIT" | "DEBIT";
+            /**
+             * @description What moved the money.
+             * @enum {string}
+             */
+            category: "SWAP" | "DEPOSIT" | "WITHDRAWAL";
+            /** @description The code of its wallet (one of its account's). */
+            walletCode: string;
+            /** @description The amount, in minor units of the wallet's currency (type says the direction). */
+            amountMinor: components["schemas"]["SandboxMinorUnits"];
+            deposit?: components["schemas"]["SandboxDepositRecord"];
+            withdrawal?: components["schemas"]["SandboxWithdrawalRecord"];
+        };
+        /** @description The confirmed deposit of a CREDIT transaction of category DEPOSIT. */
+        SandboxDepositRecord: {
+            /** @description The deposit's id. */
+            id: string;
+            /** @description The on-chain hash. */
+            hash: string;
+            /** @description The network it came on. */
+            network: string;
+            /** @description The deposit address it was paid to. */
+            address: string;
+            /** @description The currency's dollar rate at the deposit. */
+            dollarRate: number;
+            /** @description The network's deposit fee, kept by the service (credited nowhere in the account). */
+            feeMinor: components["schemas"]["SandboxMinorUnits"];
+        };
+        /** @description The payout of a DEBIT transaction of category WITHDRAWAL, and its state. */
+        SandboxWithdrawalRecord: {
+            /** @description The payout's id. */
+            payoutId: string;
+            /**
+             * @description Its state (register `withdrawals.states`): PENDING (crypto) or APPROVED (bank) while in progress, then
+             *     SUCCESSFUL or FAILED.
+             * @enum {string}
+             */
+            status: "PENDING" | "APPROVED" | "SUCCESSFUL" | "FAILED";
+            /** @description The fee debited beside the amount. */
+            feeMinor: components["schemas"]["SandboxMinorUnits"];
+            destination: components["schemas"]["SandboxWithdrawalDestination"];
+            /** @description The payout's transfer reference. */
+            transferReference: string;
+            /** @description The payout's external reference. */
+            externalReference: string;
+            /** @description Its dollar value. */
+            dollarValue: number;
+            /** @description Its bitcoin value. */
+            bitcoinValue: number;
+            /** @description The on-chain hash once a crypto withdrawal is SUCCESSFUL, else null. */
+            hash: string | null;
+            /** @description The CREDIT transaction that returned the amount and fee of a FAILED withdrawal. */
+            refundId?: string;
+        };
+        /** @description Where a withdrawal goes. `crypto`, an address on a network; `bank`, a bank account. */
+        SandboxWithdrawalDestination: {
+            /**
+             * @description Which kind of destination.
+             * @enum {string}
+             */
+            kind: "crypto" | "bank";
+            /** @description The address (crypto only). */
+            address?: string;
+            /** @description The network (crypto only). */
+            network?: string;
+            /** @description The memo or tag, when given (crypto only). */
+            memo?: string;
+            /** @description The bank account's id in the payout (bank only). */
+            bankAccountId?: string;
+            /** @description The account number (bank only). */
+            accountNumber?: string;
+            /** @description The account name (bank only). */
+            accountName?: string;
+            /** @description The bank's name (bank only). */
+            bankName?: string;
+            /** @description The bank's code (bank only). */
+            bankCode?: string;
+            /** @description The merchant code, when given (bank only). */
+            merchantCode?: string;
+        } & (unknown & unknown);
+        /** @description A deposit address of an account, one per currency, network and customer identifier. */
+        SandboxDepositAddressRecord: {
+            /** @description The address's id. */
+            id: string;
+            /** @description When it was made. */
+            createdAt: components["schemas"]["SandboxMoment"];
+            /** @description The address itself. */
+            value: string;
+            /** @description Its reference. */
+            reference: string;
+            /** @description The code of its currency (one its account has a wallet of). */
+            currency: string;
+            /** @description The network code. */
+            network: string;
+            /** @description The customer identifier it was made for (absent on the account's own address of the pair). */
+            identifier?: string;
+        };
+        /** @description Limit windows by limit name (`minute`, `createQuote`, ...). */
+        SandboxLimitWindows: {
+            [key: string]: components["schemas"]["SandboxWindowCount"];
+        };
+        /** @description One limit window: when it started and how many requests it counted. */
+        SandboxWindowCount: {
+            /** @description When the window started. */
+            start: components["schemas"]["SandboxMoment"];
+            /** @description The requests it counted. */
+            count: number;
+        };
+        /**
+         * @description A webhook as the outbox holds it (`GET /_sandbox/webhooks` lists it as `SandboxWebhook`, its moments as
+         *     ISO 8601).
+         */
+        SandboxWebhookRecord: {
+            /** @description The webhook's id in the outbox. */
+            id: string;
+            /** @description The transaction it is about. */
+            transactionId: string;
+            /** @description The account's webhook URL when it was made (absent, the in-process callback or nowhere). */
+            url?: string;
+            /** @description The exact text sent. */
+            body: string;
+            /** @description Lowercase hex HMAC-SHA512 of `body` (absent for the moment it takes to sign, or no secret). */
+            signature?: string;
+            /**
+             * @description Its delivery status.
+             * @enum {string}
+             */
+            status: "pending" | "delivered" | "failed";
+            /** @description Each delivery attempt, oldest first. */
+            attempts: components["schemas"]["SandboxWebhookAttemptRecord"][];
+            /** @description When the next attempt is due (absent while one runs, or once delivered or failed). */
+            nextAttemptAt?: components["schemas"]["SandboxWholeMs"];
+            /** @description When it was made. */
+            createdAt: components["schemas"]["SandboxMoment"];
+            /** @description The webhook this one sends again (Resend Webhooks). */
+            resendOf?: string;
+        };
+        /** @description One delivery attempt as stored. */
+        SandboxWebhookAttemptRecord: {
+            /** @description When it started. */
+            at: components["schemas"]["SandboxMoment"];
+            /** @description The HTTP status the receiver answered. */
+            status?: number;
+            /** @description Why there was no answer. */
+            error?: string;
+        };
+        /** @description A withdrawal of the store's account the sandbox clock settles at `at`. */
+        SandboxSettlementRecord: {
+            /** @description When it settles. */
+            at: components["schemas"]["SandboxWholeMs"];
+            /** @description The withdrawal's transaction (one of its account's, still in progress). */
+            transactionId: string;
         };
         /** @description One choice of the sandbox where the description and the published facts are silent. */
         SandboxChoice: {
@@ -676,6 +1096,27 @@ export type DollarRates = components['schemas']['DollarRates'];
 export type SandboxRates = components['schemas']['SandboxRates'];
 export type SandboxRatesUpdate = components['schemas']['SandboxRatesUpdate'];
 export type SandboxState = components['schemas']['SandboxState'];
+export type SandboxStateToRestore = components['schemas']['SandboxStateToRestore'];
+export type SandboxMinorUnits = components['schemas']['SandboxMinorUnits'];
+export type SandboxMoment = components['schemas']['SandboxMoment'];
+export type SandboxWholeMs = components['schemas']['SandboxWholeMs'];
+export type SandboxClockState = components['schemas']['SandboxClockState'];
+export type SandboxIdState = components['schemas']['SandboxIdState'];
+export type SandboxCatalogue = components['schemas']['SandboxCatalogue'];
+export type SandboxAccountStore = components['schemas']['SandboxAccountStore'];
+export type SandboxWalletRecord = components['schemas']['SandboxWalletRecord'];
+export type SandboxQuoteRecord = components['schemas']['SandboxQuoteRecord'];
+export type SandboxTradeRecord = components['schemas']['SandboxTradeRecord'];
+export type SandboxTransactionRecord = components['schemas']['SandboxTransactionRecord'];
+export type SandboxDepositRecord = components['schemas']['SandboxDepositRecord'];
+export type SandboxWithdrawalRecord = components['schemas']['SandboxWithdrawalRecord'];
+export type SandboxWithdrawalDestination = components['schemas']['SandboxWithdrawalDestination'];
+export type SandboxDepositAddressRecord = components['schemas']['SandboxDepositAddressRecord'];
+export type SandboxLimitWindows = components['schemas']['SandboxLimitWindows'];
+export type SandboxWindowCount = components['schemas']['SandboxWindowCount'];
+export type SandboxWebhookRecord = components['schemas']['SandboxWebhookRecord'];
+export type SandboxWebhookAttemptRecord = components['schemas']['SandboxWebhookAttemptRecord'];
+export type SandboxSettlementRecord = components['schemas']['SandboxSettlementRecord'];
 export type SandboxChoice = components['schemas']['SandboxChoice'];
 export type SandboxError = components['schemas']['SandboxError'];
 export type ResponseClock = components['responses']['Clock'];
@@ -1124,7 +1565,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["SandboxState"];
+                "application/json": components["schemas"]["SandboxStateToRestore"];
             };
         };
         responses: {

@@ -26,7 +26,7 @@ export interface ControlledClock extends SandboxClock {
 export const iso = (ms: number): string => new Date(ms).toISOString();
 
 /** Whether `ms` is a moment the clock may show (choices.ts, "clock"). */
-export const isClockMoment = (ms: unknown): ms is number =>
+const isClockMoment = (ms: unknown): ms is number =>
   Number.isSafeInteger(ms) && (ms as number) >= CLOCK_RANGE.earliest && (ms as number) <= CLOCK_RANGE.latest;
 
 /** Why `ms` is no advance from `now`, or undefined. */

@@ -34,7 +34,7 @@ import { createLimits } from "./limits.js";
 import { createMoney, type SandboxDepositRequest, type WithdrawalOptions, withdrawalSettings } from "./money/index.js";
 import { createSandboxSource } from "./source.js";
 import { type AccountSettings, type SandboxStateData, STATE_VERSION } from "./state.js";
-import { stateProblem } from "./state-check.js";
+import { checkedState } from "./state-check.js";
 import { readTemplates } from "./templates.js";
 import type { Sandbox } from "./types.js";
 import {
@@ -137,8 +137,8 @@ const ownOf = (record: unknown, key: string): unknown =>
 
 /**
  * A state of format 1 (limit windows, outbox and settlements kept beside the accounts, by API key) in format 2 (each
- * in its key's store); what a part lacks (a state saved before webhooks, deposits or addresses) starts empty. A part
- * of the wrong type is moved as it is, for the checks to name.
+ * in its key's store). A part it lacks (a state saved before webhooks, deposits or addresses) is left absent: the
+ * schema's default fills it in (state-schema.ts). A part of the wrong type is moved as it is, for the check to name.
  */
 function fromVersion1(saved: Json): Json {
   const { windows, outbox, settlements, ...rest } = saved;
@@ -146,23 +146,23 @@ function fromVersion1(saved: Json): Json {
   for (const [apiKey, account] of Object.entries(isJsonObject(saved.accounts) ? saved.accounts : {})) {
     const due = Array.isArray(settlements) ? settlements.filter((entry) => ownOf(entry, "apiKey") === apiKey) : [];
     const store = {
-      addresses: [],
       ...(account as Json),
-      windows: ownOf(windows, apiKey) ?? {},
-      outbox: ownOf(outbox, apiKey) ?? [],
+      windows: ownOf(windows, apiKey),
+      outbox: ownOf(outbox, apiKey),
       settlements: due.map((entry) => ({ at: ownOf(entry, "at"), transactionId: ownOf(entry, "transactionId") })),
     };
     Object.defineProperty(accounts, apiKey, { value: store, writable: true, enumerable: true, configurable: true });
   }
-  return { ...rest, version: STATE_VERSION, accounts, keylessWindows: ownOf(windows, "\n") ?? {} };
+  return { ...rest, version: STATE_VERSION, accounts, keylessWindows: ownOf(windows, "\n") };
 }
 
-/** A copy of `saved` as this version restores it, what older states lack filled in; a refusal where it cannot. */
+/**
+ * A copy of `saved` as this version restores it, what older states lack filled in; a refusal where it cannot (its
+ * shape and rules: state-check.ts; its catalogue and rates: the contract). The networks of a state saved before
+ * them are filled in here, not by the schema: they are the contract's default networks of the state's currencies.
+ */
 function restorable(saved: unknown, check: Check): SandboxStateData {
-  const upgraded = isJsonObject(saved) && saved.version === 1 ? fromVersion1(saved) : saved;
-  const problem = stateProblem(upgraded);
-  if (problem) refuse(400, `sandbox state: ${problem}`);
-  const next = structuredClone(upgraded) as SandboxStateData;
+  const next = checkedState(isJsonObject(saved) && saved.version === 1 ? fromVersion1(saved) : saved);
   withDefaultNetworks(next.catalogue);
   checkCatalogue(next.catalogue, check);
   const ratesProblem = check.ratesProblem(next.rates);

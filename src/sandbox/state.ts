@@ -1,15 +1,21 @@
 // The sandbox's state: one account per API key (its wallets, quotes, trades and transactions), the catalogue,
 // the rates, the clock, the id generator and the limit windows, all plain JSON, so a snapshot is a copy of it and
-// a restore puts a copy back (`version` says the format). Balances are kept in minor units (integers, to the
-// currency's decimals) so that every balance is exactly its starting balance plus its transactions' effects
-// (`effectMinor`: a deposit credits its amount less its fee, a withdrawal debits its amount and its fee).
+// a restore puts a copy back (`version` says the format; the control document's SandboxState declares it).
+// Balances are kept in minor units (integers, to the currency's decimals) so that every balance is exactly its
+// starting balance plus its transactions' effects (`effectMinor`: a deposit credits its amount less its fee, a
+// withdrawal debits its amount and its fee).
 import type { components } from "../../generated/schema.js";
-import type { SandboxAccountSettings, SandboxRates } from "../../generated/sandbox-control.js";
+import type {
+  SandboxAccountSettings,
+  SandboxRates,
+  SandboxTransactionRecord,
+  SandboxWithdrawalRecord,
+} from "../../generated/sandbox-control.js";
 import type { Catalogue, Currency } from "./catalogue.js";
 import { decimalsOf, excessOf, largestAmountOf } from "./catalogue.js";
 import { isWithdrawalFinal, MAX_MINOR_UNITS, type Rounding } from "./rules.js";
 import type { ClockState } from "./clock.js";
-import { type IdState, quoteCounter, uuid } from "./ids.js";
+import { type IdState, uuid } from "./ids.js";
 import type { WebhookRecord } from "./webhooks/outbox.js";
 
 export type Quote = components["schemas"]["Quote"];
@@ -95,7 +101,7 @@ export type WithdrawalDestination =
 /** The payout of a DEBIT/WITHDRAWAL transaction and its state (choices.ts, "withdrawals.states"). */
 export interface WithdrawalRecord {
   payoutId: string;
-  status: string;
+  status: SandboxWithdrawalRecord["status"];
   /** The fee debited beside the amount, which leaves the account (credited nowhere in it). */
   feeMinor: number;
   destination: WithdrawalDestination;
@@ -118,7 +124,7 @@ export interface TransactionRecord {
   description: string;
   narration: string | null;
   type: "CREDIT" | "DEBIT";
-  category: string;
+  category: SandboxTransactionRecord["category"];
   walletCode: string;
   /** In minor units of the wallet's currency; always positive (type says the direction). */
   amountMinor: number;
@@ -221,7 +227,11 @@ export interface WindowCount {
   count: number;
 }
 
-/** The state as the sandbox holds it (a type, so it is also the control document's open SandboxState). */
+/**
+ * The state as the sandbox holds it. Its shape, as a snapshot writes it and a restore takes it, is declared once, as
+ * the control document's SandboxState (openapi-sandbox/control.yaml); these types are the code's view of it (the
+ * clock and a withdrawal's destination as unions), and test/sandbox/state-schema.test.ts checks that they agree.
+ */
 export type SandboxStateData = {
   version: typeof STATE_VERSION;
   clock: ClockState;

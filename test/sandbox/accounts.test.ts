@@ -113,7 +113,7 @@ describe("accounts", () => {
     const saved = structuredClone(sandbox.snapshot()) as any;
     saved.accounts["key-a"].apiSecret = "";
     expect(thrownBy(() => sandbox.restore(saved))?.message).toBe(
-      "sandbox state: accounts.key-a.apiSecret is not as the sandbox writes it",
+      "sandbox state: /accounts/key-a/apiSecret must NOT have fewer than 1 characters",
     );
   });
 

@@ -117,7 +117,7 @@ describe('the moments the sandbox clock shows (choices.ts, "clock")', () => {
     const sandbox = newSandbox();
     const fixed = { ...sandbox.snapshot(), clock: { kind: "fixed", nowMs: latest + 1 } };
     expect(thrownBy(() => sandbox.restore(fixed as never))?.message).toBe(
-      "sandbox state: clock.nowMs is not as the sandbox writes it",
+      `sandbox state: /clock/nowMs must be <= ${latest}`,
     );
     const ahead = { ...sandbox.snapshot(), clock: { kind: "real", offsetMs: latest, lastMs: 0 } };
     expect(thrownBy(() => sandbox.restore(ahead as never))?.message).toMatch(/clock\.offsetMs takes the clock past/);

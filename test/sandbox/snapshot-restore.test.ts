@@ -62,7 +62,9 @@ describe("snapshot and restore", () => {
     expect(() => sandbox.restore(edited as never)).toThrow(/starting balance plus its transactions/);
     const other = stateOf(sandbox);
     other.accounts["key-a"]!.wallets[0]!.code = "EUR";
-    expect(() => sandbox.restore(other as never)).toThrow(/wallets\[0\]\.code/);
+    expect(() => sandbox.restore(other as never)).toThrow(
+      /\/accounts\/key-a\/wallets\/0\/code is not a currency of the catalogue$/,
+    );
     const badRates = stateOf(sandbox);
     badRates.rates.fiat = [{ currency: "NGNX", buyRate: -1, sellRate: 1 }];
     expect(() => sandbox.restore(badRates as never)).toThrow(/above 0/);
@@ -84,11 +86,15 @@ describe("snapshot and restore", () => {
     const asTable = edit((state) => {
       state.accounts["key-a"].quotes = Object.fromEntries(quotes(state).map((quote: any) => [quote.id, quote]));
     });
-    expect(asTable).toThrow(/^sandbox state: accounts\.key-a\.quotes must be a list$/);
-    expect(edit((state) => (quotes(state)[1].id = "quote-2"))).toThrow(/quotes\[1\]\.id is not a quote id/);
-    expect(edit((state) => (state.ids.counter = 0))).toThrow(/quotes\[0\]\.id is ahead of ids\.counter/);
+    expect(asTable).toThrow(/^sandbox state: \/accounts\/key-a\/quotes must be array$/);
+    expect(edit((state) => (quotes(state)[1].id = "quote-2"))).toThrow(
+      /\/accounts\/key-a\/quotes\/1\/id must match pattern /,
+    );
+    expect(edit((state) => (state.ids.counter = 0))).toThrow(
+      /\/accounts\/key-a\/quotes\/0\/id is ahead of \/ids\/counter$/,
+    );
     // The trade's quote is the first: without it, the trade names no quote of the account.
-    expect(edit((state) => quotes(state).shift())).toThrow(/trades\[0\]\.quoteId/);
+    expect(edit((state) => quotes(state).shift())).toThrow(/\/accounts\/key-a\/trades\/0\/quoteId names no quote/);
     expect(stateOf(sandbox).accounts["key-a"]!.quotes).toHaveLength(2);
     expect(edit((state) => quotes(state).reverse())).not.toThrow(); // the order is the sandbox's, not a rule
   });

@@ -52,7 +52,7 @@ function swapTransactions(engine: Engine, quote: QuoteRecord, reference: string,
     reference,
     description: `Swap ${quote.amount} ${paid} to ${received}`,
     narration: `Quote ${quote.id}`,
-    category: "SWAP",
+    category: "SWAP" as const,
   };
   const ids = engine.state.ids;
   const debit: TransactionRecord = {

@@ -1,7 +1,7 @@
 // The outbox as the state holds it: every webhook of each API key with the exact bytes it is sent as, their
 // signature, where it goes and each attempt, so a test can assert what its receiver was sent and a snapshot
-// carries the pending deliveries with it. Also how the outbox is read (GET /_sandbox/webhooks) and what a
-// restore accepts of it: the shape the sandbox writes, nothing else.
+// carries the pending deliveries with it. Also how the outbox is read (GET /_sandbox/webhooks). What a restore
+// accepts of it is the shape the sandbox writes, nothing else: the control document's SandboxWebhookRecord.
 import type { SandboxWebhook } from "../../../generated/sandbox-control.js";
 import { iso } from "../clock.js";
 
@@ -60,35 +60,4 @@ export function webhookSettingsProblem(settings: { webhookUrl?: unknown; webhook
   const url = typeof webhookUrl === "string" && URL.canParse(webhookUrl) ? new URL(webhookUrl) : undefined;
   if (url?.protocol !== "http:" && url?.protocol !== "https:") return "webhookUrl must be an http or https URL";
   return webhookSecret === undefined ? "a webhookUrl needs a webhookSecret to sign the webhooks with" : undefined;
-}
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
-const isWhole = (value: unknown) => Number.isSafeInteger(value);
-const optional = (test: (value: unknown) => boolean) => (value: unknown) => value === undefined || test(value);
-const isText = (value: unknown) => typeof value === "string";
-
-const RECORD_TESTS: Record<string, (value: unknown) => boolean> = {
-  id: isText,
-  transactionId: isText,
-  url: optional(isText),
-  body: isText,
-  signature: optional(isText),
-  status: (value) => value === "pending" || value === "delivered" || value === "failed",
-  attempts: (value) =>
-    Array.isArray(value) &&
-    value.every((a) => isRecord(a) && isWhole(a.at) && optional(isWhole)(a.status) && optional(isText)(a.error)),
-  nextAttemptAt: optional(isWhole),
-  createdAt: isWhole,
-  resendOf: optional(isText),
-};
-
-/** What keeps `outbox` (a store's webhooks) from being restored, as "at[index].field", or undefined. */
-export function outboxProblem(at: string, outbox: unknown): string | undefined {
-  if (!Array.isArray(outbox)) return `${at} must be a list`;
-  for (const [index, record] of outbox.entries()) {
-    const wrong = isRecord(record) ? Object.keys(RECORD_TESTS).find((f) => !RECORD_TESTS[f]!(record[f])) : "";
-    if (wrong !== undefined) return `${at}[${index}]${wrong ? `.${wrong}` : ""} is not as the sandbox writes it`;
-  }
-  return undefined;
 }
