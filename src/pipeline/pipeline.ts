@@ -53,6 +53,8 @@ export interface PipelineRequest {
   url: string;
   headers: Record<string, string | string[] | undefined>;
   body: string;
+  /** `url` already parsed (against any base) by a front that needed it, so it is not parsed twice. */
+  parsedUrl?: ParsedTarget;
 }
 
 /** A finding about a request or an answer, as a `sl-violations` header lists it (Prism's shape). */
@@ -84,6 +86,8 @@ export type SourceAnswer =
       headers: Record<string, unknown>;
       body: unknown;
       violations?: Violation[];
+      /** `body` already written as JSON (JSON.stringify's text): sent as is when the body goes out unchanged. */
+      bodyText?: string;
     }
   | { kind: "refused"; status: number; reason: string };
 
@@ -173,12 +177,12 @@ export const isPromise = <T>(value: Eventually<T>): value is Promise<T> =>
   typeof (value as { then?: unknown } | undefined)?.then === "function";
 
 /** `next` of `value`: at once when it is there, else once it settles. */
-function after<T, U>(value: Eventually<T>, next: (value: T) => Eventually<U>): Eventually<U> {
+export function after<T, U>(value: Eventually<T>, next: (value: T) => Eventually<U>): Eventually<U> {
   return isPromise(value) ? value.then(next) : next(value);
 }
 
 /** What the pipeline reads of a parsed request target (parseUrl). */
-type ParsedTarget = Pick<URL, "pathname" | "search" | "searchParams">;
+export type ParsedTarget = Pick<URL, "pathname" | "search" | "searchParams">;
 
 /** The request target as a URL, or undefined where it is none (Node's parser takes "//", the URL parser not). */
 export function parseUrl(url: string): URL | undefined {
@@ -223,6 +227,20 @@ function safeHeaders(headers: Record<string, unknown>): Record<string, string | 
   const safe: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(headers))
     safe[name.toLowerCase()] = Array.isArray(value) ? value.map(safeHeaderValue) : safeHeaderValue(String(value));
+  return safe;
+}
+
+/** The safe headers of each frozen headers object a source answers (the sandbox's per operation): it cannot change. */
+const safeFrozenHeaders = new WeakMap<object, Record<string, string | string[]>>();
+
+/** safeHeaders, worked out once for a frozen headers object; the caller must not change what it answers. */
+function safeHeadersOf(headers: Record<string, unknown>): Record<string, string | string[]> {
+  if (!Object.isFrozen(headers)) return safeHeaders(headers);
+  let safe = safeFrozenHeaders.get(headers);
+  if (!safe) {
+    safe = safeHeaders(headers);
+    safeFrozenHeaders.set(headers, safe);
+  }
   return safe;
 }
 
@@ -309,15 +327,20 @@ function createFinish(spec: OpenApiDocument, now: () => number, errorBodies: Err
   };
   return (operation: Operation, answer: SourceAnswer & { kind: "answer" }): PipelineAnswer => {
     const at = now();
+    // refresh answers a copy of its own, which takes the identity in place of one more copy.
     const headers: Record<string, string | string[]> = Object.assign(
-      limits.refresh(safeHeaders(answer.headers), answer.status, at),
+      limits.refresh(safeHeadersOf(answer.headers), answer.status, at),
       MOCK_IDENTITY,
     );
     if (answer.violations?.length) headers["sl-violations"] = violationsHeader(answer.violations);
     const contentType = headerOf(headers, "content-type");
     const written = bodyOf(operation, answer, contentType);
     const body = refreshQuotes ? quotes.refresh(operation, answer.status, written, at) : written;
-    return withValue({ status: answer.status, headers, body: serialize(body, contentType) }, body, contentType);
+    const text =
+      answer.bodyText !== undefined && body === answer.body && isJsonMediaType(contentType)
+        ? answer.bodyText
+        : serialize(body, contentType);
+    return withValue({ status: answer.status, headers, body: text }, body, contentType);
   };
 }
 
@@ -503,7 +526,7 @@ export function createRequestPipeline(options: PipelineOptions): RequestPipeline
 
   function answer(request: PipelineRequest): Eventually<PipelineAnswer> {
     const method = request.method.toUpperCase();
-    const url = parseUrl(request.url);
+    const url = request.parsedUrl ?? parseUrl(request.url);
     if (url === undefined) return refuse(undefined, { status: 400, why: "the request target is not a valid URL" });
     const matched = router.route(method, url.pathname);
     const operation = "operation" in matched ? matched.operation : undefined;

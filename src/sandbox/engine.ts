@@ -90,7 +90,10 @@ const successHeaders = new WeakMap<Operation, Record<string, string>>();
 function headersOf(spec: OpenApiDocument, operation: Operation): Record<string, string> {
   let headers = successHeaders.get(operation);
   if (!headers) {
-    headers = { ...(documentedAnswer(spec, operation, 200)?.headers ?? { "content-type": "application/json" }) };
+    // Frozen: shared by every answer of the operation, and the pipeline makes its safe form once.
+    headers = Object.freeze({
+      ...(documentedAnswer(spec, operation, 200)?.headers ?? { "content-type": "application/json" }),
+    });
     successHeaders.set(operation, headers);
   }
   return headers;

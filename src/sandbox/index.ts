@@ -26,6 +26,7 @@ import { SANDBOX_CHOICES } from "./choices.js";
 import { refuse } from "./refusal.js";
 import { DEFAULT_QUOTE_SIDE_READING, QUOTE_SIDE_READINGS, type QuoteSideReading } from "./rules.js";
 import { createClock, wallClock } from "./clock.js";
+import { keepPipeline } from "./direct.js";
 import { createAnswerCheck, sharedValidator } from "./conformance.js";
 import { CONTROL_PREFIX, createControl } from "./control.js";
 import type { Engine } from "./engine.js";
@@ -289,6 +290,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     webhooks: { list: (apiKey) => engine.webhooks.list(apiKey), settled: () => engine.webhooks.settled() },
   };
   const control = createControl(sandbox, options);
+  keepPipeline(sandbox, pipeline);
   for (const [apiKey, settings] of Object.entries(options.accounts ?? {})) accounts.put(apiKey, settings);
   return sandbox;
 }

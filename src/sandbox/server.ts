@@ -1,6 +1,8 @@
 // The sandbox over HTTP (`api-contract sandbox`): the shared node:http front (src/pipeline/http-front.ts: body limit,
 // request limits, CORS, a request Node cannot parse) before the sandbox engine. Each request read whole becomes a
-// Fetch Request for `sandbox.fetch`, whose Response is written back: one way in for every front. What only the
+// Fetch Request for `sandbox.fetch`, whose Response is written back, except an API request: it goes straight into
+// the same engine's pipeline (direct.ts) in the shapes the Fetch way would give it, as building a Request and
+// reading a Response cost as much as the rest of the answer (the throughput target: BENCHMARKS.md). What only the
 // transport sees (a body too large, a URL too long…) is refused with the contract's documented error answer, as the
 // mock refuses it.
 // Around the engine it adds what a long-running process needs:
@@ -21,7 +23,14 @@ import controlDocument from "../../generated/sandbox-control.json" with { type: 
 import { openApiDocument } from "../contract/bundled.js";
 import { type AnsweringSide, startHttpFront } from "../pipeline/http-front.js";
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_REQUEST_TIMEOUT_MS } from "../pipeline/limits.js";
-import { createRequestPipeline, type PipelineAnswer } from "../pipeline/pipeline.js";
+import {
+  after,
+  createRequestPipeline,
+  type PipelineAnswer,
+  type PipelineRequest,
+  type RequestPipeline,
+} from "../pipeline/pipeline.js";
+import { pipelineOf } from "./direct.js";
 import { deriveMockSpec } from "../mock/spec.js";
 import { isControlPath } from "./control.js";
 import { controlHosts, createControlGuard, isControlTarget } from "./control-origin.js";
@@ -252,6 +261,78 @@ async function toAnswer(response: Response): Promise<PipelineAnswer> {
   return { status: response.status, headers, body: await response.text() };
 }
 
+/** Methods a Fetch Request takes as they are; any other (TRACE…) goes the Fetch way, which refuses it. */
+const DIRECT_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+
+/** Decodes a body as Fetch's `text()` does: UTF-8, a bad byte replaced, a leading byte-order mark dropped. */
+const utf8 = new TextDecoder();
+
+/** Header fields as a Fetch Headers gives them: names lower-cased, a repeated field's values joined. */
+function joinedHeaders(raw: string[]): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i]!.toLowerCase();
+    headers[name] = Object.hasOwn(headers, name) ? `${headers[name]}, ${raw[i + 1]}` : raw[i + 1]!;
+  }
+  return headers;
+}
+
+/**
+ * A request's header fields as a Fetch Headers gives them. Node has already made them an object (it reads the
+ * host from it), which is the same when no field is repeated (Node drops or joins a repeated field by rules of its
+ * own): then it is taken as it is, not made twice. Node makes a set-cookie field a list even once; the pipeline
+ * reads a list of one as its text.
+ */
+function headersOf(request: http.IncomingMessage): PipelineRequest["headers"] {
+  const made = request.headers;
+  let fields = 0;
+  for (const _name in made) fields++;
+  return fields * 2 === request.rawHeaders.length ? made : joinedHeaders(request.rawHeaders);
+}
+
+/** Whether an answer has a repeated field that the Fetch way joins (all but set-cookie). */
+function hasJoinedField(headers: PipelineAnswer["headers"]): boolean {
+  for (const name in headers) if (Array.isArray(headers[name]) && name !== "set-cookie") return true;
+  return false;
+}
+
+/** A pipeline answer as the Fetch way gives it back: a repeated field joined (but set-cookie), no body to HEAD. */
+function asFetchGives(method: string, answer: PipelineAnswer): PipelineAnswer {
+  const empty = method === "HEAD" || answer.status === 204;
+  // As it is when there is nothing to join, a body to send and no reason (the Fetch way carries none).
+  if (!empty && answer.why === undefined && !hasJoinedField(answer.headers)) return answer;
+  const headers: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(answer.headers))
+    headers[name] = Array.isArray(value) && name !== "set-cookie" ? value.join(", ") : value;
+  return { status: answer.status, headers, body: empty ? "" : answer.body };
+}
+
+/**
+ * An API request straight into the engine's pipeline (direct.ts), in the shapes the Fetch way would have given
+ * it (the same URL, header fields and body text: none on GET or HEAD), and its answer as the Fetch way gives it
+ * back.
+ */
+function answerDirectly(pipeline: RequestPipeline, request: http.IncomingMessage, text: string, url: URL) {
+  const method = String(request.method).toUpperCase();
+  const body = method === "GET" || method === "HEAD" ? "" : text;
+  const headers = headersOf(request);
+  // The target as sent: the pipeline reads the parsed URL, so its href need not be written out.
+  const answer = pipeline.answer({ method, url: String(request.url), parsedUrl: url, headers, body });
+  return after(answer, (answered) => asFetchGives(method, answered));
+}
+
+/** The request's target, parsed, when it goes the direct way: an API request of a method Fetch takes as it is. */
+function directUrl(request: http.IncomingMessage, origin: string): URL | undefined {
+  if (!DIRECT_METHODS.has(String(request.method ?? "GET").toUpperCase())) return undefined;
+  let url: URL;
+  try {
+    url = new URL(String(request.url ?? "/"), origin);
+  } catch {
+    return undefined; // the Fetch way refuses it
+  }
+  return isControlPath(url.pathname) ? undefined : url;
+}
+
 /** Where the sandbox listens, known once it does (port 0: the system chooses): its origin, its control guard. */
 interface Listening {
   origin: string;
@@ -269,8 +350,16 @@ function sandboxSide(sandbox: Sandbox, at: Listening): AnsweringSide {
     source: { answer: async () => ({ kind: "refused", status: 400, reason: "transport refusals only" }) },
     now: () => sandbox.clock.now(),
   });
-  /** A request as sandbox.fetch takes it. */
-  const answer = async (request: http.IncomingMessage, body: Buffer) => {
+  // An API request goes straight into the engine's pipeline (direct.ts): building a Fetch Request and reading a
+  // Fetch Response back cost about as much as the rest of the answer (BENCHMARKS.md); the rest goes the Fetch way.
+  const answer = (request: http.IncomingMessage, body: Buffer) => {
+    const pipeline = pipelineOf(sandbox);
+    const url = pipeline && directUrl(request, at.origin);
+    if (pipeline && url) return answerDirectly(pipeline, request, utf8.decode(body), url);
+    return answerFetched(request, body);
+  };
+  /** The Fetch way: a request the pipeline cannot take directly, as sandbox.fetch takes it. */
+  const answerFetched = async (request: http.IncomingMessage, body: Buffer) => {
     let fetchRequest: Request;
     try {
       fetchRequest = toFetchRequest(request, body, at.origin);

@@ -1,8 +1,11 @@
 // pins: rates.update
-// Answers follow every change, and every answer is checked whole: Get Fiat Rates shows a rate change in the very
-// next answer (in-process and over HTTP), and the answer check (conformance.ts) checks the headers and the body of
-// each answer, so a wrong header or a wrong body next to one that passed still fails it. The pipeline escapes a
-// source's header values in each answer, and shows each change of a headers object between answers.
+// Check once, send many, and still follow every change: Get Fiat Rates keeps its answer written as JSON until the
+// rates change (operations/catalogue.ts), and the answer check (conformance.ts) checks only the headers of a body
+// byte-identical to one of the same operation, status and content type that passed. Neither may hide a change: a
+// rate change shows in the very next answer (in-process and over HTTP), and a wrong header or a wrong body next to a
+// known body still fails the check. The pipeline makes the safe form of a frozen headers object once; one that is
+// not frozen may change between answers, and each answer shows it. A source's bodyText is sent only when the body
+// goes out unchanged.
 import { afterEach, describe, expect, it } from "vitest";
 import { openApiDocument } from "../../src/contract/bundled.js";
 import { createRequestPipeline, type PipelineAnswer, type SourceAnswer } from "../../src/pipeline/pipeline.js";
@@ -103,7 +106,7 @@ describe("the answer check of a known body", () => {
   });
 });
 
-describe("the pipeline's safe headers", () => {
+describe("the pipeline's safe headers and a source's bodyText", () => {
   const spec = loadSpec();
   const request = { method: "GET", url: `http://any.test${RATES}`, headers: {}, body: "" };
   const pipelineAnswering = (answer: () => SourceAnswer) =>
@@ -119,5 +122,22 @@ describe("the pipeline's safe headers", () => {
     expect((await fromChanging.handle(request)).headers["x-note"]).toBe("one");
     changing["x-note"] = "two";
     expect((await fromChanging.handle(request)).headers["x-note"]).toBe("two");
+  });
+
+  it("sends bodyText for an unchanged JSON body, and writes the body when a finding rewrites it", async () => {
+    const headers = { "content-type": "application/json" };
+    const written = { message: "m", data: [] };
+    const same = pipelineAnswering(() => ({ kind: "answer", status: 200, headers, body: written, bodyText: "{ }" }));
+    expect((await same.handle(request)).body).toBe("{ }");
+    const finding = { location: ["request", "query"], severity: "Error", message: "wrong" };
+    const rewritten = pipelineAnswering(() => ({
+      kind: "answer",
+      status: 422,
+      headers,
+      body: written,
+      bodyText: "{ }",
+      violations: [finding],
+    }));
+    expect((await rewritten.handle(request)).body).not.toBe("{ }");
   });
 });
