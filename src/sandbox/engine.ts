@@ -82,8 +82,6 @@ export function single(value: string | string[] | undefined): string | undefined
 /** The API key of a request, if it carries one. */
 export const apiKeyOf = (headers: SourceRequest["headers"]): string | undefined => single(headers[API_KEY_HEADER]);
 
-export const refused = (status: number, reason: string): SourceAnswer => ({ kind: "refused", status, reason });
-
 const successHeaders = new WeakMap<Operation, Record<string, string>>();
 
 /** The documented headers of `operation`'s success answer (content type, rate-limit headers). */

@@ -13,7 +13,7 @@ import { PACKAGE_NAME } from "../../scripts/build/code-samples.js";
 import { binPath } from "../../scripts/lib/node-cli.js";
 import { choicesTable, README_MARKERS } from "../../scripts/build/sandbox-choices.js";
 import { REFUSAL_STATUS } from "../../src/sandbox/rules.js";
-import { createSandbox, type SandboxChoice } from "../../src/sandbox/index.js";
+import { createSandbox } from "../../src/sandbox/index.js";
 import { type StartedSandbox, startSandbox } from "../../src/sandbox/server.js";
 import { readmeBlock } from "../support/readme.js";
 import { repoRoot, scratchDir, tscCleanAndBroken } from "../support/tsc.js";

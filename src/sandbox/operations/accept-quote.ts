@@ -6,7 +6,7 @@
 import { DOLLAR_VALUE_DECIMALS, REFUSAL_STATUS, RULE_FORMS } from "../rules.js";
 import { pairJoining } from "../catalogue.js";
 import { iso } from "../clock.js";
-import { type AccountCall, answered, type Engine, refused, withAccount, type OperationModule } from "../engine.js";
+import { type AccountCall, answered, type Engine, withAccount, type OperationModule } from "../engine.js";
 import { refuse } from "../refusal.js";
 import { tradeReference, uuid } from "../ids.js";
 import {

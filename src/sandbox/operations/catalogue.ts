@@ -2,7 +2,7 @@
 // by its two codes, those of one currency), from the sandbox's catalogue and rates of the moment.
 import type { SourceAnswer } from "../../pipeline/pipeline.js";
 import { REFUSAL_STATUS } from "../rules.js";
-import { answered, type Handler, refused, type OperationModule } from "../engine.js";
+import { answered, type Handler, type OperationModule } from "../engine.js";
 import { refuse } from "../refusal.js";
 import { shaped } from "../templates.js";
 import { pairSummaryView } from "../views.js";

@@ -7,7 +7,6 @@ import {
   type Handler,
   pageMeta,
   pageOf,
-  refused,
   withAccount,
   type OperationModule,
 } from "../engine.js";

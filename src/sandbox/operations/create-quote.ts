@@ -14,7 +14,7 @@ import {
   largestAmountOf,
   pairJoining,
 } from "../catalogue.js";
-import { type AccountCall, answered, type Engine, refused, withAccount, type OperationModule } from "../engine.js";
+import { type AccountCall, answered, type Engine, withAccount, type OperationModule } from "../engine.js";
 import { refuse } from "../refusal.js";
 import { quoteId } from "../ids.js";
 import { fromMinor, type QuotePayer, type QuoteRecord, wholeAt15Digits } from "../state.js";

@@ -4,15 +4,7 @@
 // as every list of the sandbox.
 import type { components } from "../../../generated/schema.js";
 import { REFUSAL_STATUS } from "../rules.js";
-import {
-  type AccountCall,
-  answered,
-  pageItems,
-  pageOf,
-  refused,
-  withAccount,
-  type OperationModule,
-} from "../engine.js";
+import { type AccountCall, answered, pageItems, pageOf, withAccount, type OperationModule } from "../engine.js";
 import { refuse } from "../refusal.js";
 import { addressFor, receivableNetwork } from "../money/addresses.js";
 import { createdAddressView, listedAddressView } from "../money/views.js";

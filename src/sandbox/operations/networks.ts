@@ -2,7 +2,7 @@
 // by default, configurable: choices.ts "catalogue"), the same data deposit addresses and withdrawals are checked
 // against.
 import { REFUSAL_STATUS } from "../rules.js";
-import { answered, type Handler, refused, type OperationModule } from "../engine.js";
+import { answered, type Handler, type OperationModule } from "../engine.js";
 import { refuse } from "../refusal.js";
 
 const getActiveNetworks: Handler = (call) => answered(call, call.engine.state.catalogue.networks);

@@ -8,7 +8,6 @@ import {
   pageItems,
   pageMeta,
   pageOf,
-  refused,
   single,
   withAccount,
   type OperationModule,

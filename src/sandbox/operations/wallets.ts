@@ -1,7 +1,7 @@
 // The caller's wallets: one by currency code (Get Wallet Balance, documented with USDT, and its form for any
 // code), and all of them (Get My Wallets, observed in the official client), each as the state holds it now.
 import { REFUSAL_STATUS } from "../rules.js";
-import { type AccountCall, answered, refused, withAccount, type OperationModule } from "../engine.js";
+import { type AccountCall, answered, withAccount, type OperationModule } from "../engine.js";
 import { refuse } from "../refusal.js";
 import { walletView } from "../views.js";
 

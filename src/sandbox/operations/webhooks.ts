@@ -2,7 +2,7 @@
 // latest webhook is sent again, byte for byte (webhooks/). An id that is not one of the caller's transactions
 // answers 404 and nothing is sent (choices.ts, "webhooks.resend").
 import { REFUSAL_STATUS } from "../rules.js";
-import { type AccountCall, answered, refused, withAccount, type OperationModule } from "../engine.js";
+import { type AccountCall, answered, withAccount, type OperationModule } from "../engine.js";
 import { refuse } from "../refusal.js";
 
 function resend(call: AccountCall, ids: readonly string[]) {

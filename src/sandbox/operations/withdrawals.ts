@@ -5,7 +5,7 @@
 import type { components } from "../../../generated/schema.js";
 import { type Currency, dollarRateOf, excessOf, findCurrency } from "../catalogue.js";
 import { DOLLAR_VALUE_DECIMALS, REFUSAL_STATUS } from "../rules.js";
-import { type AccountCall, answered, type Engine, refused, withAccount, type OperationModule } from "../engine.js";
+import { type AccountCall, answered, type Engine, withAccount, type OperationModule } from "../engine.js";
 import { refuse } from "../refusal.js";
 import { uuid } from "../ids.js";
 import { withdrawalNetworkOf } from "../money/addresses.js";

@@ -10,7 +10,7 @@ import { WEBHOOK_RETRY_DELAYS_MS, WEBHOOK_TIMEOUT_MS } from "../rules.js";
 import { type ClockAlarm, createAlarm, MAX_TIMER_MS } from "../clock.js";
 import type { Engine, WebhookPayload, WebhookResend } from "../engine.js";
 import { uuid } from "../ids.js";
-import { ownEntry, setOwnEntry } from "../state.js";
+import { ownEntry } from "../state.js";
 import {
   attempt,
   type DeliveryTarget,
