@@ -1,6 +1,7 @@
 // `npm run test:quick`: the inner loop for people working on the package. Every test of `npm test` but those that
-// drive a browser, download or install anything, copy the repository, or build the package; servers on 127.0.0.1
-// stay (they are most of what the package does). `npm test`, which CI runs, runs them all.
+// drive a browser, download or install anything, copy the repository, build the package, or start TypeScript in a
+// child process (each start loads tsx, about a second: the command line's and the README examples' files were half
+// of the run); servers on 127.0.0.1 stay (they are most of what the package does). `npm test` runs them all.
 import { defineConfig, mergeConfig } from "vitest/config";
 import base from "./vitest.config.js";
 
@@ -10,7 +11,11 @@ export const QUICK_RUN_LEAVES_OUT = {
   "downloads Node and TypeScript, installs the packed package": /from "\.\/toolchain\.js"/,
   "copies the repository to build, lint or release it": /from "\.\.\/support\/fixture-repo\.js"/,
   "builds the package (tsup) to publish it": /"publish", "--dry-run"/,
+  "starts TypeScript in a child process (the command line, npm start, README examples)":
+    /from "\.\/run-cli\.js"|binPath\("tsx"\)|"--import", "tsx"|"tsx", "dist", "loader\.mjs"|npm_execpath/,
 } as const;
+
+const CHILD_TYPESCRIPT = "starts TypeScript in a child process (the command line, npm start, README examples)";
 
 /** The files left out, each with its reason (a key of QUICK_RUN_LEAVES_OUT). */
 export const LEFT_OUT_OF_QUICK_RUN: Record<string, keyof typeof QUICK_RUN_LEAVES_OUT> = {
@@ -24,10 +29,22 @@ export const LEFT_OUT_OF_QUICK_RUN: Record<string, keyof typeof QUICK_RUN_LEAVES
   "test/scripts/generated.test.ts": "copies the repository to build, lint or release it",
   "test/release/done.test.ts": "copies the repository to build, lint or release it",
   "test/release/publish.test.ts": "builds the package (tsup) to publish it",
+  "test/cli/ci-recipe.test.ts": CHILD_TYPESCRIPT,
+  "test/cli/help-and-version.test.ts": CHILD_TYPESCRIPT,
+  "test/cli/sandbox-command.test.ts": CHILD_TYPESCRIPT,
+  "test/cli/verify-exit-codes.test.ts": CHILD_TYPESCRIPT,
+  "test/cli/verify-flags.test.ts": CHILD_TYPESCRIPT,
+  "test/docs/readme-first-example.test.ts": CHILD_TYPESCRIPT,
+  "test/docs/readme-sandbox-webhooks.test.ts": CHILD_TYPESCRIPT,
+  "test/docs/readme-sandbox.test.ts": CHILD_TYPESCRIPT,
+  "test/mock/lifetime.test.ts": CHILD_TYPESCRIPT,
+  "test/mock/npm-start.test.ts": CHILD_TYPESCRIPT,
+  "test/scripts/mutation-report.test.ts": CHILD_TYPESCRIPT,
+  "test/webhooks/readme-receiver.test.ts": CHILD_TYPESCRIPT,
 };
 
-// Files share their workers (no fresh module graph per file): 30 s instead of 58 s here. `npm test` keeps
-// isolation, so a test that leans on another file's leftovers still fails there.
+// Files share their workers (no fresh module graph per file), which saves reloading modules for each of the files.
+// `npm test` keeps isolation, so a test that leans on another file's leftovers still fails there.
 const quick = { isolate: false, exclude: ["**/node_modules/**", ...Object.keys(LEFT_OUT_OF_QUICK_RUN)] };
 
 export default mergeConfig(base, defineConfig({ test: quick }));
