@@ -1,13 +1,11 @@
 // The identifiers the sandbox writes (choices.ts, "ids"): a small generator whose state lives in the sandbox's
 // state, so a sandbox restored from a snapshot answers the same ids as the one it was taken from. Each id also
 // carries the generator's counter, so two ids are never equal. Not for secrets: nothing here is unguessable.
+import type { SandboxIdState } from "../../generated/sandbox-control.js";
 import { DATED_REFERENCE_CHARACTERS, QUOTE_ID_FORM } from "./rules.js";
 
-/** The generator as a snapshot holds it. */
-export interface IdState {
-  seed: number;
-  counter: number;
-}
+/** The generator as a snapshot holds it (the control document's SandboxIdState). */
+export type IdState = SandboxIdState;
 
 const ALPHANUMERIC = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 const UPPER_ALPHANUMERIC = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";

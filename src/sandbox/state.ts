@@ -4,11 +4,17 @@
 // Balances are kept in minor units (integers, to the currency's decimals) so that every balance is exactly its
 // starting balance plus its transactions' effects (`effectMinor`: a deposit credits its amount less its fee, a
 // withdrawal debits its amount and its fee).
-import type { components } from "../../generated/schema.js";
 import type {
   SandboxAccountSettings,
+  SandboxAccountStore,
+  SandboxDepositAddressRecord,
+  SandboxQuoteRecord,
   SandboxRates,
+  SandboxSettlementRecord,
+  SandboxTradeRecord,
   SandboxTransactionRecord,
+  SandboxWalletRecord,
+  SandboxWindowCount,
   SandboxWithdrawalRecord,
 } from "../../generated/sandbox-control.js";
 import type { Catalogue, Currency } from "./catalogue.js";
@@ -16,76 +22,25 @@ import { decimalsOf, excessOf, largestAmountOf } from "./catalogue.js";
 import { isWithdrawalFinal, MAX_MINOR_UNITS, type Rounding } from "./rules.js";
 import type { ClockState } from "./clock.js";
 import { type IdState, uuid } from "./ids.js";
-import type { WebhookRecord } from "./webhooks/outbox.js";
-
-export type Quote = components["schemas"]["Quote"];
 
 /** The format a snapshot is written in; a restore also takes format 1 (before one store per key). */
 export const STATE_VERSION = 2;
 
-export interface WalletRecord {
-  id: string;
-  code: string;
-  currencyId: string;
-  createdAt: number;
-  updatedAt: number;
-  /** The balance the account started with (configuration), in minor units. */
-  startingMinor: number;
-  balanceMinor: number;
-}
+// The records are the control document's (generated/sandbox-control.d.ts, from the schemas SandboxState names):
+// their fields are declared there once. Only where JSON Schema's oneOf reaches TypeScript as one open object (a
+// withdrawal's destination) does the code narrow it to its union; the records that hold one follow.
+export type WalletRecord = SandboxWalletRecord;
 
-/**
- * A quote as stored: the terms Create Quote answered (its expiryDate is `expiresAt`), when it was made, and the
- * trade that accepted it. Kept small: a sandbox holds thousands of accounts.
- */
-export interface QuoteRecord {
-  id: string;
-  sourceId: string;
-  targetId: string;
-  sourceCode: string;
-  targetCode: string;
-  side: Quote["side"];
-  rate: number;
-  amount: number;
-  amountReceived: number;
-  sourceDollarRate: number;
-  targetDollarRate: number;
-  expiresIn: number;
-  createdAt: number;
-  expiresAt: number;
-  /** The trade that accepted it. */
-  tradeId?: string;
-  /** Which currency accepting debits by `amount` (choices.ts, "quotes.sides"); absent: the source. */
-  pays?: QuotePayer;
-}
+/** A quote as stored: the terms Create Quote answered (its expiryDate is `expiresAt`), and its trade. */
+export type QuoteRecord = SandboxQuoteRecord;
 
-/** The side of a quote whose currency the caller pays. */
-export type QuotePayer = "source" | "target";
+/** The side of a quote whose currency the caller pays (register "quotes.sides"; absent on a record: the source). */
+export type QuotePayer = NonNullable<SandboxQuoteRecord["pays"]>;
 
 /** A trade as stored: its own fields; its terms are its quote's, its pair the catalogue's (views.ts). */
-export interface TradeRecord {
-  id: string;
-  reference: string;
-  createdAt: number;
-  quoteId: string;
-  pairId: string;
-  /** dollarValue in cents (the summary adds these up exactly). */
-  dollarCents: number;
-}
+export type TradeRecord = SandboxTradeRecord;
 
-/** A confirmed deposit of a CREDIT/DEPOSIT transaction. */
-export interface DepositRecord {
-  id: string;
-  hash: string;
-  network: string;
-  /** The address it was paid to. */
-  address: string;
-  dollarRate: number;
-  /** The network's deposit fee, kept by the service (credited nowhere in the account). */
-  feeMinor: number;
-}
-
-/** Where a withdrawal goes: an address on a network, or a bank account. */
+/** Where a withdrawal goes: an address on a network, or a bank account (SandboxWithdrawalDestination's oneOf). */
 export type WithdrawalDestination =
   | { kind: "crypto"; address: string; network: string; memo?: string }
   | {
@@ -99,38 +54,9 @@ export type WithdrawalDestination =
     };
 
 /** The payout of a DEBIT/WITHDRAWAL transaction and its state (choices.ts, "withdrawals.states"). */
-export interface WithdrawalRecord {
-  payoutId: string;
-  status: SandboxWithdrawalRecord["status"];
-  /** The fee debited beside the amount, which leaves the account (credited nowhere in it). */
-  feeMinor: number;
-  destination: WithdrawalDestination;
-  transferReference: string;
-  externalReference: string;
-  dollarValue: number;
-  bitcoinValue: number;
-  /** The on-chain hash once a crypto withdrawal is SUCCESSFUL, else null. */
-  hash: string | null;
-  /** The CREDIT transaction that returned the amount and fee of a FAILED withdrawal. */
-  refundId?: string;
-}
+export type WithdrawalRecord = Omit<SandboxWithdrawalRecord, "destination"> & { destination: WithdrawalDestination };
 
-export interface TransactionRecord {
-  id: string;
-  createdAt: number;
-  /** When it last changed (a withdrawal's state), when it did after createdAt. */
-  updatedAt?: number;
-  reference: string;
-  description: string;
-  narration: string | null;
-  type: "CREDIT" | "DEBIT";
-  category: SandboxTransactionRecord["category"];
-  walletCode: string;
-  /** In minor units of the wallet's currency; always positive (type says the direction). */
-  amountMinor: number;
-  deposit?: DepositRecord;
-  withdrawal?: WithdrawalRecord;
-}
+export type TransactionRecord = Omit<SandboxTransactionRecord, "withdrawal"> & { withdrawal?: WithdrawalRecord };
 
 /** What a transaction did to its wallet, in minor units: its amount, less a deposit's fee, plus a withdrawal's. */
 export const effectMinor = (transaction: TransactionRecord): number =>
@@ -173,64 +99,26 @@ export function postTransaction(account: AccountRecord, transaction: Transaction
 }
 
 /** A deposit address of an account: one per currency, network and customer identifier. */
-export interface DepositAddressRecord {
-  id: string;
-  createdAt: number;
-  value: string;
-  reference: string;
-  currency: string;
-  network: string;
-  /** The customer identifier it was made for; absent on the account's own (master) address of the pair. */
-  identifier?: string;
-}
+export type DepositAddressRecord = SandboxDepositAddressRecord;
 
 /** A withdrawal of the store's account the sandbox clock settles at `at` (choices.ts, "withdrawals.settlement"). */
-export interface SettlementRecord {
-  at: number;
-  transactionId: string;
-}
+export type SettlementRecord = SandboxSettlementRecord;
 
 /**
  * The store of one API key: everything of the key (its account's settings, wallets, quotes, trades, transactions,
  * addresses, limit windows, outbox and settlements in progress), so putting or deleting it is one assignment and a
  * handler given it sees nothing of another key.
  */
-export interface AccountRecord {
-  apiKey: string;
-  userId: string;
-  business: boolean;
-  apiSecret?: string;
-  /** Where the account's webhooks are POSTed, and the Signature Secret that signs them (webhooks/). */
-  webhookUrl?: string;
-  webhookSecret?: string;
-  createdAt: number;
-  wallets: WalletRecord[];
-  /** Oldest first. */
-  quotes: QuoteRecord[];
-  /** Oldest first. */
-  trades: TradeRecord[];
-  /** Oldest first. */
-  transactions: TransactionRecord[];
-  /** Oldest first. */
-  addresses: DepositAddressRecord[];
-  /** The key's limit windows, by limit name. */
-  windows: Record<string, WindowCount>;
-  /** Every webhook of the key, oldest first (webhooks/outbox.ts). */
-  outbox: WebhookRecord[];
-  /** Its withdrawals still to settle on the clock, soonest first (money/withdrawals.ts). */
-  settlements: SettlementRecord[];
-}
+export type AccountRecord = Omit<SandboxAccountStore, "transactions"> & { transactions: TransactionRecord[] };
 
 /** One limit window of one key: which window (its start) and how many requests it counted. */
-export interface WindowCount {
-  start: number;
-  count: number;
-}
+export type WindowCount = SandboxWindowCount;
 
 /**
  * The state as the sandbox holds it. Its shape, as a snapshot writes it and a restore takes it, is declared once, as
- * the control document's SandboxState (openapi-sandbox/control.yaml); these types are the code's view of it (the
- * clock and a withdrawal's destination as unions), and test/sandbox/state-schema.test.ts checks that they agree.
+ * the control document's SandboxState (openapi-sandbox/control.yaml), whose generated types the records above are;
+ * here the clock and the catalogue are the code's narrower view (a union; the contract's Currency and Pair), and
+ * test/sandbox/state-schema.test.ts checks that a snapshot satisfies both.
  */
 export type SandboxStateData = {
   version: typeof STATE_VERSION;

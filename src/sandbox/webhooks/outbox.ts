@@ -2,33 +2,18 @@
 // signature, where it goes and each attempt, so a test can assert what its receiver was sent and a snapshot
 // carries the pending deliveries with it. Also how the outbox is read (GET /_sandbox/webhooks). What a restore
 // accepts of it is the shape the sandbox writes, nothing else: the control document's SandboxWebhookRecord.
-import type { SandboxWebhook } from "../../../generated/sandbox-control.js";
+import type {
+  SandboxWebhook,
+  SandboxWebhookAttemptRecord,
+  SandboxWebhookRecord,
+} from "../../../generated/sandbox-control.js";
 import { iso } from "../clock.js";
 
 /** One delivery attempt: when it started (sandbox clock), then the receiver's status or why there was none. */
-export interface WebhookAttempt {
-  at: number;
-  status?: number;
-  error?: string;
-}
+export type WebhookAttempt = SandboxWebhookAttemptRecord;
 
-export interface WebhookRecord {
-  id: string;
-  transactionId: string;
-  /** The account's webhook URL when the webhook was made; absent: the in-process callback, or nowhere. */
-  url?: string;
-  /** The exact text sent (the payload serialised once). */
-  body: string;
-  /** Lowercase hex HMAC-SHA512 of `body`; absent for the moment it takes Web Crypto to sign. */
-  signature?: string;
-  status: SandboxWebhook["status"];
-  attempts: WebhookAttempt[];
-  /** When the next attempt is due (sandbox clock); absent while one runs or once delivered or failed. */
-  nextAttemptAt?: number;
-  createdAt: number;
-  /** The webhook this one sends again (Resend Webhooks). */
-  resendOf?: string;
-}
+/** A webhook with the exact text it is sent as (the control document's SandboxWebhookRecord). */
+export type WebhookRecord = SandboxWebhookRecord;
 
 /** A webhook as the outbox lists it: the control document's, with when it was made and what it resends. */
 export type WebhookView = SandboxWebhook & { createdAt: string; resendOf?: string };
