@@ -1,7 +1,8 @@
 // Vitest config of the mutation run (`npm run test:mutation`, stryker.config.mjs): only the tests that exercise
 // the mutated code in this process, quickly. Stryker reruns the tests covering a mutant once per mutant, so what
 // it gets from each left-out file below is nothing (no in-process coverage) or not worth its time.
-// The groups of src/ (client, contract, mock, verify) run the tests of src/; left out:
+// The groups of src/ (client, contract, mock, verify) run the tests of src/ (the sandbox's groups and the
+// pipeline's, fewer: see TESTS_OF_GROUP); left out:
 //   test/consumer, test/scripts, test/cli       pack the package, build generated/, run scripts or the
 //                                                `api-contract` command as child processes: src/ runs there only
 //                                                in child processes or from dist/
@@ -52,12 +53,24 @@ const SRC_TESTS = [
   "test/webhooks/**/*.test.ts",
 ];
 const RELEASE_TESTS = ["test/release/**/*.test.ts", "test/spec/provenance.test.ts"];
+// The sandbox's groups run the sandbox's tests, the pipeline's those of the three fronts that share it (mock, ./msw,
+// sandbox). The rest of test/ reaches this code only on its way to what it tests (a client against the mock, verify
+// against a sandbox): each surviving mutant of the pipeline ran all of it, which made the group an 8-hour run.
+const SANDBOX_TESTS = ["test/sandbox/**/*.test.ts"];
+const PIPELINE_TESTS = ["test/mock/**/*.test.ts", "test/msw/**/*.test.ts", ...SANDBOX_TESTS];
+const TESTS_OF_GROUP: Record<string, string[]> = {
+  release: RELEASE_TESTS,
+  sandbox: SANDBOX_TESTS,
+  "sandbox-operations": SANDBOX_TESTS,
+  pipeline: PIPELINE_TESTS,
+  all: [...SRC_TESTS, ...RELEASE_TESTS],
+};
 /** The group Stryker runs (stryker.config.mjs); without one, every group's tests. */
 const group = process.env.MUTATION_GROUP || "all";
 
 export default defineConfig({
   test: {
-    include: group === "release" ? RELEASE_TESTS : group === "all" ? [...SRC_TESTS, ...RELEASE_TESTS] : SRC_TESTS,
+    include: TESTS_OF_GROUP[group] ?? SRC_TESTS,
     exclude: [
       "test/mock/requests-fuzz.test.ts",
       "test/msw/handlers-match-mock.test.ts",

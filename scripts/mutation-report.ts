@@ -78,7 +78,11 @@ const notesPath = path.join(root, "scripts", "mutation-notes.json");
 /** Whether a report's file is one the group mutates (a report may also carry results Stryker reused for others). */
 function inGroup(group: string, file: string): boolean {
   const paths = (MUTATION_GROUPS as Record<string, string[]>)[group];
-  return paths === undefined || paths.some((p) => file === p || file.startsWith(`${p}/`));
+  if (paths === undefined) return true;
+  const under = (p: string) => file === p || file.startsWith(`${p}/`);
+  // "!folder" leaves a folder (or file) of a group's folder to another group.
+  const left = paths.filter((p) => p.startsWith("!")).map((p) => p.slice(1));
+  return paths.some((p) => !p.startsWith("!") && under(p)) && !left.some(under);
 }
 
 /** The named reports (reports/mutation/<name>.json), merged; the names without a report are returned too. */

@@ -223,3 +223,33 @@ describe("mutation-report with notes anchored to code", () => {
     expect(anchoredMarkdown).not.toContain("never used");
   });
 });
+
+// A group may leave a folder of its own to another group ("!src/sandbox/operations"): the sandbox group's report
+// counts nothing of that folder, which the sandbox-operations group reports.
+describe("mutation-report of a group that leaves a folder to another", () => {
+  it("counts the group's own files, not the folder it leaves out", async () => {
+    const sandboxDir = await mkdtemp(path.join(tmpdir(), "mutation-report-sandbox-"));
+    try {
+      const files = {
+        "src/sandbox/fixture.ts": { source, mutants: [mutant("1", "Killed", 1)] },
+        "src/sandbox/operations/fixture.ts": { source, mutants: [mutant("2", "Survived", 2)] },
+      };
+      await writeFile(path.join(sandboxDir, "sandbox.json"), JSON.stringify({ files }));
+      const out = path.join(sandboxDir, "MUTATION.md");
+      const run = await runNodeScript(binPath("tsx"), [
+        path.join(repoRoot, "scripts", "mutation-report.ts"),
+        "--reports",
+        sandboxDir,
+        "--out",
+        out,
+        "sandbox",
+      ]);
+      const written = await readFile(out, "utf8");
+      // 1 killed of 1: the survivor under src/sandbox/operations is sandbox-operations' to report.
+      expect(written, run.stdout + run.stderr).toContain("**Score: 100.00%** (1 detected of 1;");
+      expect(written).not.toContain("src/sandbox/operations/fixture.ts");
+    } finally {
+      await rm(sandboxDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});

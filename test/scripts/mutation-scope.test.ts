@@ -1,6 +1,7 @@
 // What `npm run test:mutation` mutates, as the README says it: every part of src/ is in a group of
-// scripts/mutation-groups.json or left out by name in stryker.config.mjs (with its reason there), the sandbox and
-// the request pipeline in the group "sandbox", whose tests run in the mutation run.
+// scripts/mutation-groups.json or left out by name in stryker.config.mjs (with its reason there); the sandbox and
+// the request pipeline in three groups ("sandbox", "sandbox-operations", "pipeline"), each folder of them in one
+// group only, their tests in the mutation run.
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -15,17 +16,25 @@ const stryker = ((await import(configPath)) as { default: { mutate: string[] } }
 const srcEntries = readdirSync(path.join(root, "src")).map((name) => `src/${name}`);
 
 describe("the mutation run's scope", () => {
-  it("covers every part of src/, the sandbox and the pipeline in the sandbox group, as the README says", () => {
+  it("covers every part of src/, the sandbox and the pipeline in their three groups, as the README says", () => {
     const grouped = new Set(Object.values(groups).flat());
     const leftOut = new Set(stryker.mutate.filter((glob) => glob.startsWith("!src/")).map((glob) => glob.slice(1)));
     // A folder counts when its group names it; a file when its group names it or the config leaves it out.
     const unmutated = srcEntries.filter((entry) => !grouped.has(entry) && !leftOut.has(entry));
     expect(unmutated).toEqual([]);
-    expect((groups as Record<string, string[]>).sandbox).toEqual(["src/sandbox", "src/pipeline"]);
+    const named = groups as Record<string, string[]>;
+    expect(named.pipeline).toEqual(["src/pipeline"]);
+    const operations = ["src/sandbox/operations", "src/sandbox/money", "src/sandbox/webhooks"];
+    expect(named["sandbox-operations"]).toEqual(operations);
+    // The sandbox group: the rest of src/sandbox, what sandbox-operations holds left to it.
+    expect(named.sandbox).toEqual(["src/sandbox", ...operations.map((folder) => `!${folder}`)]);
+    expect(leftOut.has("src/sandbox/choices.ts")).toBe(true);
     const mutationConfig = readFileSync(path.join(root, "vitest.mutation.config.ts"), "utf8");
-    expect(mutationConfig).toContain('"test/sandbox/**/*.test.ts"');
+    expect(mutationConfig).toContain('const SANDBOX_TESTS = ["test/sandbox/**/*.test.ts"];');
     const readme = readFileSync(path.join(root, "README.md"), "utf8").replace(/\s+/g, " ");
-    const scope = "runs Stryker over `src/` (all of it, the sandbox and the request pipeline in the `sandbox` group";
+    const scope =
+      "runs Stryker over `src/` (all of it, the sandbox and the request pipeline in the `sandbox`, " +
+      "`sandbox-operations` and `pipeline` groups";
     expect(readme).toContain(scope);
   });
 });
