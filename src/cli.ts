@@ -367,9 +367,10 @@ function verifyBanner(request: VerifyRequest): string {
 
 /** The line that says what the target turned out to be. */
 function targetLine(target: VerifyTarget, mockVersion: string | undefined, interval: number | undefined): string {
-  if (target !== "mock") return "  the target is a deployment (its answers do not carry X-Api-Contract-Mock)\n";
+  if (target === "deployment") return "  the target is a deployment (its answers do not carry X-Api-Contract-Mock)\n";
   const unpaced = interval === undefined ? ", unpaced" : "";
-  return `  the target is ${targetLabel({ target, mockVersion })} (X-Api-Contract-Mock): every case runs${unpaced}\n`;
+  const header = target === "sandbox" ? "X-Api-Contract-Sandbox" : "X-Api-Contract-Mock";
+  return `  the target is ${targetLabel({ target, mockVersion })} (${header}): every case runs${unpaced}\n`;
 }
 
 /** Prints a line per case as it ends, until the target turns out not to answer (nothing more is sent then). */

@@ -123,6 +123,8 @@ interface PipelineOptions {
   refreshQuotes?: boolean;
   /** The validator of the request checks, made for `spec` and `basePaths` (default: a new one): pipelines share one. */
   validator?: ContractValidator;
+  /** The headers that say what answers (identity.ts), on every answer. Default: the mock's, MOCK_IDENTITY. */
+  identity?: Readonly<Record<string, string>>;
   /** A last check of every answer (refusals too): what is wrong with it, or undefined; wrong answers become 500. */
   checkAnswer?: (answer: PipelineAnswer, request: AnsweredRequest) => string | undefined;
 }
@@ -283,6 +285,15 @@ function apiKeyHeaderOf(spec: OpenApiDocument): string | undefined {
   }
 }
 
+/** The headers that say what answers (PipelineOptions.identity). */
+type Identity = Readonly<Record<string, string>>;
+
+/** What stage 4 does beyond the contract: refresh the quotes' expiry (the mock), and which identity it writes. */
+interface FinishOptions {
+  refreshQuotes: boolean;
+  identity: Identity;
+}
+
 /** A refusal as the pipeline writes it: the documented error answer, with the refusal's findings. */
 type Refuse = (operation: Operation | undefined, refused: Refusal, findings?: Violation[]) => PipelineAnswer;
 
@@ -290,13 +301,13 @@ type Refuse = (operation: Operation | undefined, refused: Refusal, findings?: Vi
  * Stage 4 for refusals: the documented error answer of the status with the published error body of the refusal
  * (its reason, its findings), its rate-limit headers of this moment.
  */
-function createRefuse(spec: OpenApiDocument, now: () => number, errorBodies: ErrorBodies): Refuse {
+function createRefuse(spec: OpenApiDocument, now: () => number, errorBodies: ErrorBodies, identity: Identity): Refuse {
   const limits = rateLimitHeaders(spec);
   return (operation, refused, findings = refusalFinding(refused.why)) => {
     const answer = errorAnswer(spec, operation, refused.status);
     const headers = {
       ...limits.refresh(answer.headers, refused.status, now()),
-      ...MOCK_IDENTITY,
+      ...identity,
       "sl-violations": violationsHeader(findings),
     };
     const documented = { body: answer.body, contentType: answer.headers["content-type"], schema: answer.schema };
@@ -315,7 +326,8 @@ const requestFindings = (violations: Violation[] | undefined): Violation[] =>
  * answer with findings about the request (Prism's 404 for an unknown Prefer example, for one) gets the published
  * error body of those findings.
  */
-function createFinish(spec: OpenApiDocument, now: () => number, errorBodies: ErrorBodies, refreshQuotes: boolean) {
+function createFinish(spec: OpenApiDocument, now: () => number, errorBodies: ErrorBodies, options: FinishOptions) {
+  const { refreshQuotes, identity } = options;
   const quotes = quoteExpiry(spec);
   const limits = rateLimitHeaders(spec);
   const bodyOf = (operation: Operation, answer: SourceAnswer & { kind: "answer" }, contentType?: string) => {
@@ -330,7 +342,7 @@ function createFinish(spec: OpenApiDocument, now: () => number, errorBodies: Err
     // refresh answers a copy of its own, which takes the identity in place of one more copy.
     const headers: Record<string, string | string[]> = Object.assign(
       limits.refresh(safeHeadersOf(answer.headers), answer.status, at),
-      MOCK_IDENTITY,
+      identity,
     );
     if (answer.violations?.length) headers["sl-violations"] = violationsHeader(answer.violations);
     const contentType = headerOf(headers, "content-type");
@@ -514,9 +526,10 @@ export function createRequestPipeline(options: PipelineOptions): RequestPipeline
   const { spec, source } = options;
   const now = options.now ?? (() => Date.now());
   const errorBodies = createErrorBodies(spec);
-  const refuse = createRefuse(spec, now, errorBodies);
+  const identity = options.identity ?? MOCK_IDENTITY;
+  const refuse = createRefuse(spec, now, errorBodies, identity);
   const { admission, finished } = createOptionalSteps(options, refuse);
-  const finish = createFinish(spec, now, errorBodies, options.refreshQuotes ?? true);
+  const finish = createFinish(spec, now, errorBodies, { refreshQuotes: options.refreshQuotes ?? true, identity });
   const router = createRouter(spec, options.basePaths ?? [], refuse);
   const checks = createRequestChecks(createBodyCheck(spec));
   const validator = options.validator ?? createContractValidator(spec, { basePaths: options.basePaths ?? [] });

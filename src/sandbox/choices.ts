@@ -42,7 +42,7 @@ import {
   WITHDRAWAL_FIRST_STATUS,
   WITHDRAWAL_SETTLEMENT,
 } from "./rules.js";
-import { MOCK_IDENTITY_HEADER } from "../pipeline/identity.js";
+import { MOCK_IDENTITY_HEADER, SANDBOX_IDENTITY_HEADER } from "../pipeline/identity.js";
 import {
   DEFAULT_MAX_BODY_BYTES,
   DEFAULT_REQUEST_TIMEOUT_MS,
@@ -563,8 +563,8 @@ export const SANDBOX_CHOICES: readonly SandboxChoice[] = [
     topic: "Answers",
     choice:
       `Every API answer carries ${MOCK_IDENTITY_HEADER} with the package's version, the header of the package's ` +
-      "mock, " +
-      "so a verifier tells the sandbox from a deployment (and api-contract wait --ready-file takes its URL).",
+      `mock (so api-contract wait --ready-file takes its URL), and ${SANDBOX_IDENTITY_HEADER} with it, so ` +
+      "api-contract verify tells the sandbox from the mock and from a deployment.",
     why: "The header is the package's own, not the service's; the contract lets undeclared headers through.",
   },
   {

@@ -9,6 +9,7 @@
 import { BASE_PATH } from "../../generated/client-meta.js";
 import { openApiDocument } from "../contract/bundled.js";
 import { answerFetchRequest } from "../pipeline/fetch-front.js";
+import { SANDBOX_IDENTITY } from "../pipeline/identity.js";
 import { createRequestPipeline } from "../pipeline/pipeline.js";
 import type { SandboxAccount, SandboxChoice, SandboxRates, SandboxState } from "../../generated/sandbox-control.js";
 import { type Accounts, createAccounts } from "./accounts.js";
@@ -246,6 +247,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       signatureClock: options.signatureClock ?? wallClock,
     }),
     refreshQuotes: false,
+    identity: SANDBOX_IDENTITY,
     validator: sharedValidator(openApiDocument),
     checkAnswer: createAnswerCheck(openApiDocument, options.log),
   });

@@ -23,6 +23,7 @@ import controlDocument from "../../generated/sandbox-control.json" with { type: 
 import { openApiDocument } from "../contract/bundled.js";
 import { type AnsweringSide, startHttpFront } from "../pipeline/http-front.js";
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_REQUEST_TIMEOUT_MS } from "../pipeline/limits.js";
+import { SANDBOX_IDENTITY } from "../pipeline/identity.js";
 import {
   after,
   createRequestPipeline,
@@ -349,6 +350,7 @@ function sandboxSide(sandbox: Sandbox, at: Listening): AnsweringSide {
     spec: deriveMockSpec(openApiDocument).spec,
     source: { answer: async () => ({ kind: "refused", status: 400, reason: "transport refusals only" }) },
     now: () => sandbox.clock.now(),
+    identity: SANDBOX_IDENTITY,
   });
   // An API request goes straight into the engine's pipeline (direct.ts): building a Fetch Request and reading a
   // Fetch Response back cost about as much as the rest of the answer (BENCHMARKS.md); the rest goes the Fetch way.

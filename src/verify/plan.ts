@@ -1,7 +1,8 @@
 // Which cases verify sends to a target, and why the others are skipped. On a deployment it is safe by default:
 // operations that change state run only when allowed, an operation with its own quota is called once, and path
 // parameters need real values (their examples name nothing that exists, unless the spec documents the value),
-// except the last one of a path whose parent a POST of this run creates. On the package's mock every case runs.
+// except the last one of a path whose parent a POST of this run creates. On the package's mock and sandbox every
+// case runs.
 import { listOperations, type OpenApiDocument, type Operation } from "../openapi/document.js";
 import { hasOwnQuota, negativeCases, positiveCases, type VerifyCase } from "./cases.js";
 import type { VerifyOptions } from "./types.js";

@@ -20,11 +20,13 @@ const details = (r: CaseResult): string[] => [
   ...r.warnings.map((w) => `warning ${violationLine(w)}`),
 ];
 
-/** The target in words: the package's mock (with its version), or a deployment (verify cannot know it is live). */
+/**
+ * The target in words: the package's mock or sandbox (with its version), or a deployment (verify cannot know it is
+ * live).
+ */
 export function targetLabel(report: Pick<VerifyReport, "target" | "mockVersion">): string {
-  return report.target === "mock"
-    ? `the package's mock${report.mockVersion ? ` ${report.mockVersion}` : ""}`
-    : "a deployment";
+  if (report.target === "deployment") return "a deployment";
+  return `the package's ${report.target}${report.mockVersion ? ` ${report.mockVersion}` : ""}`;
 }
 
 const cell = (text: string): string => text.replace(/\|/g, "\\|").replace(/\r?\n/g, " ");

@@ -33,7 +33,7 @@ export interface Verifier {
   readonly answers: number;
   /** What the target is, as far as the answers so far tell (options.target when given). */
   readonly target: VerifyTarget;
-  /** The mock's version (its X-Api-Contract-Mock header) while the target is the package's mock. */
+  /** The package's version (its X-Api-Contract-Mock header) while the target is the package's mock or sandbox. */
   readonly mockVersion: string | undefined;
 }
 
@@ -61,7 +61,7 @@ export function createVerifier(spec: OpenApiDocument, validator: ContractValidat
       return sender.target;
     },
     get mockVersion() {
-      return sender.target === "mock" ? sender.identity : undefined;
+      return sender.target === "deployment" ? undefined : sender.identity;
     },
     run: (planned) => runCase(planned, context),
   };
@@ -261,6 +261,7 @@ export async function verify(
   const plans: Record<VerifyTarget, PlannedCase[]> = {
     deployment: planVerification(spec, { ...options, target: "deployment" }),
     mock: planVerification(spec, { ...options, target: "mock" }),
+    sandbox: planVerification(spec, { ...options, target: "sandbox" }),
   };
   const tellTarget = targetTeller(verifier, options.onTarget);
   const results: CaseResult[] = [];

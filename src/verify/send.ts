@@ -1,9 +1,10 @@
 // How verify talks to its target: each request signed (when given a secret), timed, paced and not redirected, its
-// answer's body read as sent. The package's mock says what it is in every answer (X-Api-Contract-Mock): while
-// every answer does, the target is the mock (unpaced by default); one answer without it makes it a deployment.
+// answer's body read as sent. The package's mock says what it is in every answer (X-Api-Contract-Mock), the
+// sandbox too and beside it X-Api-Contract-Sandbox: while every answer does, the target is the mock or the sandbox
+// (unpaced by default); one answer without the header makes it a deployment.
 import { SIGNING_HEADERS } from "../../generated/client-meta.js";
 import { createSigner, type Signer } from "../client/signing.js";
-import { MOCK_IDENTITY_HEADER } from "../pipeline/identity.js";
+import { MOCK_IDENTITY_HEADER, SANDBOX_IDENTITY_HEADER } from "../pipeline/identity.js";
 import type { VerifyClock, VerifyOptions, VerifyTarget } from "./types.js";
 
 const realClock: VerifyClock = {
@@ -47,21 +48,25 @@ export interface Sender {
 
 type SenderOptions = Pick<VerifyOptions, "target" | "apiSecret" | "minIntervalMs" | "timeoutMs" | "clock">;
 
-/** What the answers so far say of the target: the mock's version, and whether any answer lacked its header. */
+/** What the answers so far say of the target: the mock's version, and whether any answer lacked a header. */
 function identityTracker(given: VerifyTarget | undefined) {
   let mockVersion: string | undefined;
-  let answerWithoutIdentity = false;
+  let answerWithoutMock = false;
+  let answerWithoutSandbox = false;
   return {
     heard(response: Response) {
       const identity = response.headers.get(MOCK_IDENTITY_HEADER);
-      if (identity === null) answerWithoutIdentity = true;
+      if (identity === null) answerWithoutMock = true;
       else mockVersion ??= identity;
+      if (!response.headers.has(SANDBOX_IDENTITY_HEADER)) answerWithoutSandbox = true;
     },
     get version() {
       return mockVersion;
     },
     get target(): VerifyTarget {
-      return given ?? (mockVersion !== undefined && !answerWithoutIdentity ? "mock" : "deployment");
+      if (given) return given;
+      if (mockVersion === undefined || answerWithoutMock) return "deployment";
+      return answerWithoutSandbox ? "mock" : "sandbox";
     },
   };
 }

@@ -40,10 +40,12 @@ export interface VerifyOptions {
 }
 
 /**
- * What is verified: `mock` when every answer so far carried the mock's X-Api-Contract-Mock header (this package's
- * mock says so), else `deployment` (any other server, which verify cannot know to be a test one).
+ * What is verified: `sandbox` when every answer so far carried X-Api-Contract-Sandbox (this package's sandbox says
+ * so), `mock` when every one carried the mock's X-Api-Contract-Mock (the package's mock, or a sandbox that also
+ * says it is one), else `deployment` (any other server, which verify cannot know to be a test one). The package's
+ * targets get every case, unpaced.
  */
-export type VerifyTarget = "deployment" | "mock";
+export type VerifyTarget = "deployment" | "mock" | "sandbox";
 
 export interface CaseResult {
   case: string;
@@ -64,7 +66,7 @@ export interface CaseResult {
 export interface VerifyReport {
   baseUrl: string;
   target: VerifyTarget;
-  /** The mock's version, from its X-Api-Contract-Mock header, when the target is the package's mock. */
+  /** The package's version, from its X-Api-Contract-Mock header, when the target is the package's mock or sandbox. */
   mockVersion?: string;
   startedAt: string;
   finishedAt: string;

@@ -1,7 +1,8 @@
 // pins: answers.identity
 // Every API answer of the sandbox carries x-api-contract-mock with the package's version (package.json), the
-// header of the package's mock, so a verifier tells the sandbox from a deployment: an answer, a refusal of the
-// sandbox's (401, 404, 422), a spent limit (429), in-process and over HTTP.
+// header of the package's mock, and x-api-contract-sandbox with it, so a verifier tells the sandbox from the mock
+// and from a deployment: an answer, a refusal of the sandbox's (401, 404, 422), a spent limit (429), in-process
+// and over HTTP, a refusal of the HTTP front (413) too.
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -26,12 +27,17 @@ describe("the identity header", () => {
       await api(sandbox, "GET", "/transactions/me?page=0"),
       await api(sandbox, "GET", "/wallets/me"),
     ];
-    expect(answers.map((answer) => [answer.status, answer.headers.get("x-api-contract-mock")])).toEqual([
-      [200, VERSION],
-      [401, VERSION],
-      [404, VERSION],
-      [422, VERSION],
-      [429, VERSION],
+    const identities = answers.map((answer) => [
+      answer.status,
+      answer.headers.get("x-api-contract-mock"),
+      answer.headers.get("x-api-contract-sandbox"),
+    ]);
+    expect(identities).toEqual([
+      [200, VERSION, VERSION],
+      [401, VERSION, VERSION],
+      [404, VERSION, VERSION],
+      [422, VERSION, VERSION],
+      [429, VERSION, VERSION],
     ]);
   });
 
@@ -40,6 +46,19 @@ describe("the identity header", () => {
     started.push(server);
     const answer = await fetch(`${server.baseUrl}/currencies/fiat-rates`, { headers: { [API_KEY_HEADER]: "k" } });
     await answer.arrayBuffer();
-    expect([answer.status, answer.headers.get("x-api-contract-mock")]).toEqual([200, VERSION]);
+    const identity = (response: Response) => [
+      response.status,
+      response.headers.get("x-api-contract-mock"),
+      response.headers.get("x-api-contract-sandbox"),
+    ];
+    expect(identity(answer)).toEqual([200, VERSION, VERSION]);
+    // Refused by the HTTP front before the engine (a body over the limit): the documented error answer, the same.
+    const large = await fetch(`${server.baseUrl}/trades/quote`, {
+      method: "POST",
+      headers: { [API_KEY_HEADER]: "k", "content-type": "application/json" },
+      body: `{"amount":"${"9".repeat(2 * 1024 * 1024)}"}`,
+    });
+    await large.arrayBuffer();
+    expect(identity(large)).toEqual([413, VERSION, VERSION]);
   });
 });

@@ -215,6 +215,11 @@ describe("reportJunit", () => {
     );
   });
 
+  it("names the package's sandbox with its version in the Markdown report when that is the target", () => {
+    const text = reportMarkdown(report({ target: "sandbox", mockVersion: "1.2.3", results: [] }));
+    expect(text).toContain("Target: http://127.0.0.1:1/v1 (the package's sandbox 1.2.3); ");
+  });
+
   it("names the package's mock and its version as properties when that is the target", () => {
     const properties = reportJunit(report({ target: "mock", mockVersion: "1.2.3" }))
       .split("\n")

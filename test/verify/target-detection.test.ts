@@ -1,10 +1,11 @@
 // verify learns what its target is from the answers: the package's mock says so in every answer
-// (X-Api-Contract-Mock, with its version); one answer without it makes the target a deployment for good.
+// (X-Api-Contract-Mock, with its version), the sandbox too and X-Api-Contract-Sandbox beside it; one answer without
+// the mock's header makes the target a deployment for good, one without the sandbox's a mock.
 // What it learns decides the plan (every case on the mock), the pacing, onTarget and the report.
 import http from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import { createContractValidator } from "../../src/contract/index.js";
-import { MOCK_IDENTITY_HEADER } from "../../src/pipeline/identity.js";
+import { MOCK_IDENTITY_HEADER, SANDBOX_IDENTITY_HEADER } from "../../src/pipeline/identity.js";
 import type { OpenApiDocument } from "../../src/openapi/index.js";
 import { type VerifyOptions, type VerifyTarget, verify } from "../../src/verify/index.js";
 import { json } from "../support/media.js";
@@ -40,11 +41,12 @@ afterEach(async () => {
  * A server on 127.0.0.1 answering 200 { data: {} }, with the mock's header (version 9.9.9) on its first
  * `identified` answers.
  */
-async function target(identified: number): Promise<{ baseUrl: string; seen: string[] }> {
+async function target(identified: number, sandboxAnswers = 0): Promise<{ baseUrl: string; seen: string[] }> {
   const seen: string[] = [];
   const server = http.createServer((req, res) => {
     seen.push(req.url ?? "");
     const identity: Record<string, string> = seen.length <= identified ? { [MOCK_IDENTITY_HEADER]: "9.9.9" } : {};
+    if (seen.length <= sandboxAnswers) identity[SANDBOX_IDENTITY_HEADER] = "9.9.9";
     res.writeHead(200, { "content-type": "application/json", ...identity }).end('{"data":{}}');
   });
   const { origin, close } = await listenLocally(server);
@@ -85,6 +87,28 @@ describe("verify: what the target is, learned from the answers", () => {
     expect(server.seen).toEqual(["/v1/items", "/v1/items/i-1"]);
     expect(pauses).toEqual([]);
     expect(told).toEqual([["mock", "9.9.9"]]);
+  });
+
+  it("every answer with both headers: the sandbox, its version; every case, unpaced; told once", async () => {
+    const server = await target(Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY);
+    const { report, pauses, told } = await run({ baseUrl: server.baseUrl });
+    expect(report).toMatchObject({ target: "sandbox", mockVersion: "9.9.9", counts: { passed: 2, skipped: 0 } });
+    expect(server.seen).toEqual(["/v1/items", "/v1/items/i-1"]);
+    expect(pauses).toEqual([]);
+    expect(told).toEqual([["sandbox", "9.9.9"]]);
+  });
+
+  it("the sandbox's header on the first answer only: the mock from the second; the sandbox's alone: none", async () => {
+    const server = await target(Number.POSITIVE_INFINITY, 1);
+    const { report, told } = await run({ baseUrl: server.baseUrl });
+    expect(report.target).toBe("mock");
+    expect(told).toEqual([
+      ["sandbox", "9.9.9"],
+      ["mock", "9.9.9"],
+    ]);
+    // Without the mock's header, the sandbox's says nothing: whoever sends it alone is not the package's.
+    const alone = await target(0, Number.POSITIVE_INFINITY);
+    expect((await run({ baseUrl: alone.baseUrl })).report.target).toBe("deployment");
   });
 
   it("one answer without it: a deployment for good, without a version; told again when that changes", async () => {
