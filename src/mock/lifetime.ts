@@ -65,8 +65,16 @@ function stillParentOf(pid: number, child: number): boolean {
 }
 
 /**
+ * The process that started this one, as this module first saw it, when the process boots: the command watches
+ * that one, not whatever its parent is once it has started (a second or two later). A launcher that exits in
+ * between (npm killed in the first second: its shell dies, the command is reparented) is then noticed at the
+ * watcher's first check, instead of never.
+ */
+const LAUNCHER = process.ppid;
+
+/**
  * Calls `stop` once: on SIGINT or SIGTERM, or, when npm launched this process, as soon as npm or the shell it
- * runs the command in exits (checked every `intervalMs`). Without npm's marker the mock outlives its parent,
+ * runs the command in exits (checked every `intervalMs`), also when it exited before this was called. Without npm's marker the mock outlives its parent,
  * as a command run with `&` from a shell script is expected to. The handlers and the check are removed before
  * `stop` runs, so a second Ctrl-C ends the process at once.
  */
@@ -88,7 +96,7 @@ export function stopWithLauncher(stop: (cause: StopCause) => void, options: Life
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
   if (process.env.npm_lifecycle_event !== undefined) {
-    const parent = process.ppid;
+    const parent = LAUNCHER;
     const parentProcess = describeProcess(parent);
     const npm =
       parentProcess && SHELLS.has(parentProcess.name) && parentProcess.ppid > 1 ? parentProcess.ppid : undefined;

@@ -145,6 +145,39 @@ describe("the mock's commands stop with what started them", { concurrent: true, 
     });
   });
 
+  it("launched by npm: stops when npm's shell died while the command was still starting", async ({ expect }) => {
+    const env = { ...process.env, npm_lifecycle_event: "start", LIFETIME_CHILD_WAIT: "1" };
+    const command = [process.execPath, "--import", "tsx", CHILD];
+    const standIn = spawn(process.execPath, ["-e", STAND_IN, "sh", "-c", '"$0" "$@"', ...command], {
+      cwd: repoRoot,
+      env,
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    let output = "";
+    standIn.stdout!.on("data", (chunk: Buffer) => {
+      output += chunk;
+    });
+    let child: number | undefined;
+    try {
+      await expect.poll(() => /^waiting \d+ \d+\n/.test(output), { timeout: 30_000 }).toBe(true);
+      const [, pid, shell] = /^waiting (\d+) (\d+)/.exec(output)!.map(Number) as [number, number, number];
+      child = pid;
+      process.kill(shell, "SIGTERM"); // what npm forwards; the shell dies without passing it on
+      await expect.poll(() => describeProcess(pid)?.ppid !== shell, { timeout: 30_000 }).toBe(true);
+      process.kill(pid, "SIGUSR2"); // the command has started: its watcher is armed only now
+      await expect.poll(() => output.includes('"kind":"launcher-exited"'), { timeout: 30_000 }).toBe(true);
+      const stopLine = output.split("\n").find((line) => line.includes("launcher-exited"))!;
+      expect(JSON.parse(stopLine)).toEqual({ kind: "launcher-exited", pid: shell });
+      await expect.poll(() => isRunning(pid)).toBe(false);
+    } finally {
+      for (const pid of [child, standIn.pid]) {
+        try {
+          if (pid !== undefined) process.kill(pid, "SIGKILL");
+        } catch {}
+      }
+    }
+  });
+
   it("stops on SIGINT (Ctrl-C) once; the cause is said in one line", async ({ expect }) => {
     await withLaunch({ shell: false, npmMarker: true }, async ({ ready, stopped }) => {
       process.kill(ready.ready, "SIGINT");
