@@ -75,8 +75,8 @@ const LAUNCHER = process.ppid;
 /**
  * Calls `stop` once: on SIGINT or SIGTERM, or, when npm launched this process, as soon as npm or the shell it
  * runs the command in exits (checked every `intervalMs`), also when it exited before this was called. Without
- * npm's marker the mock outlives its parent, as a command run with `&` from a shell script is expected to. The handlers and the check are removed before
- * `stop` runs, so a second Ctrl-C ends the process at once.
+ * npm's marker the mock outlives its parent, as a command run with `&` from a shell script is expected to. The
+ * handlers and the check are removed before `stop` runs, so a second Ctrl-C ends the process at once.
  */
 export function stopWithLauncher(stop: (cause: StopCause) => void, options: LifetimeOptions = {}): void {
   let timer: NodeJS.Timeout | undefined;
