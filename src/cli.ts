@@ -12,14 +12,26 @@ import { createContractValidator } from "./contract/validator.js";
 import { MOCK_IDENTITY_HEADER, PACKAGE_VERSION } from "./pipeline/identity.js";
 import { MockUnavailableError, startMock } from "./mock/index.js";
 import { describeStop, stopWithLauncher } from "./mock/lifetime.js";
-import { SANDBOX_DEFAULT_PORT, startSandbox } from "./sandbox/server.js";
+import { SANDBOX_CONFIG_KEYS, SANDBOX_DEFAULT_PORT, startSandbox } from "./sandbox/server.js";
 import { targetLabel, violationLine, writeReport } from "./verify/report.js";
 import { type CaseResult, type VerifyOptions, type VerifyReport, type VerifyTarget, verify } from "./verify/run.js";
 
-const USAGE = `Usage: api-contract <command> [options]
+/** `text` in lines of at most 112 characters, each after the first indented by `indent` spaces. */
+function wrapped(text: string, indent: number): string {
+  const lines: string[] = [];
+  let line = "";
+  for (const word of text.split(" ")) {
+    if (line && indent + line.length + 1 + word.length > 112) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  return [...lines, line].join(`\n${" ".repeat(indent)}`);
+}
 
-Commands:
-  mock      Serve the mock of the whole API on http://<host>:<port>${BASE_PATH} until Ctrl-C or SIGTERM
+/** Each command's part of the usage: its line and its options. */
+const COMMAND_USAGE: Record<string, string> = {
+  mock: `  mock      Serve the mock of the whole API on http://<host>:<port>${BASE_PATH} until Ctrl-C or SIGTERM
             (or until the npx or npm run that started it stops).
               --port <n>        default 4010 (0: a free port)
               --host <host>     default 127.0.0.1
@@ -27,22 +39,23 @@ Commands:
               --ready-file <path>
                                 once listening, write the base URL to <path> (whole, at once); removed
                                 when the mock stops
-  sandbox   Serve the sandbox on http://<host>:<port>${BASE_PATH}: the API with state (an account per API key,
-            quotes that expire and are accepted once, balances that move, rate limits enforced) on its own
-            clock, and its control API under /_sandbox; until Ctrl-C or SIGTERM (as mock).
+`,
+  sandbox: `  sandbox   Serve the sandbox on http://<host>:<port>${BASE_PATH}: the API with state (an account per API
+            key, quotes that expire and are accepted once, balances that move, rate limits enforced) on its
+            own clock, and its control API under /_sandbox; until Ctrl-C or SIGTERM (as mock).
               --port <n>        default ${SANDBOX_DEFAULT_PORT} (0: a free port)
               --host <host>     default 127.0.0.1; on any other interface --token is required
               --state <file>    load the state from <file> at start (when it exists); save it there on stop,
                                 atomically (a crash mid-save leaves the previous file whole)
-              --config <file>   a JSON file of sandbox options: accounts, rates, limits, catalogue,
-                                requireKnownKeys, clock, controlToken
+              --config <file>   ${wrapped(`a JSON file of sandbox options: ${SANDBOX_CONFIG_KEYS.join(", ")}`, 32)}
               --token <t>       the control API requires "authorization: Bearer <t>" (arguments show in
                                 process lists: controlToken in the --config file does not)
               --quiet           no request log
               --ready-file <path>
                                 as mock: the base URL, written once listening, removed on stop
-  verify    Check a running deployment against the contract. The package's mock (every answer of it carries
-            X-Api-Contract-Mock) gets every case, unpaced; any other target the safe rules below.
+`,
+  verify: `  verify    Check a running deployment against the contract. The package's mock and sandbox (every answer
+            of theirs carries X-Api-Contract-Mock) get every case, unpaced; any other target the safe rules below.
               --base-url <url>       the deployment's base URL, ending in ${BASE_PATH} (or CONTRACT_BASE_URL)
               --api-key <key>        the API key (default: CONTRACT_API_KEY)
               --api-secret <secret>  sign every request with it (default: CONTRACT_API_SECRET)
@@ -56,14 +69,25 @@ Commands:
               --report-dir <dir>     write verify-report.junit.xml, .json and .md there
             Exit status: 0 the deployment meets the contract, 1 it does not (a violation, a refused key),
             2 it could not be checked (unreachable, TLS failure, bad arguments).
-  wait      Wait until a mock (or a sandbox) answers, then print its base URL (exit 1 if none does in time).
+`,
+  wait: `  wait      Wait until a mock (or a sandbox) answers, then print its base URL (exit 1 if none does in time).
               <url>                 the URL to wait for, or:
               --ready-file <path>   the URL a mock's --ready-file wrote there, once the mock answers
                                     there (a URL an earlier run left is not taken)
               --timeout <seconds>   default 60
-  help      This text (also --help or -h, after a command too).
-  version   This package's version (also --version or -v, after a command too).
-`;
+`,
+  help: `  help      This text (also --help or -h; after a command, that command's part).
+`,
+  version: `  version   This package's version (also --version or -v, after a command too).
+`,
+};
+
+/** The usage of every command (api-contract help), or of one (api-contract <command> --help). */
+function usage(command?: string): string {
+  const head = `Usage: api-contract ${command ?? "<command>"} [options]\n\n`;
+  if (command !== undefined) return `${head}${COMMAND_USAGE[command]}`;
+  return `${head}Commands:\n${Object.values(COMMAND_USAGE).join("")}`;
+}
 
 /** The options every command takes: --help and --version. */
 const COMMON_OPTIONS = {
@@ -71,9 +95,9 @@ const COMMON_OPTIONS = {
   version: { type: "boolean", short: "v", default: false },
 } as const;
 
-/** Answers --help or --version; true when one was given (the command has nothing else to do). */
-function answeredCommon(values: { help: boolean; version: boolean }): boolean {
-  if (values.help) process.stdout.write(USAGE);
+/** Answers --help (the command's usage) or --version; true when one was given (nothing else to do). */
+function answeredCommon(command: string, values: { help: boolean; version: boolean }): boolean {
+  if (values.help) process.stdout.write(usage(command));
   else if (values.version) process.stdout.write(`${PACKAGE_VERSION}\n`);
   return values.help || values.version;
 }
@@ -132,7 +156,7 @@ async function mock(args: string[]): Promise<void> {
       ...COMMON_OPTIONS,
     },
   });
-  if (answeredCommon(values)) return;
+  if (answeredCommon("mock", values)) return;
   const readyFile = values["ready-file"];
   const port = portOf(values.port);
   const spec = openApiDocument;
@@ -172,7 +196,7 @@ async function sandboxCommand(args: string[]): Promise<void> {
       ...COMMON_OPTIONS,
     },
   });
-  if (answeredCommon(values)) return;
+  if (answeredCommon("sandbox", values)) return;
   const port = portOf(values.port);
   if (values.token !== undefined && !values.token.trim()) fail("--token is empty");
   const log = (line: string) => process.stdout.write(`${line}\n`);
@@ -220,7 +244,7 @@ async function waitCommand(args: string[]): Promise<void> {
     allowPositionals: true,
     options: { "ready-file": { type: "string" }, timeout: { type: "string", default: "60" }, ...COMMON_OPTIONS },
   });
-  if (answeredCommon(values)) return;
+  if (answeredCommon("wait", values)) return;
   const readyFile = values["ready-file"];
   const [url, ...extra] = positionals;
   if ((url === undefined) === (readyFile === undefined) || extra.length)
@@ -421,7 +445,7 @@ function printVerdict(report: VerifyReport, elapsed: string): void {
 
 async function verifyCommand(args: string[]): Promise<void> {
   const values = verifyArgs(args);
-  if (answeredCommon(values)) return;
+  if (answeredCommon("verify", values)) return;
   const request = verifyRequest(values);
   process.stdout.write(verifyBanner(request));
   const started = performance.now();
@@ -454,10 +478,10 @@ try {
   else if (command === "verify") await verifyCommand(rest);
   else if (command === "wait") await waitCommand(rest);
   else if (command === undefined || command === "help" || command === "--help" || command === "-h")
-    process.stdout.write(USAGE);
+    process.stdout.write(usage());
   else if (command === "version" || command === "--version" || command === "-v")
     process.stdout.write(`${PACKAGE_VERSION}\n`);
-  else fail(`unknown command ${JSON.stringify(command)}\n\n${USAGE}`);
+  else fail(`unknown command ${JSON.stringify(command)}\n\n${usage()}`);
 } catch (error) {
   fail(error instanceof Error ? error.message : String(error), 2);
 }

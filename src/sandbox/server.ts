@@ -82,8 +82,8 @@ export interface StartedSandbox {
 /** Where `api-contract sandbox` listens by default (./msw's createSandboxHandlers answers there by default too). */
 export const SANDBOX_DEFAULT_PORT = 4020;
 
-/** The keys of a config file: the SandboxOptions that JSON can hold. */
-const CONFIG_KEYS = [
+/** The keys of a config file: the SandboxOptions that JSON can hold (`api-contract sandbox --help` lists them). */
+export const SANDBOX_CONFIG_KEYS = [
   "accounts",
   "rates",
   "limits",
@@ -141,7 +141,7 @@ function unknownOption(options: Record<string, unknown>): string | undefined {
   const nested = Object.entries(NESTED_KEYS).map(([name, known]) => strayKey(`${name}.`, options[name], known));
   const accounts = isObject(options.accounts) ? Object.entries(options.accounts) : [];
   return (
-    strayKey("", options, CONFIG_KEYS) ??
+    strayKey("", options, SANDBOX_CONFIG_KEYS) ??
     nested.find((stray) => stray !== undefined) ??
     accounts.map(([key, settings]) => strayKey(`accounts.${key}.`, settings, ACCOUNT_KEYS)).find(Boolean)
   );
