@@ -279,12 +279,14 @@ export interface components {
          *     `business`: whether the account is a Business account (collections); `apiSecret`: the API secret
          *     the account's requests must be signed with (absent: signatures are checked for form only);
          *     `webhookUrl`: where the account's webhooks are sent (absent: nowhere, they are still in the outbox);
-         *     `webhookSecret`: the webhook Signature Secret they are signed with (`x-obiex-signature`).
+         *     `webhookSecret`: the webhook Signature Secret they are signed with (`x-obiex-signature`);
+         *     `collectionCustomers`: a Business account's collection customers (absent: none).
          */
         SandboxAccountSettings: {
             balances?: components["schemas"]["Balances"];
             /** @description Whether the account is a Business account (the collection endpoints need one). */
             business?: boolean;
+            collectionCustomers?: components["schemas"]["SandboxCollectionCustomers"];
             /** @description The API secret that signs this key's requests (`x-api-signature`). */
             apiSecret?: string;
             /**
@@ -317,7 +319,17 @@ export interface components {
             webhookUrl?: string;
             /** @description Whether the account has a webhook Signature Secret (its webhooks are signed with it). */
             hasWebhookSecret: boolean;
+            collectionCustomers: components["schemas"]["SandboxCollectionCustomers"];
         };
+        /**
+         * @description The collection customers of a Business account, in the order Get Collection Customers pages them: each a
+         *     CollectionCustomer of the contract (generated/openapi.json), which the sandbox checks it against, with an
+         *     `id` of its own in the account. Only a Business account may have any.
+         */
+        SandboxCollectionCustomers: {
+            /** @description The customer's id (the `{id}` of Get Collection Customer). */
+            id: string;
+        }[];
         /**
          * @description A payment arriving at a deposit address of an account: `address`, or `currency` and `network` (the
          *     account's address for them); `amount` in the currency; `hash`, the on-chain hash (absent: made up).
@@ -657,6 +669,11 @@ export interface components {
              * @default []
              */
             outbox: components["schemas"]["SandboxWebhookRecord"][];
+            /**
+             * @description Its collection customers (absent in a state saved before collection customers).
+             * @default []
+             */
+            collectionCustomers: components["schemas"]["SandboxCollectionCustomers"];
             /**
              * @description Its withdrawals still to settle on the clock, soonest first.
              * @default []
@@ -1084,6 +1101,7 @@ export interface components {
 export type Balances = components['schemas']['Balances'];
 export type SandboxAccountSettings = components['schemas']['SandboxAccountSettings'];
 export type SandboxAccount = components['schemas']['SandboxAccount'];
+export type SandboxCollectionCustomers = components['schemas']['SandboxCollectionCustomers'];
 export type SandboxDeposit = components['schemas']['SandboxDeposit'];
 export type SandboxSettlement = components['schemas']['SandboxSettlement'];
 export type SandboxTransaction = components['schemas']['SandboxTransaction'];
@@ -1159,7 +1177,8 @@ export interface operations {
                      *       },
                      *       "business": false,
                      *       "hasApiSecret": false,
-                     *       "hasWebhookSecret": false
+                     *       "hasWebhookSecret": false,
+                     *       "collectionCustomers": []
                      *     }
                      */
                     "application/json": components["schemas"]["SandboxAccount"];
@@ -1216,7 +1235,8 @@ export interface operations {
                      *       "business": false,
                      *       "hasApiSecret": true,
                      *       "webhookUrl": "http://127.0.0.1:4040/webhooks",
-                     *       "hasWebhookSecret": true
+                     *       "hasWebhookSecret": true,
+                     *       "collectionCustomers": []
                      *     }
                      */
                     "application/json": components["schemas"]["SandboxAccount"];

@@ -1,9 +1,11 @@
 // The accounts of the sandbox, one per API key: made on a key's first use with the default balances (choices.ts,
-// "accounts.first-use" and "accounts.default-balances"), put whole by configuration, read as the control API
+// "accounts.first-use" and "accounts.default-balances"), put whole by configuration (a Business account with its
+// collection customers, checked against the contract: "accounts.business"), read as the control API
 // answers them (the secret itself never), deleted one key at a time. Each is its key's whole store (state.ts), so
 // a put or a delete is one assignment and touches no other key.
 import type { SandboxAccount } from "../../generated/sandbox-control.js";
 import { balancesProblem, fromMinor, newAccount, ownEntry, setOwnEntry, type AccountSettings } from "./state.js";
+import type { CatalogueCheck } from "./catalogue.js";
 import type { Engine } from "./engine.js";
 import { currencyOf } from "./views.js";
 import type { Webhooks } from "./webhooks/index.js";
@@ -26,9 +28,23 @@ function apiSecretProblem(apiSecret: unknown): string | undefined {
   return "apiSecret must be a non-empty string (leave it out for an account whose requests are not signed)";
 }
 
+/** What is wrong with an account's collection customers: only a Business account has any, each id once. */
+function collectionCustomersProblem(settings: AccountSettings, check: CatalogueCheck): string | undefined {
+  const customers = settings.collectionCustomers ?? [];
+  if (customers.length === 0) return undefined;
+  if (settings.business !== true) return "collectionCustomers need a Business account (business: true)";
+  const ids = new Set<string>();
+  for (const { id } of customers) {
+    if (ids.has(id)) return `collectionCustomers: the id ${id} is given twice`;
+    ids.add(id);
+  }
+  return check.collectionCustomersProblem(customers);
+}
+
 export function createAccounts(
   engine: Engine & { webhooks: Pick<Webhooks, "forget"> },
   defaults: Record<string, number>,
+  check: CatalogueCheck,
 ): Accounts {
   const create = (apiKey: string, settings: AccountSettings) => {
     const { state, clock } = engine;
@@ -50,7 +66,8 @@ export function createAccounts(
     const { business, apiSecret, webhookUrl, webhookSecret } = account;
     const hasWebhookSecret = webhookSecret !== undefined;
     const webhook = webhookUrl === undefined ? { hasWebhookSecret } : { webhookUrl, hasWebhookSecret };
-    return { apiKey, balances, business, hasApiSecret: apiSecret !== undefined, ...webhook };
+    const collectionCustomers = structuredClone(account.collectionCustomers ?? []);
+    return { apiKey, balances, business, hasApiSecret: apiSecret !== undefined, ...webhook, collectionCustomers };
   };
   return {
     ensure(apiKey) {
@@ -61,7 +78,8 @@ export function createAccounts(
       const problem =
         balancesProblem(settings.balances ?? {}, engine.state.catalogue) ??
         apiSecretProblem(settings.apiSecret) ??
-        webhookSettingsProblem(settings);
+        webhookSettingsProblem(settings) ??
+        collectionCustomersProblem(settings, check);
       if (problem) refuse(400, `sandbox account ${apiKey}: ${problem}`);
       create(apiKey, settings); // one assignment: the key's whole store, windows and outbox included, anew
       return get(apiKey)!;

@@ -131,8 +131,8 @@ export function dollarRateOf(rates: SandboxRates, currency: Currency): number | 
   return fiat ? Number((1 / fiat.sellRate).toFixed(8)) : undefined;
 }
 
-/** Checks configured catalogue entries and rates against the contract's schemas. */
-interface CatalogueCheck {
+/** Checks configured catalogue entries, rates and collection customers against the contract's schemas. */
+export interface CatalogueCheck {
   /** What is wrong with `catalogue`, or undefined. */
   catalogueProblem(catalogue: {
     currencies?: unknown[];
@@ -140,6 +140,8 @@ interface CatalogueCheck {
     networks?: Record<string, unknown>;
     withdrawalNetworks?: Record<string, unknown[]>;
   }): string | undefined;
+  /** What is wrong with an account's collection customers (each a CollectionCustomer of the contract), or undefined. */
+  collectionCustomersProblem(customers: readonly unknown[]): string | undefined;
   /** What is wrong with `rates` (either part may be absent), or undefined. */
   ratesProblem(rates: { fiat?: unknown; dollar?: unknown }): string | undefined;
 }
@@ -152,7 +154,7 @@ export function createCatalogueCheck(spec: OpenApiDocument): CatalogueCheck {
     for (const [index, value] of (values ?? []).entries()) {
       compiler ??= new SchemaCompiler(spec);
       const [error] = compiler.validate(name, { $ref: `#/components/schemas/${name}` }, value);
-      if (error) return `${name} ${index}: ${error.pointer || "/"} ${error.message}`;
+      if (error) return `${name} ${index}: ${error.message}`; // the message starts with its pointer
     }
     return undefined;
   };
@@ -170,6 +172,7 @@ export function createCatalogueCheck(spec: OpenApiDocument): CatalogueCheck {
       Object.values(catalogue.withdrawalNetworks ?? {})
         .map((networks) => schemaProblem("WithdrawalNetwork", Array.isArray(networks) ? networks : [networks]))
         .find((problem) => problem !== undefined),
+    collectionCustomersProblem: (customers) => schemaProblem("CollectionCustomer", [...customers]),
     ratesProblem({ fiat, dollar }) {
       if (fiat !== undefined) {
         if (!Array.isArray(fiat)) return "fiat must be a list of fiat rates";

@@ -130,9 +130,14 @@ export const SANDBOX_CHOICES: readonly SandboxChoice[] = [
     topic: "Accounts",
     choice:
       `The collection operations answer ${status(REFUSAL_STATUS.notBusiness)} to an account that is not a ` +
-      "Business account; a Business account has no collection customers yet (an empty page; one by id: 404).",
-    why: "The description says they require a Business account; the status is published as FORBIDDEN 403.",
-    override: "accounts[key].business",
+      "Business account. A Business account's collection customers are those its settings give it " +
+      "(collectionCustomers, each checked against the contract's CollectionCustomer, in the order given, taken as " +
+      "oldest first, and paged as every list); without any, an empty page, and one by id answers " +
+      `${status(REFUSAL_STATUS.notFound)}.`,
+    why:
+      "The description says they require a Business account; the status is published as FORBIDDEN 403. " +
+      "Nothing shows how a customer becomes one of a business: a test gives them.",
+    override: "accounts[key].business, accounts[key].collectionCustomers",
   },
   {
     id: "catalogue",

@@ -232,7 +232,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   catalogueCheck ??= createCatalogueCheck(openApiDocument);
   const check = catalogueCheck;
   const engine = createEngine(options, check);
-  const accounts: Accounts = createAccounts(engine, documentedBalances(openApiDocument));
+  const accounts: Accounts = createAccounts(engine, documentedBalances(openApiDocument), check);
   const limits = createLimits(engine, options.limits ?? {});
   const pipeline = createRequestPipeline({
     spec: openApiDocument,

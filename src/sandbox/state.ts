@@ -215,6 +215,7 @@ export function newAccount(
     addresses: [],
     windows: {},
     outbox: [],
+    collectionCustomers: structuredClone(settings.collectionCustomers ?? []),
     settlements: [],
   };
   if (settings.apiSecret !== undefined) account.apiSecret = settings.apiSecret;

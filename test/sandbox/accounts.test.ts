@@ -25,6 +25,7 @@ describe("accounts", () => {
       business: false,
       hasApiSecret: false,
       hasWebhookSecret: false,
+      collectionCustomers: [],
     });
   });
 
@@ -76,6 +77,7 @@ describe("accounts", () => {
       business: true,
       hasApiSecret: false,
       hasWebhookSecret: false,
+      collectionCustomers: [],
     });
     // No webhookUrl key at all when none is set (not one that is undefined).
     expect(Object.keys(sandbox.getAccount("key-a")!)).not.toContain("webhookUrl");
@@ -156,4 +158,63 @@ describe("accounts", () => {
     const one = await api(sandbox, "GET", "/collections/customers/c-1", undefined, { key: "business" });
     expect(one.status).toBe(REFUSAL_STATUS.notFound);
   });
+
+  it("pages a Business account's collection customers as given, newest first, and finds one by id", async () => {
+    const sandbox = newSandbox();
+    sandbox.putAccount("key-a", { business: true, collectionCustomers: ["c-1", "c-2", "c-3"].map(customer) });
+    const customers = async (query: string) => {
+      const page = await api(sandbox, "GET", `/collections/customers/me?${query}`);
+      expect(page.violations).toEqual([]);
+      return { ids: page.body.data.map((item: { id: string }) => item.id), meta: page.body.meta };
+    };
+    expect(await customers("page=1&pageSize=2")).toMatchObject({
+      ids: ["c-3", "c-2"],
+      meta: { total: 3, count: 2, totalPages: 2, currentPage: 1 },
+    });
+    expect(await customers("page=2&pageSize=2")).toMatchObject({ ids: ["c-1"], meta: { total: 3, count: 1 } });
+    const one = await api(sandbox, "GET", "/collections/customers/c-2");
+    expect([one.status, one.body.data, one.violations]).toEqual([200, customer("c-2"), []]);
+    const missing = await api(sandbox, "GET", "/collections/customers/c-9");
+    expect([missing.status, missing.body.message]).toEqual([
+      404,
+      "no collection customer c-9 was found for this API key",
+    ]);
+    expect(sandbox.getAccount("key-a")!.collectionCustomers).toEqual(["c-1", "c-2", "c-3"].map(customer));
+    // A restored state keeps them.
+    const restored = newSandbox();
+    restored.restore(sandbox.snapshot());
+    expect((await api(restored, "GET", "/collections/customers/c-1")).body.data).toEqual(customer("c-1"));
+  });
+
+  it("refuses collection customers of an account that is not Business, an id twice, or one off the contract", () => {
+    const sandbox = newSandbox();
+    const put = (settings: object) => thrownBy(() => sandbox.putAccount("key-a", settings));
+    expect(put({ collectionCustomers: [customer("c-1")] })).toMatchObject({
+      status: 400,
+      message: "sandbox account key-a: collectionCustomers need a Business account (business: true)",
+    });
+    expect(put({ business: true, collectionCustomers: [customer("c-1"), customer("c-1")] })).toMatchObject({
+      message: "sandbox account key-a: collectionCustomers: the id c-1 is given twice",
+    });
+    const { bvn: _bvn, ...withoutBvn } = customer("c-1");
+    expect(put({ business: true, collectionCustomers: [withoutBvn] })).toMatchObject({
+      message: "sandbox account key-a: CollectionCustomer 0: /bvn is required but missing",
+    });
+    expect(sandbox.getAccount("key-a")).toBeUndefined();
+  });
 });
+
+/** A collection customer of the contract's shape (CollectionCustomer) with the id given. */
+function customer(id: string) {
+  return {
+    id,
+    createdAt: "2026-09-05T16:41:27.803Z",
+    updatedAt: "2026-09-05T16:41:27.803Z",
+    active: true,
+    businessId: "f1e2d3c4-b5a6-4978-8a69-5b4c3d2e1f07",
+    firstName: "Chinedu",
+    lastName: "Eze",
+    bvn: "22212345678",
+    nin: "12345678901",
+  };
+}

@@ -173,7 +173,7 @@ describe("the control API document", () => {
     expect(validator.validateRequestBody("PUT", "/_sandbox/rates", {})).toEqual([]);
     expect(validator.validateRequestBody("PUT", "/_sandbox/accounts/k", { balances: { USDT: "1" } })).not.toEqual([]);
     const getAccount = operations.find((op) => op.key === "GET /_sandbox/accounts/{apiKey}")!;
-    const account = { apiKey: "k", balances: {}, business: false };
+    const account = { apiKey: "k", balances: {}, business: false, collectionCustomers: [] };
     expect(
       checkAnswer(getAccount, 200, account)
         .map((v) => v.pointer)

@@ -103,7 +103,17 @@ async function withdraw(sandbox: Sandbox): Promise<string> {
 async function busySandbox(): Promise<Sandbox> {
   const sandbox = hookedSandbox();
   sandbox.putAccount("key-a", { balances: { USDT: 1000, NGNX: 500_000 }, webhookUrl: HOOK, webhookSecret: "whsec-a" });
-  sandbox.putAccount("team/b", { balances: { USDT: 100 }, business: true, webhookUrl: DOWN, webhookSecret: "whsec-b" });
+  const customer = { id: "c-1", createdAt: "2026-09-05T16:41:27.803Z", updatedAt: "2026-09-05T16:41:27.803Z" };
+  const collectionCustomers = [
+    { ...customer, active: true, businessId: "b-1", firstName: "A", lastName: "B", bvn: "1", nin: "2" },
+  ];
+  sandbox.putAccount("team/b", {
+    balances: { USDT: 100 },
+    business: true,
+    webhookUrl: DOWN,
+    webhookSecret: "whsec-b",
+    collectionCustomers,
+  });
   sandbox.putAccount("key-signed", { apiSecret: "s3cret" });
   sandbox.putAccount("key-quiet", {});
   await trade(sandbox);
@@ -187,7 +197,7 @@ describe("the state's schema (the control document's SandboxState)", () => {
         .filter(([, property]) => "default" in property)
         .map(([name, property]) => [name, property.default]),
     );
-    expect(defaults).toEqual({ addresses: [], windows: {}, outbox: [], settlements: [] });
+    expect(defaults).toEqual({ addresses: [], windows: {}, outbox: [], collectionCustomers: [], settlements: [] });
     expect((schema("SandboxState").properties as Record<string, JsonObject>).keylessWindows!.default).toEqual({});
     // The networks of a state saved before them depend on the contract and the state's currencies: filled in by code.
     const catalogue = schema("SandboxCatalogue");
@@ -535,7 +545,8 @@ describe("a restore of a state broken by hand", () => {
     const saved = stateOf(sandbox);
     const older = structuredClone(saved) as any;
     delete older.keylessWindows;
-    for (const part of ["addresses", "windows", "outbox", "settlements"]) delete older.accounts["key-a"][part];
+    for (const part of ["addresses", "windows", "outbox", "collectionCustomers", "settlements"])
+      delete older.accounts["key-a"][part];
     const restored = newSandbox();
     restored.restore(older);
     expect(stateOf(restored)).toEqual(saved);
