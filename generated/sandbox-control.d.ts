@@ -347,7 +347,7 @@ export interface components {
             amount: number;
             /** @description The on-chain transaction hash. */
             hash?: string;
-        } | unknown | unknown;
+        };
         /** @description How a withdrawal ends. */
         SandboxSettlement: {
             /**
@@ -394,11 +394,17 @@ export interface components {
             /** @description The wallet the transaction belongs to. */
             walletId: string;
             /** @description The transaction's wallet, as it is now. */
-            wallet?: Record<string, never>;
+            wallet?: {
+                [key: string]: unknown;
+            };
             /** @description A deposit's deposit (hash, network, status, destinationAddress, ...). */
-            deposit?: Record<string, never>;
+            deposit?: {
+                [key: string]: unknown;
+            };
             /** @description A withdrawal's payout (its `status` follows the withdrawal). */
-            payout?: Record<string, never>;
+            payout?: {
+                [key: string]: unknown;
+            };
         };
         /** @description One webhook the sandbox made: its exact body and signature, where it goes, and each delivery attempt. */
         SandboxWebhook: {
@@ -1661,9 +1667,13 @@ export interface operations {
                         /** @description The OpenAPI version of the document. */
                         openapi: string;
                         /** @description The document's title and version. */
-                        info: Record<string, never>;
+                        info: {
+                            [key: string]: unknown;
+                        };
                         /** @description The control routes. */
-                        paths: Record<string, never>;
+                        paths: {
+                            [key: string]: unknown;
+                        };
                     };
                 };
             };

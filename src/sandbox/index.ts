@@ -48,6 +48,12 @@ import {
 } from "./webhooks/index.js";
 
 export type { AccountSettings, SandboxAccount, SandboxChoice, SandboxRates, SandboxState };
+export {
+  createSandboxControl,
+  type SandboxControlClient,
+  SandboxControlError,
+  type SandboxControlOptions,
+} from "./control-client.js";
 export type { Sandbox, SandboxDepositRequest, WithdrawalOptions };
 /** The control API's types (`paths`, `components`, one type per schema), from its OpenAPI document. */
 export type * as SandboxControl from "../../generated/sandbox-control.js";
