@@ -67,6 +67,9 @@ const COMMAND_USAGE: Record<string, string> = {
                                      trade); without it a deployment gets no trade and Create Quote once
               --min-interval-ms <n>  pause after each answer (default 1000: at most 60 per minute; 0 on the mock)
               --report-dir <dir>     write verify-report.junit.xml, .json and .md there
+              --sandbox-token <t>    the package's sandbox's control token (default: CONTRACT_SANDBOX_TOKEN):
+                                     on the sandbox, verify makes an account of its own for its cases
+                                     through the control API, and deletes it at the end
             Exit status: 0 the deployment meets the contract, 1 it does not (a violation, a refused key),
             2 it could not be checked (unreachable, TLS failure, bad arguments).
 `,
@@ -289,6 +292,7 @@ function verifyArgs(args: string[]) {
       "base-url": { type: "string", default: process.env.CONTRACT_BASE_URL },
       "api-key": { type: "string" },
       "api-secret": { type: "string" },
+      "sandbox-token": { type: "string", default: process.env.CONTRACT_SANDBOX_TOKEN || undefined },
       param: { type: "string", multiple: true, default: [] },
       "allow-side-effects": { type: "boolean", default: process.env.CONTRACT_ALLOW_SIDE_EFFECTS === "1" },
       "min-interval-ms": { type: "string", default: process.env.CONTRACT_MIN_INTERVAL_MS },
@@ -306,6 +310,7 @@ interface VerifyRequest {
   baseUrl: string;
   apiKey: string | undefined;
   apiSecret: string | undefined;
+  sandboxToken: string | undefined;
   params: Record<string, string>;
   allowSideEffects: boolean;
   interval: number | undefined;
@@ -364,6 +369,7 @@ function verifyRequest(values: VerifyArgs): VerifyRequest {
     baseUrl,
     apiKey: values["api-key"] ?? (process.env.CONTRACT_API_KEY || undefined),
     apiSecret: values["api-secret"] ?? (process.env.CONTRACT_API_SECRET || undefined),
+    sandboxToken: values["sandbox-token"],
     params,
     allowSideEffects: values["allow-side-effects"],
     interval,
@@ -453,6 +459,7 @@ async function verifyCommand(args: string[]): Promise<void> {
     baseUrl: request.baseUrl,
     apiKey: request.apiKey,
     apiSecret: request.apiSecret,
+    sandboxToken: request.sandboxToken,
     allowSideEffects: request.allowSideEffects,
     params: request.params,
     minIntervalMs: request.interval,
@@ -460,6 +467,7 @@ async function verifyCommand(args: string[]): Promise<void> {
     onCase: progressPrinter(),
   });
   const elapsed = ((performance.now() - started) / 1000).toFixed(1);
+  if (report.sandboxSetup) process.stdout.write(`\nOn the sandbox, verify ${report.sandboxSetup}.\n`);
   printFailures(report);
   printVerdict(report, elapsed);
   if (request.reportDir) {

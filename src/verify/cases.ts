@@ -64,16 +64,25 @@ function multipartText(example: unknown, boundary: string): string {
   return `${parts.join("")}--${boundary}--\r\n`;
 }
 
+/** Values a run gives in place of the spec's examples. */
+export interface CaseInputs {
+  /** Path and query values, by parameter name. */
+  params?: Record<string, string>;
+  /** Whole JSON request bodies, by operationId (what verify prepares on the package's sandbox). */
+  bodies?: Record<string, unknown>;
+}
+
 /**
- * A request built only from the spec's examples; `params` overrides path and query values. Throws when a
- * required input has neither a value nor an example.
+ * A request built only from the spec's examples; `inputs` overrides path and query values and JSON bodies. Throws
+ * when a required input has neither a value nor an example.
  */
 export function sampleRequest(
   spec: OpenApiDocument,
   operation: Operation,
-  params: Record<string, string> = {},
+  inputs: CaseInputs = {},
   includeOptionalQuery = true,
 ): CaseRequest {
+  const params = inputs.params ?? {};
   let concrete = operation.path;
   const query = new URLSearchParams();
   const headers: Record<string, string> = { accept: "application/json" };
@@ -97,7 +106,11 @@ export function sampleRequest(
     const json = jsonMedia(operation.requestBody);
     const multipart = json ? undefined : multipartMedia(operation.requestBody);
     const [first] = namedExamples(spec, json ?? multipart);
-    if (first && multipart) {
+    const given = operation.operationId === undefined ? undefined : inputs.bodies?.[operation.operationId];
+    if (json && given !== undefined) {
+      body = JSON.stringify(given);
+      headers["content-type"] = "application/json";
+    } else if (first && multipart) {
       body = multipartText(first.value, MULTIPART_BOUNDARY);
       headers["content-type"] = `multipart/form-data; boundary=${MULTIPART_BOUNDARY}`;
     } else if (first) {
@@ -146,16 +159,12 @@ function placeholderPathParameters(spec: OpenApiDocument, operation: Operation):
     .map((parameter) => String(parameter.name));
 }
 
-export function positiveCases(
-  spec: OpenApiDocument,
-  operations: Operation[],
-  params: Record<string, string> = {},
-): VerifyCase[] {
+export function positiveCases(spec: OpenApiDocument, operations: Operation[], inputs: CaseInputs = {}): VerifyCase[] {
   return operations.map((operation) => ({
     name: `${operation.operationId ?? operation.key}: ${operation.method} ${operation.path}`,
     operation,
     kind: "positive",
-    request: sampleRequest(spec, operation, params),
+    request: sampleRequest(spec, operation, inputs),
     withoutKey: false,
     pathParameters: placeholderPathParameters(spec, operation),
   }));
@@ -202,15 +211,11 @@ function multipartCases(spec: OpenApiDocument, operation: Operation): Array<[nam
 }
 
 /** Requests that break one rule each: a missing key, a query outside its enum or type, an invalid or malformed body. */
-export function negativeCases(
-  spec: OpenApiDocument,
-  operations: Operation[],
-  params: Record<string, string> = {},
-): VerifyCase[] {
+export function negativeCases(spec: OpenApiDocument, operations: Operation[], inputs: CaseInputs = {}): VerifyCase[] {
   const cases: VerifyCase[] = [];
   for (const operation of operations) {
     const label = operation.operationId ?? operation.key;
-    const sample = sampleRequest(spec, operation, params, false);
+    const sample = sampleRequest(spec, operation, inputs, false);
     const add = (name: string, request: CaseRequest, extra: Partial<VerifyCase> = {}) =>
       cases.push({
         name: `${label}: ${name}`,

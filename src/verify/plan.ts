@@ -4,7 +4,7 @@
 // except the last one of a path whose parent a POST of this run creates. On the package's mock and sandbox every
 // case runs.
 import { listOperations, type OpenApiDocument, type Operation } from "../openapi/document.js";
-import { hasOwnQuota, negativeCases, positiveCases, type VerifyCase } from "./cases.js";
+import { type CaseInputs, hasOwnQuota, negativeCases, positiveCases, type VerifyCase } from "./cases.js";
 import type { VerifyOptions } from "./types.js";
 
 export interface PlannedCase extends VerifyCase {
@@ -12,7 +12,7 @@ export interface PlannedCase extends VerifyCase {
   skip: string | undefined;
 }
 
-type PlanOptions = Pick<VerifyOptions, "target" | "allowSideEffects" | "params">;
+type PlanOptions = Pick<VerifyOptions, "target" | "allowSideEffects" | "params"> & Pick<CaseInputs, "bodies">;
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
@@ -20,8 +20,8 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 export function planVerification(spec: OpenApiDocument, options: PlanOptions): PlannedCase[] {
   const operations = listOperations(spec);
   const onDeployment = (options.target ?? "deployment") === "deployment";
-  const params = options.params ?? {};
-  return [...positiveCases(spec, operations, params), ...negativeCases(spec, operations, params)].map((c) => ({
+  const inputs = { params: options.params ?? {}, bodies: options.bodies ?? {} };
+  return [...positiveCases(spec, operations, inputs), ...negativeCases(spec, operations, inputs)].map((c) => ({
     ...c,
     skip: onDeployment ? skipOnDeployment(operations, c, options) : undefined,
   }));

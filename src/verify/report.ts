@@ -49,6 +49,7 @@ export function reportMarkdown(report: VerifyReport): string {
     `${markdownVerdict(report)} ${tally}.`,
     ...(report.unchecked ? ["", `Why: ${report.unchecked}.`] : []),
     ...(report.cause ? ["", `Why: ${report.cause}.`] : []),
+    ...(report.sandboxSetup ? ["", `On the sandbox, verify ${report.sandboxSetup}.`] : []),
     "",
     "| case | request | status | outcome | why / violations (JSON pointers) |",
     "|---|---|---|---|---|",
@@ -127,6 +128,7 @@ function junitProperties(report: VerifyReport): string[] {
     ["ok", String(report.ok)],
     ...(report.unchecked ? [["unchecked", report.unchecked]] : []),
     ...(report.cause ? [["cause", report.cause]] : []),
+    ...(report.sandboxSetup ? [["sandboxSetup", report.sandboxSetup]] : []),
   ];
   return properties.map(([name, value]) => `      <property name="${attr(name!)}" value="${attr(value!)}"/>`);
 }

@@ -18,6 +18,7 @@ import {
 } from "../openapi/document.js";
 import { noAnswerReason } from "./no-answer.js";
 import { createdParameter, creatorPath, type PlannedCase, planVerification } from "./plan.js";
+import { prepareSandbox, type SandboxSetup, type SetupRequest } from "./sandbox-setup.js";
 import { type Answer, createSender, type Sender } from "./send.js";
 import type { CaseResult, VerifyOptions, VerifyReport, VerifyTarget } from "./types.js";
 
@@ -35,6 +36,10 @@ export interface Verifier {
   readonly target: VerifyTarget;
   /** The package's version (its X-Api-Contract-Mock header) while the target is the package's mock or sandbox. */
   readonly mockVersion: string | undefined;
+  /** Sends `apiKey` from now on (verify's own account on the package's sandbox). */
+  useApiKey(apiKey: string): void;
+  /** One API request of verify's set-up on the package's sandbox (sent, signed and paced as the cases are). */
+  setupRequest: SetupRequest;
 }
 
 /** What running a case needs beyond the case: the run's sender, and the ids its POST cases created (by path). */
@@ -64,7 +69,27 @@ export function createVerifier(spec: OpenApiDocument, validator: ContractValidat
       return sender.target === "deployment" ? undefined : sender.identity;
     },
     run: (planned) => runCase(planned, context),
+    useApiKey(apiKey) {
+      context.options = { ...context.options, apiKey };
+    },
+    setupRequest: (method, path, apiKey, body) => setupRequest(context, { method, path, apiKey, body }),
   };
+}
+
+/** An API request of the set-up: its answer's JSON, or an error saying what was answered instead of 200. */
+async function setupRequest(
+  context: RunContext,
+  request: { method: string; path: string; apiKey: string; body: unknown },
+): Promise<unknown> {
+  const { method, path, apiKey, body } = request;
+  const url = `${context.options.baseUrl.replace(/\/+$/, "")}${path}`;
+  const headers: Record<string, string> = { accept: "application/json", [API_KEY_HEADER]: apiKey };
+  if (body !== undefined) headers["content-type"] = "application/json";
+  const text = body === undefined ? undefined : JSON.stringify(body);
+  const answer = await context.sender.send({ method, url, headers, body: text });
+  if (answer.status !== 200)
+    throw new Error(`${method} ${path} answered ${answer.status}: ${answer.bodyText.slice(0, 300)}`);
+  return JSON.parse(answer.bodyText) as unknown;
 }
 
 /** A case's result before it is sent: failed until judged otherwise, no violations yet. */
@@ -264,11 +289,13 @@ export async function verify(
     sandbox: planVerification(spec, { ...options, target: "sandbox" }),
   };
   const tellTarget = targetTeller(verifier, options.onTarget);
+  const setup = sandboxPreparer(spec, verifier, options, plans);
   const results: CaseResult[] = [];
   const answered: AnsweredCase[] = [];
   let unchecked: string | undefined;
   const total = plans.deployment.length;
   for (let index = 0; index < total; index++) {
+    if (unchecked === undefined) await setup.prepare();
     const planned = plans[verifier.target][index]!;
     let result: CaseResult;
     if (unchecked !== undefined && !planned.skip) result = notSentResult(planned);
@@ -282,7 +309,47 @@ export async function verify(
     tellTarget();
     options.onCase?.(result, index + 1, total);
   }
-  return finalReport(verifier, options, { startedAt, results, answered, unchecked });
+  await setup.cleanUp();
+  const report = finalReport(verifier, options, { startedAt, results, answered, unchecked });
+  return setup.line === undefined ? report : { ...report, sandboxSetup: setup.line };
+}
+
+/**
+ * verify's set-up on the package's sandbox (sandbox-setup.ts), once the answers say the target is one: its own
+ * account, sent from then on, and the sandbox's plan made again with the values prepared (a value given with
+ * --param wins). A set-up that fails is said, and the cases run as planned.
+ */
+function sandboxPreparer(
+  spec: OpenApiDocument,
+  verifier: Verifier,
+  options: VerifyOptions,
+  plans: Record<VerifyTarget, PlannedCase[]>,
+) {
+  let done: { setup?: SandboxSetup; line: string } | undefined;
+  return {
+    async prepare(): Promise<void> {
+      if (done !== undefined || verifier.target !== "sandbox") return;
+      try {
+        const { baseUrl, sandboxToken: token } = options;
+        const request = verifier.setupRequest;
+        const setup = await prepareSandbox(spec, listOperations(spec), { baseUrl, token, request });
+        verifier.useApiKey(setup.apiKey);
+        const params = { ...setup.params, ...options.params };
+        plans.sandbox = planVerification(spec, { ...options, target: "sandbox", params, bodies: setup.bodies });
+        done = { setup, line: `prepared ${setup.summary}` };
+      } catch (error) {
+        const why = error instanceof Error ? error.message : String(error);
+        done = { line: `not prepared (${why}); the cases that need an id or a value of the sandbox's may fail` };
+      }
+    },
+    get line(): string | undefined {
+      return done?.line;
+    },
+    /** Deletes verify's account; a sandbox that refuses leaves it, which changes no result. */
+    cleanUp: async () => {
+      await done?.setup?.cleanUp().catch(() => undefined);
+    },
+  };
 }
 
 /** The report of a finished run: counts, verdict, and the one cause of the failures if there is one. */

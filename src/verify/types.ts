@@ -24,6 +24,8 @@ export interface VerifyOptions {
   allowSideEffects?: boolean;
   /** Values for path and query parameters, by name (e.g. { id: "cus-123" }). */
   params?: Record<string, string>;
+  /** The control token of the package's sandbox (`api-contract sandbox --token`), for verify's set-up there. */
+  sandboxToken?: string;
   /**
    * Minimum pause between the end of one request (its answer read) and the start of the next. Default 1000 ms on a
    * deployment (60/min, far under 200/min), 0 on the mock.
@@ -78,5 +80,7 @@ export interface VerifyReport {
   unchecked?: string;
   /** Set when one cause explains the failures (the API key was refused; every request answered 404): in one line. */
   cause?: string;
+  /** On the package's sandbox: what verify prepared there for its cases, or why it could not (sandbox-setup.ts). */
+  sandboxSetup?: string;
   results: CaseResult[];
 }

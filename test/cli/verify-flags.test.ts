@@ -4,9 +4,29 @@ import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { type Seen, uniformDeployment } from "../support/deployments.js";
 import { API_KEY_HEADER, BASE_PATH, SIGNING_HEADERS } from "../support/spec.js";
+import { startSandbox } from "../../src/sandbox/server.js";
 import { cli } from "./run-cli.js";
 
 describe("api-contract verify: flags", () => {
+  it("--sandbox-token and CONTRACT_SANDBOX_TOKEN give verify the sandbox's control API, never printed", async () => {
+    const sandbox = await startSandbox({ port: 0, quiet: true, controlToken: "sandbox-t0ken" });
+    try {
+      const fromEnv = await cli(["verify", "--base-url", sandbox.baseUrl], { CONTRACT_SANDBOX_TOKEN: "sandbox-t0ken" });
+      expect(fromEnv.code).toBe(0);
+      expect(fromEnv.output).toContain("\nOn the sandbox, verify prepared an account of its own (api-contract-verify-");
+      const wrong = await cli(["verify", "--base-url", sandbox.baseUrl, "--sandbox-token", "wrong-t0ken"], {
+        CONTRACT_SANDBOX_TOKEN: "sandbox-t0ken",
+      });
+      expect(wrong.code).toBe(1);
+      expect(wrong.output).toContain(
+        "\nOn the sandbox, verify not prepared (putSandboxAccount: the sandbox answered 401",
+      );
+      for (const output of [fromEnv.output, wrong.output]) expect(output).not.toMatch(/t0ken/);
+    } finally {
+      await sandbox.stop();
+    }
+  }, 120_000);
+
   it("--api-key and --api-secret override CONTRACT_API_KEY and CONTRACT_API_SECRET", async () => {
     const server = await uniformDeployment(401, {});
     const env = { CONTRACT_API_KEY: "env-key", CONTRACT_API_SECRET: "env-secret" };

@@ -344,21 +344,36 @@ describe("the cases, from the contract alone", () => {
       headers: { accept: "application/json" },
       body: undefined,
     });
-    expect(sampleRequest(casesSpec, getB!, { q: "given" }).path).toBe("/b?q=given");
-    expect(sampleRequest(casesSpec, postA!, { id: "a b" })).toEqual({
+    expect(sampleRequest(casesSpec, getB!, { params: { q: "given" } }).path).toBe("/b?q=given");
+    expect(sampleRequest(casesSpec, postA!, { params: { id: "a b" } })).toEqual({
       method: "POST",
       path: "/a/a%20b?n=1&c=NOT_A_DOCUMENTED_VALUE&e=NOT_A_DOCUMENTED_VALUE",
       headers: { accept: "application/json", "content-type": "application/json" },
       body: '{"s":"x","i":1,"sn":2,"k":1}',
     });
-    expect(sampleRequest(casesSpec, postA!, { id: "1", e: "given" }, false).path).toBe("/a/1?e=given");
-    expect(positiveCases(casesSpec, [getB!], { q: "v" })).toMatchObject([
+    expect(sampleRequest(casesSpec, postA!, { params: { id: "1", e: "given" } }, false).path).toBe("/a/1?e=given");
+    expect(positiveCases(casesSpec, [getB!], { params: { q: "v" } })).toMatchObject([
       { name: "GET /b: GET /b", kind: "positive", withoutKey: false, pathParameters: [] },
     ]);
   });
 
+  it("sends a body given for the operation in place of its example, and breaks its rules from it", () => {
+    const bodies = { postA: { s: "given", i: 7, sn: 2, k: 1 } };
+    expect(sampleRequest(casesSpec, postA!, { params: { id: "1" }, bodies }).body).toBe(
+      '{"s":"given","i":7,"sn":2,"k":1}',
+    );
+    const wrongType = negativeCases(casesSpec, [postA!], { params: { id: "1" }, bodies }).find((c) =>
+      c.name.endsWith("i of the wrong type"),
+    );
+    expect(wrongType?.invalidBody).toEqual({ s: "given", i: "not-a-integer", sn: 2, k: 1 });
+    // Another operation's body is not taken.
+    expect(sampleRequest(casesSpec, postA!, { params: { id: "1" }, bodies: { other: {} } }).body).toBe(
+      '{"s":"x","i":1,"sn":2,"k":1}',
+    );
+  });
+
   it("breaks one rule per case: outside an enum or const, a type not taken, a missing field, bad JSON", () => {
-    const cases = negativeCases(casesSpec, [postA!], { id: "1" });
+    const cases = negativeCases(casesSpec, [postA!], { params: { id: "1" } });
     const byName = Object.fromEntries(
       cases.map((c) => [c.name.replace("postA: ", ""), c.request.path === "/a/1" ? c.invalidBody : c.request.path]),
     );

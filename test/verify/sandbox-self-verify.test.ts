@@ -1,0 +1,69 @@
+// verify against the package's own sandbox: it prepares what its cases name through the control API (an account of
+// its own, Business with the documented collection customer, balances to withdraw, a deposit whose transaction id
+// the cases use, bodies of the sandbox's currencies and networks), runs every case, none failed or skipped, and
+// deletes its account at the end; no other key's account changes. Without the control token a sandbox wants, it
+// says why it prepared nothing.
+import { afterEach, describe, expect, it } from "vitest";
+import { openApiDocument } from "../../src/contract/bundled.js";
+import { createContractValidator } from "../../src/contract/index.js";
+import { type StartedSandbox, startSandbox } from "../../src/sandbox/server.js";
+import { reportJunit, reportMarkdown, verify } from "../../src/verify/index.js";
+
+const validator = createContractValidator(openApiDocument);
+const started: StartedSandbox[] = [];
+afterEach(async () => {
+  for (const sandbox of started.splice(0)) await sandbox.stop();
+});
+
+async function sandboxServer(controlToken?: string): Promise<StartedSandbox> {
+  const sandbox = await startSandbox({ port: 0, quiet: true, ...(controlToken ? { controlToken } : {}) });
+  started.push(sandbox);
+  return sandbox;
+}
+
+describe("verify on the package's sandbox", () => {
+  it("prepares what its cases name, runs every case with none failed or skipped, and leaves no account", async () => {
+    const server = await sandboxServer();
+    server.sandbox.putAccount("user-key", { balances: { USDT: 12, NGNX: 0 } });
+    const before = server.sandbox.snapshot().accounts;
+    const report = await verify(openApiDocument, validator, { baseUrl: server.baseUrl, apiKey: "user-key" });
+    const failed = report.results.filter((result) => result.outcome === "failed").map((result) => result.case);
+    expect(failed).toEqual([]);
+    expect(report).toMatchObject({ target: "sandbox", ok: true, counts: { failed: 0, skipped: 0 } });
+    const setup = report.sandboxSetup?.replace(/verify-[0-9a-f]{8}/, "verify-<id>").replace(/[0-9a-f-]{36}/, "<id>");
+    expect(setup).toBe(
+      "prepared an account of its own (api-contract-verify-<id>: Business, one collection customer, USDT and NGNX " +
+        "to withdraw) and a deposit of 1 USDT on TRX (transaction <id>)",
+    );
+    // The reports say it too.
+    expect(reportMarkdown(report)).toContain(`\n\nOn the sandbox, verify ${report.sandboxSetup}.\n\n`);
+    expect(reportJunit(report)).toContain(`<property name="sandboxSetup" value="${report.sandboxSetup}"/>`);
+    // The cases that named what did not exist: each answered its success now.
+    const passed = (operationId: string) =>
+      report.results.some((r) => r.operationId === operationId && r.kind === "positive" && r.outcome === "passed");
+    const named = ["getCollectionCustomer", "getTransaction", "resendWebhooks", "requestBankWithdrawal"];
+    expect(named.filter((operationId) => !passed(operationId))).toEqual([]);
+    // Its account is gone; the user's is as it was, but for the one read sent with its key (the first case).
+    const after = server.sandbox.snapshot().accounts;
+    expect(Object.keys(after)).toEqual(["user-key"]);
+    const { windows, ...rest } = after["user-key"]!;
+    const { windows: _before, ...restBefore } = before["user-key"]!;
+    expect([rest, windows?.minute?.count]).toEqual([restBefore, 1]);
+  });
+
+  it("says why it prepared nothing on a sandbox whose control token it was not given, and passes with it", async () => {
+    const server = await sandboxServer("t0ken");
+    const without = await verify(openApiDocument, validator, { baseUrl: server.baseUrl, apiKey: "user-key" });
+    expect(without.sandboxSetup).toBe(
+      "not prepared (putSandboxAccount: the sandbox answered 401: The control API requires Authorization: Bearer " +
+        "<token>); the cases that need an id or a value of the sandbox's may fail",
+    );
+    expect(without.ok).toBe(false);
+    const withToken = await verify(openApiDocument, validator, {
+      baseUrl: server.baseUrl,
+      apiKey: "user-key",
+      sandboxToken: "t0ken",
+    });
+    expect([withToken.ok, withToken.counts.failed, withToken.counts.skipped]).toEqual([true, 0, 0]);
+  });
+});
