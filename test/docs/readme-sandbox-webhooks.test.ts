@@ -16,7 +16,7 @@ import { binPath } from "../../scripts/lib/node-cli.js";
 import { signWebhook, WEBHOOK_SIGNATURE_HEADER } from "../../src/index.js";
 import { createSandbox } from "../../src/sandbox/index.js";
 import { type StartedSandbox, startSandbox } from "../../src/sandbox/server.js";
-import { README_WEBHOOKS_OUTCOME, readmeBlock } from "../support/readme.js";
+import { README_WEBHOOKS_OUTCOME, readmeBlock, resolvedToSource } from "../support/readme.js";
 import { repoRoot, scratchDir, tscCleanAndBroken } from "../support/tsc.js";
 
 const run = promisify(execFile);
@@ -28,12 +28,8 @@ const SECTION = (() => {
 
 /** A README module as the tests run it: the package name resolved to src/index.ts. */
 const asWritten = (firstLine: string) => {
-  const source = readmeBlock("js", firstLine);
-  const resolved = source.replace(
-    `from "${PACKAGE_NAME}"`,
-    `from ${JSON.stringify(path.join(repoRoot, "src", "index.ts"))}`,
-  );
-  expect(resolved).not.toContain(`"${PACKAGE_NAME}"`);
+  const resolved = resolvedToSource(readmeBlock("js", firstLine));
+  expect(resolved).not.toContain(`"${PACKAGE_NAME}`);
   return resolved;
 };
 
@@ -100,9 +96,7 @@ describe("README: the in-process webhooks example", () => {
   }, 180_000);
 
   it("runs as written: the callback verifies, is down once, takes the retry after the clock moves 1 min", async () => {
-    const source = readmeBlock("ts", "// In-process webhooks")
-      .replace(`from "${PACKAGE_NAME}/sandbox"`, `from ${JSON.stringify(path.join(repoRoot, "src/sandbox/index.ts"))}`)
-      .replace(`from "${PACKAGE_NAME}"`, `from ${JSON.stringify(path.join(repoRoot, "src/index.ts"))}`);
+    const source = resolvedToSource(readmeBlock("ts", "// In-process webhooks"));
     expect(source).not.toContain(`"${PACKAGE_NAME}`);
     await writeFile(path.join(scratch.dir, "in-process-run.mts"), source);
     const { stdout } = await run(process.execPath, [binPath("tsx"), "in-process-run.mts"], {

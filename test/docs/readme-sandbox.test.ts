@@ -15,7 +15,7 @@ import { choicesTable, README_MARKERS } from "../../scripts/build/sandbox-choice
 import { REFUSAL_STATUS } from "../../src/sandbox/rules.js";
 import { createSandbox } from "../../src/sandbox/index.js";
 import { type StartedSandbox, startSandbox } from "../../src/sandbox/server.js";
-import { readmeBlock } from "../support/readme.js";
+import { readmeBlock, resolvedToSource } from "../support/readme.js";
 import { repoRoot, scratchDir, tscCleanAndBroken } from "../support/tsc.js";
 
 const run = promisify(execFile);
@@ -82,11 +82,8 @@ describe("README: the worked flow, run as written", () => {
   });
 
   it("rates → quote → accept → wallets → history → expired after the clock moves → 429", async () => {
-    const source = readmeBlock("js", "// sandbox-flow.mjs").replace(
-      `from "${PACKAGE_NAME}"`,
-      `from ${JSON.stringify(path.join(repoRoot, "src", "index.ts"))}`,
-    );
-    expect(source).not.toContain(`"${PACKAGE_NAME}"`);
+    const source = resolvedToSource(readmeBlock("js", "// sandbox-flow.mjs"));
+    expect(source).not.toContain(`"${PACKAGE_NAME}`);
     const file = path.join(scratch.dir, "sandbox-flow.mjs");
     await writeFile(file, source);
     const { stdout } = await run(process.execPath, [binPath("tsx"), file], {

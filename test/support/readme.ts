@@ -14,6 +14,16 @@ export function readmeBlock(language: string, firstLine: string): string {
   return block;
 }
 
+/** `source` with the package's imports (its root and ./sandbox) resolved to src/, as the tests run README code. */
+export function resolvedToSource(source: string): string {
+  return source
+    .replaceAll(
+      `from "${PACKAGE_NAME}/sandbox"`,
+      `from ${JSON.stringify(path.join(repoRoot, "src", "sandbox", "index.ts"))}`,
+    )
+    .replaceAll(`from "${PACKAGE_NAME}"`, `from ${JSON.stringify(path.join(repoRoot, "src", "index.ts"))}`);
+}
+
 /** The first screen's example: the README's ts block that imports createClient from the package. */
 export function firstScreenExample(): string {
   const blocks = [...readme().matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!);
