@@ -55,17 +55,31 @@ describe("README: the ways to start the sandbox", () => {
   });
   afterAll(() => scratch?.remove());
 
-  it("in-process and through ./msw compile as written, and a wrong option does not", async () => {
-    const source = [
-      readmeBlock("ts", "// In-process: the package's client hands its requests to sandbox.fetch"),
-      readmeBlock("ts", "// Through MSW"),
-      "export {};\n",
-    ].join("\n");
-    const broken = source.replace("quotesPerHour: 3", 'quotesPerHour: "3"');
-    const checked = await tscCleanAndBroken(scratch.dir, "sandbox-ways", source, broken, ["sandbox", "msw"]);
-    expect(checked.clean, checked.all).toEqual([]);
-    expect(checked.broken, checked.all).not.toEqual([]);
+  it("in-process and through ./msw compile as written, each on its own, and a wrong option does not", async () => {
+    const blocks = {
+      "in-process": readmeBlock("ts", "// In-process: the package's client hands its requests to sandbox.fetch"),
+      msw: readmeBlock("ts", "// Through MSW"),
+    };
+    for (const [name, block] of Object.entries(blocks)) {
+      const source = `${block}\nexport {};\n`;
+      const broken = source.replace("quotesPerHour: 3", 'quotesPerHour: "3"');
+      const checked = await tscCleanAndBroken(scratch.dir, name, source, broken, ["sandbox", "msw"]);
+      expect(checked.clean, checked.all).toEqual([]);
+      expect(checked.broken, checked.all).not.toEqual([]);
+    }
   }, 180_000);
+
+  it("through ./msw runs as written: the client's request reaches the sandbox through MSW", async () => {
+    const probe = [
+      'const rates = await api.GET("/currencies/fiat-rates");',
+      'console.log(JSON.stringify([rates.response.status, rates.response.headers.get("x-api-contract-sandbox")]));',
+      "server.close();",
+    ].join("\n");
+    const file = path.join(scratch.dir, "through-msw.mts");
+    await writeFile(file, `${resolvedToSource(readmeBlock("ts", "// Through MSW"))}\n${probe}\n`);
+    const { stdout } = await run(process.execPath, [binPath("tsx"), file], { cwd: scratch.dir, timeout: 60_000 });
+    expect(JSON.parse(stdout)).toEqual([200, expect.stringMatching(/^\d+\.\d+\.\d+/)]);
+  }, 90_000);
 });
 
 describe("README: the worked flow, run as written", () => {
