@@ -15,9 +15,12 @@ import { bodyOf, SECRET, VECTORS } from "./support/vectors.js";
 
 const RECEIVER = readmeBlock("ts", "// webhook-receiver.ts");
 const SERVER = readmeBlock("ts", "// server.ts");
-/** Starts the README's handler on 127.0.0.1 (not the README's server.ts, which listens on every interface). */
+/**
+ * Starts the README's handler on 127.0.0.1 (not the README's server.ts, which listens on every interface), run as
+ * the README says to run server.ts: with tsx, importing the receiver as "./webhook-receiver.js" as server.ts does.
+ */
 const DRIVER = `import { createServer } from "node:http";
-import { receiveWebhook } from "./webhook-receiver.ts";
+import { receiveWebhook } from "./webhook-receiver.js";
 
 const server = createServer(receiveWebhook);
 server.listen(0, "127.0.0.1", () => console.log("PORT " + server.address().port));
