@@ -3,7 +3,7 @@
 // documented body of its success. Any other answer throws a SandboxControlError with the status and the control
 // API's message, so a test that sets the sandbox up never goes on from a refused step with state it did not get.
 // Over HTTP it takes the sandbox's URL (its origin is used: the control API is beside /v1); in-process it takes
-// the sandbox's own `fetch` (`createSandboxControl("http://sandbox.local", { fetch: sandbox.fetch })`).
+// the sandbox's own `fetch` (`createSandboxControl({ baseUrl: "http://sandbox.local", fetch: sandbox.fetch })`).
 import createClient from "openapi-fetch";
 import type { components, paths } from "../../generated/sandbox-control.js";
 
@@ -25,6 +25,8 @@ export class SandboxControlError extends Error {
 }
 
 export interface SandboxControlOptions {
+  /** The sandbox's URL: its API's base URL (`http://127.0.0.1:4020/v1`) or its origin; the origin is used. */
+  baseUrl: string;
   /** The sandbox's control token (`api-contract sandbox --token`), sent as `Authorization: Bearer <token>`. */
   token?: string;
   /** The fetch to send with: the global one by default, or an in-process sandbox's `sandbox.fetch`. */
@@ -51,10 +53,10 @@ async function succeeded<T>(operation: string, call: Promise<Answered<T>>): Prom
   return data as T;
 }
 
-/** The control API of the sandbox at `url`: its origin (`http://127.0.0.1:4020/v1` and `…:4020` alike). */
-export function createSandboxControl(url: string, options: SandboxControlOptions = {}) {
+/** The control API of the sandbox at `baseUrl` (its origin: `http://127.0.0.1:4020/v1` and `…:4020` alike). */
+export function createSandboxControl(options: SandboxControlOptions) {
   const headers: Record<string, string> = options.token ? { authorization: `Bearer ${options.token}` } : {};
-  const client = createClient<paths>({ baseUrl: new URL(url).origin, headers, fetch: options.fetch });
+  const client = createClient<paths>({ baseUrl: new URL(options.baseUrl).origin, headers, fetch: options.fetch });
   const account = (apiKey: string) => ({ params: { path: { apiKey } } });
   return {
     /** Creates or replaces the key's account (its whole store: balances, history, windows, outbox). */

@@ -101,7 +101,7 @@ function fiatRoute(currencies: CurrencyFacts[]) {
 /** Prepares verify's account on the sandbox at `baseUrl` (see the top of this file). */
 export async function prepareSandbox(spec: OpenApiDocument, operations: Operation[], options: SetupOptions) {
   const { request } = options;
-  const control = createSandboxControl(options.baseUrl, { token: options.token });
+  const control = createSandboxControl({ baseUrl: options.baseUrl, token: options.token });
   const apiKey = `api-contract-verify-${crypto.randomUUID().slice(0, 8)}`;
   const customer = documented(spec, operations, "getCollectionCustomer", "answer");
   const account = { business: true, collectionCustomers: [{ ...customer, id: String(customer.id) }] };

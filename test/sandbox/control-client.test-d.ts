@@ -2,7 +2,7 @@
 import { describe, expectTypeOf, it } from "vitest";
 import { createSandboxControl, type SandboxAccount, type SandboxControl } from "../../src/sandbox/index.js";
 
-const control = createSandboxControl("http://127.0.0.1:4020/v1");
+const control = createSandboxControl({ baseUrl: "http://127.0.0.1:4020/v1" });
 
 describe("the control client's types", () => {
   it("answers the control document's types", () => {

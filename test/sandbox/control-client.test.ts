@@ -19,7 +19,7 @@ async function rejectionOf(run: Promise<unknown>): Promise<SandboxControlError> 
 describe("the typed control client", () => {
   it("sets an in-process sandbox up: an account, a deposit, the clock, webhooks and the register", async () => {
     const sandbox = newSandbox();
-    const control = createSandboxControl("http://sandbox.local/v1", { fetch: sandbox.fetch });
+    const control = createSandboxControl({ baseUrl: "http://sandbox.local/v1", fetch: sandbox.fetch });
     const account = await control.putAccount("key-a", { balances: { USDT: 100 }, business: true });
     expect(account).toMatchObject({ apiKey: "key-a", business: true, hasApiSecret: false });
     expect(account.balances.USDT).toBe(100);
@@ -35,7 +35,7 @@ describe("the typed control client", () => {
 
   it("throws the control API's refusal with its status and message, never a body it did not document", async () => {
     const sandbox = newSandbox();
-    const control = createSandboxControl("http://sandbox.local", { fetch: sandbox.fetch });
+    const control = createSandboxControl({ baseUrl: "http://sandbox.local", fetch: sandbox.fetch });
     const refused = await rejectionOf(control.putAccount("key-a", { balances: { EUR: 1 } }));
     expect([refused.operation, refused.status]).toEqual(["putSandboxAccount", 400]);
     expect(refused.detail).toContain("EUR");
@@ -49,9 +49,9 @@ describe("the typed control client", () => {
   it("sends the control token over HTTP, and says 401 without it", async () => {
     const started = await startSandbox({ port: 0, quiet: true, controlToken: "t0ken" });
     try {
-      const without = createSandboxControl(started.baseUrl);
+      const without = createSandboxControl({ baseUrl: started.baseUrl });
       expect((await rejectionOf(without.clock())).status).toBe(401);
-      const withToken = createSandboxControl(started.baseUrl, { token: "t0ken" });
+      const withToken = createSandboxControl({ baseUrl: started.baseUrl, token: "t0ken" });
       expect(await withToken.putAccount("key-b", { balances: { USDT: 5 } })).toMatchObject({ apiKey: "key-b" });
       expect((await withToken.getAccount("key-b")).balances.USDT).toBe(5);
     } finally {
