@@ -98,8 +98,8 @@ export interface paths {
         get: operations["getSandboxRates"];
         /**
          * Set the rates
-         * @description Sets the fiat rates, the dollar rates, or both. A key not given keeps its current rates; `fiat`, when
-         *     given, replaces the fiat rates whole, and `dollar` replaces the dollar rates whole.
+         * @description Sets fiat rates, dollar rates, or both. Each fiat rate given replaces its currency's (a currency without
+         *     one is added), each dollar rate given its code's; every rate not given is kept.
          */
         put: operations["putSandboxRates"];
         post?: never;
@@ -275,7 +275,8 @@ export interface components {
             [key: string]: number;
         };
         /**
-         * @description An account's settings. `balances`: the balance of each currency (absent: the default balances);
+         * @description An account's settings. `balances`: the balance of each currency given; a currency not given has its
+         *     default balance (the documented wallet's: NGNX 161180 beside `{ "USDT": 100 }`), so give 0 for an empty one;
          *     `business`: whether the account is a Business account (collections); `apiSecret`: the API secret
          *     the account's requests must be signed with (absent: signatures are checked for form only);
          *     `webhookUrl`: where the account's webhooks are sent (absent: nowhere, they are still in the outbox);

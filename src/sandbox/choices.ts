@@ -101,7 +101,8 @@ export const SANDBOX_CHOICES: readonly SandboxChoice[] = [
     id: "accounts.replace",
     topic: "Accounts",
     choice:
-      "Putting an account replaces it whole: new ids, the given balances as its starting balances, no quotes, " +
+      "Putting an account replaces it whole: new ids, the given balances as its starting balances (a currency " +
+      "not given starts at its default balance, accounts.default-balances), no quotes, " +
       "trades, transactions, deposit addresses or webhooks. Deleting one removes it. Either starts the key's " +
       "limit windows afresh; no other key's data changes.",
     why: "A per-key reset; balances change only through trades, deposits, withdrawals and configuration.",
@@ -147,7 +148,8 @@ export const SANDBOX_CHOICES: readonly SandboxChoice[] = [
       "dollar rates those of Create Quote's example (a currency without one: 1 / its fiat sellRate, to 8 decimals), " +
       "active networks Get Active Networks', withdrawal networks Get Withdrawal Currency Networks' (its example " +
       "is USDT's, as its name says). A network's currency must be a currency of the catalogue. A state saved " +
-      "without networks is restored with these default networks of its currencies.",
+      "without networks is restored with these default networks of its currencies. GHS has a documented fiat " +
+      "rate but no documented currency or pair, so it cannot be quoted until the catalogue is given them.",
     why: "The contract's examples are consistent across operations; the description gives no catalogue.",
     override:
       "catalogue.currencies, catalogue.pairs, catalogue.networks, catalogue.withdrawalNetworks, rates; " +
@@ -157,8 +159,8 @@ export const SANDBOX_CHOICES: readonly SandboxChoice[] = [
     id: "rates.update",
     topic: "Rates",
     choice:
-      "Setting rates replaces the fiat list whole when given and sets each dollar rate given; what is absent is " +
-      "kept. Get Fiat Rates answers the rates of the moment (no cache).",
+      "Setting rates sets each fiat rate given, by its currency, and each dollar rate given, by its code; every " +
+      "rate not given is kept. Get Fiat Rates answers the rates of the moment (no cache).",
     why: "The description says rates are cached up to 60 s; a test wants a new rate to apply at once.",
   },
   {

@@ -11,7 +11,13 @@ import { openApiDocument } from "../contract/bundled.js";
 import { answerFetchRequest } from "../pipeline/fetch-front.js";
 import { SANDBOX_IDENTITY } from "../pipeline/identity.js";
 import { createRequestPipeline } from "../pipeline/pipeline.js";
-import type { SandboxAccount, SandboxChoice, SandboxRates, SandboxState } from "../../generated/sandbox-control.js";
+import type {
+  FiatRateSetting,
+  SandboxAccount,
+  SandboxChoice,
+  SandboxRates,
+  SandboxState,
+} from "../../generated/sandbox-control.js";
 import { type Accounts, createAccounts } from "./accounts.js";
 import { createAdmission } from "./admission.js";
 import {
@@ -61,7 +67,7 @@ export type * as SandboxControl from "../../generated/sandbox-control.js";
 export interface SandboxOptions {
   /** `start`: the clock's first moment (ms since the epoch), then it moves only by advances. Absent: real time. */
   clock?: { start?: number };
-  /** Default: the contract's examples. What is given replaces that part (fiat) or that code's rate (dollar). */
+  /** Default: the contract's examples. Each fiat rate given replaces that currency's, each dollar rate that code's. */
   rates?: Partial<SandboxRates>;
   /** Accounts by API key, made at start. */
   accounts?: Record<string, AccountSettings>;
@@ -178,12 +184,20 @@ function restorable(saved: unknown, check: Check): SandboxStateData {
   return next;
 }
 
-/** `rates` over `current`: the fiat list whole, each dollar rate given; throws a RangeError on invalid rates. */
+/** `current`'s fiat rates with each one `given` in place of its currency's (a currency it lacks added at the end). */
+function mergedFiat(current: FiatRateSetting[], given: FiatRateSetting[]): FiatRateSetting[] {
+  const byCode = new Map(given.map(({ currency, buyRate, sellRate }) => [currency, { currency, buyRate, sellRate }]));
+  const known = new Set(current.map((rate) => rate.currency));
+  const added = [...byCode.values()].filter((rate) => !known.has(rate.currency));
+  return [...current.map((rate) => byCode.get(rate.currency) ?? rate), ...added];
+}
+
+/** `rates` over `current`: each fiat and dollar rate given in place of its code's; a RangeError on invalid rates. */
 function mergedRates(current: SandboxRates, rates: Partial<SandboxRates>, check: Check) {
   const problem = check.ratesProblem(rates);
   if (problem) refuse(400, `sandbox rates: ${problem}`);
-  const fiat = rates.fiat?.map(({ currency, buyRate, sellRate }) => ({ currency, buyRate, sellRate }));
-  return { fiat: fiat ?? current.fiat, dollar: { ...current.dollar, ...rates.dollar } };
+  const fiat = rates.fiat === undefined ? current.fiat : mergedFiat(current.fiat, rates.fiat);
+  return { fiat, dollar: { ...current.dollar, ...rates.dollar } };
 }
 
 /** The reading of a quote's side the options choose; a RangeError for one the sandbox does not know. */

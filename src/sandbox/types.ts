@@ -16,7 +16,7 @@ export interface Sandbox {
   putAccount(apiKey: string, settings: AccountSettings): SandboxAccount;
   getAccount(apiKey: string): SandboxAccount | undefined;
   deleteAccount(apiKey: string): boolean;
-  /** Sets the rates given (the fiat list whole, each dollar rate given) and answers the rates in use. */
+  /** Sets the rates given (each fiat rate by its currency, each dollar rate by its code); answers those in use. */
   setRates(rates: Partial<SandboxRates>): SandboxRates;
   /** The whole state (clock included), JSON-serialisable. */
   snapshot(): SandboxState;

@@ -15,6 +15,9 @@ import { type StartedSandbox, startSandbox } from "../../src/sandbox/server.js";
 import { listOperations } from "../../src/openapi/document.js";
 import { BASE_PATH, loadSpec, RATE_LIMIT_HEADERS } from "../support/spec.js";
 
+/** The documented GHS rate (Get Fiat Rates' example): a change of the NGNX rate keeps it. */
+const GHS_DOCUMENTED = { currency: "GHS", base: "USDT", buyRate: 15.86, sellRate: 15.21 };
+
 const started: StartedSandbox[] = [];
 afterEach(async () => {
   await Promise.all(started.splice(0).map((server) => server.stop()));
@@ -50,8 +53,14 @@ describe("Get Fiat Rates between rate changes", () => {
     };
     const seen = await ratesAcrossChanges(fetcher, put);
     expect(seen.again).toEqual(seen.first);
-    expect(seen.afterChange).toEqual([{ currency: "NGNX", base: "USDT", buyRate: 2000, sellRate: 1990 }]);
-    expect(seen.afterSecond).toEqual([{ currency: "NGNX", base: "USDT", buyRate: 2100, sellRate: 2090 }]);
+    expect(seen.afterChange).toEqual([
+      { currency: "NGNX", base: "USDT", buyRate: 2000, sellRate: 1990 },
+      GHS_DOCUMENTED,
+    ]);
+    expect(seen.afterSecond).toEqual([
+      { currency: "NGNX", base: "USDT", buyRate: 2100, sellRate: 2090 },
+      GHS_DOCUMENTED,
+    ]);
   });
 
   it("over HTTP: the next answer after PUT /_sandbox/rates shows the new rates, a restore's rates too", async () => {

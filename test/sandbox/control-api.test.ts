@@ -73,8 +73,12 @@ describe("control API", () => {
     const before = (await checked(sandbox, "GET", "/_sandbox/rates")).body;
     const after = await checked(sandbox, "PUT", "/_sandbox/rates", { dollar: { NGNX: 0.001 } });
     expect(after.body).toEqual({ fiat: before.fiat, dollar: { ...before.dollar, NGNX: 0.001 } });
+    // Each fiat rate given replaces its currency's; NGNX's documented rate stays.
     const fiat = [{ currency: "GHS", buyRate: 16, sellRate: 15 }];
-    expect((await checked(sandbox, "PUT", "/_sandbox/rates", { fiat })).body.fiat).toEqual(fiat);
+    expect((await checked(sandbox, "PUT", "/_sandbox/rates", { fiat })).body.fiat).toEqual([
+      { currency: "NGNX", buyRate: 1652.4, sellRate: 1611.8 },
+      { currency: "GHS", buyRate: 16, sellRate: 15 },
+    ]);
     const bad = await checked(sandbox, "PUT", "/_sandbox/rates", {
       fiat: [{ currency: "EUR", buyRate: 1, sellRate: 1 }],
     });

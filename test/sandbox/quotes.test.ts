@@ -137,6 +137,16 @@ describe("Create Quote", () => {
       /^sourceId EUR is no currency code or id of the sandbox's catalogue$/,
     ],
     [
+      "GHS, which has a fiat rate but no currency in the catalogue",
+      { ...SELL_100, targetId: "GHS" },
+      REFUSAL_STATUS.quoteNotTradable,
+      new RegExp(
+        "^targetId GHS is no currency code or id of the sandbox's catalogue: GHS has a fiat rate, but no currency " +
+          "of the catalogue to trade \\(Get Currencies' documented example lists none\\); give the catalogue a GHS " +
+          "currency and a pair to quote it$",
+      ),
+    ],
+    [
       "an amount too small to receive a minor unit of the target",
       { ...SELL_100, amount: ONE_USDT_UNIT },
       REFUSAL_STATUS.invalidQuoteRequest,
@@ -198,9 +208,10 @@ describe("Create Quote", () => {
     });
 
     it("a currency without a fiat rate", async () => {
-      const sandbox = newSandbox();
-      const inUse = sandbox.setRates({});
-      sandbox.setRates({ fiat: inUse.fiat.filter((rate) => rate.currency !== "NGNX") });
+      // Setting rates cannot take one away (each given replaces its currency's): a restored state can lack one.
+      const sandbox = changed((state) => {
+        state.rates.fiat = state.rates.fiat.filter((rate) => rate.currency !== "NGNX");
+      });
       const answer = await quote(sandbox, SELL_100);
       expect([answer.status, answer.body.message]).toEqual([
         REFUSAL_STATUS.quoteNotTradable,

@@ -98,8 +98,10 @@ describe("reads", () => {
     expect((await api(sandbox, "GET", "/currencies/fiat-rates")).body.data).toEqual(
       successExample("getFiatRates").data,
     );
+    // A rate given replaces its currency's; the other currency's documented rate is kept.
     sandbox.setRates({ fiat: [{ currency: "GHS", buyRate: 16, sellRate: 15 }] });
     expect((await api(sandbox, "GET", "/currencies/fiat-rates")).body.data).toEqual([
+      { currency: "NGNX", base: "USDT", buyRate: 1652.4, sellRate: 1611.8 },
       { currency: "GHS", base: "USDT", buyRate: 16, sellRate: 15 },
     ]);
   });

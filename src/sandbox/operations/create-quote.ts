@@ -81,6 +81,19 @@ function fiatRateFor(engine: Engine, side: Side, source: Currency, target: Curre
   return rate ?? notTradable(`the sandbox has no fiat rate for ${fiat.code}`);
 }
 
+/**
+ * The refusal of a currency id the catalogue lacks; said plainly for a code that has a fiat rate all the same (GHS
+ * by default: Get Fiat Rates' example rates it, Get Currencies' lists no GHS currency).
+ */
+function unknownCurrency(engine: Engine, field: string, id: string) {
+  const why = `${field} ${id} is no currency code or id of the sandbox's catalogue`;
+  if (!engine.state.rates.fiat.some((rate) => rate.currency === id)) return notTradable(why);
+  return notTradable(
+    `${why}: ${id} has a fiat rate, but no currency of the catalogue to trade (Get Currencies' documented ` +
+      `example lists none); give the catalogue a ${id} currency and a pair to quote it`,
+  );
+}
+
 /** The terms of a quote request, or its refusal. */
 function termsOf(engine: Engine, body: QuoteRequest) {
   const missing = REQUIRED.filter((field) => body[field] === undefined);
@@ -88,9 +101,9 @@ function termsOf(engine: Engine, body: QuoteRequest) {
   const { sourceId, targetId, amount, side } = body as Required<QuoteRequest>;
   if (!(amount > 0)) return invalid("amount must be above 0");
   const source = findCurrency(engine.state.catalogue, sourceId);
-  if (!source) return notTradable(`sourceId ${sourceId} is no currency code or id of the sandbox's catalogue`);
+  if (!source) return unknownCurrency(engine, "sourceId", sourceId);
   const target = findCurrency(engine.state.catalogue, targetId);
-  if (!target) return notTradable(`targetId ${targetId} is no currency code or id of the sandbox's catalogue`);
+  if (!target) return unknownCurrency(engine, "targetId", targetId);
   const pays = payerOf(engine.quotes.sideReading, side);
   const excess = excessOf(amount, pays === "source" ? source : target);
   if (excess) return invalid(`amount has ${excess}`);
