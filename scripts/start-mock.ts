@@ -72,13 +72,24 @@ function exampleCurl(): string {
   return `curl -s${header} ${mock.baseUrl}${operation.path}`;
 }
 
+/**
+ * How many mock-only changes the served spec has, and where they are told: the list (about 2,000 characters) is the
+ * README's and `startMock().fixes`, not a banner line that reads like an error.
+ */
+function fixesLine(count: number): string {
+  return (
+    `Mock-only changes to the served spec: ${count} (what Prism gets wrong, answered as the contract says; ` +
+    'README, "The mock")'
+  );
+}
+
 console.log(`
 Mock of ${spec.info?.title ?? "the API"} ${spec.info?.version ?? ""} listening on ${mock.baseUrl}
   (Prism's engine in this process, pid ${process.pid}; stateless; answers with the documented examples; \
 any ${API_KEY_HEADER} value is accepted)
   try:   ${exampleCurl()}
   other documented responses:  -H 'Prefer: code=429'   -H 'Prefer: example=<example name>'
-${docs ? `Docs at ${docs.url}\n` : ""}Mock-only changes to the served spec: ${mock.fixes.join("; ")}.
+${docs ? `Docs at ${docs.url}\n` : ""}${fixesLine(mock.fixes.length)}
 Ctrl-C to stop.`);
 
 stopWithLauncher(async (cause) => {

@@ -54,6 +54,9 @@ describe("npm start (scripts/start-mock.ts)", () => {
       await printed(child, () => output, "Ctrl-C");
       const baseUrl = `http://127.0.0.1:${port}${basePath}`;
       expect(output).toContain(baseUrl);
+      // A banner of short lines: the mock-only changes are counted and pointed to, not listed on one long line.
+      expect(output).toMatch(/\nMock-only changes to the served spec: \d+ \(/);
+      expect(Math.max(...output.split("\n").map((line) => line.length))).toBeLessThan(200);
       const curl = /curl -s( -H '[^']+')? (\S+)/.exec(output);
       expect(curl?.[2]?.startsWith(baseUrl)).toBe(true);
       const curlOp = operations.find((o) => o.method === "GET" && curl![2] === `${baseUrl}${o.path}`);

@@ -2,7 +2,7 @@
 // contract lacks included, and under the origin's /_sandbox reaches the sandbox and gets its answer; the state is
 // the sandbox object's (what the handlers change, the object reads, and back); nothing else is intercepted.
 import { setupServer } from "msw/node";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createClient, unwrap } from "../../src/index.js";
 import { createSandboxHandlers } from "../../src/msw/index.js";
 import { createSandbox } from "../../src/sandbox/index.js";
@@ -57,8 +57,16 @@ describe("createSandboxHandlers", () => {
   });
 
   it("intercepts nothing outside the base URL and /_sandbox", async () => {
-    await expect(fetch(`${ORIGIN}/v2/wallets/me`)).rejects.toThrow();
-    await expect(fetch(`http://elsewhere.test${BASE_PATH}/wallets/me`)).rejects.toThrow();
+    // MSW says so on console.error (onUnhandledRequest: "error"): taken here, not printed among passing tests.
+    const said = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    try {
+      await expect(fetch(`${ORIGIN}/v2/wallets/me`)).rejects.toThrow();
+      await expect(fetch(`http://elsewhere.test${BASE_PATH}/wallets/me`)).rejects.toThrow();
+      const unhandled = said.mock.calls.map((args) => String(args[0]).match(/• GET (\S+)/)?.[1]);
+      expect(unhandled).toEqual([`${ORIGIN}/v2/wallets/me`, `http://elsewhere.test${BASE_PATH}/wallets/me`]);
+    } finally {
+      said.mockRestore();
+    }
   });
 
   it("answers at http://127.0.0.1:4020/v1 by default, where `api-contract sandbox` listens", async () => {
