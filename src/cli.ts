@@ -67,6 +67,8 @@ const COMMAND_USAGE: Record<string, string> = {
                                      trade); without it a deployment gets no trade and Create Quote once
               --min-interval-ms <n>  pause after each answer (default 1000: at most 60 per minute; 0 on the mock)
               --report-dir <dir>     write verify-report.junit.xml, .json and .md there
+              --allow-divergence <id>  a rule of the sandbox's register the target may contradict without
+                                     failing the run (repeat)
               --sandbox-token <t>    the package's sandbox's control token (default: CONTRACT_SANDBOX_TOKEN):
                                      on the sandbox, verify makes an account of its own for its cases
                                      through the control API, and deletes it at the end
@@ -294,6 +296,7 @@ function verifyArgs(args: string[]) {
       "api-secret": { type: "string" },
       "sandbox-token": { type: "string", default: process.env.CONTRACT_SANDBOX_TOKEN || undefined },
       param: { type: "string", multiple: true, default: [] },
+      "allow-divergence": { type: "string", multiple: true, default: [] },
       "allow-side-effects": { type: "boolean", default: process.env.CONTRACT_ALLOW_SIDE_EFFECTS === "1" },
       "min-interval-ms": { type: "string", default: process.env.CONTRACT_MIN_INTERVAL_MS },
       "report-dir": { type: "string" },
@@ -311,6 +314,7 @@ interface VerifyRequest {
   apiKey: string | undefined;
   apiSecret: string | undefined;
   sandboxToken: string | undefined;
+  allowDivergence: string[];
   params: Record<string, string>;
   allowSideEffects: boolean;
   interval: number | undefined;
@@ -370,6 +374,7 @@ function verifyRequest(values: VerifyArgs): VerifyRequest {
     apiKey: values["api-key"] ?? (process.env.CONTRACT_API_KEY || undefined),
     apiSecret: values["api-secret"] ?? (process.env.CONTRACT_API_SECRET || undefined),
     sandboxToken: values["sandbox-token"],
+    allowDivergence: values["allow-divergence"],
     params,
     allowSideEffects: values["allow-side-effects"],
     interval,
@@ -433,6 +438,24 @@ function printFailures(report: VerifyReport): void {
   }
 }
 
+/** The flows, each with its outcome, and the register's verdicts: counted, each contradicted one with its evidence. */
+function printFlows(report: VerifyReport): void {
+  if (!report.flows || !report.choices) return;
+  process.stdout.write("\nFlows:\n");
+  for (const flow of report.flows)
+    process.stdout.write(
+      `  ${SYMBOL[flow.outcome === "untested" ? "skipped" : flow.outcome]} ${flow.flow}` +
+        `${flow.reason ? `: ${flow.outcome === "untested" ? "untested, " : ""}${flow.reason}` : ""}\n`,
+    );
+  const count = (verdict: string) => report.choices!.filter((choice) => choice.verdict === verdict).length;
+  process.stdout.write(
+    `The sandbox's register on this target: ${count("confirmed")} confirmed, ${count("contradicted")} ` +
+      `contradicted, ${count("untested")} untested (the reports list each).\n`,
+  );
+  for (const choice of report.choices.filter((c) => c.verdict === "contradicted"))
+    process.stdout.write(`  ✗ ${choice.id}${choice.allowed ? " (allowed)" : ""}: ${choice.evidence}\n`);
+}
+
 /** The verdict, with the counts, the requests and the time they took. */
 function printVerdict(report: VerifyReport, elapsed: string): void {
   const { counts } = report;
@@ -460,6 +483,7 @@ async function verifyCommand(args: string[]): Promise<void> {
     apiKey: request.apiKey,
     apiSecret: request.apiSecret,
     sandboxToken: request.sandboxToken,
+    allowDivergence: request.allowDivergence,
     allowSideEffects: request.allowSideEffects,
     params: request.params,
     minIntervalMs: request.interval,
@@ -469,6 +493,7 @@ async function verifyCommand(args: string[]): Promise<void> {
   const elapsed = ((performance.now() - started) / 1000).toFixed(1);
   if (report.sandboxSetup) process.stdout.write(`\nOn the sandbox, verify ${report.sandboxSetup}.\n`);
   printFailures(report);
+  printFlows(report);
   printVerdict(report, elapsed);
   if (request.reportDir) {
     const files = await writeReport(report, request.reportDir);

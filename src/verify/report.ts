@@ -66,8 +66,36 @@ export function reportMarkdown(report: VerifyReport): string {
         .join(" | ")
         .trim(),
     ),
+    ...flowsMarkdown(report),
     "",
   ].join("\n");
+}
+
+/**
+ * The flows and the register's verdicts, as a team pastes them into an issue for the service's owners: each
+ * contradicted rule with the exchange that shows it.
+ */
+function flowsMarkdown(report: VerifyReport): string[] {
+  if (!report.flows || !report.choices) return [];
+  const verdictCell = (verdict: string, allowed?: boolean) => (allowed ? `${verdict} (allowed)` : verdict);
+  return [
+    "",
+    "## Flows",
+    "",
+    "| flow | outcome | why |",
+    "|---|---|---|",
+    ...report.flows.map((flow) => `| ${cell(flow.flow)} | ${flow.outcome} | ${cell(flow.reason ?? "")} |`),
+    "",
+    "## The sandbox's register of choices on this target",
+    "",
+    "| choice | verdict | evidence / why untested |",
+    "|---|---|---|",
+    ...report.choices.map(
+      (choice) =>
+        `| ${choice.id} | ${verdictCell(choice.verdict, choice.allowed)} | ` +
+        `${cell(choice.evidence ?? choice.reason ?? "")} |`,
+    ),
+  ];
 }
 
 /**

@@ -18,6 +18,9 @@ import {
 } from "../openapi/document.js";
 import { noAnswerReason } from "./no-answer.js";
 import { createdParameter, creatorPath, type PlannedCase, planVerification } from "./plan.js";
+import { createSandboxControl } from "../sandbox/control-client.js";
+import type { FlowSend } from "./flows/context.js";
+import { flowsPass, type FlowsReport, runFlows as runAllFlows } from "./flows/index.js";
 import { prepareSandbox, type SandboxSetup, type SetupRequest } from "./sandbox-setup.js";
 import { type Answer, createSender, type Sender } from "./send.js";
 import type { CaseResult, VerifyOptions, VerifyReport, VerifyTarget } from "./types.js";
@@ -40,6 +43,8 @@ export interface Verifier {
   useApiKey(apiKey: string): void;
   /** One API request of verify's set-up on the package's sandbox (sent, signed and paced as the cases are). */
   setupRequest: SetupRequest;
+  /** One API request of a flow, with the run's key; its answer as sent, any status. */
+  flowSend: FlowSend;
 }
 
 /** What running a case needs beyond the case: the run's sender, and the ids its POST cases created (by path). */
@@ -73,7 +78,22 @@ export function createVerifier(spec: OpenApiDocument, validator: ContractValidat
       context.options = { ...context.options, apiKey };
     },
     setupRequest: (method, path, apiKey, body) => setupRequest(context, { method, path, apiKey, body }),
+    flowSend: (method, path, body) => apiRequest(context, { method, path, apiKey: context.options.apiKey, body }),
   };
+}
+
+/** One API request of verify's own (a set-up step, a flow's step), sent as the cases are: its answer as sent. */
+function apiRequest(
+  context: RunContext,
+  request: { method: string; path: string; apiKey: string | undefined; body: unknown },
+): Promise<Answer> {
+  const { method, path, apiKey, body } = request;
+  const url = `${context.options.baseUrl.replace(/\/+$/, "")}${path}`;
+  const headers: Record<string, string> = { accept: "application/json" };
+  if (apiKey !== undefined) headers[API_KEY_HEADER] = apiKey;
+  if (body !== undefined) headers["content-type"] = "application/json";
+  const text = body === undefined ? undefined : JSON.stringify(body);
+  return context.sender.send({ method, url, headers, body: text });
 }
 
 /** An API request of the set-up: its answer's JSON, or an error saying what was answered instead of 200. */
@@ -81,12 +101,8 @@ async function setupRequest(
   context: RunContext,
   request: { method: string; path: string; apiKey: string; body: unknown },
 ): Promise<unknown> {
-  const { method, path, apiKey, body } = request;
-  const url = `${context.options.baseUrl.replace(/\/+$/, "")}${path}`;
-  const headers: Record<string, string> = { accept: "application/json", [API_KEY_HEADER]: apiKey };
-  if (body !== undefined) headers["content-type"] = "application/json";
-  const text = body === undefined ? undefined : JSON.stringify(body);
-  const answer = await context.sender.send({ method, url, headers, body: text });
+  const { method, path } = request;
+  const answer = await apiRequest(context, request);
   if (answer.status !== 200)
     throw new Error(`${method} ${path} answered ${answer.status}: ${answer.bodyText.slice(0, 300)}`);
   return JSON.parse(answer.bodyText) as unknown;
@@ -309,9 +325,33 @@ export async function verify(
     tellTarget();
     options.onCase?.(result, index + 1, total);
   }
+  const flows = unchecked === undefined ? await runFlows(validator, verifier, options, setup) : undefined;
   await setup.cleanUp();
   const report = finalReport(verifier, options, { startedAt, results, answered, unchecked });
-  return setup.line === undefined ? report : { ...report, sandboxSetup: setup.line };
+  return {
+    ...report,
+    ...(setup.line === undefined ? {} : { sandboxSetup: setup.line }),
+    ...(flows === undefined ? {} : { ...flows, ok: report.ok && flowsPass(flows) }),
+  };
+}
+
+/** The flows on the target, with the sandbox's control API when verify prepared an account there. */
+function runFlows(
+  validator: ContractValidator,
+  verifier: Verifier,
+  options: VerifyOptions,
+  setup: ReturnType<typeof sandboxPreparer>,
+): Promise<FlowsReport> {
+  const control = setup.prepared
+    ? createSandboxControl({ baseUrl: options.baseUrl, token: options.sandboxToken })
+    : undefined;
+  const flowOptions = {
+    target: verifier.target,
+    allowSideEffects: options.allowSideEffects ?? false,
+    control,
+    allowDivergence: options.allowDivergence ?? [],
+  };
+  return runAllFlows(flowOptions, verifier.flowSend, validator);
 }
 
 /**
@@ -344,6 +384,10 @@ function sandboxPreparer(
     },
     get line(): string | undefined {
       return done?.line;
+    },
+    /** Whether verify made its account on the sandbox (its flows may use the control API). */
+    get prepared(): boolean {
+      return done?.setup !== undefined;
     },
     /** Deletes verify's account; a sandbox that refuses leaves it, which changes no result. */
     cleanUp: async () => {

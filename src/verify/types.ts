@@ -1,6 +1,7 @@
 // The types verify's modules share (its options, a case's result, the report, the clock), in a module of their own
 // so that plan.ts, send.ts and report.ts need not import run.ts, which imports them.
 import type { ContractViolation, ContractWarning } from "../contract/types.js";
+import type { ChoiceVerdict, FlowResult } from "./flows/index.js";
 
 /** The verifier's clock, in milliseconds; a test gives a fake one to see the pauses asked for. */
 export interface VerifyClock {
@@ -26,6 +27,8 @@ export interface VerifyOptions {
   params?: Record<string, string>;
   /** The control token of the package's sandbox (`api-contract sandbox --token`), for verify's set-up there. */
   sandboxToken?: string;
+  /** Register entries (ids) the target may contradict without failing the run: divergences the user knows of. */
+  allowDivergence?: string[];
   /**
    * Minimum pause between the end of one request (its answer read) and the start of the next. Default 1000 ms on a
    * deployment (60/min, far under 200/min), 0 on the mock.
@@ -82,5 +85,9 @@ export interface VerifyReport {
   cause?: string;
   /** On the package's sandbox: what verify prepared there for its cases, or why it could not (sandbox-setup.ts). */
   sandboxSetup?: string;
+  /** The flows run after the cases (flows/), each passed, failed or untested. */
+  flows?: FlowResult[];
+  /** Every entry of the sandbox's register of choices, stamped confirmed, contradicted or untested on this target. */
+  choices?: ChoiceVerdict[];
   results: CaseResult[];
 }

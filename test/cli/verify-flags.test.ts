@@ -14,6 +14,14 @@ describe("api-contract verify: flags", () => {
       const fromEnv = await cli(["verify", "--base-url", sandbox.baseUrl], { CONTRACT_SANDBOX_TOKEN: "sandbox-t0ken" });
       expect(fromEnv.code).toBe(0);
       expect(fromEnv.output).toContain("\nOn the sandbox, verify prepared an account of its own (api-contract-verify-");
+      // Its flows ran there, and the register's verdicts are counted.
+      expect(fromEnv.output).toContain(
+        "\nFlows:\n  ✓ swap: quote → accept → accept again → wallets and history\n" +
+          "  ✓ expiry: a quote accepted at its expiryDate\n",
+      );
+      expect(fromEnv.output).toMatch(
+        /\nThe sandbox's register on this target: 4 confirmed, 0 contradicted, \d+ untested/,
+      );
       const wrong = await cli(["verify", "--base-url", sandbox.baseUrl, "--sandbox-token", "wrong-t0ken"], {
         CONTRACT_SANDBOX_TOKEN: "sandbox-t0ken",
       });

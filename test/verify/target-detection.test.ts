@@ -93,6 +93,12 @@ describe("verify: what the target is, learned from the answers", () => {
     const server = await target(Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY);
     const { report, pauses, told } = await run({ baseUrl: server.baseUrl });
     expect(report).toMatchObject({ target: "sandbox", mockVersion: "9.9.9", counts: { passed: 2, skipped: 0 } });
+    // The flows call the service's operations, which this contract does not have: none runs.
+    const lacking = "the contract verified has no getTradePairs, getCurrencies, createQuote, acceptQuote";
+    expect(report.flows?.map((flow) => flow.reason)).toEqual([
+      `${lacking}, getMyWallets, getUserTransactions`,
+      lacking,
+    ]);
     expect(server.seen).toEqual(["/v1/items", "/v1/items/i-1"]);
     expect(pauses).toEqual([]);
     expect(told).toEqual([["sandbox", "9.9.9"]]);

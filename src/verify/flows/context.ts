@@ -1,0 +1,86 @@
+// What a flow of verify works with: calls to the target (each answer checked against the contract: a violation, or
+// an answer the flow cannot go on from, ends the flow as failed), the package's sandbox's control API when the
+// target is that sandbox, and the verdicts it records on the register's rules: confirmed, or contradicted with the
+// request and answer that show it.
+import type { ContractValidator } from "../../contract/validator.js";
+import type { SandboxControlClient } from "../../sandbox/control-client.js";
+import type { Answer } from "../send.js";
+import type { VerifyTarget } from "../types.js";
+
+/** An answer as a flow reads it: its status, its parsed body, and the exchange in one line for evidence. */
+export interface FlowAnswer {
+  status: number;
+  // biome-ignore lint/suspicious/noExplicitAny: the contract's shapes, checked before a flow reads them
+  body: any;
+  /** "POST /trades/quote/q_1 → 200 {…}" (the body cut at 300 characters). */
+  exchange: string;
+}
+
+/** A flow that cannot go on: the step's answer broke the contract or was not what the step needs. */
+export class FlowFailure extends Error {}
+
+/** What a flow records of one rule of the register (its id). */
+export type RuleVerdict = { verdict: "confirmed" } | { verdict: "contradicted"; evidence: string };
+
+export interface FlowContext {
+  target: VerifyTarget;
+  /** The operationIds of the contract verified. */
+  operationIds: ReadonlySet<string>;
+  allowSideEffects: boolean;
+  /** Sends one API request with the run's key; the answer checked against the contract (else FlowFailure). */
+  call(method: "GET" | "POST", path: string, body?: unknown): Promise<FlowAnswer>;
+  /** The control API, on the package's sandbox only. */
+  control: SandboxControlClient | undefined;
+  /** Records that the target behaved as the rule `choice` says (a contradiction already recorded stands). */
+  confirm(choice: string): void;
+  /** Records that the target did not behave as `choice` says, with the exchange that shows it. */
+  contradict(choice: string, evidence: string): void;
+  /** `choice` confirmed when `holds`, else contradicted with `evidence`. */
+  check(choice: string, holds: boolean, evidence: string): void;
+}
+
+/** Sends one request of a flow and answers it as sent (any status). */
+export type FlowSend = (method: string, path: string, body: unknown) => Promise<Answer>;
+
+/** The one line that shows an exchange: the request, the status and the start of the body. */
+function exchangeLine(method: string, path: string, answer: Answer): string {
+  const text = answer.bodyText.length > 300 ? `${answer.bodyText.slice(0, 300)}…` : answer.bodyText;
+  return `${method} ${path} → ${answer.status} ${text}`;
+}
+
+/** A flow's context over `send`, recording its verdicts into `verdicts` (shared by the run's flows). */
+export function createFlowContext(
+  options: Pick<FlowContext, "target" | "allowSideEffects" | "control">,
+  send: FlowSend,
+  validator: ContractValidator,
+  verdicts: Map<string, RuleVerdict>,
+): FlowContext {
+  const contradict = (choice: string, evidence: string) => verdicts.set(choice, { verdict: "contradicted", evidence });
+  const confirm = (choice: string) => {
+    if (!verdicts.has(choice)) verdicts.set(choice, { verdict: "confirmed" });
+  };
+  return {
+    ...options,
+    operationIds: new Set(validator.operations.flatMap((operation) => operation.operationId ?? [])),
+    async call(method, path, body) {
+      const answer = await send(method, path, body);
+      const exchange = exchangeLine(method, path, answer);
+      const { headers, bodyText, status } = answer;
+      const checked = validator.validateResponse({ method, path, status, headers, bodyText });
+      if (!checked.ok) {
+        const [first] = checked.violations;
+        throw new FlowFailure(`${exchange}: breaks the contract (${first?.pointer ?? ""} ${first?.message ?? ""})`);
+      }
+      return { status, body: bodyText === "" ? undefined : (JSON.parse(bodyText) as unknown), exchange };
+    },
+    confirm,
+    contradict,
+    check: (choice, holds, evidence) => (holds ? confirm(choice) : contradict(choice, evidence)),
+  };
+}
+
+/** `answer`'s status when it is `status`; else the flow cannot go on. */
+export function expectStatus(answer: FlowAnswer, status: number, why: string): FlowAnswer {
+  if (answer.status !== status) throw new FlowFailure(`${answer.exchange}: expected ${status} ${why}`);
+  return answer;
+}

@@ -1,0 +1,92 @@
+// verify's flows (trade-flows.ts) run after its cases, and the register's verdicts on this target: every entry of
+// the sandbox's register of choices stamped confirmed (the target behaved as it says), contradicted (with the
+// exchange that shows it) or untested (and why). A contradicted entry fails the run unless the user allowed that
+// divergence; a flow that could not go on fails it too.
+import type { ContractValidator } from "../../contract/validator.js";
+import { SANDBOX_CHOICES } from "../../sandbox/choices.js";
+import { createFlowContext, type FlowContext, type FlowSend, type RuleVerdict } from "./context.js";
+import { FLOWS, type Flow } from "./trade-flows.js";
+
+/** How one flow went: to its end with every rule it checks confirmed, not, or not run (and why). */
+export interface FlowResult {
+  flow: string;
+  outcome: "passed" | "failed" | "untested";
+  reason?: string;
+}
+
+/** The verdict on one entry of the register on this target. */
+export interface ChoiceVerdict {
+  id: string;
+  verdict: "confirmed" | "contradicted" | "untested";
+  /** For a contradicted entry: the exchange that shows it. */
+  evidence?: string;
+  /** For an untested entry: why. */
+  reason?: string;
+  /** For a contradicted entry the user allowed (--allow-divergence): it does not fail the run. */
+  allowed?: boolean;
+}
+
+export interface FlowsReport {
+  flows: FlowResult[];
+  choices: ChoiceVerdict[];
+}
+
+type FlowOptions = Pick<FlowContext, "target" | "allowSideEffects" | "control"> & { allowDivergence: string[] };
+
+/** Runs one flow: passed, failed (it could not go on, or contradicted a rule it checks, not allowed), or untested. */
+async function runFlow(
+  flow: Flow,
+  context: FlowContext,
+  verdicts: Map<string, RuleVerdict>,
+  allowDivergence: readonly string[],
+): Promise<FlowResult> {
+  const lacking = flow.operations.filter((id) => !context.operationIds.has(id));
+  if (lacking.length)
+    return { flow: flow.name, outcome: "untested", reason: `the contract verified has no ${lacking.join(", ")}` };
+  const unfit = flow.unfit(context);
+  if (unfit !== undefined) return { flow: flow.name, outcome: "untested", reason: unfit };
+  try {
+    await flow.run(context);
+  } catch (error) {
+    return { flow: flow.name, outcome: "failed", reason: error instanceof Error ? error.message : String(error) };
+  }
+  const contradicted = flow.choices.filter(
+    (id) => verdicts.get(id)?.verdict === "contradicted" && !allowDivergence.includes(id),
+  );
+  if (!contradicted.length) return { flow: flow.name, outcome: "passed" };
+  return { flow: flow.name, outcome: "failed", reason: `the target contradicts ${contradicted.join(", ")}` };
+}
+
+/** Why an entry no flow confirmed or contradicted is untested: its flows' reasons, or that none checks it. */
+function untestedReason(id: string, results: FlowResult[]): string {
+  const flows = FLOWS.map((flow, index) => ({ flow, result: results[index]! })).filter(({ flow }) =>
+    flow.choices.includes(id),
+  );
+  if (!flows.length) return "no flow of this version of verify checks it";
+  return flows.map(({ flow, result }) => `${flow.name}: ${result.reason ?? result.outcome}`).join("; ");
+}
+
+/** Runs every flow on the target, then stamps every entry of the register. */
+export async function runFlows(
+  options: FlowOptions,
+  send: FlowSend,
+  validator: ContractValidator,
+): Promise<FlowsReport> {
+  const verdicts = new Map<string, RuleVerdict>();
+  const context = createFlowContext(options, send, validator, verdicts);
+  const flows: FlowResult[] = [];
+  for (const flow of FLOWS) flows.push(await runFlow(flow, context, verdicts, options.allowDivergence));
+  const choices = SANDBOX_CHOICES.map(({ id }): ChoiceVerdict => {
+    const found = verdicts.get(id);
+    if (!found) return { id, verdict: "untested", reason: untestedReason(id, flows) };
+    if (found.verdict === "confirmed") return { id, verdict: "confirmed" };
+    const allowed = options.allowDivergence.includes(id);
+    return { id, verdict: "contradicted", evidence: found.evidence, ...(allowed ? { allowed } : {}) };
+  });
+  return { flows, choices };
+}
+
+/** Whether the flows let the run pass: none failed, no entry contradicted that the user did not allow. */
+export const flowsPass = ({ flows, choices }: FlowsReport): boolean =>
+  flows.every((flow) => flow.outcome !== "failed") &&
+  choices.every((choice) => choice.verdict !== "contradicted" || choice.allowed === true);

@@ -1,0 +1,159 @@
+// The trade flows of verify: a swap (a quote accepted once, then again; the wallets and the history moved by exactly
+// the quote's amounts) and a quote accepted at its expiry. Each checks the register's rules for what it sees. They
+// trade the smallest amount the policy allows: 1 unit of the pair's source currency (a SELL).
+import { REFUSAL_STATUS, RULE_FORMS } from "../../sandbox/rules.js";
+import { expectStatus, type FlowContext, FlowFailure } from "./context.js";
+
+/** A flow: what it checks of the register, what it needs of the target, and its steps. */
+export interface Flow {
+  name: string;
+  /** The register entries it gives a verdict on. */
+  choices: readonly string[];
+  /** The operations it calls (operationIds): a contract without them gets no run of it. */
+  operations: readonly string[];
+  /** Why it cannot run on this target, or undefined. */
+  unfit(context: FlowContext): string | undefined;
+  run(context: FlowContext): Promise<void>;
+}
+
+/** What a trade flow calls to find a pair and trade it. */
+const TRADE_OPERATIONS = ["getTradePairs", "getCurrencies", "createQuote", "acceptQuote"];
+
+/** The amount a trade flow trades: one unit of the source currency. */
+const TRADE_AMOUNT = 1;
+
+/** Why a flow that trades cannot run: the mock keeps no state; a deployment trades only when allowed. */
+function unfitToTrade(context: FlowContext): string | undefined {
+  if (context.target === "mock") return "the mock keeps no state between requests";
+  if (context.target === "deployment" && !context.allowSideEffects)
+    return "it executes a trade of 1 unit (allow side effects to run it)";
+  return undefined;
+}
+
+/** Whether two amounts are equal to 8 decimals (sums of decimals carry binary error). */
+const same = (a: number, b: number): boolean => Math.round(a * 1e8) === Math.round(b * 1e8);
+
+/** `value` rounded down to `decimals`, read at 15 significant digits first (the register's quotes.rounding). */
+function roundedDown(value: number, decimals: number): number {
+  const scaled = Number((value * 10 ** decimals).toPrecision(15));
+  return Number((Math.floor(scaled) / 10 ** decimals).toPrecision(15));
+}
+
+/** The account's available balance and wallet id by currency code (Get My Wallets). */
+async function walletsOf(context: FlowContext): Promise<Map<string, { balance: number; id: string }>> {
+  const answer = expectStatus(await context.call("GET", "/wallets/me"), 200, "(the account's wallets)");
+  const wallets = answer.body.data as Array<{ id: string; availableBalance: number; currency: { code: string } }>;
+  return new Map(wallets.map((w) => [w.currency.code, { balance: w.availableBalance, id: w.id }]));
+}
+
+/** A sellable pair of the target's catalogue and the decimals of its target currency. */
+async function sellablePair(context: FlowContext) {
+  const pairs = expectStatus(await context.call("GET", "/trades/pairs"), 200, "(the trade pairs)").body.data as Array<{
+    isSellable: boolean;
+    source: { code: string };
+    target: { code: string };
+  }>;
+  const pair = pairs.find((candidate) => candidate.isSellable);
+  if (!pair) throw new FlowFailure("GET /trades/pairs lists no sellable pair to trade");
+  const currencies = expectStatus(await context.call("GET", "/currencies"), 200, "(the currencies)").body
+    .data as Array<{
+    code: string;
+    maximumDecimalPlaces: number;
+  }>;
+  const decimals = currencies.find((currency) => currency.code === pair.target.code)?.maximumDecimalPlaces ?? 2;
+  return { source: pair.source.code, target: pair.target.code, decimals };
+}
+
+/** A SELL quote of the pair for TRADE_AMOUNT: its answer's data. */
+async function sellQuote(context: FlowContext, pair: { source: string; target: string }) {
+  const body = { sourceId: pair.source, targetId: pair.target, amount: TRADE_AMOUNT, side: "SELL" };
+  const answer = expectStatus(await context.call("POST", "/trades/quote", body), 200, "(a quote of 1 unit)");
+  return { quote: answer.body.data as Quote, exchange: answer.exchange };
+}
+
+interface Quote {
+  id: string;
+  amount: number;
+  amountReceived: number;
+  rate: number;
+  expiryDate: string;
+  expiresIn: number;
+}
+
+interface HistoryItem {
+  reference: string;
+  type: string;
+  category: string;
+  amount: number;
+  walletId: string;
+}
+
+/** Whether the history holds the trade's two SWAP legs: a DEBIT of amount (source), a CREDIT of amountReceived. */
+async function checkSwapLegs(
+  context: FlowContext,
+  trade: { reference: string },
+  expected: { debit: [string, number]; credit: [string, number] },
+): Promise<boolean> {
+  const answer = expectStatus(await context.call("GET", "/transactions/me"), 200, "(the history)");
+  const legs = (answer.body.data as HistoryItem[]).filter((item) => item.reference === trade.reference);
+  const leg = (type: string, [walletId, amount]: [string, number]) =>
+    legs.some((l) => l.type === type && l.category === "SWAP" && l.walletId === walletId && same(l.amount, amount));
+  return legs.length === 2 && leg("DEBIT", expected.debit) && leg("CREDIT", expected.credit);
+}
+
+export const swapFlow: Flow = {
+  name: "swap: quote → accept → accept again → wallets and history",
+  choices: ["quotes.rounding", "quotes.accepted-twice", "trades.records"],
+  operations: [...TRADE_OPERATIONS, "getMyWallets", "getUserTransactions"],
+  unfit: unfitToTrade,
+  async run(context) {
+    const pair = await sellablePair(context);
+    const before = await walletsOf(context);
+    const { quote, exchange } = await sellQuote(context, pair);
+    const expected = roundedDown(quote.amount * quote.rate, pair.decimals);
+    const form = RULE_FORMS.amountReceivedRounding;
+    const rounding = `${exchange}: amountReceived ${quote.amountReceived}, ${form}: ${expected}`;
+    context.check("quotes.rounding", same(quote.amountReceived, expected), rounding);
+    const path = `/trades/quote/${encodeURIComponent(quote.id)}`;
+    const trade = expectStatus(await context.call("POST", path, {}), 200, "(accepting a fresh quote)").body.data;
+    const again = await context.call("POST", path, {});
+    context.check("quotes.accepted-twice", again.status === REFUSAL_STATUS.quoteAccepted, again.exchange);
+    const after = await walletsOf(context);
+    // Read at 12 significant digits: a difference of decimals carries binary error (1611.7999999999884).
+    const moved = (code: string) => Number((after.get(code)!.balance - before.get(code)!.balance).toPrecision(12));
+    const walletsMoved = same(moved(pair.source), -quote.amount) && same(moved(pair.target), quote.amountReceived);
+    const legs = await checkSwapLegs(context, trade, {
+      debit: [before.get(pair.source)!.id, quote.amount],
+      credit: [before.get(pair.target)!.id, quote.amountReceived],
+    });
+    const records =
+      `quote ${quote.id}: ${pair.source} moved ${moved(pair.source)} (expected ${-quote.amount}), ${pair.target} ` +
+      `moved ${moved(pair.target)} (expected ${quote.amountReceived}); two SWAP legs of ${trade.reference}: ${legs}`;
+    context.check("trades.records", walletsMoved && legs, records);
+  },
+};
+
+export const expiryFlow: Flow = {
+  name: "expiry: a quote accepted at its expiryDate",
+  choices: ["quotes.expired"],
+  operations: TRADE_OPERATIONS,
+  unfit(context) {
+    const trading = unfitToTrade(context);
+    if (trading) return trading;
+    // Waiting on a deployment's own time is for a later version: it needs a budget of its own.
+    return context.control ? undefined : "it moves the target's clock, which only the package's sandbox lets it do";
+  },
+  async run(context) {
+    const pair = await sellablePair(context);
+    const { quote } = await sellQuote(context, pair);
+    // To the quote's expiryDate exactly: the register says whether that moment is still valid.
+    const clock = await context.control!.clock();
+    await context.control!.advanceClock(Math.max(0, Date.parse(quote.expiryDate) - clock.now));
+    const late = await context.call("POST", `/trades/quote/${encodeURIComponent(quote.id)}`, {});
+    const refused = late.status === REFUSAL_STATUS.quoteExpired;
+    context.check("quotes.expired", RULE_FORMS.quoteExpiry === "at-expiry" ? refused : !refused, late.exchange);
+  },
+};
+
+/** Every flow verify runs, in order. */
+export const FLOWS: readonly Flow[] = [swapFlow, expiryFlow];

@@ -1,0 +1,164 @@
+// verify's flows: on the package's sandbox the swap and expiry flows pass and confirm the rules they check, every
+// other entry of the register is stamped untested with a reason; on the mock and on a deployment without side
+// effects they are untested, saying why. Against the sandbox with one rule broken at a time (a proxy rewrites its
+// answers), the run fails naming that rule, with the exchange that shows it, unless the divergence is allowed.
+import { afterEach, describe, expect, it } from "vitest";
+import { openApiDocument } from "../../src/contract/bundled.js";
+import { createContractValidator } from "../../src/contract/index.js";
+import { type StartedSandbox, startSandbox } from "../../src/sandbox/server.js";
+import { reportMarkdown, type VerifyOptions, verify } from "../../src/verify/index.js";
+import { type Deviation, deviantSandbox } from "./support/deviant-sandbox.js";
+
+const validator = createContractValidator(openApiDocument);
+const closers: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const close of closers.splice(0)) await close();
+});
+
+async function sandboxServer(): Promise<StartedSandbox> {
+  const sandbox = await startSandbox({ port: 0, quiet: true });
+  closers.push(() => sandbox.stop());
+  return sandbox;
+}
+
+const run = (baseUrl: string, options: Partial<VerifyOptions> = {}) =>
+  verify(openApiDocument, validator, { baseUrl, apiKey: "user-key", ...options });
+
+/** The verdicts that are not "untested", by register id. */
+const tested = (report: Awaited<ReturnType<typeof run>>) =>
+  Object.fromEntries((report.choices ?? []).filter((c) => c.verdict !== "untested").map((c) => [c.id, c.verdict]));
+
+/** The report of a run against the sandbox with `deviate` rewriting its API answers. */
+async function againstDeviant(deviate: Deviation, options: Partial<VerifyOptions> = {}) {
+  const deviant = await deviantSandbox(deviate);
+  closers.push(() => deviant.close());
+  return run(deviant.baseUrl, options);
+}
+
+/** The answer as the sandbox gave it. */
+const asIs: Deviation = ({ status, body }) => ({ status, body });
+const isAccept = (method: string, path: string) => method === "POST" && /^\/v1\/trades\/quote\/[^/?]+$/.test(path);
+
+describe("verify's flows on the package's sandbox", () => {
+  it("pass, confirming the rules they check; every other entry is untested, saying why", async () => {
+    const server = await sandboxServer();
+    const report = await run(server.baseUrl);
+    expect(report.flows).toEqual([
+      { flow: "swap: quote → accept → accept again → wallets and history", outcome: "passed" },
+      { flow: "expiry: a quote accepted at its expiryDate", outcome: "passed" },
+    ]);
+    expect(tested(report)).toEqual({
+      "quotes.rounding": "confirmed",
+      "quotes.expired": "confirmed",
+      "quotes.accepted-twice": "confirmed",
+      "trades.records": "confirmed",
+    });
+    const ids = report.choices!.map((choice) => choice.id);
+    expect(ids).toContain("webhooks.retry");
+    expect(report.choices!.find((choice) => choice.id === "webhooks.retry")).toEqual({
+      id: "webhooks.retry",
+      verdict: "untested",
+      reason: "no flow of this version of verify checks it",
+    });
+    expect(report.ok).toBe(true);
+  });
+
+  it("are untested on the mock, which keeps no state, and on a deployment that allows no side effects", async () => {
+    // The sandbox's answers without its identity headers: to verify, any deployment.
+    const deployment = await againstDeviant(asIs, { target: "deployment", minIntervalMs: 0 });
+    expect(deployment.flows!.map((flow) => [flow.outcome, flow.reason])).toEqual([
+      ["untested", "it executes a trade of 1 unit (allow side effects to run it)"],
+      ["untested", "it executes a trade of 1 unit (allow side effects to run it)"],
+    ]);
+    expect(tested(deployment)).toEqual({});
+    expect(deployment.choices!.find((choice) => choice.id === "quotes.accepted-twice")?.reason).toBe(
+      "swap: quote → accept → accept again → wallets and history: it executes a trade of 1 unit (allow side " +
+        "effects to run it)",
+    );
+    const onMock = await againstDeviant(asIs, { target: "mock" });
+    expect(onMock.flows!.map((flow) => flow.reason)).toEqual([
+      "the mock keeps no state between requests",
+      "the mock keeps no state between requests",
+    ]);
+  });
+});
+
+describe("verify's flows against a sandbox that breaks one rule", () => {
+  it("a quote accepted twice: quotes.accepted-twice contradicted, the run fails, unless allowed", async () => {
+    // The second accept of a quote answers as the first did.
+    const twice: Deviation = ({ method, path, status, body }, seen) => {
+      const first = seen.find((earlier) => earlier.path === path && isAccept(method, path) && earlier.status === 200);
+      return first ? { status: 200, body: first.body } : { status, body };
+    };
+    const report = await againstDeviant(twice);
+    const verdict = report.choices!.find((choice) => choice.id === "quotes.accepted-twice")!;
+    expect(verdict.verdict).toBe("contradicted");
+    expect(verdict.evidence).toMatch(/^POST \/trades\/quote\/\S+ → 200 \{"message"/);
+    expect(report.flows![0]).toMatchObject({
+      outcome: "failed",
+      reason: "the target contradicts quotes.accepted-twice",
+    });
+    expect(report.ok).toBe(false);
+    // The Markdown report, as a team pastes it into an issue: the flow and the rule with its evidence.
+    const markdown = reportMarkdown(report);
+    expect(markdown).toContain(
+      "| swap: quote → accept → accept again → wallets and history | failed | the target contradicts " +
+        "quotes.accepted-twice |",
+    );
+    expect(markdown).toMatch(/\n\| quotes\.accepted-twice \| contradicted \| POST \/trades\/quote\/\S+ → 200 /);
+    const allowed = await againstDeviant(twice, { allowDivergence: ["quotes.accepted-twice"] });
+    expect(allowed.choices!.find((choice) => choice.id === "quotes.accepted-twice")).toMatchObject({
+      verdict: "contradicted",
+      allowed: true,
+    });
+    expect([allowed.flows![0]!.outcome, allowed.ok]).toEqual(["passed", true]);
+  });
+
+  it("balances that do not move: trades.records contradicted", async () => {
+    let firstWallets: unknown;
+    const frozen: Deviation = ({ method, path, status, body }) => {
+      if (method !== "GET" || path !== "/v1/wallets/me") return { status, body };
+      firstWallets ??= body;
+      return { status, body: firstWallets };
+    };
+    const report = await againstDeviant(frozen);
+    expect(tested(report)["trades.records"]).toBe("contradicted");
+    expect(report.choices!.find((choice) => choice.id === "trades.records")?.evidence).toMatch(
+      /^quote \S+: USDT moved 0 \(expected -1\), NGNX moved 0 \(expected 1611\.8\); two SWAP legs of TRD-\S+: true$/,
+    );
+  });
+
+  it("a SWAP leg missing from the history: trades.records contradicted", async () => {
+    const noCredit: Deviation = ({ method, path, status, body }) => {
+      if (method !== "GET" || !path.startsWith("/v1/transactions/me") || status !== 200) return { status, body };
+      return { status, body: { ...body, data: body.data.filter((item: { type: string }) => item.type !== "CREDIT") } };
+    };
+    const report = await againstDeviant(noCredit);
+    expect(report.choices!.find((choice) => choice.id === "trades.records")?.evidence).toMatch(
+      /USDT moved -1 \(expected -1\), NGNX moved 1611\.8 \(expected 1611\.8\); two SWAP legs of TRD-\S+: false$/,
+    );
+  });
+
+  it("amountReceived rounded up: quotes.rounding contradicted", async () => {
+    const roundedUp: Deviation = ({ method, path, status, body }) => {
+      if (method !== "POST" || path !== "/v1/trades/quote" || status !== 200) return { status, body };
+      return { status, body: { ...body, data: { ...body.data, amountReceived: body.data.amountReceived + 0.01 } } };
+    };
+    const report = await againstDeviant(roundedUp);
+    expect(report.choices!.find((choice) => choice.id === "quotes.rounding")?.evidence).toMatch(
+      /^POST \/trades\/quote → 200 .*: amountReceived 1611\.81, down: 1611\.8$/,
+    );
+  });
+
+  it("a quote accepted at its expiry: quotes.expired contradicted", async () => {
+    let aTrade: unknown;
+    const noExpiry: Deviation = ({ method, path, status, body }) => {
+      if (!isAccept(method, path)) return { status, body };
+      if (status === 200) aTrade ??= body;
+      return status === 400 && /expired/.test(body.message) ? { status: 200, body: aTrade } : { status, body };
+    };
+    const report = await againstDeviant(noExpiry);
+    expect(tested(report)["quotes.expired"]).toBe("contradicted");
+    expect(report.flows![1]).toMatchObject({ outcome: "failed", reason: "the target contradicts quotes.expired" });
+  });
+});

@@ -1,0 +1,58 @@
+// A deviant deployment for verify's flows: the package's sandbox behind a proxy on 127.0.0.1 that breaks one rule
+// by rewriting what the sandbox answers (the control API passes through), so a test sees verify name that rule.
+import http from "node:http";
+import { type StartedSandbox, startSandbox } from "../../../src/sandbox/server.js";
+import { listenLocally } from "../../support/local-server.js";
+
+/** An exchange as the proxy saw it: the request, and the sandbox's answer, which a deviation may replace. */
+export interface Exchange {
+  method: string;
+  path: string;
+  status: number;
+  /** The JSON answer, which a deviation rewrites. */
+  body: any;
+}
+
+/** Rewrites an API answer (its status and body); the other headers are the sandbox's. */
+export type Deviation = (exchange: Exchange, seen: Exchange[]) => Pick<Exchange, "status" | "body">;
+
+export interface DeviantSandbox {
+  baseUrl: string;
+  sandbox: StartedSandbox;
+  close(): Promise<void>;
+}
+
+/** The sandbox behind a proxy that answers every API request through `deviate`. */
+export async function deviantSandbox(deviate: Deviation): Promise<DeviantSandbox> {
+  const sandbox = await startSandbox({ port: 0, quiet: true });
+  const seen: Exchange[] = [];
+  const server = http.createServer(async (request, response) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    const body = chunks.length ? Buffer.concat(chunks) : undefined;
+    const headers = Object.fromEntries(
+      Object.entries(request.headers).filter(([name]) => !["host", "connection", "content-length"].includes(name)),
+    ) as Record<string, string>;
+    const answer = await fetch(`${sandbox.origin}${request.url}`, { method: request.method, headers, body });
+    const text = await answer.text();
+    const out: Record<string, string> = {};
+    answer.headers.forEach((value, name) => {
+      if (!["content-length", "connection", "keep-alive"].includes(name)) out[name] = value;
+    });
+    const path = String(request.url);
+    if (path.startsWith("/_sandbox") || !text) return void response.writeHead(answer.status, out).end(text);
+    const exchange = { method: String(request.method), path, status: answer.status, body: JSON.parse(text) };
+    const deviated = deviate(exchange, seen);
+    seen.push(exchange);
+    response.writeHead(deviated.status, out).end(JSON.stringify(deviated.body));
+  });
+  const local = await listenLocally(server);
+  return {
+    baseUrl: `${local.origin}/v1`,
+    sandbox,
+    close: async () => {
+      await local.close();
+      await sandbox.stop();
+    },
+  };
+}
