@@ -101,7 +101,7 @@ async function checkSwapLegs(
   return legs.length === 2 && leg("DEBIT", expected.debit) && leg("CREDIT", expected.credit);
 }
 
-export const swapFlow: Flow = {
+const swapFlow: Flow = {
   name: "swap: quote → accept → accept again → wallets and history",
   choices: ["quotes.rounding", "quotes.accepted-twice", "trades.records"],
   operations: [...TRADE_OPERATIONS, "getMyWallets", "getUserTransactions"],
@@ -133,7 +133,7 @@ export const swapFlow: Flow = {
   },
 };
 
-export const expiryFlow: Flow = {
+const expiryFlow: Flow = {
   name: "expiry: a quote accepted at its expiryDate",
   choices: ["quotes.expired"],
   operations: TRADE_OPERATIONS,

@@ -16,7 +16,7 @@ export interface Exchange {
 /** Rewrites an API answer (its status and body); the other headers are the sandbox's. */
 export type Deviation = (exchange: Exchange, seen: Exchange[]) => Pick<Exchange, "status" | "body">;
 
-export interface DeviantSandbox {
+interface DeviantSandbox {
   baseUrl: string;
   sandbox: StartedSandbox;
   close(): Promise<void>;
