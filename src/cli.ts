@@ -69,6 +69,7 @@ const COMMAND_USAGE: Record<string, string> = {
               --report-dir <dir>     write verify-report.junit.xml, .json and .md there
               --allow-divergence <id>  a rule of the sandbox's register the target may contradict without
                                      failing the run (repeat)
+              --cases-only           no flows and no verdicts on the register: the per-operation cases only
               --sandbox-token <t>    the package's sandbox's control token (default: CONTRACT_SANDBOX_TOKEN):
                                      on the sandbox, verify makes an account of its own for its cases
                                      through the control API, and deletes it at the end
@@ -297,6 +298,7 @@ function verifyArgs(args: string[]) {
       "sandbox-token": { type: "string", default: process.env.CONTRACT_SANDBOX_TOKEN || undefined },
       param: { type: "string", multiple: true, default: [] },
       "allow-divergence": { type: "string", multiple: true, default: [] },
+      "cases-only": { type: "boolean", default: false },
       "allow-side-effects": { type: "boolean", default: process.env.CONTRACT_ALLOW_SIDE_EFFECTS === "1" },
       "min-interval-ms": { type: "string", default: process.env.CONTRACT_MIN_INTERVAL_MS },
       "report-dir": { type: "string" },
@@ -315,6 +317,7 @@ interface VerifyRequest {
   apiSecret: string | undefined;
   sandboxToken: string | undefined;
   allowDivergence: string[];
+  casesOnly: boolean;
   params: Record<string, string>;
   allowSideEffects: boolean;
   interval: number | undefined;
@@ -375,6 +378,7 @@ function verifyRequest(values: VerifyArgs): VerifyRequest {
     apiSecret: values["api-secret"] ?? (process.env.CONTRACT_API_SECRET || undefined),
     sandboxToken: values["sandbox-token"],
     allowDivergence: values["allow-divergence"],
+    casesOnly: values["cases-only"],
     params,
     allowSideEffects: values["allow-side-effects"],
     interval,
@@ -484,6 +488,7 @@ async function verifyCommand(args: string[]): Promise<void> {
     apiSecret: request.apiSecret,
     sandboxToken: request.sandboxToken,
     allowDivergence: request.allowDivergence,
+    flows: !request.casesOnly,
     allowSideEffects: request.allowSideEffects,
     params: request.params,
     minIntervalMs: request.interval,

@@ -325,7 +325,8 @@ export async function verify(
     tellTarget();
     options.onCase?.(result, index + 1, total);
   }
-  const flows = unchecked === undefined ? await runFlows(validator, verifier, options, setup) : undefined;
+  const flowsWanted = unchecked === undefined && options.flows !== false;
+  const flows = flowsWanted ? await runFlows(validator, verifier, options, setup) : undefined;
   await setup.cleanUp();
   const report = finalReport(verifier, options, { startedAt, results, answered, unchecked });
   return {

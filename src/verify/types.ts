@@ -29,6 +29,8 @@ export interface VerifyOptions {
   sandboxToken?: string;
   /** Register entries (ids) the target may contradict without failing the run: divergences the user knows of. */
   allowDivergence?: string[];
+  /** Run the flows after the cases and stamp the register (default true); false: the per-operation cases only. */
+  flows?: boolean;
   /**
    * Minimum pause between the end of one request (its answer read) and the start of the next. Default 1000 ms on a
    * deployment (60/min, far under 200/min), 0 on the mock.

@@ -46,12 +46,21 @@ describe("verify's flows on the package's sandbox", () => {
     expect(report.flows).toEqual([
       { flow: "swap: quote → accept → accept again → wallets and history", outcome: "passed" },
       { flow: "expiry: a quote accepted at its expiryDate", outcome: "passed" },
+      { flow: "balance too low: a quote of more than the balance, accepted", outcome: "passed" },
+      { flow: "deposit addresses: one identifier twice, and none twice", outcome: "passed" },
+      { flow: "pagination: the account's paged lists walked whole", outcome: "passed" },
+      { flow: "rate limits: X-RateLimit-* across three counted requests", outcome: "passed" },
     ]);
     expect(tested(report)).toEqual({
       "quotes.rounding": "confirmed",
       "quotes.expired": "confirmed",
       "quotes.accepted-twice": "confirmed",
+      "quotes.balance-too-low": "confirmed",
       "trades.records": "confirmed",
+      "lists.pagination": "confirmed",
+      "limits.counting": "confirmed",
+      "limits.headers": "confirmed",
+      "addresses.identifiers": "confirmed",
     });
     const ids = report.choices!.map((choice) => choice.id);
     expect(ids).toContain("webhooks.retry");
@@ -63,23 +72,30 @@ describe("verify's flows on the package's sandbox", () => {
     expect(report.ok).toBe(true);
   });
 
-  it("are untested on the mock, which keeps no state, and on a deployment that allows no side effects", async () => {
-    // The sandbox's answers without its identity headers: to verify, any deployment.
+  it("are untested on the mock; on a deployment without side effects only the reading ones run", async () => {
     const deployment = await againstDeviant(asIs, { target: "deployment", minIntervalMs: 0 });
+    const trade = "it executes a trade of 1 unit (allow side effects to run it)";
     expect(deployment.flows!.map((flow) => [flow.outcome, flow.reason])).toEqual([
-      ["untested", "it executes a trade of 1 unit (allow side effects to run it)"],
-      ["untested", "it executes a trade of 1 unit (allow side effects to run it)"],
+      ["untested", trade],
+      ["untested", trade],
+      ["untested", trade],
+      ["untested", "it makes deposit addresses (allow side effects to run it)"],
+      ["passed", undefined],
+      ["passed", undefined],
     ]);
-    expect(tested(deployment)).toEqual({});
+    expect(tested(deployment)).toEqual({
+      "lists.pagination": "confirmed",
+      "limits.counting": "confirmed",
+      "limits.headers": "confirmed",
+    });
     expect(deployment.choices!.find((choice) => choice.id === "quotes.accepted-twice")?.reason).toBe(
       "swap: quote → accept → accept again → wallets and history: it executes a trade of 1 unit (allow side " +
         "effects to run it)",
     );
     const onMock = await againstDeviant(asIs, { target: "mock" });
-    expect(onMock.flows!.map((flow) => flow.reason)).toEqual([
-      "the mock keeps no state between requests",
-      "the mock keeps no state between requests",
-    ]);
+    expect(new Set(onMock.flows!.map((flow) => `${flow.outcome}: ${flow.reason}`))).toEqual(
+      new Set(["untested: the mock keeps no state between requests"]),
+    );
   });
 });
 
@@ -148,6 +164,49 @@ describe("verify's flows against a sandbox that breaks one rule", () => {
     expect(report.choices!.find((choice) => choice.id === "quotes.rounding")?.evidence).toMatch(
       /^POST \/trades\/quote → 200 .*: amountReceived 1611\.81, down: 1611\.8$/,
     );
+  });
+
+  it("a quote beyond the balance accepted: quotes.balance-too-low contradicted", async () => {
+    const noCheck: Deviation = ({ method, path, status, body }, seen) => {
+      const trade = seen.find((earlier) => isAccept(earlier.method, earlier.path) && earlier.status === 200);
+      const tooLow = isAccept(method, path) && status === 400 && /balance/i.test(body.message);
+      return tooLow && trade ? { status: 200, body: trade.body } : { status, body };
+    };
+    const report = await againstDeviant(noCheck);
+    expect(report.choices!.find((choice) => choice.id === "quotes.balance-too-low")?.evidence).toMatch(
+      /^POST \/trades\/quote\/\S+ → 200 .*; wallets unchanged: true$/,
+    );
+  });
+
+  it("another address for the same identifier: addresses.identifiers contradicted", async () => {
+    const fresh: Deviation = ({ method, path, status, body }, seen) => {
+      const asked = seen.filter((earlier) => earlier.method === "POST" && earlier.path === "/v1/addresses/broker");
+      if (method !== "POST" || path !== "/v1/addresses/broker" || status !== 200) return { status, body };
+      return { status, body: { ...body, data: { ...body.data, value: `${body.data.value}${asked.length}` } } };
+    };
+    const report = await againstDeviant(fresh);
+    expect(tested(report)["addresses.identifiers"]).toBe("contradicted");
+  });
+
+  it("a page that repeats the one before: lists.pagination contradicted", async () => {
+    const repeating: Deviation = ({ method, path, status, body }, seen) => {
+      if (method !== "GET" || !/^\/v1\/transactions\/me\?page=2&pageSize=2$/.test(path)) return { status, body };
+      const first = [...seen].reverse().find((earlier) => earlier.path === "/v1/transactions/me?page=1&pageSize=2");
+      return { status, body: first?.body ?? body };
+    };
+    const report = await againstDeviant(repeating);
+    expect(report.choices!.find((choice) => choice.id === "lists.pagination")?.evidence).toMatch(
+      /^\/transactions\/me by pages of 2: (\S+), (\S+), \1, \2, /,
+    );
+  });
+
+  it("X-RateLimit-Remaining that does not fall: limits.counting contradicted", async () => {
+    const stuck: Deviation = ({ status, body }) => ({ status, body, headers: { "x-ratelimit-remaining": "150" } });
+    const report = await againstDeviant(stuck);
+    expect(report.choices!.find((choice) => choice.id === "limits.counting")?.evidence).toMatch(
+      /^GET \/currencies\/fiat-rates → remaining 150, reset \d+; GET \/currencies\/fiat-rates → remaining 150, /,
+    );
+    expect(tested(report)["limits.headers"]).toBe("confirmed");
   });
 
   it("a quote accepted at its expiry: quotes.expired contradicted", async () => {

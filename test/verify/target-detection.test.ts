@@ -98,6 +98,10 @@ describe("verify: what the target is, learned from the answers", () => {
     expect(report.flows?.map((flow) => flow.reason)).toEqual([
       `${lacking}, getMyWallets, getUserTransactions`,
       lacking,
+      `${lacking}, getMyWallets`,
+      "the contract verified has no getActiveNetworks, createDepositAddress",
+      "the contract verified has no getUserTransactions",
+      "the contract verified has no getFiatRates",
     ]);
     expect(server.seen).toEqual(["/v1/items", "/v1/items/i-1"]);
     expect(pauses).toEqual([]);

@@ -12,6 +12,7 @@ export interface FlowAnswer {
   status: number;
   // biome-ignore lint/suspicious/noExplicitAny: the contract's shapes, checked before a flow reads them
   body: any;
+  headers: Headers;
   /** "POST /trades/quote/q_1 → 200 {…}" (the body cut at 300 characters). */
   exchange: string;
 }
@@ -23,6 +24,8 @@ export class FlowFailure extends Error {}
 export type RuleVerdict = { verdict: "confirmed" } | { verdict: "contradicted"; evidence: string };
 
 export interface FlowContext {
+  /** The path of the contract's operation `operationId` (templated), if it has one. */
+  pathOf(operationId: string): string | undefined;
   target: VerifyTarget;
   /** The operationIds of the contract verified. */
   operationIds: ReadonlySet<string>;
@@ -62,6 +65,7 @@ export function createFlowContext(
   return {
     ...options,
     operationIds: new Set(validator.operations.flatMap((operation) => operation.operationId ?? [])),
+    pathOf: (operationId) => validator.operations.find((operation) => operation.operationId === operationId)?.path,
     async call(method, path, body) {
       const answer = await send(method, path, body);
       const exchange = exchangeLine(method, path, answer);
@@ -71,7 +75,7 @@ export function createFlowContext(
         const [first] = checked.violations;
         throw new FlowFailure(`${exchange}: breaks the contract (${first?.pointer ?? ""} ${first?.message ?? ""})`);
       }
-      return { status, body: bodyText === "" ? undefined : (JSON.parse(bodyText) as unknown), exchange };
+      return { status, headers, body: bodyText === "" ? undefined : (JSON.parse(bodyText) as unknown), exchange };
     },
     confirm,
     contradict,

@@ -17,13 +17,13 @@ export interface Flow {
 }
 
 /** What a trade flow calls to find a pair and trade it. */
-const TRADE_OPERATIONS = ["getTradePairs", "getCurrencies", "createQuote", "acceptQuote"];
+export const TRADE_OPERATIONS = ["getTradePairs", "getCurrencies", "createQuote", "acceptQuote"];
 
 /** The amount a trade flow trades: one unit of the source currency. */
 const TRADE_AMOUNT = 1;
 
 /** Why a flow that trades cannot run: the mock keeps no state; a deployment trades only when allowed. */
-function unfitToTrade(context: FlowContext): string | undefined {
+export function unfitToTrade(context: FlowContext): string | undefined {
   if (context.target === "mock") return "the mock keeps no state between requests";
   if (context.target === "deployment" && !context.allowSideEffects)
     return "it executes a trade of 1 unit (allow side effects to run it)";
@@ -31,7 +31,7 @@ function unfitToTrade(context: FlowContext): string | undefined {
 }
 
 /** Whether two amounts are equal to 8 decimals (sums of decimals carry binary error). */
-const same = (a: number, b: number): boolean => Math.round(a * 1e8) === Math.round(b * 1e8);
+export const same = (a: number, b: number): boolean => Math.round(a * 1e8) === Math.round(b * 1e8);
 
 /** `value` rounded down to `decimals`, read at 15 significant digits first (the register's quotes.rounding). */
 function roundedDown(value: number, decimals: number): number {
@@ -40,14 +40,14 @@ function roundedDown(value: number, decimals: number): number {
 }
 
 /** The account's available balance and wallet id by currency code (Get My Wallets). */
-async function walletsOf(context: FlowContext): Promise<Map<string, { balance: number; id: string }>> {
+export async function walletsOf(context: FlowContext): Promise<Map<string, { balance: number; id: string }>> {
   const answer = expectStatus(await context.call("GET", "/wallets/me"), 200, "(the account's wallets)");
   const wallets = answer.body.data as Array<{ id: string; availableBalance: number; currency: { code: string } }>;
   return new Map(wallets.map((w) => [w.currency.code, { balance: w.availableBalance, id: w.id }]));
 }
 
 /** A sellable pair of the target's catalogue and the decimals of its target currency. */
-async function sellablePair(context: FlowContext) {
+export async function sellablePair(context: FlowContext) {
   const pairs = expectStatus(await context.call("GET", "/trades/pairs"), 200, "(the trade pairs)").body.data as Array<{
     isSellable: boolean;
     source: { code: string };
@@ -155,5 +155,5 @@ const expiryFlow: Flow = {
   },
 };
 
-/** Every flow verify runs, in order. */
-export const FLOWS: readonly Flow[] = [swapFlow, expiryFlow];
+/** The flows that trade, in the order verify runs them. */
+export const TRADE_FLOWS: readonly Flow[] = [swapFlow, expiryFlow];

@@ -13,8 +13,11 @@ export interface Exchange {
   body: any;
 }
 
-/** Rewrites an API answer (its status and body); the other headers are the sandbox's. */
-export type Deviation = (exchange: Exchange, seen: Exchange[]) => Pick<Exchange, "status" | "body">;
+/** Rewrites an API answer: its status and body, and headers set over the sandbox's. */
+export type Deviation = (
+  exchange: Exchange,
+  seen: Exchange[],
+) => Pick<Exchange, "status" | "body"> & { headers?: Record<string, string> };
 
 interface DeviantSandbox {
   baseUrl: string;
@@ -44,7 +47,7 @@ export async function deviantSandbox(deviate: Deviation): Promise<DeviantSandbox
     const exchange = { method: String(request.method), path, status: answer.status, body: JSON.parse(text) };
     const deviated = deviate(exchange, seen);
     seen.push(exchange);
-    response.writeHead(deviated.status, out).end(JSON.stringify(deviated.body));
+    response.writeHead(deviated.status, { ...out, ...deviated.headers }).end(JSON.stringify(deviated.body));
   });
   const local = await listenLocally(server);
   return {
