@@ -64,10 +64,10 @@ const addressFlow: Flow = {
     const again = await ask(identifier);
     const own = await ask(undefined);
     const ownAgain = await ask(undefined);
-    const valueOf = (answer: FlowAnswer): string => answer.body.data.value;
-    const sameForIdentifier = valueOf(first) === valueOf(again);
-    const sameWithout = valueOf(own) === valueOf(ownAgain) && own.body.data.isMaster === true;
-    const evidence = `${again.exchange} (first: ${valueOf(first)}); ${ownAgain.exchange} (first: ${valueOf(own)})`;
+    const addressOf = (answer: FlowAnswer): string => answer.body.data.value;
+    const sameForIdentifier = addressOf(first) === addressOf(again);
+    const sameWithout = addressOf(own) === addressOf(ownAgain) && own.body.data.isMaster === true;
+    const evidence = `${again.exchange} (first: ${addressOf(first)}); ${ownAgain.exchange} (first: ${addressOf(own)})`;
     context.check("addresses.identifiers", sameForIdentifier && sameWithout, evidence);
   },
 };
