@@ -78,7 +78,8 @@ export function createVerifier(spec: OpenApiDocument, validator: ContractValidat
       context.options = { ...context.options, apiKey };
     },
     setupRequest: (method, path, apiKey, body) => setupRequest(context, { method, path, apiKey, body }),
-    flowSend: (method, path, body) => apiRequest(context, { method, path, apiKey: context.options.apiKey, body }),
+    flowSend: (method, path, body, apiKey = context.options.apiKey) =>
+      apiRequest(context, { method, path, apiKey, body }),
   };
 }
 

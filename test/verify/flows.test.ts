@@ -50,8 +50,13 @@ describe("verify's flows on the package's sandbox", () => {
       { flow: "deposit addresses: one identifier twice, and none twice", outcome: "passed" },
       { flow: "pagination: the account's paged lists walked whole", outcome: "passed" },
       { flow: "rate limits: X-RateLimit-* across three counted requests", outcome: "passed" },
+      { flow: "isolation: another key's quote and transaction", outcome: "passed" },
+      { flow: "withdrawal: requested, its fee taken, settled FAILED and refunded", outcome: "passed" },
     ]);
     expect(tested(report)).toEqual({
+      "accounts.isolation": "confirmed",
+      "withdrawals.fees": "confirmed",
+      "withdrawals.states": "confirmed",
       "quotes.rounding": "confirmed",
       "quotes.expired": "confirmed",
       "quotes.accepted-twice": "confirmed",
@@ -82,6 +87,8 @@ describe("verify's flows on the package's sandbox", () => {
       ["untested", "it makes deposit addresses (allow side effects to run it)"],
       ["passed", undefined],
       ["passed", undefined],
+      ["untested", "it needs a second account, which only the package's sandbox gives it (control API)"],
+      ["untested", "it needs to settle a withdrawal, which only the package's sandbox gives it (control API)"],
     ]);
     expect(tested(deployment)).toEqual({
       "lists.pagination": "confirmed",
@@ -207,6 +214,34 @@ describe("verify's flows against a sandbox that breaks one rule", () => {
       /^GET \/currencies\/fiat-rates → remaining 150, reset \d+; GET \/currencies\/fiat-rates → remaining 150, /,
     );
     expect(tested(report)["limits.headers"]).toBe("confirmed");
+  });
+
+  it("another key's quote accepted: accounts.isolation contradicted", async () => {
+    // The sandbox's 404 for another key's quote turned into the trade an earlier accept made.
+    const leaky: Deviation = ({ method, path, status, body }, seen) => {
+      const trade = seen.find((earlier) => isAccept(earlier.method, earlier.path) && earlier.status === 200);
+      return isAccept(method, path) && status === 404 && trade ? { status: 200, body: trade.body } : { status, body };
+    };
+    const report = await againstDeviant(leaky);
+    expect(report.choices!.find((choice) => choice.id === "accounts.isolation")?.evidence).toMatch(
+      /^POST \/trades\/quote\/\S+ → 200 .*; GET \/transactions\/\S+ → 404 /,
+    );
+  });
+
+  it("a FAILED withdrawal not refunded: withdrawals.states contradicted", async () => {
+    const noRefund: Deviation = ({ method, path, status, body }) => {
+      if (method !== "GET" || !path.startsWith("/v1/transactions/me") || status !== 200) return { status, body };
+      const isRefund = (item: { type: string; category: string }) =>
+        item.type === "CREDIT" && item.category === "WITHDRAWAL";
+      return {
+        status,
+        body: { ...body, data: body.data.filter((item: { type: string; category: string }) => !isRefund(item)) },
+      };
+    };
+    const report = await againstDeviant(noRefund);
+    expect(report.choices!.find((choice) => choice.id === "withdrawals.states")?.evidence).toMatch(
+      /^after FAILED, USDT back to [\d.]+ \(was [\d.]+\); a refund CREDIT: false$/,
+    );
   });
 
   it("a quote accepted at its expiry: quotes.expired contradicted", async () => {

@@ -102,6 +102,9 @@ describe("verify: what the target is, learned from the answers", () => {
       "the contract verified has no getActiveNetworks, createDepositAddress",
       "the contract verified has no getUserTransactions",
       "the contract verified has no getFiatRates",
+      `${lacking}, getTransaction, getActiveNetworks`,
+      "the contract verified has no getCurrencies, getWithdrawalCurrencyNetworks, createDepositAddress, " +
+        "requestCryptoWithdrawal",
     ]);
     expect(server.seen).toEqual(["/v1/items", "/v1/items/i-1"]);
     expect(pauses).toEqual([]);

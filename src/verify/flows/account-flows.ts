@@ -33,7 +33,7 @@ const balanceFlow: Flow = {
 };
 
 /** A receivable currency and network of Get Active Networks. */
-async function receivable(context: FlowContext): Promise<{ currency: string; network: string }> {
+export async function receivable(context: FlowContext): Promise<{ currency: string; network: string }> {
   const active = expectStatus(await context.call("GET", "/currencies/networks/active"), 200, "(active networks)");
   for (const [currency, entry] of Object.entries(active.body.data as Record<string, { networks?: unknown[] }>)) {
     const networks = (entry.networks ?? []) as Array<{ networkCode: string; isReceivable?: boolean }>;

@@ -30,8 +30,11 @@ export interface FlowContext {
   /** The operationIds of the contract verified. */
   operationIds: ReadonlySet<string>;
   allowSideEffects: boolean;
-  /** Sends one API request with the run's key; the answer checked against the contract (else FlowFailure). */
-  call(method: "GET" | "POST", path: string, body?: unknown): Promise<FlowAnswer>;
+  /**
+   * Sends one API request with the run's key (or `apiKey`); the answer checked against the contract (else
+   * FlowFailure).
+   */
+  call(method: "GET" | "POST", path: string, body?: unknown, apiKey?: string): Promise<FlowAnswer>;
   /** The control API, on the package's sandbox only. */
   control: SandboxControlClient | undefined;
   /** Records that the target behaved as the rule `choice` says (a contradiction already recorded stands). */
@@ -42,8 +45,8 @@ export interface FlowContext {
   check(choice: string, holds: boolean, evidence: string): void;
 }
 
-/** Sends one request of a flow and answers it as sent (any status). */
-export type FlowSend = (method: string, path: string, body: unknown) => Promise<Answer>;
+/** Sends one request of a flow (with the run's key, or `apiKey`) and answers it as sent (any status). */
+export type FlowSend = (method: string, path: string, body: unknown, apiKey?: string) => Promise<Answer>;
 
 /** The one line that shows an exchange: the request, the status and the start of the body. */
 function exchangeLine(method: string, path: string, answer: Answer): string {
@@ -66,8 +69,8 @@ export function createFlowContext(
     ...options,
     operationIds: new Set(validator.operations.flatMap((operation) => operation.operationId ?? [])),
     pathOf: (operationId) => validator.operations.find((operation) => operation.operationId === operationId)?.path,
-    async call(method, path, body) {
-      const answer = await send(method, path, body);
+    async call(method, path, body, apiKey) {
+      const answer = await send(method, path, body, apiKey);
       const exchange = exchangeLine(method, path, answer);
       const { headers, bodyText, status } = answer;
       const checked = validator.validateResponse({ method, path, status, headers, bodyText });

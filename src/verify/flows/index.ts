@@ -6,10 +6,11 @@ import type { ContractValidator } from "../../contract/validator.js";
 import { SANDBOX_CHOICES } from "../../sandbox/choices.js";
 import { createFlowContext, type FlowContext, type FlowSend, type RuleVerdict } from "./context.js";
 import { ACCOUNT_FLOWS } from "./account-flows.js";
+import { SANDBOX_FLOWS } from "./sandbox-flows.js";
 import { type Flow, TRADE_FLOWS } from "./trade-flows.js";
 
 /** Every flow, in the order verify runs them: the trades first, which leave a history for the lists to walk. */
-const FLOWS: readonly Flow[] = [...TRADE_FLOWS, ...ACCOUNT_FLOWS];
+const FLOWS: readonly Flow[] = [...TRADE_FLOWS, ...ACCOUNT_FLOWS, ...SANDBOX_FLOWS];
 
 /** How one flow went: to its end with every rule it checks confirmed, not, or not run (and why). */
 export interface FlowResult {
