@@ -70,6 +70,8 @@ const COMMAND_USAGE: Record<string, string> = {
               --allow-divergence <id>  a rule of the sandbox's register the target may contradict without
                                      failing the run (repeat)
               --cases-only           no flows and no verdicts on the register: the per-operation cases only
+              --webhook-receiver <host:port>  where the webhook flow's receiver listens (default 127.0.0.1
+                                     on a free port)
               --sandbox-token <t>    the package's sandbox's control token (default: CONTRACT_SANDBOX_TOKEN):
                                      on the sandbox, verify makes an account of its own for its cases
                                      through the control API, and deletes it at the end
@@ -299,6 +301,7 @@ function verifyArgs(args: string[]) {
       param: { type: "string", multiple: true, default: [] },
       "allow-divergence": { type: "string", multiple: true, default: [] },
       "cases-only": { type: "boolean", default: false },
+      "webhook-receiver": { type: "string" },
       "allow-side-effects": { type: "boolean", default: process.env.CONTRACT_ALLOW_SIDE_EFFECTS === "1" },
       "min-interval-ms": { type: "string", default: process.env.CONTRACT_MIN_INTERVAL_MS },
       "report-dir": { type: "string" },
@@ -318,6 +321,7 @@ interface VerifyRequest {
   sandboxToken: string | undefined;
   allowDivergence: string[];
   casesOnly: boolean;
+  webhookReceiver: string | undefined;
   params: Record<string, string>;
   allowSideEffects: boolean;
   interval: number | undefined;
@@ -379,6 +383,7 @@ function verifyRequest(values: VerifyArgs): VerifyRequest {
     sandboxToken: values["sandbox-token"],
     allowDivergence: values["allow-divergence"],
     casesOnly: values["cases-only"],
+    webhookReceiver: values["webhook-receiver"],
     params,
     allowSideEffects: values["allow-side-effects"],
     interval,
@@ -489,6 +494,7 @@ async function verifyCommand(args: string[]): Promise<void> {
     sandboxToken: request.sandboxToken,
     allowDivergence: request.allowDivergence,
     flows: !request.casesOnly,
+    webhookReceiver: request.webhookReceiver,
     allowSideEffects: request.allowSideEffects,
     params: request.params,
     minIntervalMs: request.interval,

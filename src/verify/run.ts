@@ -337,6 +337,14 @@ export async function verify(
   };
 }
 
+/** `host:port` as the receiver listens on it: 127.0.0.1:0 when not given, port 0 when only a host is. */
+function receiverAddress(given: string | undefined): { host: string; port: number } {
+  if (!given) return { host: "127.0.0.1", port: 0 };
+  const at = given.lastIndexOf(":");
+  if (at < 0 || given.endsWith("]")) return { host: given.replace(/^\[|\]$/g, ""), port: 0 };
+  return { host: given.slice(0, at).replace(/^\[|\]$/g, ""), port: Number(given.slice(at + 1)) };
+}
+
 /** The flows on the target, with the sandbox's control API when verify prepared an account there. */
 function runFlows(
   validator: ContractValidator,
@@ -352,6 +360,7 @@ function runFlows(
     allowSideEffects: options.allowSideEffects ?? false,
     control,
     allowDivergence: options.allowDivergence ?? [],
+    webhookReceiver: receiverAddress(options.webhookReceiver),
   };
   return runAllFlows(flowOptions, verifier.flowSend, validator);
 }

@@ -31,6 +31,8 @@ export interface VerifyOptions {
   allowDivergence?: string[];
   /** Run the flows after the cases and stamp the register (default true); false: the per-operation cases only. */
   flows?: boolean;
+  /** Where the webhook flow's receiver listens, `host:port` (default 127.0.0.1:0, a free port of loopback). */
+  webhookReceiver?: string;
   /**
    * Minimum pause between the end of one request (its answer read) and the start of the next. Default 1000 ms on a
    * deployment (60/min, far under 200/min), 0 on the mock.

@@ -20,7 +20,7 @@ describe("api-contract verify: flags", () => {
           "  ✓ expiry: a quote accepted at its expiryDate\n",
       );
       expect(fromEnv.output).toMatch(
-        /\nThe sandbox's register on this target: 12 confirmed, 0 contradicted, \d+ untested/,
+        /\nThe sandbox's register on this target: 16 confirmed, 0 contradicted, \d+ untested/,
       );
       const wrong = await cli(["verify", "--base-url", sandbox.baseUrl, "--sandbox-token", "wrong-t0ken"], {
         CONTRACT_SANDBOX_TOKEN: "sandbox-t0ken",

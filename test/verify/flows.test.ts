@@ -28,9 +28,9 @@ const run = (baseUrl: string, options: Partial<VerifyOptions> = {}) =>
 const tested = (report: Awaited<ReturnType<typeof run>>) =>
   Object.fromEntries((report.choices ?? []).filter((c) => c.verdict !== "untested").map((c) => [c.id, c.verdict]));
 
-/** The report of a run against the sandbox with `deviate` rewriting its API answers. */
-async function againstDeviant(deviate: Deviation, options: Partial<VerifyOptions> = {}) {
-  const deviant = await deviantSandbox(deviate);
+/** The report of a run against the sandbox with `deviate` rewriting its API answers (and its webhooks' fetch). */
+async function againstDeviant(deviate: Deviation, options: Partial<VerifyOptions> = {}, webhookFetch?: typeof fetch) {
+  const deviant = await deviantSandbox(deviate, webhookFetch);
   closers.push(() => deviant.close());
   return run(deviant.baseUrl, options);
 }
@@ -52,8 +52,13 @@ describe("verify's flows on the package's sandbox", () => {
       { flow: "rate limits: X-RateLimit-* across three counted requests", outcome: "passed" },
       { flow: "isolation: another key's quote and transaction", outcome: "passed" },
       { flow: "withdrawal: requested, its fee taken, settled FAILED and refunded", outcome: "passed" },
+      { flow: "webhooks: a deposit, a withdrawal settled, a resend, received", outcome: "passed" },
     ]);
     expect(tested(report)).toEqual({
+      "webhooks.request": "confirmed",
+      "webhooks.payloads": "confirmed",
+      "webhooks.order": "confirmed",
+      "webhooks.resend": "confirmed",
       "accounts.isolation": "confirmed",
       "withdrawals.fees": "confirmed",
       "withdrawals.states": "confirmed",
@@ -89,6 +94,7 @@ describe("verify's flows on the package's sandbox", () => {
       ["passed", undefined],
       ["untested", "it needs a second account, which only the package's sandbox gives it (control API)"],
       ["untested", "it needs to settle a withdrawal, which only the package's sandbox gives it (control API)"],
+      ["untested", "it needs an account whose webhooks come to verify, which only the package's sandbox gives it"],
     ]);
     expect(tested(deployment)).toEqual({
       "lists.pagination": "confirmed",
@@ -241,6 +247,28 @@ describe("verify's flows against a sandbox that breaks one rule", () => {
     const report = await againstDeviant(noRefund);
     expect(report.choices!.find((choice) => choice.id === "withdrawals.states")?.evidence).toMatch(
       /^after FAILED, USDT back to [\d.]+ \(was [\d.]+\); a refund CREDIT: false$/,
+    );
+  });
+
+  it("webhooks signed over re-serialised JSON: webhooks.request contradicted", async () => {
+    // The body sent is the JSON written again with other spacing; the signature stays that of the original bytes.
+    const reserialised: typeof fetch = (url, init) =>
+      fetch(url, { ...init, body: JSON.stringify(JSON.parse(String(init?.body)), null, 1) });
+    const report = await againstDeviant(asIs, {}, reserialised);
+    expect(report.choices!.find((choice) => choice.id === "webhooks.request")?.evidence).toMatch(
+      /^webhook 1: signed false, lowercase hex true, JSON true; /,
+    );
+  });
+
+  it("a resend that is not the same bytes: webhooks.resend contradicted", async () => {
+    let sent = 0;
+    const laterChanged: typeof fetch = (url, init) => {
+      sent++;
+      return fetch(url, sent < 4 ? init : { ...init, body: `${String(init?.body)} ` });
+    };
+    const report = await againstDeviant(asIs, {}, laterChanged);
+    expect(report.choices!.find((choice) => choice.id === "webhooks.resend")?.evidence).toBe(
+      "resent identical: false, same signature: true",
     );
   });
 

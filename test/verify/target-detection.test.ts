@@ -105,6 +105,8 @@ describe("verify: what the target is, learned from the answers", () => {
       `${lacking}, getTransaction, getActiveNetworks`,
       "the contract verified has no getCurrencies, getWithdrawalCurrencyNetworks, createDepositAddress, " +
         "requestCryptoWithdrawal",
+      "the contract verified has no getCurrencies, getWithdrawalCurrencyNetworks, createDepositAddress, " +
+        "requestCryptoWithdrawal, resendTransactionWebhook",
     ]);
     expect(server.seen).toEqual(["/v1/items", "/v1/items/i-1"]);
     expect(pauses).toEqual([]);

@@ -37,6 +37,8 @@ export interface FlowContext {
   call(method: "GET" | "POST", path: string, body?: unknown, apiKey?: string): Promise<FlowAnswer>;
   /** The control API, on the package's sandbox only. */
   control: SandboxControlClient | undefined;
+  /** Where the webhook flow's receiver listens (port 0: a free one). */
+  webhookReceiver: { host: string; port: number };
   /** Records that the target behaved as the rule `choice` says (a contradiction already recorded stands). */
   confirm(choice: string): void;
   /** Records that the target did not behave as `choice` says, with the exchange that shows it. */
@@ -56,7 +58,7 @@ function exchangeLine(method: string, path: string, answer: Answer): string {
 
 /** A flow's context over `send`, recording its verdicts into `verdicts` (shared by the run's flows). */
 export function createFlowContext(
-  options: Pick<FlowContext, "target" | "allowSideEffects" | "control">,
+  options: Pick<FlowContext, "target" | "allowSideEffects" | "control" | "webhookReceiver">,
   send: FlowSend,
   validator: ContractValidator,
   verdicts: Map<string, RuleVerdict>,

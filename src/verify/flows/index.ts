@@ -7,10 +7,11 @@ import { SANDBOX_CHOICES } from "../../sandbox/choices.js";
 import { createFlowContext, type FlowContext, type FlowSend, type RuleVerdict } from "./context.js";
 import { ACCOUNT_FLOWS } from "./account-flows.js";
 import { SANDBOX_FLOWS } from "./sandbox-flows.js";
+import { webhookFlow } from "./webhook-flow.js";
 import { type Flow, TRADE_FLOWS } from "./trade-flows.js";
 
 /** Every flow, in the order verify runs them: the trades first, which leave a history for the lists to walk. */
-const FLOWS: readonly Flow[] = [...TRADE_FLOWS, ...ACCOUNT_FLOWS, ...SANDBOX_FLOWS];
+const FLOWS: readonly Flow[] = [...TRADE_FLOWS, ...ACCOUNT_FLOWS, ...SANDBOX_FLOWS, webhookFlow];
 
 /** How one flow went: to its end with every rule it checks confirmed, not, or not run (and why). */
 export interface FlowResult {
@@ -36,7 +37,9 @@ export interface FlowsReport {
   choices: ChoiceVerdict[];
 }
 
-type FlowOptions = Pick<FlowContext, "target" | "allowSideEffects" | "control"> & { allowDivergence: string[] };
+type FlowOptions = Pick<FlowContext, "target" | "allowSideEffects" | "control" | "webhookReceiver"> & {
+  allowDivergence: string[];
+};
 
 /** Runs one flow: passed, failed (it could not go on, or contradicted a rule it checks, not allowed), or untested. */
 async function runFlow(

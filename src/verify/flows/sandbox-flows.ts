@@ -13,7 +13,7 @@ function unfitWithoutControl(context: FlowContext, what: string): string | undef
 }
 
 /** A currency and network the target takes deposits on and withdrawals to, with the network's withdrawal terms. */
-async function withdrawalRoute(context: FlowContext) {
+export async function withdrawalRoute(context: FlowContext) {
   const currencies = expectStatus(await context.call("GET", "/currencies"), 200, "(the currencies)").body
     .data as Array<{
     id: string;

@@ -25,9 +25,13 @@ interface DeviantSandbox {
   close(): Promise<void>;
 }
 
-/** The sandbox behind a proxy that answers every API request through `deviate`. */
-export async function deviantSandbox(deviate: Deviation): Promise<DeviantSandbox> {
-  const sandbox = await startSandbox({ port: 0, quiet: true });
+/**
+ * The sandbox behind a proxy that answers every API request through `deviate`; `webhookFetch` in place of the fetch
+ * the sandbox POSTs its webhooks with (to break how they are sent).
+ */
+export async function deviantSandbox(deviate: Deviation, webhookFetch?: typeof fetch): Promise<DeviantSandbox> {
+  const config = webhookFetch ? { webhooks: { fetch: webhookFetch } } : {};
+  const sandbox = await startSandbox({ port: 0, quiet: true, config });
   const seen: Exchange[] = [];
   const server = http.createServer(async (request, response) => {
     const chunks: Buffer[] = [];

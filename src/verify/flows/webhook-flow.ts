@@ -1,0 +1,147 @@
+// The webhook flow of verify on the package's sandbox: a receiver of verify's own on 127.0.0.1 (or the address
+// given), an account whose webhooks go there, signed with a secret of the run's; then a deposit, a withdrawal
+// settled SUCCESSFUL, and a resend. Each webhook is checked as it arrived: its signature over the exact bytes, its
+// request headers, its payload, the order of a transaction's states, a resend identical byte for byte. Waiting is
+// on the webhooks themselves, up to a stated bound, never a fixed sleep.
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { WEBHOOK_SIGNATURE_HEADER } from "../../../generated/client-meta.js";
+import { verifyWebhookSignature } from "../../webhooks.js";
+import { expectStatus, type FlowContext, FlowFailure } from "./context.js";
+import { withdrawalRoute } from "./sandbox-flows.js";
+import type { Flow } from "./trade-flows.js";
+
+/** How long the flow waits for the webhooks it caused, at most. */
+const WEBHOOK_WAIT_MS = 10_000;
+
+/** A webhook as the receiver took it: its exact bytes and its request headers. */
+interface Received {
+  raw: Buffer;
+  headers: http.IncomingHttpHeaders;
+}
+
+/** A receiver on `host`:`port` that answers 200 to every POST and keeps what it took, in order. */
+async function startReceiver(host: string, port: number) {
+  const taken: Received[] = [];
+  const waiting: Array<() => void> = [];
+  const server = http.createServer(async (request, response) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    taken.push({ raw: Buffer.concat(chunks), headers: request.headers });
+    response.writeHead(200).end();
+    for (const wake of waiting.splice(0)) wake();
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  return {
+    url: `http://${host.includes(":") ? `[${host}]` : host}:${address.port}/webhooks`,
+    /** The first `count` webhooks, once they have arrived (a FlowFailure after WEBHOOK_WAIT_MS). */
+    async taken(count: number): Promise<Received[]> {
+      const bound = Date.now() + WEBHOOK_WAIT_MS;
+      while (taken.length < count) {
+        const left = bound - Date.now();
+        if (left <= 0)
+          throw new FlowFailure(`${taken.length} of ${count} webhooks arrived within ${WEBHOOK_WAIT_MS} ms`);
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, left);
+          waiting.push(() => {
+            clearTimeout(timer);
+            resolve();
+          });
+        });
+      }
+      return taken.slice(0, count);
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+type Receiver = Awaited<ReturnType<typeof startReceiver>>;
+
+/** The payload of a webhook, parsed. */
+const payloadOf = (webhook: Received) => JSON.parse(webhook.raw.toString("utf8")) as Record<string, unknown>;
+
+/** Checks what every webhook taken shows: a signature over its exact bytes in lowercase hex, and its headers. */
+async function checkRequests(context: FlowContext, webhooks: Received[], secret: string): Promise<void> {
+  const problems: string[] = [];
+  for (const [index, webhook] of webhooks.entries()) {
+    const signature = webhook.headers[WEBHOOK_SIGNATURE_HEADER];
+    const signed = await verifyWebhookSignature(webhook.raw, signature, secret);
+    const lowercase = typeof signature === "string" && signature === signature.toLowerCase();
+    const json = String(webhook.headers["content-type"]).startsWith("application/json");
+    if (!signed || !lowercase || !json)
+      problems.push(`webhook ${index + 1}: signed ${signed}, lowercase hex ${lowercase}, JSON ${json}`);
+  }
+  context.check("webhooks.request", problems.length === 0, problems.join("; "));
+}
+
+/** A deposit, a withdrawal settled SUCCESSFUL and a resend on `apiKey`'s account, whose webhooks go to `receiver`. */
+async function causeWebhooks(context: FlowContext, apiKey: string, receiver: Receiver) {
+  const control = context.control!;
+  const route = await withdrawalRoute(context);
+  const where = { currency: route.currency, network: route.network };
+  const deposit = await control.deposit({ apiKey, ...where, amount: route.amount });
+  const [depositHook] = await receiver.taken(1);
+  const address = await context.call("POST", "/addresses/broker", where, apiKey);
+  const destination = { address: expectStatus(address, 200, "(an address)").body.data.value, network: where.network };
+  const body = { amount: route.amount, currency: where.currency, destination };
+  const requested = await context.call("POST", "/wallets/ext/debit/crypto", body, apiKey);
+  const withdrawal = expectStatus(requested, 200, "(a withdrawal of its minimum)").body.data;
+  await control.settleWithdrawal(withdrawal.id, { status: "SUCCESSFUL" });
+  const states = (await receiver.taken(3)).slice(1);
+  const resend = `/transactions/${encodeURIComponent(deposit.id)}/resendWebhook`;
+  expectStatus(await context.call("POST", resend, {}, apiKey), 200, "(a resend of the deposit's webhook)");
+  const resent = (await receiver.taken(4))[3]!;
+  return { deposit, depositHook: depositHook!, withdrawal, states, resent };
+}
+
+/** Why the flow cannot run: it needs an account whose webhooks come to verify. */
+function unfitForWebhooks(context: FlowContext): string | undefined {
+  if (context.target === "mock") return "the mock keeps no state between requests";
+  if (context.control) return undefined;
+  return "it needs an account whose webhooks come to verify, which only the package's sandbox gives it";
+}
+
+export const webhookFlow: Flow = {
+  name: "webhooks: a deposit, a withdrawal settled, a resend, received",
+  choices: ["webhooks.request", "webhooks.payloads", "webhooks.order", "webhooks.resend"],
+  operations: [
+    "getCurrencies",
+    "getWithdrawalCurrencyNetworks",
+    "createDepositAddress",
+    "requestCryptoWithdrawal",
+    "resendTransactionWebhook",
+  ],
+  unfit: unfitForWebhooks,
+  async run(context) {
+    const { host, port } = context.webhookReceiver;
+    const receiver = await startReceiver(host, port);
+    const apiKey = `api-contract-verify-hooks-${crypto.randomUUID().slice(0, 8)}`;
+    const secret = `whsec-verify-${crypto.randomUUID()}`;
+    await context.control!.putAccount(apiKey, { webhookUrl: receiver.url, webhookSecret: secret });
+    try {
+      const made = await causeWebhooks(context, apiKey, receiver);
+      await checkRequests(context, [made.depositHook, ...made.states, made.resent], secret);
+      const deposit = payloadOf(made.depositHook);
+      const ofDeposit = deposit.type === "DEPOSIT" && deposit.transactionId === made.deposit.id;
+      context.check("webhooks.payloads", ofDeposit, `the deposit's webhook: ${made.depositHook.raw.toString("utf8")}`);
+      const statuses = made.states.map((webhook) => payloadOf(webhook).status).join(", ");
+      context.check("webhooks.order", statuses === "PENDING, SUCCESSFUL", `the withdrawal's webhooks: ${statuses}`);
+      const identical = made.resent.raw.equals(made.depositHook.raw);
+      const signatureOf = (webhook: Received) => webhook.headers[WEBHOOK_SIGNATURE_HEADER];
+      const sameSignature = signatureOf(made.resent) === signatureOf(made.depositHook);
+      const resend = `resent identical: ${identical}, same signature: ${sameSignature}`;
+      context.check("webhooks.resend", identical && sameSignature, resend);
+    } finally {
+      await context.control!.deleteAccount(apiKey);
+      await receiver.close();
+    }
+  },
+};
