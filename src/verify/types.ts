@@ -1,7 +1,6 @@
 // The types verify's modules share (its options, a case's result, the report, the clock), in a module of their own
 // so that plan.ts, send.ts and report.ts need not import run.ts, which imports them.
 import type { ContractViolation, ContractWarning } from "../contract/types.js";
-import type { ChoiceVerdict, FlowResult } from "./flows/index.js";
 
 /** The verifier's clock, in milliseconds; a test gives a fake one to see the pauses asked for. */
 export interface VerifyClock {
@@ -94,4 +93,23 @@ export interface VerifyReport {
   /** Every entry of the sandbox's register of choices, stamped confirmed, contradicted or untested on this target. */
   choices?: ChoiceVerdict[];
   results: CaseResult[];
+}
+
+/** How one flow went: to its end with every rule it checks confirmed, not, or not run (and why). */
+export interface FlowResult {
+  flow: string;
+  outcome: "passed" | "failed" | "untested";
+  reason?: string;
+}
+
+/** The verdict on one entry of the register on this target. */
+export interface ChoiceVerdict {
+  id: string;
+  verdict: "confirmed" | "contradicted" | "untested";
+  /** For a contradicted entry: the exchange that shows it. */
+  evidence?: string;
+  /** For an untested entry: why. */
+  reason?: string;
+  /** For a contradicted entry the user allowed (--allow-divergence): it does not fail the run. */
+  allowed?: boolean;
 }

@@ -4,6 +4,7 @@
 // divergence; a flow that could not go on fails it too.
 import type { ContractValidator } from "../../contract/validator.js";
 import { SANDBOX_CHOICES } from "../../sandbox/choices.js";
+import type { ChoiceVerdict, FlowResult } from "../types.js";
 import { createFlowContext, type FlowContext, type FlowSend, type RuleVerdict } from "./context.js";
 import { ACCOUNT_FLOWS } from "./account-flows.js";
 import { SANDBOX_FLOWS } from "./sandbox-flows.js";
@@ -12,25 +13,6 @@ import { type Flow, TRADE_FLOWS } from "./trade-flows.js";
 
 /** Every flow, in the order verify runs them: the trades first, which leave a history for the lists to walk. */
 const FLOWS: readonly Flow[] = [...TRADE_FLOWS, ...ACCOUNT_FLOWS, ...SANDBOX_FLOWS, webhookFlow];
-
-/** How one flow went: to its end with every rule it checks confirmed, not, or not run (and why). */
-export interface FlowResult {
-  flow: string;
-  outcome: "passed" | "failed" | "untested";
-  reason?: string;
-}
-
-/** The verdict on one entry of the register on this target. */
-export interface ChoiceVerdict {
-  id: string;
-  verdict: "confirmed" | "contradicted" | "untested";
-  /** For a contradicted entry: the exchange that shows it. */
-  evidence?: string;
-  /** For an untested entry: why. */
-  reason?: string;
-  /** For a contradicted entry the user allowed (--allow-divergence): it does not fail the run. */
-  allowed?: boolean;
-}
 
 export interface FlowsReport {
   flows: FlowResult[];
