@@ -348,7 +348,7 @@ export interface components {
             amount: number;
             /** @description The on-chain transaction hash. */
             hash?: string;
-        };
+        } | unknown | unknown;
         /** @description How a withdrawal ends. */
         SandboxSettlement: {
             /**

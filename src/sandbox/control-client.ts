@@ -6,6 +6,7 @@
 // the sandbox's own `fetch` (`createSandboxControl({ baseUrl: "http://sandbox.local", fetch: sandbox.fetch })`).
 import createClient from "openapi-fetch";
 import type { components, paths } from "../../generated/sandbox-control.js";
+import type { SandboxDepositRequest } from "./money/index.js";
 
 type Schemas = components["schemas"];
 
@@ -66,8 +67,11 @@ export function createSandboxControl(options: SandboxControlOptions) {
       succeeded("getSandboxAccount", client.GET("/_sandbox/accounts/{apiKey}", account(apiKey))),
     deleteAccount: (apiKey: string) =>
       succeeded("deleteSandboxAccount", client.DELETE("/_sandbox/accounts/{apiKey}", account(apiKey))),
-    /** A payment arriving at a deposit address: the transaction, as Get Transaction answers it. */
-    deposit: (deposit: Schemas["SandboxDeposit"]) =>
+    /**
+     * A payment arriving at a deposit address: the transaction, as Get Transaction answers it. Typed as
+     * `sandbox.deposit` takes it: the document's SandboxDeposit (an anyOf of `required` lists) is typed `unknown`.
+     */
+    deposit: (deposit: SandboxDepositRequest) =>
       succeeded("simulateSandboxDeposit", client.POST("/_sandbox/deposits", { body: deposit })),
     settleWithdrawal: (transactionId: string, settlement: Schemas["SandboxSettlement"]) =>
       succeeded(
