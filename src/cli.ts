@@ -13,6 +13,7 @@ import { MOCK_IDENTITY_HEADER, PACKAGE_VERSION } from "./pipeline/identity.js";
 import { MockUnavailableError, startMock } from "./mock/index.js";
 import { describeStop, stopWithLauncher } from "./mock/lifetime.js";
 import { SANDBOX_CONFIG_KEYS, SANDBOX_DEFAULT_PORT, startSandbox } from "./sandbox/server.js";
+import { deploymentBudget } from "./verify/budget.js";
 import { targetLabel, violationLine, writeReport } from "./verify/report.js";
 import { type CaseResult, type VerifyOptions, type VerifyReport, type VerifyTarget, verify } from "./verify/run.js";
 
@@ -409,6 +410,25 @@ function verifyBanner(request: VerifyRequest): string {
   );
 }
 
+/** `count` `noun`s, in the singular for one. */
+const counted = (count: number, noun: string, plural = `${noun}s`) => `${count} ${count === 1 ? noun : plural}`;
+
+/** What a run spends on a deployment at most, said before the first request (verify/budget.ts). */
+function budgetLine(request: VerifyRequest): string {
+  const options = { allowSideEffects: request.allowSideEffects, params: request.params, flows: !request.casesOnly };
+  const budget = deploymentBudget(openApiDocument, options);
+  const perMinute = Math.floor(60_000 / Math.max(1, request.interval ?? 1000));
+  const { allRequests: all, quotes } = budget;
+  const limit = all ? ` (the contract allows ${all.requests} per ${all.seconds} s)` : "";
+  const quoteLimit = quotes ? ` (its own limit: ${quotes.requests} per ${quotes.seconds} s)` : "";
+  return (
+    `  what it spends there, at most: ${counted(budget.requests, "request")} (${budget.cases} for the cases, ` +
+    `${budget.flowRequests} for ${counted(budget.flows, "flow")}), ${perMinute} a minute${limit}; ` +
+    `${counted(budget.createQuotes, "Create Quote call")}${quoteLimit}; ${counted(budget.trades, "trade")} of 1 ` +
+    `unit; ${counted(budget.addresses, "deposit address", "deposit addresses")}; no deposit or withdrawal\n`
+  );
+}
+
 /** The line that says what the target turned out to be. */
 function targetLine(target: VerifyTarget, mockVersion: string | undefined, interval: number | undefined): string {
   if (target === "deployment") return "  the target is a deployment (its answers do not carry X-Api-Contract-Mock)\n";
@@ -485,7 +505,7 @@ async function verifyCommand(args: string[]): Promise<void> {
   const values = verifyArgs(args);
   if (answeredCommon("verify", values)) return;
   const request = verifyRequest(values);
-  process.stdout.write(verifyBanner(request));
+  process.stdout.write(verifyBanner(request).replace(/\n\n$/, `\n${budgetLine(request)}\n`));
   const started = performance.now();
   const report = await verify(openApiDocument, createContractValidator(openApiDocument), {
     baseUrl: request.baseUrl,

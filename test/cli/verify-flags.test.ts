@@ -13,6 +13,12 @@ describe("api-contract verify: flags", () => {
     try {
       const fromEnv = await cli(["verify", "--base-url", sandbox.baseUrl], { CONTRACT_SANDBOX_TOKEN: "sandbox-t0ken" });
       expect(fromEnv.code).toBe(0);
+      // Before its first request, what it would spend on a deployment.
+      expect(fromEnv.output).toContain(
+        "\n  what it spends there, at most: 106 requests (46 for the cases, 60 for 2 flows), 60 a minute (the " +
+          "contract allows 200 per 60 s); 1 Create Quote call (its own limit: 100 per 3600 s); 0 trades of 1 unit; " +
+          "0 deposit addresses; no deposit or withdrawal\n\n",
+      );
       expect(fromEnv.output).toContain("\nOn the sandbox, verify prepared an account of its own (api-contract-verify-");
       // Its flows ran there, and the register's verdicts are counted.
       expect(fromEnv.output).toContain(

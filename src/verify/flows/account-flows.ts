@@ -3,16 +3,26 @@
 // for what it sees.
 import { PAGE_DEFAULTS, REFUSAL_STATUS, RULE_FORMS } from "../../sandbox/rules.js";
 import { expectStatus, type FlowAnswer, type FlowContext, FlowFailure } from "./context.js";
-import { type Flow, same, sellablePair, TRADE_OPERATIONS, unfitToTrade, walletsOf } from "./trade-flows.js";
+import {
+  type Flow,
+  type FlowFitness,
+  same,
+  sellablePair,
+  TRADE_OPERATIONS,
+  unfitToTrade,
+  walletsOf,
+} from "./trade-flows.js";
 
 /** Why a flow that only reads cannot run: on the mock every answer is a documented example, whatever came before. */
-const unfitToRead = (context: FlowContext): string | undefined =>
+const unfitToRead = (context: FlowFitness): string | undefined =>
   context.target === "mock" ? "the mock keeps no state between requests" : undefined;
 
 const balanceFlow: Flow = {
   name: "balance too low: a quote of more than the balance, accepted",
   choices: ["quotes.balance-too-low"],
   operations: [...TRADE_OPERATIONS, "getMyWallets"],
+  // A target that does not refuse it executes the trade.
+  spend: { requests: 6, quotes: 1, trades: 1, addresses: 0 },
   unfit: unfitToTrade,
   async run(context) {
     const pair = await sellablePair(context);
@@ -47,6 +57,7 @@ const addressFlow: Flow = {
   name: "deposit addresses: one identifier twice, and none twice",
   choices: ["addresses.identifiers"],
   operations: ["getActiveNetworks", "createDepositAddress"],
+  spend: { requests: 5, quotes: 0, trades: 0, addresses: 2 },
   unfit(context) {
     if (context.target === "mock") return "the mock keeps no state between requests";
     if (context.target === "deployment" && !context.allowSideEffects)
@@ -73,7 +84,13 @@ const addressFlow: Flow = {
 };
 
 /** The account's paged lists the flow walks (operationIds), where the contract has them. */
-const PAGED_LISTS = ["getUserTransactions", "getTradeHistory", "getDepositAddresses", "listDeposits", "listPayouts"];
+export const PAGED_LISTS = [
+  "getUserTransactions",
+  "getTradeHistory",
+  "getDepositAddresses",
+  "listDeposits",
+  "listPayouts",
+];
 
 /** The ids of one page of `path`, and the answer. */
 async function page(context: FlowContext, path: string, number: number, size: number) {
@@ -86,16 +103,20 @@ async function page(context: FlowContext, path: string, number: number, size: nu
   return { answer, items };
 }
 
+/** The most pages of 2 the flow walks of one list: the walk is compared with the first items of one page of all. */
+export const MAX_WALKED_PAGES = 10;
+
 /** What is wrong with walking `path` by pages of 2 against one page of all, or undefined. */
 async function walkProblem(context: FlowContext, path: string): Promise<string | undefined> {
   const whole = await page(context, path, 1, 1000);
   const walked: string[] = [];
-  for (let number = 1; number <= Math.ceil(whole.items.length / 2) + 1; number++) {
+  const pages = Math.min(MAX_WALKED_PAGES, Math.ceil(whole.items.length / 2) + 1);
+  for (let number = 1; number <= pages; number++) {
     const { items } = await page(context, path, number, 2);
     walked.push(...items.map((item) => item.id));
     if (items.length < 2) break;
   }
-  const ids = whole.items.map((item) => item.id);
+  const ids = whole.items.slice(0, 2 * MAX_WALKED_PAGES).map((item) => item.id);
   if (walked.join() !== ids.join())
     return `${path} by pages of 2: ${walked.join(", ")}; in one page: ${ids.join(", ")}`;
   const times = whole.items.map((item) => Date.parse(item.createdAt ?? ""));
@@ -109,6 +130,8 @@ const paginationFlow: Flow = {
   name: "pagination: the account's paged lists walked whole",
   choices: ["lists.pagination"],
   operations: ["getUserTransactions"],
+  // Each list: one page of all, then at most MAX_WALKED_PAGES pages of 2; the default page twice.
+  spend: { requests: PAGED_LISTS.length * (1 + MAX_WALKED_PAGES) + 2, quotes: 0, trades: 0, addresses: 0 },
   unfit: unfitToRead,
   async run(context) {
     const problems: string[] = [];
@@ -138,6 +161,7 @@ const rateLimitFlow: Flow = {
   name: "rate limits: X-RateLimit-* across three counted requests",
   choices: ["limits.counting", "limits.headers"],
   operations: ["getFiatRates"],
+  spend: { requests: 3, quotes: 0, trades: 0, addresses: 0 },
   unfit: unfitToRead,
   async run(context) {
     const answers: FlowAnswer[] = [];

@@ -9,7 +9,7 @@ import { createFlowContext, type FlowContext, type FlowSend, type RuleVerdict } 
 import { ACCOUNT_FLOWS } from "./account-flows.js";
 import { SANDBOX_FLOWS } from "./sandbox-flows.js";
 import { webhookFlow } from "./webhook-flow.js";
-import { type Flow, TRADE_FLOWS } from "./trade-flows.js";
+import { type Flow, type FlowFitness, type FlowSpend, TRADE_FLOWS } from "./trade-flows.js";
 
 /** Every flow, in the order verify runs them: the trades first, which leave a history for the lists to walk. */
 const FLOWS: readonly Flow[] = [...TRADE_FLOWS, ...ACCOUNT_FLOWS, ...SANDBOX_FLOWS, webhookFlow];
@@ -80,3 +80,18 @@ export async function runFlows(
 export const flowsPass = ({ flows, choices }: FlowsReport): boolean =>
   flows.every((flow) => flow.outcome !== "failed") &&
   choices.every((choice) => choice.verdict !== "contradicted" || choice.allowed === true);
+
+/** What the flows that would run on a target spend there at most, added up, and how many they are. */
+export function flowsSpend(fitness: FlowFitness, operationIds: ReadonlySet<string>): FlowSpend & { flows: number } {
+  const running = FLOWS.filter(
+    (flow) => flow.operations.every((id) => operationIds.has(id)) && flow.unfit(fitness) === undefined,
+  );
+  const total = { flows: running.length, requests: 0, quotes: 0, trades: 0, addresses: 0 };
+  for (const { spend } of running) {
+    total.requests += spend.requests;
+    total.quotes += spend.quotes;
+    total.trades += spend.trades;
+    total.addresses += spend.addresses;
+  }
+  return total;
+}

@@ -4,10 +4,10 @@
 import { REFUSAL_STATUS } from "../../sandbox/rules.js";
 import { expectStatus, type FlowContext, FlowFailure } from "./context.js";
 import { receivable } from "./account-flows.js";
-import { type Flow, same, sellablePair, TRADE_OPERATIONS, walletsOf } from "./trade-flows.js";
+import { type Flow, type FlowFitness, same, sellablePair, TRADE_OPERATIONS, walletsOf } from "./trade-flows.js";
 
 /** Why a flow that drives the sandbox through its control API cannot run here. */
-function unfitWithoutControl(context: FlowContext, what: string): string | undefined {
+function unfitWithoutControl(context: FlowFitness, what: string): string | undefined {
   if (context.target === "mock") return "the mock keeps no state between requests";
   return context.control ? undefined : `it needs ${what}, which only the package's sandbox gives it (control API)`;
 }
@@ -43,6 +43,7 @@ const isolationFlow: Flow = {
   name: "isolation: another key's quote and transaction",
   choices: ["accounts.isolation"],
   operations: [...TRADE_OPERATIONS, "getTransaction", "getActiveNetworks"],
+  spend: { requests: 6, quotes: 1, trades: 0, addresses: 0 },
   unfit: (context) => unfitWithoutControl(context, "a second account"),
   async run(context) {
     const other = `api-contract-verify-other-${crypto.randomUUID().slice(0, 8)}`;
@@ -67,6 +68,8 @@ const withdrawalFlow: Flow = {
   name: "withdrawal: requested, its fee taken, settled FAILED and refunded",
   choices: ["withdrawals.fees", "withdrawals.states"],
   operations: ["getCurrencies", "getWithdrawalCurrencyNetworks", "createDepositAddress", "requestCryptoWithdrawal"],
+  // The currencies and a withdrawal network list per crypto currency tried (the sandbox's catalogue: one).
+  spend: { requests: 9, quotes: 0, trades: 0, addresses: 1 },
   unfit: (context) => unfitWithoutControl(context, "to settle a withdrawal"),
   async run(context) {
     const route = await withdrawalRoute(context);

@@ -4,15 +4,27 @@
 import { REFUSAL_STATUS, RULE_FORMS } from "../../sandbox/rules.js";
 import { expectStatus, type FlowContext, FlowFailure } from "./context.js";
 
-/** A flow: what it checks of the register, what it needs of the target, and its steps. */
+/** What a flow spends on its target at most: API requests, Create Quote calls, trades, deposit addresses made. */
+export interface FlowSpend {
+  requests: number;
+  quotes: number;
+  trades: number;
+  addresses: number;
+}
+
+/** What decides whether a flow runs on a target (before any request). */
+export type FlowFitness = Pick<FlowContext, "target" | "allowSideEffects" | "control">;
+
+/** A flow: what it checks of the register, what it needs of the target, what it spends, and its steps. */
 export interface Flow {
   name: string;
   /** The register entries it gives a verdict on. */
   choices: readonly string[];
   /** The operations it calls (operationIds): a contract without them gets no run of it. */
   operations: readonly string[];
+  spend: FlowSpend;
   /** Why it cannot run on this target, or undefined. */
-  unfit(context: FlowContext): string | undefined;
+  unfit(context: FlowFitness): string | undefined;
   run(context: FlowContext): Promise<void>;
 }
 
@@ -23,7 +35,7 @@ export const TRADE_OPERATIONS = ["getTradePairs", "getCurrencies", "createQuote"
 const TRADE_AMOUNT = 1;
 
 /** Why a flow that trades cannot run: the mock keeps no state; a deployment trades only when allowed. */
-export function unfitToTrade(context: FlowContext): string | undefined {
+export function unfitToTrade(context: FlowFitness): string | undefined {
   if (context.target === "mock") return "the mock keeps no state between requests";
   if (context.target === "deployment" && !context.allowSideEffects)
     return "it executes a trade of 1 unit (allow side effects to run it)";
@@ -105,6 +117,7 @@ const swapFlow: Flow = {
   name: "swap: quote → accept → accept again → wallets and history",
   choices: ["quotes.rounding", "quotes.accepted-twice", "trades.records"],
   operations: [...TRADE_OPERATIONS, "getMyWallets", "getUserTransactions"],
+  spend: { requests: 8, quotes: 1, trades: 1, addresses: 0 },
   unfit: unfitToTrade,
   async run(context) {
     const pair = await sellablePair(context);
@@ -137,6 +150,8 @@ const expiryFlow: Flow = {
   name: "expiry: a quote accepted at its expiryDate",
   choices: ["quotes.expired"],
   operations: TRADE_OPERATIONS,
+  // A target that does not refuse the expired quote executes its trade.
+  spend: { requests: 4, quotes: 1, trades: 1, addresses: 0 },
   unfit(context) {
     const trading = unfitToTrade(context);
     if (trading) return trading;

@@ -9,7 +9,7 @@ import { WEBHOOK_SIGNATURE_HEADER } from "../../../generated/client-meta.js";
 import { verifyWebhookSignature } from "../../webhooks.js";
 import { expectStatus, type FlowContext, FlowFailure } from "./context.js";
 import { withdrawalRoute } from "./sandbox-flows.js";
-import type { Flow } from "./trade-flows.js";
+import type { Flow, FlowFitness } from "./trade-flows.js";
 
 /** How long the flow waits for the webhooks it caused, at most. */
 const WEBHOOK_WAIT_MS = 10_000;
@@ -103,7 +103,7 @@ async function causeWebhooks(context: FlowContext, apiKey: string, receiver: Rec
 }
 
 /** Why the flow cannot run: it needs an account whose webhooks come to verify. */
-function unfitForWebhooks(context: FlowContext): string | undefined {
+function unfitForWebhooks(context: FlowFitness): string | undefined {
   if (context.target === "mock") return "the mock keeps no state between requests";
   if (context.control) return undefined;
   return "it needs an account whose webhooks come to verify, which only the package's sandbox gives it";
@@ -119,6 +119,7 @@ export const webhookFlow: Flow = {
     "requestCryptoWithdrawal",
     "resendTransactionWebhook",
   ],
+  spend: { requests: 6, quotes: 0, trades: 0, addresses: 1 },
   unfit: unfitForWebhooks,
   async run(context) {
     const { host, port } = context.webhookReceiver;
