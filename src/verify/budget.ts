@@ -14,7 +14,7 @@ interface Limit {
   seconds: number;
 }
 
-export interface VerifyBudget {
+interface VerifyBudget {
   /** Requests at most: those of the cases that run, and of the flows. */
   requests: number;
   cases: number;

@@ -84,7 +84,7 @@ const addressFlow: Flow = {
 };
 
 /** The account's paged lists the flow walks (operationIds), where the contract has them. */
-export const PAGED_LISTS = [
+const PAGED_LISTS = [
   "getUserTransactions",
   "getTradeHistory",
   "getDepositAddresses",
@@ -104,7 +104,7 @@ async function page(context: FlowContext, path: string, number: number, size: nu
 }
 
 /** The most pages of 2 the flow walks of one list: the walk is compared with the first items of one page of all. */
-export const MAX_WALKED_PAGES = 10;
+const MAX_WALKED_PAGES = 10;
 
 /** What is wrong with walking `path` by pages of 2 against one page of all, or undefined. */
 async function walkProblem(context: FlowContext, path: string): Promise<string | undefined> {
