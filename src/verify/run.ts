@@ -22,7 +22,7 @@ import { createSandboxControl } from "../sandbox/control-client.js";
 import type { FlowSend } from "./flows/context.js";
 import { flowsPass, type FlowsReport, runFlows as runAllFlows } from "./flows/index.js";
 import { prepareSandbox, type SandboxSetup, type SetupRequest } from "./sandbox-setup.js";
-import { type Answer, createSender, type Sender } from "./send.js";
+import { type Answer, createSender, realClock, type Sender } from "./send.js";
 import type { CaseResult, VerifyOptions, VerifyReport, VerifyTarget } from "./types.js";
 
 // Imported from here by the command (src/cli.ts).
@@ -361,6 +361,7 @@ function runFlows(
     control,
     allowDivergence: options.allowDivergence ?? [],
     webhookReceiver: receiverAddress(options.webhookReceiver),
+    sleep: (ms: number) => (options.clock ?? realClock).sleep(ms),
   };
   return runAllFlows(flowOptions, verifier.flowSend, validator);
 }

@@ -7,7 +7,7 @@ import { createSigner, type Signer } from "../client/signing.js";
 import { MOCK_IDENTITY_HEADER, SANDBOX_IDENTITY_HEADER } from "../pipeline/identity.js";
 import type { VerifyClock, VerifyOptions, VerifyTarget } from "./types.js";
 
-const realClock: VerifyClock = {
+export const realClock: VerifyClock = {
   now: () => performance.now(),
   sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
 };

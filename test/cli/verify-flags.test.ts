@@ -23,7 +23,7 @@ describe("api-contract verify: flags", () => {
       // Its flows ran there, and the register's verdicts are counted.
       expect(fromEnv.output).toContain(
         "\nFlows:\n  ✓ swap: quote → accept → accept again → wallets and history\n" +
-          "  ✓ expiry: a quote accepted at its expiryDate\n",
+          "  ✓ expiry: a quote accepted at its expiryDate (after it, on a deployment)\n",
       );
       expect(fromEnv.output).toMatch(
         /\nThe sandbox's register on this target: 16 confirmed, 0 contradicted, \d+ untested/,

@@ -21,16 +21,16 @@ describe("verify's budget on a deployment", () => {
     });
   });
 
-  it("with side effects: every case, and the swap, balance and address flows too (8 + 6 + 5 requests)", () => {
+  it("with side effects: every case, and the swap, expiry, balance and address flows (8 + 4 + 6 + 5 requests)", () => {
     expect(deploymentBudget(openApiDocument, { allowSideEffects: true })).toMatchObject({
-      requests: 187,
+      requests: 191,
       cases: 108,
-      flowRequests: 79,
-      flows: 5,
-      // The Create Quote cases (one valid, eight invalid bodies) and one quote each for swap and balance.
-      createQuotes: 11,
-      // Accept Quote's case, the swap's trade, and the balance flow's should the target not refuse it.
-      trades: 3,
+      flowRequests: 83,
+      flows: 6,
+      // The Create Quote cases (one valid, eight invalid bodies) and one quote each for swap, expiry and balance.
+      createQuotes: 12,
+      // Accept Quote's case, the swap's trade, and the expiry and balance flows' should the target not refuse them.
+      trades: 4,
       // Create Deposit Address's case and the address flow's two.
       addresses: 3,
     });

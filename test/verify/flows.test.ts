@@ -30,9 +30,28 @@ const tested = (report: Awaited<ReturnType<typeof run>>) =>
 
 /** The report of a run against the sandbox with `deviate` rewriting its API answers (and its webhooks' fetch). */
 async function againstDeviant(deviate: Deviation, options: Partial<VerifyOptions> = {}, webhookFetch?: typeof fetch) {
-  const deviant = await deviantSandbox(deviate, webhookFetch);
+  const deviant = await deviantSandbox(deviate, { webhookFetch });
   closers.push(() => deviant.close());
   return run(deviant.baseUrl, options);
+}
+
+/**
+ * A run on a "deployment" (the sandbox behind the proxy, on a clock of its own) with side effects allowed, whose
+ * verify clock's pauses move the sandbox's clock: the deployment's own time passes by exactly what verify waits.
+ */
+async function onDeploymentWithTime(deviate: Deviation) {
+  const deviant = await deviantSandbox(deviate, { clockStart: Date.UTC(2026, 10, 26, 10, 0, 0) });
+  closers.push(() => deviant.close());
+  const pauses: number[] = [];
+  const clock = {
+    now: () => deviant.sandbox.sandbox.clock.now(),
+    sleep: async (ms: number) => {
+      pauses.push(ms);
+      deviant.sandbox.sandbox.clock.advance(ms);
+    },
+  };
+  const options = { target: "deployment" as const, allowSideEffects: true, minIntervalMs: 0, clock };
+  return { report: await run(deviant.baseUrl, options), pauses };
 }
 
 /** The answer as the sandbox gave it. */
@@ -45,7 +64,7 @@ describe("verify's flows on the package's sandbox", () => {
     const report = await run(server.baseUrl);
     expect(report.flows).toEqual([
       { flow: "swap: quote → accept → accept again → wallets and history", outcome: "passed" },
-      { flow: "expiry: a quote accepted at its expiryDate", outcome: "passed" },
+      { flow: "expiry: a quote accepted at its expiryDate (after it, on a deployment)", outcome: "passed" },
       { flow: "balance too low: a quote of more than the balance, accepted", outcome: "passed" },
       { flow: "deposit addresses: one identifier twice, and none twice", outcome: "passed" },
       { flow: "pagination: the account's paged lists walked whole", outcome: "passed" },
@@ -270,6 +289,17 @@ describe("verify's flows against a sandbox that breaks one rule", () => {
     expect(report.choices!.find((choice) => choice.id === "webhooks.resend")?.evidence).toBe(
       "resent identical: false, same signature: true",
     );
+  });
+
+  it("on a deployment, expiry waits the quote's expiresIn on verify's clock, then finds it refused", async () => {
+    const { report, pauses } = await onDeploymentWithTime(asIs);
+    expect(report.flows![1]).toEqual({
+      flow: "expiry: a quote accepted at its expiryDate (after it, on a deployment)",
+      outcome: "passed",
+    });
+    // The documented quote lives 30 s: one pause of 30 s, no other.
+    expect(pauses).toEqual([30_000]);
+    expect(tested(report)["quotes.expired"]).toBe("confirmed");
   });
 
   it("a quote accepted at its expiry: quotes.expired contradicted", async () => {

@@ -84,13 +84,7 @@ const addressFlow: Flow = {
 };
 
 /** The account's paged lists the flow walks (operationIds), where the contract has them. */
-const PAGED_LISTS = [
-  "getUserTransactions",
-  "getTradeHistory",
-  "getDepositAddresses",
-  "listDeposits",
-  "listPayouts",
-];
+const PAGED_LISTS = ["getUserTransactions", "getTradeHistory", "getDepositAddresses", "listDeposits", "listPayouts"];
 
 /** The ids of one page of `path`, and the answer. */
 async function page(context: FlowContext, path: string, number: number, size: number) {

@@ -37,6 +37,8 @@ export interface FlowContext {
   call(method: "GET" | "POST", path: string, body?: unknown, apiKey?: string): Promise<FlowAnswer>;
   /** The control API, on the package's sandbox only. */
   control: SandboxControlClient | undefined;
+  /** Waits `ms` on the run's clock (VerifyOptions.clock). */
+  sleep(ms: number): Promise<void>;
   /** Where the webhook flow's receiver listens (port 0: a free one). */
   webhookReceiver: { host: string; port: number };
   /** Records that the target behaved as the rule `choice` says (a contradiction already recorded stands). */
@@ -58,7 +60,7 @@ function exchangeLine(method: string, path: string, answer: Answer): string {
 
 /** A flow's context over `send`, recording its verdicts into `verdicts` (shared by the run's flows). */
 export function createFlowContext(
-  options: Pick<FlowContext, "target" | "allowSideEffects" | "control" | "webhookReceiver">,
+  options: Pick<FlowContext, "target" | "allowSideEffects" | "control" | "webhookReceiver" | "sleep">,
   send: FlowSend,
   validator: ContractValidator,
   verdicts: Map<string, RuleVerdict>,

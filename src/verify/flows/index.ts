@@ -19,7 +19,7 @@ export interface FlowsReport {
   choices: ChoiceVerdict[];
 }
 
-type FlowOptions = Pick<FlowContext, "target" | "allowSideEffects" | "control" | "webhookReceiver"> & {
+type FlowOptions = Pick<FlowContext, "target" | "allowSideEffects" | "control" | "webhookReceiver" | "sleep"> & {
   allowDivergence: string[];
 };
 

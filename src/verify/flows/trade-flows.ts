@@ -147,26 +147,29 @@ const swapFlow: Flow = {
 };
 
 const expiryFlow: Flow = {
-  name: "expiry: a quote accepted at its expiryDate",
+  name: "expiry: a quote accepted at its expiryDate (after it, on a deployment)",
   choices: ["quotes.expired"],
   operations: TRADE_OPERATIONS,
   // A target that does not refuse the expired quote executes its trade.
   spend: { requests: 4, quotes: 1, trades: 1, addresses: 0 },
-  unfit(context) {
-    const trading = unfitToTrade(context);
-    if (trading) return trading;
-    // Waiting on a deployment's own time is for a later version: it needs a budget of its own.
-    return context.control ? undefined : "it moves the target's clock, which only the package's sandbox lets it do";
-  },
+  unfit: unfitToTrade,
   async run(context) {
     const pair = await sellablePair(context);
     const { quote } = await sellQuote(context, pair);
-    // To the quote's expiryDate exactly: the register says whether that moment is still valid.
-    const clock = await context.control!.clock();
-    await context.control!.advanceClock(Math.max(0, Date.parse(quote.expiryDate) - clock.now));
-    const late = await context.call("POST", `/trades/quote/${encodeURIComponent(quote.id)}`, {});
-    const refused = late.status === REFUSAL_STATUS.quoteExpired;
-    context.check("quotes.expired", RULE_FORMS.quoteExpiry === "at-expiry" ? refused : !refused, late.exchange);
+    const path = `/trades/quote/${encodeURIComponent(quote.id)}`;
+    if (context.control) {
+      // The sandbox's clock to the quote's expiryDate exactly: the register says whether that moment is valid.
+      const clock = await context.control.clock();
+      await context.control.advanceClock(Math.max(0, Date.parse(quote.expiryDate) - clock.now));
+      const late = await context.call("POST", path, {});
+      const refused = late.status === REFUSAL_STATUS.quoteExpired;
+      context.check("quotes.expired", RULE_FORMS.quoteExpiry === "at-expiry" ? refused : !refused, late.exchange);
+      return;
+    }
+    // A deployment's own time: expiresIn seconds from its answer is past the expiryDate, whatever the clocks say.
+    await context.sleep(quote.expiresIn * 1000);
+    const late = await context.call("POST", path, {});
+    context.check("quotes.expired", late.status === REFUSAL_STATUS.quoteExpired, late.exchange);
   },
 };
 

@@ -25,12 +25,20 @@ interface DeviantSandbox {
   close(): Promise<void>;
 }
 
-/**
- * The sandbox behind a proxy that answers every API request through `deviate`; `webhookFetch` in place of the fetch
- * the sandbox POSTs its webhooks with (to break how they are sent).
- */
-export async function deviantSandbox(deviate: Deviation, webhookFetch?: typeof fetch): Promise<DeviantSandbox> {
-  const config = webhookFetch ? { webhooks: { fetch: webhookFetch } } : {};
+/** How the sandbox behind the proxy is made. */
+interface DeviantOptions {
+  /** In place of the fetch the sandbox POSTs its webhooks with (to break how they are sent). */
+  webhookFetch?: typeof fetch;
+  /** The sandbox clock's start (it then moves only by advances); default real time. */
+  clockStart?: number;
+}
+
+/** The sandbox behind a proxy that answers every API request through `deviate`. */
+export async function deviantSandbox(deviate: Deviation, options: DeviantOptions = {}): Promise<DeviantSandbox> {
+  const config = {
+    ...(options.webhookFetch ? { webhooks: { fetch: options.webhookFetch } } : {}),
+    ...(options.clockStart === undefined ? {} : { clock: { start: options.clockStart } }),
+  };
   const sandbox = await startSandbox({ port: 0, quiet: true, config });
   const seen: Exchange[] = [];
   const server = http.createServer(async (request, response) => {
