@@ -13,6 +13,7 @@ import { MOCK_IDENTITY_HEADER, PACKAGE_VERSION } from "./pipeline/identity.js";
 import { MockUnavailableError, startMock } from "./mock/index.js";
 import { describeStop, stopWithLauncher } from "./mock/lifetime.js";
 import { SANDBOX_CONFIG_KEYS, SANDBOX_DEFAULT_PORT, startSandbox } from "./sandbox/server.js";
+import { SANDBOX_CHOICES } from "./sandbox/choices.js";
 import { deploymentBudget } from "./verify/budget.js";
 import { targetLabel, violationLine, writeReport } from "./verify/report.js";
 import { type CaseResult, type VerifyOptions, type VerifyReport, type VerifyTarget, verify } from "./verify/run.js";
@@ -374,6 +375,9 @@ function verifyRequest(values: VerifyArgs): VerifyRequest {
       fail(`--${flag} is empty (leave it out to use ${variable})`);
   }
   const params = parsedParams(values.param);
+  const unknownChoice = values["allow-divergence"].find((id) => !SANDBOX_CHOICES.some((choice) => choice.id === id));
+  if (unknownChoice !== undefined)
+    fail(`--allow-divergence ${unknownChoice}: no entry of the sandbox's register has that id (GET /_sandbox/choices)`);
   const interval = values["min-interval-ms"] === undefined ? undefined : Number(values["min-interval-ms"]);
   if (interval !== undefined && !(Number.isFinite(interval) && interval >= 0))
     fail(`--min-interval-ms must be a number ≥ 0, got ${values["min-interval-ms"]}`);

@@ -109,5 +109,16 @@ describe("api-contract verify: flags", () => {
     ]);
     expect(both.code).toBe(2);
     expect(both.output).toContain("--report is the old name of --report-dir");
+    const typo = await cli([
+      "verify",
+      "--base-url",
+      `http://127.0.0.1:9${BASE_PATH}`,
+      "--allow-divergence",
+      "quote.expired",
+    ]);
+    expect(typo.code).toBe(2);
+    expect(typo.output).toContain(
+      "--allow-divergence quote.expired: no entry of the sandbox's register has that id (GET /_sandbox/choices)",
+    );
   });
 });

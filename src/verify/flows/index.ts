@@ -1,7 +1,7 @@
-// verify's flows (trade-flows.ts) run after its cases, and the register's verdicts on this target: every entry of
-// the sandbox's register of choices stamped confirmed (the target behaved as it says), contradicted (with the
-// exchange that shows it) or untested (and why). A contradicted entry fails the run unless the user allowed that
-// divergence; a flow that could not go on fails it too.
+// verify's flows (trade-, account-, sandbox- and webhook-flow modules) run after its cases, and the register's
+// verdicts on this target: every entry of the sandbox's register of choices stamped confirmed (the target behaved
+// as it says), contradicted (with the exchange that shows it) or untested (and why). A contradicted entry fails the
+// run unless the user allowed that divergence; a flow that could not go on fails it too.
 import type { ContractValidator } from "../../contract/validator.js";
 import { SANDBOX_CHOICES } from "../../sandbox/choices.js";
 import type { ChoiceVerdict, FlowResult } from "../types.js";
