@@ -59,6 +59,12 @@ describe("verify on the package's sandbox", () => {
         "<token>); the cases that need an id or a value of the sandbox's may fail",
     );
     expect(without.ok).toBe(false);
+    // Without the control API, expiry does not wait on the wall clock for a sandbox clock that may stand still.
+    expect(without.flows?.[1]).toEqual({
+      flow: "expiry: a quote accepted at its expiryDate (after it, on a deployment)",
+      outcome: "untested",
+      reason: "it moves the sandbox's clock through the control API, which it could not use (give --sandbox-token)",
+    });
     const withToken = await verify(openApiDocument, validator, {
       baseUrl: server.baseUrl,
       apiKey: "user-key",
