@@ -2,7 +2,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { ContractViolation, ContractWarning } from "../contract/types.js";
-import type { CaseResult, VerifyReport } from "./types.js";
+import type { CaseResult, FlowResult, VerifyReport } from "./types.js";
 
 /** A violation in one line, with its JSON pointer: `[body-schema] body /data/0/amount: …`. */
 export function violationLine(v: ContractViolation | ContractWarning): string {
@@ -137,12 +137,13 @@ const content = (value: string): string => xmlChars(value).replace(/[&<>\r]/g, (
 const seconds = (ms: number | undefined): string => ((ms ?? 0) / 1000).toFixed(3);
 
 /** The attributes <testsuites> and <testsuite> share: the counts of cases by outcome, and the run's time. */
-function junitCounts(report: VerifyReport): string {
+/** The counts of the cases' suite, or of every suite with `flows` added. */
+function junitCounts(report: VerifyReport, flows: FlowResult[] = []): string {
   const errors = report.results.filter((r) => r.outcome === "failed" && r.noAnswer !== undefined).length;
-  const failures = report.counts.failed - errors;
+  const failures = report.counts.failed - errors + flows.filter((flow) => flow.outcome === "failed").length;
   const total = Date.parse(report.finishedAt) - Date.parse(report.startedAt);
-  const tests = report.results.length;
-  const skipped = report.counts.skipped;
+  const tests = report.results.length + flows.length;
+  const skipped = report.counts.skipped + flows.filter((flow) => flow.outcome === "untested").length;
   return `tests="${tests}" failures="${failures}" errors="${errors}" skipped="${skipped}" time="${seconds(total)}"`;
 }
 
@@ -188,18 +189,40 @@ function junitCase(r: CaseResult): string[] {
 export function reportJunit(report: VerifyReport): string {
   const counts = junitCounts(report);
   const suiteName = attr(`api-contract verify ${report.baseUrl}`);
+  const flows = report.flows ?? [];
+  const all = flows.length ? junitCounts(report, flows) : counts;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="api-contract verify" ${counts}>`,
+    `<testsuites name="api-contract verify" ${all}>`,
     `  <testsuite name="${suiteName}" ${counts} timestamp="${attr(report.startedAt)}">`,
     "    <properties>",
     ...junitProperties(report),
     "    </properties>",
     ...report.results.flatMap(junitCase),
     "  </testsuite>",
+    ...junitFlows(report.baseUrl, flows),
     "</testsuites>",
     "",
   ].join("\n");
+}
+
+/** The flows' <testsuite>: a <testcase> per flow, with its <failure>, or <skipped> and why it was untested. */
+function junitFlows(baseUrl: string, flows: FlowResult[]): string[] {
+  if (!flows.length) return [];
+  const failures = flows.filter((flow) => flow.outcome === "failed").length;
+  const skipped = flows.filter((flow) => flow.outcome === "untested").length;
+  const counts = `tests="${flows.length}" failures="${failures}" errors="0" skipped="${skipped}"`;
+  return [
+    `  <testsuite name="${attr(`api-contract verify flows ${baseUrl}`)}" ${counts}>`,
+    ...flows.flatMap((flow) => {
+      const open = `    <testcase classname="flow" name="${attr(flow.flow)}"`;
+      if (flow.outcome === "passed") return [`${open}/>`];
+      const why = attr(flow.reason ?? "");
+      const element = flow.outcome === "failed" ? `failure message="${why}" type="flow"` : `skipped message="${why}"`;
+      return [`${open}>`, `      <${element}/>`, "    </testcase>"];
+    }),
+    "  </testsuite>",
+  ];
 }
 
 /** Writes `<dir>/<name>.junit.xml`, `<dir>/<name>.json` and `<dir>/<name>.md`; returns their paths. */

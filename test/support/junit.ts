@@ -6,12 +6,16 @@ import { expect } from "vitest";
 import type { VerifyReport } from "../../src/verify/index.js";
 import { elementsNamed, parseXml, type XmlElement } from "./xml.js";
 
-/** The JUnit report's numbers: its <testcase>s by outcome, and the attributes of its one <testsuite>. */
+/**
+ * The JUnit report's numbers: the <testcase>s of its cases' <testsuite> by outcome, and that suite's attributes;
+ * `flows`, the names of the flows' suite's <testcase>s when it has one (verify's flows run after the cases).
+ */
 export function junitCounts(xml: string) {
   const root = parseXml(xml);
   const suites = elementsNamed(root, "testsuite");
-  expect(suites).toHaveLength(1);
+  expect(suites.length === 1 || suites.length === 2, `${suites.length} test suites`).toBe(true);
   const suite = suites[0]!;
+  const flows = suites[1] ? elementsNamed(suites[1], "testcase").map((c) => c.attributes.name) : [];
   const cases = elementsNamed(suite, "testcase");
   const has = (c: XmlElement, name: string) => c.children.some((child) => child.name === name);
   return {
@@ -22,6 +26,7 @@ export function junitCounts(xml: string) {
     errors: cases.filter((c) => has(c, "error")).length,
     skipped: cases.filter((c) => has(c, "skipped")).length,
     cases,
+    flows,
   };
 }
 
@@ -42,6 +47,7 @@ export async function expectReportsAgree(
     skipped: String(report.counts.skipped),
   });
   expect(junit.cases.map((c) => c.attributes.name)).toEqual(report.results.map((r) => r.case));
+  expect(junit.flows).toEqual((report.flows ?? []).map((flow) => flow.flow));
   expect(await readFile(path.join(dir, "verify-report.md"), "utf8")).toContain("# Contract verification");
   return { report, junit };
 }

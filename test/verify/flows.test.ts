@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { openApiDocument } from "../../src/contract/bundled.js";
 import { createContractValidator } from "../../src/contract/index.js";
 import { type StartedSandbox, startSandbox } from "../../src/sandbox/server.js";
-import { reportMarkdown, type VerifyOptions, verify } from "../../src/verify/index.js";
+import { reportJunit, reportMarkdown, type VerifyOptions, verify } from "../../src/verify/index.js";
 import { type Deviation, deviantSandbox } from "./support/deviant-sandbox.js";
 
 const validator = createContractValidator(openApiDocument);
@@ -154,6 +154,15 @@ describe("verify's flows against a sandbox that breaks one rule", () => {
         "quotes.accepted-twice |",
     );
     expect(markdown).toMatch(/\n\| quotes\.accepted-twice \| contradicted \| POST \/trades\/quote\/\S+ → 200 /);
+    // JUnit, as CI shows it: a suite of flows beside the cases', the failed flow a <failure>, counted in the total.
+    const junit = reportJunit(report);
+    expect(junit).toContain(
+      '    <testcase classname="flow" name="swap: quote → accept → accept again → wallets and history">\n' +
+        '      <failure message="the target contradicts quotes.accepted-twice" type="flow"/>\n',
+    );
+    expect(junit).toMatch(
+      new RegExp(`<testsuites name="api-contract verify" tests="${report.results.length + 9}" failures="1" `),
+    );
     const allowed = await againstDeviant(twice, { allowDivergence: ["quotes.accepted-twice"] });
     expect(allowed.choices!.find((choice) => choice.id === "quotes.accepted-twice")).toMatchObject({
       verdict: "contradicted",
