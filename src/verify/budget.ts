@@ -3,7 +3,7 @@
 // that operation's own limit, the trades it may execute and the deposit addresses it makes. (It makes no deposit and
 // no withdrawal on a deployment: the flows that do run only on the package's sandbox.)
 import { isObject, listOperations, type OpenApiDocument } from "../openapi/document.js";
-import { hasOwnQuota } from "./cases.js";
+import { ownQuotaOf } from "./cases.js";
 import { flowsSpend } from "./flows/index.js";
 import { planVerification } from "./plan.js";
 import type { VerifyOptions } from "./types.js";
@@ -36,15 +36,21 @@ function seconds(window: unknown): number | undefined {
   return Number(match[1] ?? 0) * 3600 + Number(match[2] ?? 0) * 60 + Number(match[3] ?? 0);
 }
 
-/** The limit of the x-rate-limits entries of `spec`'s operations that `applies` picks. */
-function limitOf(spec: OpenApiDocument, applies: (entry: Record<string, unknown>, key: string) => boolean) {
+/** A limit as an x-rate-limits entry states it, if it states one in requests and a window the contract uses. */
+function limitOf(entry: unknown): Limit | undefined {
+  if (!isObject(entry) || typeof entry.requests !== "number") return undefined;
+  const window = seconds(entry.window);
+  return window ? { requests: entry.requests, seconds: window } : undefined;
+}
+
+/** The contract's limit for all requests of a key (the entry every operation repeats), if it states one. */
+function allRequestsLimit(spec: OpenApiDocument): Limit | undefined {
   for (const operation of listOperations(spec)) {
     const entries = operation.operation["x-rate-limits"];
-    for (const entry of Array.isArray(entries) ? entries : []) {
-      if (!isObject(entry) || !applies(entry, operation.key)) continue;
-      const window = seconds(entry.window);
-      if (typeof entry.requests === "number" && window) return { requests: entry.requests, seconds: window };
-    }
+    const all = (Array.isArray(entries) ? entries : []).find(
+      (entry) => isObject(entry) && String(entry.appliesTo).toLowerCase() === "all api requests",
+    );
+    if (all) return limitOf(all);
   }
   return undefined;
 }
@@ -76,10 +82,7 @@ export function deploymentBudget(
     createQuotes: count("createQuote") + flows.quotes,
     trades: count("acceptQuote", "positive") + flows.trades,
     addresses: count("createDepositAddress", "positive") + flows.addresses,
-    allRequests: limitOf(spec, (entry) => String(entry.appliesTo).toLowerCase() === "all api requests"),
-    quotes:
-      quoteOperation && hasOwnQuota(quoteOperation)
-        ? limitOf(spec, (entry, key) => String(entry.appliesTo).toUpperCase() === key.toUpperCase())
-        : undefined,
+    allRequests: allRequestsLimit(spec),
+    quotes: quoteOperation && limitOf(ownQuotaOf(quoteOperation)),
   };
 }

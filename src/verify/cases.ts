@@ -39,13 +39,16 @@ export interface VerifyCase {
   pathParameters: string[];
 }
 
-/** Operations limited by a quota of their own (an x-rate-limits entry naming them), e.g. Create Quote's hourly one. */
-export function hasOwnQuota(operation: Operation): boolean {
+/** The x-rate-limits entry that names `operation` itself (its own quota, e.g. Create Quote's hourly one), if any. */
+export function ownQuotaOf(operation: Operation): JsonObject | undefined {
   const limits = Array.isArray(operation.operation["x-rate-limits"])
     ? (operation.operation["x-rate-limits"] as JsonObject[])
     : [];
-  return limits.some((limit) => String(limit.appliesTo ?? "").toUpperCase() === operation.key.toUpperCase());
+  return limits.find((limit) => String(limit.appliesTo ?? "").toUpperCase() === operation.key.toUpperCase());
 }
+
+/** Operations limited by a quota of their own (an x-rate-limits entry naming them), e.g. Create Quote's hourly one. */
+export const hasOwnQuota = (operation: Operation): boolean => ownQuotaOf(operation) !== undefined;
 
 /** The boundary of the multipart/form-data bodies verify sends (fixed: a case sends the same bytes every run). */
 const MULTIPART_BOUNDARY = "api-contract-verify-part";
