@@ -114,8 +114,8 @@ export const SANDBOX_CHOICES: readonly SandboxChoice[] = [
     choice:
       "An operation that reads or changes an account (wallets, transactions, trades, quotes, collections, " +
       "deposit addresses, withdrawals, webhook resends) " +
-      `called without ${API_KEY_HEADER} answers ${status(REFUSAL_STATUS.keylessAccountRead)}; catalogue reads ` +
-      "(rates, pairs, currencies) answer without one.",
+      `called without ${API_KEY_HEADER}, or with an empty one, answers ${status(REFUSAL_STATUS.keylessAccountRead)}; ` +
+      "catalogue reads (rates, pairs, currencies) answer without one.",
     why: "The description does not show whether those operations need the key; without one there is no account.",
   },
   {

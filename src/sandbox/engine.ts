@@ -79,8 +79,12 @@ export function single(value: string | string[] | undefined): string | undefined
   return Array.isArray(value) ? value[0] : value;
 }
 
-/** The API key of a request, if it carries one. */
-export const apiKeyOf = (headers: SourceRequest["headers"]): string | undefined => single(headers[API_KEY_HEADER]);
+/**
+ * The API key of a request, if it carries one. An empty value is no key (choices.ts, "accounts.keyless"): it named
+ * an account `""` that every caller without a key shared, where the mock answers 401.
+ */
+export const apiKeyOf = (headers: SourceRequest["headers"]): string | undefined =>
+  single(headers[API_KEY_HEADER]) || undefined;
 
 const successHeaders = new WeakMap<Operation, Record<string, string>>();
 
@@ -111,7 +115,7 @@ export function withAccount(handler: (call: AccountCall) => SourceAnswer): Handl
       return refuse(
         REFUSAL_STATUS.keylessAccountRead,
         `the sandbox keeps one account per API key: ${call.request.operation.operationId} ` +
-          `needs the ${API_KEY_HEADER} header`,
+          `needs the ${API_KEY_HEADER} header, not empty`,
       );
     return handler(call as AccountCall);
   };
