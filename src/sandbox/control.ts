@@ -99,6 +99,10 @@ const toResponse = ({ status, body }: ControlAnswer): Response =>
     headers: body === undefined ? {} : JSON_CONTENT,
   });
 
+/** The answer to a method or path the control API does not have (the HTTP front's too, for a method Fetch refuses). */
+const noRoute = (method: string, path: string) => problem(404, `no control route ${method} ${path}`);
+export const noControlRoute = (method: string, path: string): Response => toResponse(noRoute(method, path));
+
 let routes: { matcher: OperationMatcher; validator: ContractValidator } | undefined;
 
 /** The control document's routes and validator, made once for every sandbox. */
@@ -135,7 +139,7 @@ export function createControl(sandbox: Sandbox, options: ControlOptions) {
     if (!authorized(request)) return problem(401, "The control API requires Authorization: Bearer <token>");
     const match = matcher.match(request.method, path);
     const handler = match && HANDLERS[match.operation.operationId ?? ""];
-    if (!match || !handler) return problem(404, `no control route ${request.method} ${path}`);
+    if (!match || !handler) return noRoute(request.method, path);
     const body = await bodyOf(request);
     if (!("value" in body)) return body;
     const [wrong] = validator.validateRequestBody(request.method, path, body.value);

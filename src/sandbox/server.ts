@@ -33,7 +33,7 @@ import {
 } from "../pipeline/pipeline.js";
 import { pipelineOf } from "./direct.js";
 import { deriveMockSpec } from "../mock/spec.js";
-import { isControlPath } from "./control.js";
+import { isControlPath, noControlRoute } from "./control.js";
 import { controlHosts, createControlGuard, isControlTarget } from "./control-origin.js";
 import {
   createSandbox,
@@ -262,8 +262,23 @@ async function toAnswer(response: Response): Promise<PipelineAnswer> {
   return { status: response.status, headers, body: await response.text() };
 }
 
-/** Methods a Fetch Request takes as they are; any other (TRACE…) goes the Fetch way, which refuses it. */
-const DIRECT_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+/**
+ * Methods that go the direct way: those a Fetch Request takes as they are, and those it refuses to take at all
+ * (CONNECT, TRACE, TRACK), which the pipeline answers as any other method that is no operation (405 with Allow,
+ * or 404). Any other (a lower-case or unknown method) goes the Fetch way.
+ */
+const DIRECT_METHODS = new Set([
+  "GET",
+  "HEAD",
+  "POST",
+  "PUT",
+  "PATCH",
+  "DELETE",
+  "OPTIONS",
+  "CONNECT",
+  "TRACE",
+  "TRACK",
+]);
 
 /** Decodes a body as Fetch's `text()` does: UTF-8, a bad byte replaced, a leading byte-order mark dropped. */
 const utf8 = new TextDecoder();
@@ -366,6 +381,12 @@ function sandboxSide(sandbox: Sandbox, at: Listening): AnsweringSide {
     try {
       fetchRequest = toFetchRequest(request, body, at.origin);
     } catch (error) {
+      // A method Fetch refuses (TRACE…) on a control path: no route, as any method the control API does not have.
+      const target = String(request.url);
+      if (isControlTarget(target))
+        return (
+          at.guard(request) ?? toAnswer(noControlRoute(String(request.method), new URL(target, at.origin).pathname))
+        );
       return refusals.refuse(400, `the request cannot be read as a Fetch request: ${(error as Error).message}`);
     }
     // Guarded as sandbox.fetch routes it, so no target the front reads otherwise gets past.
