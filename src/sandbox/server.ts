@@ -401,6 +401,23 @@ function sandboxSide(sandbox: Sandbox, at: Listening): AnsweringSide {
   };
 }
 
+/** The settings of a --config file that a saved state holds too: restoring it replaces them. */
+const STATE_SETTINGS = ["accounts", "clock", "rates", "catalogue"] as const;
+
+const accountsIn = (state: SandboxState) => `${Object.keys(state.accounts).length} account(s)`;
+
+/**
+ * What the log says of `file` at start: loaded (`saved`: its accounts, the clock `now` it set, and which settings of
+ * the --config file it replaced, which were not applied), or not there yet.
+ */
+function stateStartLine(file: string, saved: SandboxState | undefined, now: number, config: SandboxOptions): string {
+  if (!saved) return `sandbox state: ${file} does not exist yet; it is written on stop`;
+  const replaced = STATE_SETTINGS.filter((name) => config[name] !== undefined);
+  const loaded = `sandbox state loaded from ${file}: ${accountsIn(saved)}, clock at ${new Date(now).toISOString()}`;
+  if (!replaced.length) return loaded;
+  return `${loaded}; it wins over the --config file's ${replaced.join(", ")}, which are not applied`;
+}
+
 /** The origin of a server on `host`:`port` (an IPv6 address in brackets). */
 const originOf = (host: string, port: number) => `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
 
@@ -428,6 +445,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
       throw new Error(`--state ${statePath}: ${(error as Error).message}; the file is left as it is`);
     }
   }
+  if (statePath !== undefined) log?.(stateStartLine(statePath, saved, sandbox.clock.now(), config));
   // Until it listens, its control API answers to no host.
   const at: Listening = { origin: "", guard: createControlGuard(new Set()) };
   const front = await startHttpFront({
@@ -444,7 +462,10 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
   let stopping: Promise<void> | undefined;
   const stop = async () => {
     await front.close();
-    if (statePath !== undefined) await writeFileAtomically(statePath, `${JSON.stringify(sandbox.snapshot())}\n`);
+    if (statePath === undefined) return;
+    const state = sandbox.snapshot();
+    await writeFileAtomically(statePath, `${JSON.stringify(state)}\n`);
+    log?.(`sandbox state saved to ${statePath}: ${accountsIn(state)}`);
   };
   return {
     baseUrl: `${origin}${BASE_PATH}`,

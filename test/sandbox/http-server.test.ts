@@ -114,6 +114,25 @@ describe("--state", () => {
     expect(second.sandbox.clock.now()).toBe(Date.UTC(2026, 0, 1) + 5000);
   });
 
+  it("says in its log what it loads and saves; a loaded state wins over the --config file's accounts", async () => {
+    const statePath = path.join(folder, "logged", "state.json");
+    await mkdir(path.dirname(statePath), { recursive: true });
+    const lines: string[] = [];
+    const log = (line: string) => lines.push(line);
+    const config = { clock: { start: Date.UTC(2026, 0, 1) }, accounts: { carol: { balances: { USDT: 7 } } } };
+    const first = await startSandbox({ port: 0, statePath, config, log, quiet: true });
+    await putAccount(first.origin, "bob", { balances: { USDT: 40 } });
+    await first.stop();
+    const second = await start({ statePath, config: { ...config, accounts: { dave: {} } }, log, quiet: true });
+    expect(Object.keys(second.sandbox.snapshot().accounts)).toEqual(["carol", "bob"]);
+    expect(lines).toEqual([
+      `sandbox state: ${statePath} does not exist yet; it is written on stop`,
+      `sandbox state saved to ${statePath}: 2 account(s)`,
+      `sandbox state loaded from ${statePath}: 2 account(s), clock at 2026-01-01T00:00:00.000Z; it wins over the ` +
+        "--config file's accounts, clock, which are not applied",
+    ]);
+  });
+
   it("refuses to start on a file that holds no JSON, and leaves the file as it was", async () => {
     const statePath = path.join(folder, "broken.json");
     await writeFile(statePath, "{ not json");
