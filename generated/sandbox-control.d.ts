@@ -214,7 +214,9 @@ export interface paths {
          *     `SandboxState` and then against the rules no schema states (`SandboxState` lists them). A state that
          *     fails is refused with 400 naming the first problem, with its JSON pointer into the state of format 2
          *     (`sandbox state: /accounts/key-a/wallets/0/balanceMinor must be <= 999999999999999`), the same message
-         *     as `sandbox.restore` throws; the state is unchanged.
+         *     as `sandbox.restore` throws; the state is unchanged. A control request's body may be as large as the
+         *     longest string the JavaScript engine makes (Node's `buffer.constants.MAX_STRING_LENGTH` bytes, about
+         *     512 MiB), so any state `GET /_sandbox/state` answers is taken back; a larger body is refused with 413.
          */
         put: operations["putSandboxState"];
         post?: never;
@@ -1024,6 +1026,20 @@ export interface components {
                 "application/json": components["schemas"]["SandboxError"];
             };
         };
+        /** @description The body is larger than a control request's limit (the message says it). */
+        TooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "the body is larger than 536870888 bytes"
+                 *     }
+                 */
+                "application/json": components["schemas"]["SandboxError"];
+            };
+        };
         /** @description The sandbox has a control token and the request does not carry it. */
         Unauthorized: {
             headers: {
@@ -1147,6 +1163,7 @@ export type SandboxError = components['schemas']['SandboxError'];
 export type ResponseClock = components['responses']['Clock'];
 export type ResponseRates = components['responses']['Rates'];
 export type ResponseBadRequest = components['responses']['BadRequest'];
+export type ResponseTooLarge = components['responses']['TooLarge'];
 export type ResponseUnauthorized = components['responses']['Unauthorized'];
 export type ResponseDepositRefused = components['responses']['DepositRefused'];
 export type ResponseNoWithdrawal = components['responses']['NoWithdrawal'];
@@ -1605,6 +1622,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["TooLarge"];
         };
     };
     getSandboxChoices: {

@@ -32,6 +32,8 @@ export interface AnsweringSide {
    * for it is not answered 204 but handed to the side as any request is (for it to refuse). None when not given.
    */
   sameOriginOnly?(request: http.IncomingMessage): boolean;
+  /** The most bytes of a body the side takes for `request`, where it is not the front's maxBodyBytes. */
+  bodyLimit?(request: http.IncomingMessage): number | undefined;
 }
 
 interface HttpFrontOptions {
@@ -282,6 +284,7 @@ function createRequestHandler(
     if (isPreflight(request) && !side.sameOriginOnly?.(request))
       return void request.resume().on("end", () => writePreflight(request, response, side.preflightHeaders ?? {}));
     const body = new BodyReader();
+    const limit = side.bodyLimit?.(request) ?? maxBodyBytes;
     let refused = false;
     /** Refuses before the body is read (and drains it), closing the connection. */
     const refuseEarly = (status: number, why: string) => {
@@ -297,8 +300,7 @@ function createRequestHandler(
       refuseEarly(431, `the header fields are ${headBytes} bytes, over ${MAX_HEADER_BYTES}`);
     request.on("data", (chunk: Buffer) => {
       if (refused) return;
-      if (body.size + chunk.length > maxBodyBytes)
-        return refuseEarly(413, `the body is larger than ${maxBodyBytes} bytes`);
+      if (body.size + chunk.length > limit) return refuseEarly(413, `the body is larger than ${limit} bytes`);
       body.add(chunk);
       if (body.size <= LARGE_BODY_BYTES) return;
       writer.largeBody(response);

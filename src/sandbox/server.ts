@@ -17,6 +17,7 @@ import { constants } from "node:fs";
 import { access, open, readFile, rename, rm, stat } from "node:fs/promises";
 import type http from "node:http";
 import { isIP } from "node:net";
+import buffer from "node:buffer";
 import path from "node:path";
 import { BASE_PATH } from "../../generated/client-meta.js";
 import controlDocument from "../../generated/sandbox-control.json" with { type: "json" };
@@ -398,6 +399,9 @@ function sandboxSide(sandbox: Sandbox, at: Listening): AnsweringSide {
     answer,
     refuse: (status, why, request) => refusals.refuse(status, why, request),
     sameOriginOnly: (request) => isControlTarget(String(request.url)),
+    // A control request past the guard may carry any state GET /_sandbox/state answered (its JSON is one string).
+    bodyLimit: (request) =>
+      isControlTarget(String(request.url)) && !at.guard(request) ? buffer.constants.MAX_STRING_LENGTH : undefined,
   };
 }
 

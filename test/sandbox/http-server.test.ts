@@ -164,6 +164,25 @@ describe("--state", () => {
   });
 });
 
+describe("the control API's body limit", () => {
+  it("takes back a state over the API's 1 MiB limit that GET /_sandbox/state answered", async () => {
+    const server = await start({ config: { clock: { start: Date.UTC(2026, 0, 1) } } });
+    for (let i = 0; i < 2000; i++) server.sandbox.putAccount(`key-${i}`, { business: true });
+    const state = await (await fetch(`${server.origin}/_sandbox/state`)).text();
+    expect(state.length).toBeGreaterThan(1024 * 1024);
+    const put = await fetch(`${server.origin}/_sandbox/state`, { method: "PUT", ...json(JSON.parse(state)) });
+    expect(put.status).toBe(204);
+    expect(Object.keys(server.sandbox.snapshot().accounts)).toHaveLength(2000);
+    // The API keeps its limit: the same bytes to an operation are refused.
+    const quote = await fetch(`${server.origin}${BASE_PATH}/trades/quote`, {
+      method: "POST",
+      headers: { "content-type": "application/json", [API_KEY_HEADER]: "key-1" },
+      body: state,
+    });
+    expect([quote.status, (await quote.json()).message]).toEqual([413, "the body is larger than 1048576 bytes"]);
+  });
+});
+
 describe("writeFileAtomically (how --state is saved)", () => {
   it("replaces the file whole", async () => {
     const file = path.join(folder, "atomic-ok.json");
