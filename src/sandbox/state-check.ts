@@ -5,7 +5,9 @@
 // balance is its starting balance plus its transactions' effects (money is never created by a restore: deposits
 // in, withdrawals and their fees out, refunds back) and stays, with what its pending withdrawals would return,
 // within MAX_MINOR_UNITS; no quote id is ahead of the id generator; its trades name its quotes and the
-// catalogue's pairs; its withdrawals to settle are its withdrawals in progress. A state a sandbox answered always
+// catalogue's pairs; its withdrawals to settle are its withdrawals in progress; its webhook settings are those an
+// account may be given (an http or https URL, with a secret). No two records of the state share an id, and the
+// clock is not before a moment the state records as past. A state a sandbox answered always
 // passes; another is refused (400) naming where it is wrong, as a JSON pointer. The catalogue and rates are then
 // checked against the contract by the caller (catalogue.ts).
 import { escapePointerToken } from "../openapi/document.js";
@@ -14,6 +16,7 @@ import { refuse } from "./refusal.js";
 import { isWithdrawalFinal, MAX_MINOR_UNITS } from "./rules.js";
 import { type AccountRecord, effectMinor, refundableMinor, type SandboxStateData } from "./state.js";
 import { savedStateProblem, stateShapeProblem, withStateDefaults } from "./state-schema.js";
+import { webhookSettingsProblem } from "./webhooks/outbox.js";
 
 /** The codes of the catalogue's currencies and the ids of its pairs, which wallets and trades name; the id counter. */
 interface CatalogueNames {
@@ -85,6 +88,43 @@ function settlementsProblem(at: string, account: AccountRecord): string | undefi
   return stray === undefined ? undefined : `${at}/settlements/${stray} names no withdrawal in progress`;
 }
 
+/** The ids a store's records are found by, each with its pointer: no two records of a state may share one. */
+function* recordIds(at: string, account: AccountRecord): Generator<[string, string]> {
+  for (const part of ["wallets", "quotes", "trades", "transactions", "outbox"] as const)
+    for (const [index, { id }] of account[part].entries()) yield [id, `${at}/${part}/${index}/id`];
+}
+
+/** Whether an id names two records (in one store or two: ids are drawn for the whole sandbox). */
+function sharedIdProblem(stores: Array<[string, AccountRecord]>): string | undefined {
+  const seen = new Map<string, string>();
+  for (const [at, account] of stores)
+    for (const [id, where] of recordIds(at, account)) {
+      const first = seen.get(id);
+      if (first !== undefined) return `${where} is also ${first}: each record has an id of its own`;
+      seen.set(id, where);
+    }
+  return undefined;
+}
+
+/** The moments a store records as past (made, moved, tried), each with its pointer. */
+function* pastMoments(at: string, account: AccountRecord): Generator<[number, string]> {
+  yield [account.createdAt, `${at}/createdAt`];
+  for (const [index, wallet] of account.wallets.entries()) yield [wallet.updatedAt, `${at}/wallets/${index}/updatedAt`];
+  for (const part of ["quotes", "trades", "transactions", "outbox"] as const)
+    for (const [index, { createdAt }] of account[part].entries()) yield [createdAt, `${at}/${part}/${index}/createdAt`];
+  for (const [index, { attempts }] of account.outbox.entries())
+    for (const [n, { at: tried }] of attempts.entries()) yield [tried, `${at}/outbox/${index}/attempts/${n}/at`];
+}
+
+/** Whether the clock is before a moment the state records: what comes next would be dated before what came. */
+function clockProblem(clock: SandboxStateData["clock"], stores: Array<[string, AccountRecord]>): string | undefined {
+  const [now, where] = clock.kind === "fixed" ? [clock.nowMs, "/clock/nowMs"] : [clock.lastMs, "/clock/lastMs"];
+  for (const [at, account] of stores)
+    for (const [moment, pointer] of pastMoments(at, account))
+      if (moment > now) return `${where} is before ${pointer}: the clock is never set back`;
+  return undefined;
+}
+
 /** What breaks a rule no schema states in `state` (a SandboxState, its defaults filled in), or undefined. */
 function ruleProblem(state: SandboxStateData): string | undefined {
   const names: CatalogueNames = {
@@ -92,17 +132,21 @@ function ruleProblem(state: SandboxStateData): string | undefined {
     pairIds: new Set(state.catalogue.pairs.map(({ id }) => id)),
     counter: state.ids.counter,
   };
+  const stores: Array<[string, AccountRecord]> = [];
   for (const [apiKey, account] of Object.entries(state.accounts)) {
     const at = `/accounts/${escapePointerToken(apiKey)}`;
+    stores.push([at, account]);
+    const settings = webhookSettingsProblem(account);
     const problem =
       (account.apiKey === apiKey ? undefined : `${at}/apiKey is not the key of its store`) ??
+      (settings && `${at}: ${settings}`) ??
       currencyProblem(at, account, names) ??
       tradingProblem(at, account, names) ??
       settlementsProblem(at, account) ??
       historyProblem(at, account);
     if (problem) return problem;
   }
-  return undefined;
+  return sharedIdProblem(stores) ?? clockProblem(state.clock, stores);
 }
 
 /**

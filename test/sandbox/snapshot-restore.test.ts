@@ -99,6 +99,52 @@ describe("snapshot and restore", () => {
     expect(edit((state) => quotes(state).reverse())).not.toThrow(); // the order is the sandbox's, not a rule
   });
 
+  it("refuses hand edits no balance shows: an id twice, a negative amount, a file: URL, a clock set back", async () => {
+    const sandbox = newSandbox({ clock: { start: Date.UTC(2026, 0, 1) } });
+    sandbox.putAccount("key-a", {});
+    sandbox.putAccount("key-b", {});
+    const quote = await quoteId(sandbox);
+    await api(sandbox, "POST", `/trades/quote/${quote}`, {});
+    sandbox.clock.advance(60_000);
+    const edit = (change: (state: any) => void) => {
+      const state = stateOf(sandbox) as any;
+      change(state);
+      return () => sandbox.restore(state);
+    };
+    const [a, b] = [(state: any) => state.accounts["key-a"], (state: any) => state.accounts["key-b"]];
+    expect(edit(() => undefined)).not.toThrow();
+    // A swap leg copied into the other key's history, its wallet moved by as much: the balances add up.
+    const copied = edit((state) => {
+      const leg = a(state).transactions[0];
+      b(state).transactions.push(structuredClone(leg));
+      const wallet = b(state).wallets.find((w: any) => w.code === leg.walletCode);
+      wallet.balanceMinor += leg.type === "CREDIT" ? leg.amountMinor : -leg.amountMinor;
+    });
+    expect(copied).toThrow(
+      "sandbox state: /accounts/key-b/transactions/0/id is also /accounts/key-a/transactions/0/id: each record has " +
+        "an id of its own",
+    );
+    expect(edit((state) => (a(state).quotes[0].id = a(state).quotes[0].id))).not.toThrow();
+    expect(edit((state) => (b(state).wallets[1].id = a(state).wallets[0].id))).toThrow(
+      "sandbox state: /accounts/key-b/wallets/1/id is also /accounts/key-a/wallets/0/id: each record has an id of " +
+        "its own",
+    );
+    expect(edit((state) => (a(state).quotes[0].amount = -100))).toThrow(
+      "sandbox state: /accounts/key-a/quotes/0/amount must be > 0",
+    );
+    const fileUrl = edit((state) => {
+      a(state).webhookUrl = "file:///etc/passwd";
+      a(state).webhookSecret = "whsec-1";
+    });
+    expect(fileUrl).toThrow("sandbox state: /accounts/key-a: webhookUrl must be an http or https URL");
+    // The trade was made at 2026-01-01T00:00:00Z: a clock one millisecond before it is set back.
+    expect(edit((state) => (state.clock.nowMs = Date.UTC(2026, 0, 1) - 1))).toThrow(
+      "sandbox state: /clock/nowMs is before /accounts/key-a/createdAt: the clock is never set back",
+    );
+    expect(stateOf(sandbox).clock).toEqual({ kind: "fixed", nowMs: Date.UTC(2026, 0, 1) + 60_000 });
+    expect(edit((state) => (state.clock.nowMs = Date.UTC(2026, 0, 1)))).not.toThrow();
+  });
+
   it("restores a state saved without networks with the default networks of its currencies", async () => {
     const older = stateOf(newSandbox()) as any;
     delete older.catalogue.networks;
