@@ -2,7 +2,8 @@
 // The sandbox signs each webhook as the service does: `x-obiex-signature` is the lowercase hex HMAC-SHA512 of
 // the exact bytes sent, keyed with the account's webhook Signature Secret (not its API secret), on a POST with
 // Content-Type application/json. A real receiver on 127.0.0.1 checks it with node:crypto on the raw bytes and
-// with the package's verifyWebhookSignature, and rejects a tampered body or another secret.
+// with the package's verifyWebhookSignature, and rejects a tampered body or another secret. The bodies are compact
+// JSON, which JSON.stringify gives back byte for byte (as the README says); the same data in other bytes fails.
 import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { verifyWebhookSignature } from "../../src/webhooks.js";
@@ -37,6 +38,31 @@ describe("webhook signature", () => {
     const [webhook] = await outbox(sandbox, "key-a");
     expect(webhook).toMatchObject({ body: request!.raw.toString("utf8"), signature, status: "delivered" });
     expect(sandbox.bugs).toEqual([]);
+  });
+
+  it("sends compact JSON that JSON.stringify gives back byte for byte; other bytes of the same data fail", async () => {
+    receiver = await startClosedAfterEach();
+    const sandbox = newSandbox();
+    await withWebhooks(sandbox, "key-a", receiver.url);
+    await deposit(sandbox, "key-a");
+    const [request] = await receiver.received(1);
+    const raw = request!.raw.toString("utf8");
+    const signature = String(request!.headers[WEBHOOK_SIGNATURE_HEADER]);
+    // What the README says of a JavaScript receiver that re-serialises: against the sandbox, the same bytes.
+    expect(raw).toMatch(/^\{"[^ \n]*\}$/);
+    expect(JSON.stringify(JSON.parse(raw))).toBe(raw);
+    expect(await verifyWebhookSignature(JSON.stringify(JSON.parse(raw)), signature, SECRET)).toBe(true);
+    // The forms the README lists as other bytes: spaces, 25.0, an escape JSON does not need.
+    const others = [
+      raw.replace('"type":', '"type": '),
+      raw.replace('"amount":25', '"amount":25.0'),
+      raw.replace("T", "\\u0054"),
+    ];
+    const verdicts = await Promise.all(others.map((other) => verifyWebhookSignature(other, signature, SECRET)));
+    expect([others.map((other) => JSON.stringify(JSON.parse(other)) === raw), verdicts]).toEqual([
+      [true, true, true],
+      [false, false, false],
+    ]);
   });
 
   it("rejects a tampered body, a re-serialised body with other bytes, and another secret", async () => {
