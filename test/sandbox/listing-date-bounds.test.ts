@@ -1,8 +1,8 @@
 // pins: lists.filters
 // The date filters of the deposits and payouts listings (register "lists.filters") at their edges: an endDate given
 // as a date ends at its last millisecond (23:59:59.999Z), a startDate given as a date begins at its first; a value
-// of the ISO form that names no moment (month 13, 31 November, 30 February, hour 24 or 25) is refused like any other bad date, as startDate or as
-// endDate, with the message that says which forms are taken.
+// of the ISO form that names no moment (month 13, 31 November, 30 February, hour 24 or 25) is refused like any
+// other bad date, as startDate or as endDate, with the message that says which forms are taken.
 import { describe, expect, it } from "vitest";
 import { api, newSandbox } from "./support/sandbox.js";
 
