@@ -32,6 +32,8 @@ export interface AnsweringSide {
    * for it is not answered 204 but handed to the side as any request is (for it to refuse). None when not given.
    */
   sameOriginOnly?(request: http.IncomingMessage): boolean;
+  /** The Date header of its answers, where it is not this machine's time (the sandbox's: its own clock). */
+  date?(): string;
   /** The most bytes of a body the side takes for `request`, where it is not the front's maxBodyBytes. */
   bodyLimit?(request: http.IncomingMessage): number | undefined;
 }
@@ -223,9 +225,11 @@ class BodyReader {
 function createRequestAnswerer(side: AnsweringSide, writer: AnswerWriter, log?: (line: string) => void) {
   /** The CORS headers of `request`'s answer (one call a request: each answer below is written once). */
   const corsOf = (request: http.IncomingMessage) => (side.sameOriginOnly?.(request) ? NO_CORS : corsHeaders(request));
+  /** `extra` with the side's Date header, when it writes its own. */
+  const dated = (extra?: Record<string, string>) => (side.date ? { ...extra, date: side.date() } : extra);
   const refuse = (request: http.IncomingMessage, response: http.ServerResponse, status: number, why: string) => {
     const answer = side.refuse(status, why, { method: String(request.method), url: String(request.url) });
-    write(writer, request, response, answer, corsOf(request), { connection: "close" });
+    write(writer, request, response, answer, corsOf(request), dated({ connection: "close" }));
     log?.(`${request.method} ${safeHeaderValue(String(request.url))} → ${status} (${why})`);
   };
   /** Writes `answered` and logs it; a failure to write it is answered 400 (`failed`). */
@@ -235,7 +239,7 @@ function createRequestAnswerer(side: AnsweringSide, writer: AnswerWriter, log?: 
     answered: PipelineAnswer,
     started: number,
   ) => {
-    write(writer, request, response, answered, corsOf(request), undefined, (error) => {
+    write(writer, request, response, answered, corsOf(request), dated(), (error) => {
       if (error !== undefined) return failed(request, response, error);
       if (!log) return;
       const url = String(request.url ?? "/");
@@ -266,7 +270,7 @@ function createRequestAnswerer(side: AnsweringSide, writer: AnswerWriter, log?: 
       `${side.name}: ${request.method} ${request.url} failed inside the ${side.name} and was answered 400: ${detail}`,
     );
     const why = `the ${side.name} could not answer this request (see its log)`;
-    write(writer, request, response, side.refuse(400, why), corsOf(request));
+    write(writer, request, response, side.refuse(400, why), corsOf(request), dated());
     log?.(`${request.method} ${safeHeaderValue(String(request.url))} → 400 (${why})`);
   };
   return { refuse, answer };

@@ -69,7 +69,8 @@ export const SANDBOX_CHOICES: readonly SandboxChoice[] = [
       "Without clock.start the sandbox clock is real time plus every advance; with clock.start it stands at that " +
       "moment and moves only by advance. It never moves back. It shows moments from " +
       `${new Date(CLOCK_RANGE.earliest).toISOString()} to ${new Date(CLOCK_RANGE.latest).toISOString()}: ` +
-      "a start outside them, or an advance past the last, is refused.",
+      "a start outside them, or an advance past the last, is refused. Over HTTP, an answer's Date header is " +
+      "its time (an X-RateLimit-Reset is read against it).",
     why:
       "Quote expiry and limit windows need one clock a test controls; faking global timers hangs fetch and MSW. " +
       "The contract's timestamps have four-digit years.",

@@ -399,6 +399,7 @@ function sandboxSide(sandbox: Sandbox, at: Listening): AnsweringSide {
     answer,
     refuse: (status, why, request) => refusals.refuse(status, why, request),
     sameOriginOnly: (request) => isControlTarget(String(request.url)),
+    date: httpDateOf(() => sandbox.clock.now()),
     // A control request past the guard may carry any state GET /_sandbox/state answered (its JSON is one string).
     bodyLimit: (request) =>
       isControlTarget(String(request.url)) && !at.guard(request) ? buffer.constants.MAX_STRING_LENGTH : undefined,
@@ -420,6 +421,19 @@ function stateStartLine(file: string, saved: SandboxState | undefined, now: numb
   const loaded = `sandbox state loaded from ${file}: ${accountsIn(saved)}, clock at ${new Date(now).toISOString()}`;
   if (!replaced.length) return loaded;
   return `${loaded}; it wins over the --config file's ${replaced.join(", ")}, which are not applied`;
+}
+
+/**
+ * The Date header of the sandbox's answers: its own clock (register "clock"), so a client that reads the time
+ * of an answer there (a rate limit's reset against it) reads the sandbox's time. Made once a second, as Node does.
+ */
+function httpDateOf(now: () => number): () => string {
+  let made = { second: Number.NaN, text: "" };
+  return () => {
+    const second = Math.floor(now() / 1000);
+    if (second !== made.second) made = { second, text: new Date(second * 1000).toUTCString() };
+    return made.text;
+  };
 }
 
 /** The origin of a server on `host`:`port` (an IPv6 address in brackets). */

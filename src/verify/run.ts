@@ -45,6 +45,10 @@ export interface Verifier {
   setupRequest: SetupRequest;
   /** One API request of a flow, with the run's key; its answer as sent, any status. */
   flowSend: FlowSend;
+  /** Waits for spent limits by `advance` on the target's clock from now on (the package's sandbox). */
+  useTargetClock(advance: (ms: number) => Promise<void>): void;
+  /** Time waited for spent limits to reset, in milliseconds of the target's clock. */
+  readonly limitWaitMs: number;
 }
 
 /** What running a case needs beyond the case: the run's sender, and the ids its POST cases created (by path). */
@@ -80,6 +84,10 @@ export function createVerifier(spec: OpenApiDocument, validator: ContractValidat
     setupRequest: (method, path, apiKey, body) => setupRequest(context, { method, path, apiKey, body }),
     flowSend: (method, path, body, apiKey = context.options.apiKey) =>
       apiRequest(context, { method, path, apiKey, body }),
+    useTargetClock: (advance) => sender.useTargetClock(advance),
+    get limitWaitMs() {
+      return sender.limitWaitMs;
+    },
   };
 }
 
@@ -332,6 +340,7 @@ export async function verify(
   const report = finalReport(verifier, options, { startedAt, results, answered, unchecked });
   return {
     ...report,
+    ...(verifier.limitWaitMs > 0 ? { limitWaitMs: verifier.limitWaitMs } : {}),
     ...(setup.line === undefined ? {} : { sandboxSetup: setup.line }),
     ...(flows === undefined ? {} : { ...flows, ok: report.ok && flowsPass(flows) }),
   };
@@ -386,6 +395,9 @@ function sandboxPreparer(
         const request = verifier.setupRequest;
         const setup = await prepareSandbox(spec, listOperations(spec), { baseUrl, token, request });
         verifier.useApiKey(setup.apiKey);
+        // A spent limit reopens when the sandbox clock reaches its reset: verify moves it there, not the wall clock.
+        const control = createSandboxControl({ baseUrl, token });
+        verifier.useTargetClock(async (ms) => void (await control.advanceClock(ms)));
         const params = { ...setup.params, ...options.params };
         plans.sandbox = planVerification(spec, { ...options, target: "sandbox", params, bodies: setup.bodies });
         done = { setup, line: `prepared ${setup.summary}` };

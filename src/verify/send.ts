@@ -2,7 +2,7 @@
 // answer's body read as sent. The package's mock says what it is in every answer (X-Api-Contract-Mock), the
 // sandbox too and beside it X-Api-Contract-Sandbox: while every answer does, the target is the mock or the sandbox
 // (unpaced by default); one answer without the header makes it a deployment.
-import { SIGNING_HEADERS } from "../../generated/client-meta.js";
+import { API_KEY_HEADER, BASE_PATH, RATE_LIMIT_HEADERS, SIGNING_HEADERS } from "../../generated/client-meta.js";
 import { createSigner, type Signer } from "../client/signing.js";
 import { MOCK_IDENTITY_HEADER, SANDBOX_IDENTITY_HEADER } from "../pipeline/identity.js";
 import type { VerifyClock, VerifyOptions, VerifyTarget } from "./types.js";
@@ -44,6 +44,78 @@ export interface Sender {
   readonly identity: string | undefined;
   /** The per-request time limit, in milliseconds. */
   readonly timeoutMs: number;
+  /** Waits on the target's clock by `advance` from now on (the package's sandbox, through its control API). */
+  useTargetClock(advance: (ms: number) => Promise<void>): void;
+  /** Time waited for spent limits to reset, in milliseconds of the target's clock. */
+  readonly limitWaitMs: number;
+}
+
+/** The limits a request counts against: every request's, and Create Quote's own besides. */
+type LimitScope = "all" | "quote";
+
+/** A request's limits: those of its scopes, in the windows of its API key (requests without one share theirs). */
+interface Counted {
+  apiKey: string;
+  scopes: LimitScope[];
+}
+
+const CREATE_QUOTE_PATH = `${BASE_PATH}/trades/quote`;
+
+const countedOf = ({ method, url, headers }: Omit<Outgoing, "body">): Counted => ({
+  apiKey: headers[API_KEY_HEADER] ?? "",
+  scopes:
+    method === "POST" && new URL(url).pathname.replace(/\/+$/, "").endsWith(CREATE_QUOTE_PATH)
+      ? ["all", "quote"]
+      : ["all"],
+});
+
+/**
+ * Paces by the target's own X-RateLimit-* headers (register "limits.headers"): a limit whose last answer left no
+ * request waits until its reset, on the target's clock as its Date header shows it; every request sent takes one
+ * from what is left of its limits until an answer says again. Create Quote's answers speak for its own limits,
+ * every other answer for the limit of all requests; an answer describes one limit (the one with the fewest left),
+ * told apart from the others of its scope by X-RateLimit-Limit, so a spent hourly limit is not forgotten when the
+ * next answer describes the minute's.
+ */
+function createLimitPacer() {
+  const left = new Map<string, { apiKey: string; scope: LimitScope; remaining: number; resetMs: number }>();
+  /**
+   * The target's time as its last Date header said it (seconds; the time since is not added: it may stand still,
+   * as the sandbox's clock does, and a wait from the whole second is never too short).
+   */
+  let targetNow: number | undefined;
+  const limitsOf = ({ apiKey, scopes }: Counted) =>
+    [...left.values()].filter((limit) => limit.apiKey === apiKey && scopes.includes(limit.scope));
+  return {
+    /** How long (target ms) a request must wait for its spent limits to reset: 0 when none is spent. */
+    waitFor(counted: Counted): number {
+      const now = targetNow;
+      if (now === undefined) return 0;
+      const spent = limitsOf(counted).filter((limit) => limit.remaining <= 0);
+      return Math.max(0, ...spent.map((limit) => limit.resetMs - now));
+    },
+    /** The target's clock moved `ms` while verify waited on it: limits reset by then are forgotten. */
+    waited(ms: number): void {
+      if (targetNow === undefined) return;
+      targetNow += ms;
+      for (const [key, limit] of left) if (limit.resetMs <= targetNow!) left.delete(key);
+    },
+    sent(counted: Counted): void {
+      for (const limit of limitsOf(counted)) limit.remaining--;
+    },
+    heard({ apiKey, scopes }: Counted, headers: Headers): void {
+      const dateMs = Date.parse(headers.get("date") ?? "");
+      if (!Number.isNaN(dateMs)) targetNow = dateMs;
+      const [limit, remaining, reset] = [
+        RATE_LIMIT_HEADERS.limit,
+        RATE_LIMIT_HEADERS.remaining,
+        RATE_LIMIT_HEADERS.reset,
+      ].map((name) => Number(headers.get(name) ?? Number.NaN));
+      if (![limit, remaining, reset].every(Number.isInteger)) return;
+      const scope = scopes.at(-1)!;
+      left.set(`${apiKey}\n${scope} ${limit}`, { apiKey, scope, remaining: remaining!, resetMs: reset! * 1000 });
+    },
+  };
 }
 
 type SenderOptions = Pick<VerifyOptions, "target" | "apiSecret" | "minIntervalMs" | "timeoutMs" | "clock">;
@@ -77,6 +149,9 @@ export function createSender(options: SenderOptions): Sender {
   const timeoutMs = options.timeoutMs ?? 15_000;
   const sign = options.apiSecret ? createSigner(options.apiSecret) : undefined;
   const tracker = identityTracker(options.target);
+  const pacer = createLimitPacer();
+  let waitOnTarget = (ms: number) => clock.sleep(ms);
+  let limitWaitMs = 0;
   const minIntervalMs = () => options.minIntervalMs ?? (tracker.target === "deployment" ? 1000 : 0);
   let lastExchangeEnd = -Infinity;
   let requests = 0;
@@ -99,6 +174,7 @@ export function createSender(options: SenderOptions): Sender {
     });
     answers++;
     tracker.heard(response);
+    pacer.heard(countedOf({ method, url, headers }), response.headers);
     const bodyText = asSent.decode(await response.arrayBuffer());
     return {
       status: response.status,
@@ -111,6 +187,14 @@ export function createSender(options: SenderOptions): Sender {
   return {
     async send(request) {
       while (pauseLeft() > 0) await clock.sleep(Math.ceil(pauseLeft()));
+      const counted = countedOf(request);
+      const wait = Math.ceil(pacer.waitFor(counted));
+      if (wait > 0) {
+        await waitOnTarget(wait);
+        pacer.waited(wait);
+        limitWaitMs += wait;
+      }
+      pacer.sent(counted);
       try {
         return await exchange(request);
       } finally {
@@ -130,6 +214,12 @@ export function createSender(options: SenderOptions): Sender {
       return tracker.version;
     },
     timeoutMs,
+    useTargetClock(advance) {
+      waitOnTarget = advance;
+    },
+    get limitWaitMs() {
+      return limitWaitMs;
+    },
   };
 }
 

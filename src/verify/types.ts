@@ -79,6 +79,8 @@ export interface VerifyReport {
   startedAt: string;
   finishedAt: string;
   requests: number;
+  /** Milliseconds (of the target's clock) verify waited for spent rate limits to reset; absent when none. */
+  limitWaitMs?: number;
   counts: { passed: number; failed: number; skipped: number };
   /** True when nothing failed and at least one positive case passed. */
   ok: boolean;

@@ -164,6 +164,22 @@ describe("--state", () => {
   });
 });
 
+describe("the Date header", () => {
+  it("is the sandbox clock's time, as it moves, on API and control answers alike", async () => {
+    const server = await start({ config: { clock: { start: Date.UTC(2026, 0, 1) } } });
+    const dates = [];
+    dates.push((await fetch(`${server.baseUrl}/currencies/fiat-rates`)).headers.get("date"));
+    server.sandbox.clock.advance(61_999);
+    dates.push((await fetch(`${server.baseUrl}/currencies/fiat-rates`)).headers.get("date"));
+    dates.push((await fetch(`${server.origin}/_sandbox/clock`)).headers.get("date"));
+    expect(dates).toEqual([
+      "Thu, 01 Jan 2026 00:00:00 GMT",
+      "Thu, 01 Jan 2026 00:01:01 GMT",
+      "Thu, 01 Jan 2026 00:01:01 GMT",
+    ]);
+  });
+});
+
 describe("the control API's body limit", () => {
   it("takes back a state over the API's 1 MiB limit that GET /_sandbox/state answered", async () => {
     const server = await start({ config: { clock: { start: Date.UTC(2026, 0, 1) } } });

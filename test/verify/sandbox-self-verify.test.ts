@@ -51,6 +51,30 @@ describe("verify on the package's sandbox", () => {
     expect([rest, windows?.minute?.count]).toEqual([restBefore, 1]);
   });
 
+  it("receives no 429 on a sandbox of 20 requests a minute and 3 quotes an hour: it waits for each reset", async () => {
+    const lines: string[] = [];
+    const limits = { requestsPerMinute: 20, quotesPerHour: 3 };
+    const config = { clock: { start: Date.UTC(2026, 0, 1) }, limits };
+    const server = await startSandbox({ port: 0, config, log: (line) => lines.push(line) });
+    started.push(server);
+    const report = await verify(openApiDocument, validator, { baseUrl: server.baseUrl, apiKey: "user-key" });
+    const answered = lines.filter((line) => / → \d{3} /.test(line));
+    expect(answered.filter((line) => line.includes(" → 429 "))).toEqual([]);
+    expect(report).toMatchObject({ target: "sandbox", ok: true, counts: { failed: 0, skipped: 0 } });
+    // It waited on the sandbox clock, which it moved (the answers' Date is the sandbox's time), not on the wall:
+    // at 3 quotes an hour its q counted Create Quote calls (all but a 401's: limits.counting) span at least ceil(q / 3) - 1 hours, its n requests at 20 a
+    // minute at least ceil(n / 20) - 1 minutes; and no more than those hours, one minute per 20 requests and the
+    // expiry flow's 30 s beside them.
+    const quotes = answered.filter((line) => /^POST \/v1\/trades\/quote → (?!401)/.test(line)).length;
+    const [hour, minute] = [3_600_000, 60_000];
+    const least = Math.max((Math.ceil(quotes / 3) - 1) * hour, (Math.ceil(answered.length / 20) - 1) * minute);
+    const elapsed = server.sandbox.clock.now() - Date.UTC(2026, 0, 1);
+    expect(quotes).toBeGreaterThan(3);
+    expect(elapsed).toBeGreaterThanOrEqual(least);
+    expect(elapsed).toBeLessThanOrEqual(least + Math.ceil(answered.length / 20) * minute + 30_000);
+    expect(report.limitWaitMs).toBeLessThanOrEqual(elapsed);
+  });
+
   it("says why it prepared nothing on a sandbox whose control token it was not given, and passes with it", async () => {
     const server = await sandboxServer("t0ken");
     const without = await verify(openApiDocument, validator, { baseUrl: server.baseUrl, apiKey: "user-key" });
