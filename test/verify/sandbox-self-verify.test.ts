@@ -62,9 +62,9 @@ describe("verify on the package's sandbox", () => {
     expect(answered.filter((line) => line.includes(" → 429 "))).toEqual([]);
     expect(report).toMatchObject({ target: "sandbox", ok: true, counts: { failed: 0, skipped: 0 } });
     // It waited on the sandbox clock, which it moved (the answers' Date is the sandbox's time), not on the wall:
-    // at 3 quotes an hour its q counted Create Quote calls (all but a 401's: limits.counting) span at least ceil(q / 3) - 1 hours, its n requests at 20 a
-    // minute at least ceil(n / 20) - 1 minutes; and no more than those hours, one minute per 20 requests and the
-    // expiry flow's 30 s beside them.
+    // at 3 quotes an hour its q counted Create Quote calls (all but a 401's: limits.counting) span at least
+    // ceil(q / 3) - 1 hours, its n requests at 20 a minute at least ceil(n / 20) - 1 minutes; and no more than
+    // those hours, one minute per 20 requests and the expiry flow's 30 s beside them.
     const quotes = answered.filter((line) => /^POST \/v1\/trades\/quote → (?!401)/.test(line)).length;
     const [hour, minute] = [3_600_000, 60_000];
     const least = Math.max((Math.ceil(quotes / 3) - 1) * hour, (Math.ceil(answered.length / 20) - 1) * minute);
