@@ -6,7 +6,8 @@
 // in, withdrawals and their fees out, refunds back) and stays, with what its pending withdrawals would return,
 // within MAX_MINOR_UNITS; no quote id is ahead of the id generator; its trades name its quotes and the
 // catalogue's pairs; its withdrawals to settle are its withdrawals in progress; its webhook settings are those an
-// account may be given (an http or https URL, with a secret). No two records of the state share an id, and the
+// account may be given (an http or https URL, with a secret), and each pending webhook can go on (signed with
+// the account's secret, a next attempt due unless one runs). No two records of the state share an id, and the
 // clock is not before a moment the state records as past. A state a sandbox answered always
 // passes; another is refused (400) naming where it is wrong, as a JSON pointer. The catalogue and rates are then
 // checked against the contract by the caller (catalogue.ts).
@@ -88,6 +89,25 @@ function settlementsProblem(at: string, account: AccountRecord): string | undefi
   return stray === undefined ? undefined : `${at}/settlements/${stray} names no withdrawal in progress`;
 }
 
+/**
+ * Whether each pending webhook of a store can go on: its account can sign it (a webhookSecret), and it has a next
+ * attempt unless one runs (its last attempt has no outcome yet). Either kind would stay pending forever.
+ */
+function outboxProblem(at: string, account: AccountRecord): string | undefined {
+  const pending = account.outbox
+    .map((record, index) => ({ record, index }))
+    .filter(({ record }) => record.status === "pending");
+  for (const { record, index } of pending) {
+    if (account.webhookSecret === undefined)
+      return `${at}/outbox/${index} is pending in an account without a webhookSecret: it could never be signed`;
+    const last = record.attempts.at(-1);
+    const running = last !== undefined && last.status === undefined && last.error === undefined;
+    if (!running && record.nextAttemptAt === undefined)
+      return `${at}/outbox/${index} is pending with no nextAttemptAt and no attempt running: it would never be sent`;
+  }
+  return undefined;
+}
+
 /** The ids a store's records are found by, each with its pointer: no two records of a state may share one. */
 function* recordIds(at: string, account: AccountRecord): Generator<[string, string]> {
   for (const part of ["wallets", "quotes", "trades", "transactions", "outbox"] as const)
@@ -143,6 +163,7 @@ function ruleProblem(state: SandboxStateData): string | undefined {
       currencyProblem(at, account, names) ??
       tradingProblem(at, account, names) ??
       settlementsProblem(at, account) ??
+      outboxProblem(at, account) ??
       historyProblem(at, account);
     if (problem) return problem;
   }

@@ -145,6 +145,32 @@ describe("snapshot and restore", () => {
     expect(edit((state) => (state.clock.nowMs = Date.UTC(2026, 0, 1)))).not.toThrow();
   });
 
+  it("refuses a pending webhook that could never go on: no secret to sign it, no next attempt", () => {
+    const sandbox = newSandbox();
+    // A secret but no URL: the deposit's webhook is kept, failed, never sent (webhooks.destination).
+    sandbox.putAccount("key-a", { webhookSecret: "whsec-1" });
+    sandbox.deposit({ apiKey: "key-a", currency: "USDT", network: "TRX", amount: 25 });
+    const edit = (change: (webhook: any, account: any) => void) => {
+      const state = stateOf(sandbox) as any;
+      change(state.accounts["key-a"].outbox[0], state.accounts["key-a"]);
+      return () => sandbox.restore(state);
+    };
+    expect(edit(() => undefined)).not.toThrow();
+    expect(edit((webhook) => (webhook.status = "pending"))).toThrow(
+      "sandbox state: /accounts/key-a/outbox/0 is pending with no nextAttemptAt and no attempt running: it would " +
+        "never be sent",
+    );
+    const unsigned = edit((webhook, account) => {
+      webhook.status = "pending";
+      webhook.nextAttemptAt = webhook.createdAt;
+      delete account.webhookSecret;
+    });
+    expect(unsigned).toThrow(
+      "sandbox state: /accounts/key-a/outbox/0 is pending in an account without a webhookSecret: it could never " +
+        "be signed",
+    );
+  });
+
   it("restores a state saved without networks with the default networks of its currencies", async () => {
     const older = stateOf(newSandbox()) as any;
     delete older.catalogue.networks;
