@@ -86,7 +86,13 @@ function settlementsProblem(at: string, account: AccountRecord): string | undefi
       .map(({ id }) => id),
   );
   const stray = firstFailing(account.settlements, ({ transactionId }) => inProgress.has(transactionId));
-  return stray === undefined ? undefined : `${at}/settlements/${stray} names no withdrawal in progress`;
+  if (stray !== undefined) return `${at}/settlements/${stray} names no withdrawal in progress`;
+  // A withdrawal settles once: a second entry would stay behind it, naming a withdrawal no longer in progress.
+  const twice = account.settlements.findIndex(
+    ({ transactionId }, index) =>
+      account.settlements.findIndex((other) => other.transactionId === transactionId) < index,
+  );
+  return twice < 0 ? undefined : `${at}/settlements/${twice} names a withdrawal an earlier entry settles`;
 }
 
 /**

@@ -121,7 +121,9 @@ describe("deposits", () => {
   it("refuses what the catalogue does not allow, and an unknown key, changing nothing", async () => {
     const { sandbox, address } = await withAddress();
     await api(sandbox, "GET", "/wallets/me", undefined, { key: "key-b" });
-    const before = JSON.stringify(stateOf(sandbox).accounts);
+    // The accounts and the id generator: a refused deposit makes no address and draws no id.
+    const kept = () => JSON.stringify([stateOf(sandbox).accounts, stateOf(sandbox).ids]);
+    const before = kept();
     const onTrx = `${address} is an address of USDT on TRX`;
     const refusals: Array<[Record<string, unknown>, number, string]> = [
       [
@@ -135,6 +137,11 @@ describe("deposits", () => {
         `amount has more than ${usdt.maximumDecimalPlaces} decimals, the most USDT takes`,
       ],
       [{ apiKey: "key-b", address, amount: 5 }, 400, `the account of key-b was given no deposit address ${address}`],
+      [
+        { apiKey: "key-b", currency: "USDT", network: "TRX", amount: trx.minimumDeposit / 2 },
+        400,
+        `the minimum deposit of USDT on TRX is ${trx.minimumDeposit}`,
+      ],
       [{ apiKey: "key-a", address, network: "ETH", amount: 5 }, 400, onTrx],
       [{ apiKey: "key-a", address, currency: "NGNX", amount: 5 }, 400, onTrx],
       [
@@ -178,7 +185,7 @@ describe("deposits", () => {
       expect(refusal, JSON.stringify(request)).toBeInstanceOf(RangeError);
       expect(refusal?.message).toBe(message);
     }
-    expect(JSON.stringify(stateOf(sandbox).accounts)).toBe(before);
+    expect(kept()).toBe(before);
     expect(() => sandbox.deposit({ apiKey: "key-a", address, amount: 0.5 })).toThrow(RangeError);
     expect(await webhooksOf(sandbox)).toEqual([]);
   });

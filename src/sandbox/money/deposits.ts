@@ -33,15 +33,25 @@ export interface SandboxDepositRequest {
 
 const invalid = (message: string) => new SandboxRefusal(DEPOSIT_REFUSAL.invalid, message);
 
-/** The account's address the deposit is paid to. */
-function destinationOf(engine: Engine, account: AccountRecord, request: SandboxDepositRequest) {
+/** An address of an account: one it was given, or the one a deposit to a currency and network makes. */
+type DepositAddress = ReturnType<typeof addressFor>;
+
+/**
+ * Where the deposit is paid: the account's address named, or the latest of the currency and network; none yet
+ * when the account has none there (the deposit makes it, once nothing refuses it).
+ */
+function destinationOf(
+  engine: Engine,
+  account: AccountRecord,
+  request: SandboxDepositRequest,
+): { currency: string; network: string; address?: DepositAddress } {
   if (request.address !== undefined) {
     const address = account.addresses.find((candidate) => candidate.value === request.address);
     if (!address) throw invalid(`the account of ${request.apiKey} was given no deposit address ${request.address}`);
     const { currency, network } = request;
     if ((currency ?? address.currency) !== address.currency || (network ?? address.network) !== address.network)
       throw invalid(`${address.value} is an address of ${address.currency} on ${address.network}`);
-    return address;
+    return { currency: address.currency, network: address.network, address };
   }
   const { currency, network } = request;
   if (currency === undefined || network === undefined)
@@ -51,7 +61,7 @@ function destinationOf(engine: Engine, account: AccountRecord, request: SandboxD
   const latest = [...account.addresses]
     .reverse()
     .find((address) => address.currency === currency && address.network === network);
-  return latest ?? addressFor(engine, account, { currency, network });
+  return { currency, network, address: latest };
 }
 
 /** Makes the deposit; throws a SandboxRefusal (a RangeError) saying why it cannot. */
@@ -59,26 +69,27 @@ export function makeDeposit(engine: Engine, request: SandboxDepositRequest) {
   const account = ownEntry(engine.state.accounts, request.apiKey);
   if (!account)
     throw new SandboxRefusal(DEPOSIT_REFUSAL.noAccount, `no sandbox account for the API key ${request.apiKey}`);
-  const address = destinationOf(engine, account, request);
-  const currency = currencyOf(engine, address.currency);
+  const destination = destinationOf(engine, account, request);
+  const { network } = destination;
+  const currency = currencyOf(engine, destination.currency);
   const { amount } = request;
   if (typeof amount !== "number" || !(amount > 0) || !Number.isFinite(amount))
     throw invalid("amount must be a number above 0");
   const excess = excessOf(amount, currency);
   if (excess) throw invalid(`amount has ${excess}`);
-  const active = engine.state.catalogue.networks[currency.code]?.networks.find(
-    (n) => n.networkCode === address.network,
-  );
+  const active = engine.state.catalogue.networks[currency.code]?.networks.find((n) => n.networkCode === network);
   if (active && amount < active.minimumDeposit)
-    throw invalid(`the minimum deposit of ${currency.code} on ${address.network} is ${active.minimumDeposit}`);
+    throw invalid(`the minimum deposit of ${currency.code} on ${network} is ${active.minimumDeposit}`);
   if ((currency.maximumDeposit ?? 0) > 0 && amount > currency.maximumDeposit!)
     throw invalid(`the maximum deposit of ${currency.code} is ${currency.maximumDeposit}`);
   const amountMinor = toMinor(amount, currency);
   const fee = active ? feeMinor(amountMinor, currency, { fee: active.depositFee, type: active.receiveFeeType }) : 0;
-  if (fee > amountMinor) throw invalid(`the deposit fee of ${currency.code} on ${address.network} is above the amount`);
+  if (fee > amountMinor) throw invalid(`the deposit fee of ${currency.code} on ${network} is above the amount`);
   const wallet = account.wallets.find((candidate) => candidate.code === currency.code);
   const beyond = wallet && creditProblem(account, wallet, amountMinor - fee, currency);
   if (beyond) throw invalid(beyond);
+  // Made only now: a refused deposit leaves the state as it was (no address, no id drawn).
+  const address = destination.address ?? addressFor(engine, account, { currency: destination.currency, network });
   const now = engine.clock.now();
   const { ids } = engine.state;
   const transaction: TransactionRecord = {
