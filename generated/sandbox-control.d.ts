@@ -525,7 +525,13 @@ export interface components {
          *     balance plus its transactions (deposits less their fees, withdrawals with their fees, refunds) and,
          *     with what its pending withdrawals would return, at most 999999999999999 minor units; no quote id is
          *     ahead of `ids.counter`; each trade names a quote of its account and a pair of the catalogue; each
-         *     settlement names a withdrawal of its account still in progress.
+         *     settlement names a withdrawal of its account still in progress, and no two name the same one; the
+         *     account's webhook settings are ones it could be given (an http or https `webhookUrl`, with a
+         *     `webhookSecret`); each pending webhook can go on (its account has a `webhookSecret`, and it has a
+         *     `nextAttemptAt` unless its last attempt has no outcome yet); no two wallets, quotes, trades,
+         *     transactions or webhooks of the state share an id; and the clock (`nowMs`, or `lastMs` of a real clock)
+         *     is not before any moment the state records as past (an account's, a wallet's `updatedAt`, a record's
+         *     `createdAt`, a webhook attempt's `at`).
          */
         SandboxState: {
             /**

@@ -616,10 +616,11 @@ export const SANDBOX_CHOICES: readonly SandboxChoice[] = [
     topic: "Webhooks",
     choice:
       `A webhook is POSTed with Content-Type: application/json and ${WEBHOOK_SIGNATURE_HEADER} in lowercase ` +
-      "hex, and no other header of its own.",
+      "hex, and no other header of its own. Its body is the payload as JSON.stringify writes it (no spaces, keys " +
+      "in the payload's order), so JSON.stringify(JSON.parse(body)) gives back its bytes.",
     why:
-      `The Webhooks page gives the hex HMAC-SHA512 of the raw body in ${WEBHOOK_SIGNATURE_HEADER}; the hex case ` +
-      "and the request's other headers are not shown.",
+      `The Webhooks page gives the hex HMAC-SHA512 of the raw body in ${WEBHOOK_SIGNATURE_HEADER}; the hex case, ` +
+      "the body's bytes (spacing, key order, number forms) and the request's other headers are not shown.",
   },
   {
     id: "withdrawals.records",
