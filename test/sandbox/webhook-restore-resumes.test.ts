@@ -9,7 +9,7 @@ import { createHmac } from "node:crypto";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { WebhookDelivery, WebhookOptions } from "../../src/sandbox/index.js";
 import { api, newSandbox } from "./support/sandbox.js";
-import { SECRET } from "./support/receiver.js";
+import { callbackSandbox, SECRET } from "./support/receiver.js";
 
 const AT = "2026-11-26T10:00:00.000Z";
 const MINUTE_LATER = "2026-11-26T10:01:00.000Z";
@@ -17,21 +17,9 @@ const MINUTE_LATER = "2026-11-26T10:01:00.000Z";
 /** An attempt's wait that never ends by itself (no real timer is left behind). */
 const neverExpires = () => () => {};
 
-/**
- * A sandbox whose callback answers each delivery with `answer(delivery)` and keeps it, with key-a (a webhook
- * secret, no URL): deposits make webhooks that go to the callback.
- */
-function withCallback(answer: (delivery: WebhookDelivery) => unknown, options: WebhookOptions = {}) {
-  const deliveries: WebhookDelivery[] = [];
-  const onWebhook = (delivery: WebhookDelivery) => {
-    deliveries.push(delivery);
-    return answer(delivery);
-  };
-  const sandbox = newSandbox({ webhooks: { startTimeout: neverExpires, ...options, onWebhook } });
-  sandbox.putAccount("key-a", { webhookSecret: SECRET });
-  const deposit = (amount: number) => sandbox.deposit({ apiKey: "key-a", currency: "USDT", network: "TRX", amount }).id;
-  return { sandbox, deliveries, deposit };
-}
+/** callbackSandbox, its attempts' waits never ending by themselves. */
+const withCallback = (answer: (delivery: WebhookDelivery) => unknown, options: WebhookOptions = {}) =>
+  callbackSandbox(answer, { startTimeout: neverExpires, ...options });
 
 afterEach(() => {
   vi.unstubAllGlobals();

@@ -3,9 +3,8 @@
 // the webhook queued behind it goes out, and so does another transaction's retry; its one attempt says why, in
 // the words signing rejected with (an Error's message, anything else as text).
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { WebhookDelivery } from "../../src/sandbox/index.js";
-import { api, newSandbox } from "./support/sandbox.js";
-import { SECRET } from "./support/receiver.js";
+import { api } from "./support/sandbox.js";
+import { callbackSandbox } from "./support/receiver.js";
 
 const AT = "2026-11-26T10:00:00.000Z";
 
@@ -45,17 +44,8 @@ function heldKeyCrypto() {
 }
 
 /** A sandbox whose callback answers 500 to the first delivery of the 10 USDT deposit, 200 to the rest. */
-function sandboxWithCallback() {
-  const deliveries: WebhookDelivery[] = [];
-  const onWebhook = (delivery: WebhookDelivery) => {
-    deliveries.push(delivery);
-    return JSON.parse(delivery.body).amount === 10 && delivery.attempt === 1 ? 500 : 200;
-  };
-  const sandbox = newSandbox({ webhooks: { onWebhook } });
-  sandbox.putAccount("key-a", { webhookSecret: SECRET });
-  const deposit = (amount: number) => sandbox.deposit({ apiKey: "key-a", currency: "USDT", network: "TRX", amount }).id;
-  return { sandbox, deliveries, deposit };
-}
+const sandboxWithCallback = () =>
+  callbackSandbox((delivery) => (JSON.parse(delivery.body).amount === 10 && delivery.attempt === 1 ? 500 : 200));
 
 afterEach(() => {
   vi.unstubAllGlobals();

@@ -5,8 +5,8 @@
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach } from "vitest";
-import { api, control } from "./sandbox.js";
-import type { Sandbox } from "../../../src/sandbox/index.js";
+import { api, control, newSandbox } from "./sandbox.js";
+import type { Sandbox, WebhookDelivery, WebhookOptions } from "../../../src/sandbox/index.js";
 
 export interface Received {
   method: string;
@@ -151,4 +151,20 @@ export async function withdraw(sandbox: Sandbox, apiKey: string, amount = 10): P
 export async function settle(sandbox: Sandbox, transactionId: string, status: "SUCCESSFUL" | "FAILED") {
   const answer = await control(sandbox, "POST", `/_sandbox/withdrawals/${transactionId}/settle`, { status });
   if (answer.status !== 200) throw new Error(`settle refused: ${answer.status} ${JSON.stringify(answer.body)}`);
+}
+
+/**
+ * A sandbox whose onWebhook callback answers each delivery with `answer(delivery)` and keeps it, with key-a (a
+ * webhook secret, no URL): its deposits (`deposit(amount)`, in-process, USDT on TRX) make webhooks for the callback.
+ */
+export function callbackSandbox(answer: (delivery: WebhookDelivery) => unknown, options: WebhookOptions = {}) {
+  const deliveries: WebhookDelivery[] = [];
+  const onWebhook = (delivery: WebhookDelivery) => {
+    deliveries.push(delivery);
+    return answer(delivery);
+  };
+  const sandbox = newSandbox({ webhooks: { ...options, onWebhook } });
+  sandbox.putAccount("key-a", { webhookSecret: SECRET });
+  const deposit = (amount: number) => sandbox.deposit({ apiKey: "key-a", currency: "USDT", network: "TRX", amount }).id;
+  return { sandbox, deliveries, deposit };
 }
