@@ -61,6 +61,8 @@ const PIPELINE_TESTS = ["test/mock/**/*.test.ts", "test/msw/**/*.test.ts", ...SA
 const TESTS_OF_GROUP: Record<string, string[]> = {
   release: RELEASE_TESTS,
   sandbox: SANDBOX_TESTS,
+  "sandbox-state": SANDBOX_TESTS,
+  "sandbox-server": SANDBOX_TESTS,
   "sandbox-operations": SANDBOX_TESTS,
   pipeline: PIPELINE_TESTS,
   all: [...SRC_TESTS, ...RELEASE_TESTS],
