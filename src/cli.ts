@@ -15,7 +15,7 @@ import { describeStop, stopWithLauncher } from "./mock/lifetime.js";
 import { SANDBOX_CONFIG_KEYS, SANDBOX_DEFAULT_PORT, startSandbox } from "./sandbox/server.js";
 import { SANDBOX_CHOICES } from "./sandbox/choices.js";
 import { deploymentBudget } from "./verify/budget.js";
-import { targetLabel, violationLine, writeReport } from "./verify/report.js";
+import { limitWaitLine, targetLabel, violationLine, writeReport } from "./verify/report.js";
 import { type CaseResult, type VerifyOptions, type VerifyReport, type VerifyTarget, verify } from "./verify/run.js";
 
 /** `text` in lines of at most 112 characters, each after the first indented by `indent` spaces. */
@@ -527,6 +527,8 @@ async function verifyCommand(args: string[]): Promise<void> {
   });
   const elapsed = ((performance.now() - started) / 1000).toFixed(1);
   if (report.sandboxSetup) process.stdout.write(`\nOn the sandbox, verify ${report.sandboxSetup}.\n`);
+  const waited = limitWaitLine(report);
+  if (waited) process.stdout.write(`\n${waited}\n`);
   printFailures(report);
   printFlows(report);
   printVerdict(report, elapsed);

@@ -37,6 +37,24 @@ function markdownVerdict(report: VerifyReport): string {
   return report.unchecked ? "**Could not be checked.**" : "**Does not meet the contract.**";
 }
 
+/** "3 h 2 min 5 s": a wait of `ms`, to the second (units that are 0 left out; "0 s" for none). */
+function spanText(ms: number): string {
+  const seconds = Math.round(ms / 1000);
+  const parts = [
+    [Math.floor(seconds / 3600), "h"],
+    [Math.floor(seconds / 60) % 60, "min"],
+    [seconds % 60, "s"],
+  ] as const;
+  const said = parts.filter(([n]) => n > 0).map(([n, unit]) => `${n} ${unit}`);
+  return said.length > 0 ? said.join(" ") : "0 s";
+}
+
+/** What verify waited for spent rate limits to reset, when it waited (said after the run, and in the Markdown). */
+export function limitWaitLine(report: Pick<VerifyReport, "limitWaitMs">): string | undefined {
+  if (!report.limitWaitMs) return undefined;
+  return `Waited ${spanText(report.limitWaitMs)} of the target's time for spent rate limits to reset.`;
+}
+
 export function reportMarkdown(report: VerifyReport): string {
   const { counts } = report;
   const when = `${report.startedAt} to ${report.finishedAt}`;
@@ -50,6 +68,7 @@ export function reportMarkdown(report: VerifyReport): string {
     ...(report.unchecked ? ["", `Why: ${report.unchecked}.`] : []),
     ...(report.cause ? ["", `Why: ${report.cause}.`] : []),
     ...(report.sandboxSetup ? ["", `On the sandbox, verify ${report.sandboxSetup}.`] : []),
+    ...(report.limitWaitMs ? ["", limitWaitLine(report)!] : []),
     "",
     "| case | request | status | outcome | why / violations (JSON pointers) |",
     "|---|---|---|---|---|",
@@ -158,6 +177,7 @@ function junitProperties(report: VerifyReport): string[] {
     ...(report.unchecked ? [["unchecked", report.unchecked]] : []),
     ...(report.cause ? [["cause", report.cause]] : []),
     ...(report.sandboxSetup ? [["sandboxSetup", report.sandboxSetup]] : []),
+    ...(report.limitWaitMs ? [["limitWaitMs", String(report.limitWaitMs)]] : []),
   ];
   return properties.map(([name, value]) => `      <property name="${attr(name!)}" value="${attr(value!)}"/>`);
 }

@@ -77,11 +77,12 @@ const countedOf = ({ method, url, headers }: Omit<Outgoing, "body">): Counted =>
  * told apart from the others of its scope by X-RateLimit-Limit, so a spent hourly limit is not forgotten when the
  * next answer describes the minute's.
  */
-function createLimitPacer() {
+function createLimitPacer(timeOfDay: () => number) {
   const left = new Map<string, { apiKey: string; scope: LimitScope; remaining: number; resetMs: number }>();
   /**
    * The target's time as its last Date header said it (seconds; the time since is not added: it may stand still,
-   * as the sandbox's clock does, and a wait from the whole second is never too short).
+   * as the sandbox's clock does, and a wait from the whole second is never too short). A target that sends no Date
+   * is taken to keep the time of day verify keeps.
    */
   let targetNow: number | undefined;
   const limitsOf = ({ apiKey, scopes }: Counted) =>
@@ -89,16 +90,15 @@ function createLimitPacer() {
   return {
     /** How long (target ms) a request must wait for its spent limits to reset: 0 when none is spent. */
     waitFor(counted: Counted): number {
-      const now = targetNow;
-      if (now === undefined) return 0;
+      const now = targetNow ?? timeOfDay();
       const spent = limitsOf(counted).filter((limit) => limit.remaining <= 0);
       return Math.max(0, ...spent.map((limit) => limit.resetMs - now));
     },
     /** The target's clock moved `ms` while verify waited on it: limits reset by then are forgotten. */
     waited(ms: number): void {
-      if (targetNow === undefined) return;
-      targetNow += ms;
-      for (const [key, limit] of left) if (limit.resetMs <= targetNow!) left.delete(key);
+      if (targetNow !== undefined) targetNow += ms;
+      const now = targetNow ?? timeOfDay();
+      for (const [key, limit] of left) if (limit.resetMs <= now) left.delete(key);
     },
     sent(counted: Counted): void {
       for (const limit of limitsOf(counted)) limit.remaining--;
@@ -149,7 +149,7 @@ export function createSender(options: SenderOptions): Sender {
   const timeoutMs = options.timeoutMs ?? 15_000;
   const sign = options.apiSecret ? createSigner(options.apiSecret) : undefined;
   const tracker = identityTracker(options.target);
-  const pacer = createLimitPacer();
+  const pacer = createLimitPacer(() => clock.timeOfDay?.() ?? Date.now());
   let waitOnTarget = (ms: number) => clock.sleep(ms);
   let limitWaitMs = 0;
   const minIntervalMs = () => options.minIntervalMs ?? (tracker.target === "deployment" ? 1000 : 0);

@@ -6,6 +6,11 @@ import type { ContractViolation, ContractWarning } from "../contract/types.js";
 export interface VerifyClock {
   now(): number;
   sleep(ms: number): Promise<void>;
+  /**
+   * The time of day, in milliseconds since the epoch (default Date.now()): a target's rate-limit resets are read
+   * against its Date header, and against this when it sends none.
+   */
+  timeOfDay?(): number;
 }
 
 export interface VerifyOptions {

@@ -173,6 +173,24 @@ describe("reportMarkdown", () => {
   });
 });
 
+describe("the time waited for rate limits", () => {
+  it("is said in the Markdown and as a JUnit property when verify waited, to the second, and not otherwise", () => {
+    // 3 h 2 min 5 s = 10,800 + 120 + 5 = 10,925 s.
+    const waited = report({ limitWaitMs: 10_925_000, results: [] });
+    const line = "\n\nWaited 3 h 2 min 5 s of the target's time for spent rate limits to reset.\n\n| case |";
+    expect(reportMarkdown(waited)).toContain(line);
+    expect(reportJunit(waited)).toContain('<property name="limitWaitMs" value="10925000"/>');
+    // 60,400 ms is 1 min (60.4 s to the second); 1 h exactly leaves out the units that are 0.
+    expect(reportMarkdown(report({ limitWaitMs: 60_400, results: [] }))).toContain("\nWaited 1 min of ");
+    expect(reportMarkdown(report({ limitWaitMs: 3_600_000, results: [] }))).toContain("\nWaited 1 h of ");
+    const none = report({ results: [] });
+    expect([reportMarkdown(none).includes("Waited"), reportJunit(none).includes("limitWaitMs")]).toEqual([
+      false,
+      false,
+    ]);
+  });
+});
+
 describe("reportJunit", () => {
   it("writes the suite's counts and properties, and per case its class, time, element, type and text", () => {
     expect(reportJunit(report({ cause: "the key was refused", unchecked: "no & answer" }))).toBe(
