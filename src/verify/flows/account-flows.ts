@@ -14,7 +14,7 @@ import {
 } from "./trade-flows.js";
 
 /** Why a flow that only reads cannot run: on the mock every answer is a documented example, whatever came before. */
-const unfitToRead = (context: FlowFitness): string | undefined =>
+export const unfitToRead = (context: FlowFitness): string | undefined =>
   context.target === "mock" ? "the mock keeps no state between requests" : undefined;
 
 const balanceFlow: Flow = {

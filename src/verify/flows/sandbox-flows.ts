@@ -7,7 +7,7 @@ import { receivable } from "./account-flows.js";
 import { type Flow, type FlowFitness, same, sellablePair, TRADE_OPERATIONS, walletsOf } from "./trade-flows.js";
 
 /** Why a flow that drives the sandbox through its control API cannot run here. */
-function unfitWithoutControl(context: FlowFitness, what: string): string | undefined {
+export function unfitWithoutControl(context: FlowFitness, what: string): string | undefined {
   if (context.target === "mock") return "the mock keeps no state between requests";
   return context.control ? undefined : `it needs ${what}, which only the package's sandbox gives it (control API)`;
 }
