@@ -32,13 +32,20 @@ describe("address values from an addressRegex", () => {
     expect(made("^AB?C$")).toBe("ABC");
     expect(made("^A{x}B{3}$")).toBe("A{x}BBB");
     expect(made("^\\][ab]$")).toMatch(/^\][ab]$/);
-    // [a\]] is a class of a and ]: the value is built, not the fallback.
+    // [a\]] is a class of a and ]: the value is built, not the fallback, and draws both (80 of them).
     expect(made("^[a\\]]*$")).toMatch(/^[a\]]+$/);
+    expect(distinct(made("^[a\\]]{80}$"))).toBe("]a");
+  });
+
+  it("take an escaped $ at the end as a literal $, and a $ after an escaped backslash as the end anchor", () => {
+    // ^X\$ is "X$" and what may follow it; ^X\$$ is exactly "X$"; ^X\\$ is X and one backslash.
+    expect([made("^X\\$"), made("^X\\$$"), made("^X\\\\$")]).toEqual(["X$", "X$", "X\\"]);
   });
 
   it("fall back to 0x and 40 hex digits for a negated class, an unterminated class and the . wildcard", () => {
+    // ^T[ab\] is unterminated too: its only ] is escaped.
     // [^] matches any one character, so only the refusal to build negated classes keeps it from a value.
-    for (const pattern of ["^[^]$", "^T[ab", "^a.b$"])
+    for (const pattern of ["^[^]$", "^T[ab", "^a.b$", "^T[ab\\]"])
       expect([pattern, made(pattern)]).toEqual([pattern, expect.stringMatching(FALLBACK)]);
   });
 });

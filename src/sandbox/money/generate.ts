@@ -42,24 +42,40 @@ function repeatAt(pattern: string, at: number): { count: number; length: number 
   return { count, length: text.length };
 }
 
+/** Where the class opened before `from` ends: its first `]` that is not escaped (`[a\]]`), or -1. */
+function classEnd(pattern: string, from: number): number {
+  for (let at = from; at < pattern.length; at++) {
+    if (pattern[at] === "\\") at++;
+    else if (pattern[at] === "]") return at;
+  }
+  return -1;
+}
+
+/** The pattern without its anchors: a leading ^, and a trailing $ unless escaped (`a\$` ends in a literal $). */
+function unanchored(pattern: string): string {
+  const body = pattern.replace(/^\^/, "");
+  const backslashes = /(\\*)\$$/.exec(body)?.[1]!.length;
+  return backslashes !== undefined && backslashes % 2 === 0 ? body.slice(0, -1) : body;
+}
+
 /** One token (a literal, an escape or a class) at `at`: its characters and length; undefined when unsupported. */
 function tokenAt(pattern: string, at: number): { characters: string; length: number } | undefined {
   const char = pattern[at]!;
   if (char === "[") {
-    const end = pattern.indexOf("]", at + 1);
+    const end = classEnd(pattern, at + 1);
     const characters = end < 0 ? undefined : classCharacters(pattern.slice(at + 1, end));
     return characters ? { characters, length: end - at + 1 } : undefined;
   }
   if (char === "\\") {
-    const next = pattern[at + 1] ?? "";
-    return { characters: ESCAPES[next] ?? next, length: 2 };
+    const next = pattern[at + 1];
+    return next === undefined ? undefined : { characters: ESCAPES[next] ?? next, length: 2 };
   }
   return "()|.".includes(char) ? undefined : { characters: char, length: 1 };
 }
 
 /** A value matching `pattern` built from its literals, classes and counted repeats; undefined for other forms. */
 function fromPattern(pattern: string, ids: IdState): string | undefined {
-  const body = pattern.replace(/^\^/, "").replace(/\$$/, "");
+  const body = unanchored(pattern);
   let value = "";
   for (let at = 0; at < body.length; ) {
     const token = tokenAt(body, at);
