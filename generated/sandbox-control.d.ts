@@ -204,6 +204,9 @@ export interface paths {
          * @description The whole state of the sandbox (clock, id generator, catalogue, rates, each API key's store with its
          *     history), as JSON that `PUT /_sandbox/state` restores: a `SandboxState` of format 2, every part and
          *     record declared with its fields, closed (a restore refuses a field the sandbox does not write).
+         *     Each account's `apiSecret` and `webhookSecret` are left out unless `secrets=true` asks for them: a
+         *     state read without them restores with accounts whose requests are not signed, and is refused where an
+         *     account has a `webhookUrl` or a pending webhook (both need the `webhookSecret`).
          */
         get: operations["getSandboxState"];
         /**
@@ -1587,7 +1590,13 @@ export interface operations {
     };
     getSandboxState: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description `true`: the accounts' API and webhook secrets are in the state, as a restore needs them to keep
+                 *     signed requests and webhooks going. Any other value but `false` is refused with 400.
+                 */
+                secrets?: "true" | "false";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -1603,6 +1612,7 @@ export interface operations {
                     "application/json": components["schemas"]["SandboxState"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
         };
     };

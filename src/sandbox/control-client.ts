@@ -91,8 +91,12 @@ export function createSandboxControl(options: SandboxControlOptions) {
     /** The webhooks of one key (or of every key), each with its delivery attempts. */
     webhooks: (apiKey?: string) =>
       succeeded("listSandboxWebhooks", client.GET("/_sandbox/webhooks", { params: { query: { apiKey } } })),
-    /** The whole state, as a restore takes it back (every account's secrets included). */
-    state: () => succeeded("getSandboxState", client.GET("/_sandbox/state")),
+    /** The whole state, as a restore takes it back; the accounts' secrets only with `{ secrets: true }`. */
+    state: ({ secrets = false }: { secrets?: boolean } = {}) =>
+      succeeded(
+        "getSandboxState",
+        client.GET("/_sandbox/state", { params: { query: { secrets: secrets ? "true" : "false" } } }),
+      ),
     restore: (state: Schemas["SandboxStateToRestore"]) =>
       succeeded("putSandboxState", client.PUT("/_sandbox/state", { body: state })),
     /** The register of choices: where the sandbox decides what no source shows. */

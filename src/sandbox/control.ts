@@ -48,6 +48,15 @@ function refusing(change: () => ControlAnswer): ControlAnswer {
   }
 }
 
+/** `state` with no account's apiSecret or webhookSecret: what a read that did not ask for them answers. */
+function withoutSecrets(state: ReturnType<Sandbox["snapshot"]>): ReturnType<Sandbox["snapshot"]> {
+  for (const account of Object.values(state.accounts)) {
+    delete account.apiSecret;
+    delete account.webhookSecret;
+  }
+  return state;
+}
+
 /** The control routes by operationId. */
 const HANDLERS: Record<string, ControlHandler> = {
   putSandboxAccount: (sandbox, { params, body }) =>
@@ -65,7 +74,12 @@ const HANDLERS: Record<string, ControlHandler> = {
   getSandboxRates: (sandbox) => ok(sandbox.setRates({})),
   putSandboxRates: (sandbox, { body }) =>
     refusing(() => ok(sandbox.setRates(body as Parameters<Sandbox["setRates"]>[0]))),
-  getSandboxState: (sandbox) => ok(sandbox.snapshot()),
+  getSandboxState: (sandbox, { query }) => {
+    const secrets = query.get("secrets") ?? "false";
+    if (secrets !== "true" && secrets !== "false") return problem(400, "secrets must be true or false");
+    const state = sandbox.snapshot();
+    return ok(secrets === "true" ? state : withoutSecrets(state));
+  },
   putSandboxState: (sandbox, { body }) =>
     refusing(() => {
       sandbox.restore(body as ReturnType<Sandbox["snapshot"]>);

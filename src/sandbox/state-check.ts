@@ -26,6 +26,9 @@ interface CatalogueNames {
   counter: number;
 }
 
+/** Why a state may lack a webhookSecret: it was read over the control API without asking for the secrets. */
+const NO_SECRETS_READ = " (GET /_sandbox/state leaves the secrets out unless asked with ?secrets=true)";
+
 /** The index of the first of `items` that fails `test`, or undefined. */
 function firstFailing<T>(items: readonly T[], test: (item: T) => boolean): number | undefined {
   const index = items.findIndex((item) => !test(item));
@@ -104,8 +107,8 @@ function outboxProblem(at: string, account: AccountRecord): string | undefined {
     .map((record, index) => ({ record, index }))
     .filter(({ record }) => record.status === "pending");
   for (const { record, index } of pending) {
-    if (account.webhookSecret === undefined)
-      return `${at}/outbox/${index} is pending in an account without a webhookSecret: it could never be signed`;
+    const unsigned = `${at}/outbox/${index} is pending in an account without a webhookSecret: it could never be signed`;
+    if (account.webhookSecret === undefined) return `${unsigned}${NO_SECRETS_READ}`;
     const last = record.attempts.at(-1);
     const running = last !== undefined && last.status === undefined && last.error === undefined;
     if (!running && record.nextAttemptAt === undefined)
@@ -165,7 +168,7 @@ function ruleProblem(state: SandboxStateData): string | undefined {
     const settings = webhookSettingsProblem(account);
     const problem =
       (account.apiKey === apiKey ? undefined : `${at}/apiKey is not the key of its store`) ??
-      (settings && `${at}: ${settings}`) ??
+      (settings && `${at}: ${settings}${account.webhookSecret === undefined ? NO_SECRETS_READ : ""}`) ??
       currencyProblem(at, account, names) ??
       tradingProblem(at, account, names) ??
       settlementsProblem(at, account) ??

@@ -1,7 +1,7 @@
 // pins: rates.update
 // The control API answered by sandbox.fetch under /_sandbox: accounts, clock, rates, state, the register and the
 // control document, each route as the control document describes it, bodies checked (400), the token required
-// when one is set (401), unknown accounts and routes 404.
+// when one is set (401), unknown accounts and routes 404; the accounts' secrets only in a state read asking for them.
 import { describe, expect, it } from "vitest";
 import controlDocument from "../../generated/sandbox-control.json" with { type: "json" };
 import { createContractValidator } from "../../src/contract/validator.js";
@@ -96,6 +96,34 @@ describe("control API", () => {
     expect(other.getAccount("k1")?.balances.USDT).toBe(5);
     expect((await checked(other, "PUT", "/_sandbox/state", { version: 1 })).status).toBe(400);
     expect((await checked(other, "PUT", "/_sandbox/state", { ...state, version: 3 })).status).toBe(400);
+  });
+
+  it("leaves the accounts' secrets out of the state unless asked with ?secrets=true", async () => {
+    const sandbox = newSandbox();
+    const settings = { apiSecret: "api-s3cret", webhookUrl: "http://127.0.0.1:9/hooks", webhookSecret: "whsec-1" };
+    await checked(sandbox, "PUT", "/_sandbox/accounts/k1", settings);
+    const read = await checked(sandbox, "GET", "/_sandbox/state");
+    const text = JSON.stringify(read.body);
+    expect([text.includes("api-s3cret"), text.includes("whsec-1"), text.includes("127.0.0.1:9/hooks")]).toEqual([
+      false,
+      false,
+      true,
+    ]);
+    expect((await checked(sandbox, "GET", "/_sandbox/state?secrets=false")).body).toEqual(read.body);
+    const full = (await checked(sandbox, "GET", "/_sandbox/state?secrets=true")).body;
+    expect([full.accounts.k1.apiSecret, full.accounts.k1.webhookSecret]).toEqual(["api-s3cret", "whsec-1"]);
+    // What was read without them cannot bring back the webhooks, and says why; with them it can.
+    const other = newSandbox();
+    const refused = await checked(other, "PUT", "/_sandbox/state", read.body);
+    expect([refused.status, refused.body.message]).toEqual([
+      400,
+      "sandbox state: /accounts/k1: a webhookUrl needs a webhookSecret to sign the webhooks with (GET " +
+        "/_sandbox/state leaves the secrets out unless asked with ?secrets=true)",
+    ]);
+    expect((await checked(other, "PUT", "/_sandbox/state", full)).status).toBe(204);
+    expect(other.getAccount("k1")).toMatchObject({ hasApiSecret: true, hasWebhookSecret: true });
+    const wrong = await checked(sandbox, "GET", "/_sandbox/state?secrets=yes");
+    expect([wrong.status, wrong.body]).toEqual([400, { message: "secrets must be true or false" }]);
   });
 
   it("answers the register of choices and the control document", async () => {

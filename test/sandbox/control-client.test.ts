@@ -30,6 +30,13 @@ describe("the typed control client", () => {
     expect(await control.advanceClock(30_000)).toMatchObject({ now: START + 30_000 });
     expect((await control.webhooks("key-a")).length).toBe(1);
     expect((await control.choices()).some((choice) => choice.id === "accounts.business")).toBe(true);
+    await control.putAccount("key-s", { apiSecret: "s3cret" });
+    type State = { accounts: Record<string, { apiSecret?: string }> };
+    const secretOf = (state: State) => state.accounts["key-s"]?.apiSecret;
+    expect([secretOf(await control.state()), secretOf(await control.state({ secrets: true }))]).toEqual([
+      undefined,
+      "s3cret",
+    ]);
     expect(await control.deleteAccount("key-a")).toBeUndefined();
   });
 

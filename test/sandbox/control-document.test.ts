@@ -37,7 +37,7 @@ const AGREED_ROUTES: Record<string, string[]> = {
   "POST /_sandbox/clock/advance": ["200", "400", "401"],
   "GET /_sandbox/rates": ["200", "401"],
   "PUT /_sandbox/rates": ["200", "400", "401"],
-  "GET /_sandbox/state": ["200", "401"],
+  "GET /_sandbox/state": ["200", "400", "401"],
   "PUT /_sandbox/state": ["204", "400", "401", "413"],
   "GET /_sandbox/choices": ["200", "401"],
   "GET /_sandbox/openapi.json": ["200", "401"],

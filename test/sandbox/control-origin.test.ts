@@ -75,7 +75,7 @@ describe("the control API over HTTP, to a page of another origin", () => {
 
   it("refuses GET /_sandbox/state with a foreign Origin: 403, no secret, no CORS header", async () => {
     const server = await start();
-    const read = await send(server.port, "GET", "/_sandbox/state", { origin: "http://evil.example" });
+    const read = await send(server.port, "GET", "/_sandbox/state?secrets=true", { origin: "http://evil.example" });
     expect(read.status).toBe(403);
     expect(corsOf(read)).toEqual([]);
     expect(JSON.parse(read.body)).toEqual({ message: expect.stringContaining("http://evil.example") });
@@ -159,7 +159,7 @@ describe("the control API over HTTP, by Host (DNS rebinding)", () => {
 describe("the control API over HTTP, to its own callers", () => {
   it("answers a request without Origin (curl, Node) and one from its own origin, with no CORS header", async () => {
     const server = await start();
-    const curl = await send(server.port, "GET", "/_sandbox/state");
+    const curl = await send(server.port, "GET", "/_sandbox/state?secrets=true");
     expect(curl.status).toBe(200);
     expect(curl.body).toContain("api-secret-of-alice"); // the state holds the secrets: what the 403s keep
     expect(corsOf(curl)).toEqual([]);

@@ -98,8 +98,11 @@ describe("webhook outbox", () => {
     await withWebhooks(sandbox, "key-a", down.url);
     const id = await deposit(sandbox, "key-a");
     await sandbox.webhooks.settled();
-    const saved = await control(sandbox, "GET", "/_sandbox/state");
+    // A state read without its secrets cannot sign the pending webhook: refused; with them, restored.
+    const unsigned = await control(sandbox, "GET", "/_sandbox/state");
     const restored = newSandbox();
+    expect((await control(restored, "PUT", "/_sandbox/state", JSON.stringify(unsigned.body))).status).toBe(400);
+    const saved = await control(sandbox, "GET", "/_sandbox/state?secrets=true");
     expect((await control(restored, "PUT", "/_sandbox/state", JSON.stringify(saved.body))).status).toBe(204);
     expect(await outbox(restored, "key-a")).toEqual(await outbox(sandbox, "key-a"));
     const back = await receiver(() => 200, down.port);
