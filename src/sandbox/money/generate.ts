@@ -54,8 +54,8 @@ function classEnd(pattern: string, from: number): number {
 /** The pattern without its anchors: a leading ^, and a trailing $ unless escaped (`a\$` ends in a literal $). */
 function unanchored(pattern: string): string {
   const body = pattern.replace(/^\^/, "");
-  const backslashes = /(\\*)\$$/.exec(body)?.[1]!.length;
-  return backslashes !== undefined && backslashes % 2 === 0 ? body.slice(0, -1) : body;
+  const ending = /(\\*)\$$/.exec(body);
+  return ending !== null && ending[1]!.length % 2 === 0 ? body.slice(0, -1) : body;
 }
 
 /** One token (a literal, an escape or a class) at `at`: its characters and length; undefined when unsupported. */
