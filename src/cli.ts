@@ -15,6 +15,7 @@ import { describeStop, stopWithLauncher } from "./mock/lifetime.js";
 import { SANDBOX_CONFIG_KEYS, SANDBOX_DEFAULT_PORT, startSandbox } from "./sandbox/server.js";
 import { SANDBOX_CHOICES } from "./sandbox/choices.js";
 import { deploymentBudget } from "./verify/budget.js";
+import { NOT_ASKED_FOR } from "./verify/flows/index.js";
 import { limitWaitLine, targetLabel, violationLine, writeReport } from "./verify/report.js";
 import { type CaseResult, type VerifyOptions, type VerifyReport, type VerifyTarget, verify } from "./verify/run.js";
 
@@ -72,6 +73,7 @@ const COMMAND_USAGE: Record<string, string> = {
               --allow-divergence <id>  a rule of the sandbox's register the target may contradict without
                                      failing the run (repeat)
               --cases-only           no flows and no verdicts on the register: the per-operation cases only
+              --rule <id>            only the flows that check this rule of the register run (repeat)
               --webhook-receiver <host:port>  where the webhook flow's receiver listens (default 127.0.0.1
                                      on a free port)
               --sandbox-token <t>    the package's sandbox's control token (default: CONTRACT_SANDBOX_TOKEN):
@@ -302,6 +304,7 @@ function verifyArgs(args: string[]) {
       "sandbox-token": { type: "string", default: process.env.CONTRACT_SANDBOX_TOKEN || undefined },
       param: { type: "string", multiple: true, default: [] },
       "allow-divergence": { type: "string", multiple: true, default: [] },
+      rule: { type: "string", multiple: true, default: [] },
       "cases-only": { type: "boolean", default: false },
       "webhook-receiver": { type: "string" },
       "allow-side-effects": { type: "boolean", default: process.env.CONTRACT_ALLOW_SIDE_EFFECTS === "1" },
@@ -322,6 +325,8 @@ interface VerifyRequest {
   apiSecret: string | undefined;
   sandboxToken: string | undefined;
   allowDivergence: string[];
+  /** --rule: the register entries whose flows run; absent when none was given (every flow). */
+  rules: string[] | undefined;
   casesOnly: boolean;
   webhookReceiver: string | undefined;
   params: Record<string, string>;
@@ -375,9 +380,11 @@ function verifyRequest(values: VerifyArgs): VerifyRequest {
       fail(`--${flag} is empty (leave it out to use ${variable})`);
   }
   const params = parsedParams(values.param);
-  const unknownChoice = values["allow-divergence"].find((id) => !SANDBOX_CHOICES.some((choice) => choice.id === id));
-  if (unknownChoice !== undefined)
-    fail(`--allow-divergence ${unknownChoice}: no entry of the sandbox's register has that id (GET /_sandbox/choices)`);
+  for (const flag of ["allow-divergence", "rule"] as const) {
+    const unknown = values[flag].find((id) => !SANDBOX_CHOICES.some((choice) => choice.id === id));
+    if (unknown !== undefined)
+      fail(`--${flag} ${unknown}: no entry of the sandbox's register has that id (GET /_sandbox/choices)`);
+  }
   const interval = values["min-interval-ms"] === undefined ? undefined : Number(values["min-interval-ms"]);
   if (interval !== undefined && !(Number.isFinite(interval) && interval >= 0))
     fail(`--min-interval-ms must be a number ≥ 0, got ${values["min-interval-ms"]}`);
@@ -387,6 +394,7 @@ function verifyRequest(values: VerifyArgs): VerifyRequest {
     apiSecret: values["api-secret"] ?? (process.env.CONTRACT_API_SECRET || undefined),
     sandboxToken: values["sandbox-token"],
     allowDivergence: values["allow-divergence"],
+    rules: values.rule.length > 0 ? values.rule : undefined,
     casesOnly: values["cases-only"],
     webhookReceiver: values["webhook-receiver"],
     params,
@@ -419,7 +427,12 @@ const counted = (count: number, noun: string, plural = `${noun}s`) => `${count} 
 
 /** What a run spends on a deployment at most, said before the first request (verify/budget.ts). */
 function budgetLine(request: VerifyRequest): string {
-  const options = { allowSideEffects: request.allowSideEffects, params: request.params, flows: !request.casesOnly };
+  const options = {
+    allowSideEffects: request.allowSideEffects,
+    params: request.params,
+    flows: !request.casesOnly,
+    rules: request.rules,
+  };
   const budget = deploymentBudget(openApiDocument, options);
   const perMinute = Math.floor(60_000 / Math.max(1, request.interval ?? 1000));
   const { allRequests: all, quotes } = budget;
@@ -475,11 +488,14 @@ function printFailures(report: VerifyReport): void {
 function printFlows(report: VerifyReport): void {
   if (!report.flows || !report.choices) return;
   process.stdout.write("\nFlows:\n");
-  for (const flow of report.flows)
+  const asked = report.flows.filter((flow) => flow.reason !== NOT_ASKED_FOR);
+  for (const flow of asked)
     process.stdout.write(
       `  ${SYMBOL[flow.outcome === "untested" ? "skipped" : flow.outcome]} ${flow.flow}` +
         `${flow.reason ? `: ${flow.outcome === "untested" ? "untested, " : ""}${flow.reason}` : ""}\n`,
     );
+  const others = report.flows.length - asked.length;
+  if (others > 0) process.stdout.write(`  ${SYMBOL.skipped} ${others} more not run: ${NOT_ASKED_FOR}\n`);
   const count = (verdict: string) => report.choices!.filter((choice) => choice.verdict === verdict).length;
   process.stdout.write(
     `The sandbox's register on this target: ${count("confirmed")} confirmed, ${count("contradicted")} ` +
@@ -517,6 +533,7 @@ async function verifyCommand(args: string[]): Promise<void> {
     apiSecret: request.apiSecret,
     sandboxToken: request.sandboxToken,
     allowDivergence: request.allowDivergence,
+    rules: request.rules,
     flows: !request.casesOnly,
     webhookReceiver: request.webhookReceiver,
     allowSideEffects: request.allowSideEffects,

@@ -58,7 +58,7 @@ function allRequestsLimit(spec: OpenApiDocument): Limit | undefined {
 /** What a run with `options` spends on a deployment at most. */
 export function deploymentBudget(
   spec: OpenApiDocument,
-  options: Pick<VerifyOptions, "allowSideEffects" | "params" | "flows">,
+  options: Pick<VerifyOptions, "allowSideEffects" | "params" | "flows" | "rules">,
 ): VerifyBudget {
   const running = planVerification(spec, { ...options, target: "deployment" }).filter((c) => !c.skip);
   const count = (operationId: string, kind?: "positive") =>
@@ -72,7 +72,7 @@ export function deploymentBudget(
   const flows =
     options.flows === false
       ? { flows: 0, requests: 0, quotes: 0, trades: 0, addresses: 0 }
-      : flowsSpend(fitness, operationIds);
+      : flowsSpend(fitness, operationIds, options.rules);
   const quoteOperation = listOperations(spec).find((operation) => operation.operationId === "createQuote");
   return {
     requests: running.length + flows.requests,

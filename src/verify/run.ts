@@ -19,7 +19,7 @@ import {
 import { noAnswerReason } from "./no-answer.js";
 import { createdParameter, creatorPath, type PlannedCase, planVerification } from "./plan.js";
 import { createSandboxControl } from "../sandbox/control-client.js";
-import type { FlowSend } from "./flows/context.js";
+import type { FlowRequestOptions, FlowSend } from "./flows/context.js";
 import { flowsPass, type FlowsReport, runFlows as runAllFlows } from "./flows/index.js";
 import { prepareSandbox, type SandboxSetup, type SetupRequest } from "./sandbox-setup.js";
 import { type Answer, createSender, realClock, type Sender } from "./send.js";
@@ -82,8 +82,8 @@ export function createVerifier(spec: OpenApiDocument, validator: ContractValidat
       context.options = { ...context.options, apiKey };
     },
     setupRequest: (method, path, apiKey, body) => setupRequest(context, { method, path, apiKey, body }),
-    flowSend: (method, path, body, apiKey = context.options.apiKey) =>
-      apiRequest(context, { method, path, apiKey, body }),
+    flowSend: (method, path, body, apiKey = context.options.apiKey, how = {}) =>
+      apiRequest(context, { method, path, apiKey: apiKey ?? undefined, body }, how),
     useTargetClock: (advance) => sender.useTargetClock(advance),
     get limitWaitMs() {
       return sender.limitWaitMs;
@@ -91,18 +91,22 @@ export function createVerifier(spec: OpenApiDocument, validator: ContractValidat
   };
 }
 
-/** One API request of verify's own (a set-up step, a flow's step), sent as the cases are: its answer as sent. */
+/**
+ * One API request of verify's own (a set-up step, a flow's step), sent as the cases are: its answer as sent. A
+ * flow's own headers go as given (unsigned by the run's secret); `unpaced`, it does not wait for a spent limit.
+ */
 function apiRequest(
   context: RunContext,
   request: { method: string; path: string; apiKey: string | undefined; body: unknown },
+  how: FlowRequestOptions = {},
 ): Promise<Answer> {
   const { method, path, apiKey, body } = request;
   const url = `${context.options.baseUrl.replace(/\/+$/, "")}${path}`;
-  const headers: Record<string, string> = { accept: "application/json" };
+  const headers: Record<string, string> = { accept: "application/json", ...how.headers };
   if (apiKey !== undefined) headers[API_KEY_HEADER] = apiKey;
   if (body !== undefined) headers["content-type"] = "application/json";
   const text = body === undefined ? undefined : JSON.stringify(body);
-  return context.sender.send({ method, url, headers, body: text });
+  return context.sender.send({ method, url, headers, body: text }, { unpaced: how.unpaced, unsigned: !!how.headers });
 }
 
 /** An API request of the set-up: its answer's JSON, or an error saying what was answered instead of 200. */
@@ -366,9 +370,11 @@ function runFlows(
     : undefined;
   const flowOptions = {
     target: verifier.target,
+    baseUrl: options.baseUrl,
     allowSideEffects: options.allowSideEffects ?? false,
     control,
     allowDivergence: options.allowDivergence ?? [],
+    rules: options.rules,
     webhookReceiver: receiverAddress(options.webhookReceiver),
     sleep: (ms: number) => (options.clock ?? realClock).sleep(ms),
   };

@@ -31,9 +31,15 @@ export interface Outgoing {
   body: string | undefined;
 }
 
+/** How one request is sent: `unpaced`, without waiting for a spent limit; `unsigned`, its headers as given. */
+export interface SendHow {
+  unpaced?: boolean;
+  unsigned?: boolean;
+}
+
 /** Sends a run's requests to one target and learns from the answers what the target is. */
 export interface Sender {
-  send(request: Outgoing): Promise<Answer>;
+  send(request: Outgoing, how?: SendHow): Promise<Answer>;
   /** Requests sent. */
   readonly requests: number;
   /** HTTP answers received (any status). */
@@ -160,9 +166,10 @@ export function createSender(options: SenderOptions): Sender {
   // is never shorter, however late one of them arrives. setTimeout may fire a little early: check again.
   const pauseLeft = () => lastExchangeEnd + minIntervalMs() - clock.now();
 
-  async function exchange({ method, url, headers, body }: Outgoing): Promise<Answer> {
+  async function exchange({ method, url, headers, body }: Outgoing, unsigned = false): Promise<Answer> {
     requests++;
-    const outgoingHeaders = sign ? { ...headers, ...(await signatureHeaders(sign, method, url)) } : { ...headers };
+    const outgoingHeaders =
+      sign && !unsigned ? { ...headers, ...(await signatureHeaders(sign, method, url)) } : { ...headers };
     const started = clock.now();
     // A redirect is an answer of its own, judged like any other (fetch would follow it unseen).
     const response = await fetch(url, {
@@ -185,10 +192,10 @@ export function createSender(options: SenderOptions): Sender {
   }
 
   return {
-    async send(request) {
+    async send(request, how = {}) {
       while (pauseLeft() > 0) await clock.sleep(Math.ceil(pauseLeft()));
       const counted = countedOf(request);
-      const wait = Math.ceil(pacer.waitFor(counted));
+      const wait = how.unpaced ? 0 : Math.ceil(pacer.waitFor(counted));
       if (wait > 0) {
         await waitOnTarget(wait);
         pacer.waited(wait);
@@ -196,7 +203,7 @@ export function createSender(options: SenderOptions): Sender {
       }
       pacer.sent(counted);
       try {
-        return await exchange(request);
+        return await exchange(request, how.unsigned);
       } finally {
         lastExchangeEnd = clock.now();
       }

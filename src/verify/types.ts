@@ -35,6 +35,11 @@ export interface VerifyOptions {
   allowDivergence?: string[];
   /** Run the flows after the cases and stamp the register (default true); false: the per-operation cases only. */
   flows?: boolean;
+  /**
+   * Register entries (ids) to check: only the flows that check one of them run, the others are untested ("it
+   * checks none of the rules asked for"); absent, every flow runs.
+   */
+  rules?: string[];
   /** Where the webhook flow's receiver listens, `host:port` (default 127.0.0.1:0, a free port of loopback). */
   webhookReceiver?: string;
   /**

@@ -15,7 +15,7 @@ describe("api-contract verify: flags", () => {
       expect(fromEnv.code).toBe(0);
       // Before its first request, what it would spend on a deployment.
       expect(fromEnv.output).toContain(
-        "\n  what it spends there, at most: 106 requests (46 for the cases, 60 for 2 flows), 60 a minute (the " +
+        "\n  what it spends there, at most: 150 requests (46 for the cases, 104 for 5 flows), 60 a minute (the " +
           "contract allows 200 per 60 s); 1 Create Quote call (its own limit: 100 per 3600 s); 0 trades of 1 unit; " +
           "0 deposit addresses; no deposit or withdrawal\n\n",
       );
@@ -26,7 +26,7 @@ describe("api-contract verify: flags", () => {
           "  ✓ expiry: a quote accepted at its expiryDate (after it, on a deployment)\n",
       );
       expect(fromEnv.output).toMatch(
-        /\nThe sandbox's register on this target: 16 confirmed, 0 contradicted, \d+ untested/,
+        /\nThe sandbox's register on this target: 50 confirmed, 0 contradicted, 2 untested/,
       );
       const wrong = await cli(["verify", "--base-url", sandbox.baseUrl, "--sandbox-token", "wrong-t0ken"], {
         CONTRACT_SANDBOX_TOKEN: "sandbox-t0ken",
@@ -120,5 +120,29 @@ describe("api-contract verify: flags", () => {
     expect(typo.output).toContain(
       "--allow-divergence quote.expired: no entry of the sandbox's register has that id (GET /_sandbox/choices)",
     );
+    const rule = await cli(["verify", "--base-url", `http://127.0.0.1:9${BASE_PATH}`, "--rule", "quote.expired"]);
+    expect(rule.code).toBe(2);
+    expect(rule.output).toContain(
+      "--rule quote.expired: no entry of the sandbox's register has that id (GET /_sandbox/choices)",
+    );
   });
+
+  it("--rule runs only the flows that check the rules named: one flow, one entry confirmed", async () => {
+    const sandbox = await startSandbox({ port: 0, quiet: true });
+    try {
+      const run = await cli(["verify", "--base-url", sandbox.baseUrl, "--rule", "quotes.expired"], {
+        CONTRACT_API_KEY: "user-key",
+      });
+      expect(run.code, run.output).toBe(0);
+      // On a deployment the expiry flow trades, so without side effects none of the flows asked for runs there.
+      expect(run.output).toContain("(46 for the cases, 0 for 0 flows)");
+      expect(run.output).toContain(
+        "\nFlows:\n  ✓ expiry: a quote accepted at its expiryDate (after it, on a deployment)\n" +
+          "  – 39 more not run: it checks none of the rules asked for (--rule)\n",
+      );
+      expect(run.output).toMatch(/\nThe sandbox's register on this target: 1 confirmed, 0 contradicted, 51 untested/);
+    } finally {
+      await sandbox.stop();
+    }
+  }, 120_000);
 });

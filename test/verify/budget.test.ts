@@ -6,13 +6,14 @@ import { openApiDocument } from "../../src/contract/bundled.js";
 import { deploymentBudget } from "../../src/verify/budget.js";
 
 describe("verify's budget on a deployment", () => {
-  it("without side effects: the safe cases, the two reading flows (57 + 3 requests), one Create Quote", () => {
+  it("without side effects: the safe cases, the five reading flows (57 + 3 + 6 + 29 + 9), one Create Quote", () => {
     expect(deploymentBudget(openApiDocument, {})).toEqual({
-      requests: 106,
+      requests: 150,
       cases: 46,
-      // Pagination: 5 lists × (1 page of all + at most 10 pages of 2) + 2; rate limits: 3.
-      flowRequests: 60,
-      flows: 2,
+      // Pagination: 5 lists × (1 page of all + at most 10 pages of 2) + 2; rate limits: 3; keyless reads: 6;
+      // list filters: 29; the history by category: 9. 57 + 3 + 6 + 29 + 9 = 104.
+      flowRequests: 104,
+      flows: 5,
       createQuotes: 1,
       trades: 0,
       addresses: 0,
@@ -21,18 +22,31 @@ describe("verify's budget on a deployment", () => {
     });
   });
 
-  it("with side effects: every case, and the swap, expiry, balance and address flows (8 + 4 + 6 + 5 requests)", () => {
+  it("with side effects: every case, and eight more flows that trade, quote or make addresses", () => {
     expect(deploymentBudget(openApiDocument, { allowSideEffects: true })).toMatchObject({
-      requests: 191,
+      requests: 273,
       cases: 108,
-      flowRequests: 83,
-      flows: 6,
-      // The Create Quote cases (one valid, eight invalid bodies) and one quote each for swap, expiry and balance.
-      createQuotes: 12,
-      // Accept Quote's case, the swap's trade, and the expiry and balance flows' should the target not refuse them.
-      trades: 4,
-      // Create Deposit Address's case and the address flow's two.
-      addresses: 3,
+      // The 104 of the reading flows; swap 8, expiry 4, balance 6, addresses 5; quote refusals 12, sides 11,
+      // address values 10, address refusals 5: 104 + 23 + 38 = 165.
+      flowRequests: 165,
+      flows: 13,
+      // The Create Quote cases (one valid, eight invalid bodies), one quote each for swap, expiry and balance,
+      // the 8 refused ones of the refusals flow and the sides flow's 3: 9 + 3 + 8 + 3 = 23.
+      createQuotes: 23,
+      // Accept Quote's case, the swap's trade, the expiry and balance flows' should the target not refuse them,
+      // and the sides flow's SELL and BUY.
+      trades: 6,
+      // Create Deposit Address's case, the address flow's two, the address values flow's 4 (one per receivable
+      // network, at most 4) and the refusals flow's 2 should the target not refuse them.
+      addresses: 9,
+    });
+  });
+
+  it("with rules asked for: only the flows that check them (pagination: 5 × 11 + 2 = 57 requests)", () => {
+    expect(deploymentBudget(openApiDocument, { rules: ["lists.pagination"] })).toMatchObject({
+      requests: 103,
+      flowRequests: 57,
+      flows: 1,
     });
   });
 

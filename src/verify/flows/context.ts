@@ -3,6 +3,7 @@
 // target is that sandbox, and the verdicts it records on the register's rules: confirmed, or contradicted with the
 // request and answer that show it.
 import type { ContractValidator } from "../../contract/validator.js";
+import type { OpenApiDocument } from "../../openapi/document.js";
 import type { SandboxControlClient } from "../../sandbox/control-client.js";
 import type { Answer } from "../send.js";
 import type { VerifyTarget } from "../types.js";
@@ -21,20 +22,42 @@ export interface FlowAnswer {
 export class FlowFailure extends Error {}
 
 /** What a flow records of one rule of the register (its id). */
-export type RuleVerdict = { verdict: "confirmed" } | { verdict: "contradicted"; evidence: string };
+export type RuleVerdict =
+  | { verdict: "confirmed" }
+  | { verdict: "contradicted"; evidence: string }
+  | { verdict: "untested"; reason: string };
+
+/**
+ * How one request of a flow is sent beyond its key: `headers` sent as given (a flow's own signature: the run's
+ * secret does not sign it), `unpaced` without waiting for a spent limit (a flow that wants to see the 429).
+ */
+export interface FlowRequestOptions {
+  headers?: Record<string, string>;
+  unpaced?: boolean;
+}
 
 export interface FlowContext {
+  /** The contract verified (its examples and x-rate-limits). */
+  document: OpenApiDocument;
   /** The path of the contract's operation `operationId` (templated), if it has one. */
   pathOf(operationId: string): string | undefined;
   target: VerifyTarget;
+  /** The target's API base URL as given (its origin and base path), for requests a flow sends past `call`. */
+  baseUrl: string;
   /** The operationIds of the contract verified. */
   operationIds: ReadonlySet<string>;
   allowSideEffects: boolean;
   /**
-   * Sends one API request with the run's key (or `apiKey`); the answer checked against the contract (else
-   * FlowFailure).
+   * Sends one API request with the run's key (or `apiKey`; null: without one); the answer checked against the
+   * contract (else FlowFailure).
    */
-  call(method: "GET" | "POST", path: string, body?: unknown, apiKey?: string): Promise<FlowAnswer>;
+  call(
+    method: "GET" | "POST",
+    path: string,
+    body?: unknown,
+    apiKey?: string | null,
+    options?: FlowRequestOptions,
+  ): Promise<FlowAnswer>;
   /** The control API, on the package's sandbox only. */
   control: SandboxControlClient | undefined;
   /** Waits `ms` on the run's clock (VerifyOptions.clock). */
@@ -47,10 +70,18 @@ export interface FlowContext {
   contradict(choice: string, evidence: string): void;
   /** `choice` confirmed when `holds`, else contradicted with `evidence`. */
   check(choice: string, holds: boolean, evidence: string): void;
+  /** Records why the flow, which checks `choice`, could not on this target (unless another flow gave a verdict). */
+  untested(choice: string, reason: string): void;
 }
 
-/** Sends one request of a flow (with the run's key, or `apiKey`) and answers it as sent (any status). */
-export type FlowSend = (method: string, path: string, body: unknown, apiKey?: string) => Promise<Answer>;
+/** Sends one request of a flow (with the run's key, `apiKey`, or none: null) and answers it as sent (any status). */
+export type FlowSend = (
+  method: string,
+  path: string,
+  body: unknown,
+  apiKey?: string | null,
+  options?: FlowRequestOptions,
+) => Promise<Answer>;
 
 /** The one line that shows an exchange: the request, the status and the start of the body. */
 function exchangeLine(method: string, path: string, answer: Answer): string {
@@ -60,21 +91,25 @@ function exchangeLine(method: string, path: string, answer: Answer): string {
 
 /** A flow's context over `send`, recording its verdicts into `verdicts` (shared by the run's flows). */
 export function createFlowContext(
-  options: Pick<FlowContext, "target" | "allowSideEffects" | "control" | "webhookReceiver" | "sleep">,
+  options: Pick<FlowContext, "target" | "baseUrl" | "allowSideEffects" | "control" | "webhookReceiver" | "sleep">,
   send: FlowSend,
   validator: ContractValidator,
   verdicts: Map<string, RuleVerdict>,
 ): FlowContext {
   const contradict = (choice: string, evidence: string) => verdicts.set(choice, { verdict: "contradicted", evidence });
   const confirm = (choice: string) => {
-    if (!verdicts.has(choice)) verdicts.set(choice, { verdict: "confirmed" });
+    if (verdicts.get(choice)?.verdict !== "contradicted") verdicts.set(choice, { verdict: "confirmed" });
+  };
+  const untested = (choice: string, reason: string) => {
+    if (!verdicts.has(choice)) verdicts.set(choice, { verdict: "untested", reason });
   };
   return {
     ...options,
+    document: validator.document,
     operationIds: new Set(validator.operations.flatMap((operation) => operation.operationId ?? [])),
     pathOf: (operationId) => validator.operations.find((operation) => operation.operationId === operationId)?.path,
-    async call(method, path, body, apiKey) {
-      const answer = await send(method, path, body, apiKey);
+    async call(method, path, body, apiKey, requestOptions) {
+      const answer = await send(method, path, body, apiKey, requestOptions);
       const exchange = exchangeLine(method, path, answer);
       const { headers, bodyText, status } = answer;
       const checked = validator.validateResponse({ method, path, status, headers, bodyText });
@@ -86,6 +121,7 @@ export function createFlowContext(
     },
     confirm,
     contradict,
+    untested,
     check: (choice, holds, evidence) => (holds ? confirm(choice) : contradict(choice, evidence)),
   };
 }

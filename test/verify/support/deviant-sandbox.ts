@@ -1,6 +1,7 @@
 // A deviant deployment for verify's flows: the package's sandbox behind a proxy on 127.0.0.1 that breaks one rule
 // by rewriting what the sandbox answers (the control API passes through), so a test sees verify name that rule.
 import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { type StartedSandbox, startSandbox } from "../../../src/sandbox/server.js";
 import { listenLocally } from "../../support/local-server.js";
 
@@ -9,6 +10,8 @@ export interface Exchange {
   method: string;
   path: string;
   status: number;
+  /** The request's API key (x-api-key), when it sent one. */
+  apiKey?: string;
   /** The JSON answer, which a deviation rewrites. */
   body: any;
 }
@@ -31,6 +34,10 @@ interface DeviantOptions {
   webhookFetch?: typeof fetch;
   /** The sandbox clock's start (it then moves only by advances); default real time. */
   clockStart?: number;
+  /** The proxy passes a foreign Host on the control API (as the sandbox's own): the rebinding it lets through. */
+  forwardAnyHost?: boolean;
+  /** The sandbox refuses a key that has no account (its requireKnownKeys). */
+  requireKnownKeys?: boolean;
 }
 
 /** The sandbox behind a proxy that answers every API request through `deviate`. */
@@ -38,10 +45,17 @@ export async function deviantSandbox(deviate: Deviation, options: DeviantOptions
   const config = {
     ...(options.webhookFetch ? { webhooks: { fetch: options.webhookFetch } } : {}),
     ...(options.clockStart === undefined ? {} : { clock: { start: options.clockStart } }),
+    ...(options.requireKnownKeys ? { requireKnownKeys: true } : {}),
   };
   const sandbox = await startSandbox({ port: 0, quiet: true, config });
   const seen: Exchange[] = [];
   const server = http.createServer(async (request, response) => {
+    // fetch cannot pass a Host on: the proxy refuses a foreign one on the control API itself, as the sandbox
+    // would (control.origin), so a flow that checks that rule sees it kept.
+    const own = `127.0.0.1:${(server.address() as AddressInfo).port}`;
+    if (!options.forwardAnyHost && String(request.url).startsWith("/_sandbox") && request.headers.host !== own) {
+      return void response.writeHead(421, { "content-type": "application/json" }).end('{"message":"foreign Host"}');
+    }
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
     const body = chunks.length ? Buffer.concat(chunks) : undefined;
@@ -56,7 +70,8 @@ export async function deviantSandbox(deviate: Deviation, options: DeviantOptions
     });
     const path = String(request.url);
     if (path.startsWith("/_sandbox") || !text) return void response.writeHead(answer.status, out).end(text);
-    const exchange = { method: String(request.method), path, status: answer.status, body: JSON.parse(text) };
+    const apiKey = typeof request.headers["x-api-key"] === "string" ? { apiKey: request.headers["x-api-key"] } : {};
+    const exchange = { method: String(request.method), path, status: answer.status, ...apiKey, body: JSON.parse(text) };
     const deviated = deviate(exchange, seen);
     seen.push(exchange);
     response.writeHead(deviated.status, { ...out, ...deviated.headers }).end(JSON.stringify(deviated.body));
