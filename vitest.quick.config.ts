@@ -34,6 +34,7 @@ export const LEFT_OUT_OF_QUICK_RUN: Record<string, keyof typeof QUICK_RUN_LEAVES
   "test/cli/sandbox-command.test.ts": CHILD_TYPESCRIPT,
   "test/cli/verify-exit-codes.test.ts": CHILD_TYPESCRIPT,
   "test/cli/verify-flags.test.ts": CHILD_TYPESCRIPT,
+  "test/cli/verify-rate-limits.test.ts": CHILD_TYPESCRIPT,
   "test/docs/readme-first-example.test.ts": CHILD_TYPESCRIPT,
   "test/docs/readme-sandbox-webhooks.test.ts": CHILD_TYPESCRIPT,
   "test/docs/readme-sandbox.test.ts": CHILD_TYPESCRIPT,

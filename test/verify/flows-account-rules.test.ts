@@ -95,6 +95,8 @@ describe("the account-rule flows on a fresh sandbox", () => {
     expect(report.choices!.find((choice) => choice.id === "accounts.unknown-key")?.reason).toBe(
       "the sandbox takes any key (not started with requireKnownKeys)",
     );
+    // Any flow of the run that failed (another module's too), with why, before the verdict that sums them up.
+    expect(report.flows!.filter((flow) => flow.outcome === "failed")).toEqual([]);
     expect(report.ok).toBe(true);
   }, 60_000);
 
@@ -117,6 +119,8 @@ describe("the account-rule flows on a fresh sandbox", () => {
     expect(report.choices!.find((choice) => choice.id === "accounts.first-use")?.reason).toBe(
       "the sandbox requires known keys: a new key gets no account",
     );
+    // Any flow of the run that failed (another module's too), with why, before the verdict that sums them up.
+    expect(report.flows!.filter((flow) => flow.outcome === "failed")).toEqual([]);
     expect(report.ok).toBe(true);
   }, 60_000);
 });

@@ -77,6 +77,8 @@ describe("verify's quote flows on a fresh sandbox", () => {
     expect(Object.fromEntries(ids.map((id) => [id, verdictOf(report, id)]))).toEqual(
       Object.fromEntries(ids.map((id) => [id, { id, verdict: "confirmed" }])),
     );
+    // Any flow of the run that failed (another module's too), with why, before the verdict that sums them up.
+    expect(report.flows!.filter((flow) => flow.outcome === "failed")).toEqual([]);
     expect(report.ok).toBe(true);
     // The rates flow put the rates back as they were: the contract's examples.
     expect(sandbox.sandbox.setRates({})).toEqual({
@@ -85,6 +87,19 @@ describe("verify's quote flows on a fresh sandbox", () => {
         { currency: "GHS", buyRate: 15.86, sellRate: 15.21 },
       ],
       dollar: { USDT: 1, NGNX: 0.00062042 },
+    });
+  });
+
+  it("restore every other account as it was, its secrets and webhook settings included (ids)", async () => {
+    const other = { apiSecret: "s3cret", webhookUrl: "http://127.0.0.1:9/hooks", webhookSecret: "whsec-1" };
+    const sandbox = await startSandbox({ port: 0, quiet: true, config: { accounts: { other } } });
+    closers.push(() => sandbox.stop());
+    const report = await run(sandbox.baseUrl, { rules: ["ids"] });
+    expect([verdictOf(report, "ids").verdict, report.ok]).toEqual(["confirmed", true]);
+    expect(sandbox.sandbox.getAccount("other")).toMatchObject({
+      hasApiSecret: true,
+      webhookUrl: "http://127.0.0.1:9/hooks",
+      hasWebhookSecret: true,
     });
   });
 });

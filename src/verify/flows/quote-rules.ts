@@ -493,7 +493,8 @@ const idsFlow: Flow = {
   async run(context) {
     const { source, target } = await quotablePair(context);
     await withOwnAccount(context, {}, async (apiKey) => {
-      const saved = await context.control!.state();
+      // With the secrets: the restore must give every account back as it was, signing and webhooks included.
+      const saved = await context.control!.state({ secrets: true });
       const body = { sourceId: source.code, targetId: target.code, amount: 1, side: "SELL" };
       const first = await madeQuote(context, body, apiKey);
       const accepted = expectStatus(await acceptQuote(context, first.quote.id, apiKey), 200, "(accepting a quote)");
