@@ -7,7 +7,7 @@ import { isDeepStrictEqual } from "node:util";
 import { openApiDocument } from "../../contract/bundled.js";
 import { baseCodeOf, exampleData } from "../../sandbox/catalogue.js";
 import { type SandboxControlClient, SandboxControlError } from "../../sandbox/control-client.js";
-import { MAX_MINOR_UNITS, QUOTE_ID_FORM, REFUSAL_STATUS } from "../../sandbox/rules.js";
+import { MAX_MINOR_UNITS, QUOTE_ID_FORM, REFUSAL_STATUS, WITHDRAWAL_SETTLEMENT } from "../../sandbox/rules.js";
 import { unfitToRead } from "./account-flows.js";
 import { expectStatus, type FlowContext, FlowFailure } from "./context.js";
 import { unfitWithoutControl } from "./sandbox-flows.js";
@@ -493,6 +493,9 @@ const idsFlow: Flow = {
   async run(context) {
     const { source, target } = await quotablePair(context);
     await withOwnAccount(context, {}, async (apiKey) => {
+      // Every withdrawal pending (the cases' among them) settled first: one that came due between the save and the
+      // second quote would draw ids from the generator in between, on a timer of the sandbox's.
+      await context.control!.advanceClock(WITHDRAWAL_SETTLEMENT.settleAfterMs);
       // With the secrets: the restore must give every account back as it was, signing and webhooks included.
       const saved = await context.control!.state({ secrets: true });
       const body = { sourceId: source.code, targetId: target.code, amount: 1, side: "SELL" };
