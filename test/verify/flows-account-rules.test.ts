@@ -3,22 +3,12 @@
 // fails with that rule contradicted; on the mock, and (those that need the control API) on a deployment, they are
 // untested, saying why. accounts.unknown-key needs a sandbox that requires known keys, started so here.
 import { afterEach, describe, expect, it } from "vitest";
-import { openApiDocument } from "../../src/contract/bundled.js";
-import { createContractValidator } from "../../src/contract/index.js";
 import { startSandbox } from "../../src/sandbox/server.js";
-import { type VerifyOptions, verify } from "../../src/verify/index.js";
+import type { VerifyOptions } from "../../src/verify/index.js";
+import { closeServers, closers, type Report, run } from "./support/flow-runs.js";
 import { type Deviation, deviantSandbox, type Exchange } from "./support/deviant-sandbox.js";
 
-const validator = createContractValidator(openApiDocument);
-const closers: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const close of closers.splice(0)) await close();
-});
-
-const run = (baseUrl: string, options: Partial<VerifyOptions> = {}) =>
-  verify(openApiDocument, validator, { baseUrl, apiKey: "user-key", ...options });
-
-type Report = Awaited<ReturnType<typeof run>>;
+afterEach(closeServers);
 
 const FLOWS = [
   "keyless: account reads without a key or with an empty one, catalogue reads without one",

@@ -2,21 +2,12 @@
 // entries; against the sandbox behind a proxy that breaks one rule, the run fails with that entry contradicted;
 // on the mock they are untested, and on a deployment those that need the control API are, saying why.
 import { afterEach, describe, expect, it } from "vitest";
-import { openApiDocument } from "../../src/contract/bundled.js";
-import { createContractValidator } from "../../src/contract/index.js";
 import { startSandbox } from "../../src/sandbox/server.js";
-import { type VerifyOptions, verify } from "../../src/verify/index.js";
+import type { VerifyOptions } from "../../src/verify/index.js";
+import { closeServers, closers, type Report, run } from "./support/flow-runs.js";
 import { type Deviation, deviantSandbox } from "./support/deviant-sandbox.js";
 
-const validator = createContractValidator(openApiDocument);
-const closers: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const close of closers.splice(0)) await close();
-});
-
-const run = (baseUrl: string, options: Partial<VerifyOptions> = {}) =>
-  verify(openApiDocument, validator, { baseUrl, apiKey: "user-key", ...options });
-type Report = Awaited<ReturnType<typeof run>>;
+afterEach(closeServers);
 
 const MONEY_FLOWS = [
   "address values: each receivable network's address against its addressRegex",

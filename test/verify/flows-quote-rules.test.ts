@@ -3,21 +3,12 @@
 // contradicted and the exchange that shows it; on the mock, and on a deployment where they need the control API,
 // they are untested, saying why. The rules are held here as literal values a person can check.
 import { afterEach, describe, expect, it } from "vitest";
-import { openApiDocument } from "../../src/contract/bundled.js";
-import { createContractValidator } from "../../src/contract/index.js";
 import { startSandbox } from "../../src/sandbox/server.js";
-import { type VerifyOptions, verify } from "../../src/verify/index.js";
+import type { VerifyOptions } from "../../src/verify/index.js";
+import { closeServers, closers, type Report, run } from "./support/flow-runs.js";
 import { type Deviation, deviantSandbox } from "./support/deviant-sandbox.js";
 
-const validator = createContractValidator(openApiDocument);
-const closers: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const close of closers.splice(0)) await close();
-});
-
-const run = (baseUrl: string, options: Partial<VerifyOptions> = {}) =>
-  verify(openApiDocument, validator, { baseUrl, apiKey: "user-key", ...options });
-type Report = Awaited<ReturnType<typeof run>>;
+afterEach(closeServers);
 
 async function againstDeviant(deviate: Deviation, options: Partial<VerifyOptions> = {}) {
   const deviant = await deviantSandbox(deviate);

@@ -3,13 +3,10 @@
 // one rule, the run fails with that entry contradicted; on the mock and on a deployment they are untested, saying
 // why. Every run also pays the timeout flow's real wait (10 s) but the one whose timeout is cut short.
 import { afterEach, describe, expect, it } from "vitest";
-import { openApiDocument } from "../../src/contract/bundled.js";
-import { createContractValidator } from "../../src/contract/index.js";
 import { startSandbox } from "../../src/sandbox/server.js";
-import { type VerifyOptions, verify } from "../../src/verify/index.js";
+import { type Report, run } from "./support/flow-runs.js";
 import { type Deviation, deviantSandbox } from "./support/deviant-sandbox.js";
 
-const validator = createContractValidator(openApiDocument);
 /** The servers each test started, by test id (the deviants run concurrently). */
 const closers = new Map<string, Array<() => Promise<void>>>();
 afterEach(async ({ task }) => {
@@ -18,10 +15,6 @@ afterEach(async ({ task }) => {
 });
 const stopLater = (testId: string, close: () => Promise<void>) =>
   closers.set(testId, [...(closers.get(testId) ?? []), close]);
-
-const run = (baseUrl: string, options: Partial<VerifyOptions> = {}) =>
-  verify(openApiDocument, validator, { baseUrl, apiKey: "user-key", ...options });
-type Report = Awaited<ReturnType<typeof run>>;
 
 const FLOW_NAMES = [
   "HTTP front: a body, a URL and header fields over their limits, and a CORS preflight of the API",
@@ -102,7 +95,7 @@ describe("the service-rule flows on a fresh sandbox", () => {
 describe.concurrent("the service-rule flows against a sandbox that breaks one rule", () => {
   it("a body over the limit answered 400, not 413: answers.http", async ({ task }) => {
     const no413: Deviation = ({ status, body }) => ({ status: status === 413 ? 400 : status, body });
-    const report = await againstDeviant(task.id, no413);
+    const report = await againstDeviant(task.id, no413, undefined, { rules: ["answers.http"] });
     expectContradicted(
       report,
       "answers.http",
@@ -112,7 +105,7 @@ describe.concurrent("the service-rule flows against a sandbox that breaks one ru
 
   it("a proxy that names the sandbox's host for every request: control.origin", async ({ task }) => {
     // The proxy sends each request with the sandbox's Host: a rebound name reaches the control API.
-    const report = await againstDeviant(task.id, asIs, undefined, {}, true);
+    const report = await againstDeviant(task.id, asIs, undefined, { rules: ["control.origin", "answers.http"] }, true);
     expectContradicted(
       report,
       "control.origin",
@@ -126,7 +119,7 @@ describe.concurrent("the service-rule flows against a sandbox that breaks one ru
       method === "GET" && path === "/v1/currencies"
         ? { status, body, headers: { "x-api-contract-sandbox": "0.0.0-deviant" } }
         : { status, body };
-    const report = await againstDeviant(task.id, otherVersion);
+    const report = await againstDeviant(task.id, otherVersion, undefined, { rules: ["answers.identity"] });
     expectContradicted(
       report,
       "answers.identity",
@@ -139,7 +132,7 @@ describe.concurrent("the service-rule flows against a sandbox that breaks one ru
       method === "GET" && path === "/v1/currencies/tradeable" && status === 200
         ? { status, body: { ...body, data: [] } }
         : { status, body };
-    const report = await againstDeviant(task.id, emptied);
+    const report = await againstDeviant(task.id, emptied, undefined, { rules: ["answers.unmodelled"] });
     expectContradicted(
       report,
       "answers.unmodelled",
@@ -149,7 +142,7 @@ describe.concurrent("the service-rule flows against a sandbox that breaks one ru
 
   it("a webhook fetch that follows redirects: webhooks.destination", async ({ task }) => {
     const following: typeof fetch = (input, init) => fetch(input, { ...init, redirect: "follow" });
-    const report = await againstDeviant(task.id, asIs, following);
+    const report = await againstDeviant(task.id, asIs, following, { rules: ["webhooks.destination"] });
     expectContradicted(report, "webhooks.destination", /^to its URL: true; a 307 answered: \S+ delivered \[\S+ 200\] /);
   });
 
@@ -158,7 +151,7 @@ describe.concurrent("the service-rule flows against a sandbox that breaks one ru
       const answer = await fetch(input, init);
       return answer.status >= 500 ? new Response(null, { status: 200 }) : answer;
     };
-    const report = await againstDeviant(task.id, asIs, no5xx);
+    const report = await againstDeviant(task.id, asIs, no5xx, { rules: ["webhooks.retry"] });
     expectContradicted(
       report,
       "webhooks.retry",
@@ -169,11 +162,12 @@ describe.concurrent("the service-rule flows against a sandbox that breaks one ru
   it("a webhook fetch that gives up after 1 s: webhooks.timeout", async ({ task }) => {
     const impatient: typeof fetch = (input, init) =>
       fetch(input, { ...init, signal: AbortSignal.any([init!.signal!, AbortSignal.timeout(1_000)]) });
-    const report = await againstDeviant(task.id, asIs, impatient);
+    const report = await againstDeviant(task.id, asIs, impatient, { rules: ["webhooks.timeout"] });
     expectContradicted(
       report,
       "webhooks.timeout",
-      /^the connection of an unanswered webhook closed after 1\d\d\d ms; \S+ pending \[\S+ /,
+      // Closed after about 1 s (later on a busy machine), long before the 10 s the rule says.
+      /^the connection of an unanswered webhook closed after \d+ ms; \S+ pending \[\S+ /,
     );
   });
 });

@@ -4,26 +4,18 @@
 // time (a proxy rewrites its answers), the run fails naming that rule, with the exchange that shows it, unless the
 // divergence is allowed.
 import { afterEach, describe, expect, it } from "vitest";
-import { openApiDocument } from "../../src/contract/bundled.js";
-import { createContractValidator } from "../../src/contract/index.js";
 import { type StartedSandbox, startSandbox } from "../../src/sandbox/server.js";
-import { reportJunit, reportMarkdown, type VerifyOptions, verify } from "../../src/verify/index.js";
+import { reportJunit, reportMarkdown, type VerifyOptions } from "../../src/verify/index.js";
+import { closeServers, closers, run } from "./support/flow-runs.js";
 import { type Deviation, deviantSandbox } from "./support/deviant-sandbox.js";
 
-const validator = createContractValidator(openApiDocument);
-const closers: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const close of closers.splice(0)) await close();
-});
+afterEach(closeServers);
 
 async function sandboxServer(): Promise<StartedSandbox> {
   const sandbox = await startSandbox({ port: 0, quiet: true });
   closers.push(() => sandbox.stop());
   return sandbox;
 }
-
-const run = (baseUrl: string, options: Partial<VerifyOptions> = {}) =>
-  verify(openApiDocument, validator, { baseUrl, apiKey: "user-key", ...options });
 
 /** The verdicts that are not "untested", by register id. */
 const tested = (report: Awaited<ReturnType<typeof run>>) =>
