@@ -553,10 +553,15 @@ async function verifyCommand(args: string[]): Promise<void> {
     const files = await writeReport(report, request.reportDir);
     process.stdout.write(`Reports: ${files.junit}, ${files.json}, ${files.markdown}\n`);
   }
+  // process.exit does not wait for a pipe to take what was written: a busy reader would see the report cut.
+  await stdoutFlushed();
   if (report.unchecked) fail(`could not check ${request.baseUrl}: ${report.unchecked}`, 2);
   if (report.cause) process.stderr.write(`api-contract: ${report.cause}\n`);
   process.exit(report.ok ? 0 : 1);
 }
+
+/** Resolves once stdout has handed on everything written to it so far (writes are flushed in order). */
+const stdoutFlushed = () => new Promise<void>((resolve) => process.stdout.write("", () => resolve()));
 
 const [command, ...rest] = process.argv.slice(2);
 try {
