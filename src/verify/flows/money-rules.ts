@@ -21,7 +21,7 @@ import {
 } from "../../sandbox/rules.js";
 import { unfitToRead } from "./account-flows.js";
 import { expectStatus, type FlowAnswer, type FlowContext, FlowFailure } from "./context.js";
-import { unfitWithoutControl } from "./sandbox-flows.js";
+import { unfitWithoutControl, withOwnAccount } from "./sandbox-flows.js";
 import { type Flow, type FlowFitness, same } from "./trade-flows.js";
 import type { SandboxDepositRequest } from "../../sandbox/money/index.js";
 
@@ -134,21 +134,6 @@ const BANK_ACCOUNT = {
 // ---------------------------------------------------------------------------------------------------------------
 // Accounts and the control API.
 
-/** Runs `steps` with an account of the flow's own (its balances chosen), deleted after: the run's stays as it was. */
-async function withOwnAccount<T>(
-  context: FlowContext,
-  balances: Record<string, number>,
-  steps: (key: string) => Promise<T>,
-): Promise<T> {
-  const key = `api-contract-verify-money-${crypto.randomUUID().slice(0, 8)}`;
-  await context.control!.putAccount(key, { balances });
-  try {
-    return await steps(key);
-  } finally {
-    await context.control!.deleteAccount(key);
-  }
-}
-
 /** The available balance of each currency of `key`'s account (Get My Wallets). */
 async function balancesOf(context: FlowContext, key: string): Promise<Map<string, number>> {
   const answer = expectStatus(await context.call("GET", "/wallets/me", undefined, key), 200, "(the wallets)");
@@ -177,7 +162,7 @@ function unfitToMakeAddresses(context: FlowFitness): string | undefined {
 
 /** On the sandbox, an account of the flow's own; elsewhere the run's key (undefined). */
 async function ownOrRunKey<T>(context: FlowContext, steps: (key: string | undefined) => Promise<T>): Promise<T> {
-  return context.control ? withOwnAccount(context, {}, steps) : steps(undefined);
+  return context.control ? withOwnAccount("money", context, {}, steps) : steps(undefined);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -347,7 +332,7 @@ const depositsFlow: Flow = {
     const route = await depositRoute(context);
     const { currency, network, fee, amount } = route;
     const rate = await dollarRateOf(context, currency.code);
-    await withOwnAccount(context, { [currency.code]: 0 }, async (key) => {
+    await withOwnAccount("money", context, { [currency.code]: 0 }, async (key) => {
       const pair = { apiKey: key, currency: currency.code, network: network.networkCode, amount };
       const expected = { currency: currency.code, network: network.networkCode, fee, rate };
       // No address yet: the deposit makes the account's own; then it goes to the latest of the pair.
@@ -438,7 +423,7 @@ const withdrawalChecksFlow: Flow = {
     const bank = bankCurrency(route.all);
     // Just short of the amount and its fee: a request that passes every other check is refused for the balance.
     const short = route.amount + route.fee - unitOf(route.currency);
-    await withOwnAccount(context, { [route.currency.code]: short, [bank.currency.code]: 0 }, async (key) => {
+    await withOwnAccount("money", context, { [route.currency.code]: short, [bank.currency.code]: 0 }, async (key) => {
       const where = { currency: route.currency.code, network: route.network.code };
       const made = await context.call("POST", "/addresses/broker", where, key);
       const address = expectStatus(made, 200, "(an address)").body.data.value;
@@ -492,7 +477,7 @@ const settlementFlow: Flow = {
   unfit: (context) => unfitWithoutControl(context, "to move the sandbox's clock"),
   async run(context) {
     const bank = bankCurrency(await currencies(context));
-    await withOwnAccount(context, { [bank.currency.code]: payoutBalance(bank) }, async (key) => {
+    await withOwnAccount("money", context, { [bank.currency.code]: payoutBalance(bank) }, async (key) => {
       const withdrawal = (await requestPayout(context, key, bank)).body.data;
       const moment = Date.parse(withdrawal.createdAt) + WITHDRAWAL_SETTLEMENT.settleAfterMs;
       const path = `/transactions/${encodeURIComponent(withdrawal.id)}`;
@@ -607,7 +592,7 @@ const payoutsFlow: Flow = {
     const balances = { [route.currency.code]: route.amount + route.fee, [bank.currency.code]: payoutBalance(bank) };
     const rates = await context.control!.rates();
     const dollar = await dollarRateOf(context, bank.currency.code);
-    await withOwnAccount(context, balances, async (key) => {
+    await withOwnAccount("money", context, balances, async (key) => {
       const asked = await requestPayout(context, key, bank);
       const crypto = await requestWithdrawal(context, key, route);
       const listed = await context.call("GET", `${context.pathOf("listPayouts")}?${WHOLE}`, undefined, key);
@@ -657,7 +642,7 @@ async function onAccountWithMoney(context: FlowContext, steps: (key: string | un
   const route = await depositRoute(context);
   const bank = bankCurrency(route.all);
   const balances = { [route.currency.code]: 0, [bank.currency.code]: payoutBalance(bank) };
-  await withOwnAccount(context, balances, async (key) => {
+  await withOwnAccount("money", context, balances, async (key) => {
     const pair = { currency: route.currency.code, network: route.network.networkCode };
     await context.control!.deposit({ apiKey: key, ...pair, amount: route.amount });
     await requestPayout(context, key, bank);

@@ -10,7 +10,7 @@ import { type SandboxControlClient, SandboxControlError } from "../../sandbox/co
 import { MAX_MINOR_UNITS, QUOTE_ID_FORM, REFUSAL_STATUS, WITHDRAWAL_SETTLEMENT } from "../../sandbox/rules.js";
 import { unfitToRead } from "./account-flows.js";
 import { expectStatus, type FlowContext, FlowFailure } from "./context.js";
-import { unfitWithoutControl } from "./sandbox-flows.js";
+import { unfitWithoutControl, withOwnAccount } from "./sandbox-flows.js";
 import { type Flow, type FlowFitness, same, TRADE_OPERATIONS, unfitToTrade } from "./trade-flows.js";
 
 interface Money {
@@ -89,21 +89,6 @@ async function balancesOf(context: FlowContext, apiKey?: string): Promise<Map<st
 /** How far a balance moved, read at 12 significant digits (a difference of decimals carries binary error). */
 const moved = (before: Map<string, number>, after: Map<string, number>, code: string): number =>
   Number(((after.get(code) ?? NaN) - (before.get(code) ?? NaN)).toPrecision(12));
-
-/** An account of the flow's own, for balances it chooses; `use` runs with its key, then it is deleted. */
-async function withOwnAccount<T>(
-  context: FlowContext,
-  balances: Record<string, number>,
-  use: (apiKey: string) => Promise<T>,
-): Promise<T> {
-  const apiKey = `api-contract-verify-quotes-${crypto.randomUUID().slice(0, 8)}`;
-  await context.control!.putAccount(apiKey, { balances });
-  try {
-    return await use(apiKey);
-  } finally {
-    await context.control!.deleteAccount(apiKey);
-  }
-}
 
 // ---------------------------------------------------------------------------------------------------------------
 // quotes.sides
@@ -282,7 +267,7 @@ async function balancesAtTheEdge(context: FlowContext, pair: QuotablePair): Prom
   } catch (error) {
     if (!(error instanceof SandboxControlError)) throw error;
   }
-  await withOwnAccount(context, { [source.code]: 1, [target.code]: largest(target) }, async (apiKey) => {
+  await withOwnAccount("quotes", context, { [source.code]: 1, [target.code]: largest(target) }, async (apiKey) => {
     const body = { sourceId: source.code, targetId: target.code, amount: 1, side: "SELL" };
     const { quote } = await madeQuote(context, body, apiKey);
     const accepted = await acceptQuote(context, quote.id, apiKey);
@@ -319,7 +304,7 @@ const reservationFlow: Flow = {
   async run(context) {
     const { source, target } = await quotablePair(context);
     const whole = 2;
-    await withOwnAccount(context, { [source.code]: whole }, async (apiKey) => {
+    await withOwnAccount("quotes", context, { [source.code]: whole }, async (apiKey) => {
       const body = { sourceId: source.code, targetId: target.code, amount: whole, side: "SELL" };
       const first = await madeQuote(context, body, apiKey);
       const second = await createQuote(context, body, apiKey);
@@ -375,7 +360,7 @@ const summaryFlow: Flow = {
   async run(context) {
     const pair = await quotablePair(context);
     const paid = 1000;
-    await withOwnAccount(context, { [pair.source.code]: 10, [pair.target.code]: paid }, async (apiKey) => {
+    await withOwnAccount("quotes", context, { [pair.source.code]: 10, [pair.target.code]: paid }, async (apiKey) => {
       await twoTrades(context, pair, paid, apiKey);
       const history = expectStatus(
         await context.call("GET", "/trades/me?page=1&pageSize=100", undefined, apiKey),
@@ -492,7 +477,7 @@ const idsFlow: Flow = {
   unfit: (context) => unfitWithoutControl(context, "to save and restore the sandbox's state"),
   async run(context) {
     const { source, target } = await quotablePair(context);
-    await withOwnAccount(context, {}, async (apiKey) => {
+    await withOwnAccount("quotes", context, {}, async (apiKey) => {
       // Every withdrawal pending (the cases' among them) settled first: one that came due between the save and the
       // second quote would draw ids from the generator in between, on a timer of the sandbox's.
       await context.control!.advanceClock(WITHDRAWAL_SETTLEMENT.settleAfterMs);

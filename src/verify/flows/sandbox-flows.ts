@@ -12,6 +12,25 @@ export function unfitWithoutControl(context: FlowFitness, what: string): string 
   return context.control ? undefined : `it needs ${what}, which only the package's sandbox gives it (control API)`;
 }
 
+/**
+ * Runs `steps` with an account of the flow's own (api-contract-verify-<what>-…, its balances chosen) through the
+ * control API, deleted after, so the run's own account stays as the other flows expect it.
+ */
+export async function withOwnAccount<T>(
+  what: string,
+  context: FlowContext,
+  balances: Record<string, number>,
+  steps: (key: string) => Promise<T>,
+): Promise<T> {
+  const key = `api-contract-verify-${what}-${crypto.randomUUID().slice(0, 8)}`;
+  await context.control!.putAccount(key, { balances });
+  try {
+    return await steps(key);
+  } finally {
+    await context.control!.deleteAccount(key);
+  }
+}
+
 /** A currency and network the target takes deposits on and withdrawals to, with the network's withdrawal terms. */
 export async function withdrawalRoute(context: FlowContext) {
   const currencies = expectStatus(await context.call("GET", "/currencies"), 200, "(the currencies)").body
