@@ -50,6 +50,13 @@ describe("verify's budget on a deployment", () => {
     });
   });
 
+  it("with answers.checked asked for: every flow, for every call of a flow checks it (the 5 reading ones)", () => {
+    expect(deploymentBudget(openApiDocument, { rules: ["answers.checked"] })).toMatchObject({
+      flowRequests: 104,
+      flows: 5,
+    });
+  });
+
   it("the cases only: no flow spends anything", () => {
     expect(deploymentBudget(openApiDocument, { flows: false })).toMatchObject({
       requests: 46,

@@ -67,7 +67,7 @@ function expectContradicted(report: Report, id: string, evidence: RegExp) {
 }
 
 describe("the service-rule flows on a fresh sandbox", () => {
-  it("pass and confirm each entry they check; answers.checked stays untested", async ({ task }) => {
+  it("pass and confirm each entry they check, and answers.checked by their calls", async ({ task }) => {
     const sandbox = await startSandbox({ port: 0, quiet: true });
     stopLater(task.id, () => sandbox.stop());
     const report = await run(sandbox.baseUrl);
@@ -81,11 +81,7 @@ describe("the service-rule flows on a fresh sandbox", () => {
       { id: "webhooks.retry", verdict: "confirmed" },
       { id: "webhooks.timeout", verdict: "confirmed" },
     ]);
-    expect(verdictOf(report, "answers.checked")).toEqual({
-      id: "answers.checked",
-      verdict: "untested",
-      reason: "no flow of this version of verify checks it",
-    });
+    expect(verdictOf(report, "answers.checked")).toEqual({ id: "answers.checked", verdict: "confirmed" });
     // Any flow of the run that failed (another module's too), with why, before the verdict that sums them up.
     expect(report.flows!.filter((flow) => flow.outcome === "failed")).toEqual([]);
     expect(report.ok).toBe(true);
@@ -125,6 +121,24 @@ describe.concurrent("the service-rule flows against a sandbox that breaks one ru
       "answers.identity",
       /^GET \/currencies → 200 .*x-api-contract-sandbox: 0\.0\.0-deviant;/,
     );
+  });
+
+  it("an answer that breaks the contract (a 404's message a number): answers.checked", async ({ task }) => {
+    const numbered: Deviation = ({ path, status, body }) =>
+      status === 404 && path.startsWith("/v1/transactions/api-contract-verify-")
+        ? { status, body: { ...body, message: 404 } }
+        : { status, body };
+    const report = await againstDeviant(task.id, numbered, undefined, { rules: ["answers.identity"] });
+    const evidence =
+      /^GET \/transactions\/api-contract-verify-\S+ → 404 \{.*"message":404.*: breaks the contract \(\/message /;
+    expect(verdictOf(report, "answers.checked")).toEqual({
+      id: "answers.checked",
+      verdict: "contradicted",
+      evidence: expect.stringMatching(evidence),
+    });
+    const identity = ownFlows(report)[ENTRIES.indexOf("answers.identity")]!;
+    expect([identity.outcome, identity.reason]).toEqual(["failed", expect.stringMatching(evidence)]);
+    expect(report.ok).toBe(false);
   });
 
   it("an unmodelled operation answering other than its example: answers.unmodelled", async ({ task }) => {

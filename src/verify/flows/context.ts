@@ -18,6 +18,12 @@ export interface FlowAnswer {
   exchange: string;
 }
 
+/**
+ * The register's entry every call of every flow checks: an answer that breaks the contract is one the sandbox
+ * never sends (it answers 500 in its place).
+ */
+export const ANSWERS_CHECKED = "answers.checked";
+
 /** A flow that cannot go on: the step's answer broke the contract or was not what the step needs. */
 export class FlowFailure extends Error {}
 
@@ -115,8 +121,12 @@ export function createFlowContext(
       const checked = validator.validateResponse({ method, path, status, headers, bodyText });
       if (!checked.ok) {
         const [first] = checked.violations;
-        throw new FlowFailure(`${exchange}: breaks the contract (${first?.pointer ?? ""} ${first?.message ?? ""})`);
+        const why = `${exchange}: breaks the contract (${first?.pointer ?? ""} ${first?.message ?? ""})`;
+        // The sandbox would have answered 500 rather than send it (answers.checked).
+        contradict(ANSWERS_CHECKED, why);
+        throw new FlowFailure(why);
       }
+      confirm(ANSWERS_CHECKED);
       return { status, headers, body: bodyText === "" ? undefined : (JSON.parse(bodyText) as unknown), exchange };
     },
     confirm,

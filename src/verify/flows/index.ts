@@ -5,7 +5,7 @@
 import type { ContractValidator } from "../../contract/validator.js";
 import { SANDBOX_CHOICES } from "../../sandbox/choices.js";
 import type { ChoiceVerdict, FlowResult } from "../types.js";
-import { createFlowContext, type FlowContext, type FlowSend, type RuleVerdict } from "./context.js";
+import { ANSWERS_CHECKED, createFlowContext, type FlowContext, type FlowSend, type RuleVerdict } from "./context.js";
 import { ACCOUNT_FLOWS } from "./account-flows.js";
 import { ACCOUNT_RULE_FLOWS } from "./account-rules.js";
 import { MONEY_RULE_FLOWS } from "./money-rules.js";
@@ -50,7 +50,8 @@ export const NOT_ASKED_FOR = "it checks none of the rules asked for (--rule)";
 
 /** Why a flow does not run when only `rules` were asked for and it checks none of them, else undefined. */
 function notAskedFor(flow: Flow, rules: readonly string[] | undefined): string | undefined {
-  if (rules === undefined || flow.choices.some((id) => rules.includes(id))) return undefined;
+  if (rules === undefined || rules.includes(ANSWERS_CHECKED)) return undefined;
+  if (flow.choices.some((id) => rules.includes(id))) return undefined;
   return NOT_ASKED_FOR;
 }
 
@@ -85,6 +86,7 @@ function untestedReason(id: string, results: FlowResult[]): string {
   const flows = FLOWS.map((flow, index) => ({ flow, result: results[index]! })).filter(({ flow }) =>
     flow.choices.includes(id),
   );
+  if (id === ANSWERS_CHECKED) return "no flow sent a request (every flow checks it)";
   if (!flows.length) return "no flow of this version of verify checks it";
   return flows.map(({ flow, result }) => `${flow.name}: ${result.reason ?? result.outcome}`).join("; ");
 }
