@@ -64,6 +64,10 @@ const COMMAND_USAGE: Record<string, string> = {
               --api-secret <secret>  sign every request with it (default: CONTRACT_API_SECRET)
                                      The environment is the safer way: arguments show in process lists
                                      and shell history. The flags override it.
+              --second-api-key <key>  another account's key (default: CONTRACT_SECOND_API_KEY): on a
+                                     deployment, its transaction and (with side effects) its quote are
+                                     read with the run's key, which must not see them
+              --second-api-secret <s>  signs the second key's requests (default: CONTRACT_SECOND_API_SECRET)
               --param <n>=<v>        a real value for a path or query parameter (repeat); without one,
                                      cases that need it are skipped and say so
               --allow-side-effects   also run operations that change state (accepting a quote executes a
@@ -301,6 +305,8 @@ function verifyArgs(args: string[]) {
       "base-url": { type: "string", default: process.env.CONTRACT_BASE_URL },
       "api-key": { type: "string" },
       "api-secret": { type: "string" },
+      "second-api-key": { type: "string" },
+      "second-api-secret": { type: "string" },
       "sandbox-token": { type: "string", default: process.env.CONTRACT_SANDBOX_TOKEN || undefined },
       param: { type: "string", multiple: true, default: [] },
       "allow-divergence": { type: "string", multiple: true, default: [] },
@@ -323,6 +329,8 @@ interface VerifyRequest {
   baseUrl: string;
   apiKey: string | undefined;
   apiSecret: string | undefined;
+  secondApiKey: string | undefined;
+  secondApiSecret: string | undefined;
   sandboxToken: string | undefined;
   allowDivergence: string[];
   /** --rule: the register entries whose flows run; absent when none was given (every flow). */
@@ -374,8 +382,8 @@ function reportDirOf(values: VerifyArgs): string | undefined {
 
 function verifyRequest(values: VerifyArgs): VerifyRequest {
   const baseUrl = checkedBaseUrl(values["base-url"]);
-  for (const flag of ["api-key", "api-secret"] as const) {
-    const variable = flag === "api-key" ? "CONTRACT_API_KEY" : "CONTRACT_API_SECRET";
+  for (const flag of ["api-key", "api-secret", "second-api-key", "second-api-secret"] as const) {
+    const variable = `CONTRACT_${flag.toUpperCase().replaceAll("-", "_")}`;
     if (values[flag] !== undefined && !values[flag].trim())
       fail(`--${flag} is empty (leave it out to use ${variable})`);
   }
@@ -392,6 +400,8 @@ function verifyRequest(values: VerifyArgs): VerifyRequest {
     baseUrl,
     apiKey: values["api-key"] ?? (process.env.CONTRACT_API_KEY || undefined),
     apiSecret: values["api-secret"] ?? (process.env.CONTRACT_API_SECRET || undefined),
+    secondApiKey: values["second-api-key"] ?? (process.env.CONTRACT_SECOND_API_KEY || undefined),
+    secondApiSecret: values["second-api-secret"] ?? (process.env.CONTRACT_SECOND_API_SECRET || undefined),
     sandboxToken: values["sandbox-token"],
     allowDivergence: values["allow-divergence"],
     rules: values.rule.length > 0 ? values.rule : undefined,
@@ -412,11 +422,12 @@ function verifyBanner(request: VerifyRequest): string {
   const signing = request.apiSecret
     ? `, requests signed (secret from ${request.secretFlag ? "--api-secret" : "CONTRACT_API_SECRET"})`
     : "";
+  const second = request.secondApiKey ? "; a second key for the isolation flow" : "";
   const sideEffects = request.allowSideEffects ? "side effects ALLOWED" : "no side effects";
   const contract = `${openApiDocument.info?.title ?? "the contract"} ${openApiDocument.info?.version ?? ""}`;
   return (
     `Verifying ${request.baseUrl} against ${contract}\n` +
-    `  ${key}${signing}\n` +
+    `  ${key}${signing}${second}\n` +
     `  on a deployment: ${sideEffects}, ${request.interval ?? 1000} ms between requests ` +
     "(on the package's mock, which says so in its answers, every case runs)\n\n"
   );
@@ -432,6 +443,7 @@ function budgetLine(request: VerifyRequest): string {
     params: request.params,
     flows: !request.casesOnly,
     rules: request.rules,
+    secondApiKey: request.secondApiKey,
   };
   const budget = deploymentBudget(openApiDocument, options);
   const perMinute = Math.floor(60_000 / Math.max(1, request.interval ?? 1000));
@@ -531,6 +543,8 @@ async function verifyCommand(args: string[]): Promise<void> {
     baseUrl: request.baseUrl,
     apiKey: request.apiKey,
     apiSecret: request.apiSecret,
+    secondApiKey: request.secondApiKey,
+    secondApiSecret: request.secondApiSecret,
     sandboxToken: request.sandboxToken,
     allowDivergence: request.allowDivergence,
     rules: request.rules,

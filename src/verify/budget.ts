@@ -58,7 +58,7 @@ function allRequestsLimit(spec: OpenApiDocument): Limit | undefined {
 /** What a run with `options` spends on a deployment at most. */
 export function deploymentBudget(
   spec: OpenApiDocument,
-  options: Pick<VerifyOptions, "allowSideEffects" | "params" | "flows" | "rules">,
+  options: Pick<VerifyOptions, "allowSideEffects" | "params" | "flows" | "rules" | "secondApiKey">,
 ): VerifyBudget {
   const running = planVerification(spec, { ...options, target: "deployment" }).filter((c) => !c.skip);
   const count = (operationId: string, kind?: "positive") =>
@@ -68,6 +68,7 @@ export function deploymentBudget(
     target: "deployment" as const,
     allowSideEffects: options.allowSideEffects ?? false,
     control: undefined,
+    secondKey: options.secondApiKey,
   };
   const flows =
     options.flows === false

@@ -373,6 +373,7 @@ function runFlows(
     baseUrl: options.baseUrl,
     allowSideEffects: options.allowSideEffects ?? false,
     control,
+    secondKey: options.secondApiKey,
     allowDivergence: options.allowDivergence ?? [],
     rules: options.rules,
     webhookReceiver: receiverAddress(options.webhookReceiver),

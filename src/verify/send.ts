@@ -124,7 +124,10 @@ function createLimitPacer(timeOfDay: () => number) {
   };
 }
 
-type SenderOptions = Pick<VerifyOptions, "target" | "apiSecret" | "minIntervalMs" | "timeoutMs" | "clock">;
+type SenderOptions = Pick<
+  VerifyOptions,
+  "target" | "apiSecret" | "secondApiKey" | "secondApiSecret" | "minIntervalMs" | "timeoutMs" | "clock"
+>;
 
 /** What the answers so far say of the target: the mock's version, and whether any answer lacked a header. */
 function identityTracker(given: VerifyTarget | undefined) {
@@ -154,6 +157,10 @@ export function createSender(options: SenderOptions): Sender {
   const clock = options.clock ?? realClock;
   const timeoutMs = options.timeoutMs ?? 15_000;
   const sign = options.apiSecret ? createSigner(options.apiSecret) : undefined;
+  const signSecond = options.secondApiSecret ? createSigner(options.secondApiSecret) : undefined;
+  // A request with the second key is signed with its own secret (or not at all, without one).
+  const signerOf = (headers: Record<string, string>) =>
+    options.secondApiKey !== undefined && headers[API_KEY_HEADER] === options.secondApiKey ? signSecond : sign;
   const tracker = identityTracker(options.target);
   const pacer = createLimitPacer(() => clock.timeOfDay?.() ?? Date.now());
   let waitOnTarget = (ms: number) => clock.sleep(ms);
@@ -168,8 +175,8 @@ export function createSender(options: SenderOptions): Sender {
 
   async function exchange({ method, url, headers, body }: Outgoing, unsigned = false): Promise<Answer> {
     requests++;
-    const outgoingHeaders =
-      sign && !unsigned ? { ...headers, ...(await signatureHeaders(sign, method, url)) } : { ...headers };
+    const signer = unsigned ? undefined : signerOf(headers);
+    const outgoingHeaders = signer ? { ...headers, ...(await signatureHeaders(signer, method, url)) } : { ...headers };
     const started = clock.now();
     // A redirect is an answer of its own, judged like any other (fetch would follow it unseen).
     const response = await fetch(url, {

@@ -20,6 +20,13 @@ export interface VerifyOptions {
   /** Signs every request (x-api-timestamp, x-api-signature) as a real client of the service does. */
   apiSecret?: string;
   /**
+   * Another account's key on the same target, for the isolation flow on a deployment (another key's quote and
+   * transaction, read with the run's key); the sandbox gets a second account through its control API instead.
+   */
+  secondApiKey?: string;
+  /** Signs the requests sent with `secondApiKey` (as apiSecret does the run's). */
+  secondApiSecret?: string;
+  /**
    * `deployment`: the safety rules of plan.ts. `mock`: this package's mock (every case, exact refusal statuses,
    * examples as path values). Default: learned from the answers (see VerifyTarget), a deployment's rules until the
    * first.

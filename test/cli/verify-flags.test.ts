@@ -26,7 +26,7 @@ describe("api-contract verify: flags", () => {
           "  ✓ expiry: a quote accepted at its expiryDate (after it, on a deployment)\n",
       );
       expect(fromEnv.output).toMatch(
-        /\nThe sandbox's register on this target: 50 confirmed, 0 contradicted, 2 untested/,
+        /\nThe sandbox's register on this target: 51 confirmed, 0 contradicted, 1 untested/,
       );
       const wrong = await cli(["verify", "--base-url", sandbox.baseUrl, "--sandbox-token", "wrong-t0ken"], {
         CONTRACT_SANDBOX_TOKEN: "sandbox-t0ken",
@@ -87,6 +87,28 @@ describe("api-contract verify: flags", () => {
     }
   }, 120_000);
 
+  it("CONTRACT_SECOND_API_KEY adds the isolation flow to a deployment's budget, unprinted; empty: exit 2", async () => {
+    const server = await uniformDeployment(401, {});
+    try {
+      const env = { CONTRACT_API_KEY: "env-key", CONTRACT_SECOND_API_KEY: "second-env-key" };
+      const given = await cli(["verify", "--base-url", server.baseUrl, "--min-interval-ms", "0"], env);
+      expect(given.output).toContain("  key from CONTRACT_API_KEY; a second key for the isolation flow\n");
+      // The five reading flows' 104 requests and the isolation flow's 6: 110 for 6 flows; its quote and trade.
+      expect(given.output).toContain(
+        "\n  what it spends there, at most: 156 requests (46 for the cases, 110 for 6 flows)",
+      );
+      expect(given.output).toContain("; 2 Create Quote calls (its own limit: 100 per 3600 s); 1 trade of 1 unit; ");
+      expect(given.output).not.toMatch(/second-env-key/);
+    } finally {
+      await server.close();
+    }
+    const empty = await cli(["verify", "--base-url", `http://127.0.0.1:9${BASE_PATH}`, "--second-api-key", ""]);
+    expect([empty.code, empty.output]).toEqual([
+      2,
+      expect.stringContaining("--second-api-key is empty (leave it out to use CONTRACT_SECOND_API_KEY)"),
+    ]);
+  }, 120_000);
+
   it("exit 2 for bad arguments: no base path, unknown option, empty --api-key, --report vs --report-dir", async () => {
     const noBase = await cli(["verify", "--base-url", "http://127.0.0.1:9"]);
     expect(noBase.code).toBe(2);
@@ -127,7 +149,7 @@ describe("api-contract verify: flags", () => {
     );
   });
 
-  it("--rule runs only the flows that check the rules named: one flow, one entry confirmed", async () => {
+  it("--rule runs only the flows that check the rules named: its entry and answers.checked confirmed", async () => {
     const sandbox = await startSandbox({ port: 0, quiet: true });
     try {
       const run = await cli(["verify", "--base-url", sandbox.baseUrl, "--rule", "quotes.expired"], {
@@ -140,7 +162,7 @@ describe("api-contract verify: flags", () => {
         "\nFlows:\n  ✓ expiry: a quote accepted at its expiryDate (after it, on a deployment)\n" +
           "  – 39 more not run: it checks none of the rules asked for (--rule)\n",
       );
-      expect(run.output).toMatch(/\nThe sandbox's register on this target: 1 confirmed, 0 contradicted, 51 untested/);
+      expect(run.output).toMatch(/\nThe sandbox's register on this target: 2 confirmed, 0 contradicted, 50 untested/);
     } finally {
       await sandbox.stop();
     }

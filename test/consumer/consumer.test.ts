@@ -1046,6 +1046,41 @@ describe("consumer of the packed package", { concurrent: true, timeout: CELL_TIM
       }
     });
 
+    it("`api-contract verify` against a fresh `api-contract sandbox` runs every case and flow, confirming the register", async ({
+      expect,
+    }) => {
+      const reports = path.join(bare, `verify-sandbox-reports-${cell.node.version}`);
+      let verified: { code: number | null; output: string } | undefined;
+      await command(bare, ["sandbox", "--port", "0", "--quiet"], {
+        env: cell.env,
+        untilOutput: "Ctrl-C",
+        onOutput: async (output) => {
+          const args = ["verify", "--base-url", String(listeningOn(output)), "--report-dir", reports];
+          verified = await command(bare, args, { env: { ...cell.env, CONTRACT_API_KEY: "consumer-verify" } });
+        },
+      });
+      expect(verified?.code, verified?.output).toBe(0);
+      const report = JSON.parse(await readFile(path.join(reports, "verify-report.json"), "utf8")) as {
+        target: string;
+        counts: { passed: number; failed: number; skipped: number };
+        flows: Array<{ flow: string; outcome: string; reason?: string }>;
+        choices: Array<{ id: string; verdict: string; reason?: string }>;
+      };
+      expect(report.target).toBe("sandbox");
+      expect(report.counts).toEqual({ passed: 118, failed: 0, skipped: 0 });
+      expect(report.flows.filter((flow) => flow.outcome !== "passed")).toEqual([]);
+      expect(report.flows).toHaveLength(40);
+      // The one entry a sandbox without requireKnownKeys cannot show: first use is its other form, confirmed.
+      expect(report.choices.filter((choice) => choice.verdict !== "confirmed")).toEqual([
+        {
+          id: "accounts.unknown-key",
+          verdict: "untested",
+          reason: expect.stringContaining("the sandbox takes any key"),
+        },
+      ]);
+      expect(report.choices).toHaveLength(52);
+    });
+
     it("says what to install when the mock's optional peer is missing", async ({ expect }) => {
       const result = await command(bare, ["mock", "--port", "0"], { env: cell.env });
       expect(result.code).toBe(1);

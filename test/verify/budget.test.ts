@@ -57,6 +57,15 @@ describe("verify's budget on a deployment", () => {
     });
   });
 
+  it("with a second key and side effects: the isolation flow too (6 requests, its quote, a trade at most)", () => {
+    expect(deploymentBudget(openApiDocument, { allowSideEffects: true, secondApiKey: "other" })).toMatchObject({
+      flowRequests: 171,
+      flows: 14,
+      createQuotes: 24,
+      trades: 7,
+    });
+  });
+
   it("the cases only: no flow spends anything", () => {
     expect(deploymentBudget(openApiDocument, { flows: false })).toMatchObject({
       requests: 46,

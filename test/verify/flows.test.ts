@@ -121,7 +121,10 @@ describe("verify's flows on the package's sandbox", () => {
       ["untested", "it makes deposit addresses (allow side effects to run it)"],
       ["passed", undefined],
       ["passed", undefined],
-      ["untested", "it needs a second account, which only the package's sandbox gives it (control API)"],
+      [
+        "untested",
+        "it needs a second account: a second key (--second-api-key), or the package's sandbox's control API",
+      ],
       ["untested", "it needs to settle a withdrawal, which only the package's sandbox gives it (control API)"],
       ["untested", "it needs an account whose webhooks come to verify, which only the package's sandbox gives it"],
     ]);
@@ -130,6 +133,8 @@ describe("verify's flows on the package's sandbox", () => {
       "lists.pagination": "confirmed",
       "limits.counting": "confirmed",
       "limits.headers": "confirmed",
+      // Every answer of the reading flows met the contract.
+      "answers.checked": "confirmed",
     });
     expect(deployment.choices!.find((choice) => choice.id === "quotes.accepted-twice")?.reason).toBe(
       "swap: quote → accept → accept again → wallets and history: it executes a trade of 1 unit (allow side " +

@@ -66,6 +66,8 @@ export interface FlowContext {
   ): Promise<FlowAnswer>;
   /** The control API, on the package's sandbox only. */
   control: SandboxControlClient | undefined;
+  /** Another account's key on the target (VerifyOptions.secondApiKey), for the isolation flow on a deployment. */
+  secondKey: string | undefined;
   /** Waits `ms` on the run's clock (VerifyOptions.clock). */
   sleep(ms: number): Promise<void>;
   /** Where the webhook flow's receiver listens (port 0: a free one). */
@@ -97,7 +99,10 @@ function exchangeLine(method: string, path: string, answer: Answer): string {
 
 /** A flow's context over `send`, recording its verdicts into `verdicts` (shared by the run's flows). */
 export function createFlowContext(
-  options: Pick<FlowContext, "target" | "baseUrl" | "allowSideEffects" | "control" | "webhookReceiver" | "sleep">,
+  options: Pick<
+    FlowContext,
+    "target" | "baseUrl" | "allowSideEffects" | "control" | "secondKey" | "webhookReceiver" | "sleep"
+  >,
   send: FlowSend,
   validator: ContractValidator,
   verdicts: Map<string, RuleVerdict>,

@@ -1,6 +1,7 @@
 // The flows of verify that need what only the package's sandbox gives through its control API: a second account
 // (another key's quote and transaction), and the settlement of a withdrawal (its states, its fee, the refund of a
-// FAILED one). On a deployment they are untested in this version of verify.
+// FAILED one). On a deployment the isolation flow runs with a second key given (--second-api-key); the others are
+// untested there.
 import { REFUSAL_STATUS } from "../../sandbox/rules.js";
 import { expectStatus, type FlowContext, FlowFailure } from "./context.js";
 import { receivable } from "./account-flows.js";
@@ -58,29 +59,78 @@ export async function withdrawalRoute(context: FlowContext) {
   throw new FlowFailure("no crypto currency with a FLAT-fee withdrawal network to withdraw to");
 }
 
+/** Another key's quote, accepted with the run's key: whether it was hidden (refused 404), with the exchanges. */
+async function acceptTheirQuote(context: FlowContext, other: string) {
+  const pair = await sellablePair(context);
+  const body = { sourceId: pair.source, targetId: pair.target, amount: 1, side: "SELL" };
+  const theirs = expectStatus(await context.call("POST", "/trades/quote", body, other), 200, "(their quote)");
+  const accepted = await context.call("POST", `/trades/quote/${encodeURIComponent(theirs.body.data.id)}`, {});
+  return { hidden: accepted.status === REFUSAL_STATUS.notFound, exchange: accepted.exchange };
+}
+
+/** Another key's transaction `id`, read with the run's key: whether it was hidden (refused 404). */
+async function readTheirTransaction(context: FlowContext, id: string) {
+  const read = await context.call("GET", `/transactions/${encodeURIComponent(id)}`);
+  return { hidden: read.status === REFUSAL_STATUS.notFound, exchange: read.exchange };
+}
+
+/** On the sandbox: a second account of the flow's own, its quote, and a deposit made through the control API. */
+async function isolationOnSandbox(context: FlowContext) {
+  const other = `api-contract-verify-other-${crypto.randomUUID().slice(0, 8)}`;
+  await context.control!.putAccount(other, { balances: {} });
+  try {
+    const quote = await acceptTheirQuote(context, other);
+    const deposit = await context.control!.deposit({ apiKey: other, ...(await receivable(context)), amount: 1 });
+    const transaction = await readTheirTransaction(context, deposit.id);
+    context.check(
+      "accounts.isolation",
+      quote.hidden && transaction.hidden,
+      `${quote.exchange}; ${transaction.exchange}`,
+    );
+  } finally {
+    await context.control!.deleteAccount(other);
+  }
+}
+
+/**
+ * On a deployment, with the second key given: the first transaction it lists (if any), and with side effects
+ * allowed a quote of its own (accepting it with the run's key would trade, should the target not refuse it).
+ */
+async function isolationWithSecondKey(context: FlowContext, other: string) {
+  const listed = await context.call("GET", "/transactions/me?page=1&pageSize=1", undefined, other);
+  const [newest] = (expectStatus(listed, 200, "(the second key's transactions)").body.data ?? []) as Array<{
+    id: string;
+  }>;
+  const seen = [
+    ...(newest ? [await readTheirTransaction(context, newest.id)] : []),
+    ...(context.allowSideEffects ? [await acceptTheirQuote(context, other)] : []),
+  ];
+  if (!seen.length) {
+    const why = "the second key has no transaction to read, and a quote of its own needs side effects allowed";
+    return context.untested("accounts.isolation", why);
+  }
+  const shown = seen.map((part) => part.exchange).join("; ");
+  context.check(
+    "accounts.isolation",
+    seen.every((part) => part.hidden),
+    shown,
+  );
+}
+
 const isolationFlow: Flow = {
   name: "isolation: another key's quote and transaction",
   choices: ["accounts.isolation"],
-  operations: [...TRADE_OPERATIONS, "getTransaction", "getActiveNetworks"],
-  spend: { requests: 6, quotes: 1, trades: 0, addresses: 0 },
-  unfit: (context) => unfitWithoutControl(context, "a second account"),
-  async run(context) {
-    const other = `api-contract-verify-other-${crypto.randomUUID().slice(0, 8)}`;
-    await context.control!.putAccount(other, { balances: {} });
-    try {
-      const pair = await sellablePair(context);
-      const body = { sourceId: pair.source, targetId: pair.target, amount: 1, side: "SELL" };
-      const theirs = expectStatus(await context.call("POST", "/trades/quote", body, other), 200, "(their quote)");
-      const accepted = await context.call("POST", `/trades/quote/${encodeURIComponent(theirs.body.data.id)}`, {});
-      const deposit = await context.control!.deposit({ apiKey: other, ...(await receivable(context)), amount: 1 });
-      const read = await context.call("GET", `/transactions/${encodeURIComponent(deposit.id)}`);
-      const notFound = REFUSAL_STATUS.notFound;
-      const hidden = accepted.status === notFound && read.status === notFound;
-      context.check("accounts.isolation", hidden, `${accepted.exchange}; ${read.exchange}`);
-    } finally {
-      await context.control!.deleteAccount(other);
-    }
+  operations: [...TRADE_OPERATIONS, "getTransaction", "getActiveNetworks", "getUserTransactions"],
+  // The pair (2), their quote, its accept, their transaction's list and its read; the accept trades should the
+  // target not refuse it.
+  spend: { requests: 6, quotes: 1, trades: 1, addresses: 0 },
+  unfit(context) {
+    if (context.target === "mock") return "the mock keeps no state between requests";
+    if (context.control || context.secondKey !== undefined) return undefined;
+    return "it needs a second account: a second key (--second-api-key), or the package's sandbox's control API";
   },
+  run: (context) =>
+    context.control ? isolationOnSandbox(context) : isolationWithSecondKey(context, context.secondKey!),
 };
 
 const withdrawalFlow: Flow = {
