@@ -80,6 +80,9 @@ const COMMAND_USAGE: Record<string, string> = {
               --rule <id>            only the flows that check this rule of the register run (repeat)
               --webhook-receiver <host:port>  where the webhook flow's receiver listens (default 127.0.0.1
                                      on a free port)
+              --webhook-secret <s>   the secret a deployment signs your key's webhooks with (default:
+                                     CONTRACT_WEBHOOK_SECRET): with side effects allowed, the webhook flow
+                                     resends a transaction's webhook twice; route them to the receiver
               --sandbox-token <t>    the package's sandbox's control token (default: CONTRACT_SANDBOX_TOKEN):
                                      on the sandbox, verify makes an account of its own for its cases
                                      through the control API, and deletes it at the end
@@ -313,6 +316,7 @@ function verifyArgs(args: string[]) {
       rule: { type: "string", multiple: true, default: [] },
       "cases-only": { type: "boolean", default: false },
       "webhook-receiver": { type: "string" },
+      "webhook-secret": { type: "string" },
       "allow-side-effects": { type: "boolean", default: process.env.CONTRACT_ALLOW_SIDE_EFFECTS === "1" },
       "min-interval-ms": { type: "string", default: process.env.CONTRACT_MIN_INTERVAL_MS },
       "report-dir": { type: "string" },
@@ -337,6 +341,7 @@ interface VerifyRequest {
   rules: string[] | undefined;
   casesOnly: boolean;
   webhookReceiver: string | undefined;
+  webhookSecret: string | undefined;
   params: Record<string, string>;
   allowSideEffects: boolean;
   interval: number | undefined;
@@ -382,7 +387,7 @@ function reportDirOf(values: VerifyArgs): string | undefined {
 
 function verifyRequest(values: VerifyArgs): VerifyRequest {
   const baseUrl = checkedBaseUrl(values["base-url"]);
-  for (const flag of ["api-key", "api-secret", "second-api-key", "second-api-secret"] as const) {
+  for (const flag of ["api-key", "api-secret", "second-api-key", "second-api-secret", "webhook-secret"] as const) {
     const variable = `CONTRACT_${flag.toUpperCase().replaceAll("-", "_")}`;
     if (values[flag] !== undefined && !values[flag].trim())
       fail(`--${flag} is empty (leave it out to use ${variable})`);
@@ -407,6 +412,7 @@ function verifyRequest(values: VerifyArgs): VerifyRequest {
     rules: values.rule.length > 0 ? values.rule : undefined,
     casesOnly: values["cases-only"],
     webhookReceiver: values["webhook-receiver"],
+    webhookSecret: values["webhook-secret"] ?? (process.env.CONTRACT_WEBHOOK_SECRET || undefined),
     params,
     allowSideEffects: values["allow-side-effects"],
     interval,
@@ -422,7 +428,9 @@ function verifyBanner(request: VerifyRequest): string {
   const signing = request.apiSecret
     ? `, requests signed (secret from ${request.secretFlag ? "--api-secret" : "CONTRACT_API_SECRET"})`
     : "";
-  const second = request.secondApiKey ? "; a second key for the isolation flow" : "";
+  const second =
+    (request.secondApiKey ? "; a second key for the isolation flow" : "") +
+    (request.webhookSecret ? "; a webhook secret for the webhook flow" : "");
   const sideEffects = request.allowSideEffects ? "side effects ALLOWED" : "no side effects";
   const contract = `${openApiDocument.info?.title ?? "the contract"} ${openApiDocument.info?.version ?? ""}`;
   return (
@@ -444,6 +452,7 @@ function budgetLine(request: VerifyRequest): string {
     flows: !request.casesOnly,
     rules: request.rules,
     secondApiKey: request.secondApiKey,
+    webhookSecret: request.webhookSecret,
   };
   const budget = deploymentBudget(openApiDocument, options);
   const perMinute = Math.floor(60_000 / Math.max(1, request.interval ?? 1000));
@@ -550,6 +559,7 @@ async function verifyCommand(args: string[]): Promise<void> {
     rules: request.rules,
     flows: !request.casesOnly,
     webhookReceiver: request.webhookReceiver,
+    webhookSecret: request.webhookSecret,
     allowSideEffects: request.allowSideEffects,
     params: request.params,
     minIntervalMs: request.interval,

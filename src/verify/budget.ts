@@ -58,7 +58,7 @@ function allRequestsLimit(spec: OpenApiDocument): Limit | undefined {
 /** What a run with `options` spends on a deployment at most. */
 export function deploymentBudget(
   spec: OpenApiDocument,
-  options: Pick<VerifyOptions, "allowSideEffects" | "params" | "flows" | "rules" | "secondApiKey">,
+  options: Pick<VerifyOptions, "allowSideEffects" | "params" | "flows" | "rules" | "secondApiKey" | "webhookSecret">,
 ): VerifyBudget {
   const running = planVerification(spec, { ...options, target: "deployment" }).filter((c) => !c.skip);
   const count = (operationId: string, kind?: "positive") =>
@@ -69,6 +69,7 @@ export function deploymentBudget(
     allowSideEffects: options.allowSideEffects ?? false,
     control: undefined,
     secondKey: options.secondApiKey,
+    webhookSecret: options.webhookSecret,
   };
   const flows =
     options.flows === false

@@ -377,6 +377,7 @@ function runFlows(
     allowDivergence: options.allowDivergence ?? [],
     rules: options.rules,
     webhookReceiver: receiverAddress(options.webhookReceiver),
+    webhookSecret: options.webhookSecret,
     sleep: (ms: number) => (options.clock ?? realClock).sleep(ms),
   };
   return runAllFlows(flowOptions, verifier.flowSend, validator);

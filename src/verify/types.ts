@@ -50,6 +50,11 @@ export interface VerifyOptions {
   /** Where the webhook flow's receiver listens, `host:port` (default 127.0.0.1:0, a free port of loopback). */
   webhookReceiver?: string;
   /**
+   * The secret a deployment signs the run's key's webhooks with: the webhook flow then runs there (with side
+   * effects allowed), resending a transaction's webhook twice to the receiver, where the user routes them.
+   */
+  webhookSecret?: string;
+  /**
    * Minimum pause between the end of one request (its answer read) and the start of the next. Default 1000 ms on a
    * deployment (60/min, far under 200/min), 0 on the mock.
    */

@@ -90,15 +90,22 @@ describe("api-contract verify: flags", () => {
   it("CONTRACT_SECOND_API_KEY adds the isolation flow to a deployment's budget, unprinted; empty: exit 2", async () => {
     const server = await uniformDeployment(401, {});
     try {
-      const env = { CONTRACT_API_KEY: "env-key", CONTRACT_SECOND_API_KEY: "second-env-key" };
+      const env = {
+        CONTRACT_API_KEY: "env-key",
+        CONTRACT_SECOND_API_KEY: "second-env-key",
+        CONTRACT_WEBHOOK_SECRET: "whsec-env",
+      };
       const given = await cli(["verify", "--base-url", server.baseUrl, "--min-interval-ms", "0"], env);
-      expect(given.output).toContain("  key from CONTRACT_API_KEY; a second key for the isolation flow\n");
+      expect(given.output).toContain(
+        "  key from CONTRACT_API_KEY; a second key for the isolation flow; a webhook secret for the webhook flow\n",
+      );
       // The five reading flows' 104 requests and the isolation flow's 6: 110 for 6 flows; its quote and trade.
       expect(given.output).toContain(
         "\n  what it spends there, at most: 156 requests (46 for the cases, 110 for 6 flows)",
       );
       expect(given.output).toContain("; 2 Create Quote calls (its own limit: 100 per 3600 s); 1 trade of 1 unit; ");
-      expect(given.output).not.toMatch(/second-env-key/);
+      // Without side effects the webhook flow does not run on a deployment: it adds nothing.
+      expect(given.output).not.toMatch(/second-env-key|whsec-env/);
     } finally {
       await server.close();
     }

@@ -66,6 +66,14 @@ describe("verify's budget on a deployment", () => {
     });
   });
 
+  it("with a webhook secret and side effects: the webhook flow too (6 requests, a deposit address at most)", () => {
+    expect(deploymentBudget(openApiDocument, { allowSideEffects: true, webhookSecret: "whsec" })).toMatchObject({
+      flowRequests: 171,
+      flows: 14,
+      addresses: 10,
+    });
+  });
+
   it("the cases only: no flow spends anything", () => {
     expect(deploymentBudget(openApiDocument, { flows: false })).toMatchObject({
       requests: 46,

@@ -126,7 +126,11 @@ describe("verify's flows on the package's sandbox", () => {
         "it needs a second account: a second key (--second-api-key), or the package's sandbox's control API",
       ],
       ["untested", "it needs to settle a withdrawal, which only the package's sandbox gives it (control API)"],
-      ["untested", "it needs an account whose webhooks come to verify, which only the package's sandbox gives it"],
+      [
+        "untested",
+        "it needs an account whose webhooks come to verify: the package's sandbox, or a deployment's routed to " +
+          "--webhook-receiver with their secret (--webhook-secret)",
+      ],
     ]);
     expect(tested(deployment)).toEqual({
       "accounts.keyless": "confirmed",

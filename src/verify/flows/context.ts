@@ -72,6 +72,8 @@ export interface FlowContext {
   sleep(ms: number): Promise<void>;
   /** Where the webhook flow's receiver listens (port 0: a free one). */
   webhookReceiver: { host: string; port: number };
+  /** The secret a deployment signs the run's key's webhooks with (VerifyOptions.webhookSecret). */
+  webhookSecret: string | undefined;
   /** Records that the target behaved as the rule `choice` says (a contradiction already recorded stands). */
   confirm(choice: string): void;
   /** Records that the target did not behave as `choice` says, with the exchange that shows it. */
@@ -101,7 +103,7 @@ function exchangeLine(method: string, path: string, answer: Answer): string {
 export function createFlowContext(
   options: Pick<
     FlowContext,
-    "target" | "baseUrl" | "allowSideEffects" | "control" | "secondKey" | "webhookReceiver" | "sleep"
+    "target" | "baseUrl" | "allowSideEffects" | "control" | "secondKey" | "webhookReceiver" | "webhookSecret" | "sleep"
   >,
   send: FlowSend,
   validator: ContractValidator,

@@ -38,7 +38,7 @@ export interface FlowsReport {
 
 type FlowOptions = Pick<
   FlowContext,
-  "target" | "baseUrl" | "allowSideEffects" | "control" | "secondKey" | "webhookReceiver" | "sleep"
+  "target" | "baseUrl" | "allowSideEffects" | "control" | "secondKey" | "webhookReceiver" | "webhookSecret" | "sleep"
 > & {
   allowDivergence: string[];
   /** Only the flows that check one of these entries run (VerifyOptions.rules); absent: every flow. */

@@ -13,7 +13,7 @@ export interface FlowSpend {
 }
 
 /** What decides whether a flow runs on a target (before any request). */
-export type FlowFitness = Pick<FlowContext, "target" | "allowSideEffects" | "control" | "secondKey">;
+export type FlowFitness = Pick<FlowContext, "target" | "allowSideEffects" | "control" | "secondKey" | "webhookSecret">;
 
 /** A flow: what it checks of the register, what it needs of the target, what it spends, and its steps. */
 export interface Flow {

@@ -2,7 +2,8 @@
 // given), an account whose webhooks go there, signed with a secret of the run's; then a deposit, a withdrawal
 // settled SUCCESSFUL, and a resend. Each webhook is checked as it arrived: its signature over the exact bytes, its
 // request headers, its payload, the order of a transaction's states, a resend identical byte for byte. Waiting is
-// on the webhooks themselves, up to a stated bound, never a fixed sleep.
+// on the webhooks themselves, up to a stated bound, never a fixed sleep. On a deployment (its secret given, side
+// effects allowed) it resends a transaction's webhook twice to the receiver, where the user routes the key's.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { WEBHOOK_SIGNATURE_HEADER } from "../../../generated/client-meta.js";
@@ -38,13 +39,18 @@ async function startReceiver(host: string, port: number) {
   const address = server.address() as AddressInfo;
   return {
     url: `http://${host.includes(":") ? `[${host}]` : host}:${address.port}/webhooks`,
-    /** The first `count` webhooks, once they have arrived (a FlowFailure after WEBHOOK_WAIT_MS). */
-    async taken(count: number): Promise<Received[]> {
+    /**
+     * The first `count` webhooks (of those `which` picks), once they have arrived (a FlowFailure after
+     * WEBHOOK_WAIT_MS).
+     */
+    async taken(count: number, which: (webhook: Received) => boolean = () => true): Promise<Received[]> {
       const bound = Date.now() + WEBHOOK_WAIT_MS;
-      while (taken.length < count) {
+      while (taken.filter(which).length < count) {
         const left = bound - Date.now();
-        if (left <= 0)
-          throw new FlowFailure(`${taken.length} of ${count} webhooks arrived within ${WEBHOOK_WAIT_MS} ms`);
+        if (left <= 0) {
+          const arrived = taken.filter(which).length;
+          throw new FlowFailure(`${arrived} of ${count} webhooks arrived within ${WEBHOOK_WAIT_MS} ms`);
+        }
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, left);
           waiting.push(() => {
@@ -53,7 +59,7 @@ async function startReceiver(host: string, port: number) {
           });
         });
       }
-      return taken.slice(0, count);
+      return taken.filter(which).slice(0, count);
     },
     close: () =>
       new Promise<void>((resolve) => {
@@ -106,7 +112,53 @@ async function causeWebhooks(context: FlowContext, apiKey: string, receiver: Rec
 function unfitForWebhooks(context: FlowFitness): string | undefined {
   if (context.target === "mock") return "the mock keeps no state between requests";
   if (context.control) return undefined;
-  return "it needs an account whose webhooks come to verify, which only the package's sandbox gives it";
+  if (context.webhookSecret === undefined)
+    return (
+      "it needs an account whose webhooks come to verify: the package's sandbox, or a deployment's routed to " +
+      "--webhook-receiver with their secret (--webhook-secret)"
+    );
+  return context.allowSideEffects ? undefined : "it resends a webhook (allow side effects to run it)";
+}
+
+/** Whether a webhook's payload is of the transaction `id`. */
+const ofTransaction = (id: string) => (webhook: Received) => {
+  try {
+    return payloadOf(webhook).transactionId === id;
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * On a deployment: the run's key's newest deposit or withdrawal among its latest 20 transactions (the kinds the
+ * Webhooks page shows; a swap has none), its webhook resent twice to the receiver the user
+ * routes the key's webhooks to; both signed with the user's secret, of that transaction, the same bytes. Other
+ * webhooks the receiver takes meanwhile are left aside. Order needs a withdrawal settled: untested there.
+ */
+async function resendOnDeployment(context: FlowContext, receiver: Receiver, secret: string) {
+  context.untested("webhooks.order", "on a deployment verify cannot settle a withdrawal to see its states");
+  const listed = expectStatus(await context.call("GET", "/transactions/me?page=1&pageSize=20"), 200, "(the history)");
+  const first = ((listed.body.data ?? []) as Array<{ id: string; category?: string }>).find(
+    (transaction) => transaction.category === "DEPOSIT" || transaction.category === "WITHDRAWAL",
+  );
+  if (!first) {
+    const why = "the run's key has no deposit or withdrawal among its latest 20 transactions to resend";
+    for (const id of ["webhooks.request", "webhooks.payloads", "webhooks.resend"]) context.untested(id, why);
+    return;
+  }
+  const resend = `/transactions/${encodeURIComponent(first.id)}/resendWebhook`;
+  for (const time of ["first", "second"])
+    expectStatus(await context.call("POST", resend, {}), 200, `(the ${time} resend of its webhook)`);
+  const [one, two] = (await receiver.taken(2, ofTransaction(first.id))) as [Received, Received];
+  await checkRequests(context, [one, two], secret);
+  context.confirm("webhooks.payloads");
+  const identical = one.raw.equals(two.raw);
+  const sameSignature = one.headers[WEBHOOK_SIGNATURE_HEADER] === two.headers[WEBHOOK_SIGNATURE_HEADER];
+  context.check(
+    "webhooks.resend",
+    identical && sameSignature,
+    `resent identical: ${identical}, same signature: ${sameSignature}`,
+  );
 }
 
 export const webhookFlow: Flow = {
@@ -118,12 +170,20 @@ export const webhookFlow: Flow = {
     "createDepositAddress",
     "requestCryptoWithdrawal",
     "resendTransactionWebhook",
+    "getUserTransactions",
   ],
   spend: { requests: 6, quotes: 0, trades: 0, addresses: 1 },
   unfit: unfitForWebhooks,
   async run(context) {
     const { host, port } = context.webhookReceiver;
     const receiver = await startReceiver(host, port);
+    if (!context.control) {
+      try {
+        return await resendOnDeployment(context, receiver, context.webhookSecret!);
+      } finally {
+        await receiver.close();
+      }
+    }
     const apiKey = `api-contract-verify-hooks-${crypto.randomUUID().slice(0, 8)}`;
     const secret = `whsec-verify-${crypto.randomUUID()}`;
     await context.control!.putAccount(apiKey, { webhookUrl: receiver.url, webhookSecret: secret });
