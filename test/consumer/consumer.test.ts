@@ -1046,7 +1046,7 @@ describe("consumer of the packed package", { concurrent: true, timeout: CELL_TIM
       }
     });
 
-    it("`api-contract verify` against a fresh `api-contract sandbox` runs every case and flow, confirming the register", async ({
+    it("`api-contract verify` against a fresh `api-contract sandbox` runs every case and flow, confirming", async ({
       expect,
     }) => {
       const reports = path.join(bare, `verify-sandbox-reports-${cell.node.version}`);
