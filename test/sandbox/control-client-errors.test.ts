@@ -2,18 +2,8 @@
 // the control document), and the error's detail is the control API's message, else the answer's status text,
 // else "no message", so what a refused set-up step says is never blank or a value that is not text.
 import { describe, expect, it } from "vitest";
-import { createSandboxControl, SandboxControlError } from "../../src/sandbox/index.js";
-import { newSandbox } from "./support/sandbox.js";
-
-/** The error `run` rejects with (the test fails when it resolves). */
-async function rejectionOf(run: Promise<unknown>): Promise<SandboxControlError> {
-  const error = await run.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  expect(error).toBeInstanceOf(SandboxControlError);
-  return error as SandboxControlError;
-}
+import { createSandboxControl } from "../../src/sandbox/index.js";
+import { newSandbox, rejectionOf } from "./support/sandbox.js";
 
 /** A client whose every request is answered with `answer()` (as a proxy in front of a sandbox might answer). */
 const answeredWith = (answer: () => Response) =>

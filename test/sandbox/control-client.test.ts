@@ -2,19 +2,9 @@
 // through sandbox.fetch and over HTTP alike; any other answer throws a SandboxControlError with the status and
 // the control API's message, so a set-up step that was refused never passes for done.
 import { describe, expect, it } from "vitest";
-import { createSandboxControl, SandboxControlError } from "../../src/sandbox/index.js";
+import { createSandboxControl } from "../../src/sandbox/index.js";
 import { startSandbox } from "../../src/sandbox/server.js";
-import { api, newSandbox, START } from "./support/sandbox.js";
-
-/** The error `run` rejects with (the test fails when it resolves). */
-async function rejectionOf(run: Promise<unknown>): Promise<SandboxControlError> {
-  const error = await run.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  expect(error).toBeInstanceOf(SandboxControlError);
-  return error as SandboxControlError;
-}
+import { api, newSandbox, rejectionOf, START } from "./support/sandbox.js";
 
 describe("the typed control client", () => {
   it("sets an in-process sandbox up: an account, a deposit, the clock, webhooks and the register", async () => {

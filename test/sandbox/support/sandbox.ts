@@ -1,7 +1,8 @@
 // Calling a sandbox in-process in the sandbox's own tests: API requests under /v1 with a key (or none), control
 // requests under /_sandbox, each answer read whole (status, headers, parsed body) and, for the API, checked
 // with the package's contract validator so a test can count the answers that break the contract.
-import { createSandbox, type Sandbox, type SandboxOptions } from "../../../src/sandbox/index.js";
+import { expect } from "vitest";
+import { createSandbox, type Sandbox, SandboxControlError, type SandboxOptions } from "../../../src/sandbox/index.js";
 import type { SandboxStateData } from "../../../src/sandbox/state.js";
 import { API_KEY_HEADER, BASE_PATH, sharedValidator } from "../../support/spec.js";
 
@@ -138,4 +139,14 @@ export async function quoteId(sandbox: Sandbox, body: unknown = SELL_100, key = 
   const answer = await api(sandbox, "POST", "/trades/quote", body, { key });
   if (answer.status !== 200) throw new Error(`quote refused: ${answer.status} ${JSON.stringify(answer.body)}`);
   return answer.body.data.id;
+}
+
+/** The error `run` rejects with (the test fails when it resolves). */
+export async function rejectionOf(run: Promise<unknown>): Promise<SandboxControlError> {
+  const error = await run.then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  );
+  expect(error).toBeInstanceOf(SandboxControlError);
+  return error as SandboxControlError;
 }
