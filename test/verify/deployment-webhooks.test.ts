@@ -5,6 +5,8 @@
 import http from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import { findFreePort } from "../../src/mock/processes.js";
+import { signWebhook } from "../../src/webhooks.js";
+import { WEBHOOK_SIGNATURE_HEADER } from "../support/spec.js";
 import { closeServers, closers, type Report, run } from "./support/flow-runs.js";
 import { type Deviation, deviantSandbox } from "./support/deviant-sandbox.js";
 
@@ -95,6 +97,27 @@ describe("the webhook flow on a deployment", () => {
       "webhooks.resend",
       "contradicted",
       "resent identical: false, same signature: true",
+    ]);
+  });
+
+  it("a payload off the contract (amount as text), signed as sent: webhooks.payloads contradicted", async () => {
+    // The deployment's sender writes the amount as a string, and signs what it sends (the signature holds).
+    const textAmount: typeof fetch = async (input, init) => {
+      const body = String(init?.body).replace(/"amount":([\d.]+)/, '"amount":"$1"');
+      const headers = { ...(init?.headers as Record<string, string>) };
+      headers[WEBHOOK_SIGNATURE_HEADER] = await signWebhook(body, SECRET);
+      return fetch(input, { ...init, body, headers });
+    };
+    const { deviant, options } = await deploymentWithWebhooks(asIs, { fetch: textAmount });
+    const report = await run(deviant.baseUrl, { ...options, allowSideEffects: true, webhookSecret: SECRET });
+    expect(verdicts(report).slice(0, 2)).toEqual([
+      ["webhooks.request", "confirmed", undefined],
+      [
+        "webhooks.payloads",
+        "contradicted",
+        "webhook 1 fits no webhook of the contract (/amount must be number); " +
+          "webhook 2 fits no webhook of the contract (/amount must be number)",
+      ],
     ]);
   });
 

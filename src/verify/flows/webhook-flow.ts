@@ -4,9 +4,11 @@
 // request headers, its payload, the order of a transaction's states, a resend identical byte for byte. Waiting is
 // on the webhooks themselves, up to a stated bound, never a fixed sleep. On a deployment (its secret given, side
 // effects allowed) it resends a transaction's webhook twice to the receiver, where the user routes the key's.
+// Every payload is checked against the contract's webhooks (their request body schemas).
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { WEBHOOK_SIGNATURE_HEADER } from "../../../generated/client-meta.js";
+import { SchemaCompiler } from "../../contract/schemas.js";
 import { verifyWebhookSignature } from "../../webhooks.js";
 import { expectStatus, type FlowContext, FlowFailure } from "./context.js";
 import { withdrawalRoute } from "./sandbox-flows.js";
@@ -120,6 +122,34 @@ function unfitForWebhooks(context: FlowFitness): string | undefined {
   return context.allowSideEffects ? undefined : "it resends a webhook (allow side effects to run it)";
 }
 
+/** A resend against the webhook it repeats: the same bytes and the same signature (webhooks.resend). */
+function checkResend(context: FlowContext, original: Received, resent: Received): void {
+  const identical = resent.raw.equals(original.raw);
+  const sameSignature = resent.headers[WEBHOOK_SIGNATURE_HEADER] === original.headers[WEBHOOK_SIGNATURE_HEADER];
+  const shown = `resent identical: ${identical}, same signature: ${sameSignature}`;
+  context.check("webhooks.resend", identical && sameSignature, shown);
+}
+
+/**
+ * The webhooks whose payload fits none of the contract's webhooks (its `webhooks` section: each one's request body
+ * schema), each with the first violation; empty when all fit.
+ */
+function payloadsOffContract(context: FlowContext, webhooks: Received[]): string[] {
+  const compiler = new SchemaCompiler(context.document);
+  const schemas = Object.entries(context.document.webhooks ?? {}).map(([name, item]) => {
+    const body = (item.post as { requestBody?: { content?: Record<string, { schema?: unknown }> } } | undefined)
+      ?.requestBody;
+    return { name, schema: body?.content?.["application/json"]?.schema };
+  });
+  return webhooks.flatMap((webhook, index) => {
+    const payload = payloadOf(webhook);
+    const errors = schemas.map(({ name, schema }) => compiler.validate(`webhooks/${name}`, schema, payload));
+    if (errors.some((found) => found.length === 0)) return [];
+    const first = errors.flat()[0];
+    return [`webhook ${index + 1} fits no webhook of the contract (${first?.message ?? ""})`];
+  });
+}
+
 /** Whether a webhook's payload is of the transaction `id`. */
 const ofTransaction = (id: string) => (webhook: Received) => {
   try {
@@ -151,14 +181,9 @@ async function resendOnDeployment(context: FlowContext, receiver: Receiver, secr
     expectStatus(await context.call("POST", resend, {}), 200, `(the ${time} resend of its webhook)`);
   const [one, two] = (await receiver.taken(2, ofTransaction(first.id))) as [Received, Received];
   await checkRequests(context, [one, two], secret);
-  context.confirm("webhooks.payloads");
-  const identical = one.raw.equals(two.raw);
-  const sameSignature = one.headers[WEBHOOK_SIGNATURE_HEADER] === two.headers[WEBHOOK_SIGNATURE_HEADER];
-  context.check(
-    "webhooks.resend",
-    identical && sameSignature,
-    `resent identical: ${identical}, same signature: ${sameSignature}`,
-  );
+  const offContract = payloadsOffContract(context, [one, two]);
+  context.check("webhooks.payloads", offContract.length === 0, offContract.join("; "));
+  checkResend(context, one, two);
 }
 
 export const webhookFlow: Flow = {
@@ -192,14 +217,12 @@ export const webhookFlow: Flow = {
       await checkRequests(context, [made.depositHook, ...made.states, made.resent], secret);
       const deposit = payloadOf(made.depositHook);
       const ofDeposit = deposit.type === "DEPOSIT" && deposit.transactionId === made.deposit.id;
-      context.check("webhooks.payloads", ofDeposit, `the deposit's webhook: ${made.depositHook.raw.toString("utf8")}`);
+      const problems = payloadsOffContract(context, [made.depositHook, ...made.states, made.resent]);
+      if (!ofDeposit) problems.unshift(`the deposit's webhook: ${made.depositHook.raw.toString("utf8")}`);
+      context.check("webhooks.payloads", problems.length === 0, problems.join("; "));
       const statuses = made.states.map((webhook) => payloadOf(webhook).status).join(", ");
       context.check("webhooks.order", statuses === "PENDING, SUCCESSFUL", `the withdrawal's webhooks: ${statuses}`);
-      const identical = made.resent.raw.equals(made.depositHook.raw);
-      const signatureOf = (webhook: Received) => webhook.headers[WEBHOOK_SIGNATURE_HEADER];
-      const sameSignature = signatureOf(made.resent) === signatureOf(made.depositHook);
-      const resend = `resent identical: ${identical}, same signature: ${sameSignature}`;
-      context.check("webhooks.resend", identical && sameSignature, resend);
+      checkResend(context, made.depositHook, made.resent);
     } finally {
       await context.control!.deleteAccount(apiKey);
       await receiver.close();
