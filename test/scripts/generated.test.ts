@@ -21,6 +21,9 @@ async function snapshot(dir: string): Promise<Map<string, string>> {
   return out;
 }
 
+// Each test runs the build's scripts in child processes: 25–35 s on a busy core, over 120 s once on a noisy host.
+const BUILD_TIMEOUT_MS = 300_000;
+
 describe("npm run check:generated", () => {
   let repo: FixtureRepo;
   beforeAll(async () => {
@@ -28,27 +31,35 @@ describe("npm run check:generated", () => {
   });
   afterAll(() => repo?.remove());
 
-  it("passes on an untouched copy, and names a file changed by one byte and a file no build writes", async () => {
-    const clean = await repo.npm("check:generated");
-    expect(clean.code, clean.output).toBe(0);
-    const enums = await repo.read("generated/enums.ts");
-    await repo.write("generated/enums.ts", enums.replace('"BUY"', '"BUZ"'));
-    await repo.write("generated/notes.md", "hand-written\n");
-    const broken = await repo.npm("check:generated");
-    expect(broken.code).not.toBe(0);
-    expect(broken.output).toContain("generated/enums.ts: stale");
-    expect(broken.output).toContain("generated/notes.md: not produced by the build");
-  }, 120_000);
+  it(
+    "passes on an untouched copy, and names a file changed by one byte and a file no build writes",
+    async () => {
+      const clean = await repo.npm("check:generated");
+      expect(clean.code, clean.output).toBe(0);
+      const enums = await repo.read("generated/enums.ts");
+      await repo.write("generated/enums.ts", enums.replace('"BUY"', '"BUZ"'));
+      await repo.write("generated/notes.md", "hand-written\n");
+      const broken = await repo.npm("check:generated");
+      expect(broken.code).not.toBe(0);
+      expect(broken.output).toContain("generated/enums.ts: stale");
+      expect(broken.output).toContain("generated/notes.md: not produced by the build");
+    },
+    BUILD_TIMEOUT_MS,
+  );
 
-  it("names the README when its register differs from src/sandbox/choices.ts, and build mends it", async () => {
-    const readme = await repo.read("README.md");
-    await repo.write("README.md", readme.replace("| `quotes.sides` | Quotes |", "| `quotes.sides` | Trades |"));
-    const drifted = await repo.npm("check:generated");
-    expect(drifted.code).not.toBe(0);
-    expect(drifted.output).toContain("README.md: the register of choices differs from src/sandbox/choices.ts");
-    expect((await repo.npm("build")).code).toBe(0);
-    expect(await repo.read("README.md")).toBe(readme);
-  }, 120_000);
+  it(
+    "names the README when its register differs from src/sandbox/choices.ts, and build mends it",
+    async () => {
+      const readme = await repo.read("README.md");
+      await repo.write("README.md", readme.replace("| `quotes.sides` | Quotes |", "| `quotes.sides` | Trades |"));
+      const drifted = await repo.npm("check:generated");
+      expect(drifted.code).not.toBe(0);
+      expect(drifted.output).toContain("README.md: the register of choices differs from src/sandbox/choices.ts");
+      expect((await repo.npm("build")).code).toBe(0);
+      expect(await repo.read("README.md")).toBe(readme);
+    },
+    BUILD_TIMEOUT_MS,
+  );
 });
 
 describe("a build that fails", () => {
@@ -69,15 +80,19 @@ describe("a build that fails", () => {
   });
   afterAll(() => repo?.remove());
 
-  it("leaves generated/ byte for byte as it was, and names the example's source file", async () => {
-    const before = await snapshot(path.join(repo.dir, "generated"));
-    const run = await repo.npm("build");
-    expect(run.code).not.toBe(0);
-    expect(run.output).toMatch(/openapi\/components\/examples\/Quote\.yaml:\d+/);
-    expect(run.output).toContain("generated/ is unchanged");
-    expect(await snapshot(path.join(repo.dir, "generated"))).toEqual(before);
-    expect((await readdir(repo.dir)).filter((name) => name.startsWith("generated."))).toEqual([]);
-  }, 120_000);
+  it(
+    "leaves generated/ byte for byte as it was, and names the example's source file",
+    async () => {
+      const before = await snapshot(path.join(repo.dir, "generated"));
+      const run = await repo.npm("build");
+      expect(run.code).not.toBe(0);
+      expect(run.output).toMatch(/openapi\/components\/examples\/Quote\.yaml:\d+/);
+      expect(run.output).toContain("generated/ is unchanged");
+      expect(await snapshot(path.join(repo.dir, "generated"))).toEqual(before);
+      expect((await readdir(repo.dir)).filter((name) => name.startsWith("generated."))).toEqual([]);
+    },
+    BUILD_TIMEOUT_MS,
+  );
 
   it("keeps npm start from serving: it fails, twice, and serves the contract once the example is fixed", async () => {
     for (const attempt of [1, 2]) {
