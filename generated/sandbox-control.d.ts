@@ -14,7 +14,7 @@ export interface paths {
                  * @description The API key (the value of `x-api-key`) whose account this is.
                  * @example sandbox-key-1
                  */
-                apiKey: string;
+                apiKey: components["parameters"]["AccountKey"];
             };
             cookie?: never;
         };
@@ -78,6 +78,62 @@ export interface paths {
          *     windows reset as if that time had passed. A negative or fractional `ms` is refused with 400.
          */
         post: operations["advanceSandboxClock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_sandbox/accounts/{apiKey}/clock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The API key (the value of `x-api-key`) whose account this is.
+                 * @example sandbox-key-1
+                 */
+                apiKey: components["parameters"]["AccountKey"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read one key's clock
+         * @description The time of one API key's clock: the sandbox's clock plus the advances of that key alone. Its quotes
+         *     expire, its limit windows reset, its withdrawals settle and its webhooks are retried by this clock.
+         */
+        get: operations["getSandboxAccountClock"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_sandbox/accounts/{apiKey}/clock/advance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The API key (the value of `x-api-key`) whose account this is.
+                 * @example sandbox-key-1
+                 */
+                apiKey: components["parameters"]["AccountKey"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move one key's clock forward
+         * @description Moves one API key's clock forward by `ms` milliseconds (never back): its quotes expire, its rate-limit
+         *     windows reset, its due withdrawals settle and its due webhook retries go out as if that time had passed
+         *     for it. No other key's clock moves, so tests that share one sandbox each keep their own time. A
+         *     negative or fractional `ms` is refused with 400.
+         */
+        post: operations["advanceSandboxAccountClock"];
         delete?: never;
         options?: never;
         head?: never;
@@ -693,6 +749,12 @@ export interface components {
              */
             collectionCustomers: components["schemas"]["SandboxCollectionCustomers"];
             /**
+             * @description How far the key's clock is ahead of the sandbox's: the sum of the key's own advances (POST
+             *     /_sandbox/accounts/{apiKey}/clock/advance). Every moment the store records is on the key's clock.
+             * @default 0
+             */
+            clockOffsetMs: number;
+            /**
              * @description Its withdrawals still to settle on the clock, soonest first.
              * @default []
              */
@@ -1125,7 +1187,13 @@ export interface components {
             };
         };
     };
-    parameters: never;
+    parameters: {
+        /**
+         * @description The API key (the value of `x-api-key`) whose account this is.
+         * @example sandbox-key-1
+         */
+        AccountKey: string;
+    };
     requestBodies: never;
     headers: never;
     pathItems: never;
@@ -1178,6 +1246,7 @@ export type ResponseDepositRefused = components['responses']['DepositRefused'];
 export type ResponseNoWithdrawal = components['responses']['NoWithdrawal'];
 export type ResponseAlreadySettled = components['responses']['AlreadySettled'];
 export type ResponseNotFound = components['responses']['NotFound'];
+export type ParameterAccountKey = components['parameters']['AccountKey'];
 export type $defs = Record<string, never>;
 export interface operations {
     getSandboxAccount: {
@@ -1189,7 +1258,7 @@ export interface operations {
                  * @description The API key (the value of `x-api-key`) whose account this is.
                  * @example sandbox-key-1
                  */
-                apiKey: string;
+                apiKey: components["parameters"]["AccountKey"];
             };
             cookie?: never;
         };
@@ -1230,7 +1299,7 @@ export interface operations {
                  * @description The API key (the value of `x-api-key`) whose account this is.
                  * @example sandbox-key-1
                  */
-                apiKey: string;
+                apiKey: components["parameters"]["AccountKey"];
             };
             cookie?: never;
         };
@@ -1288,7 +1357,7 @@ export interface operations {
                  * @description The API key (the value of `x-api-key`) whose account this is.
                  * @example sandbox-key-1
                  */
-                apiKey: string;
+                apiKey: components["parameters"]["AccountKey"];
             };
             cookie?: never;
         };
@@ -1339,6 +1408,56 @@ export interface operations {
             200: components["responses"]["Clock"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+        };
+    };
+    getSandboxAccountClock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The API key (the value of `x-api-key`) whose account this is.
+                 * @example sandbox-key-1
+                 */
+                apiKey: components["parameters"]["AccountKey"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Clock"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    advanceSandboxAccountClock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The API key (the value of `x-api-key`) whose account this is.
+                 * @example sandbox-key-1
+                 */
+                apiKey: components["parameters"]["AccountKey"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "ms": 31000
+                 *     }
+                 */
+                "application/json": components["schemas"]["SandboxClockAdvance"];
+            };
+        };
+        responses: {
+            200: components["responses"]["Clock"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
         };
     };
     getSandboxRates: {

@@ -6,9 +6,9 @@ import type { Admission, AdmissionRequest, Eventually } from "../pipeline/pipeli
 import type { Accounts } from "./accounts.js";
 import { createSignatureCheck } from "./auth.js";
 import { REFUSAL_STATUS } from "./rules.js";
-import { apiKeyOf, type Engine } from "./engine.js";
+import { apiKeyOf, type Engine, nowOf } from "./engine.js";
 import { KEYLESS, type Limits } from "./limits.js";
-import { ownEntry } from "./state.js";
+import { type AccountRecord, ownEntry } from "./state.js";
 
 interface AdmissionContext {
   engine: Engine;
@@ -22,8 +22,13 @@ interface AdmissionContext {
 export function createAdmission({ engine, accounts, limits, requireKnownKeys, signatureClock }: AdmissionContext) {
   const signatureProblem = createSignatureCheck();
   /** The limits' decision once the signature of a key with a secret is checked (Web Crypto: a promise). */
-  const signedAdmission = async (secret: string, key: string, request: AdmissionRequest): Promise<Admission> => {
-    const problem = await signatureProblem(secret, request, { wall: signatureClock(), sandbox: engine.clock.now() });
+  const signedAdmission = async (
+    account: AccountRecord,
+    key: string,
+    request: AdmissionRequest,
+  ): Promise<Admission> => {
+    const clocks = { wall: signatureClock(), sandbox: nowOf(engine, account) }; // the key's clock, not another's
+    const problem = await signatureProblem(account.apiSecret!, request, clocks);
     if (!problem) return limits.admit(key, request.operation);
     return {
       refusal: { status: REFUSAL_STATUS.badSignature, why: problem },
@@ -44,7 +49,9 @@ export function createAdmission({ engine, accounts, limits, requireKnownKeys, si
       }
       accounts.ensure(key);
     }
-    const secret = ownEntry(engine.state.accounts, key)?.apiSecret;
-    return secret === undefined ? limits.admit(key, request.operation) : signedAdmission(secret, key, request);
+    const account = ownEntry(engine.state.accounts, key);
+    return account?.apiSecret === undefined
+      ? limits.admit(key, request.operation)
+      : signedAdmission(account, key, request);
   };
 }

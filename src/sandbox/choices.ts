@@ -77,6 +77,21 @@ export const SANDBOX_CHOICES: readonly SandboxChoice[] = [
     override: "clock.start; POST /_sandbox/clock/advance",
   },
   {
+    id: "clock.per-key",
+    topic: "Clock",
+    choice:
+      "Each API key has its own clock: the sandbox clock plus the advances of that key alone (0 for a new or " +
+      "replaced account). A key's quote expiry, limit windows, withdrawal settlement, webhook attempts and every " +
+      "moment its store records read its clock, and its signatures may be within the window of it. Advancing " +
+      "one key's clock moves no other key's; advancing the sandbox clock moves every key's by as much, and is " +
+      "refused when it would take any key's clock past the last moment. Requests without a key, and an " +
+      "answer's Date header, are on the sandbox clock.",
+    why:
+      "The description knows no test clock. Tests that share one sandbox (a CI's parallel workers, each with its " +
+      "own key) must each move time without expiring another's quotes or moving its windows and retries.",
+    override: "POST /_sandbox/accounts/{apiKey}/clock/advance; sandbox.accountClock(apiKey).advance",
+  },
+  {
     id: "accounts.first-use",
     topic: "Accounts",
     choice: "Any API key gets its own account on first use.",

@@ -29,8 +29,8 @@ export const iso = (ms: number): string => new Date(ms).toISOString();
 const isClockMoment = (ms: unknown): ms is number =>
   Number.isSafeInteger(ms) && (ms as number) >= CLOCK_RANGE.earliest && (ms as number) <= CLOCK_RANGE.latest;
 
-/** Why `ms` is no advance from `now`, or undefined. */
-function advanceProblem(ms: unknown, now: number): string | undefined {
+/** Why `ms` is no advance from `now` (a clock's moment: the sandbox's or a key's), or undefined. */
+export function advanceProblem(ms: unknown, now: number): string | undefined {
   if (typeof ms !== "number" || !Number.isSafeInteger(ms)) return "ms must be a whole number of milliseconds";
   if (ms < 0) return "ms must be 0 or more: the clock never moves back";
   return now + ms > CLOCK_RANGE.latest

@@ -85,6 +85,15 @@ export function createSandboxControl(options: SandboxControlOptions) {
     /** Moves the sandbox clock `ms` forward (quotes expire, windows reopen, due retries and settlements run). */
     advanceClock: (ms: number) =>
       succeeded("advanceSandboxClock", client.POST("/_sandbox/clock/advance", { body: { ms } })),
+    /** One key's clock: the sandbox's plus that key's own advances. */
+    accountClock: (apiKey: string) =>
+      succeeded("getSandboxAccountClock", client.GET("/_sandbox/accounts/{apiKey}/clock", account(apiKey))),
+    /** Moves one key's clock `ms` forward (its quotes, windows, settlements and retries); no other key's moves. */
+    advanceAccountClock: (apiKey: string, ms: number) =>
+      succeeded(
+        "advanceSandboxAccountClock",
+        client.POST("/_sandbox/accounts/{apiKey}/clock/advance", { ...account(apiKey), body: { ms } }),
+      ),
     rates: () => succeeded("getSandboxRates", client.GET("/_sandbox/rates")),
     setRates: (rates: Schemas["SandboxRatesUpdate"]) =>
       succeeded("putSandboxRates", client.PUT("/_sandbox/rates", { body: rates })),

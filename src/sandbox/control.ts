@@ -70,6 +70,9 @@ const HANDLERS: Record<string, ControlHandler> = {
   getSandboxClock: (sandbox) => clockOf(sandbox.clock.now()),
   advanceSandboxClock: (sandbox, { body }) =>
     refusing(() => clockOf(sandbox.clock.advance((body as { ms: number }).ms))),
+  getSandboxAccountClock: (sandbox, { params }) => refusing(() => clockOf(sandbox.accountClock(params.apiKey!).now())),
+  advanceSandboxAccountClock: (sandbox, { params, body }) =>
+    refusing(() => clockOf(sandbox.accountClock(params.apiKey!).advance((body as { ms: number }).ms))),
   // Setting nothing answers the rates in use.
   getSandboxRates: (sandbox) => ok(sandbox.setRates({})),
   putSandboxRates: (sandbox, { body }) =>

@@ -74,6 +74,13 @@ export interface OperationModule {
 /** A call of a caller with an account. */
 export type AccountCall = Call & { account: AccountRecord };
 
+/**
+ * The moment on `account`'s clock: the sandbox's, plus the key's own advances (choices.ts, "clock.per-key"). Every
+ * moment a store records, and every moment its rules compare with, is on this clock.
+ */
+export const nowOf = (engine: Pick<Engine, "clock">, account: AccountRecord): number =>
+  engine.clock.now() + account.clockOffsetMs;
+
 /** The value of a single-valued header or query parameter. */
 export function single(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;

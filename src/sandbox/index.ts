@@ -32,16 +32,16 @@ import {
 import { SANDBOX_CHOICES } from "./choices.js";
 import { refuse } from "./refusal.js";
 import { DEFAULT_QUOTE_SIDE_READING, QUOTE_SIDE_READINGS, type QuoteSideReading } from "./rules.js";
-import { createClock, wallClock } from "./clock.js";
+import { advanceProblem, createClock, wallClock } from "./clock.js";
 import { keepPipeline } from "./direct.js";
 import { createAnswerCheck, sharedValidator } from "./conformance.js";
 import { CONTROL_PREFIX, createControl } from "./control.js";
-import type { Engine } from "./engine.js";
+import { type Engine, nowOf } from "./engine.js";
 import { freshIds } from "./ids.js";
 import { createLimits } from "./limits.js";
 import { createMoney, type SandboxDepositRequest, type WithdrawalOptions, withdrawalSettings } from "./money/index.js";
 import { createSandboxSource } from "./source.js";
-import { type AccountSettings, type SandboxStateData, STATE_VERSION } from "./state.js";
+import { type AccountRecord, type AccountSettings, ownEntry, type SandboxStateData, STATE_VERSION } from "./state.js";
 import { checkedState } from "./state-check.js";
 import { readTemplates } from "./templates.js";
 import type { Sandbox } from "./types.js";
@@ -248,6 +248,20 @@ function createEngine(options: SandboxOptions, check: Check) {
 
 let catalogueCheck: Check | undefined;
 
+/** The store of `apiKey`, or a 404 refusal. */
+function storeOf(engine: Engine, apiKey: string): AccountRecord {
+  return ownEntry(engine.state.accounts, apiKey) ?? refuse(404, `No sandbox account for the API key ${apiKey}`);
+}
+
+/** Refuses (400) an advance of the sandbox clock by `ms` that would take a key's clock past its last moment. */
+function keysAdvanceCheck(engine: Engine, ms: number): void {
+  for (const account of Object.values(engine.state.accounts)) {
+    if (account.clockOffsetMs === 0) continue; // the sandbox clock's own check covers it
+    const problem = advanceProblem(ms, nowOf(engine, account));
+    if (problem) refuse(400, `the clock of API key ${account.apiKey}: ${problem}`);
+  }
+}
+
 export function createSandbox(options: SandboxOptions = {}): Sandbox {
   catalogueCheck ??= createCatalogueCheck(openApiDocument);
   const check = catalogueCheck;
@@ -285,12 +299,25 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     clock: {
       now: () => engine.clock.now(),
       advance(ms) {
+        keysAdvanceCheck(engine, ms);
         const now = engine.clock.advance(ms);
         money.resume();
         engine.webhooks.pump(); // due retries go out before advance returns
         return now;
       },
     },
+    accountClock: (apiKey) => ({
+      now: () => nowOf(engine, storeOf(engine, apiKey)),
+      advance(ms) {
+        const account = storeOf(engine, apiKey);
+        const problem = advanceProblem(ms, nowOf(engine, account));
+        if (problem) refuse(400, `the clock of API key ${apiKey}: ${problem}`);
+        account.clockOffsetMs += ms;
+        money.resume();
+        engine.webhooks.pump(); // its due retries go out before advance returns
+        return nowOf(engine, account);
+      },
+    }),
     putAccount: (apiKey, settings) => accounts.put(apiKey, settings),
     getAccount: (apiKey) => accounts.get(apiKey),
     deleteAccount: (apiKey) => accounts.delete(apiKey),

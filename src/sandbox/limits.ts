@@ -15,7 +15,7 @@ import {
   type OpenApiDocument,
   type Operation,
 } from "../openapi/document.js";
-import type { Engine } from "./engine.js";
+import { type Engine, nowOf } from "./engine.js";
 import { RATE_LIMITED_STATUS, RULE_FORMS } from "./rules.js";
 import { ownEntry, setOwnEntry, type WindowCount, wholeAt15Digits } from "./state.js";
 
@@ -118,7 +118,9 @@ export function createLimits(engine: Engine, settings: LimitSettings): Limits {
   const limitsOf = (operation: Operation | undefined): Limit[] =>
     (operation && withQuota.get(operation.key)) || generalOnly;
   const readings = (key: string, operation: Operation | undefined): Reading[] => {
-    const now = engine.clock.now();
+    const store = key === KEYLESS ? undefined : ownEntry(engine.state.accounts, key);
+    // A key's windows are on its clock; those requests without a key share are on the sandbox's.
+    const now = store ? nowOf(engine, store) : engine.clock.now();
     const windows = windowsOf(key);
     return limitsOf(operation).map((limit) => {
       const saved = windows && ownEntry(windows, limit.name);

@@ -14,7 +14,8 @@
 import { escapePointerToken } from "../openapi/document.js";
 import { quoteCounter } from "./ids.js";
 import { refuse } from "./refusal.js";
-import { isWithdrawalFinal, MAX_MINOR_UNITS } from "./rules.js";
+import { iso } from "./clock.js";
+import { CLOCK_RANGE, isWithdrawalFinal, MAX_MINOR_UNITS } from "./rules.js";
 import { type AccountRecord, effectMinor, refundableMinor, type SandboxStateData } from "./state.js";
 import { savedStateProblem, stateShapeProblem, withStateDefaults } from "./state-schema.js";
 import { webhookSettingsProblem } from "./webhooks/outbox.js";
@@ -145,12 +146,19 @@ function* pastMoments(at: string, account: AccountRecord): Generator<[number, st
     for (const [n, { at: tried }] of attempts.entries()) yield [tried, `${at}/outbox/${index}/attempts/${n}/at`];
 }
 
-/** Whether the clock is before a moment the state records: what comes next would be dated before what came. */
+/**
+ * Whether a key's clock (the clock plus its offset) is before a moment its store records, where what comes next
+ * would be dated before what came, or past the last moment a clock shows.
+ */
 function clockProblem(clock: SandboxStateData["clock"], stores: Array<[string, AccountRecord]>): string | undefined {
   const [now, where] = clock.kind === "fixed" ? [clock.nowMs, "/clock/nowMs"] : [clock.lastMs, "/clock/lastMs"];
-  for (const [at, account] of stores)
+  for (const [at, account] of stores) {
+    const keyNow = now + account.clockOffsetMs;
+    const keyClock = account.clockOffsetMs === 0 ? where : `${where} + ${at}/clockOffsetMs`;
+    if (keyNow > CLOCK_RANGE.latest) return `${keyClock} is past ${iso(CLOCK_RANGE.latest)}, the last moment`;
     for (const [moment, pointer] of pastMoments(at, account))
-      if (moment > now) return `${where} is before ${pointer}: the clock is never set back`;
+      if (moment > keyNow) return `${keyClock} is before ${pointer}: the clock is never set back`;
+  }
   return undefined;
 }
 

@@ -216,6 +216,7 @@ export function newAccount(
     windows: {},
     outbox: [],
     collectionCustomers: structuredClone(settings.collectionCustomers ?? []),
+    clockOffsetMs: 0, // its clock starts at the sandbox's (choices.ts, "clock.per-key")
     settlements: [],
   };
   if (settings.apiSecret !== undefined) account.apiSecret = settings.apiSecret;

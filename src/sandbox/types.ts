@@ -9,10 +9,23 @@ import type { Webhooks } from "./webhooks/index.js";
 
 type Transaction = components["schemas"]["Transaction"];
 
+/** A clock: its moment (ms since the epoch), and a move forward that answers the new moment. */
+export interface SandboxClockHandle {
+  now(): number;
+  advance(ms: number): number;
+}
+
 export interface Sandbox {
   /** The API under /v1 and the control API under /_sandbox. */
   fetch(request: Request): Promise<Response>;
-  clock: { now(): number; advance(ms: number): number };
+  /** The sandbox's clock; advancing it moves every key's clock by as much. */
+  clock: SandboxClockHandle;
+  /**
+   * One key's clock: the sandbox's plus that key's own advances. Its quotes, limit windows, withdrawals and webhook
+   * retries follow it; advancing it moves no other key's. Throws a RangeError (status 404) when the key has no
+   * account, when called.
+   */
+  accountClock(apiKey: string): SandboxClockHandle;
   putAccount(apiKey: string, settings: AccountSettings): SandboxAccount;
   getAccount(apiKey: string): SandboxAccount | undefined;
   deleteAccount(apiKey: string): boolean;

@@ -33,6 +33,8 @@ const AGREED_ROUTES: Record<string, string[]> = {
   "POST /_sandbox/deposits": ["201", "400", "401", "404"],
   "POST /_sandbox/withdrawals/{transactionId}/settle": ["200", "400", "401", "404", "409"],
   "GET /_sandbox/webhooks": ["200", "401"],
+  "GET /_sandbox/accounts/{apiKey}/clock": ["200", "401", "404"],
+  "POST /_sandbox/accounts/{apiKey}/clock/advance": ["200", "400", "401", "404"],
   "GET /_sandbox/clock": ["200", "401"],
   "POST /_sandbox/clock/advance": ["200", "400", "401"],
   "GET /_sandbox/rates": ["200", "401"],
@@ -133,7 +135,7 @@ describe("the control API document", () => {
 
   it("refuses a field a request body does not name (every body but the state, which is the state's own)", () => {
     const closed = requestExamples.filter(({ op }) => op.key !== "PUT /_sandbox/state");
-    expect(closed).toHaveLength(6);
+    expect(closed).toHaveLength(7);
     for (const { op, example } of closed) {
       const violations = validator.validateRequestBody(op.method, op.path, { ...(example as JsonObject), extra: 1 });
       expect(
@@ -245,7 +247,7 @@ describe("the control API document", () => {
       },
     });
     const taken = requestExamples.filter(({ op }) => op.key !== "PUT /_sandbox/state");
-    expect(taken).toHaveLength(6);
+    expect(taken).toHaveLength(7);
     const account = taken.find(({ op }) => op.key === "PUT /_sandbox/accounts/{apiKey}")!.example as JsonObject;
     /** An API request of the example's account, signed with the example's API secret. */
     const signed = async (method: string, path: string, body: unknown) => {

@@ -197,7 +197,14 @@ describe("the state's schema (the control document's SandboxState)", () => {
         .filter(([, property]) => "default" in property)
         .map(([name, property]) => [name, property.default]),
     );
-    expect(defaults).toEqual({ addresses: [], windows: {}, outbox: [], collectionCustomers: [], settlements: [] });
+    expect(defaults).toEqual({
+      addresses: [],
+      windows: {},
+      outbox: [],
+      collectionCustomers: [],
+      clockOffsetMs: 0,
+      settlements: [],
+    });
     expect((schema("SandboxState").properties as Record<string, JsonObject>).keylessWindows!.default).toEqual({});
     // The networks of a state saved before them depend on the contract and the state's currencies: filled in by code.
     const catalogue = schema("SandboxCatalogue");

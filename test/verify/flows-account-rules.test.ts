@@ -17,12 +17,14 @@ const FLOWS = [
   "replace: an account of its own put again over its trades, then deleted",
   "business: collection customers of an account of its own, not Business, Business without, with two",
   "clock: the sandbox clock against real time, an answer's Date, an advance past the last moment",
+  "a clock per key: one key's advance moves its windows, not another key's",
   "signing: an account of its own with an API secret, signed and not; the run's own without one",
   "limit windows: an account of its own across the minute's window, then its quotes spent",
 ];
 
 const ENTRIES = [
   "clock",
+  "clock.per-key",
   "accounts.first-use",
   "accounts.unknown-key",
   "accounts.default-balances",
@@ -72,6 +74,7 @@ describe("the account-rule flows on a fresh sandbox", () => {
     expect(flowsOf(report)).toEqual(Object.fromEntries(FLOWS.map((flow) => [flow, "passed"])));
     expect(verdictsOf(report)).toEqual({
       clock: "confirmed",
+      "clock.per-key": "confirmed",
       "accounts.first-use": "confirmed",
       "accounts.unknown-key": "untested",
       "accounts.default-balances": "confirmed",
@@ -96,6 +99,7 @@ describe("the account-rule flows on a fresh sandbox", () => {
     expect(flowsOf(report)).toEqual(Object.fromEntries(FLOWS.map((flow) => [flow, "passed"])));
     expect(verdictsOf(report)).toEqual({
       clock: "confirmed",
+      "clock.per-key": "confirmed",
       "accounts.first-use": "untested",
       "accounts.unknown-key": "confirmed",
       "accounts.default-balances": "confirmed",
@@ -127,8 +131,9 @@ describe("the account-rule flows where they cannot run", () => {
       [FLOWS[3]!]: `untested: it needs to put and delete an account of its own, ${control}`,
       [FLOWS[4]!]: `untested: it needs accounts of its own, Business and not, ${control}`,
       [FLOWS[5]!]: `untested: it needs to read the sandbox clock, ${control}`,
-      [FLOWS[6]!]: `untested: it needs an account of its own with an API secret, ${control}`,
-      [FLOWS[7]!]: `untested: it needs an account of its own and to move the sandbox clock, ${control}`,
+      [FLOWS[6]!]: `untested: it needs accounts of their own and to move one key's clock, ${control}`,
+      [FLOWS[7]!]: `untested: it needs an account of its own with an API secret, ${control}`,
+      [FLOWS[8]!]: `untested: it needs an account of its own and to move the sandbox clock, ${control}`,
     });
     expect(Object.entries(verdictsOf(deployment)).filter(([, verdict]) => verdict !== "untested")).toEqual([
       ["accounts.keyless", "confirmed"],
@@ -250,6 +255,21 @@ describe("the account-rule flows against a sandbox that breaks one rule", () => 
           "limit 200, remaining 199, reset \\d+ \\(the clock from \\d+\\); " +
           "Create Quote: limit 100, remaining 99, reset \\d+ \\(the clock from \\d+\\); " +
           "falling by one to 0: true; POST /trades/quote → 200 ",
+      ),
+    );
+  }, 60_000);
+
+  it("another key's window moved by one key's advance: clock.per-key contradicted", async () => {
+    const shared: Deviation = (exchange, seen) => {
+      const again = ofOwnKey(exchange, "clock-b") && seen.some((earlier) => ofOwnKey(earlier, "clock-b"));
+      return again ? { ...exchange, headers: { "x-ratelimit-reset": "2000000000" } } : exchange;
+    };
+    expect(await contradicts("clock.per-key", shared)).toMatch(
+      new RegExp(
+        "^advanced 61000 ms: (\\d+) → \\d+, offsets 61000, 0; " +
+          "moved key remaining 199, reset (\\d+) → remaining 199, reset \\d+; " +
+          "other key remaining 199, reset \\d+ → remaining 198, reset 2000000000; " +
+          "an advance past the last moment refused: true$",
       ),
     );
   }, 60_000);

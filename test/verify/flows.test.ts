@@ -95,9 +95,9 @@ describe("verify's flows on the package's sandbox", () => {
     expect(report.flows!.filter((flow) => THESE_FLOWS.includes(flow.flow))).toEqual(
       THESE_FLOWS.map((flow) => ({ flow, outcome: "passed" })),
     );
-    expect([report.flows!.length, report.flows!.filter((flow) => flow.outcome !== "passed")]).toEqual([40, []]);
+    expect([report.flows!.length, report.flows!.filter((flow) => flow.outcome !== "passed")]).toEqual([41, []]);
     const confirmed = Object.entries(tested(report)).filter(([, verdict]) => verdict === "confirmed");
-    expect(confirmed.length).toBe(51);
+    expect(confirmed.length).toBe(52);
     const untested = report.choices!.filter((choice) => choice.verdict === "untested");
     expect(untested).toEqual([
       {
@@ -106,7 +106,7 @@ describe("verify's flows on the package's sandbox", () => {
         reason: "the sandbox takes any key (not started with requireKnownKeys)",
       },
     ]);
-    expect(report.choices!.length).toBe(52);
+    expect(report.choices!.length).toBe(53);
     expect(report.ok).toBe(true);
   });
 
@@ -187,7 +187,7 @@ describe("verify's flows against a sandbox that breaks one rule", () => {
         '      <failure message="the target contradicts quotes.accepted-twice" type="flow"/>\n',
     );
     expect(junit).toMatch(
-      new RegExp(`<testsuites name="api-contract verify" tests="${report.results.length + 40}" failures="1" `),
+      new RegExp(`<testsuites name="api-contract verify" tests="${report.results.length + 41}" failures="1" `),
     );
     const allowed = await againstDeviant(twice, {
       rules: ["quotes.accepted-twice"],

@@ -2,7 +2,7 @@
 // active network isReceivable (Get Active Networks' catalogue). The same identifier gives back the same address;
 // no identifier gives the account's own (master) address of the pair (choices.ts, "addresses.identifiers").
 import type { Catalogue } from "../catalogue.js";
-import type { Engine } from "../engine.js";
+import { type Engine, nowOf } from "../engine.js";
 import { uuid } from "../ids.js";
 import type { AccountRecord, DepositAddressRecord } from "../state.js";
 import { addressValue } from "./generate.js";
@@ -38,7 +38,7 @@ export function addressFor(
   const { ids, catalogue } = engine.state;
   const address: DepositAddressRecord = {
     id: uuid(ids),
-    createdAt: engine.clock.now(),
+    createdAt: nowOf(engine, account),
     value: addressValue(ids, withdrawalNetworkOf(catalogue, currency, network)?.addressRegex),
     reference: uuid(ids),
     currency,

@@ -4,7 +4,7 @@
 // fee, and sends the DEPOSIT webhook (choices.ts, "deposits").
 import { dollarRateOf, excessOf } from "../catalogue.js";
 import { DEPOSIT_REFUSAL } from "../rules.js";
-import type { Engine } from "../engine.js";
+import { type Engine, nowOf } from "../engine.js";
 import { uuid } from "../ids.js";
 import {
   type AccountRecord,
@@ -90,7 +90,7 @@ export function makeDeposit(engine: Engine, request: SandboxDepositRequest) {
   if (beyond) throw invalid(beyond);
   // Made only now: a refused deposit leaves the state as it was (no address, no id drawn).
   const address = destination.address ?? addressFor(engine, account, { currency: destination.currency, network });
-  const now = engine.clock.now();
+  const now = nowOf(engine, account);
   const { ids } = engine.state;
   const transaction: TransactionRecord = {
     id: uuid(ids),

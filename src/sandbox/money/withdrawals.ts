@@ -5,7 +5,7 @@
 // its history. Each state change sends the WITHDRAWAL webhook (choices.ts, "withdrawals.*").
 import { isWithdrawalFinal, SETTLE_REFUSAL, WITHDRAWAL_FINAL_STATUSES, WITHDRAWAL_FIRST_STATUS } from "../rules.js";
 import { type ClockAlarm, createAlarm } from "../clock.js";
-import type { Engine } from "../engine.js";
+import { type Engine, nowOf } from "../engine.js";
 import { datedReference, uuid } from "../ids.js";
 import {
   type AccountRecord,
@@ -49,11 +49,12 @@ export function armSettlement(engine: Engine): void {
   alarm.set(soonestSettlement(engine));
 }
 
-/** The moment of the soonest settlement of any store, or undefined. */
+/** The moment, on the sandbox clock, of the soonest settlement of any store (each is on its key's), or undefined. */
 function soonestSettlement(engine: Engine): number | undefined {
   let soonest: number | undefined;
   for (const account of Object.values(engine.state.accounts)) {
-    const at = account.settlements[0]?.at;
+    const due = account.settlements[0];
+    const at = due && due.at - account.clockOffsetMs;
     if (at !== undefined && (soonest === undefined || at < soonest)) soonest = at;
   }
   return soonest;
@@ -70,7 +71,7 @@ function schedule(engine: Engine, account: AccountRecord, entry: SettlementRecor
 
 /** Records a withdrawal the request checks allowed: the debit, its first state, its settlement, its webhook. */
 export function recordWithdrawal(engine: Engine, account: AccountRecord, terms: WithdrawalTerms): TransactionRecord {
-  const now = engine.clock.now();
+  const now = nowOf(engine, account);
   const { ids } = engine.state;
   const transaction: TransactionRecord = {
     id: uuid(ids),
@@ -136,20 +137,23 @@ function settle(
 }
 
 /**
- * Settles each withdrawal whose moment the sandbox clock has reached, at its moment, with the default outcome: of
- * `only` (the store a request reads: it sees no other), else of every store, soonest first across them.
+ * Settles each withdrawal whose moment its key's clock has reached, at its moment, with the default outcome: of
+ * `only` (the store a request reads: it sees no other), else of every store, soonest first across them (on the
+ * sandbox clock: each store's moments are on its key's).
  */
 export function settleDue(engine: Engine, only?: AccountRecord): void {
-  const now = engine.clock.now();
   const stores = only ? [only] : Object.values(engine.state.accounts);
   const due: Array<{ account: AccountRecord; entry: SettlementRecord }> = [];
-  for (const account of stores)
+  for (const account of stores) {
+    const now = nowOf(engine, account);
     for (const entry of account.settlements) {
       if (entry.at > now) break;
       due.push({ account, entry });
     }
+  }
   if (due.length === 0) return;
-  due.sort((a, b) => a.entry.at - b.entry.at); // stable: a store's order, then the stores' order
+  const sandboxAt = ({ account, entry }: (typeof due)[number]) => entry.at - account.clockOffsetMs;
+  due.sort((a, b) => sandboxAt(a) - sandboxAt(b)); // stable: a store's order, then the stores' order
   for (const { account, entry } of due) {
     const transaction = account.transactions.find((candidate) => candidate.id === entry.transactionId);
     if (transaction?.withdrawal && !isWithdrawalFinal(transaction.withdrawal.status))
@@ -169,7 +173,7 @@ export function settleById(engine: Engine, transactionId: string, status: FinalS
     if (!withdrawal) break;
     if (isWithdrawalFinal(withdrawal.status))
       throw new SandboxRefusal(SETTLE_REFUSAL.settled, `withdrawal ${transactionId} is already ${withdrawal.status}`);
-    settle(engine, account, transaction, status, engine.clock.now());
+    settle(engine, account, transaction, status, nowOf(engine, account));
     return { account, transaction };
   }
   throw new SandboxRefusal(SETTLE_REFUSAL.unknown, `no withdrawal ${transactionId} in the sandbox`);

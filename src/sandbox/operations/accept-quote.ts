@@ -6,7 +6,7 @@
 import { DOLLAR_VALUE_DECIMALS, REFUSAL_STATUS, RULE_FORMS } from "../rules.js";
 import { pairJoining } from "../catalogue.js";
 import { iso } from "../clock.js";
-import { type AccountCall, answered, type Engine, withAccount, type OperationModule } from "../engine.js";
+import { type AccountCall, answered, type Engine, nowOf, withAccount, type OperationModule } from "../engine.js";
 import { refuse } from "../refusal.js";
 import { tradeReference, uuid } from "../ids.js";
 import {
@@ -117,7 +117,7 @@ const acceptQuote = withAccount((call: AccountCall) => {
   const id = call.request.params.quoteId ?? "";
   const record = findQuote(account.quotes, id);
   if (!record) return refuse(REFUSAL_STATUS.notFound, `no quote ${id} was found for this API key`);
-  const now = engine.clock.now();
+  const now = nowOf(engine, account);
   const problem = staleness(record, now) ?? fundingProblem(engine, account, record);
   if (problem) return problem;
   const trade = tradeOf(engine, record, now);

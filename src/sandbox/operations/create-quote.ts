@@ -14,7 +14,7 @@ import {
   largestAmountOf,
   pairJoining,
 } from "../catalogue.js";
-import { type AccountCall, answered, type Engine, withAccount, type OperationModule } from "../engine.js";
+import { type AccountCall, answered, type Engine, nowOf, withAccount, type OperationModule } from "../engine.js";
 import { refuse } from "../refusal.js";
 import { quoteId } from "../ids.js";
 import { fromMinor, type QuotePayer, type QuoteRecord, wholeAt15Digits } from "../state.js";
@@ -138,7 +138,7 @@ const createQuote = withAccount((call: AccountCall) => {
     return notTradable(
       `the sandbox has no dollar rate for ${sourceDollarRate === undefined ? source.code : target.code}`,
     );
-  const now = engine.clock.now();
+  const now = nowOf(engine, account);
   const expiresIn = Number(engine.templates.quote.expiresIn);
   const expiresAt = now + expiresIn * 1000;
   const quote: QuoteRecord = {

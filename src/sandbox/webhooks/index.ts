@@ -8,7 +8,7 @@
 import { signWebhook } from "../../webhooks.js";
 import { WEBHOOK_RETRY_DELAYS_MS, WEBHOOK_TIMEOUT_MS } from "../rules.js";
 import { type ClockAlarm, createAlarm, MAX_TIMER_MS } from "../clock.js";
-import type { Engine, WebhookPayload, WebhookResend } from "../engine.js";
+import { type Engine, nowOf, type WebhookPayload, type WebhookResend } from "../engine.js";
 import { uuid } from "../ids.js";
 import { ownEntry } from "../state.js";
 import {
@@ -126,15 +126,27 @@ class Sender implements Webhooks {
   }
 
   pump(): void {
-    const now = this.engine.clock.now();
+    const sandboxNow = this.engine.clock.now();
     let earliest: number | undefined;
     for (const [key, queue] of this.queues) {
       const head = queue.records[0]!;
       if (this.inFlight.has(head) || head.signature === undefined || head.nextAttemptAt === undefined) continue;
-      if (head.nextAttemptAt <= now) this.start(key, queue.apiKey, head);
-      else earliest = Math.min(earliest ?? head.nextAttemptAt, head.nextAttemptAt);
+      // Each key's moments are on its own clock: its offset brings them to the sandbox clock.
+      const due = head.nextAttemptAt - this.offsetOf(queue.apiKey);
+      if (due <= sandboxNow) this.start(key, queue.apiKey, head);
+      else earliest = Math.min(earliest ?? due, due);
     }
     this.alarm.set(earliest); // with real time, the earliest attempt due later
+  }
+
+  /** How far `apiKey`'s clock is ahead of the sandbox's (0 once its store is gone). */
+  private offsetOf(apiKey: string): number {
+    return ownEntry(this.engine.state.accounts, apiKey)?.clockOffsetMs ?? 0;
+  }
+
+  /** The moment on `apiKey`'s clock. */
+  private nowOf(apiKey: string): number {
+    return this.engine.clock.now() + this.offsetOf(apiKey);
   }
 
   forget(apiKey: string): void {
@@ -156,7 +168,7 @@ class Sender implements Webhooks {
         }
         this.enqueue(apiKey, record);
         const secret = ownEntry(this.engine.state.accounts, apiKey)?.webhookSecret;
-        if (record.signature === undefined && secret !== undefined) this.sign(record, secret);
+        if (record.signature === undefined && secret !== undefined) this.sign(apiKey, record, secret);
       }
     this.pump();
   }
@@ -165,7 +177,7 @@ class Sender implements Webhooks {
   private make(apiKey: string, transactionId: string, body: string, resendOf?: string): void {
     const account = ownEntry(this.engine.state.accounts, apiKey);
     if (!account) return;
-    const now = this.engine.clock.now();
+    const now = nowOf(this.engine, account);
     const id = uuid(this.engine.state.ids);
     const record: WebhookRecord = { id, transactionId, body, status: "pending", attempts: [], createdAt: now };
     if (account.webhookUrl !== undefined) record.url = account.webhookUrl;
@@ -178,7 +190,7 @@ class Sender implements Webhooks {
     }
     record.nextAttemptAt = now;
     this.enqueue(apiKey, record);
-    this.sign(record, secret);
+    this.sign(apiKey, record, secret);
   }
 
   private enqueue(apiKey: string, record: WebhookRecord): void {
@@ -195,7 +207,7 @@ class Sender implements Webhooks {
    * cannot be signed (no Web Crypto: a browser page outside a secure context), it fails at once, its one attempt
    * saying why.
    */
-  private sign(record: WebhookRecord, secret: string): void {
+  private sign(apiKey: string, record: WebhookRecord, secret: string): void {
     const made = signWebhook(record.body, secret).then(
       (signature) => ({ signature }),
       (error: unknown) => ({ error }),
@@ -204,7 +216,7 @@ class Sender implements Webhooks {
       .then(() => made)
       .then((outcome) => {
         if ("signature" in outcome) record.signature = outcome.signature;
-        else this.unsignable(record, outcome.error);
+        else this.unsignable(apiKey, record, outcome.error);
       })
       .finally(() => {
         this.signing.delete(signed);
@@ -215,8 +227,8 @@ class Sender implements Webhooks {
   }
 
   /** `record` could not be signed: failed, out of its queue, so the webhooks after it go on. */
-  private unsignable(record: WebhookRecord, error: unknown): void {
-    record.attempts.push({ at: this.engine.clock.now(), error: `not signed: ${(error as Error)?.message ?? error}` });
+  private unsignable(apiKey: string, record: WebhookRecord, error: unknown): void {
+    record.attempts.push({ at: this.nowOf(apiKey), error: `not signed: ${(error as Error)?.message ?? error}` });
     record.status = "failed";
     delete record.nextAttemptAt;
     for (const [key, queue] of this.queues) {
@@ -228,7 +240,7 @@ class Sender implements Webhooks {
   }
 
   private start(key: string, apiKey: string, record: WebhookRecord): void {
-    const tried: WebhookAttempt = { at: this.engine.clock.now() };
+    const tried: WebhookAttempt = { at: this.nowOf(apiKey) };
     record.attempts.push(tried);
     delete record.nextAttemptAt;
     const signature = record.signature!;

@@ -563,6 +563,53 @@ const limitsFlow: Flow = {
   },
 };
 
+/** How far the per-key flow moves one key's clock: past a minute's window of its limits. */
+const KEY_ADVANCE_MS = 61_000;
+
+/** The clock offsets of `keys`, from the state (exact: no real time passes between the two reads). */
+async function offsetsOf(context: FlowContext, keys: string[]) {
+  const { accounts } = await controlOf(context).state();
+  return keys.map((key) => accounts[key]?.clockOffsetMs);
+}
+
+const clockPerKeyFlow: Flow = {
+  name: "a clock per key: one key's advance moves its windows, not another key's",
+  choices: ["clock.per-key"],
+  operations: ["getCurrencies"],
+  spend: { requests: 4, quotes: 0, trades: 0, addresses: 0 },
+  unfit: (context) => unfitWithoutControl(context, "accounts of their own and to move one key's clock"),
+  async run(context) {
+    const [moved, still] = [ownKey("clock-a"), ownKey("clock-b")];
+    const read = async (key: string) =>
+      limitOf(expectStatus(await context.call("GET", "/currencies", undefined, key), 200, "(a read of its own)"));
+    try {
+      for (const key of [moved, still]) await controlOf(context).putAccount(key, {});
+      const [movedFirst, stillFirst] = [await read(moved), await read(still)];
+      const before = (await controlOf(context).accountClock(moved)).now;
+      const answered = (await controlOf(context).advanceAccountClock(moved, KEY_ADVANCE_MS)).now;
+      const offsets = await offsetsOf(context, [moved, still]);
+      const [movedAfter, stillAfter] = [await read(moved), await read(still)];
+      const past = await refusedByControl(() => controlOf(context).advanceAccountClock(moved, CLOCK_RANGE.latest));
+      const holds =
+        answered >= before + KEY_ADVANCE_MS &&
+        offsets.join() === `${KEY_ADVANCE_MS},0` &&
+        movedAfter.remaining === movedFirst.limit - 1 &&
+        movedAfter.reset >= movedFirst.reset + KEY_ADVANCE_MS / 1000 &&
+        stillAfter.reset === stillFirst.reset &&
+        stillAfter.remaining === stillFirst.remaining - 1 &&
+        past;
+      const seen = (l: ReturnType<typeof limitOf>) => `remaining ${l.remaining}, reset ${l.reset}`;
+      const evidence =
+        `advanced ${KEY_ADVANCE_MS} ms: ${before} → ${answered}, offsets ${offsets.join(", ")}; ` +
+        `moved key ${seen(movedFirst)} → ${seen(movedAfter)}; other key ${seen(stillFirst)} → ${seen(stillAfter)}; ` +
+        `an advance past the last moment refused: ${past}`;
+      context.check("clock.per-key", holds, evidence);
+    } finally {
+      for (const key of [moved, still]) await removeAccount(context, key);
+    }
+  },
+};
+
 /** The flows of the register's account, wallet, signing, limit and clock rules, in the order verify runs them. */
 export const ACCOUNT_RULE_FLOWS: readonly Flow[] = [
   keylessFlow,
@@ -571,6 +618,7 @@ export const ACCOUNT_RULE_FLOWS: readonly Flow[] = [
   replaceFlow,
   businessFlow,
   clockFlow,
+  clockPerKeyFlow,
   signingFlow,
   limitsFlow,
 ];
