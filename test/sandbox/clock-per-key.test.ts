@@ -107,7 +107,7 @@ describe("a clock per key", () => {
     ]);
   });
 
-  it("takes a signature dated on the key's clock: 10 minutes ahead of the sandbox's, refused on the sandbox's", async () => {
+  it("takes a signature dated on the key's clock (10 min ahead); refuses one dated on the sandbox's", async () => {
     const sandbox = newSandbox({ accounts: { "key-a": { apiSecret: "s3cret" } } });
     sandbox.accountClock("key-a").advance(600_000);
     const signedAt = async (ms: number) => {
