@@ -140,6 +140,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_sandbox/accounts/{apiKey}/state": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The API key (the value of `x-api-key`) whose account this is.
+                 * @example sandbox-key-1
+                 */
+                apiKey: components["parameters"]["AccountKey"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read one key's store
+         * @description The whole store of one API key (its account, wallets, quotes, trades, transactions, deposit addresses,
+         *     limit windows, webhooks, withdrawals to settle and clock offset), as `GET /_sandbox/state` holds it under
+         *     `accounts`. The API secret and the webhook secret are left out unless asked for with `?secrets=true`.
+         */
+        get: operations["getSandboxAccountState"];
+        /**
+         * Restore one key's store
+         * @description Puts back one API key's store as `GET /_sandbox/accounts/{apiKey}/state` answered it (with its secrets, for an
+         *     account that signs or sends webhooks), creating the account if there is none: a test seeds one account
+         *     without touching any other. It is checked as a restore checks each store (the schema, its balances against
+         *     its history, the catalogue's currencies and pairs, its moments against the key's clock) and its ids against
+         *     every other store's; a problem is refused with 400, named by its JSON pointer in the store. Its deliveries
+         *     under way stop, its pending webhooks and withdrawals go on.
+         */
+        put: operations["putSandboxAccountState"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_sandbox/rates": {
         parameters: {
             query?: never;
@@ -1189,6 +1226,11 @@ export interface components {
     };
     parameters: {
         /**
+         * @description `true`: the accounts' API and webhook secrets are in the answer, as a restore needs them to keep signed
+         *     requests and webhooks going. Any other value but `false` is refused with 400.
+         */
+        Secrets: "true" | "false";
+        /**
          * @description The API key (the value of `x-api-key`) whose account this is.
          * @example sandbox-key-1
          */
@@ -1246,6 +1288,7 @@ export type ResponseDepositRefused = components['responses']['DepositRefused'];
 export type ResponseNoWithdrawal = components['responses']['NoWithdrawal'];
 export type ResponseAlreadySettled = components['responses']['AlreadySettled'];
 export type ResponseNotFound = components['responses']['NotFound'];
+export type ParameterSecrets = components['parameters']['Secrets'];
 export type ParameterAccountKey = components['parameters']['AccountKey'];
 export type $defs = Record<string, never>;
 export interface operations {
@@ -1458,6 +1501,71 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+        };
+    };
+    getSandboxAccountState: {
+        parameters: {
+            query?: {
+                /**
+                 * @description `true`: the accounts' API and webhook secrets are in the answer, as a restore needs them to keep signed
+                 *     requests and webhooks going. Any other value but `false` is refused with 400.
+                 */
+                secrets?: components["parameters"]["Secrets"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The API key (the value of `x-api-key`) whose account this is.
+                 * @example sandbox-key-1
+                 */
+                apiKey: components["parameters"]["AccountKey"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key's store. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxAccountStore"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    putSandboxAccountState: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The API key (the value of `x-api-key`) whose account this is.
+                 * @example sandbox-key-1
+                 */
+                apiKey: components["parameters"]["AccountKey"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxAccountStore"];
+            };
+        };
+        responses: {
+            /** @description The store is restored. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
         };
     };
     getSandboxRates: {
@@ -1711,10 +1819,10 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description `true`: the accounts' API and webhook secrets are in the state, as a restore needs them to keep
-                 *     signed requests and webhooks going. Any other value but `false` is refused with 400.
+                 * @description `true`: the accounts' API and webhook secrets are in the answer, as a restore needs them to keep signed
+                 *     requests and webhooks going. Any other value but `false` is refused with 400.
                  */
-                secrets?: "true" | "false";
+                secrets?: components["parameters"]["Secrets"];
             };
             header?: never;
             path?: never;

@@ -106,6 +106,20 @@ export function createSandboxControl(options: SandboxControlOptions) {
         "getSandboxState",
         client.GET("/_sandbox/state", { params: { query: { secrets: secrets ? "true" : "false" } } }),
       ),
+    /** One key's store; its secrets only with `{ secrets: true }`. */
+    accountState: (apiKey: string, { secrets = false }: { secrets?: boolean } = {}) =>
+      succeeded(
+        "getSandboxAccountState",
+        client.GET("/_sandbox/accounts/{apiKey}/state", {
+          params: { path: { apiKey }, query: { secrets: secrets ? "true" : "false" } },
+        }),
+      ),
+    /** Puts back one key's store (made if there is none); no other key's changes. */
+    restoreAccount: (apiKey: string, store: Schemas["SandboxAccountStore"]) =>
+      succeeded(
+        "putSandboxAccountState",
+        client.PUT("/_sandbox/accounts/{apiKey}/state", { ...account(apiKey), body: store }),
+      ),
     restore: (state: Schemas["SandboxStateToRestore"]) =>
       succeeded("putSandboxState", client.PUT("/_sandbox/state", { body: state })),
     /** The register of choices: where the sandbox decides what no source shows. */

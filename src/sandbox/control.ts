@@ -48,13 +48,24 @@ function refusing(change: () => ControlAnswer): ControlAnswer {
   }
 }
 
-/** `state` with no account's apiSecret or webhookSecret: what a read that did not ask for them answers. */
+/** `store` without its apiSecret and webhookSecret: what a read that did not ask for them answers. */
+function storeWithoutSecrets<T extends { apiSecret?: string; webhookSecret?: string }>(store: T): T {
+  delete store.apiSecret;
+  delete store.webhookSecret;
+  return store;
+}
+
+/** `state` with no account's apiSecret or webhookSecret. */
 function withoutSecrets(state: ReturnType<Sandbox["snapshot"]>): ReturnType<Sandbox["snapshot"]> {
-  for (const account of Object.values(state.accounts)) {
-    delete account.apiSecret;
-    delete account.webhookSecret;
-  }
+  for (const account of Object.values(state.accounts)) storeWithoutSecrets(account);
   return state;
+}
+
+/** Whether a read asks for the secrets (`?secrets=true`), or the 400 of a value other than true or false. */
+function secretsAsked(query: URLSearchParams): boolean | ControlAnswer {
+  const secrets = query.get("secrets") ?? "false";
+  if (secrets !== "true" && secrets !== "false") return problem(400, "secrets must be true or false");
+  return secrets === "true";
 }
 
 /** The control routes by operationId. */
@@ -78,11 +89,23 @@ const HANDLERS: Record<string, ControlHandler> = {
   putSandboxRates: (sandbox, { body }) =>
     refusing(() => ok(sandbox.setRates(body as Parameters<Sandbox["setRates"]>[0]))),
   getSandboxState: (sandbox, { query }) => {
-    const secrets = query.get("secrets") ?? "false";
-    if (secrets !== "true" && secrets !== "false") return problem(400, "secrets must be true or false");
+    const secrets = secretsAsked(query);
+    if (typeof secrets !== "boolean") return secrets;
     const state = sandbox.snapshot();
-    return ok(secrets === "true" ? state : withoutSecrets(state));
+    return ok(secrets ? state : withoutSecrets(state));
   },
+  getSandboxAccountState: (sandbox, { params, query }) => {
+    const secrets = secretsAsked(query);
+    if (typeof secrets !== "boolean") return secrets;
+    const store = sandbox.accountState(params.apiKey!);
+    if (!store) return noAccount(params.apiKey!);
+    return ok(secrets ? store : storeWithoutSecrets(store));
+  },
+  putSandboxAccountState: (sandbox, { params, body }) =>
+    refusing(() => {
+      sandbox.restoreAccount(params.apiKey!, body as Parameters<Sandbox["restoreAccount"]>[1]);
+      return { status: 204 };
+    }),
   putSandboxState: (sandbox, { body }) =>
     refusing(() => {
       sandbox.restore(body as ReturnType<Sandbox["snapshot"]>);

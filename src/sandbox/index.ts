@@ -14,6 +14,7 @@ import { createRequestPipeline } from "../pipeline/pipeline.js";
 import type {
   FiatRateSetting,
   SandboxAccount,
+  SandboxAccountStore,
   SandboxChoice,
   SandboxRates,
   SandboxState,
@@ -41,8 +42,15 @@ import { freshIds } from "./ids.js";
 import { createLimits } from "./limits.js";
 import { createMoney, type SandboxDepositRequest, type WithdrawalOptions, withdrawalSettings } from "./money/index.js";
 import { createSandboxSource } from "./source.js";
-import { type AccountRecord, type AccountSettings, ownEntry, type SandboxStateData, STATE_VERSION } from "./state.js";
-import { checkedState } from "./state-check.js";
+import {
+  type AccountRecord,
+  type AccountSettings,
+  ownEntry,
+  type SandboxStateData,
+  STATE_VERSION,
+  setOwnEntry,
+} from "./state.js";
+import { checkedState, checkedStore, highestQuoteCounter } from "./state-check.js";
 import { readTemplates } from "./templates.js";
 import type { Sandbox } from "./types.js";
 import {
@@ -53,7 +61,7 @@ import {
   type WebhookView,
 } from "./webhooks/index.js";
 
-export type { AccountSettings, SandboxAccount, SandboxChoice, SandboxRates, SandboxState };
+export type { AccountSettings, SandboxAccount, SandboxAccountStore, SandboxChoice, SandboxRates, SandboxState };
 export {
   createSandboxControl,
   type SandboxControlClient,
@@ -327,6 +335,19 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       return structuredClone(merged);
     },
     snapshot: () => structuredClone({ ...engine.state, clock: engine.clock.state() }) as SandboxState,
+    accountState: (apiKey) => {
+      const store = ownEntry(engine.state.accounts, apiKey);
+      return store && (structuredClone(store) as SandboxAccountStore);
+    },
+    restoreAccount(apiKey, saved) {
+      const store = checkedStore(engine.state, apiKey, saved);
+      // The generator moves past the store's quote ids (it may come from another sandbox), so new ones cannot collide.
+      engine.state.ids.counter = Math.max(engine.state.ids.counter, highestQuoteCounter(store));
+      engine.webhooks.forget(apiKey);
+      setOwnEntry(engine.state.accounts, apiKey, store);
+      engine.webhooks.restoredKey(apiKey);
+      money.resume();
+    },
     restore(saved) {
       const next = restorable(saved, check);
       engine.clock.restore(next.clock);

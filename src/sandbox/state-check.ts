@@ -17,7 +17,13 @@ import { refuse } from "./refusal.js";
 import { iso } from "./clock.js";
 import { CLOCK_RANGE, isWithdrawalFinal, MAX_MINOR_UNITS } from "./rules.js";
 import { type AccountRecord, effectMinor, refundableMinor, type SandboxStateData } from "./state.js";
-import { savedStateProblem, stateShapeProblem, withStateDefaults } from "./state-schema.js";
+import {
+  savedStateProblem,
+  stateShapeProblem,
+  storeShapeProblem,
+  withStateDefaults,
+  withStoreDefaults,
+} from "./state-schema.js";
 import { webhookSettingsProblem } from "./webhooks/outbox.js";
 
 /** The codes of the catalogue's currencies and the ids of its pairs, which wallets and trades name; the id counter. */
@@ -150,11 +156,15 @@ function* pastMoments(at: string, account: AccountRecord): Generator<[number, st
  * Whether a key's clock (the clock plus its offset) is before a moment its store records, where what comes next
  * would be dated before what came, or past the last moment a clock shows.
  */
-function clockProblem(clock: SandboxStateData["clock"], stores: Array<[string, AccountRecord]>): string | undefined {
+function clockProblem(
+  clock: SandboxStateData["clock"],
+  stores: Array<[string, AccountRecord]>,
+  named?: (keyNow: number) => string,
+): string | undefined {
   const [now, where] = clock.kind === "fixed" ? [clock.nowMs, "/clock/nowMs"] : [clock.lastMs, "/clock/lastMs"];
   for (const [at, account] of stores) {
     const keyNow = now + account.clockOffsetMs;
-    const keyClock = account.clockOffsetMs === 0 ? where : `${where} + ${at}/clockOffsetMs`;
+    const keyClock = named?.(keyNow) ?? (account.clockOffsetMs === 0 ? where : `${where} + ${at}/clockOffsetMs`);
     if (keyNow > CLOCK_RANGE.latest) return `${keyClock} is past ${iso(CLOCK_RANGE.latest)}, the last moment`;
     for (const [moment, pointer] of pastMoments(at, account))
       if (moment > keyNow) return `${keyClock} is before ${pointer}: the clock is never set back`;
@@ -162,29 +172,67 @@ function clockProblem(clock: SandboxStateData["clock"], stores: Array<[string, A
   return undefined;
 }
 
+/** The catalogue's names and the id counter of `state`, which its stores are checked against. */
+const namesOf = (state: SandboxStateData): CatalogueNames => ({
+  codes: new Set(state.catalogue.currencies.map(({ code }) => code)),
+  pairIds: new Set(state.catalogue.pairs.map(({ id }) => id)),
+  counter: state.ids.counter,
+});
+
+/** What breaks a rule no schema states in the store `account` of `apiKey` at pointer `at`, or undefined. */
+function storeProblem(at: string, apiKey: string, account: AccountRecord, names: CatalogueNames): string | undefined {
+  const settings = webhookSettingsProblem(account);
+  return (
+    (account.apiKey === apiKey ? undefined : `${at}/apiKey is not the key of its store`) ??
+    (settings && `${at}: ${settings}${account.webhookSecret === undefined ? NO_SECRETS_READ : ""}`) ??
+    currencyProblem(at, account, names) ??
+    tradingProblem(at, account, names) ??
+    settlementsProblem(at, account) ??
+    outboxProblem(at, account) ??
+    historyProblem(at, account)
+  );
+}
+
+/** The pointer of `apiKey`'s store in a state. */
+const storePointer = (apiKey: string) => `/accounts/${escapePointerToken(apiKey)}`;
+
 /** What breaks a rule no schema states in `state` (a SandboxState, its defaults filled in), or undefined. */
 function ruleProblem(state: SandboxStateData): string | undefined {
-  const names: CatalogueNames = {
-    codes: new Set(state.catalogue.currencies.map(({ code }) => code)),
-    pairIds: new Set(state.catalogue.pairs.map(({ id }) => id)),
-    counter: state.ids.counter,
-  };
+  const names = namesOf(state);
   const stores: Array<[string, AccountRecord]> = [];
   for (const [apiKey, account] of Object.entries(state.accounts)) {
-    const at = `/accounts/${escapePointerToken(apiKey)}`;
+    const at = storePointer(apiKey);
     stores.push([at, account]);
-    const settings = webhookSettingsProblem(account);
-    const problem =
-      (account.apiKey === apiKey ? undefined : `${at}/apiKey is not the key of its store`) ??
-      (settings && `${at}: ${settings}${account.webhookSecret === undefined ? NO_SECRETS_READ : ""}`) ??
-      currencyProblem(at, account, names) ??
-      tradingProblem(at, account, names) ??
-      settlementsProblem(at, account) ??
-      outboxProblem(at, account) ??
-      historyProblem(at, account);
+    const problem = storeProblem(at, apiKey, account, names);
     if (problem) return problem;
   }
   return sharedIdProblem(stores) ?? clockProblem(state.clock, stores);
+}
+
+/** The highest counter of the quote ids of `account` (0 for none). */
+export const highestQuoteCounter = (account: AccountRecord): number =>
+  Math.max(0, ...account.quotes.map(({ id }) => quoteCounter(id) ?? 0));
+
+/**
+ * A copy of `value` as the store of `apiKey` in `state` (PUT /_sandbox/accounts/{apiKey}/state), what an older store
+ * lacks filled in; a refusal (400) naming the first problem by its pointer in the store. The store is checked as a
+ * restore checks each store (the catalogue and clock of `state`), and its ids against every other store's. Its quote
+ * ids may be ahead of the state's generator: the caller moves the generator past them.
+ */
+export function checkedStore(state: SandboxStateData, apiKey: string, value: unknown): AccountRecord {
+  const shape = storeShapeProblem(value);
+  if (shape) refuse(400, `sandbox account state: ${shape}`);
+  const store = withStoreDefaults(structuredClone(value) as AccountRecord);
+  const names = { ...namesOf(state), counter: Math.max(state.ids.counter, highestQuoteCounter(store)) };
+  const others = Object.entries(state.accounts)
+    .filter(([key]) => key !== apiKey)
+    .map(([key, account]): [string, AccountRecord] => [storePointer(key), account]);
+  const problem =
+    storeProblem("", apiKey, store, names) ??
+    sharedIdProblem([["", store], ...others]) ??
+    clockProblem(state.clock, [["", store]], (keyNow) => `the key's clock (${iso(keyNow)})`);
+  if (problem) refuse(400, `sandbox account state: ${problem}`);
+  return store;
 }
 
 /**

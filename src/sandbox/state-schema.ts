@@ -108,6 +108,22 @@ function fillDefaults(schema: unknown, value: unknown): void {
   }
 }
 
+const STORE_SCHEMA = { $ref: "#/components/schemas/SandboxAccountStore" };
+/** The route whose request body is one store (any key: the check is of the body). */
+const STORE_PATH = "/_sandbox/accounts/key/state";
+
+/** What keeps `store` from being a SandboxAccountStore, as "<JSON pointer> <why>" (the first), or undefined. */
+export function storeShapeProblem(store: unknown): string | undefined {
+  const [first] = stateValidator().validateRequestBody("PUT", STORE_PATH, store ?? null);
+  return first && withoutPrefix(first.message, REQUEST_PREFIX);
+}
+
+/** Fills in, in `store` (changed in place), what an older store lacks: SandboxAccountStore's defaults. */
+export function withStoreDefaults<T>(store: T): T {
+  fillDefaults(STORE_SCHEMA, store);
+  return store;
+}
+
 /** Fills in, in `state` (a SandboxState, changed in place), what an older state lacks: SandboxState's defaults. */
 export function withStateDefaults<T>(state: T): T {
   fillDefaults(STATE_SCHEMA, state);

@@ -2,7 +2,13 @@
 // the control API (control.ts), which index.ts builds into sandbox.fetch, can take a sandbox without importing
 // index.ts back.
 import type { components } from "../../generated/schema.js";
-import type { SandboxAccount, SandboxChoice, SandboxRates, SandboxState } from "../../generated/sandbox-control.js";
+import type {
+  SandboxAccount,
+  SandboxAccountStore,
+  SandboxChoice,
+  SandboxRates,
+  SandboxState,
+} from "../../generated/sandbox-control.js";
 import type { SandboxDepositRequest } from "./money/index.js";
 import type { AccountSettings } from "./state.js";
 import type { Webhooks } from "./webhooks/index.js";
@@ -35,6 +41,13 @@ export interface Sandbox {
   snapshot(): SandboxState;
   /** Puts back a state a snapshot gave; throws a RangeError on one this version cannot restore. */
   restore(state: SandboxState): void;
+  /** One key's whole store (its secrets included), JSON-serialisable; undefined when the key has no account. */
+  accountState(apiKey: string): SandboxAccountStore | undefined;
+  /**
+   * Puts back one key's store as accountState gave it (from this sandbox or another), making the account if there is
+   * none, no other key's store touched; throws a RangeError (status 400) naming the first problem of one it refuses.
+   */
+  restoreAccount(apiKey: string, store: SandboxAccountStore): void;
   /** The register of the sandbox's choices. */
   readonly choices: readonly SandboxChoice[];
   /** Simulates an incoming payment (POST /_sandbox/deposits); throws a RangeError when it cannot be. */

@@ -26,7 +26,7 @@ describe("api-contract verify: flags", () => {
           "  ✓ expiry: a quote accepted at its expiryDate (after it, on a deployment)\n",
       );
       expect(fromEnv.output).toMatch(
-        /\nThe sandbox's register on this target: 51 confirmed, 0 contradicted, 1 untested/,
+        /\nThe sandbox's register on this target: 52 confirmed, 0 contradicted, 1 untested/,
       );
       const wrong = await cli(["verify", "--base-url", sandbox.baseUrl, "--sandbox-token", "wrong-t0ken"], {
         CONTRACT_SANDBOX_TOKEN: "sandbox-t0ken",
@@ -167,9 +167,9 @@ describe("api-contract verify: flags", () => {
       expect(run.output).toContain("(46 for the cases, 0 for 0 flows)");
       expect(run.output).toContain(
         "\nFlows:\n  ✓ expiry: a quote accepted at its expiryDate (after it, on a deployment)\n" +
-          "  – 39 more not run: it checks none of the rules asked for (--rule)\n",
+          "  – 40 more not run: it checks none of the rules asked for (--rule)\n",
       );
-      expect(run.output).toMatch(/\nThe sandbox's register on this target: 2 confirmed, 0 contradicted, 50 untested/);
+      expect(run.output).toMatch(/\nThe sandbox's register on this target: 2 confirmed, 0 contradicted, 51 untested/);
     } finally {
       await sandbox.stop();
     }

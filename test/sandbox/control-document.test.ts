@@ -34,6 +34,8 @@ const AGREED_ROUTES: Record<string, string[]> = {
   "POST /_sandbox/withdrawals/{transactionId}/settle": ["200", "400", "401", "404", "409"],
   "GET /_sandbox/webhooks": ["200", "401"],
   "GET /_sandbox/accounts/{apiKey}/clock": ["200", "401", "404"],
+  "GET /_sandbox/accounts/{apiKey}/state": ["200", "400", "401", "404"],
+  "PUT /_sandbox/accounts/{apiKey}/state": ["204", "400", "401"],
   "POST /_sandbox/accounts/{apiKey}/clock/advance": ["200", "400", "401", "404"],
   "GET /_sandbox/clock": ["200", "401"],
   "POST /_sandbox/clock/advance": ["200", "400", "401"],
@@ -113,7 +115,11 @@ describe("the control API document", () => {
       ...(op.requestBody ? [{ where: `${op.key} request`, holder: op.requestBody }] : []),
     ]);
     const withoutBody = bodies.filter(({ holder }) => holder.content === undefined).map(({ where }) => where);
-    expect(withoutBody.sort()).toEqual(["DELETE /_sandbox/accounts/{apiKey} 204", "PUT /_sandbox/state 204"]);
+    expect(withoutBody.sort()).toEqual([
+      "DELETE /_sandbox/accounts/{apiKey} 204",
+      "PUT /_sandbox/accounts/{apiKey}/state 204",
+      "PUT /_sandbox/state 204",
+    ]);
     const withBody = bodies.filter(({ holder }) => holder.content !== undefined);
     expect(withBody.filter(({ holder }) => jsonExamples(holder).length === 0).map(({ where }) => where)).toEqual([]);
     expect(responseExamples.length + requestExamples.length).toBeGreaterThanOrEqual(withBody.length);
@@ -135,7 +141,7 @@ describe("the control API document", () => {
 
   it("refuses a field a request body does not name (every body but the state, which is the state's own)", () => {
     const closed = requestExamples.filter(({ op }) => op.key !== "PUT /_sandbox/state");
-    expect(closed).toHaveLength(7);
+    expect(closed).toHaveLength(8);
     for (const { op, example } of closed) {
       const violations = validator.validateRequestBody(op.method, op.path, { ...(example as JsonObject), extra: 1 });
       expect(
@@ -152,9 +158,9 @@ describe("the control API document", () => {
     expect(validator.validateRequestBody("PUT", "/_sandbox/state", { version: 1, accounts: {} })).toEqual([]);
   });
 
-  it("accepts a field an answer does not name (answers are open), but in the state (closed, as restored)", () => {
+  it("accepts a field an answer does not name (answers are open), but in a state (closed, as restored)", () => {
     const isState = ({ op, status }: (typeof responseExamples)[number]) =>
-      op.key === "GET /_sandbox/state" && status === 200;
+      ["GET /_sandbox/state", "GET /_sandbox/accounts/{apiKey}/state"].includes(op.key) && status === 200;
     for (const entry of responseExamples.filter(({ example }) => isObject(example))) {
       const violations = checkAnswer(entry.op, entry.status, { ...(entry.example as JsonObject), later: true });
       expect(
@@ -162,7 +168,7 @@ describe("the control API document", () => {
         `${entry.op.key} ${entry.status}`,
       ).toEqual(isState(entry) ? ["/later"] : []);
     }
-    expect(responseExamples.filter(isState)).toHaveLength(1);
+    expect(responseExamples.filter(isState)).toHaveLength(2);
   });
 
   it("holds the agreed shapes: clock moves by a whole ms >= 0, fiat rates of NGNX and GHS, no secret answered", () => {
@@ -247,7 +253,7 @@ describe("the control API document", () => {
       },
     });
     const taken = requestExamples.filter(({ op }) => op.key !== "PUT /_sandbox/state");
-    expect(taken).toHaveLength(7);
+    expect(taken).toHaveLength(8);
     const account = taken.find(({ op }) => op.key === "PUT /_sandbox/accounts/{apiKey}")!.example as JsonObject;
     /** An API request of the example's account, signed with the example's API secret. */
     const signed = async (method: string, path: string, body: unknown) => {

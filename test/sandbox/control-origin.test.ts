@@ -177,6 +177,23 @@ describe("the control API over HTTP, to its own callers", () => {
     expect(fetched.status).toBe(200);
     expect(server.sandbox.clock.now()).toBe(START + 1000);
   });
+
+  it("refuses a CORS preflight from its own origin too, and answers an OPTIONS or GET that is none", async () => {
+    const server = await start();
+    const own = { origin: `http://127.0.0.1:${server.port}` };
+    const preflight = await send(server.port, "OPTIONS", "/_sandbox/clock", {
+      ...own,
+      "access-control-request-method": "GET",
+    });
+    expect([preflight.status, preflight.body]).toEqual([
+      403,
+      '{"message":"the control API answers no CORS preflight (no CORS)"}',
+    ]);
+    const options = await send(server.port, "OPTIONS", "/_sandbox/clock", own);
+    expect([options.status, options.body]).toEqual([404, '{"message":"no control route OPTIONS /_sandbox/clock"}']);
+    const read = await send(server.port, "GET", "/_sandbox/clock", { ...own, "access-control-request-method": "GET" });
+    expect([read.status, JSON.parse(read.body)]).toEqual([200, { now: START, iso: "2026-01-01T00:00:00.000Z" }]);
+  });
 });
 
 describe("the API under /v1 over HTTP", () => {
@@ -213,6 +230,7 @@ describe("which targets and hosts are the control API's", () => {
       ["/%5Fsandbox/state", false],
       ["/v1/_sandbox", false],
       ["/v1/currencies/fiat-rates", false],
+      ["http://[/_sandbox/state", false], // no URL: the URL parser refuses it
     ];
     expect(table.map(([target]) => [target, isControlTarget(target)])).toEqual(table);
   });

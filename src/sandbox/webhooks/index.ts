@@ -56,6 +56,8 @@ export interface Webhooks extends WebhookResend {
   forget(apiKey: string): void;
   /** The state was replaced: resume its pending webhooks. */
   restored(): void;
+  /** One key's store was replaced: resume its pending webhooks. */
+  restoredKey(apiKey: string): void;
 }
 
 /** The pending webhooks of one transaction of one key, in order: only the first is ever attempted. */
@@ -157,20 +159,32 @@ class Sender implements Webhooks {
   /** After a restore: an attempt that had no outcome when the state was saved failed; the pending go on. */
   restored(): void {
     this.queues.clear();
-    for (const [apiKey, { outbox }] of Object.entries(this.engine.state.accounts))
-      for (const record of outbox) {
-        if (record.status !== "pending") continue;
-        const last = record.attempts.at(-1);
-        if (last && last.status === undefined && last.error === undefined) {
-          last.error = "no outcome: the state was saved while this attempt ran";
-          this.retryLater(record, last);
-          if (record.status !== "pending") continue;
-        }
-        this.enqueue(apiKey, record);
-        const secret = ownEntry(this.engine.state.accounts, apiKey)?.webhookSecret;
-        if (record.signature === undefined && secret !== undefined) this.sign(apiKey, record, secret);
-      }
+    for (const apiKey of Object.keys(this.engine.state.accounts)) this.takeBack(apiKey);
     this.pump();
+  }
+
+  /** After one key's store is restored: its deliveries under way stop, its pending webhooks go on from its store. */
+  restoredKey(apiKey: string): void {
+    this.forget(apiKey);
+    this.takeBack(apiKey);
+    this.pump();
+  }
+
+  /** Queues the pending webhooks of `apiKey`'s store (restored); one whose attempt had no outcome failed it. */
+  private takeBack(apiKey: string): void {
+    const account = ownEntry(this.engine.state.accounts, apiKey);
+    for (const record of account?.outbox ?? []) {
+      if (record.status !== "pending") continue;
+      const last = record.attempts.at(-1);
+      if (last && last.status === undefined && last.error === undefined) {
+        last.error = "no outcome: the state was saved while this attempt ran";
+        this.retryLater(record, last);
+        if (record.status !== "pending") continue;
+      }
+      this.enqueue(apiKey, record);
+      const secret = account?.webhookSecret;
+      if (record.signature === undefined && secret !== undefined) this.sign(apiKey, record, secret);
+    }
   }
 
   /** Makes a webhook of `body` (the exact text) and sends it when the account can be sent webhooks. */
