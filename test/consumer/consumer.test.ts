@@ -1069,7 +1069,7 @@ describe("consumer of the packed package", { concurrent: true, timeout: CELL_TIM
       expect(report.target).toBe("sandbox");
       expect(report.counts).toEqual({ passed: 118, failed: 0, skipped: 0 });
       expect(report.flows.filter((flow) => flow.outcome !== "passed")).toEqual([]);
-      expect(report.flows).toHaveLength(40);
+      expect(report.flows).toHaveLength(41);
       // The one entry a sandbox without requireKnownKeys cannot show: first use is its other form, confirmed.
       expect(report.choices.filter((choice) => choice.verdict !== "confirmed")).toEqual([
         {
@@ -1078,7 +1078,7 @@ describe("consumer of the packed package", { concurrent: true, timeout: CELL_TIM
           reason: expect.stringContaining("the sandbox takes any key"),
         },
       ]);
-      expect(report.choices).toHaveLength(52);
+      expect(report.choices).toHaveLength(53);
     });
 
     it("says what to install when the mock's optional peer is missing", async ({ expect }) => {
