@@ -9,7 +9,17 @@ import { describe, expect, it } from "vitest";
 import { createSigner } from "../../src/client/signing.js";
 import { SIGNING_HEADERS } from "../support/spec.js";
 import { callbackSandbox } from "./support/receiver.js";
-import { api, control, newSandbox, ORIGIN, quoteId, stateOf, thrownBy, TRX_DESTINATION } from "./support/sandbox.js";
+import {
+  api,
+  control,
+  newSandbox,
+  ORIGIN,
+  quoteId,
+  SELL_100,
+  stateOf,
+  thrownBy,
+  TRX_DESTINATION,
+} from "./support/sandbox.js";
 
 const BALANCES = { balances: { USDT: 1000, NGNX: 1000 } };
 
@@ -45,6 +55,22 @@ describe("a clock per key", () => {
     ]);
     expect(accepted.status).toBe(200);
     expect(accepted.body.data.createdAt).toBe("2026-11-26T10:00:00.000Z");
+  });
+
+  it("dates the advanced key's new quote and trade on its clock, the other key's on the sandbox's", async () => {
+    const sandbox = twoKeys();
+    sandbox.accountClock("key-a").advance(45_000);
+    const quoted = async (key: string) => (await api(sandbox, "POST", "/trades/quote", SELL_100, { key })).body.data;
+    const [ofA, ofB] = [await quoted("key-a"), await quoted("key-b")];
+    expect([ofA.expiryDate, ofB.expiryDate]).toEqual(["2026-11-26T10:01:15.000Z", "2026-11-26T10:00:30.000Z"]);
+    const [tradeA, tradeB] = [
+      (await accept(sandbox, ofA.id, "key-a")).body,
+      (await accept(sandbox, ofB.id, "key-b")).body,
+    ];
+    expect([tradeA.data.createdAt, tradeB.data.createdAt]).toEqual([
+      "2026-11-26T10:00:45.000Z",
+      "2026-11-26T10:00:00.000Z",
+    ]);
   });
 
   it("reopens the advanced key's limit window; the other key's X-RateLimit-Reset is unchanged", async () => {
