@@ -360,7 +360,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     webhooks: { list: (apiKey) => engine.webhooks.list(apiKey), settled: () => engine.webhooks.settled() },
   };
   const control = createControl(sandbox, options);
-  keepPipeline(sandbox, pipeline);
+  keepPipeline(sandbox, pipeline, engine);
   for (const [apiKey, settings] of Object.entries(options.accounts ?? {})) accounts.put(apiKey, settings);
   return sandbox;
 }

@@ -32,7 +32,9 @@ import {
   type PipelineRequest,
   type RequestPipeline,
 } from "../pipeline/pipeline.js";
-import { pipelineOf } from "./direct.js";
+import { engineOf, pipelineOf } from "./direct.js";
+import { apiKeyOf } from "./engine.js";
+import { changeOf, Journal, readJournaled } from "./journal.js";
 import { deriveMockSpec } from "../mock/spec.js";
 import { isControlPath, noControlRoute } from "./control.js";
 import { controlHosts, createControlGuard, isControlTarget } from "./control-origin.js";
@@ -185,8 +187,8 @@ async function stateFileProblem(file: string): Promise<string | undefined> {
   }
 }
 
-/** The state saved at `file`, or undefined when there is no such file; refused when it could not be saved. */
-async function readState(file: string): Promise<SandboxState | undefined> {
+/** The text of the state saved at `file`, or undefined when there is no such file; refused when it is not JSON. */
+async function readStateText(file: string): Promise<string | undefined> {
   const problem = await stateFileProblem(file);
   if (problem) throw new Error(`--state ${file}: ${problem}`);
   let text: string;
@@ -197,10 +199,11 @@ async function readState(file: string): Promise<SandboxState | undefined> {
     throw error;
   }
   try {
-    return JSON.parse(text) as SandboxState;
+    JSON.parse(text);
   } catch (error) {
     throw new Error(`--state ${file}: not a saved sandbox state (${(error as Error).message}); it is left as it is`);
   }
+  return text;
 }
 
 /** How writeFileAtomically writes the text into the open temporary file (a test makes it fail half-way). */
@@ -360,7 +363,7 @@ interface Listening {
  * The front's answering side: the engine, and the contract's documented error answers for transport refusals;
  * a control request goes to the engine only past `guard` (control-origin.ts), and its answers carry no CORS.
  */
-function sandboxSide(sandbox: Sandbox, at: Listening): AnsweringSide {
+function sandboxSide(sandbox: Sandbox, at: Listening, journal?: Journal): AnsweringSide {
   // The pipeline's refusal is the mock's and ./msw's: the documented error answer and the published error body.
   const refusals = createRequestPipeline({
     spec: deriveMockSpec(openApiDocument).spec,
@@ -370,12 +373,30 @@ function sandboxSide(sandbox: Sandbox, at: Listening): AnsweringSide {
   });
   // An API request goes straight into the engine's pipeline (direct.ts): building a Fetch Request and reading a
   // Fetch Response back cost about as much as the rest of the answer (BENCHMARKS.md); the rest goes the Fetch way.
-  const answer = (request: http.IncomingMessage, body: Buffer) => {
+  const answerNow = (request: http.IncomingMessage, body: Buffer) => {
     const pipeline = pipelineOf(sandbox);
     const url = pipeline && directUrl(request, at.origin);
     if (pipeline && url) return answerDirectly(pipeline, request, utf8.decode(body), url);
     return answerFetched(request, body);
   };
+  // With --state, an answer goes out once what it shows is in the journal; a journal that cannot be written is a 500.
+  const answer = !journal
+    ? answerNow
+    : async (request: http.IncomingMessage, body: Buffer): Promise<PipelineAnswer> => {
+        const answered = await answerNow(request, body);
+        const path = new URL(String(request.url), at.origin || "http://sandbox.invalid").pathname;
+        const apiKey = apiKeyOf(headersOf(request));
+        const change = changeOf(
+          { method: String(request.method), path, apiKey, body: utf8.decode(body) },
+          engineOf(sandbox)!,
+        );
+        try {
+          await journal.commit(change);
+          return answered;
+        } catch (error) {
+          return refusals.refuse(500, `the sandbox could not write its journal: ${(error as Error).message}`);
+        }
+      };
   /** The Fetch way: a request the pipeline cannot take directly, as sandbox.fetch takes it. */
   const answerFetched = async (request: http.IncomingMessage, body: Buffer) => {
     let fetchRequest: Request;
@@ -415,10 +436,18 @@ const accountsIn = (state: SandboxState) => `${Object.keys(state.accounts).lengt
  * What the log says of `file` at start: loaded (`saved`: its accounts, the clock `now` it set, and which settings of
  * the --config file it replaced, which were not applied), or not there yet.
  */
-function stateStartLine(file: string, saved: SandboxState | undefined, now: number, config: SandboxOptions): string {
-  if (!saved) return `sandbox state: ${file} does not exist yet; it is written on stop`;
+function stateStartLine(
+  file: string,
+  saved: SandboxState | undefined,
+  now: number,
+  config: SandboxOptions,
+  applied: number,
+): string {
+  if (!saved) return `sandbox state: ${file} does not exist yet; every change is journaled to ${file}.journal`;
   const replaced = STATE_SETTINGS.filter((name) => config[name] !== undefined);
-  const loaded = `sandbox state loaded from ${file}: ${accountsIn(saved)}, clock at ${new Date(now).toISOString()}`;
+  const journaled = applied === 0 ? "" : ` and ${applied} journaled change(s)`;
+  const clock = `clock at ${new Date(now).toISOString()}`;
+  const loaded = `sandbox state loaded from ${file}${journaled}: ${accountsIn(saved)}, ${clock}`;
   if (!replaced.length) return loaded;
   return `${loaded}; it wins over the --config file's ${replaced.join(", ")}, which are not applied`;
 }
@@ -437,6 +466,26 @@ function httpDateOf(now: () => number): () => string {
 }
 
 /** The origin of a server on `host`:`port` (an IPv6 address in brackets). */
+/**
+ * The journal of `--state <file>`: the state the file and its journal hold restored into `sandbox` (checked as a
+ * restore; refused with the file left as it is), then written whole, so the journal starts afresh.
+ */
+async function openJournal(statePath: string, sandbox: Sandbox, config: SandboxOptions, log?: (line: string) => void) {
+  const text = await readStateText(statePath);
+  const { state, applied } = await readJournaled(statePath, text, () => sandbox.snapshot());
+  if (state !== undefined) {
+    try {
+      sandbox.restore(state);
+    } catch (error) {
+      throw new Error(`--state ${statePath}: ${(error as Error).message}; the file is left as it is`);
+    }
+  }
+  log?.(stateStartLine(statePath, state, sandbox.clock.now(), config, applied));
+  const journal = new Journal(statePath, engineOf(sandbox)!, () => sandbox.snapshot(), writeFileAtomically);
+  await journal.compact();
+  return journal;
+}
+
 const originOf = (host: string, port: number) => `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
 
 /**
@@ -454,20 +503,12 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
       `the sandbox listens on ${host}, not a loopback interface: its control API (/_sandbox) needs a token ` +
         "given at start (--token <t>, or controlToken in the --config file), or listen on 127.0.0.1",
     );
-  const saved = statePath === undefined ? undefined : await readState(statePath);
   const sandbox = createSandbox({ ...config, ...(controlToken ? { controlToken } : {}), log });
-  if (saved !== undefined) {
-    try {
-      sandbox.restore(saved);
-    } catch (error) {
-      throw new Error(`--state ${statePath}: ${(error as Error).message}; the file is left as it is`);
-    }
-  }
-  if (statePath !== undefined) log?.(stateStartLine(statePath, saved, sandbox.clock.now(), config));
+  const journal = statePath === undefined ? undefined : await openJournal(statePath, sandbox, config, log);
   // Until it listens, its control API answers to no host.
   const at: Listening = { origin: "", guard: createControlGuard(new Set()) };
   const front = await startHttpFront({
-    side: sandboxSide(sandbox, at),
+    side: sandboxSide(sandbox, at, journal),
     host,
     port: options.port ?? SANDBOX_DEFAULT_PORT,
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
@@ -480,10 +521,9 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
   let stopping: Promise<void> | undefined;
   const stop = async () => {
     await front.close();
-    if (statePath === undefined) return;
-    const state = sandbox.snapshot();
-    await writeFileAtomically(statePath, `${JSON.stringify(state)}\n`);
-    log?.(`sandbox state saved to ${statePath}: ${accountsIn(state)}`);
+    if (statePath === undefined || !journal) return;
+    await journal.close();
+    log?.(`sandbox state saved to ${statePath}: ${accountsIn(sandbox.snapshot())}`);
   };
   return {
     baseUrl: `${origin}${BASE_PATH}`,

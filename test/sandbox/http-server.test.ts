@@ -126,7 +126,7 @@ describe("--state", () => {
     const second = await start({ statePath, config: { ...config, accounts: { dave: {} } }, log, quiet: true });
     expect(Object.keys(second.sandbox.snapshot().accounts)).toEqual(["carol", "bob"]);
     expect(lines).toEqual([
-      `sandbox state: ${statePath} does not exist yet; it is written on stop`,
+      `sandbox state: ${statePath} does not exist yet; every change is journaled to ${statePath}.journal`,
       `sandbox state saved to ${statePath}: 2 account(s)`,
       `sandbox state loaded from ${statePath}: 2 account(s), clock at 2026-01-01T00:00:00.000Z; it wins over the ` +
         "--config file's accounts, clock, which are not applied",

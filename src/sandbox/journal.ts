@@ -1,0 +1,247 @@
+// The journal of `--state` (server.ts): every change an answer shows is on disk before the answer is sent. Two files:
+// the state file (a whole state, as GET /_sandbox/state?secrets=true gives it) and `<file>.journal`, whose first line
+// names the state file it follows (the SHA-256 of its text) and each next line holds what one commit changed: the
+// stores of the keys it names (null: removed) with the parts every request may move (the id generator, the clock,
+// the rates, the keyless windows). Commits that arrive while a write is under way go out together in the next write
+// (one write and one sync for all: a group commit), and each answer waits for its own. A change of the whole state
+// (a restore, the sandbox clock moved, which may settle any key's withdrawals) writes the whole state instead and
+// starts the journal afresh (a compaction), as a journal past its size limit does; a stop writes the whole state and
+// removes the journal.
+// At start the state file is read, the journal's lines applied when it follows that file (a last line cut short by a
+// crash was never acknowledged, and is left out; a journal that follows another file is older than the state file,
+// which a compaction wrote before it could start a new journal), and the result restored as a whole, checked.
+import { createHash } from "node:crypto";
+import { type FileHandle, open, readFile, rm } from "node:fs/promises";
+import type { SandboxState } from "../../generated/sandbox-control.js";
+import { isControlPath } from "./control.js";
+import type { Engine } from "./engine.js";
+import { ownEntry } from "./state.js";
+
+/** What a commit changed: the stores of `keys`, or the whole state. */
+export type Change = { keys: readonly string[] } | "all";
+
+/** A journal past this size is compacted into the state file at the next commit. */
+export const JOURNAL_COMPACT_BYTES = 16 * 1024 * 1024;
+
+/** The key an account route names (`/_sandbox/accounts/{apiKey}…`), or undefined. */
+function accountRouteKey(path: string): string | undefined {
+  const named = /^\/_sandbox\/accounts\/([^/]+)(?:\/|$)/.exec(path)?.[1];
+  try {
+    return named === undefined ? undefined : decodeURIComponent(named);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The key a body names in `apiKey` (a simulated deposit's), or undefined. */
+function bodyKey(body: string): string | undefined {
+  try {
+    const key = (JSON.parse(body) as { apiKey?: unknown } | null)?.apiKey;
+    return typeof key === "string" ? key : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The key whose store holds the transaction `id`, if any. */
+function ownerOf(engine: Engine, id: string): string | undefined {
+  for (const [key, account] of Object.entries(engine.state.accounts))
+    if (account.transactions.some((transaction) => transaction.id === id)) return key;
+  return undefined;
+}
+
+/**
+ * What a request may have changed that its answer shows: an API request, its key's store (none without a key: the
+ * keyless windows, which every line holds); a control route of one account, that key's; a simulated deposit, the
+ * key it names; a settlement, the store of its withdrawal; the rates, nothing more than every line holds; a read,
+ * nothing; anything else (a restore, the sandbox clock moved, which settles any key's withdrawals), the whole state.
+ */
+export function changeOf(
+  request: { method: string; path: string; apiKey: string | undefined; body: string },
+  engine: Engine,
+): Change {
+  const { method, path, apiKey, body } = request;
+  if (!isControlPath(path)) return { keys: apiKey === undefined ? [] : [apiKey] };
+  if (method === "GET" || method === "HEAD" || method === "OPTIONS") return { keys: [] };
+  const routeKey = accountRouteKey(path);
+  if (routeKey !== undefined) return { keys: [routeKey] };
+  if (path === "/_sandbox/rates") return { keys: [] };
+  const depositKey = path === "/_sandbox/deposits" ? bodyKey(body) : undefined;
+  if (depositKey !== undefined) return { keys: [depositKey] };
+  const settled = /^\/_sandbox\/withdrawals\/([^/]+)\/settle$/.exec(path)?.[1];
+  const owner = settled === undefined ? undefined : ownerOf(engine, decodeURIComponentOr(settled));
+  if (owner !== undefined) return { keys: [owner] };
+  return settled === undefined ? "all" : { keys: [] };
+}
+
+const decodeURIComponentOr = (text: string) => {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+};
+
+/** What one line of the journal holds. */
+interface Entry {
+  ids: unknown;
+  clock: unknown;
+  rates: unknown;
+  keylessWindows: unknown;
+  accounts: Record<string, unknown>;
+}
+
+export const journalPathOf = (statePath: string) => `${statePath}.journal`;
+
+const digest = (text: string) => createHash("sha256").update(text).digest("hex");
+const headerOf = (stateText: string | undefined) =>
+  `${JSON.stringify({ follows: stateText === undefined ? null : digest(stateText) })}\n`;
+
+/** Sets `key` of `record` as an own entry, whatever the key ("__proto__" included). */
+function setEntry(record: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(record, key, { value, writable: true, enumerable: true, configurable: true });
+}
+
+/** `state` with the journal's lines applied in order; a line that is not whole JSON ends it (a torn tail). */
+function applied(state: Record<string, unknown>, lines: readonly string[]): { state: unknown; applied: number } {
+  const accounts = (state.accounts ?? {}) as Record<string, unknown>;
+  let count = 0;
+  for (const line of lines) {
+    let entry: Entry;
+    try {
+      entry = JSON.parse(line) as Entry;
+    } catch {
+      break;
+    }
+    Object.assign(state, {
+      ids: entry.ids,
+      clock: entry.clock,
+      rates: entry.rates,
+      keylessWindows: entry.keylessWindows,
+    });
+    for (const [key, store] of Object.entries(entry.accounts)) {
+      if (store === null) delete accounts[key];
+      else setEntry(accounts, key, store);
+    }
+    count++;
+  }
+  return { state: { ...state, accounts }, applied: count };
+}
+
+/** What the state file and its journal hold at start: the state to restore (undefined: none) and how it was made. */
+export async function readJournaled(
+  statePath: string,
+  stateText: string | undefined,
+  initial: () => SandboxState,
+): Promise<{ state: SandboxState | undefined; applied: number }> {
+  const journal = await readFile(journalPathOf(statePath), "utf8").catch(() => undefined);
+  const [header, ...lines] = journal === undefined ? [] : journal.split("\n");
+  // Only whole lines: the last element after the final newline is "" (or a torn line, never acknowledged).
+  const whole = lines.slice(0, -1);
+  if (header === undefined || `${header}\n` !== headerOf(stateText) || whole.length === 0)
+    return { state: stateText === undefined ? undefined : (JSON.parse(stateText) as SandboxState), applied: 0 };
+  const base = stateText === undefined ? initial() : (JSON.parse(stateText) as Record<string, unknown>);
+  const result = applied(base as Record<string, unknown>, whole);
+  return { state: result.state as SandboxState, applied: result.applied };
+}
+
+interface Waiting {
+  line: string;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+/** The journal of one running sandbox: commits, compactions, and its end on stop. */
+export class Journal {
+  private handle: FileHandle | undefined;
+  private bytes = 0;
+  private pending: Waiting[] = [];
+  private compactions: Array<Omit<Waiting, "line">> = [];
+  /** The disk's one lane: writes, syncs and compactions, one after another. */
+  private lane: Promise<void> = Promise.resolve();
+  private flushing = false;
+
+  constructor(
+    private readonly statePath: string,
+    private readonly engine: Engine,
+    private readonly snapshot: () => SandboxState,
+    /** Writes a file whole or not at all (server.ts's writeFileAtomically). */
+    private readonly writeWhole: (file: string, text: string) => Promise<void>,
+  ) {}
+
+  /** Writes the state as it is now and starts the journal afresh; resolves once both are on disk. */
+  compact(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.compactions.push({ resolve, reject });
+      this.lane = this.lane.then(() => this.writeCompaction());
+    });
+  }
+
+  /** Records what `change` names as it is now; resolves once it is on disk. */
+  commit(change: Change): Promise<void> {
+    if (change === "all" || this.bytes > JOURNAL_COMPACT_BYTES) return this.compact();
+    const line = `${JSON.stringify(this.entryOf(change.keys))}\n`;
+    return new Promise((resolve, reject) => {
+      this.pending.push({ line, resolve, reject });
+      if (this.flushing) return;
+      this.flushing = true;
+      this.lane = this.lane.then(() => this.flush());
+    });
+  }
+
+  /** Ends the journal: the state written whole, then the journal (empty, following it) removed. */
+  async close(): Promise<void> {
+    await this.compact();
+    await this.lane;
+    await this.handle?.close();
+    this.handle = undefined;
+    await rm(journalPathOf(this.statePath), { force: true });
+  }
+
+  /** The line of a commit of `keys`: their stores as they are now, and the parts every request may move. */
+  private entryOf(keys: readonly string[]): Entry {
+    const { state, clock } = this.engine;
+    const accounts: Record<string, unknown> = {};
+    for (const key of keys) setEntry(accounts, key, ownEntry(state.accounts, key) ?? null);
+    return { ids: state.ids, clock: clock.state(), rates: state.rates, keylessWindows: state.keylessWindows, accounts };
+  }
+
+  /** Writes every commit waiting, in one write and one sync, then answers each. */
+  private async flush(): Promise<void> {
+    this.flushing = false;
+    const batch = this.pending.splice(0);
+    if (batch.length === 0) return;
+    try {
+      const text = batch.map((waiting) => waiting.line).join("");
+      if (!this.handle) throw new Error("the journal is not open");
+      await this.handle.write(text);
+      await this.handle.datasync();
+      this.bytes += Buffer.byteLength(text);
+      for (const waiting of batch) waiting.resolve();
+    } catch (error) {
+      for (const waiting of batch) waiting.reject(error);
+    }
+  }
+
+  /**
+   * The state as it is now, written whole, then a journal that follows it. The commits still waiting are in that
+   * state: they are answered with it, never written after it (an older store written after would undo it).
+   */
+  private async writeCompaction(): Promise<void> {
+    const covered = [...this.pending.splice(0), ...this.compactions.splice(0)];
+    if (covered.length === 0) return;
+    try {
+      const stateText = `${JSON.stringify(this.snapshot())}\n`;
+      await this.writeWhole(this.statePath, stateText);
+      await this.handle?.close();
+      this.handle = undefined;
+      const journalPath = journalPathOf(this.statePath);
+      await this.writeWhole(journalPath, headerOf(stateText));
+      this.handle = await open(journalPath, "a");
+      this.bytes = 0;
+      for (const waiting of covered) waiting.resolve();
+    } catch (error) {
+      for (const waiting of covered) waiting.reject(error);
+    }
+  }
+}

@@ -1,0 +1,141 @@
+// The journal of --state (journal.ts), on real files and real sockets on 127.0.0.1: what an answer shows is on disk
+// before the answer arrives (read back from the files while the sandbox still runs, as a restart after a crash would
+// read them): an API request's change of its key's store, a simulated deposit's, a settlement's, one key's clock
+// moved; the sandbox clock moved writes the whole state and starts the journal afresh; a line a crash cut short and a
+// journal that follows another state file are left out; a stop leaves the state file alone.
+import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { SandboxState } from "../../src/sandbox/index.js";
+import type { Engine } from "../../src/sandbox/engine.js";
+import { Journal, journalPathOf, readJournaled } from "../../src/sandbox/journal.js";
+import { type StartedSandbox, startSandbox, writeFileAtomically } from "../../src/sandbox/server.js";
+import { TRX_DESTINATION } from "./support/sandbox.js";
+
+const START = Date.UTC(2026, 0, 1); // 1767225600000
+let dir: string;
+let statePath: string;
+const started: StartedSandbox[] = [];
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), "sandbox-journal-"));
+  statePath = path.join(dir, "state.json");
+});
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((server) => server.stop()));
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function start(): Promise<StartedSandbox> {
+  const config = { clock: { start: START }, accounts: { alice: { balances: { USDT: 100 } } } };
+  const server = await startSandbox({ port: 0, quiet: true, statePath, config });
+  started.push(server);
+  return server;
+}
+
+/** What a restart would restore now: the state file with the journal's whole lines applied. */
+async function onDisk(): Promise<SandboxState> {
+  const text = await readFile(statePath, "utf8").catch(() => undefined);
+  const { state } = await readJournaled(statePath, text, () => {
+    throw new Error("the state file is written at start");
+  });
+  return state!;
+}
+
+const journalLines = async () => (await readFile(journalPathOf(statePath), "utf8")).split("\n").slice(1, -1);
+
+function send(server: StartedSandbox, method: string, target: string, body?: unknown, key = "alice") {
+  const headers: Record<string, string> = { "x-api-key": key };
+  if (body !== undefined) headers["content-type"] = "application/json";
+  const text = body === undefined ? undefined : JSON.stringify(body);
+  return fetch(`${server.origin}${target}`, { method, headers, body: text });
+}
+
+describe("the --state journal", () => {
+  it("holds an API request's change before its answer arrives: the quote on disk, one line", async () => {
+    const server = await start();
+    const quote = await send(server, "POST", "/v1/trades/quote", {
+      sourceId: "USDT",
+      targetId: "NGNX",
+      amount: 1,
+      side: "SELL",
+    });
+    const { data } = (await quote.json()) as { data: { id: string } };
+    expect((await onDisk()).accounts.alice!.quotes.map(({ id }) => id)).toEqual([data.id]);
+    expect(await journalLines()).toHaveLength(1);
+  });
+
+  it("holds a simulated deposit, a settlement and one key's clock moved, each before its answer", async () => {
+    const server = await start();
+    const deposit = { apiKey: "alice", currency: "USDT", network: "TRX", amount: 5 };
+    expect((await send(server, "POST", "/_sandbox/deposits", deposit)).status).toBe(201);
+    expect((await onDisk()).accounts.alice!.wallets.find((w) => w.code === "USDT")!.balanceMinor).toBe(105_000_000);
+    const body = { amount: 10, currency: "USDT", destination: TRX_DESTINATION };
+    const withdrawal = (await (await send(server, "POST", "/v1/wallets/ext/debit/crypto", body)).json()) as any;
+    const settled = await send(server, "POST", `/_sandbox/withdrawals/${withdrawal.data.id}/settle`, {
+      status: "FAILED",
+    });
+    expect(settled.status).toBe(200);
+    const transactions = (await onDisk()).accounts.alice!.transactions;
+    expect(transactions.find((t) => t.id === withdrawal.data.id)!.withdrawal!.status).toBe("FAILED");
+    expect((await send(server, "POST", "/_sandbox/accounts/alice/clock/advance", { ms: 5_000 })).status).toBe(200);
+    expect((await onDisk()).accounts.alice!.clockOffsetMs).toBe(5_000);
+    expect(await journalLines()).toHaveLength(4);
+  });
+
+  it("writes the whole state when the sandbox clock moves, and starts the journal afresh", async () => {
+    const server = await start();
+    await send(server, "GET", "/v1/wallets/me");
+    expect(await journalLines()).toHaveLength(1);
+    expect((await send(server, "POST", "/_sandbox/clock/advance", { ms: 60_000 })).status).toBe(200);
+    expect(await journalLines()).toEqual([]);
+    const whole = JSON.parse(await readFile(statePath, "utf8")) as SandboxState;
+    expect(whole.clock).toEqual({ kind: "fixed", nowMs: 1767225660000 });
+  });
+
+  it("restarts with every acknowledged change, and a stop leaves the state file alone", async () => {
+    const first = await start();
+    await send(first, "POST", "/v1/trades/quote", { sourceId: "USDT", targetId: "NGNX", amount: 2, side: "SELL" });
+    // As after a crash: the files as they are now, in another folder, where a second sandbox starts.
+    const copy = path.join(dir, "copy.json");
+    await writeFile(copy, await readFile(statePath));
+    await writeFile(journalPathOf(copy), await readFile(journalPathOf(statePath)));
+    const lines: string[] = [];
+    const second = await startSandbox({ port: 0, quiet: true, statePath: copy, log: (line) => lines.push(line) });
+    started.push(second);
+    expect(second.sandbox.accountState("alice")!.quotes.map(({ amount }) => amount)).toEqual([2]);
+    expect(lines[0]).toBe(
+      `sandbox state loaded from ${copy} and 1 journaled change(s): 1 account(s), clock at 2026-01-01T00:00:00.000Z`,
+    );
+    await second.stop();
+    await expect(readFile(journalPathOf(copy))).rejects.toThrow(/ENOENT/);
+  });
+
+  it("leaves out a last line a crash cut short, and a journal that follows another state file", async () => {
+    const server = await start();
+    await send(server, "POST", "/v1/trades/quote", { sourceId: "USDT", targetId: "NGNX", amount: 3, side: "SELL" });
+    const text = await readFile(statePath, "utf8");
+    const journal = await readFile(journalPathOf(statePath), "utf8");
+    const torn = `${journal}{"ids":`;
+    await writeFile(journalPathOf(statePath), torn);
+    const read = (stateText: string) => readJournaled(statePath, stateText, () => ({}) as SandboxState);
+    expect((await read(text)).applied).toBe(1);
+    const other = `${text.trimEnd()} \n`; // another file's text: the journal follows a different one
+    const ignored = await read(other);
+    expect([ignored.applied, ignored.state!.accounts.alice!.quotes]).toEqual([0, []]);
+  });
+
+  it("writes the whole state once the journal is past 16 MiB (16,777,216 bytes), and starts it afresh", async () => {
+    // A store of about 4 KiB, committed 4,200 times at once: one write of about 17.6 MB.
+    const state = { ids: {}, rates: {}, keylessWindows: {}, accounts: { k: { note: "x".repeat(4_096) } } };
+    const engine = { state, clock: { state: () => ({ kind: "fixed", nowMs: 0 }) } } as unknown as Engine;
+    const journal = new Journal(statePath, engine, () => state as unknown as SandboxState, writeFileAtomically);
+    await journal.compact();
+    await Promise.all(Array.from({ length: 4_200 }, () => journal.commit({ keys: ["k"] })));
+    expect((await stat(journalPathOf(statePath))).size).toBeGreaterThan(16_777_216);
+    expect(await journalLines()).toHaveLength(4_200);
+    await journal.commit({ keys: ["k"] });
+    expect(await journalLines()).toEqual([]);
+    await journal.close();
+  });
+});
