@@ -20,6 +20,9 @@
 //                                                other test/verify files, the mock against the contract by
 //                                                test/contract
 //   test/msw/browser.test.ts                     src/msw runs bundled in Chromium there, not in this process
+//   test/sandbox/state-journal-crash.test.ts     the sandbox runs bundled in child processes, killed 200 times
+//   test/sandbox/control-origin-browser.test.ts  Chromium's requests for each mutant of the server it covers;
+//                                                control-origin.test.ts sends the same requests in-process
 //   test/webhooks/browser, readme-receiver       src/webhooks.ts runs in Chromium or in a child process there
 //   test/msw/entry-errors.test.ts                builds the package with tsup and runs it in child processes
 //   test/mock/lifetime.test.ts, npm-start.test.ts  src/mock/lifetime.ts (not mutated) and `npm start` run in
@@ -81,6 +84,8 @@ export default defineConfig({
       "test/msw/browser.test.ts",
       "test/msw/sandbox-browser.test.ts",
       "test/sandbox/browser.test.ts",
+      "test/sandbox/state-journal-crash.test.ts",
+      "test/sandbox/control-origin-browser.test.ts",
       "test/webhooks/browser.test.ts",
       "test/webhooks/readme-receiver.test.ts",
       "test/msw/entry-errors.test.ts",

@@ -11,6 +11,7 @@ export const QUICK_RUN_LEAVES_OUT = {
   "downloads Node and TypeScript, installs the packed package": /from "\.\/toolchain\.js"/,
   "copies the repository to build, lint or release it": /from "\.\.\/support\/fixture-repo\.js"/,
   "builds the package (tsup) to publish it": /"publish", "--dry-run"/,
+  "kills and restarts a sandbox process 200 times (the journal's crash test)": /const KILLS = 200;/,
   "starts TypeScript in a child process (the command line, npm start, README examples)":
     /from "\.\/run-cli\.js"|binPath\("tsx"\)|"--import", "tsx"|"tsx", "dist", "loader\.mjs"|npm_execpath/,
 } as const;
@@ -24,6 +25,9 @@ export const LEFT_OUT_OF_QUICK_RUN: Record<string, keyof typeof QUICK_RUN_LEAVES
   "test/msw/browser.test.ts": "drives Chromium",
   "test/msw/sandbox-browser.test.ts": "drives Chromium",
   "test/sandbox/browser.test.ts": "drives Chromium",
+  "test/sandbox/control-origin-browser.test.ts": "drives Chromium",
+  "test/sandbox/state-journal-crash.test.ts":
+    "kills and restarts a sandbox process 200 times (the journal's crash test)",
   "test/webhooks/browser.test.ts": "drives Chromium",
   "test/scripts/lint.test.ts": "copies the repository to build, lint or release it",
   "test/scripts/generated.test.ts": "copies the repository to build, lint or release it",
