@@ -152,6 +152,50 @@ async function throughput(servers: Servers): Promise<{ rows: string[]; missed: s
   return { rows, missed };
 }
 
+/** The journal's target: throughput with --state ÷ in memory, by concurrency (none at 1). */
+const JOURNAL_TARGETS = new Map<number, number | undefined>([
+  [1, undefined],
+  [16, 0.5],
+]);
+
+/** Throughput rows of the sandbox with --state (its journal) against the same sandbox in memory. */
+async function journalThroughput(inMemory: string, journaled: string): Promise<{ rows: string[]; missed: string[] }> {
+  const rows: string[] = [];
+  const missed: string[] = [];
+  const targets: Target[] = [
+    { name: "sandbox --state", origin: journaled },
+    { name: "sandbox in memory", origin: inMemory },
+  ];
+  for (const workload of WORKLOADS)
+    for (const [connections, target] of JOURNAL_TARGETS) {
+      const { medians } = await compare(targets, workload, connections);
+      const [durable, memory] = medians as [Sample, Sample];
+      const ratio = durable.rps / memory.rps;
+      if (target !== undefined && ratio < target) missed.push(`${workload.name} at concurrency ${connections}`);
+      const goal = target === undefined ? "—" : `≥ ${target}× ${ratio >= target ? "✓" : "✗"}`;
+      rows.push(
+        `| ${workload.name} | ${connections} | ${formatRate(durable.rps)} | ${formatRate(memory.rps)} | ` +
+          `${times(ratio)} | ${goal} |`,
+      );
+    }
+  return { rows, missed };
+}
+
+/** The --state table with what it measured. */
+function journalReport({ rows, missed }: { rows: string[]; missed: string[] }): string[] {
+  return [
+    "Journal: the same rounds against a second `api-contract sandbox` started with `--state` (every change an " +
+      "answer shows written to its journal before the answer; one key, so Create Quote's store grows by a quote " +
+      "per request and each journal line holds the whole store).",
+    "",
+    "| request | concurrency | --state req/s | in memory req/s | ratio | target |",
+    "|---|---|---|---|---|---|",
+    ...rows,
+    "",
+    missed.length ? `Targets missed in this run: ${missed.join("; ")}.` : "Every journal target met in this run.",
+  ];
+}
+
 /** How the 1 MiB bodies arrive: as fast as the server answers them on 4 connections, or at a steady pace. */
 interface FloodPace {
   name: string;
@@ -413,7 +457,7 @@ function failOnBugs(sandbox: StartedNodeServer): void {
   const bugs = sandbox
     .output()
     .split("\n")
-    .filter((text) => text.trim() && !/^(Sandbox of| {2}control API:|Ctrl-C)/.test(text));
+    .filter((text) => text.trim() && !/^(Sandbox of| {2}control API:|Ctrl-C|sandbox state)/.test(text));
   if (bugs.length) throw new Error(`bench: the sandbox logged bugs:\n${bugs.join("\n")}`);
 }
 
@@ -460,9 +504,20 @@ export default async function run(): Promise<string> {
     const origin = `http://127.0.0.1:${sandboxPort}`;
     const servers: Servers = { sandbox: origin, mock: `http://127.0.0.1:${mockPort}` };
     const throughputRows = await throughput(servers);
+    const journaledPort = await findFreePort();
+    const journaled = await startNodeServer(
+      [path.join("dist", "cli.js"), "sandbox", "--port", String(journaledPort), "--quiet", "--config", config].concat([
+        "--state",
+        path.join(work, "state.json"),
+      ]),
+      { name: "api-contract sandbox --state" },
+    );
+    stops.push(journaled.stop);
+    const journalRows = await journalThroughput(origin, `http://127.0.0.1:${journaledPort}`);
+    failOnBugs(journaled);
     if (THROUGHPUT_ONLY) {
       failOnBugs(sandbox);
-      return throughputReport(throughputRows).join("\n");
+      return [...throughputReport(throughputRows), "", ...journalReport(journalRows)].join("\n");
     }
     const stallRows = await stall(servers.sandbox, work);
     const webhookTable = await webhookRows(servers.sandbox, work);
@@ -471,6 +526,8 @@ export default async function run(): Promise<string> {
     const memoryRows = await memory();
     return [
       ...throughputReport(throughputRows),
+      "",
+      ...journalReport(journalRows),
       "",
       `Memory: ${formatRate(ACCOUNTS)} accounts (putAccount), each with ${TRADES_PER_ACCOUNT} trades (Create Quote ` +
         "then Accept Quote through `sandbox.fetch`, every answer checked), in a process of its own; RSS and heap " +

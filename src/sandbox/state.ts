@@ -98,6 +98,26 @@ export function postTransaction(account: AccountRecord, transaction: Transaction
   account.transactions.push(transaction);
 }
 
+/** The records of a store's growing lists changed after they were added, not yet journaled (journal.ts). */
+const changedRecords = new WeakMap<AccountRecord, Set<object>>();
+
+/**
+ * Notes that `record`, already in one of `account`'s growing lists (a quote accepted, a withdrawal settled), has
+ * changed: the --state journal writes a store's new records and these, not the whole store.
+ */
+export function markChanged(account: AccountRecord, record: object): void {
+  let changed = changedRecords.get(account);
+  if (!changed) changedRecords.set(account, (changed = new Set()));
+  changed.add(record);
+}
+
+/** The records of `account` changed since the last call (and forgets them). */
+export function takeChanged(account: AccountRecord): ReadonlySet<object> {
+  const changed = changedRecords.get(account) ?? new Set<object>();
+  changedRecords.delete(account);
+  return changed;
+}
+
 /** A deposit address of an account: one per currency, network and customer identifier. */
 export type DepositAddressRecord = SandboxDepositAddressRecord;
 

@@ -3,10 +3,11 @@
 // read them): an API request's change of its key's store, a simulated deposit's, a settlement's, one key's clock
 // moved; the sandbox clock moved writes the whole state and starts the journal afresh; a line a crash cut short and a
 // journal that follows another state file are left out; a stop leaves the state file alone.
-import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { mkdtemp, open, readFile, rm, stat, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { SandboxState } from "../../src/sandbox/index.js";
 import type { Engine } from "../../src/sandbox/engine.js";
 import { Journal, journalPathOf, readJournaled } from "../../src/sandbox/journal.js";
@@ -27,7 +28,7 @@ afterEach(async () => {
 });
 
 async function start(): Promise<StartedSandbox> {
-  const config = { clock: { start: START }, accounts: { alice: { balances: { USDT: 100 } } } };
+  const config = { clock: { start: START }, accounts: { alice: { balances: { USDT: 100 } }, bob: {} } };
   const server = await startSandbox({ port: 0, quiet: true, statePath, config });
   started.push(server);
   return server;
@@ -41,6 +42,9 @@ async function onDisk(): Promise<SandboxState> {
   });
   return state!;
 }
+
+/** The growing lists of a store (empty), for a stand-in engine's store. */
+const LISTS = { quotes: [], trades: [], transactions: [], addresses: [] };
 
 const journalLines = async () => (await readFile(journalPathOf(statePath), "utf8")).split("\n").slice(1, -1);
 
@@ -105,7 +109,7 @@ describe("the --state journal", () => {
     started.push(second);
     expect(second.sandbox.accountState("alice")!.quotes.map(({ amount }) => amount)).toEqual([2]);
     expect(lines[0]).toBe(
-      `sandbox state loaded from ${copy} and 1 journaled change(s): 1 account(s), clock at 2026-01-01T00:00:00.000Z`,
+      `sandbox state loaded from ${copy} and 1 journaled change(s): 2 account(s), clock at 2026-01-01T00:00:00.000Z`,
     );
     await second.stop();
     await expect(readFile(journalPathOf(copy))).rejects.toThrow(/ENOENT/);
@@ -127,7 +131,7 @@ describe("the --state journal", () => {
 
   it("writes the whole state once the journal is past 16 MiB (16,777,216 bytes), and starts it afresh", async () => {
     // A store of about 4 KiB, committed 4,200 times at once: one write of about 17.6 MB.
-    const state = { ids: {}, rates: {}, keylessWindows: {}, accounts: { k: { note: "x".repeat(4_096) } } };
+    const state = { ids: {}, rates: {}, keylessWindows: {}, accounts: { k: { ...LISTS, note: "x".repeat(4_096) } } };
     const engine = { state, clock: { state: () => ({ kind: "fixed", nowMs: 0 }) } } as unknown as Engine;
     const journal = new Journal(statePath, engine, () => state as unknown as SandboxState, writeFileAtomically);
     await journal.compact();
@@ -138,4 +142,83 @@ describe("the --state journal", () => {
     expect(await journalLines()).toEqual([]);
     await journal.close();
   });
+
+  it("syncs the journal to the disk 100 ms after a write, once for every write meanwhile", async () => {
+    const state = { ids: {}, rates: {}, keylessWindows: {}, accounts: { k: { ...LISTS } } };
+    const engine = { state, clock: { state: () => ({ kind: "fixed", nowMs: 0 }) } } as unknown as Engine;
+    const journal = new Journal(statePath, engine, () => state as unknown as SandboxState, writeFileAtomically);
+    await journal.compact();
+    const probe = await open(path.join(dir, "probe"), "w");
+    const datasync = vi.spyOn(Object.getPrototypeOf(probe) as { datasync(): Promise<void> }, "datasync");
+    await probe.close();
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    try {
+      await Promise.all([journal.commit({ keys: ["k"] }), journal.commit({ keys: ["k"] })]);
+      await journal.commit({ keys: ["k"] });
+      await vi.advanceTimersByTimeAsync(99);
+      expect(datasync).toHaveBeenCalledTimes(0);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(datasync).toHaveBeenCalledTimes(1);
+    } finally {
+      vi.useRealTimers();
+      datasync.mockRestore();
+    }
+    await journal.close();
+  });
+
+  it("rebuilds from its files exactly the state it holds, after any sequence of changes (a property)", async () => {
+    const key = fc.constantFrom("alice", "bob");
+    const step = fc.oneof(
+      fc.record({ kind: fc.constantFrom("quote", "accept", "withdraw", "read" as const), key }),
+      fc.record({ kind: fc.constant("deposit" as const), key, amount: fc.integer({ min: 1, max: 50 }) }),
+      fc.record({ kind: fc.constant("settle" as const), key, status: fc.constantFrom("SUCCESSFUL", "FAILED") }),
+      fc.record({ kind: fc.constant("advance" as const), key: fc.constantFrom("alice", "bob", "sandbox") }),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { minLength: 12, maxLength: 40 }), async (steps) => {
+        await rm(statePath, { force: true });
+        await rm(journalPathOf(statePath), { force: true });
+        const server = await start();
+        const last: Record<string, { quote?: string; withdrawal?: string }> = { alice: {}, bob: {} };
+        for (const next of steps) await journaledStep(server, next, last[next.key] ?? {});
+        expect(await onDisk()).toEqual(server.sandbox.snapshot());
+        await server.stop();
+        started.splice(started.indexOf(server), 1);
+      }),
+      { numRuns: 40, seed: 20_261_130 }, // fixed: a red run is a real difference, never the draw
+    );
+  }, 120_000);
 });
+
+type JournaledStep = { kind: string; key: string; amount?: number; status?: string };
+
+/** One change of the property above, over HTTP; `last` keeps the key's last quote and withdrawal. */
+async function journaledStep(
+  server: StartedSandbox,
+  step: JournaledStep,
+  last: { quote?: string; withdrawal?: string },
+) {
+  const { kind, key } = step;
+  const quote = { sourceId: "USDT", targetId: "NGNX", amount: 1, side: "SELL" };
+  if (kind === "quote")
+    last.quote = ((await (await send(server, "POST", "/v1/trades/quote", quote, key)).json()) as any).data?.id;
+  if (kind === "accept") await send(server, "POST", `/v1/trades/quote/${last.quote ?? "none"}`, {}, key);
+  if (kind === "withdraw") {
+    const body = { amount: 1, currency: "USDT", destination: TRX_DESTINATION };
+    last.withdrawal = (
+      (await (await send(server, "POST", "/v1/wallets/ext/debit/crypto", body, key)).json()) as any
+    ).data?.id;
+  }
+  if (kind === "read") await send(server, "GET", "/v1/transactions/me", undefined, key);
+  if (kind === "deposit")
+    await send(server, "POST", "/_sandbox/deposits", {
+      apiKey: key,
+      currency: "USDT",
+      network: "TRX",
+      amount: step.amount,
+    });
+  if (kind === "settle" && last.withdrawal)
+    await send(server, "POST", `/_sandbox/withdrawals/${last.withdrawal}/settle`, { status: step.status });
+  if (kind === "advance" && key === "sandbox") await send(server, "POST", "/_sandbox/clock/advance", { ms: 61_000 });
+  else if (kind === "advance") await send(server, "POST", `/_sandbox/accounts/${key}/clock/advance`, { ms: 61_000 });
+}

@@ -9,6 +9,7 @@ import { type Engine, nowOf } from "../engine.js";
 import { datedReference, uuid } from "../ids.js";
 import {
   type AccountRecord,
+  markChanged,
   postTransaction,
   type SettlementRecord,
   type TransactionRecord,
@@ -113,6 +114,7 @@ function settle(
   const withdrawal = transaction.withdrawal!;
   withdrawal.status = status;
   transaction.updatedAt = at;
+  markChanged(account, transaction);
   const { ids } = engine.state;
   if (status === "SUCCESSFUL" && withdrawal.destination.kind === "crypto") withdrawal.hash = chainHash(ids);
   if (status === "FAILED") {

@@ -13,6 +13,7 @@ import {
   type AccountRecord,
   creditProblem,
   findQuote,
+  markChanged,
   postTransaction,
   type QuoteRecord,
   roundAt15Digits,
@@ -125,6 +126,7 @@ const acceptQuote = withAccount((call: AccountCall) => {
   for (const transaction of transactions) postTransaction(account, transaction);
   account.trades.push(trade);
   record.tradeId = trade.id;
+  markChanged(account, record);
   return answered(call, tradeView(engine, account, trade));
 });
 
