@@ -185,8 +185,8 @@ async function journalThroughput(inMemory: string, journaled: string): Promise<{
 function journalReport({ rows, missed }: { rows: string[]; missed: string[] }): string[] {
   return [
     "Journal: the same rounds against a second `api-contract sandbox` started with `--state` (every change an " +
-      "answer shows written to its journal before the answer; one key, so Create Quote's store grows by a quote " +
-      "per request and each journal line holds the whole store).",
+      "answer shows written to its journal before the answer, synced within 100 ms; one key, so Create Quote's " +
+      "store grows by a quote per request, and a journal line holds the quote added and the store's other parts).",
     "",
     "| request | concurrency | --state req/s | in memory req/s | ratio | target |",
     "|---|---|---|---|---|---|",
