@@ -3,11 +3,11 @@
 // the state file (a whole state, as GET /_sandbox/state?secrets=true gives it) and `<file>.journal`, whose first line
 // names the state file it follows (the SHA-256 of its text) and each next line holds what one commit changed: of
 // each store it names, what changed since its last line (the whole of a store new to the journal; null:
-// removed), with the parts every request may move (the id generator, the clock, the rates, the keyless windows). Commits that arrive while a write is under way go out together in the next write
-// (one write for all: a group commit), and each answer waits for its own. A change of the whole state
-// (a restore, the sandbox clock moved, which may settle any key's withdrawals) writes the whole state instead and
-// starts the journal afresh (a compaction), as a journal past its size limit does; a stop writes the whole state and
-// removes the journal.
+// removed), with the parts every request may move (the id generator, the clock, the rates, the keyless windows).
+// Commits that arrive while a write is under way go out together in the next write (one write for all: a group
+// commit), and each answer waits for its own. A change of the whole state (a restore, the sandbox clock moved, which
+// may settle any key's withdrawals) writes the whole state instead and starts the journal afresh (a compaction), as
+// a journal past its size limit does; a stop writes the whole state and removes the journal.
 // At start the state file is read, the journal's lines applied when it follows that file (a last line cut short by a
 // crash was never acknowledged, and is left out; a journal that follows another file is older than the state file,
 // which a compaction wrote before it could start a new journal), and the result restored as a whole, checked.
