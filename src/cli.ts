@@ -48,8 +48,9 @@ const COMMAND_USAGE: Record<string, string> = {
             own clock, and its control API under /_sandbox; until Ctrl-C or SIGTERM (as mock).
               --port <n>        default ${SANDBOX_DEFAULT_PORT} (0: a free port)
               --host <host>     default 127.0.0.1; on any other interface --token is required
-              --state <file>    load the state from <file> at start (when it exists); save it there on stop,
-                                atomically (a crash mid-save leaves the previous file whole)
+              --state <file>    keep the state in <file>: loaded at start (when it exists), every change an
+                                answer shows journaled to <file>.journal before the answer (SIGKILL loses
+                                nothing answered), written whole and atomically on stop
               --config <file>   ${wrapped(`a JSON file of sandbox options: ${SANDBOX_CONFIG_KEYS.join(", ")}`, 32)}
               --token <t>       the control API requires "authorization: Bearer <t>" (arguments show in
                                 process lists: controlToken in the --config file does not)
