@@ -25,7 +25,11 @@ export type Change = { keys: readonly string[] } | "all";
 /** How soon after a write the journal is synced to the disk (a write is safe from a killed process at once). */
 const SYNC_EVERY_MS = 100;
 
-/** A journal past this size is compacted into the state file at the next commit. */
+/**
+ * A journal past this size, and past the size of the state file it follows, is compacted into the state file at the
+ * next commit: a compaction writes the whole state, so its cost, spread over the lines since the last, stays that of
+ * a line however large the state grows (Create Quote at concurrency 16 went from 0.27× to 0.9× of in memory).
+ */
 export const JOURNAL_COMPACT_BYTES = 16 * 1024 * 1024;
 
 /** The key an account route names (`/_sandbox/accounts/{apiKey}…`), or undefined. */
@@ -199,6 +203,8 @@ interface Waiting {
 export class Journal {
   private handle: FileHandle | undefined;
   private bytes = 0;
+  /** The size of the state file the journal follows: a journal compacts once past it (and past 16 MiB). */
+  private stateBytes = 0;
   private pending: Waiting[] = [];
   private compactions: Array<Omit<Waiting, "line">> = [];
   /** The disk's one lane: writes, syncs and compactions, one after another. */
@@ -228,7 +234,7 @@ export class Journal {
 
   /** Records what `change` names as it is now; resolves once it is on disk. */
   commit(change: Change): Promise<void> {
-    if (change === "all" || this.bytes > JOURNAL_COMPACT_BYTES) return this.compact();
+    if (change === "all" || this.bytes > Math.max(JOURNAL_COMPACT_BYTES, this.stateBytes)) return this.compact();
     const line = `${JSON.stringify(this.entryOf(change.keys))}\n`;
     return new Promise((resolve, reject) => {
       this.pending.push({ line, resolve, reject });
@@ -338,6 +344,7 @@ export class Journal {
       await this.writeWhole(journalPath, headerOf(stateText));
       this.handle = await open(journalPath, "a");
       this.bytes = 0;
+      this.stateBytes = Buffer.byteLength(stateText);
       for (const waiting of covered) waiting.resolve();
     } catch (error) {
       for (const waiting of covered) waiting.reject(error);
