@@ -20,7 +20,7 @@ import type { Engine } from "./engine.js";
 import { type AccountRecord, ownEntry, takeChanged } from "./state.js";
 
 /** What a commit changed: the stores of `keys`, or the whole state. */
-export type Change = { keys: readonly string[] } | "all";
+type Change = { keys: readonly string[] } | "all";
 
 /** How soon after a write the journal is synced to the disk (a write is safe from a killed process at once). */
 const SYNC_EVERY_MS = 100;
@@ -30,7 +30,7 @@ const SYNC_EVERY_MS = 100;
  * next commit: a compaction writes the whole state, so its cost, spread over the lines since the last, stays that of
  * a line however large the state grows (Create Quote at concurrency 16 went from 0.27× to 0.9× of in memory).
  */
-export const JOURNAL_COMPACT_BYTES = 16 * 1024 * 1024;
+const JOURNAL_COMPACT_BYTES = 16 * 1024 * 1024;
 
 /** The key an account route names (`/_sandbox/accounts/{apiKey}…`), or undefined. */
 function accountRouteKey(path: string): string | undefined {

@@ -106,8 +106,8 @@ const changedRecords = new WeakMap<AccountRecord, Set<object>>();
  * changed: the --state journal writes a store's new records and these, not the whole store.
  */
 export function markChanged(account: AccountRecord, record: object): void {
-  let changed = changedRecords.get(account);
-  if (!changed) changedRecords.set(account, (changed = new Set()));
+  const changed = changedRecords.get(account) ?? new Set<object>();
+  changedRecords.set(account, changed);
   changed.add(record);
 }
 
