@@ -32,14 +32,19 @@ const SYNC_EVERY_MS = 100;
  */
 const JOURNAL_COMPACT_BYTES = 16 * 1024 * 1024;
 
+/** `text` percent-decoded, or as it is where it is not valid percent-encoding. */
+const decodeURIComponentOr = (text: string) => {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+};
+
 /** The key an account route names (`/_sandbox/accounts/{apiKey}…`), or undefined. */
 function accountRouteKey(path: string): string | undefined {
   const named = /^\/_sandbox\/accounts\/([^/]+)(?:\/|$)/.exec(path)?.[1];
-  try {
-    return named === undefined ? undefined : decodeURIComponent(named);
-  } catch {
-    return undefined;
-  }
+  return named === undefined ? undefined : decodeURIComponentOr(named);
 }
 
 /** The key a body names in `apiKey` (a simulated deposit's), or undefined. */
@@ -82,14 +87,6 @@ export function changeOf(
   if (owner !== undefined) return { keys: [owner] };
   return settled === undefined ? "all" : { keys: [] };
 }
-
-const decodeURIComponentOr = (text: string) => {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
-};
 
 /** Writes all of `text` to `fd` (a write may take part of it). */
 function writeAllSync(fd: number, text: string): void {
@@ -205,6 +202,8 @@ export class Journal {
   private bytes = 0;
   /** The size of the state file the journal follows: a journal compacts once past it (and past 16 MiB). */
   private stateBytes = 0;
+  /** A write failed: the next commit writes the whole state. */
+  private broken = false;
   private pending: Waiting[] = [];
   private compactions: Array<Omit<Waiting, "line">> = [];
   /** The disk's one lane: writes, syncs and compactions, one after another. */
@@ -234,7 +233,8 @@ export class Journal {
 
   /** Records what `change` names as it is now; resolves once it is on disk. */
   commit(change: Change): Promise<void> {
-    if (change === "all" || this.bytes > Math.max(JOURNAL_COMPACT_BYTES, this.stateBytes)) return this.compact();
+    const due = this.broken || this.bytes > Math.max(JOURNAL_COMPACT_BYTES, this.stateBytes);
+    if (change === "all" || due) return this.compact();
     const line = `${JSON.stringify(this.entryOf(change.keys))}\n`;
     return new Promise((resolve, reject) => {
       this.pending.push({ line, resolve, reject });
@@ -302,6 +302,8 @@ export class Journal {
       for (const waiting of batch) waiting.resolve();
       this.syncSoon(this.handle);
     } catch (error) {
+      // The lines lost were counted as written (the stores' lengths moved on): only a whole state mends that.
+      this.broken = true;
       for (const waiting of batch) waiting.reject(error);
     }
   }
@@ -344,6 +346,7 @@ export class Journal {
       await this.writeWhole(journalPath, headerOf(stateText));
       this.handle = await open(journalPath, "a");
       this.bytes = 0;
+      this.broken = false;
       this.stateBytes = Buffer.byteLength(stateText);
       for (const waiting of covered) waiting.resolve();
     } catch (error) {

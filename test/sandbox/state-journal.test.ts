@@ -188,6 +188,20 @@ describe("the --state journal", () => {
       { numRuns: 40, seed: 20_261_130 }, // fixed: a red run is a real difference, never the draw
     );
   }, 120_000);
+
+  it("writes the whole state at the next commit after a write failed: no line builds on a lost one", async () => {
+    const state = { ids: {}, rates: {}, keylessWindows: {}, accounts: { k: { ...LISTS, note: "a" } } };
+    const engine = { state, clock: { state: () => ({ kind: "fixed", nowMs: 0 }) } } as unknown as Engine;
+    const journal = new Journal(statePath, engine, () => state as unknown as SandboxState, writeFileAtomically);
+    await journal.compact();
+    // The journal's file closed under it: its next write fails.
+    await (journal as unknown as { handle: { close(): Promise<void> } }).handle.close();
+    await expect(journal.commit({ keys: ["k"] })).rejects.toThrow(/"fd"/);
+    state.accounts.k.note = "b";
+    await journal.commit({ keys: ["k"] });
+    expect([await journalLines(), (await onDisk()).accounts.k]).toEqual([[], { ...LISTS, note: "b" }]);
+    await journal.close();
+  });
 });
 
 type JournaledStep = { kind: string; key: string; amount?: number; status?: string };
