@@ -66,7 +66,8 @@ export function createAccounts(
     const { business, apiSecret, webhookUrl, webhookSecret } = account;
     const hasWebhookSecret = webhookSecret !== undefined;
     const webhook = webhookUrl === undefined ? { hasWebhookSecret } : { webhookUrl, hasWebhookSecret };
-    const collectionCustomers = structuredClone(account.collectionCustomers ?? []);
+    // Every store has its list: newAccount makes it, a restore fills in the schema's default [] (state-schema.ts).
+    const collectionCustomers = structuredClone(account.collectionCustomers);
     return { apiKey, balances, business, hasApiSecret: apiSecret !== undefined, ...webhook, collectionCustomers };
   };
   return {

@@ -7,7 +7,7 @@ import type { components } from "../../generated/schema.js";
 import { SchemaCompiler } from "../contract/schemas.js";
 import { documentedAnswer } from "../pipeline/answers.js";
 import { isObject, listOperations, type OpenApiDocument, type Operation, successKey } from "../openapi/document.js";
-import { DEFAULT_DECIMAL_PLACES, MAX_MINOR_UNITS } from "./rules.js";
+import { DEFAULT_DECIMAL_PLACES, MAX_DECIMAL_PLACES, MAX_MINOR_UNITS } from "./rules.js";
 
 export type Currency = components["schemas"]["Currency"];
 export type Pair = components["schemas"]["Pair"];
@@ -146,7 +146,14 @@ export interface CatalogueCheck {
   ratesProblem(rates: { fiat?: unknown; dollar?: unknown }): string | undefined;
 }
 
-const positive = (value: unknown): boolean => typeof value === "number" && Number.isFinite(value) && value > 0;
+// Number.isFinite is false for anything but a finite number (it converts nothing), so no typeof check is needed.
+const positive = (value: unknown): boolean => Number.isFinite(value) && (value as number) > 0;
+
+/** A currency whose decimal places the sandbox cannot count in exactly ("money.exact"), named. */
+const decimalsProblem = (currencies: readonly Currency[]): string | undefined =>
+  currencies
+    .filter(({ maximumDecimalPlaces: places }) => places !== undefined && (places < 0 || places > MAX_DECIMAL_PLACES))
+    .map(({ code }) => `currency ${code}: maximumDecimalPlaces must be from 0 to ${MAX_DECIMAL_PLACES}`)[0];
 
 export function createCatalogueCheck(spec: OpenApiDocument): CatalogueCheck {
   let compiler: SchemaCompiler | undefined;
@@ -167,10 +174,16 @@ export function createCatalogueCheck(spec: OpenApiDocument): CatalogueCheck {
   return {
     catalogueProblem: (catalogue) =>
       schemaProblem("Currency", catalogue.currencies) ??
+      decimalsProblem((catalogue.currencies ?? []) as Currency[]) ??
       schemaProblem("Pair", catalogue.pairs) ??
       schemaProblem("ActiveNetworkEntry", Object.values(catalogue.networks ?? {})) ??
-      Object.values(catalogue.withdrawalNetworks ?? {})
-        .map((networks) => schemaProblem("WithdrawalNetwork", Array.isArray(networks) ? networks : [networks]))
+      // A currency's withdrawal networks are a list (Get Withdrawal Currency Networks answers it as its data).
+      Object.entries(catalogue.withdrawalNetworks ?? {})
+        .map(([code, networks]) =>
+          Array.isArray(networks)
+            ? schemaProblem("WithdrawalNetwork", networks)
+            : `withdrawalNetworks of ${code} must be a list of WithdrawalNetwork`,
+        )
         .find((problem) => problem !== undefined),
     collectionCustomersProblem: (customers) => schemaProblem("CollectionCustomer", [...customers]),
     ratesProblem({ fiat, dollar }) {

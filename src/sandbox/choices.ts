@@ -26,6 +26,7 @@ import {
   DEPOSIT_REFUSAL,
   DEPOSIT_STATUS,
   EXTERNAL_REFERENCE_FORM,
+  MAX_DECIMAL_PLACES,
   MAX_MINOR_UNITS,
   ON_WEBHOOK_DEFAULT_STATUS,
   PAGE_DEFAULTS,
@@ -237,7 +238,8 @@ export const SANDBOX_CHOICES: readonly SandboxChoice[] = [
       "decimals); so is a wallet's balance, counting what its pending " +
       "withdrawals would return if they failed. Beyond it, Create Quote (its amount or its amountReceived), a " +
       "withdrawal and a simulated deposit are refused as invalid, an account's balances are refused, and " +
-      `accepting a quote is refused with ${status(REFUSAL_STATUS.balanceTooHigh)}.`,
+      `accepting a quote is refused with ${status(REFUSAL_STATUS.balanceTooHigh)}. A catalogue currency's ` +
+      `maximumDecimalPlaces is at most ${MAX_DECIMAL_PLACES}; a catalogue with more (or fewer than 0) is refused.`,
     why:
       "No source gives a largest amount. The sandbox keeps money in whole minor units and computes at 15 " +
       "significant digits: beyond them it could no longer keep money exact (none created, none lost).",

@@ -113,6 +113,9 @@ export const DEFAULT_DECIMAL_PLACES = 6;
  */
 export const MAX_MINOR_UNITS = 999_999_999_999_999;
 
+/** The most decimal places a catalogue currency may have: a minor unit finer than 15 digits is never exact. */
+export const MAX_DECIMAL_PLACES = 15;
+
 /** A trade's dollarValue is kept to cents. */
 export const DOLLAR_VALUE_DECIMALS = 2;
 
