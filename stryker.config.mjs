@@ -66,6 +66,8 @@ export default {
   // busy machine (a shared CI host, helpers at work) 1.5 × + 5 s took 14 surviving mutants for timeouts.
   timeoutFactor: 3,
   timeoutMS: 20000,
+  // The first run of every test (coverage per test) took over Stryker's 5 minutes on a busy machine.
+  dryRunTimeoutMinutes: 30,
   // Keeps reports/mutation/incremental-<group>.json: a later run tests again only the mutants whose code or covering
   // tests changed (new test files included). `npx stryker run --force` tests every mutant.
   incremental: true,
