@@ -1,6 +1,7 @@
 // pins: webhooks.retry, webhooks.timeout
 // With the real-time clock (no clock.start), retries run on timers: the timer waits for the earliest retry due,
-// not a later one of another transaction, and settled() starts a retry already due even before its timer rang.
+// not a later one of another transaction, and rings no sooner; settled() starts a retry already due even before
+// its timer rang.
 // A delivery's wait also works with a browser's timers, whose setTimeout answers a number with no unref.
 // Time is vitest's fake timers (setTimeout, clearTimeout, Date) or a stubbed setTimeout: no real waiting.
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -50,6 +51,16 @@ describe("webhook timers with real time", () => {
       { at: "2026-11-26T10:00:00.000Z", status: 500 },
       { at: "2026-11-26T10:00:01.000Z", status: 200 },
     ]);
+  });
+
+  it("rings first when the retry is due: no timer of its own rings before it", async () => {
+    useFakeClock(START);
+    const { sandbox, deliveries, deposit } = realTimeSandbox();
+    deposit(25);
+    await sandbox.webhooks.settled(); // its retry is due at 10:00:01.000; the attempt's wait was cleared
+    await vi.advanceTimersToNextTimerAsync();
+    expect(Date.now()).toBe(START + 1_000);
+    expect(deliveries.map((delivery) => delivery.attempt)).toEqual([1, 2]);
   });
 
   it("settled() starts a retry already due although its timer has not rung yet", async () => {

@@ -1,10 +1,11 @@
 // pins: webhooks.destination, webhooks.order
 // A webhook that cannot be signed (Web Crypto refuses the key) fails at once and leaves its transaction's queue:
 // the webhook queued behind it goes out, and so does another transaction's retry; its one attempt says why, in
-// the words signing rejected with (an Error's message, anything else as text).
+// the words signing rejected with (an Error's message, anything else as text). One whose account was deleted while it
+// was being signed fails with nothing left to break: the webhooks of the account put again go out.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { api } from "./support/sandbox.js";
-import { callbackSandbox } from "./support/receiver.js";
+import { callbackSandbox, SECRET } from "./support/receiver.js";
 
 const AT = "2026-11-26T10:00:00.000Z";
 
@@ -102,5 +103,21 @@ describe("a webhook that cannot be signed", () => {
       expect(webhook!.status).toBe("failed");
       vi.unstubAllGlobals();
     }
+  });
+
+  it("breaks nothing when its account was deleted while it was being signed: the next account's go out", async () => {
+    const keys = heldKeyCrypto();
+    const { sandbox, deliveries, deposit } = sandboxWithCallback();
+    keys.holdNext();
+    deposit(25);
+    expect(sandbox.deleteAccount("key-a")).toBe(true);
+    keys.refuse(new Error("key unusable"));
+    await sandbox.webhooks.settled();
+    expect(await sandbox.webhooks.list()).toEqual([]);
+    sandbox.putAccount("key-a", { webhookSecret: SECRET });
+    deposit(30);
+    await sandbox.webhooks.settled();
+    expect(deliveries.map((delivery) => JSON.parse(delivery.body).amount)).toEqual([30]);
+    expect((await sandbox.webhooks.list("key-a")).map((webhook) => webhook.status)).toEqual(["delivered"]);
   });
 });

@@ -56,7 +56,7 @@ export interface Webhooks extends WebhookResend {
   forget(apiKey: string): void;
   /** The state was replaced: resume its pending webhooks. */
   restored(): void;
-  /** One key's store was replaced: resume its pending webhooks. */
+  /** One key's store was replaced (forget called before): resume its pending webhooks. */
   restoredKey(apiKey: string): void;
 }
 
@@ -163,17 +163,17 @@ class Sender implements Webhooks {
     this.pump();
   }
 
-  /** After one key's store is restored: its deliveries under way stop, its pending webhooks go on from its store. */
+  /** After one key's store is restored (its queues forgotten before): its pending webhooks go on from its store. */
   restoredKey(apiKey: string): void {
-    this.forget(apiKey);
     this.takeBack(apiKey);
     this.pump();
   }
 
   /** Queues the pending webhooks of `apiKey`'s store (restored); one whose attempt had no outcome failed it. */
   private takeBack(apiKey: string): void {
-    const account = ownEntry(this.engine.state.accounts, apiKey);
-    for (const record of account?.outbox ?? []) {
+    // There: restored names the state's keys, restoredKey the key whose store was just set.
+    const account = ownEntry(this.engine.state.accounts, apiKey)!;
+    for (const record of account.outbox) {
       if (record.status !== "pending") continue;
       const last = record.attempts.at(-1);
       if (last && last.status === undefined && last.error === undefined) {
@@ -182,7 +182,7 @@ class Sender implements Webhooks {
         if (record.status !== "pending") continue;
       }
       this.enqueue(apiKey, record);
-      const secret = account?.webhookSecret;
+      const secret = account.webhookSecret;
       if (record.signature === undefined && secret !== undefined) this.sign(apiKey, record, secret);
     }
   }
