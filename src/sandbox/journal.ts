@@ -12,8 +12,9 @@
 // crash was never acknowledged, and is left out; a journal that follows another file is older than the state file,
 // which a compaction wrote before it could start a new journal), and the result restored as a whole, checked.
 import { createHash } from "node:crypto";
-import { writeSync } from "node:fs";
+import { fdatasyncSync, readSync, renameSync, writeSync } from "node:fs";
 import { type FileHandle, open, readFile, rm } from "node:fs/promises";
+import path from "node:path";
 import type { SandboxState } from "../../generated/sandbox-control.js";
 import { isControlPath } from "./control.js";
 import type { Engine } from "./engine.js";
@@ -89,8 +90,8 @@ export function changeOf(
 }
 
 /** Writes all of `text` to `fd` (a write may take part of it). */
-function writeAllSync(fd: number, text: string): void {
-  const bytes = Buffer.from(text);
+function writeAllSync(fd: number, text: string | Buffer): void {
+  const bytes = typeof text === "string" ? Buffer.from(text) : text;
   for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at);
 }
 
@@ -136,6 +137,10 @@ function changedStore(store: Record<string, unknown> | undefined, line: Exclude<
 }
 
 export const journalPathOf = (statePath: string) => `${statePath}.journal`;
+/** The journal a compaction writes before it renames it over the old one. */
+const journalNextPathOf = (statePath: string) => `${statePath}.journal.next`;
+/** Where a compaction writes the state file before it renames it over the old one (one compaction at a time). */
+const stateNextPathOf = (statePath: string) => `${statePath}.next`;
 
 const digest = (text: string) => createHash("sha256").update(text).digest("hex");
 const headerOf = (stateText: string | undefined) =>
@@ -179,11 +184,18 @@ export async function readJournaled(
   stateText: string | undefined,
   initial: () => SandboxState,
 ): Promise<{ state: SandboxState | undefined; applied: number }> {
-  const journal = await readFile(journalPathOf(statePath), "utf8").catch(() => undefined);
-  const [header, ...lines] = journal === undefined ? [] : journal.split("\n");
-  // Only whole lines: the last element after the final newline is "" (or a torn line, never acknowledged).
-  const whole = lines.slice(0, -1);
-  if (header === undefined || `${header}\n` !== headerOf(stateText) || whole.length === 0)
+  const follows = headerOf(stateText);
+  // A compaction cut short between its renames leaves its journal as `.journal.next`, following the new state file.
+  let whole: string[] = [];
+  for (const file of [journalNextPathOf(statePath), journalPathOf(statePath)]) {
+    const journal = await readFile(file, "utf8").catch(() => undefined);
+    const [header, ...lines] = journal === undefined ? [] : journal.split("\n");
+    if (header === undefined || `${header}\n` !== follows) continue;
+    // Only whole lines: the last element after the final newline is "" (or a torn line, never acknowledged).
+    whole = lines.slice(0, -1);
+    break;
+  }
+  if (whole.length === 0)
     return { state: stateText === undefined ? undefined : (JSON.parse(stateText) as SandboxState), applied: 0 };
   const base = stateText === undefined ? initial() : (JSON.parse(stateText) as Record<string, unknown>);
   const result = applied(base as Record<string, unknown>, whole);
@@ -191,24 +203,41 @@ export async function readJournaled(
 }
 
 interface Waiting {
-  line: string;
   resolve: () => void;
   reject: (error: unknown) => void;
+}
+
+/** What a compaction covers: the state file it writes follows the journal's lines up to `from` (bytes past its header). */
+interface Compaction {
+  stateText: string;
+  from: number;
+}
+
+interface JournalOptions {
+  /** How large the journal grows (and past the state file's size) before the state is written whole. */
+  compactBytes?: number;
+  /** Writes a file whole and syncs it (tests slow it down). */
+  writeSynced?: (file: string, text: string) => Promise<void>;
 }
 
 /** The journal of one running sandbox: commits, compactions, and its end on stop. */
 export class Journal {
   private handle: FileHandle | undefined;
+  /** The bytes of the journal's header, and of its lines after it. */
+  private headerBytes = 0;
   private bytes = 0;
   /** The size of the state file the journal follows: a journal compacts once past it (and past 16 MiB). */
   private stateBytes = 0;
   /** A write failed: the next commit writes the whole state. */
   private broken = false;
-  private pending: Waiting[] = [];
-  private compactions: Array<Omit<Waiting, "line">> = [];
-  /** The disk's one lane: writes, syncs and compactions, one after another. */
-  private lane: Promise<void> = Promise.resolve();
-  private flushing = false;
+  /** The keys of the commits waiting for the next write, and their answers. */
+  private pendingKeys = new Set<string>();
+  private waiting: Waiting[] = [];
+  private flushDue = false;
+  /** A compaction under way (its state file being written); commits go on into the journal meanwhile. */
+  private compacting: Promise<void> | undefined;
+  /** A change of the whole state not yet on disk: commits wait, unwritten, until it is (their lines build on it). */
+  private holding: Promise<void> | undefined;
   /** The length of each growing list of each store as the journal last wrote it (none: write it whole). */
   private lengths = new WeakMap<AccountRecord, Record<Growing, number>>();
   /** The journal's syncs, one after another, and the wait before the next. */
@@ -219,42 +248,60 @@ export class Journal {
     private readonly statePath: string,
     private readonly engine: Engine,
     private readonly snapshot: () => SandboxState,
-    /** Writes a file whole or not at all (server.ts's writeFileAtomically). */
-    private readonly writeWhole: (file: string, text: string) => Promise<void>,
+    private readonly options: JournalOptions = {},
   ) {}
 
-  /** Writes the state as it is now and starts the journal afresh; resolves once both are on disk. */
+  /**
+   * Writes the state as it is now and starts the journal afresh; resolves once both are on disk. Commits meanwhile
+   * wait for it (their lines would build on a state the disk may not hold yet).
+   */
   compact(): Promise<void> {
+    const previous = (this.compacting ?? Promise.resolve()).catch(() => undefined);
+    const whole = previous.then(() => this.compactWhole());
+    const settled = whole.catch(() => undefined);
+    this.holding = settled;
+    this.compacting = settled;
+    void settled.then(() => {
+      if (this.holding === settled) this.holding = undefined;
+      if (this.compacting === settled) this.compacting = undefined;
+      this.flushSoon();
+    });
+    return whole;
+  }
+
+  /**
+   * Records what `change` names; resolves once it is in the journal. A journal past its size starts a compaction,
+   * which does not hold the commits: the journal goes on, and the lines written meanwhile follow the new state file.
+   */
+  commit(change: Change): Promise<void> {
+    if (change === "all" || this.broken) return this.compact();
+    const limit = Math.max(this.options.compactBytes ?? JOURNAL_COMPACT_BYTES, this.stateBytes);
+    if (!this.compacting && this.bytes > limit) this.compactInPlace();
+    for (const key of change.keys) this.pendingKeys.add(key);
     return new Promise((resolve, reject) => {
-      this.compactions.push({ resolve, reject });
-      this.lane = this.lane.then(() => this.writeCompaction());
+      this.waiting.push({ resolve, reject });
+      this.flushSoon();
     });
   }
 
-  /** Records what `change` names as it is now; resolves once it is on disk. */
-  commit(change: Change): Promise<void> {
-    const due = this.broken || this.bytes > Math.max(JOURNAL_COMPACT_BYTES, this.stateBytes);
-    if (change === "all" || due) return this.compact();
-    const line = `${JSON.stringify(this.entryOf(change.keys))}\n`;
-    return new Promise((resolve, reject) => {
-      this.pending.push({ line, resolve, reject });
-      if (this.flushing) return;
-      this.flushing = true;
-      this.lane = this.lane.then(() => this.flush());
-    });
+  /** Resolves once no compaction is under way. */
+  async settled(): Promise<void> {
+    while (this.compacting) await this.compacting;
   }
 
   /** Ends the journal: the state written whole, then the journal (empty, following it) removed. */
   async close(): Promise<void> {
     await this.compact();
-    await this.lane;
+    clearTimeout(this.syncTimer);
+    this.syncTimer = undefined;
+    await this.syncing;
     await this.handle?.close();
     this.handle = undefined;
     await rm(journalPathOf(this.statePath), { force: true });
   }
 
   /** The line of a commit of `keys`: what changed of their stores, and the parts every request may move. */
-  private entryOf(keys: readonly string[]): Entry {
+  private entryOf(keys: Iterable<string>): Entry {
     const { state, clock } = this.engine;
     const accounts: Record<string, StoreLine> = {};
     for (const key of keys) setEntry(accounts, key, this.storeLine(ownEntry(state.accounts, key)));
@@ -264,13 +311,13 @@ export class Journal {
   /**
    * What a line says of `store`: the whole of a store the journal has not written since it was made (or since the
    * last compaction), else its change since it last wrote it: a store with thousands of quotes is not written whole
-   * for each new one.
+   * for each new one. A change applies as well to the state file a compaction under way writes: its lists hold at
+   * least what the journal wrote, and a change replaces them from the index it names.
    */
   private storeLine(store: AccountRecord | undefined): StoreLine {
     if (!store) return null;
     const written = this.lengths.get(store);
-    const lengths = Object.fromEntries(GROWING.map((part) => [part, store[part].length])) as Record<Growing, number>;
-    this.lengths.set(store, lengths);
+    this.lengths.set(store, lengthsOf(store));
     const changed = takeChanged(store);
     if (!written) return { whole: store };
     const { quotes: _q, trades: _t, transactions: _x, addresses: _a, ...parts } = store;
@@ -284,25 +331,37 @@ export class Journal {
     return line;
   }
 
+  /** A write of the commits waiting, once the requests that arrived with them have committed too. */
+  private flushSoon(): void {
+    if (this.flushDue || this.holding || this.waiting.length === 0) return;
+    this.flushDue = true;
+    setImmediate(() => {
+      this.flushDue = false;
+      if (!this.holding) this.flush();
+    });
+  }
+
   /**
-   * Writes every commit waiting in one write, then answers each: once written, a line is the kernel's, which a
-   * killed process cannot take back. The sync to the disk (which only a machine that stops loses) follows within
-   * SYNC_EVERY_MS, without holding the answers: a sync before every answer cut throughput 15-fold at concurrency 1.
+   * Writes one line for every commit waiting (the state as it is now holds what each answer shows), then answers
+   * each: once written, a line is the kernel's, which a killed process cannot take back. The sync to the disk (which
+   * only a machine that stops loses) follows within SYNC_EVERY_MS, without holding the answers: a sync before every
+   * answer cut throughput 15-fold at concurrency 1.
    */
   private flush(): void {
-    this.flushing = false;
-    const batch = this.pending.splice(0);
+    const batch = this.waiting.splice(0);
+    const keys = [...this.pendingKeys];
+    this.pendingKeys.clear();
     if (batch.length === 0) return;
     try {
-      const text = batch.map((waiting) => waiting.line).join("");
       if (!this.handle) throw new Error("the journal is not open");
+      const text = `${JSON.stringify(this.entryOf(keys))}\n`;
       // A synchronous write: an append of a few KiB takes microseconds, the thread pool's round trip far longer.
       writeAllSync(this.handle.fd, text);
       this.bytes += Buffer.byteLength(text);
       for (const waiting of batch) waiting.resolve();
       this.syncSoon(this.handle);
     } catch (error) {
-      // The lines lost were counted as written (the stores' lengths moved on): only a whole state mends that.
+      // The stores' lengths moved on as if the line were written: only a whole state mends that.
       this.broken = true;
       for (const waiting of batch) waiting.reject(error);
     }
@@ -321,36 +380,110 @@ export class Journal {
     this.syncTimer.unref();
   }
 
-  /**
-   * The state as it is now, written whole, then a journal that follows it. The commits still waiting are in that
-   * state: they are answered with it, never written after it (an older store written after would undo it).
-   */
-  private async writeCompaction(): Promise<void> {
-    const covered = [...this.pending.splice(0), ...this.compactions.splice(0)];
-    if (covered.length === 0) return;
-    try {
-      const stateText = `${JSON.stringify(this.snapshot())}\n`;
-      // The state file holds every store whole as it is now: the next lines change it from here.
-      this.lengths = new WeakMap();
-      for (const store of Object.values(this.engine.state.accounts)) {
-        takeChanged(store);
-        this.lengths.set(store, Object.fromEntries(GROWING.map((part) => [part, store[part].length])) as never);
-      }
-      await this.writeWhole(this.statePath, stateText);
-      clearTimeout(this.syncTimer); // the state file, synced whole, holds all the journal did
-      this.syncTimer = undefined;
-      await this.syncing;
-      await this.handle?.close();
-      this.handle = undefined;
-      const journalPath = journalPathOf(this.statePath);
-      await this.writeWhole(journalPath, headerOf(stateText));
-      this.handle = await open(journalPath, "a");
-      this.bytes = 0;
-      this.broken = false;
-      this.stateBytes = Buffer.byteLength(stateText);
-      for (const waiting of covered) waiting.resolve();
-    } catch (error) {
-      for (const waiting of covered) waiting.reject(error);
-    }
+  /** The state as it is now, and where the journal's lines stand: what the state file to write will follow. */
+  private begin(): Compaction {
+    if (this.waiting.length && !this.holding) this.flush(); // their lines before the state that holds them
+    const stateText = `${JSON.stringify(this.snapshot())}\n`;
+    return { stateText, from: this.bytes };
   }
+
+  /**
+   * A compaction that holds no commit (a journal past its size): the state file is written while the journal goes
+   * on; a crash before it is renamed in leaves the old state file and the whole journal, which still follows it.
+   */
+  private compactInPlace(): void {
+    const run = this.writeCompaction(this.begin()).catch(() => undefined); // a failure: the journal goes on
+    this.compacting = run;
+    void run.then(() => {
+      if (this.compacting === run) this.compacting = undefined;
+    });
+  }
+
+  /** The whole state written, the journal started afresh after it; the stores' next lines are their changes. */
+  private async compactWhole(): Promise<void> {
+    const compaction = this.begin();
+    this.lengths = new WeakMap();
+    for (const store of Object.values(this.engine.state.accounts)) {
+      takeChanged(store);
+      this.lengths.set(store, lengthsOf(store));
+    }
+    await this.writeCompaction(compaction);
+    this.broken = false;
+  }
+
+  /**
+   * Writes the compaction's state file (synced) beside the old one, then at once, with no commit in between: a new
+   * journal that follows it, holding the lines written since it began (synced), the state file renamed over the old
+   * one, and the new journal over the old journal. A crash between the renames leaves `<file>.journal.next`, which
+   * follows the new state file (readJournaled reads it first).
+   */
+  private async writeCompaction({ stateText, from }: Compaction): Promise<void> {
+    const [stateNext, journalNext] = [stateNextPathOf(this.statePath), journalNextPathOf(this.statePath)];
+    const next = await open(journalNext, "w+"); // read too: the next compaction copies its last lines
+    let renamed = false;
+    try {
+      await (this.options.writeSynced ?? writeSynced)(stateNext, stateText);
+      const header = headerOf(stateText);
+      const tail = this.handle
+        ? linesSince(this.handle.fd, this.headerBytes + from, this.bytes - from)
+        : Buffer.alloc(0);
+      writeAllSync(next.fd, header);
+      writeAllSync(next.fd, tail);
+      fdatasyncSync(next.fd);
+      renameSync(stateNext, this.statePath);
+      renamed = true;
+      renameSync(journalNext, journalPathOf(this.statePath));
+      const old = this.handle;
+      this.handle = next;
+      this.headerBytes = Buffer.byteLength(header);
+      this.bytes = tail.length;
+      this.stateBytes = Buffer.byteLength(stateText);
+      clearTimeout(this.syncTimer); // the old journal is superseded; the new one is synced up to here
+      this.syncTimer = undefined;
+      void old?.close().catch(() => undefined);
+    } catch (error) {
+      // Past the state file's rename, the lines go on into a journal that no longer follows it: write it whole.
+      if (renamed) this.broken = true;
+      else await rm(journalNext, { force: true });
+      await next.close().catch(() => undefined);
+      await rm(stateNext, { force: true });
+      throw error;
+    }
+    await syncFolder(path.dirname(this.statePath));
+  }
+}
+
+/** The length of each growing list of `store`. */
+const lengthsOf = (store: AccountRecord) =>
+  Object.fromEntries(GROWING.map((part) => [part, store[part].length])) as Record<Growing, number>;
+
+/** `length` bytes of the file `fd` from `position` on. */
+function linesSince(fd: number, position: number, length: number): Buffer {
+  const bytes = Buffer.alloc(length);
+  for (let at = 0; at < length; ) {
+    const read = readSync(fd, bytes, at, length - at, position + at);
+    if (read === 0) throw new Error("the journal is shorter than the lines written to it");
+    at += read;
+  }
+  return bytes;
+}
+
+/** Writes `text` to `file` whole and syncs it. */
+async function writeSynced(file: string, text: string): Promise<void> {
+  const handle = await open(file, "w");
+  try {
+    await handle.writeFile(text, "utf8");
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Syncs a folder, so the renames in it last; where a folder cannot be opened for syncing (Windows), they stand. */
+async function syncFolder(folder: string): Promise<void> {
+  const handle = await open(folder, "r").catch(() => undefined);
+  await handle
+    ?.sync()
+    .catch(() => undefined)
+    .finally(() => handle.close());
 }

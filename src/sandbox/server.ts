@@ -57,6 +57,8 @@ interface StartSandboxOptions {
   statePath?: string;
   /** The sandbox's options, or the path of a JSON file holding them. */
   config?: SandboxOptions | string;
+  /** With `statePath`: how large its journal grows before the state is written whole (default 16 MiB; tests). */
+  journalCompactBytes?: number;
   /** The control API requires `authorization: Bearer <token>` (this, else the config's). Required off loopback. */
   controlToken?: string;
   /** One line per request (unless `quiet`), and a sandbox bug (an answer that fails the contract). */
@@ -470,7 +472,11 @@ function httpDateOf(now: () => number): () => string {
  * The journal of `--state <file>`: the state the file and its journal hold restored into `sandbox` (checked as a
  * restore; refused with the file left as it is), then written whole, so the journal starts afresh.
  */
-async function openJournal(statePath: string, sandbox: Sandbox, config: SandboxOptions, log?: (line: string) => void) {
+async function openJournal(
+  statePath: string,
+  sandbox: Sandbox,
+  { config, log, compactBytes }: { config: SandboxOptions; log?: (line: string) => void; compactBytes?: number },
+) {
   const text = await readStateText(statePath);
   const { state, applied } = await readJournaled(statePath, text, () => sandbox.snapshot());
   if (state !== undefined) {
@@ -481,7 +487,7 @@ async function openJournal(statePath: string, sandbox: Sandbox, config: SandboxO
     }
   }
   log?.(stateStartLine(statePath, state, sandbox.clock.now(), config, applied));
-  const journal = new Journal(statePath, engineOf(sandbox)!, () => sandbox.snapshot(), writeFileAtomically);
+  const journal = new Journal(statePath, engineOf(sandbox)!, () => sandbox.snapshot(), { compactBytes });
   await journal.compact();
   return journal;
 }
@@ -504,7 +510,10 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
         "given at start (--token <t>, or controlToken in the --config file), or listen on 127.0.0.1",
     );
   const sandbox = createSandbox({ ...config, ...(controlToken ? { controlToken } : {}), log });
-  const journal = statePath === undefined ? undefined : await openJournal(statePath, sandbox, config, log);
+  const journal =
+    statePath === undefined
+      ? undefined
+      : await openJournal(statePath, sandbox, { config, log, compactBytes: options.journalCompactBytes });
   // Until it listens, its control API answers to no host.
   const at: Listening = { origin: "", guard: createControlGuard(new Set()) };
   const front = await startHttpFront({

@@ -3,6 +3,7 @@
 // read them): an API request's change of its key's store, a simulated deposit's, a settlement's, one key's clock
 // moved; the sandbox clock moved writes the whole state and starts the journal afresh; a line a crash cut short and a
 // journal that follows another state file are left out; a stop leaves the state file alone.
+import { createHash } from "node:crypto";
 import { mkdtemp, open, readFile, rm, stat, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -46,6 +47,8 @@ async function onDisk(): Promise<SandboxState> {
 /** The growing lists of a store (empty), for a stand-in engine's store. */
 const LISTS = { quotes: [], trades: [], transactions: [], addresses: [] };
 
+const readState = async () =>
+  JSON.parse(await readFile(statePath, "utf8")) as { accounts: Record<string, { note?: string }> };
 const journalLines = async () => (await readFile(journalPathOf(statePath), "utf8")).split("\n").slice(1, -1);
 
 function send(server: StartedSandbox, method: string, target: string, body?: unknown, key = "alice") {
@@ -129,24 +132,79 @@ describe("the --state journal", () => {
     expect([ignored.applied, ignored.state!.accounts.alice!.quotes]).toEqual([0, []]);
   });
 
-  it("writes the whole state once the journal is past 16 MiB (16,777,216 bytes), and starts it afresh", async () => {
-    // A store of about 4 KiB, committed 4,200 times at once: one write of about 17.6 MB.
+  it("reads `.journal.next` first when a whole write stopped between renaming the state file and the journal", async () => {
+    const server = await start();
+    await send(server, "POST", "/v1/trades/quote", { sourceId: "USDT", targetId: "NGNX", amount: 3, side: "SELL" });
+    const [text, journal] = [await readFile(statePath, "utf8"), await readFile(journalPathOf(statePath), "utf8")];
+    const line = journal.split("\n")[1]!;
+    // The new state file is in place; the old journal still follows the old one; the new journal follows the new.
+    const renamed = `${text.trimEnd()} \n`;
+    const follows = createHash("sha256").update(renamed).digest("hex");
+    await writeFile(`${statePath}.journal.next`, `{"follows":"${follows}"}\n${line}\n`);
+    const read = (stateText: string) => readJournaled(statePath, stateText, () => ({}) as SandboxState);
+    const fromNext = await read(renamed);
+    expect([fromNext.applied, fromNext.state!.accounts.alice!.quotes.length]).toEqual([1, 1]);
+    // Before the state file's rename, `.journal.next` follows a file that is not there: the old journal is read.
+    expect((await read(text)).applied).toBe(1);
+  });
+
+  it("writes the whole state once the journal is past 16 MiB (16,777,216 bytes), holding no commit", async () => {
+    // A store of about 4 KiB, committed 3,961 times one after another: lines of 4,236 bytes, 16,778,796 in all.
     const state = { ids: {}, rates: {}, keylessWindows: {}, accounts: { k: { ...LISTS, note: "x".repeat(4_096) } } };
     const engine = { state, clock: { state: () => ({ kind: "fixed", nowMs: 0 }) } } as unknown as Engine;
-    const journal = new Journal(statePath, engine, () => state as unknown as SandboxState, writeFileAtomically);
+    // The state file's write waits for the test's word once the journal is past its size.
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let writes = 0;
+    const writeSynced = async (file: string, text: string) => {
+      if (++writes > 1) await released;
+      await writeFile(file, text);
+    };
+    const journal = new Journal(statePath, engine, () => state as unknown as SandboxState, { writeSynced });
     await journal.compact();
-    await Promise.all(Array.from({ length: 4_200 }, () => journal.commit({ keys: ["k"] })));
+    for (let n = 0; n < 3_961; n++) await journal.commit({ keys: ["k"] });
     expect((await stat(journalPathOf(statePath))).size).toBeGreaterThan(16_777_216);
-    expect(await journalLines()).toHaveLength(4_200);
+    expect(await journalLines()).toHaveLength(3_961);
+    // The next commit starts the whole write; it and the one after are answered while that write waits.
+    state.accounts.k.note = "y";
     await journal.commit({ keys: ["k"] });
-    expect(await journalLines()).toEqual([]);
+    state.accounts.k.note = "z";
+    await journal.commit({ keys: ["k"] });
+    expect([writes, (await journalLines()).length]).toEqual([2, 3_963]);
+    release();
+    await journal.settled();
+    // The state file holds "y" (the state when the write began), the journal the two lines since then.
+    const lines = (await journalLines()).map((line) => JSON.parse(line).accounts.k.parts.note);
+    expect([(await readState()).accounts.k?.note, lines]).toEqual(["y", ["y", "z"]]);
+    expect((await onDisk()).accounts).toEqual(state.accounts);
+    await journal.close();
+  });
+
+  it("waits for the journal to pass the state file's size too, where that is larger than its limit", async () => {
+    // A limit of 1,000 bytes and a state file of about 8 KB (a quote of 3 KB the lines do not repeat): a line is
+    // about 5 KB, so the journal passes the limit with its first line and the state file's size with its second;
+    // the third commit starts the whole write.
+    const store = { ...LISTS, quotes: [{ id: "q".repeat(3_000) }], note: "x".repeat(5_000) };
+    const state = { ids: {}, rates: {}, keylessWindows: {}, accounts: { k: store } };
+    const engine = { state, clock: { state: () => ({ kind: "fixed", nowMs: 0 }) } } as unknown as Engine;
+    const journal = new Journal(statePath, engine, () => state as unknown as SandboxState, { compactBytes: 1_000 });
+    await journal.compact();
+    const counts: number[] = [];
+    for (let n = 0; n < 3; n++) {
+      await journal.commit({ keys: ["k"] });
+      await journal.settled();
+      counts.push((await journalLines()).length);
+    }
+    expect(counts).toEqual([1, 2, 1]);
     await journal.close();
   });
 
   it("syncs the journal to the disk 100 ms after a write, once for every write meanwhile", async () => {
     const state = { ids: {}, rates: {}, keylessWindows: {}, accounts: { k: { ...LISTS } } };
     const engine = { state, clock: { state: () => ({ kind: "fixed", nowMs: 0 }) } } as unknown as Engine;
-    const journal = new Journal(statePath, engine, () => state as unknown as SandboxState, writeFileAtomically);
+    const journal = new Journal(statePath, engine, () => state as unknown as SandboxState);
     await journal.compact();
     const probe = await open(path.join(dir, "probe"), "w");
     const datasync = vi.spyOn(Object.getPrototypeOf(probe) as { datasync(): Promise<void> }, "datasync");
@@ -192,7 +250,7 @@ describe("the --state journal", () => {
   it("writes the whole state at the next commit after a write failed: no line builds on a lost one", async () => {
     const state = { ids: {}, rates: {}, keylessWindows: {}, accounts: { k: { ...LISTS, note: "a" } } };
     const engine = { state, clock: { state: () => ({ kind: "fixed", nowMs: 0 }) } } as unknown as Engine;
-    const journal = new Journal(statePath, engine, () => state as unknown as SandboxState, writeFileAtomically);
+    const journal = new Journal(statePath, engine, () => state as unknown as SandboxState);
     await journal.compact();
     // The journal's file closed under it: its next write fails.
     await (journal as unknown as { handle: { close(): Promise<void> } }).handle.close();

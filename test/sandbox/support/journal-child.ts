@@ -8,5 +8,7 @@ const config = {
   clock: { start: Date.UTC(2026, 0, 1) },
   limits: { requestsPerMinute: 1_000_000_000, quotesPerHour: 1_000_000_000 },
 };
-const server = await startSandbox({ port: 0, quiet: true, statePath, config });
+// A journal of 64 KiB at most (past the state file's size): the state is written whole every few dozen changes, so
+// kills land during those writes too.
+const server = await startSandbox({ port: 0, quiet: true, statePath, config, journalCompactBytes: 65_536 });
 process.stdout.write(`${server.port}\n`);
