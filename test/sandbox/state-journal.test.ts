@@ -12,7 +12,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { SandboxState } from "../../src/sandbox/index.js";
 import type { Engine } from "../../src/sandbox/engine.js";
 import { Journal, journalPathOf, readJournaled } from "../../src/sandbox/journal.js";
-import { type StartedSandbox, startSandbox, writeFileAtomically } from "../../src/sandbox/server.js";
+import { type StartedSandbox, startSandbox } from "../../src/sandbox/server.js";
 import { TRX_DESTINATION } from "./support/sandbox.js";
 
 const START = Date.UTC(2026, 0, 1); // 1767225600000
