@@ -13,7 +13,7 @@
 // Ratios are the result; absolute figures vary by machine. Not a test: nothing here asserts a time.
 // BENCH_SANDBOX_ONLY=throughput runs the throughput part alone (while iterating on the hot path); the report then
 // says the other parts were not run.
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -429,10 +429,11 @@ interface MemoryReport {
 }
 
 /** Runs the memory part in a fresh process (this file with --expose-gc), so that its RSS is the sandbox's alone. */
-async function memory(): Promise<string[]> {
+async function memory(work: string): Promise<string[]> {
   const self = fileURLToPath(import.meta.url);
+  const statePath = path.join(work, "memory-state.json");
   // A heap limit above the default: the state, its copy, its JSON and the parsed copy coexist for a moment.
-  const args = ["--expose-gc", "--max-old-space-size=8192", "--import", "tsx", self, "memory"];
+  const args = ["--expose-gc", "--max-old-space-size=8192", "--import", "tsx", self, "memory", statePath];
   const server = await startNodeServer(args, {
     name: "the memory run",
     timeoutMs: 30 * 60_000,
@@ -441,6 +442,7 @@ async function memory(): Promise<string[]> {
   const report = JSON.parse(await jsonLine(server, 0)) as MemoryReport;
   const mb = (bytes: number) => (bytes / MIB).toFixed(1);
   const perAccount = (report.rssAfter - report.rssBefore) / report.accounts / 1024;
+  const restart = await restartTimes(work, statePath);
   return [
     "| accounts × trades | built in (s) | RSS before → after (MiB) | heap after (MiB) | per account (KiB) | " +
       "snapshot() (ms) | JSON (MiB; stringify, parse ms) | restore() (ms) |",
@@ -449,7 +451,47 @@ async function memory(): Promise<string[]> {
       `${mb(report.rssBefore)} → ${mb(report.rssAfter)} | ${mb(report.heapAfter)} | ${perAccount.toFixed(1)} | ` +
       `${Math.round(report.snapshotMs)} | ${mb(report.jsonBytes)}; ${Math.round(report.stringifyMs)}, ` +
       `${Math.round(report.parseMs)} | ${Math.round(report.restoreMs)} |`,
+    "",
+    `Restart: \`api-contract sandbox --state\` on the state file of these ${formatRate(report.accounts)} accounts ` +
+      `(${mb(report.jsonBytes)} MiB, as the sandbox writes it), from its start until it listens; against the same ` +
+      "command without a state file.",
+    "",
+    "| restart | with the state (ms) | without (ms) | target |",
+    "|---|---|---|---|",
+    `| ${formatRate(report.accounts)} × ${report.trades} | ${Math.round(restart.withState)} | ` +
+      `${Math.round(restart.without)} | < 1,000 ms ${restart.withState < 1_000 ? "✓" : "✗"} |`,
   ];
+}
+
+/** How long `api-contract sandbox` takes from its start until it listens, with `--state statePath` and without. */
+async function restartTimes(work: string, statePath: string): Promise<{ withState: number; without: number }> {
+  const config = path.join(work, "restart-config.json");
+  await writeFile(config, JSON.stringify({ limits: HUGE_LIMITS }));
+  const cli = [path.join("dist", "cli.js"), "sandbox", "--port", "0", "--quiet", "--config", config];
+  const withState = await timeToListen([...cli, "--state", statePath]);
+  const without = await timeToListen(cli);
+  return { withState, without };
+}
+
+/** Milliseconds from spawning `node args` until it prints the line that says it listens (then it is stopped). */
+async function timeToListen(args: string[]): Promise<number> {
+  const started = performance.now();
+  const child = spawn(process.execPath, ["--max-old-space-size=8192", ...args], { cwd: ROOT });
+  let output = "";
+  const listening = await new Promise<number>((resolve, reject) => {
+    child.stdout.on("data", (chunk: Buffer) => {
+      output += chunk;
+      if (output.includes("Ctrl-C")) resolve(performance.now() - started);
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      output += chunk;
+    });
+    child.once("exit", (code) => reject(new Error(`bench: the sandbox exited (${code}) before listening: ${output}`)));
+  });
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.kill("SIGTERM");
+  await exited;
+  return listening;
 }
 
 /** Throws when the sandbox logged a bug (an answer that failed the contract) or anything else unexpected. */
@@ -523,7 +565,7 @@ export default async function run(): Promise<string> {
     const webhookTable = await webhookRows(servers.sandbox, work);
     failOnBugs(sandbox);
     for (const stop of stops.splice(0)) await stop();
-    const memoryRows = await memory();
+    const memoryRows = await memory(work);
     return [
       ...throughputReport(throughputRows),
       "",
@@ -602,6 +644,7 @@ async function memoryRun(): Promise<void> {
   const json = JSON.stringify(state);
   const stringifyMs = performance.now() - at;
   state = undefined; // only the JSON is kept, as a saved state is
+  await writeFile(process.argv[3]!, `${json}\n`); // the state file a --state sandbox would have written
   at = performance.now();
   const parsed = JSON.parse(json) as ReturnType<typeof sandbox.snapshot>;
   const parseMs = performance.now() - at;

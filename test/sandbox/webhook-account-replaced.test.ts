@@ -35,6 +35,28 @@ describe("webhooks of an account put again or deleted", () => {
     expect(await sandbox.webhooks.list("key-a")).toEqual([]);
   });
 
+  it("never sends the retry of a webhook whose account was deleted", async () => {
+    const deliveries: WebhookDelivery[] = [];
+    const onWebhook = (delivery: WebhookDelivery) => {
+      deliveries.push(delivery);
+      return 500; // every attempt fails: a retry is due a minute later
+    };
+    const sandbox = newSandbox({ webhooks: { onWebhook } });
+    sandbox.putAccount("key-a", { webhookSecret: SECRET });
+    sandbox.putAccount("key-b", { webhookSecret: SECRET });
+    sandbox.deposit({ apiKey: "key-a", ...deposit });
+    sandbox.deposit({ apiKey: "key-b", ...deposit });
+    await sandbox.webhooks.settled();
+    expect(sandbox.deleteAccount("key-a")).toBe(true);
+    sandbox.clock.advance(60_000);
+    await sandbox.webhooks.settled();
+    expect(deliveries.map((delivery) => [delivery.apiKey, delivery.attempt])).toEqual([
+      ["key-a", 1],
+      ["key-b", 1],
+      ["key-b", 2],
+    ]);
+  });
+
   it("takes an answer that comes after the account was deleted as nothing, and goes on", async () => {
     const answers: ((status: number) => void)[] = [];
     const onWebhook = () => new Promise<number>((resolve) => answers.push(resolve));
