@@ -149,6 +149,21 @@ export interface CatalogueCheck {
 // Number.isFinite is false for anything but a finite number (it converts nothing), so no typeof check is needed.
 const positive = (value: unknown): boolean => Number.isFinite(value) && (value as number) > 0;
 
+/** A network's addressRegex or memoRegex that is no regular expression (a withdrawal or an address would throw). */
+function patternProblem(code: string, networks: readonly WithdrawalNetwork[]): string | undefined {
+  for (const network of networks)
+    for (const field of ["addressRegex", "memoRegex"] as const) {
+      const pattern = network[field];
+      if (typeof pattern !== "string") continue;
+      try {
+        new RegExp(pattern);
+      } catch (error) {
+        return `withdrawalNetworks of ${code}: ${network.code}'s ${field} is not a regular expression (${(error as Error).message})`;
+      }
+    }
+  return undefined;
+}
+
 /** A currency whose decimal places the sandbox cannot count in exactly ("money.exact"), named. */
 const decimalsProblem = (currencies: readonly Currency[]): string | undefined =>
   currencies
@@ -181,7 +196,7 @@ export function createCatalogueCheck(spec: OpenApiDocument): CatalogueCheck {
       Object.entries(catalogue.withdrawalNetworks ?? {})
         .map(([code, networks]) =>
           Array.isArray(networks)
-            ? schemaProblem("WithdrawalNetwork", networks)
+            ? (schemaProblem("WithdrawalNetwork", networks) ?? patternProblem(code, networks as WithdrawalNetwork[]))
             : `withdrawalNetworks of ${code} must be a list of WithdrawalNetwork`,
         )
         .find((problem) => problem !== undefined),

@@ -62,3 +62,20 @@ describe("a catalogue currency's decimal places", () => {
     ]);
   });
 });
+
+describe("a withdrawal network's patterns", () => {
+  it("are regular expressions: an addressRegex or memoRegex that is not is refused, naming it", () => {
+    const addressRegex = "^T[a-z]{2,1}$";
+    expect([
+      refusalOf({ USDT: [{ ...TRX_NETWORK, addressRegex }] }),
+      refusalOf({ USDT: [{ ...TRX_NETWORK, memoRegex: "^(" }] }),
+      refusalOf({ USDT: [{ ...TRX_NETWORK, memoRegex: "^[0-9]+$" }] }),
+    ]).toEqual([
+      "sandbox catalogue: withdrawalNetworks of USDT: TRX's addressRegex is not a regular expression " +
+        "(Invalid regular expression: /^T[a-z]{2,1}$/: numbers out of order in {} quantifier)",
+      "sandbox catalogue: withdrawalNetworks of USDT: TRX's memoRegex is not a regular expression " +
+        "(Invalid regular expression: /^(/: Unterminated group)",
+      "",
+    ]);
+  });
+});
