@@ -158,7 +158,8 @@ function patternProblem(code: string, networks: readonly WithdrawalNetwork[]): s
       try {
         new RegExp(pattern);
       } catch (error) {
-        return `withdrawalNetworks of ${code}: ${network.code}'s ${field} is not a regular expression (${(error as Error).message})`;
+        const why = (error as Error).message;
+        return `withdrawalNetworks of ${code}: ${network.code}'s ${field} is not a regular expression (${why})`;
       }
     }
   return undefined;

@@ -207,7 +207,7 @@ interface Waiting {
   reject: (error: unknown) => void;
 }
 
-/** What a compaction covers: the state file it writes follows the journal's lines up to `from` (bytes past its header). */
+/** What a compaction covers: the state file it writes follows the journal up to `from` (bytes past its header). */
 interface Compaction {
   stateText: string;
   from: number;

@@ -132,7 +132,7 @@ describe("the --state journal", () => {
     expect([ignored.applied, ignored.state!.accounts.alice!.quotes]).toEqual([0, []]);
   });
 
-  it("reads `.journal.next` first when a whole write stopped between renaming the state file and the journal", async () => {
+  it("reads `.journal.next` when a whole write stopped between renaming the state file and the journal", async () => {
     const server = await start();
     await send(server, "POST", "/v1/trades/quote", { sourceId: "USDT", targetId: "NGNX", amount: 3, side: "SELL" });
     const [text, journal] = [await readFile(statePath, "utf8"), await readFile(journalPathOf(statePath), "utf8")];
