@@ -157,9 +157,16 @@ describe("the --state journal", () => {
     const released = new Promise<void>((resolve) => {
       release = resolve;
     });
+    let began = () => {};
+    const beginning = new Promise<void>((resolve) => {
+      began = resolve;
+    });
     let writes = 0;
     const writeSynced = async (file: string, text: string) => {
-      if (++writes > 1) await released;
+      if (++writes > 1) {
+        began();
+        await released;
+      }
       await writeFile(file, text);
     };
     const journal = new Journal(statePath, engine, () => state as unknown as SandboxState, { writeSynced });
@@ -170,6 +177,7 @@ describe("the --state journal", () => {
     // The next commit starts the whole write; it and the one after are answered while that write waits.
     state.accounts.k.note = "y";
     await journal.commit({ keys: ["k"] });
+    await beginning; // the whole write has begun (its file opened), and waits
     state.accounts.k.note = "z";
     await journal.commit({ keys: ["k"] });
     expect([writes, (await journalLines()).length]).toEqual([2, 3_963]);
