@@ -300,6 +300,16 @@ export interface paths {
          *     Each account's `apiSecret` and `webhookSecret` are left out unless `secrets=true` asks for them: a
          *     state read without them restores with accounts whose requests are not signed, and is refused where an
          *     account has a `webhookUrl` or a pending webhook (both need the `webhookSecret`).
+         *
+         *     The answer is sent in chunks as it is made (no `content-length`), and other requests are answered
+         *     between its chunks, so its consistency is this: each account's store is written whole, at its own
+         *     moment during the answer; the parts every request may move (`ids`, `clock`, `rates`, `keylessWindows`,
+         *     and `version` and `catalogue` with them) are read after the last store, so the id generator is past
+         *     every id the stores hold. A store deleted before its turn is left out; one added after the answer
+         *     began is not in it; when nothing changes meanwhile, it is the state of that moment. Each store is
+         *     checked against `SandboxAccountStore` as it is written, the other parts at the end: one that fails is
+         *     a sandbox bug, which, the status being sent already, ends the body early (the connection is closed),
+         *     as a restore of the whole state during the answer does.
          */
         get: operations["getSandboxState"];
         /**

@@ -142,10 +142,78 @@ class AnswerWriter {
   }
 }
 
+/** Resolves once `response`'s socket has taken what was written ('drain'), or the connection has closed. */
+function drained(response: http.ServerResponse): Promise<void> {
+  if (response.destroyed) return Promise.resolve(); // closed already: no 'close' to wait for
+  return new Promise((resolve) => {
+    const settle = () => {
+      response.off("drain", settle);
+      response.off("close", settle);
+      resolve();
+    };
+    response.on("drain", settle);
+    response.on("close", settle);
+  });
+}
+
+/** Stops `chunks` unread (a HEAD, an answer that cannot go out): what makes them is ended. */
+const dropChunks = (chunks: AsyncIterable<Uint8Array>) => void chunks[Symbol.asyncIterator]().return?.();
+
+/**
+ * Sends `chunks` after the head, each once the socket has taken the one before ('drain' where `write` finds its
+ * buffer full), so a client that reads slowly holds the making of the chunks, not memory. A client that goes ends
+ * them unread (leaving the loop returns their iterator).
+ */
+async function sendChunks(response: http.ServerResponse, chunks: AsyncIterable<Uint8Array>): Promise<void> {
+  for await (const chunk of chunks) {
+    if (response.destroyed) return;
+    if (!response.write(chunk)) await drained(response);
+  }
+  if (!response.destroyed) response.end();
+}
+
+/**
+ * Writes an answer whose body is made as it is sent (`answer.stream`), when `writer` sends it: its head with no
+ * content-length (the body goes chunked), then its chunks as the socket takes them; a HEAD gets the head only. Its
+ * status is out before its end, so a stream that fails after the head cannot become another answer: the
+ * connection is closed at once, the client sees a body cut short, and `broken` is told why. `done` as write's.
+ */
+function writeStreamed(
+  writer: AnswerWriter,
+  [request, response]: [http.IncomingMessage, http.ServerResponse],
+  { status, stream }: { status: number; stream: AsyncIterable<Uint8Array> },
+  headers: Record<string, string | string[]>,
+  { done, broken }: { done?: (error?: unknown) => void; broken?: (error: unknown) => void },
+): void {
+  writer.send(() => {
+    if (response.headersSent) {
+      dropChunks(stream);
+      return void response.end();
+    }
+    try {
+      response.writeHead(status, headers);
+    } catch (error) {
+      dropChunks(stream);
+      if (done) return done(error);
+      return void response.destroy();
+    }
+    done?.();
+    if (request.method === "HEAD") {
+      dropChunks(stream);
+      return void response.end();
+    }
+    sendChunks(response, stream).catch((error) => {
+      broken?.(error);
+      response.destroy();
+    });
+  });
+}
+
 /**
  * Writes an answer (no body to a HEAD), with `cors` headers and `extra`, when `writer` sends it; then calls `done`,
  * with the error when Node refused to write it (a header value with a line break…): at once or at the end of the
  * turn alike. Without `done`, such a failure closes the connection: no client waits for an answer that is lost.
+ * An answer with a stream goes by writeStreamed (`broken`: told why its stream failed).
  */
 function write(
   writer: AnswerWriter,
@@ -155,7 +223,13 @@ function write(
   cors: Readonly<Record<string, string>>,
   extra: Record<string, string> = {},
   done?: (error?: unknown) => void,
+  broken?: (error: unknown) => void,
 ): void {
+  if (answer.stream) {
+    const streamed = { status: answer.status, stream: answer.stream };
+    writeStreamed(writer, [request, response], streamed, { ...cors, ...answer.headers, ...extra }, { done, broken });
+    return;
+  }
   const headers = {
     ...cors,
     ...answer.headers,
@@ -218,6 +292,13 @@ class BodyReader {
   readonly bytes = (): Buffer => (this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks, this.size));
 }
 
+/** Logs that the streamed answer to `request` broke off after its head (its connection closed). */
+const brokenLine = (request: http.IncomingMessage, log: (line: string) => void) => (error: unknown) => {
+  const target = safeHeaderValue(String(request.url));
+  const why = error instanceof Error ? error.message : String(error);
+  log(`${request.method} ${target}: the answer's body broke off after its head, the connection is closed (${why})`);
+};
+
 /**
  * How the front answers its requests, each answer logged: `answer`, the side's answer to a request read whole (a
  * failure to give or write it answered 400), and `refuse`, a refusal of the front's own that closes the connection.
@@ -239,14 +320,17 @@ function createRequestAnswerer(side: AnsweringSide, writer: AnswerWriter, log?: 
     answered: PipelineAnswer,
     started: number,
   ) => {
-    write(writer, request, response, answered, corsOf(request), dated(), (error) => {
+    const done = (error?: unknown) => {
       if (error !== undefined) return failed(request, response, error);
       if (!log) return;
       const url = String(request.url ?? "/");
       const path = (answered.why === undefined && parseUrl(url)?.pathname) || safeHeaderValue(url);
       const outcome = answered.why ?? `${Math.round(performance.now() - started)} ms`;
       log(`${String(request.method ?? "GET").toUpperCase()} ${path} → ${answered.status} (${outcome})`);
-    });
+    };
+    // Only an answer with a stream can break off after its head.
+    const broken = answered.stream && log && brokenLine(request, log);
+    write(writer, request, response, answered, corsOf(request), dated(), done, broken);
   };
   /**
    * Answers a request read whole. An answer given at once is written in this turn, with no promise made for it

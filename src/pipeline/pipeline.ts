@@ -107,6 +107,12 @@ export interface PipelineAnswer {
   why?: string;
   /** The JSON value `body` is the JSON.stringify text of (a JSON body only): what a check reads, not parsing it. */
   value?: unknown;
+  /**
+   * A body made as it is sent, in place of `body` (empty then): the HTTP front sends it chunk by chunk as the socket
+   * takes them, with no content-length. Only a front's own answers have one (the sandbox's whole state); the
+   * pipeline's never do.
+   */
+  stream?: AsyncIterable<Uint8Array>;
 }
 
 interface PipelineOptions {

@@ -2,14 +2,19 @@
 // control document's (generated/sandbox-control.json, built from openapi-sandbox/), read here, not restated.
 // A request body is checked against the document's schema (400 with where it is wrong); with a control token,
 // every route needs `Authorization: Bearer <token>` (401); an unknown route or account answers 404. Every
-// control answer is checked against the document too; one that fails is a sandbox bug, answered 500.
+// control answer is checked against the document too; one that fails is a sandbox bug, answered 500. The whole
+// state (GET /_sandbox/state) is answered in chunks as it is made (state-export.ts), each store checked as it is
+// written and the other parts at the end: its status is sent before the end, so one that fails is logged and ends
+// the body early (a broken body, never a whole one that breaks the document).
 // Who may call it over HTTP (its own origin, Host checked) is the HTTP front's rule (control-origin.ts): here, in
 // process and through MSW, no socket is open and the caller holds the sandbox already.
 import controlJson from "../../generated/sandbox-control.json" with { type: "json" };
 import { type ContractValidator, createContractValidator } from "../contract/validator.js";
 import { listOperations, type OpenApiDocument, OperationMatcher } from "../openapi/document.js";
+import type { Engine } from "./engine.js";
 import type { Sandbox } from "./types.js";
 import { SandboxRefusal } from "./refusal.js";
+import { exportState } from "./state-export.js";
 
 /** The control document (the control API's OpenAPI 3.1 description). */
 const controlDocument = controlJson as unknown as OpenApiDocument;
@@ -24,6 +29,8 @@ export const isControlPath = (pathname: string): boolean =>
 interface ControlAnswer {
   status: number;
   body?: unknown;
+  /** A body of JSON text made as it is sent (the whole state), in place of `body`. */
+  chunks?: AsyncIterator<string>;
 }
 
 type ControlCall = { params: Record<string, string>; query: URLSearchParams; body: unknown };
@@ -55,12 +62,6 @@ function storeWithoutSecrets<T extends { apiSecret?: string; webhookSecret?: str
   return store;
 }
 
-/** `state` with no account's apiSecret or webhookSecret. */
-function withoutSecrets(state: ReturnType<Sandbox["snapshot"]>): ReturnType<Sandbox["snapshot"]> {
-  for (const account of Object.values(state.accounts)) storeWithoutSecrets(account);
-  return state;
-}
-
 /** Whether a read asks for the secrets (`?secrets=true`), or the 400 of a value other than true or false. */
 function secretsAsked(query: URLSearchParams): boolean | ControlAnswer {
   const secrets = query.get("secrets") ?? "false";
@@ -88,12 +89,6 @@ const HANDLERS: Record<string, ControlHandler> = {
   getSandboxRates: (sandbox) => ok(sandbox.setRates({})),
   putSandboxRates: (sandbox, { body }) =>
     refusing(() => ok(sandbox.setRates(body as Parameters<Sandbox["setRates"]>[0]))),
-  getSandboxState: (sandbox, { query }) => {
-    const secrets = secretsAsked(query);
-    if (typeof secrets !== "boolean") return secrets;
-    const state = sandbox.snapshot();
-    return ok(secrets ? state : withoutSecrets(state));
-  },
   getSandboxAccountState: (sandbox, { params, query }) => {
     const secrets = secretsAsked(query);
     if (typeof secrets !== "boolean") return secrets;
@@ -133,11 +128,44 @@ async function bodyOf(request: Request): Promise<{ value: unknown } | ControlAns
 
 const JSON_CONTENT = { "content-type": "application/json" };
 
-const toResponse = ({ status, body }: ControlAnswer): Response =>
-  new Response(body === undefined ? null : JSON.stringify(body), {
+/** The Responses whose body is made as it is read (the whole state): the HTTP front sends them chunk by chunk. */
+const streamed = new WeakSet<Response>();
+
+/** Whether `response`'s body is made as it is read, so a reader should send it on as it comes, not read it whole. */
+export const isStreamedAnswer = (response: Response): boolean => streamed.has(response);
+
+/**
+ * `chunks` as a Response body: the next chunk is made only when the reader asks for one (no chunk is made ahead of
+ * the reader, so a reader that waits holds the export), and a reader that stops ends the export.
+ */
+function bodyStreamOf(chunks: AsyncIterator<string>): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        const next = await chunks.next();
+        if (next.done) controller.close();
+        else controller.enqueue(encoder.encode(next.value));
+      },
+      async cancel() {
+        await chunks.return?.();
+      },
+    },
+    { highWaterMark: 0 },
+  );
+}
+
+function toResponse({ status, body, chunks }: ControlAnswer): Response {
+  if (chunks) {
+    const response = new Response(bodyStreamOf(chunks), { status, headers: JSON_CONTENT });
+    streamed.add(response);
+    return response;
+  }
+  return new Response(body === undefined ? null : JSON.stringify(body), {
     status,
     headers: body === undefined ? {} : JSON_CONTENT,
   });
+}
 
 /** The answer to a method or path the control API does not have (the HTTP front's too, for a method Fetch refuses). */
 const noRoute = (method: string, path: string) => problem(404, `no control route ${method} ${path}`);
@@ -159,26 +187,80 @@ interface ControlOptions {
   log?: (line: string) => void;
 }
 
-/** The control API of `sandbox` as a Fetch handler. */
-export function createControl(sandbox: Sandbox, options: ControlOptions) {
+/** Why an answer breaks the control document, as the log and a 500 say it. */
+const breaksDocument = (found: string) => `the sandbox's control answer breaks its document: ${found}`;
+
+/** The violations' messages, joined. */
+const messagesOf = (violations: readonly { message: string }[]) => violations.map((v) => v.message).join("; ");
+
+/** A concrete path of the route that answers one store (the check is of the answer, whatever its key). */
+const STORE_ANSWER_PATH = "/_sandbox/accounts/key/state";
+/** What the validator puts before a violation of that answer's body (its pointer follows). */
+const STORE_PREFIX = `GET ${CONTROL_PREFIX}/accounts/{apiKey}/state 200: `;
+
+/**
+ * GET /_sandbox/state: the state exported in chunks (state-export.ts), each store checked as it is written against
+ * the store the control document declares (GET /_sandbox/accounts/{apiKey}/state's answer: SandboxAccountStore),
+ * and the parts beside the stores, at the end, against SandboxState (with no store). A part that fails is a sandbox
+ * bug: logged, it ends the export, and the body breaks off.
+ */
+function createStateRead(engine: Engine, validator: ContractValidator, log?: (line: string) => void) {
+  const headers = JSON_CONTENT;
+  const problem = (found: string) => {
+    const why = breaksDocument(found);
+    log?.(`sandbox bug: GET ${CONTROL_PREFIX}/state: ${why}`);
+    return why;
+  };
+  const storeProblem = (key: string, store: object) => {
+    const answer = { method: "GET", path: STORE_ANSWER_PATH, status: 200, headers, body: store };
+    const result = validator.validateResponse(answer);
+    if (result.ok) return undefined;
+    // Said as a check of the whole state says it: the route's, the pointer into the state.
+    const into = `GET ${CONTROL_PREFIX}/state 200: /accounts/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`;
+    return problem(result.violations.map(({ message }) => message.replace(STORE_PREFIX, into)).join("; "));
+  };
+  const partsProblem = (parts: Record<string, unknown>) => {
+    const body = { ...parts, accounts: {} };
+    const result = validator.validateResponse({
+      method: "GET",
+      path: `${CONTROL_PREFIX}/state`,
+      status: 200,
+      headers,
+      body,
+    });
+    return result.ok ? undefined : problem(messagesOf(result.violations));
+  };
+  return (_sandbox: Sandbox, { query }: ControlCall): ControlAnswer => {
+    const secrets = secretsAsked(query);
+    if (typeof secrets !== "boolean") return secrets;
+    return { status: 200, chunks: exportState(engine, { secrets, storeProblem, partsProblem }) };
+  };
+}
+
+/** The control API of `sandbox` (whose engine is `engine`) as a Fetch handler. */
+export function createControl(sandbox: Sandbox, engine: Engine, options: ControlOptions) {
   const { matcher, validator } = controlRoutes();
+  const handlers: Record<string, ControlHandler> = {
+    ...HANDLERS,
+    getSandboxState: createStateRead(engine, validator, options.log),
+  };
   const authorized = (request: Request) =>
     options.controlToken === undefined || request.headers.get("authorization") === `Bearer ${options.controlToken}`;
   /** The answer, or the 500 of one the control document does not allow. */
   const checked = (request: Request, path: string, answer: ControlAnswer): ControlAnswer => {
+    if (answer.chunks) return answer; // its parts are checked as they are made
     const headers = answer.body === undefined ? {} : JSON_CONTENT;
     const { status, body } = answer;
     const result = validator.validateResponse({ method: request.method, path, status, headers, body });
     if (result.ok) return answer;
-    const found = result.violations.map((v) => v.message).join("; ");
-    const why = `the sandbox's control answer breaks its document: ${found}`;
+    const why = breaksDocument(messagesOf(result.violations));
     options.log?.(`sandbox bug: ${request.method} ${path}: ${why}`);
     return problem(500, why);
   };
   const answer = async (request: Request, path: string): Promise<ControlAnswer> => {
     if (!authorized(request)) return problem(401, "The control API requires Authorization: Bearer <token>");
     const match = matcher.match(request.method, path);
-    const handler = match && HANDLERS[match.operation.operationId ?? ""];
+    const handler = match && handlers[match.operation.operationId ?? ""];
     if (!match || !handler) return noRoute(request.method, path);
     const body = await bodyOf(request);
     if (!("value" in body)) return body;

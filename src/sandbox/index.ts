@@ -359,7 +359,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     settleWithdrawal: money.settleWithdrawal,
     webhooks: { list: (apiKey) => engine.webhooks.list(apiKey), settled: () => engine.webhooks.settled() },
   };
-  const control = createControl(sandbox, options);
+  const control = createControl(sandbox, engine, options);
   keepPipeline(sandbox, pipeline, engine);
   for (const [apiKey, settings] of Object.entries(options.accounts ?? {})) accounts.put(apiKey, settings);
   return sandbox;

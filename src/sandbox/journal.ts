@@ -11,7 +11,7 @@
 // At start the state file is read, the journal's lines applied when it follows that file (a last line cut short by a
 // crash was never acknowledged, and is left out; a journal that follows another file is older than the state file,
 // which a compaction wrote before it could start a new journal), and the result restored as a whole, checked.
-import { createHash } from "node:crypto";
+import { createHash, type Hash } from "node:crypto";
 import { fdatasyncSync, readSync, renameSync, writeSync } from "node:fs";
 import { type FileHandle, open, readFile, rm } from "node:fs/promises";
 import path from "node:path";
@@ -19,6 +19,7 @@ import type { SandboxState } from "../../generated/sandbox-control.js";
 import { isControlPath } from "./control.js";
 import type { Engine } from "./engine.js";
 import { type AccountRecord, ownEntry, takeChanged } from "./state.js";
+import { exportState } from "./state-export.js";
 
 /** What a commit changed: the stores of `keys`, or the whole state. */
 type Change = { keys: readonly string[] } | "all";
@@ -142,9 +143,10 @@ const journalNextPathOf = (statePath: string) => `${statePath}.journal.next`;
 /** Where a compaction writes the state file before it renames it over the old one (one compaction at a time). */
 const stateNextPathOf = (statePath: string) => `${statePath}.next`;
 
-const digest = (text: string) => createHash("sha256").update(text).digest("hex");
+/** The journal's first line: the SHA-256 (hex) of the state file's text it follows, or null (none). */
+const headerFollowing = (digest: string | null) => `${JSON.stringify({ follows: digest })}\n`;
 const headerOf = (stateText: string | undefined) =>
-  `${JSON.stringify({ follows: stateText === undefined ? null : digest(stateText) })}\n`;
+  headerFollowing(stateText === undefined ? null : createHash("sha256").update(stateText).digest("hex"));
 
 /** Sets `key` of `record` as an own entry, whatever the key ("__proto__" included). */
 function setEntry(record: Record<string, unknown>, key: string, value: unknown): void {
@@ -207,17 +209,20 @@ interface Waiting {
   reject: (error: unknown) => void;
 }
 
-/** What a compaction covers: the state file it writes follows the journal up to `from` (bytes past its header). */
+/**
+ * What a compaction covers: the state file it writes (the text of `chunks`, an export begun with it:
+ * state-export.ts) follows the journal's lines up to `from` (bytes past its header).
+ */
 interface Compaction {
-  stateText: string;
+  chunks: AsyncIterator<string>;
   from: number;
 }
 
 interface JournalOptions {
   /** How large the journal grows (and past the state file's size) before the state is written whole. */
   compactBytes?: number;
-  /** Writes a file whole and syncs it (tests slow it down). */
-  writeSynced?: (file: string, text: string) => Promise<void>;
+  /** Writes a file whole from its chunks, appending each, and syncs it (tests slow it down). */
+  writeSynced?: (file: string, chunks: AsyncIterable<string>) => Promise<void>;
 }
 
 /** The journal of one running sandbox: commits, compactions, and its end on stop. */
@@ -246,8 +251,7 @@ export class Journal {
 
   constructor(
     private readonly statePath: string,
-    private readonly engine: Engine,
-    private readonly snapshot: () => SandboxState,
+    private readonly engine: Pick<Engine, "state" | "clock">,
     private readonly options: JournalOptions = {},
   ) {}
 
@@ -380,11 +384,15 @@ export class Journal {
     this.syncTimer.unref();
   }
 
-  /** The state as it is now, and where the journal's lines stand: what the state file to write will follow. */
+  /**
+   * Where the journal's lines stand, and an export of the state begun now (its stores serialized each at its own
+   * moment from now on: state-export.ts): what the state file to write will follow. `from` is taken before the
+   * first store is serialized, so every line the state file may not hold is after it.
+   */
   private begin(): Compaction {
     if (this.waiting.length && !this.holding) this.flush(); // their lines before the state that holds them
-    const stateText = `${JSON.stringify(this.snapshot())}\n`;
-    return { stateText, from: this.bytes };
+    const from = this.bytes;
+    return { chunks: exportState(this.engine, { secrets: true }), from };
   }
 
   /**
@@ -417,13 +425,20 @@ export class Journal {
    * one, and the new journal over the old journal. A crash between the renames leaves `<file>.journal.next`, which
    * follows the new state file (readJournaled reads it first).
    */
-  private async writeCompaction({ stateText, from }: Compaction): Promise<void> {
+  private async writeCompaction({ chunks, from }: Compaction): Promise<void> {
     const [stateNext, journalNext] = [stateNextPathOf(this.statePath), journalNextPathOf(this.statePath)];
-    const next = await open(journalNext, "w+"); // read too: the next compaction copies its last lines
+    const written = new WrittenText();
+    let next: FileHandle;
+    try {
+      next = await open(journalNext, "w+"); // read too: the next compaction copies its last lines
+    } catch (error) {
+      await chunks.return?.();
+      throw error;
+    }
     let renamed = false;
     try {
-      await (this.options.writeSynced ?? writeSynced)(stateNext, stateText);
-      const header = headerOf(stateText);
+      await (this.options.writeSynced ?? writeSynced)(stateNext, written.of(chunks));
+      const header = headerFollowing(written.digest());
       const tail = this.handle
         ? linesSince(this.handle.fd, this.headerBytes + from, this.bytes - from)
         : Buffer.alloc(0);
@@ -437,7 +452,7 @@ export class Journal {
       this.handle = next;
       this.headerBytes = Buffer.byteLength(header);
       this.bytes = tail.length;
-      this.stateBytes = Buffer.byteLength(stateText);
+      this.stateBytes = written.bytes;
       clearTimeout(this.syncTimer); // the old journal is superseded; the new one is synced up to here
       this.syncTimer = undefined;
       void old?.close().catch(() => undefined);
@@ -468,11 +483,38 @@ function linesSince(fd: number, position: number, length: number): Buffer {
   return bytes;
 }
 
-/** Writes `text` to `file` whole and syncs it. */
-async function writeSynced(file: string, text: string): Promise<void> {
+/**
+ * The text of a state file as it is written: its chunks passed on (a line end after the last), hashed and counted
+ * as they go, so the journal's header and the file's size are known without the whole text held at once.
+ */
+class WrittenText {
+  bytes = 0;
+  private readonly hash: Hash = createHash("sha256");
+
+  /** `chunks`, then a line end, each hashed and counted as it is taken. */
+  async *of(chunks: AsyncIterator<string>): AsyncGenerator<string> {
+    for (let next = await chunks.next(); !next.done; next = await chunks.next()) yield this.taken(next.value);
+    yield this.taken("\n");
+  }
+
+  /** The SHA-256 (hex) of the text taken; once all is taken. */
+  digest(): string {
+    return this.hash.digest("hex");
+  }
+
+  private taken(chunk: string): string {
+    this.hash.update(chunk);
+    this.bytes += Buffer.byteLength(chunk);
+    return chunk;
+  }
+}
+
+/** Writes `file` whole from its chunks (each appended as it comes) and syncs it. */
+async function writeSynced(file: string, chunks: AsyncIterable<string>): Promise<void> {
   const handle = await open(file, "w");
   try {
-    await handle.writeFile(text, "utf8");
+    // A handle's writeFile writes from where the last write ended, the whole chunk: each appends.
+    for await (const chunk of chunks) await handle.writeFile(chunk, "utf8");
     await handle.sync();
   } finally {
     await handle.close();

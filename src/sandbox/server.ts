@@ -36,7 +36,7 @@ import { engineOf, pipelineOf } from "./direct.js";
 import { apiKeyOf } from "./engine.js";
 import { changeOf, Journal, readJournaled } from "./journal.js";
 import { deriveMockSpec } from "../mock/spec.js";
-import { isControlPath, noControlRoute } from "./control.js";
+import { isControlPath, isStreamedAnswer, noControlRoute } from "./control.js";
 import { controlHosts, createControlGuard, isControlTarget } from "./control-origin.js";
 import {
   createSandbox,
@@ -257,7 +257,23 @@ function toFetchRequest(request: http.IncomingMessage, body: Buffer, origin: str
   });
 }
 
-/** A Fetch Response as the front writes it. */
+/** The chunks of a Response's body as they come; leaving off before its end cancels the body. */
+async function* chunksOf(body: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
+  const reader = body.getReader();
+  let ended = false;
+  try {
+    for (let next = await reader.read(); !next.done; next = await reader.read()) yield next.value;
+    ended = true;
+  } finally {
+    if (!ended) await reader.cancel().catch(() => undefined);
+    reader.releaseLock();
+  }
+}
+
+/**
+ * A Fetch Response as the front writes it: its body read whole, but one made as it is read (the whole state:
+ * control.ts), which the front sends on chunk by chunk as it comes.
+ */
 async function toAnswer(response: Response): Promise<PipelineAnswer> {
   const headers: Record<string, string | string[]> = {};
   response.headers.forEach((value, name) => {
@@ -265,6 +281,8 @@ async function toAnswer(response: Response): Promise<PipelineAnswer> {
   });
   const cookies = response.headers.getSetCookie();
   if (cookies.length) headers["set-cookie"] = cookies;
+  if (isStreamedAnswer(response) && response.body)
+    return { status: response.status, headers, body: "", stream: chunksOf(response.body) };
   return { status: response.status, headers, body: await response.text() };
 }
 
@@ -432,7 +450,7 @@ function sandboxSide(sandbox: Sandbox, at: Listening, journal?: Journal): Answer
 /** The settings of a --config file that a saved state holds too: restoring it replaces them. */
 const STATE_SETTINGS = ["accounts", "clock", "rates", "catalogue"] as const;
 
-const accountsIn = (state: SandboxState) => `${Object.keys(state.accounts).length} account(s)`;
+const accountsIn = (accounts: object) => `${Object.keys(accounts).length} account(s)`;
 
 /**
  * What the log says of `file` at start: loaded (`saved`: its accounts, the clock `now` it set, and which settings of
@@ -449,7 +467,7 @@ function stateStartLine(
   const replaced = STATE_SETTINGS.filter((name) => config[name] !== undefined);
   const journaled = applied === 0 ? "" : ` and ${applied} journaled change(s)`;
   const clock = `clock at ${new Date(now).toISOString()}`;
-  const loaded = `sandbox state loaded from ${file}${journaled}: ${accountsIn(saved)}, ${clock}`;
+  const loaded = `sandbox state loaded from ${file}${journaled}: ${accountsIn(saved.accounts)}, ${clock}`;
   if (!replaced.length) return loaded;
   return `${loaded}; it wins over the --config file's ${replaced.join(", ")}, which are not applied`;
 }
@@ -487,7 +505,7 @@ async function openJournal(
     }
   }
   log?.(stateStartLine(statePath, state, sandbox.clock.now(), config, applied));
-  const journal = new Journal(statePath, engineOf(sandbox)!, () => sandbox.snapshot(), { compactBytes });
+  const journal = new Journal(statePath, engineOf(sandbox)!, { compactBytes });
   await journal.compact();
   return journal;
 }
@@ -532,7 +550,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
     await front.close();
     if (statePath === undefined || !journal) return;
     await journal.close();
-    log?.(`sandbox state saved to ${statePath}: ${accountsIn(sandbox.snapshot())}`);
+    log?.(`sandbox state saved to ${statePath}: ${accountsIn(engineOf(sandbox)!.state.accounts)}`);
   };
   return {
     baseUrl: `${origin}${BASE_PATH}`,

@@ -162,14 +162,14 @@ describe("the --state journal", () => {
       began = resolve;
     });
     let writes = 0;
-    const writeSynced = async (file: string, text: string) => {
+    const writeSynced = async (file: string, text: AsyncIterable<string>) => {
       if (++writes > 1) {
         began();
         await released;
       }
       await writeFile(file, text);
     };
-    const journal = new Journal(statePath, engine, () => state as unknown as SandboxState, { writeSynced });
+    const journal = new Journal(statePath, engine, { writeSynced });
     await journal.compact();
     for (let n = 0; n < 3_961; n++) await journal.commit({ keys: ["k"] });
     expect((await stat(journalPathOf(statePath))).size).toBeGreaterThan(16_777_216);
@@ -197,7 +197,7 @@ describe("the --state journal", () => {
     const store = { ...LISTS, quotes: [{ id: "q".repeat(3_000) }], note: "x".repeat(5_000) };
     const state = { ids: {}, rates: {}, keylessWindows: {}, accounts: { k: store } };
     const engine = { state, clock: { state: () => ({ kind: "fixed", nowMs: 0 }) } } as unknown as Engine;
-    const journal = new Journal(statePath, engine, () => state as unknown as SandboxState, { compactBytes: 1_000 });
+    const journal = new Journal(statePath, engine, { compactBytes: 1_000 });
     await journal.compact();
     const counts: number[] = [];
     for (let n = 0; n < 3; n++) {
@@ -212,7 +212,7 @@ describe("the --state journal", () => {
   it("syncs the journal to the disk 100 ms after a write, once for every write meanwhile", async () => {
     const state = { ids: {}, rates: {}, keylessWindows: {}, accounts: { k: { ...LISTS } } };
     const engine = { state, clock: { state: () => ({ kind: "fixed", nowMs: 0 }) } } as unknown as Engine;
-    const journal = new Journal(statePath, engine, () => state as unknown as SandboxState);
+    const journal = new Journal(statePath, engine);
     await journal.compact();
     const probe = await open(path.join(dir, "probe"), "w");
     const datasync = vi.spyOn(Object.getPrototypeOf(probe) as { datasync(): Promise<void> }, "datasync");
@@ -258,7 +258,7 @@ describe("the --state journal", () => {
   it("writes the whole state at the next commit after a write failed: no line builds on a lost one", async () => {
     const state = { ids: {}, rates: {}, keylessWindows: {}, accounts: { k: { ...LISTS, note: "a" } } };
     const engine = { state, clock: { state: () => ({ kind: "fixed", nowMs: 0 }) } } as unknown as Engine;
-    const journal = new Journal(statePath, engine, () => state as unknown as SandboxState);
+    const journal = new Journal(statePath, engine);
     await journal.compact();
     // The journal's file closed under it: its next write fails.
     await (journal as unknown as { handle: { close(): Promise<void> } }).handle.close();
