@@ -683,10 +683,11 @@ async function attw(file: string): Promise<string> {
   return readFile(out, "utf8");
 }
 
-// Budgets, not speed checks: each cell's child process has its own limit (tsc 120 s, vitest 180 s, a command 180 s),
+// Budgets, not speed checks: each cell's child process has its own limit (tsc 240 s, vitest 180 s, a command 180 s),
 // which names what hung; the test's own limit sits above them. A loaded 2-core machine runs the cells several at a
-// time: tsc 5.9 alone took 44-48 s there, past vitest's 60 s default.
-const CELL_TIMEOUT_MS = 300_000;
+// time: tsc 5.9 alone took 44-48 s there, past vitest's 60 s default, and over 120 s with a mutation run beside it.
+const CELL_TIMEOUT_MS = 420_000;
+const TSC_TIMEOUT_MS = 240_000;
 
 describe("consumer of the packed package", { concurrent: true, timeout: CELL_TIMEOUT_MS }, () => {
   // The slowest cells (tsc 5.9) first: with a few tests at a time, they should not be the last to start.
@@ -722,7 +723,7 @@ describe("consumer of the packed package", { concurrent: true, timeout: CELL_TIM
         );
         const result = await run(process.execPath, [tsc.bin, "-p", tsconfig, "--pretty", "false"], {
           cwd: dir,
-          timeout: 120_000,
+          timeout: TSC_TIMEOUT_MS,
         }).then(
           (ok) => ({ ...ok, code: 0 }),
           (error: { stdout: string; stderr: string; code: number }) => error,
