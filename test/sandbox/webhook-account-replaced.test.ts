@@ -9,22 +9,33 @@ import { SECRET } from "./support/receiver.js";
 
 const deposit = { currency: "USDT", network: "TRX", amount: 25 } as const;
 
+/**
+ * Two keys whose first webhook attempts failed (every attempt answers 500: a retry is due a minute later), then
+ * `replace` done to key-a, then the clock moved to the retries: the deliveries seen, and key-b's transaction id.
+ */
+async function retriesAfter(replace: (sandbox: ReturnType<typeof newSandbox>) => void) {
+  const deliveries: WebhookDelivery[] = [];
+  const onWebhook = (delivery: WebhookDelivery) => {
+    deliveries.push(delivery);
+    return 500;
+  };
+  const sandbox = newSandbox({ webhooks: { onWebhook } });
+  sandbox.putAccount("key-a", { webhookSecret: SECRET });
+  sandbox.putAccount("key-b", { webhookSecret: SECRET });
+  sandbox.deposit({ apiKey: "key-a", ...deposit });
+  const ofB = sandbox.deposit({ apiKey: "key-b", ...deposit }).id;
+  await sandbox.webhooks.settled();
+  replace(sandbox);
+  sandbox.clock.advance(60_000);
+  await sandbox.webhooks.settled();
+  return { sandbox, deliveries, ofB };
+}
+
 describe("webhooks of an account put again or deleted", () => {
   it("never sends the retry of a webhook whose account was put again", async () => {
-    const deliveries: WebhookDelivery[] = [];
-    const onWebhook = (delivery: WebhookDelivery) => {
-      deliveries.push(delivery);
-      return 500;
-    };
-    const sandbox = newSandbox({ webhooks: { onWebhook } });
-    sandbox.putAccount("key-a", { webhookSecret: SECRET });
-    sandbox.putAccount("key-b", { webhookSecret: SECRET });
-    sandbox.deposit({ apiKey: "key-a", ...deposit });
-    const ofB = sandbox.deposit({ apiKey: "key-b", ...deposit }).id;
-    await sandbox.webhooks.settled();
-    sandbox.putAccount("key-a", { webhookSecret: SECRET });
-    sandbox.clock.advance(60_000);
-    await sandbox.webhooks.settled();
+    const { sandbox, deliveries, ofB } = await retriesAfter((box) =>
+      box.putAccount("key-a", { webhookSecret: SECRET }),
+    );
     // key-b's retry goes out; key-a's webhook went with the account it replaced.
     expect(deliveries.map((delivery) => [delivery.apiKey, delivery.attempt])).toEqual([
       ["key-a", 1],
@@ -36,20 +47,11 @@ describe("webhooks of an account put again or deleted", () => {
   });
 
   it("never sends the retry of a webhook whose account was deleted", async () => {
-    const deliveries: WebhookDelivery[] = [];
-    const onWebhook = (delivery: WebhookDelivery) => {
-      deliveries.push(delivery);
-      return 500; // every attempt fails: a retry is due a minute later
-    };
-    const sandbox = newSandbox({ webhooks: { onWebhook } });
-    sandbox.putAccount("key-a", { webhookSecret: SECRET });
-    sandbox.putAccount("key-b", { webhookSecret: SECRET });
-    sandbox.deposit({ apiKey: "key-a", ...deposit });
-    sandbox.deposit({ apiKey: "key-b", ...deposit });
-    await sandbox.webhooks.settled();
-    expect(sandbox.deleteAccount("key-a")).toBe(true);
-    sandbox.clock.advance(60_000);
-    await sandbox.webhooks.settled();
+    let deleted: boolean | undefined;
+    const { deliveries } = await retriesAfter((box) => {
+      deleted = box.deleteAccount("key-a");
+    });
+    expect(deleted).toBe(true);
     expect(deliveries.map((delivery) => [delivery.apiKey, delivery.attempt])).toEqual([
       ["key-a", 1],
       ["key-b", 1],
