@@ -39,3 +39,17 @@ it("errors the body, and logs the sandbox bug, when a store breaks the control d
       "GET /_sandbox/state 200: /accounts/key~1b/clockOffsetMs must be integer",
   ]);
 });
+
+it("errors the body when a restore replaces the state during the export (no mix of two states)", async () => {
+  const sandbox = newSandbox();
+  for (let n = 0; n < 400; n++) sandbox.putAccount(`key-${n}`, { balances: { USDT: n + 1 } }); // several chunks
+  const saved = sandbox.snapshot();
+  const response = await sandbox.fetch(new Request(`${ORIGIN}/_sandbox/state`));
+  const reader = response.body!.getReader();
+  expect((await reader.read()).done).toBe(false); // the first chunk: the export is under way
+  sandbox.restore(saved);
+  const rest = (async () => {
+    for (;;) if ((await reader.read()).done) return "ended";
+  })();
+  await expect(rest).rejects.toThrow("the state was replaced (a restore) while it was being exported");
+});
