@@ -183,8 +183,8 @@ function fromVersion1(saved: Json): Json {
  * shape and rules: state-check.ts; its catalogue and rates: the contract). The networks of a state saved before
  * them are filled in here, not by the schema: they are the contract's default networks of the state's currencies.
  */
-function restorable(saved: unknown, check: Check): SandboxStateData {
-  const next = checkedState(isJsonObject(saved) && saved.version === 1 ? fromVersion1(saved) : saved);
+function restorable(saved: unknown, check: Check, handedOver = false): SandboxStateData {
+  const next = checkedState(isJsonObject(saved) && saved.version === 1 ? fromVersion1(saved) : saved, handedOver);
   withDefaultNetworks(next.catalogue);
   checkCatalogue(next.catalogue, check);
   const ratesProblem = check.ratesProblem(next.rates);
@@ -256,6 +256,17 @@ function createEngine(options: SandboxOptions, check: Check) {
 
 let catalogueCheck: Check | undefined;
 
+/** Each sandbox's restore of a state handed over to it (see restoreHandedOver). */
+const handedOverRestores = new WeakMap<Sandbox, (saved: unknown) => void>();
+
+/**
+ * Restores `saved` into `sandbox` as restore() does, checked the same, but without copying it first: for a state
+ * parsed for this restore alone (the --state file at start), which nothing else holds. A refusal leaves it changed.
+ */
+export function restoreHandedOver(sandbox: Sandbox, saved: unknown): void {
+  handedOverRestores.get(sandbox)!(saved);
+}
+
 /** The store of `apiKey`, or a 404 refusal. */
 function storeOf(engine: Engine, apiKey: string): AccountRecord {
   return ownEntry(engine.state.accounts, apiKey) ?? refuse(404, `No sandbox account for the API key ${apiKey}`);
@@ -294,6 +305,11 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     checkAnswer: createAnswerCheck(openApiDocument, options.log),
   });
   const money = createMoney(engine);
+  const restoreChecked = (next: SandboxStateData) => {
+    engine.clock.restore(next.clock);
+    engine.replace(next);
+    money.resume();
+  };
   const sandbox: Sandbox = {
     fetch(request) {
       const path = new URL(request.url).pathname;
@@ -348,12 +364,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       engine.webhooks.restoredKey(apiKey);
       money.resume();
     },
-    restore(saved) {
-      const next = restorable(saved, check);
-      engine.clock.restore(next.clock);
-      engine.replace(next);
-      money.resume();
-    },
+    restore: (saved) => restoreChecked(restorable(saved, check)),
     choices: SANDBOX_CHOICES,
     deposit: money.deposit,
     settleWithdrawal: money.settleWithdrawal,
@@ -361,6 +372,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   };
   const control = createControl(sandbox, engine, options);
   keepPipeline(sandbox, pipeline, engine);
+  handedOverRestores.set(sandbox, (saved) => restoreChecked(restorable(saved, check, true)));
   for (const [apiKey, settings] of Object.entries(options.accounts ?? {})) accounts.put(apiKey, settings);
   return sandbox;
 }

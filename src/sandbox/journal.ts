@@ -10,10 +10,11 @@
 // a journal past its size limit does; a stop writes the whole state and removes the journal.
 // At start the state file is read, the journal's lines applied when it follows that file (a last line cut short by a
 // crash was never acknowledged, and is left out; a journal that follows another file is older than the state file,
-// which a compaction wrote before it could start a new journal), and the result restored as a whole, checked.
+// which a compaction wrote before it could start a new journal), and the result restored as a whole, checked; then
+// that journal goes on (or a new one follows the file): the state is not written again at start.
 import { createHash, type Hash } from "node:crypto";
 import { fdatasyncSync, readSync, renameSync, writeSync } from "node:fs";
-import { type FileHandle, open, readFile, rm } from "node:fs/promises";
+import { type FileHandle, open, readFile, rm, truncate } from "node:fs/promises";
 import path from "node:path";
 import type { SandboxState } from "../../generated/sandbox-control.js";
 import { isControlPath } from "./control.js";
@@ -180,28 +181,48 @@ function applied(state: Record<string, unknown>, lines: readonly string[]): { st
   return { state: { ...state, accounts }, applied: count };
 }
 
+/** A state file as read at start: its text, and the value it parses to (the restore's alone). */
+export interface SavedText {
+  text: string;
+  value: unknown;
+}
+
+/** `text` (a state file's) with the value it parses to; a SyntaxError where it is not JSON. */
+export const savedTextOf = (text: string): SavedText => ({ text, value: JSON.parse(text) });
+
+/** Where the journal stands at start (Journal.resume): the state file, and the journal that follows it, if any. */
+export interface JournalStart {
+  /** The state file's size in bytes; undefined: there is none. */
+  stateBytes: number | undefined;
+  /** The header of a journal that follows the state file. */
+  header: string;
+  /** The journal that follows it, and the bytes of its lines that were applied (a torn tail is left out). */
+  journal?: { file: string; lineBytes: number };
+}
+
 /** What the state file and its journal hold at start: the state to restore (undefined: none) and how it was made. */
 export async function readJournaled(
   statePath: string,
-  stateText: string | undefined,
+  saved: SavedText | undefined,
   initial: () => SandboxState,
-): Promise<{ state: SandboxState | undefined; applied: number }> {
-  const follows = headerOf(stateText);
+): Promise<{ state: SandboxState | undefined; applied: number; start: JournalStart }> {
+  const header = headerOf(saved?.text);
+  const start: JournalStart = { stateBytes: saved && Buffer.byteLength(saved.text), header };
   // A compaction cut short between its renames leaves its journal as `.journal.next`, following the new state file.
-  let whole: string[] = [];
   for (const file of [journalNextPathOf(statePath), journalPathOf(statePath)]) {
     const journal = await readFile(file, "utf8").catch(() => undefined);
-    const [header, ...lines] = journal === undefined ? [] : journal.split("\n");
-    if (header === undefined || `${header}\n` !== follows) continue;
+    const [first, ...lines] = journal === undefined ? [] : journal.split("\n");
+    if (first === undefined || `${first}\n` !== header) continue;
     // Only whole lines: the last element after the final newline is "" (or a torn line, never acknowledged).
-    whole = lines.slice(0, -1);
-    break;
+    const whole = lines.slice(0, -1);
+    const following = (lineBytes: number) => ({ ...start, journal: { file, lineBytes } });
+    if (whole.length === 0) return { state: saved?.value as SandboxState | undefined, applied: 0, start: following(0) };
+    const base = saved === undefined ? initial() : (saved.value as Record<string, unknown>);
+    const result = applied(base, whole);
+    const lineBytes = whole.slice(0, result.applied).reduce((bytes, line) => bytes + Buffer.byteLength(line) + 1, 0);
+    return { state: result.state as SandboxState, applied: result.applied, start: following(lineBytes) };
   }
-  if (whole.length === 0)
-    return { state: stateText === undefined ? undefined : (JSON.parse(stateText) as SandboxState), applied: 0 };
-  const base = stateText === undefined ? initial() : (JSON.parse(stateText) as Record<string, unknown>);
-  const result = applied(base as Record<string, unknown>, whole);
-  return { state: result.state as SandboxState, applied: result.applied };
+  return { state: saved?.value as SandboxState | undefined, applied: 0, start };
 }
 
 interface Waiting {
@@ -271,6 +292,33 @@ export class Journal {
       this.flushSoon();
     });
     return whole;
+  }
+
+  /**
+   * Starts the journal where `start` (readJournaled) says it stands, once the state it read is restored, without
+   * writing that state again: the journal that follows the state file goes on (a torn tail cut off first), or a new
+   * one starts following it. With no state file yet, the state is written whole (a compaction).
+   */
+  async resume(start: JournalStart): Promise<void> {
+    if (start.stateBytes === undefined) return this.compact();
+    const file = journalPathOf(this.statePath);
+    const lineBytes = start.journal?.lineBytes ?? 0;
+    if (start.journal) {
+      // `.journal.next` follows the state file: the compaction that wrote it was cut short before its last rename.
+      if (start.journal.file !== file) renameSync(start.journal.file, file);
+      await truncate(file, Buffer.byteLength(start.header) + lineBytes);
+    } else {
+      const next = journalNextPathOf(this.statePath);
+      await writeSynced(next, [start.header]);
+      renameSync(next, file);
+    }
+    const handle = await open(file, "a+"); // appends; a compaction reads its last lines at their positions
+    await handle.datasync();
+    await syncFolder(path.dirname(this.statePath));
+    this.handle = handle;
+    this.headerBytes = Buffer.byteLength(start.header);
+    this.bytes = lineBytes;
+    this.stateBytes = start.stateBytes;
   }
 
   /**
@@ -510,7 +558,7 @@ class WrittenText {
 }
 
 /** Writes `file` whole from its chunks (each appended as it comes) and syncs it. */
-async function writeSynced(file: string, chunks: AsyncIterable<string>): Promise<void> {
+async function writeSynced(file: string, chunks: AsyncIterable<string> | Iterable<string>): Promise<void> {
   const handle = await open(file, "w");
   try {
     // A handle's writeFile writes from where the last write ended, the whole chunk: each appends.

@@ -34,12 +34,13 @@ import {
 } from "../pipeline/pipeline.js";
 import { engineOf, pipelineOf } from "./direct.js";
 import { apiKeyOf } from "./engine.js";
-import { changeOf, Journal, readJournaled } from "./journal.js";
+import { changeOf, Journal, readJournaled, type SavedText, savedTextOf } from "./journal.js";
 import { deriveMockSpec } from "../mock/spec.js";
 import { isControlPath, isStreamedAnswer, noControlRoute } from "./control.js";
 import { controlHosts, createControlGuard, isControlTarget } from "./control-origin.js";
 import {
   createSandbox,
+  restoreHandedOver,
   type Sandbox,
   type SandboxOptions,
   type SandboxRates,
@@ -189,8 +190,8 @@ async function stateFileProblem(file: string): Promise<string | undefined> {
   }
 }
 
-/** The text of the state saved at `file`, or undefined when there is no such file; refused when it is not JSON. */
-async function readStateText(file: string): Promise<string | undefined> {
+/** The state saved at `file` (its text and value), or undefined when there is no such file; refused when not JSON. */
+async function readStateText(file: string): Promise<SavedText | undefined> {
   const problem = await stateFileProblem(file);
   if (problem) throw new Error(`--state ${file}: ${problem}`);
   let text: string;
@@ -201,11 +202,10 @@ async function readStateText(file: string): Promise<string | undefined> {
     throw error;
   }
   try {
-    JSON.parse(text);
+    return savedTextOf(text);
   } catch (error) {
     throw new Error(`--state ${file}: not a saved sandbox state (${(error as Error).message}); it is left as it is`);
   }
-  return text;
 }
 
 /** How writeFileAtomically writes the text into the open temporary file (a test makes it fail half-way). */
@@ -488,25 +488,26 @@ function httpDateOf(now: () => number): () => string {
 /** The origin of a server on `host`:`port` (an IPv6 address in brackets). */
 /**
  * The journal of `--state <file>`: the state the file and its journal hold restored into `sandbox` (checked as a
- * restore; refused with the file left as it is), then written whole, so the journal starts afresh.
+ * restore; refused with the file left as it is); the journal then goes on from there (Journal.resume), so a large
+ * state is not written again before the sandbox listens.
  */
 async function openJournal(
   statePath: string,
   sandbox: Sandbox,
   { config, log, compactBytes }: { config: SandboxOptions; log?: (line: string) => void; compactBytes?: number },
 ) {
-  const text = await readStateText(statePath);
-  const { state, applied } = await readJournaled(statePath, text, () => sandbox.snapshot());
+  const saved = await readStateText(statePath);
+  const { state, applied, start } = await readJournaled(statePath, saved, () => sandbox.snapshot());
   if (state !== undefined) {
     try {
-      sandbox.restore(state);
+      restoreHandedOver(sandbox, state);
     } catch (error) {
       throw new Error(`--state ${statePath}: ${(error as Error).message}; the file is left as it is`);
     }
   }
   log?.(stateStartLine(statePath, state, sandbox.clock.now(), config, applied));
   const journal = new Journal(statePath, engineOf(sandbox)!, { compactBytes });
-  await journal.compact();
+  await journal.resume(start);
   return journal;
 }
 

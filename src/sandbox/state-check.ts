@@ -237,12 +237,13 @@ export function checkedStore(state: SandboxStateData, apiKey: string, value: unk
 
 /**
  * A copy of `value` (a state of format 2: a format-1 state is brought to it first) as a restore holds it, what an
- * older state lacks filled in; a refusal (400) naming the first problem where it is not one.
+ * older state lacks filled in; a refusal (400) naming the first problem where it is not one. `handedOver`: `value`
+ * is the restore's alone (parsed for it), so it is filled in as it is, not copied first.
  */
-export function checkedState(value: unknown): SandboxStateData {
+export function checkedState(value: unknown, handedOver = false): SandboxStateData {
   const shape = savedStateProblem(value) ?? stateShapeProblem(value);
   if (shape) refuse(400, `sandbox state: ${shape}`);
-  const state = withStateDefaults(structuredClone(value) as SandboxStateData);
+  const state = withStateDefaults((handedOver ? value : structuredClone(value)) as SandboxStateData);
   const problem = ruleProblem(state);
   if (problem) refuse(400, `sandbox state: ${problem}`);
   return state;

@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import type { Engine } from "../../src/sandbox/engine.js";
-import { Journal, journalPathOf, readJournaled } from "../../src/sandbox/journal.js";
+import { Journal, journalPathOf, readJournaled, savedTextOf } from "../../src/sandbox/journal.js";
 
 let dir: string;
 let statePath: string;
@@ -81,7 +81,7 @@ it("answers commits while its state file waits between chunks, and its files reb
     ([key, line]) => `${key}:${line === null ? "null" : Object.keys(line)[0]}`,
   );
   expect(lines).toEqual(["s0:parts", "s6:null", "s7:parts", "s8:whole"]);
-  const { state: rebuilt } = await readJournaled(statePath, text, () => {
+  const { state: rebuilt } = await readJournaled(statePath, savedTextOf(text), () => {
     throw new Error("the state file is there");
   });
   expect(rebuilt!.accounts).toEqual(accounts);

@@ -11,7 +11,7 @@ import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { SandboxState } from "../../src/sandbox/index.js";
 import type { Engine } from "../../src/sandbox/engine.js";
-import { Journal, journalPathOf, readJournaled } from "../../src/sandbox/journal.js";
+import { Journal, journalPathOf, readJournaled, savedTextOf } from "../../src/sandbox/journal.js";
 import { type StartedSandbox, startSandbox } from "../../src/sandbox/server.js";
 import { TRX_DESTINATION } from "./support/sandbox.js";
 
@@ -38,7 +38,7 @@ async function start(): Promise<StartedSandbox> {
 /** What a restart would restore now: the state file with the journal's whole lines applied. */
 async function onDisk(): Promise<SandboxState> {
   const text = await readFile(statePath, "utf8").catch(() => undefined);
-  const { state } = await readJournaled(statePath, text, () => {
+  const { state } = await readJournaled(statePath, text === undefined ? undefined : savedTextOf(text), () => {
     throw new Error("the state file is written at start");
   });
   return state!;
@@ -125,7 +125,7 @@ describe("the --state journal", () => {
     const journal = await readFile(journalPathOf(statePath), "utf8");
     const torn = `${journal}{"ids":`;
     await writeFile(journalPathOf(statePath), torn);
-    const read = (stateText: string) => readJournaled(statePath, stateText, () => ({}) as SandboxState);
+    const read = (stateText: string) => readJournaled(statePath, savedTextOf(stateText), () => ({}) as SandboxState);
     expect((await read(text)).applied).toBe(1);
     const other = `${text.trimEnd()} \n`; // another file's text: the journal follows a different one
     const ignored = await read(other);
@@ -141,7 +141,7 @@ describe("the --state journal", () => {
     const renamed = `${text.trimEnd()} \n`;
     const follows = createHash("sha256").update(renamed).digest("hex");
     await writeFile(`${statePath}.journal.next`, `{"follows":"${follows}"}\n${line}\n`);
-    const read = (stateText: string) => readJournaled(statePath, stateText, () => ({}) as SandboxState);
+    const read = (stateText: string) => readJournaled(statePath, savedTextOf(stateText), () => ({}) as SandboxState);
     const fromNext = await read(renamed);
     expect([fromNext.applied, fromNext.state!.accounts.alice!.quotes.length]).toEqual([1, 1]);
     // Before the state file's rename, `.journal.next` follows a file that is not there: the old journal is read.
