@@ -3,7 +3,8 @@
 // client that stops reading holds the export, not the server: other requests are answered meanwhile. Each store is
 // written at its own moment (a store changed during the pause is wholly before or wholly after the change), the id
 // generator after the last store; the text restores; a store that breaks the control document mid-way ends the
-// body early. No timing: every assertion is of the order things happened in.
+// body early; a client that leaves mid-way ends its export. No timing: every assertion is of the order things
+// happened in.
 import http from "node:http";
 import { afterEach, beforeAll, expect, it } from "vitest";
 import { engineOf } from "../../src/sandbox/direct.js";
@@ -50,6 +51,8 @@ interface PausedAnswer {
   first: Buffer;
   /** Reads the rest: the whole body, and whether it ended whole (false: the connection closed before its end). */
   rest(): Promise<{ text: string; complete: boolean }>;
+  /** Leaves without reading the rest: the connection destroyed. */
+  leave(): void;
 }
 
 /** GET `path` on a connection of its own, paused as soon as the first chunk of its body has arrived. */
@@ -66,7 +69,7 @@ function pausedGet(server: StartedSandbox, path: string): Promise<PausedAnswer> 
           const complete = await ended;
           return { text: Buffer.concat([first, ...chunks]).toString("utf8"), complete };
         };
-        resolve({ status: response.statusCode!, first, rest });
+        resolve({ status: response.statusCode!, first, rest, leave: () => response.destroy() });
       });
       response.once("error", () => undefined); // a body cut short: `complete` says so
     });
@@ -131,4 +134,25 @@ it("ends the body early, and logs the sandbox bug, when a store breaks the contr
     "sandbox bug: GET /_sandbox/state: the sandbox's control answer breaks its document: " +
       "GET /_sandbox/state 200: /accounts/key-39/business must be boolean",
   ]);
+});
+
+it("ends the export when its client leaves mid-way: the stores after it are never serialized for it", async () => {
+  const server = await start();
+  // Which stores are serialized, in order: a toJSON that JSON.stringify calls and the store checks do not see.
+  const serialized: string[] = [];
+  for (const [key, store] of Object.entries(engineOf(server.sandbox)!.state.accounts))
+    Object.defineProperty(store, "toJSON", {
+      value(this: object) {
+        serialized.push(key);
+        return { ...this };
+      },
+    });
+  const paused = await pausedGet(server, "/_sandbox/state?secrets=true");
+  expect(paused.status).toBe(200);
+  paused.leave();
+  // A whole second export: the turns it takes are turns in which a left export that went on would finish.
+  const whole = await fetch(`${server.origin}/_sandbox/state?secrets=true`);
+  expect(Object.keys((await whole.json()) as object)).toContain("accounts");
+  expect(serialized.filter((key) => key === KEYS[39])).toEqual([KEYS[39]]);
+  expect(serialized.length).toBeLessThan(80);
 });
