@@ -6,7 +6,8 @@
 //     requests in the same run: the sandbox ≥ 3× the mock at concurrency 1, ≥ 8× at 16.
 //   - memory: 10,000 accounts with 20 trades each (Create Quote and Accept Quote through `sandbox.fetch`), built in
 //     a process of its own (this file run directly, with --expose-gc), its RSS against the same process before,
-//     and the time of a snapshot, its JSON and a restore.
+//     and the time of a snapshot, its JSON and a restore; then `api-contract sandbox --state` on that state: its
+//     restart time, and a GET's latency while another process reads the state's export back to back, against idle.
 //   - stall: a GET's latency while 1 MiB invalid bodies arrive on other connections, against its idle latency.
 //   - webhooks (issue 22): deliveries per second to a local receiver against the global fetch sending the same
 //     POSTs, and the API's latency while 1,000 webhooks wait on a receiver that never answers, against idle.
@@ -75,6 +76,7 @@ interface Sample {
   p50: number;
   p99: number;
   mean: number;
+  max: number;
 }
 
 /** One autocannon run; any answer outside 2xx (a sandbox bug answers 500) or a socket error fails the bench. */
@@ -94,6 +96,7 @@ async function measure(name: string, url: string, workload: Workload, connection
     p50: result.latency.p50,
     p99: result.latency.p99,
     mean: result.latency.average,
+    max: result.latency.max,
   };
 }
 
@@ -117,6 +120,7 @@ async function compare(targets: Target[], workload: Workload, connections: numbe
     p50: median(samples.map((s) => s.p50)),
     p99: median(samples.map((s) => s.p99)),
     mean: median(samples.map((s) => s.mean)),
+    max: median(samples.map((s) => s.max)),
   }));
   return { medians, rounds };
 }
@@ -443,6 +447,7 @@ async function memory(work: string): Promise<string[]> {
   const mb = (bytes: number) => (bytes / MIB).toFixed(1);
   const perAccount = (report.rssAfter - report.rssBefore) / report.accounts / 1024;
   const restart = await restartTimes(work, statePath);
+  const exporting = await latencyWhileExporting(work, statePath);
   return [
     "| accounts × trades | built in (s) | RSS before → after (MiB) | heap after (MiB) | per account (KiB) | " +
       "snapshot() (ms) | JSON (MiB; stringify, parse ms) | restore() (ms) |",
@@ -460,7 +465,67 @@ async function memory(work: string): Promise<string[]> {
     "|---|---|---|---|",
     `| ${formatRate(report.accounts)} × ${report.trades} | ${Math.round(restart.withState)} | ` +
       `${Math.round(restart.without)} | < 1,000 ms ${restart.withState < 1_000 ? "✓" : "✗"} |`,
+    "",
+    `Export: the same sandbox (--state), one GET at a time (Get Fiat Rates, ${ROUND_S} s), alone and while another ` +
+      "process reads `GET /_sandbox/state` whole, one export after another.",
+    "",
+    "| GET | mean / p99 / max (ms) | mean ÷ idle mean | GET req/s | exports read (MiB/s) |",
+    "|---|---|---|---|---|",
+    `| idle | ${exporting.idle.mean.toFixed(2)} / ${exporting.idle.p99} / ${exporting.idle.max} | — | ` +
+      `${formatRate(exporting.idle.rps)} | — |`,
+    `| while the state is exported | ${exporting.loaded.mean.toFixed(2)} / ${exporting.loaded.p99} / ` +
+      `${exporting.loaded.max} | ${times(exporting.loaded.mean / exporting.idle.mean)} | ` +
+      `${formatRate(exporting.loaded.rps)} | ${exporting.exports} (${exporting.mibPerSecond.toFixed(0)}) |`,
   ];
+}
+
+/** Reads `GET <origin>/_sandbox/state` whole, one export after another, until stopped; prints exports and bytes. */
+const exportReaderScript = (origin: string) =>
+  [
+    "let [made, bytes, stop] = [0, 0, false];",
+    'process.on("SIGTERM", () => { stop = true; });',
+    "(async () => {",
+    '  console.log("reading; Ctrl-C");',
+    "  while (!stop) {",
+    `    const answer = await fetch(${JSON.stringify(`${origin}/_sandbox/state`)});`,
+    '    if (answer.status !== 200) throw new Error("export answered " + answer.status);',
+    "    bytes += (await answer.arrayBuffer()).byteLength;",
+    "    made++;",
+    "  }",
+    "  console.log(JSON.stringify({ exports: made, bytes }));",
+    "})();",
+  ].join("\n");
+
+/**
+ * A GET's latency on the sandbox started with the memory run's state, idle and while another process reads the
+ * state's export back to back (each export made in chunks, a turn of the event loop between them: state-export.ts).
+ */
+async function latencyWhileExporting(work: string, statePath: string) {
+  const [read] = WORKLOADS as [Workload];
+  const config = path.join(work, "export-config.json");
+  await writeFile(config, JSON.stringify({ limits: HUGE_LIMITS }));
+  const port = await findFreePort();
+  const cli = [path.join("dist", "cli.js"), "sandbox", "--port", String(port), "--quiet", "--config", config];
+  const sandbox = await startNodeServer(["--max-old-space-size=8192", ...cli, "--state", statePath], {
+    name: "api-contract sandbox --state (export)",
+    timeoutMs: 5 * 60_000,
+  });
+  try {
+    const origin = `http://127.0.0.1:${port}`;
+    const idle = await measure("idle", origin + read.path, read, 1, ROUND_S);
+    const script = path.join(work, "export-reader.cjs");
+    await writeFile(script, exportReaderScript(origin));
+    const reader = await startNodeServer([script], { name: "the export reader" });
+    const started = performance.now();
+    const loaded = await measure("exporting", origin + read.path, read, 1, ROUND_S);
+    await reader.stop();
+    const seconds = (performance.now() - started) / 1000;
+    const { exports, bytes } = JSON.parse(await jsonLine(reader, 0)) as { exports: number; bytes: number };
+    failOnBugs(sandbox);
+    return { idle, loaded, exports, mibPerSecond: bytes / MIB / seconds };
+  } finally {
+    await sandbox.stop();
+  }
 }
 
 /** How long `api-contract sandbox` takes from its start until it listens, with `--state statePath` and without. */
