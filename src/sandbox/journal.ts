@@ -191,7 +191,7 @@ export interface SavedText {
 export const savedTextOf = (text: string): SavedText => ({ text, value: JSON.parse(text) });
 
 /** Where the journal stands at start (Journal.resume): the state file, and the journal that follows it, if any. */
-export interface JournalStart {
+interface JournalStart {
   /** The state file's size in bytes; undefined: there is none. */
   stateBytes: number | undefined;
   /** The header of a journal that follows the state file. */
