@@ -252,24 +252,20 @@ export function docsDocument(bundle: OpenApiDocument): OpenApiDocument {
   return doc;
 }
 
-/** Makes the page self-contained (no CDN logo) and marks it as generated. */
-export function finishHtml(html: string): string {
+/** Makes the page self-contained (no CDN logo) and marks it as generated from `source`. */
+export function finishHtml(html: string, source = "openapi/"): string {
   let out = html;
   for (const url of CDN_LOGOS) out = out.split(url).join(INLINE_LOGO);
   const doctype = "<!DOCTYPE html>\n";
   if (!out.startsWith(doctype)) throw new Error("docs: unexpected page start (did the template change?)");
-  return `${doctype}${headerFor("index.html")}${out.slice(doctype.length)}`;
+  return `${doctype}${headerFor("index.html", source)}${out.slice(doctype.length)}`;
 }
 
-export default async function buildDocs({ root, outDir, log }: BuildContext): Promise<void> {
-  const bundlePath = path.join(outDir, "openapi.yaml");
-  let bundleText: string;
-  try {
-    bundleText = await readFile(bundlePath, "utf8");
-  } catch {
-    throw new Error(`docs: ${bundlePath} is missing; run \`npm run build\` (it bundles the spec first)`);
-  }
-  const doc = docsDocument(parse(bundleText) as OpenApiDocument);
+/**
+ * Renders an OpenAPI document as one self-contained Redoc page (`--inlineBundle`, the CDN logo inlined; the page
+ * template and theme of redocly.yaml); the docs site renders the control API's document with it too.
+ */
+export async function renderRedoc(root: string, doc: unknown, source = "openapi/"): Promise<string> {
   const work = await mkdtemp(path.join(tmpdir(), "docs-build-"));
   try {
     const input = path.join(work, "openapi.json");
@@ -281,11 +277,22 @@ export default async function buildDocs({ root, outDir, log }: BuildContext): Pr
       ["build-docs", input, "--inlineBundle", "--output", output, "--config", config],
       { cwd: root },
     );
-    const html = finishHtml(await readFile(output, "utf8"));
-    await mkdir(path.join(outDir, "docs"), { recursive: true });
-    await writeFile(path.join(outDir, "docs", "index.html"), html);
-    log(`docs: docs/index.html (${Math.round(Buffer.byteLength(html) / 1024)} KiB)`);
+    return finishHtml(await readFile(output, "utf8"), source);
   } finally {
     await rm(work, { recursive: true, force: true });
   }
+}
+
+export default async function buildDocs({ root, outDir, log }: BuildContext): Promise<void> {
+  const bundlePath = path.join(outDir, "openapi.yaml");
+  let bundleText: string;
+  try {
+    bundleText = await readFile(bundlePath, "utf8");
+  } catch {
+    throw new Error(`docs: ${bundlePath} is missing; run \`npm run build\` (it bundles the spec first)`);
+  }
+  const html = await renderRedoc(root, docsDocument(parse(bundleText) as OpenApiDocument));
+  await mkdir(path.join(outDir, "docs"), { recursive: true });
+  await writeFile(path.join(outDir, "docs", "index.html"), html);
+  log(`docs: docs/index.html (${Math.round(Buffer.byteLength(html) / 1024)} KiB)`);
 }
