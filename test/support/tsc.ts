@@ -21,7 +21,7 @@ export async function scratchDir(prefix: string): Promise<{ dir: string; remove:
 }
 
 /** tsc `paths` mapping the package and its `subpaths` (`sandbox`, `msw`…) to src/, as a consumer imports them. */
-function packagePaths(...subpaths: string[]): Record<string, string[]> {
+export function packagePaths(...subpaths: string[]): Record<string, string[]> {
   const paths: Record<string, string[]> = { [PACKAGE_NAME]: [path.join(repoRoot, "src", "index.ts")] };
   for (const subpath of ["contract", ...subpaths])
     paths[`${PACKAGE_NAME}/${subpath}`] = [path.join(repoRoot, "src", subpath, "index.ts")];

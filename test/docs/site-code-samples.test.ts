@@ -1,0 +1,99 @@
+// The docs site's code samples: every sample on a guide is a file of docs/samples/ included with VitePress's
+// snippet import (`<<< @/samples/x`), never a block written in the page. The TypeScript ones compile (strict)
+// against this package (src/, as a consumer imports it; a broken copy must not) and run to their end: a sample that
+// stops compiling or working fails here.
+import { execFile } from "node:child_process";
+import { copyFile, readdir, readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PACKAGE_NAME } from "../../scripts/build/code-samples.js";
+import { repoRoot } from "../support/spec.js";
+import { packagePaths, scratchDir, tscCleanAndBroken } from "../support/tsc.js";
+
+const run = promisify(execFile);
+const DOCS = path.join(repoRoot, "docs");
+const SAMPLES = path.join(DOCS, "samples");
+/** The package's entry points the samples import, besides its root. */
+const SUBPATHS = ["mock", "sandbox"];
+
+/** The site's hand-written pages (docs/typescript/ is TypeDoc's output), relative to docs/. */
+async function pages(): Promise<string[]> {
+  const entries = await readdir(DOCS, { recursive: true, withFileTypes: true });
+  return entries
+    .filter((entry) => entry.isFile() && entry.name.endsWith(".md"))
+    .map((entry) => path.relative(DOCS, path.join(entry.parentPath, entry.name)))
+    .filter((page) => !page.startsWith(`typescript${path.sep}`) && !page.startsWith("public"));
+}
+
+/** The samples a page includes, by file name. */
+const includes = (markdown: string) => [...markdown.matchAll(/^<<< @\/samples\/(\S+)$/gm)].map((m) => m[1]!);
+
+const samples = (await readdir(SAMPLES)).sort();
+const typescriptSamples = samples.filter((name) => name.endsWith(".ts"));
+
+/** What each TypeScript sample prints when it runs to its end (its last line, JSON). */
+const OUTCOMES: Record<string, (printed: any) => void> = {
+  "first-call.ts": (printed) => {
+    expect(printed.rates).toBeGreaterThan(0);
+    expect(printed.expired).toBe(false);
+  },
+  "sandbox-flow.ts": (printed) => {
+    expect(printed.received).toBeGreaterThan(0);
+    expect(printed).toMatchObject({ usdt: 90, expired: 400, limited: [429, "0"] });
+  },
+};
+
+describe("the site's pages", () => {
+  it("include their code from docs/samples/, every sample on a page, and write no code block themselves", async () => {
+    const found = await pages();
+    expect(found).toContain(path.join("guide", "sandbox.md"));
+    const included = new Set<string>();
+    for (const page of found) {
+      const markdown = await readFile(path.join(DOCS, page), "utf8");
+      expect(markdown, `${page}: a fenced code block`).not.toMatch(/^\s*(```|~~~)/m);
+      for (const name of includes(markdown)) {
+        expect(samples, `${page} includes ${name}`).toContain(name);
+        included.add(name);
+      }
+    }
+    expect(samples.filter((name) => !included.has(name))).toEqual([]);
+  });
+
+  it("has an expected outcome for every TypeScript sample", () => {
+    expect(typescriptSamples.length).toBeGreaterThan(0);
+    expect(Object.keys(OUTCOMES).sort()).toEqual(typescriptSamples);
+  });
+});
+
+describe.each(typescriptSamples)("the sample %s", (name) => {
+  let scratch: Awaited<ReturnType<typeof scratchDir>>;
+  let source: string;
+  beforeAll(async () => {
+    scratch = await scratchDir("site-sample-");
+    source = await readFile(path.join(SAMPLES, name), "utf8");
+  });
+  afterAll(() => scratch?.remove());
+
+  it("compiles (strict) against the package, and a copy importing a name the package lacks does not", async () => {
+    const imported = new RegExp(`import \\{ (\\w+)([^}]*\\}) from "${PACKAGE_NAME}`);
+    expect(source).toMatch(imported);
+    const broken = source.replace(
+      imported,
+      (_, first: string, rest: string) => `import { ${first}X${rest} from "${PACKAGE_NAME}`,
+    );
+    const checked = await tscCleanAndBroken(scratch.dir, path.basename(name, ".ts"), source, broken, SUBPATHS);
+    expect(checked.clean, checked.all).toEqual([]);
+    expect(checked.broken, checked.all).not.toEqual([]);
+  });
+
+  it("runs to its end and prints what the page says", async () => {
+    await copyFile(path.join(SAMPLES, name), path.join(scratch.dir, name));
+    // tsx resolves the package's name through these paths, to src/, as tsc does above.
+    const compilerOptions = { paths: packagePaths(...SUBPATHS) };
+    await writeFile(path.join(scratch.dir, "tsconfig.json"), JSON.stringify({ compilerOptions }));
+    const tsx = path.join(repoRoot, "node_modules", "tsx", "dist", "loader.mjs");
+    const { stdout } = await run(process.execPath, ["--import", tsx, name], { cwd: scratch.dir });
+    OUTCOMES[name]!(JSON.parse(stdout.trim().split("\n").at(-1)!));
+  });
+});
