@@ -1,14 +1,15 @@
-// Serves the docs page (generated/docs) on 127.0.0.1. `npm run docs:serve [-- --port 4011]`;
-// scripts/start-mock.ts imports startDocsServer to serve the docs next to the mock.
-// The page is a single self-contained file; any other path without a file extension gets it too,
-// so Redoc's own routes (/section/…, /tag-name) survive a reload.
+// Serves the docs on 127.0.0.1: the site (site/, `npm run docs`) when it is built, else the Redoc page
+// (generated/docs). `npm run docs:serve [-- --port 4011]`; scripts/start-mock.ts imports startDocsServer to serve
+// the docs next to the mock. The Redoc page is a single self-contained file; any other path without a file
+// extension gets it too, so Redoc's own routes (/section/…, /tag-name) survive a reload. The site's clean URLs
+// (/guide/sandbox) are its .html files (VitePress's cleanUrls); a path with no page gets its 404.html, status 404.
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { readFile, stat } from "node:fs/promises";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import path from "node:path";
-import { GENERATED_DIR } from "./lib/paths.js";
+import { GENERATED_DIR, SITE_DIR } from "./lib/paths.js";
 
 export const DOCS_DIR = path.join(GENERATED_DIR, "docs");
 export const DEFAULT_DOCS_PORT = 4011;
@@ -20,16 +21,11 @@ const CONTENT_TYPES: Record<string, string> = {
   ".json": "application/json; charset=utf-8",
   ".svg": "image/svg+xml",
   ".png": "image/png",
+  ".woff2": "font/woff2",
 };
 
-async function fileFor(dir: string, urlPath: string): Promise<string | undefined> {
-  let decoded: string;
-  try {
-    decoded = decodeURIComponent(urlPath);
-  } catch {
-    return undefined;
-  }
-  const wanted = path.extname(decoded) === "" ? "index.html" : decoded;
+/** The file `wanted` (a URL path) names inside `dir`, if it is a file there. */
+async function fileIn(dir: string, wanted: string): Promise<string | undefined> {
   const file = path.resolve(dir, `.${path.posix.normalize(`/${wanted}`)}`);
   if (file !== dir && !file.startsWith(`${dir}${path.sep}`)) return undefined;
   try {
@@ -39,19 +35,41 @@ async function fileFor(dir: string, urlPath: string): Promise<string | undefined
   }
 }
 
+async function fileFor(dir: string, urlPath: string, cleanUrls: boolean): Promise<string | undefined> {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(urlPath);
+  } catch {
+    return undefined;
+  }
+  if (!cleanUrls) return fileIn(dir, path.extname(decoded) === "" ? "index.html" : decoded);
+  if (decoded.endsWith("/")) return fileIn(dir, `${decoded}index.html`);
+  return (
+    (await fileIn(dir, decoded)) ?? (path.extname(decoded) === "" ? await fileIn(dir, `${decoded}.html`) : undefined)
+  );
+}
+
 export interface DocsServer {
   /** The page's URL, for example http://127.0.0.1:4011/ */
   url: string;
   close(): Promise<void>;
 }
 
-/** Starts a static server for the docs page. Port 0 picks a free port. */
+/** The site's folder when it is built, else the Redoc page's. */
+export const servedDocsDir = async (): Promise<string> =>
+  (await fileIn(SITE_DIR, "index.html")) ? SITE_DIR : DOCS_DIR;
+
+/**
+ * Starts a static server for the docs (the Redoc page's folder by default; a VitePress site is told by its
+ * 404.html). Port 0 picks a free port.
+ */
 export async function startDocsServer({
   host = "127.0.0.1",
   port = DEFAULT_DOCS_PORT,
   dir = DOCS_DIR,
 } = {}): Promise<DocsServer> {
   const docsDir = path.resolve(dir);
+  const notFoundPage = await fileIn(docsDir, "404.html");
   try {
     await stat(path.join(docsDir, "index.html"));
   } catch {
@@ -65,14 +83,14 @@ export async function startDocsServer({
       res.writeHead(405, { Allow: "GET, HEAD" }).end();
       return;
     }
-    const file = await fileFor(docsDir, pathname);
+    const file = (await fileFor(docsDir, pathname, notFoundPage !== undefined)) ?? notFoundPage;
     if (!file) {
       res.writeHead(404, { "Content-Type": "text/plain; charset=utf-8" }).end("Not found\n");
       return;
     }
     try {
       const body = await readFile(file);
-      res.writeHead(200, {
+      res.writeHead(file === notFoundPage ? 404 : 200, {
         "Content-Type": CONTENT_TYPES[path.extname(file)] ?? "application/octet-stream",
         "Content-Length": body.length,
         "Cache-Control": "no-cache",
@@ -110,7 +128,10 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     },
   });
   if (values.help) {
-    console.log("Usage: npm run docs:serve [-- --port 4011] [--host 127.0.0.1]\nServes generated/docs/index.html.");
+    console.log(
+      "Usage: npm run docs:serve [-- --port 4011] [--host 127.0.0.1]\n" +
+        "Serves the docs site (site/, npm run docs), else generated/docs/index.html.",
+    );
     process.exit(0);
   }
   const port = Number(values.port);
@@ -119,7 +140,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     process.exit(2);
   }
   try {
-    const docs = await startDocsServer({ host: values.host, port });
+    const docs = await startDocsServer({ host: values.host, port, dir: await servedDocsDir() });
     console.log(`Docs: ${docs.url}  (Ctrl+C to stop)`);
     const stop = () => docs.close().then(() => process.exit(0));
     process.once("SIGINT", stop);

@@ -1,5 +1,6 @@
 // `npm start`: rebuilds generated/ when its inputs changed (by content), then serves the mock of the whole
-// API on http://127.0.0.1:4010/v1 and the docs on port+1. Host and port: --host/--port, or
+// API on http://127.0.0.1:4010/v1 and the docs on port+1 (the site when `npm run docs` has built it, else the Redoc
+// page). Host and port: --host/--port, or
 // MOCK_HOST/MOCK_PORT. Ctrl-C, SIGTERM, or npm stopping (kill -TERM <npm's pid>) stops everything it started.
 import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
@@ -10,7 +11,7 @@ import { listOperations, type OpenApiDocument } from "../src/openapi/index.js";
 import { ensureFresh } from "./lib/freshness.js";
 import { BUNDLE_JSON } from "./lib/paths.js";
 import { withSourceLocations } from "./lib/source-map.js";
-import { type DocsServer, startDocsServer } from "./serve-docs.js";
+import { type DocsServer, servedDocsDir, startDocsServer } from "./serve-docs.js";
 
 const { values } = parseArgs({
   options: {
@@ -58,7 +59,7 @@ const mock = await startMock({
 let docs: DocsServer | undefined;
 if (!values["no-docs"]) {
   try {
-    docs = await startDocsServer({ host: values.host, port: port + 1 });
+    docs = await startDocsServer({ host: values.host, port: port + 1, dir: await servedDocsDir() });
   } catch (error) {
     console.error(`start-mock: docs not served (${error instanceof Error ? error.message : String(error)})`);
   }
