@@ -10,8 +10,8 @@ import { describe, expect, it } from "vitest";
 import { repoRoot } from "../support/spec.js";
 
 const MAX_WIDTH = 120;
-const SOURCE_FOLDERS = ["src/", "scripts/", "test/", "bench/", "spectral-functions/"];
-const SOURCE_FILE = /\.(ts|mts|mjs|js|hbs|md)$/;
+const SOURCE_FOLDERS = ["src/", "scripts/", "test/", "bench/", "spectral-functions/", "docs/"];
+const SOURCE_FILE = /\.(ts|mts|mjs|js|hbs|md|css|sh)$/;
 /** At the root only code is config (package.json and the other JSON files are data). */
 const ROOT_CONFIG_FILE = /^[^/]+\.(ts|mts|mjs|js)$/;
 /** Files whose lines reproduce something written elsewhere, kept as it is there. */
