@@ -17,7 +17,14 @@ import { GENERATED_DIR, ROOT, SITE_DIR } from "./lib/paths.js";
 const DOCS_SRC = path.join(ROOT, "docs");
 
 /** The package's entry points (package.json "exports", as tsup.config.ts builds them) by their source file. */
-const ENTRY_POINTS = ["index.ts", "types.ts", "contract/index.ts", "mock/index.ts", "sandbox/index.ts", "msw/index.ts"];
+export const ENTRY_POINTS = [
+  "index.ts",
+  "types.ts",
+  "contract/index.ts",
+  "mock/index.ts",
+  "sandbox/index.ts",
+  "msw/index.ts",
+];
 
 async function typescriptReference(): Promise<void> {
   const out = path.join(DOCS_SRC, "typescript");

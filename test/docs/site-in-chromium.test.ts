@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { type BrowserContext, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ENTRY_POINTS } from "../../scripts/docs-site.js";
 import { CHROMIUM, CHROMIUM_FLAGS } from "../../scripts/lib/chromium.js";
 import { binPath, runNode } from "../../scripts/lib/node-cli.js";
 import { type DocsServer, startDocsServer } from "../../scripts/serve-docs.js";
@@ -245,6 +246,31 @@ describe("the docs site in Chromium, offline", () => {
     const text = await page.locator(".VPDoc").innerText();
     for (const entry of ["contract", "mock", "sandbox", "msw", "types"]) expect(text, entry).toContain(entry);
   });
+
+  // Every value an entry point exports (its types are not seen at run time) has its page in the sidebar, under the
+  // entry's folder of the reference (src/index.ts: index/, src/mock/index.ts: mock/), or, re-exported from another
+  // entry, a link to that entry's page on its own entry's page.
+  it.for(ENTRY_POINTS)(
+    "reaches every value src/%s exports from the TypeScript reference's navigation",
+    async (entry) => {
+      const folder = path.dirname(entry) === "." ? path.basename(entry, ".ts") : path.dirname(entry);
+      const names = Object.keys(await import(path.join(repoRoot, "src", entry)));
+      await open(`/typescript/${folder}/`);
+      // The text of each link of `selector` into the TypeScript reference (hrefs resolved: the pages' are relative).
+      const texts = (selector: string) =>
+        page
+          .locator(selector)
+          .evaluateAll((links) =>
+            (links as HTMLAnchorElement[])
+              .filter((link) => new URL(link.href).pathname.startsWith("/typescript/"))
+              .map((link) => link.textContent?.trim() ?? ""),
+          );
+      const listed = await texts(`.VPSidebar a[href^="/typescript/${folder}/"]`);
+      expect(listed.length, folder).toBeGreaterThan(0);
+      const linked = [...listed, ...(await texts(".VPDoc a"))];
+      expect(names.filter((name) => !linked.includes(name))).toEqual([]);
+    },
+  );
 
   it.for([
     ["sandbox", /sandbox/i],
