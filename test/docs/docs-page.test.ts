@@ -3,15 +3,15 @@
 // offline). Operations, examples and the provenance register are read from generated/, never listed here.
 // One browser for the whole file; Redoc's menu and the search seams are driven and computed in test/docs/support/.
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readFile, rm, stat } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { chromium, type BrowserContext, type Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CHROMIUM, CHROMIUM_FLAGS } from "../../scripts/lib/chromium.js";
+import { CHROMIUM } from "../../scripts/lib/chromium.js";
 import { startDocsServer, type DocsServer } from "../../scripts/serve-docs.js";
 import { registerList } from "../../scripts/build/steps/50-docs.js";
+import { launchOfflineChromium, type OfflineChromium } from "./support/offline-chromium.js";
 import {
   PROVENANCE_HEADING,
   PROVENANCE_KINDS,
@@ -108,10 +108,9 @@ function propertyNames(schema: unknown): string[] {
 let docs: DocsServer;
 let context: BrowserContext;
 let page: Page;
-let userDataDir: string;
+let browser: OfflineChromium | undefined;
 const consoleErrors: string[] = [];
 const failedRequests: string[] = [];
-const externalRequests: string[] = [];
 
 function watch(target: Page, origin: string) {
   target.on("console", (message) => {
@@ -137,20 +136,8 @@ describe("docs page in Chromium", () => {
     if (!existsSync(PAGE_FILE)) throw new Error(`${PAGE_FILE} is missing: run \`npm run build\``);
     await mkdir(SCREENSHOTS, { recursive: true });
     docs = await startDocsServer({ host: "127.0.0.1", port: 0 });
-    userDataDir = await mkdtemp(path.join(tmpdir(), "docs-chromium-"));
-    context = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: CHROMIUM_FLAGS,
-      viewport: { width: 1280, height: 800 },
-    });
-    await context.route("**/*", (route) => {
-      const url = new URL(route.request().url());
-      if (url.protocol === "file:" || url.hostname === "127.0.0.1") return route.continue();
-      externalRequests.push(url.href);
-      return route.abort();
-    });
-    page = context.pages()[0] ?? (await context.newPage());
+    browser = await launchOfflineChromium("docs");
+    ({ context, page } = browser);
     watch(page, docs.url);
 
     const started = performance.now();
@@ -167,16 +154,12 @@ describe("docs page in Chromium", () => {
     expect(response!.status()).toBe(200);
   });
 
-  // Each step runs even when an earlier one throws: the browser, the server and the profile folder.
+  // Each step runs even when an earlier one throws: the browser (and its profile folder), then the server.
   afterAll(async () => {
     try {
-      await context?.close();
+      await browser?.close();
     } finally {
-      try {
-        await docs?.close();
-      } finally {
-        if (userDataDir) await rm(userDataDir, { recursive: true, force: true });
-      }
+      await docs?.close();
     }
   });
 
@@ -518,6 +501,6 @@ describe("docs page in Chromium", () => {
   it("logged no console error, failed no same-origin request and asked for nothing outside 127.0.0.1", () => {
     expect(consoleErrors).toEqual([]);
     expect(failedRequests).toEqual([]);
-    expect(externalRequests).toEqual([]);
+    expect(browser!.externalRequests).toEqual([]);
   });
 });

@@ -8,13 +8,14 @@ import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { type BrowserContext, chromium, type Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENTRY_POINTS } from "../../scripts/docs-site.js";
-import { CHROMIUM, CHROMIUM_FLAGS } from "../../scripts/lib/chromium.js";
+import { CHROMIUM } from "../../scripts/lib/chromium.js";
 import { binPath, runNode } from "../../scripts/lib/node-cli.js";
 import { type DocsServer, startDocsServer } from "../../scripts/serve-docs.js";
 import { repoRoot } from "../support/spec.js";
+import { launchOfflineChromium, type OfflineChromium } from "./support/offline-chromium.js";
 import { type MenuOperation, openFromMenu, pixelSpread } from "./support/redoc.js";
 
 const SCREENSHOTS = path.join(repoRoot, "test-output", "docs");
@@ -42,13 +43,11 @@ const controlOperations: (MenuOperation & { path: string })[] = Object.entries(
 );
 
 let outDir: string;
-let profile: string;
+let browser: OfflineChromium | undefined;
 let docs: DocsServer;
-let context: BrowserContext;
 let page: Page;
 /** Page errors (console errors, uncaught exceptions, failed or 4xx/5xx local requests) since the last read. */
 let problems: string[] = [];
-const externalRequests: string[] = [];
 
 function watch(target: Page) {
   target.on("console", (message) => {
@@ -130,32 +129,19 @@ describe("the docs site in Chromium, offline", () => {
     });
     console.log(built.stdout.trim().split("\n").at(-1));
     docs = await startDocsServer({ host: "127.0.0.1", port: 0, dir: outDir });
-    profile = await mkdtemp(path.join(tmpdir(), "docs-site-chromium-"));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: CHROMIUM_FLAGS,
-      viewport: { width: 1280, height: 800 },
-    });
-    await context.route("**/*", (route) => {
-      const url = new URL(route.request().url());
-      if (url.hostname === "127.0.0.1") return route.continue();
-      externalRequests.push(url.href);
-      return route.abort();
-    });
-    page = context.pages()[0] ?? (await context.newPage());
+    browser = await launchOfflineChromium("docs-site");
+    ({ page } = browser);
     watch(page);
   }, 600_000);
 
   // Each step runs even when an earlier one throws: the browser, the server, the folders.
   afterAll(async () => {
     try {
-      await context?.close();
+      await browser?.close();
     } finally {
       try {
         await docs?.close();
       } finally {
-        if (profile) await rm(profile, { recursive: true, force: true });
         if (outDir) await rm(outDir, { recursive: true, force: true });
       }
     }
@@ -199,7 +185,7 @@ describe("the docs site in Chromium, offline", () => {
       failed.push(...problems);
     }
     expect(failed).toEqual([]);
-    expect(externalRequests).toEqual([]);
+    expect(browser!.externalRequests).toEqual([]);
   }, 600_000);
 
   // The page is generated/docs/index.html byte for byte, whose every operation docs-page.test.ts reaches.
@@ -302,6 +288,6 @@ describe("the docs site in Chromium, offline", () => {
   });
 
   it("sent no request off 127.0.0.1", () => {
-    expect(externalRequests).toEqual([]);
+    expect(browser!.externalRequests).toEqual([]);
   });
 });
