@@ -22,7 +22,7 @@ const businessOnly = (handler: (call: AccountCall) => ReturnType<Handler>): Hand
   );
 
 /** The account's collection customers, oldest (first put) first. */
-const customersOf = (call: AccountCall) => call.account.collectionCustomers ?? [];
+const customersOf = (call: AccountCall) => call.account.collectionCustomers;
 
 const getCollectionCustomers = businessOnly((call) => {
   const page = pageOf(call.request);

@@ -40,12 +40,15 @@ const getTransaction = withAccount((call) => {
 /** An ISO 8601 date, or date-time with its offset (Date.parse alone takes other forms, and local time). */
 const ISO_DATE_OR_DATE_TIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/;
 
-/** Whether the date (and hour) written in an ISO value exist: Date.parse takes 2026-02-30 as 2026-03-02. */
+/**
+ * Whether the date (and hour) written in an ISO value exist: Date.parse takes 2026-02-30 as 2026-03-02 and T24:00
+ * as the next day. The date is made from its parts (setUTCFullYear keeps years below 100) and written back.
+ */
 function existsAsWritten(value: string): boolean {
-  const [year, month, day] = [Number(value.slice(0, 4)), Number(value.slice(5, 7)), Number(value.slice(8, 10))];
-  const date = new Date(Date.UTC(year, month - 1, day));
-  const hour = value.length > "YYYY-MM-DD".length ? Number(value.slice(11, 13)) : 0;
-  return date.getUTCMonth() === month - 1 && date.getUTCDate() === day && hour < 24;
+  const date = new Date(0);
+  date.setUTCFullYear(Number(value.slice(0, 4)), Number(value.slice(5, 7)) - 1, Number(value.slice(8, 10)));
+  const hour = Number(value.slice(11, 13)); // a date alone has none: Number("") is 0
+  return date.toISOString().slice(0, 10) === value.slice(0, 10) && hour < 24;
 }
 
 /** A date filter's moment: a date-time, or a date (its first moment; for endDate, its last). */
