@@ -22,6 +22,7 @@ const CHILD_TYPESCRIPT = "starts TypeScript in a child process (the command line
 export const LEFT_OUT_OF_QUICK_RUN: Record<string, keyof typeof QUICK_RUN_LEAVES_OUT> = {
   "test/consumer/consumer.test.ts": "downloads Node and TypeScript, installs the packed package",
   "test/docs/docs-page.test.ts": "drives Chromium",
+  "test/docs/site-in-chromium.test.ts": "drives Chromium",
   "test/msw/browser.test.ts": "drives Chromium",
   "test/msw/sandbox-browser.test.ts": "drives Chromium",
   "test/sandbox/browser.test.ts": "drives Chromium",
@@ -42,6 +43,7 @@ export const LEFT_OUT_OF_QUICK_RUN: Record<string, keyof typeof QUICK_RUN_LEAVES
   "test/docs/readme-first-example.test.ts": CHILD_TYPESCRIPT,
   "test/docs/readme-sandbox-webhooks.test.ts": CHILD_TYPESCRIPT,
   "test/docs/readme-sandbox.test.ts": CHILD_TYPESCRIPT,
+  "test/docs/site-code-samples.test.ts": CHILD_TYPESCRIPT,
   "test/mock/lifetime.test.ts": CHILD_TYPESCRIPT,
   "test/mock/npm-start.test.ts": CHILD_TYPESCRIPT,
   "test/scripts/mutation-report.test.ts": CHILD_TYPESCRIPT,

@@ -72,6 +72,11 @@ const versionIn = (dir: string, peer: string) =>
 const MSW_PEERS = ["msw", "openapi-msw"];
 /** The consumer's own test runner, capped the same way: vitest 5 needs Node 22.12+, so Node 20 gets vitest 4. */
 const CONSUMER_VITEST = `vitest@>=4.0.0 <=${locked("vitest")}`;
+/**
+ * Its vite, capped too: vite 8.4.0 (2026-11-26) lists an optional dependency the registry does not hold
+ * (napi-windows-process-start-time, 404), which npm leaves out of the lock and `npm ci` then reports missing.
+ */
+const CONSUMER_VITE = `vite@>=6.0.0 <=${locked("vite")}`;
 
 /** One Node of the matrix: its binary, an environment with it first on PATH, and its project with the peers. */
 interface NodeCell {
@@ -158,10 +163,15 @@ async function setUpNode(node: Tool): Promise<NodeCell> {
   if (stdout.trim() !== `v${version}`) throw new Error(`node on PATH is ${stdout.trim()}, not v${version}`);
   // npm running on this Node picks the versions (engines); installing is the slow part, so only once per outcome.
   const [{ dir: full, packages }, { dir: mswLowest }] = await Promise.all([
-    installShared(`full-${version}`, [tarball, ...PEERS, CONSUMER_VITEST], env, writeFullRunFiles),
+    installShared(`full-${version}`, [tarball, ...PEERS, CONSUMER_VITEST, CONSUMER_VITE], env, writeFullRunFiles),
     installShared(
       `msw-lowest-${version}`,
-      [tarball, ...MSW_PEERS.map((peer) => `${peer}@${lowestOf(peerDependencies[peer]!)}`), CONSUMER_VITEST],
+      [
+        tarball,
+        ...MSW_PEERS.map((peer) => `${peer}@${lowestOf(peerDependencies[peer]!)}`),
+        CONSUMER_VITEST,
+        CONSUMER_VITE,
+      ],
       env,
     ),
   ]);
