@@ -1,13 +1,15 @@
 // The docs site's code samples: every sample on a guide is a file of docs/samples/ included with VitePress's
-// snippet import (`<<< @/samples/x`), never a block written in the page. The TypeScript ones compile (strict)
-// against this package (src/, as a consumer imports it; a broken copy must not) and run to their end: a sample that
-// stops compiling or working fails here.
+// snippet import (`<<< @/samples/x`), never a block written in the page. The TypeScript ones compile (strict, with
+// each TypeScript of the consumer matrix: 5.9 and 7) against this package (src/, as a consumer imports it; a broken
+// copy must not) and run to their end: a sample that stops compiling or working fails here.
 import { execFile } from "node:child_process";
 import { copyFile, readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PACKAGE_NAME } from "../../scripts/build/code-samples.js";
+import { ensureTypeScript } from "../consumer/toolchain.js";
+import { TYPESCRIPT_VERSIONS } from "../consumer/matrix.js";
 import { repoRoot } from "../support/spec.js";
 import { packagePaths, scratchDir, tscCleanAndBroken } from "../support/tsc.js";
 
@@ -84,17 +86,22 @@ describe.each(typescriptSamples)("the sample %s", (name) => {
   });
   afterAll(() => scratch?.remove());
 
-  it("compiles (strict) against the package, and a copy importing a name the package lacks does not", async () => {
-    const imported = new RegExp(`import \\{ (\\w+)([^}]*\\}) from "${PACKAGE_NAME}`);
-    expect(source).toMatch(imported);
-    const broken = source.replace(
-      imported,
-      (_, first: string, rest: string) => `import { ${first}X${rest} from "${PACKAGE_NAME}`,
-    );
-    const checked = await tscCleanAndBroken(scratch.dir, path.basename(name, ".ts"), source, broken, SUBPATHS);
-    expect(checked.clean, checked.all).toEqual([]);
-    expect(checked.broken, checked.all).not.toEqual([]);
-  });
+  it.each(TYPESCRIPT_VERSIONS)(
+    "compiles (strict) with TypeScript %s against the package, and a copy importing a name the package lacks does not",
+    async (version) => {
+      const imported = new RegExp(`import \\{ (\\w+)([^}]*\\}) from "${PACKAGE_NAME}`);
+      expect(source).toMatch(imported);
+      const broken = source.replace(
+        imported,
+        (_, first: string, rest: string) => `import { ${first}X${rest} from "${PACKAGE_NAME}`,
+      );
+      const { bin } = await ensureTypeScript(version);
+      const stem = `${path.basename(name, ".ts")}-${version}`;
+      const checked = await tscCleanAndBroken(scratch.dir, stem, source, broken, SUBPATHS, bin);
+      expect(checked.clean, checked.all).toEqual([]);
+      expect(checked.broken, checked.all).not.toEqual([]);
+    },
+  );
 
   // A sample of RUN_BY is run by its own test instead.
   if (name in OUTCOMES) {

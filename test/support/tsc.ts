@@ -38,10 +38,11 @@ export async function tscCleanAndBroken(
   source: string,
   broken: string,
   subpaths: string[] = [],
+  tsc?: string,
 ) {
   if (broken === source) throw new Error(`${name}: the broken copy must differ from the source`);
   const files = { [`${name}.ts`]: source, [`${name}-broken.ts`]: broken };
-  const { errors } = await tscErrors(dir, files, { paths: packagePaths(...subpaths) });
+  const { errors } = await tscErrors(dir, files, { paths: packagePaths(...subpaths) }, tsc);
   return {
     clean: errors.filter((line) => line.startsWith(`${name}.ts`)),
     broken: errors.filter((line) => line.startsWith(`${name}-broken.ts`)),
@@ -49,11 +50,15 @@ export async function tscCleanAndBroken(
   };
 }
 
-/** Writes the files into `dir`, runs tsc (strict, NodeNext) on them and returns its error lines. */
+/**
+ * Writes the files into `dir`, runs tsc (strict, NodeNext) on them and returns its error lines. `tsc`: another
+ * TypeScript's bin/tsc than the repository's (test/consumer/toolchain.ts installs the matrix's).
+ */
 export async function tscErrors(
   dir: string,
   files: Record<string, string>,
   compilerOptions: Record<string, unknown> = {},
+  tsc = path.join(repoRoot, "node_modules", "typescript", "bin", "tsc"),
 ): Promise<{ errors: string[]; output: string }> {
   for (const [name, source] of Object.entries(files)) await writeFile(path.join(dir, name), source);
   const tsconfig = {
@@ -72,7 +77,6 @@ export async function tscErrors(
     files: Object.keys(files),
   };
   await writeFile(path.join(dir, "tsconfig.json"), JSON.stringify(tsconfig, null, 2));
-  const tsc = path.join(repoRoot, "node_modules", "typescript", "bin", "tsc");
   const output = await run(process.execPath, [tsc, "-p", path.join(dir, "tsconfig.json"), "--pretty", "false"], {
     cwd: dir,
   })
