@@ -1,7 +1,8 @@
 // `npm start`: rebuilds generated/ when its inputs changed (by content), then serves the mock of the whole
 // API on http://127.0.0.1:4010/v1 and the docs on port+1 (the site when `npm run docs` has built it, else the Redoc
-// page). Host and port: --host/--port, or
-// MOCK_HOST/MOCK_PORT. Ctrl-C, SIGTERM, or npm stopping (kill -TERM <npm's pid>) stops everything it started.
+// page; --docs-dir serves another built site). Host and port: --host/--port, or MOCK_HOST/MOCK_PORT; port 0 picks
+// free ports for both (the banner says which). Ctrl-C, SIGTERM, or npm stopping (kill -TERM <npm's pid>) stops
+// everything it started.
 import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { API_KEY_HEADER } from "../generated/client-meta.js";
@@ -18,6 +19,7 @@ const { values } = parseArgs({
     host: { type: "string", default: process.env.MOCK_HOST ?? "127.0.0.1" },
     port: { type: "string", default: process.env.MOCK_PORT ?? "4010" },
     "no-docs": { type: "boolean", default: false },
+    "docs-dir": { type: "string" },
     "no-build": { type: "boolean", default: false },
     quiet: { type: "boolean", default: false },
     help: { type: "boolean", short: "h", default: false },
@@ -25,13 +27,15 @@ const { values } = parseArgs({
 });
 
 if (values.help) {
-  console.log(`Usage: npm start -- [--host 127.0.0.1] [--port 4010] [--no-docs] [--no-build] [--quiet]
-Serves the API mock at http://<host>:<port>/v1 (env MOCK_HOST, MOCK_PORT) and the docs at port+1.`);
+  console.log(`Usage: npm start -- [--host 127.0.0.1] [--port 4010] [--no-docs] [--docs-dir <dir>] [--no-build]
+                 [--quiet]
+Serves the API mock at http://<host>:<port>/v1 (env MOCK_HOST, MOCK_PORT) and the docs (the built site, else the
+Redoc page; or <dir>) at port+1. Port 0: free ports for both.`);
   process.exit(0);
 }
 
 const port = Number(values.port);
-if (!Number.isInteger(port) || port < 1 || port > 65534) {
+if (!Number.isInteger(port) || port < 0 || port > 65534) {
   console.error(`start-mock: invalid port ${values.port}`);
   process.exit(2);
 }
@@ -59,7 +63,8 @@ const mock = await startMock({
 let docs: DocsServer | undefined;
 if (!values["no-docs"]) {
   try {
-    docs = await startDocsServer({ host: values.host, port: port + 1, dir: await servedDocsDir() });
+    const dir = values["docs-dir"] ?? (await servedDocsDir());
+    docs = await startDocsServer({ host: values.host, port: port === 0 ? 0 : port + 1, dir });
   } catch (error) {
     console.error(`start-mock: docs not served (${error instanceof Error ? error.message : String(error)})`);
   }

@@ -1,5 +1,5 @@
 // The docs site (npm run docs) as a person reads it: built once for this file into a scratch folder, served on
-// 127.0.0.1 by the server `npm start` uses, and opened in Debian's Chromium (playwright-core) with the network cut
+// 127.0.0.1 by `npm start` (its command, in a child process, as a reader starts it) and opened in Debian's Chromium (playwright-core) with the network cut
 // (every request that leaves 127.0.0.1 is aborted and recorded). Every page the navigation and the sidebar link to
 // loads without a page error; the references are reached from the navigation; the local search finds what a reader
 // looks for; axe finds no WCAG A/AA violation; screenshots go to test-output/docs/.
@@ -15,6 +15,7 @@ import { CHROMIUM } from "../../scripts/lib/chromium.js";
 import { binPath, runNode } from "../../scripts/lib/node-cli.js";
 import { type DocsServer, startDocsServer } from "../../scripts/serve-docs.js";
 import { repoRoot } from "../support/spec.js";
+import { type NpmStart, startNpmStart } from "./support/npm-start.js";
 import { launchOfflineChromium, type OfflineChromium } from "./support/offline-chromium.js";
 import { type MenuOperation, openFromMenu, pixelSpread } from "./support/redoc.js";
 
@@ -44,7 +45,9 @@ const controlOperations: (MenuOperation & { path: string })[] = Object.entries(
 
 let outDir: string;
 let browser: OfflineChromium | undefined;
+/** Where the pages are served: `npm start`'s docs server, else (the last test) `npm run docs:serve`'s. */
 let docs: DocsServer;
+let started: NpmStart | undefined;
 let page: Page;
 /** Page errors (console errors, uncaught exceptions, failed or 4xx/5xx local requests) since the last read. */
 let problems: string[] = [];
@@ -128,7 +131,8 @@ describe("the docs site in Chromium, offline", () => {
       cwd: repoRoot,
     });
     console.log(built.stdout.trim().split("\n").at(-1));
-    docs = await startDocsServer({ host: "127.0.0.1", port: 0, dir: outDir });
+    started = await startNpmStart(outDir);
+    docs = { url: started.docsUrl, close: started.stop };
     browser = await launchOfflineChromium("docs-site");
     ({ page } = browser);
     watch(page);
@@ -285,6 +289,20 @@ describe("the docs site in Chromium, offline", () => {
   it.for(["/", "/guide/sandbox"])("finds no WCAG A/AA violation with axe on %s", async (pathname) => {
     await open(pathname);
     expect(await axeViolations()).toEqual([]);
+  });
+
+  it("shows the built folder as `npm run docs:serve` serves it too", async () => {
+    const viaStart = docs;
+    docs = await startDocsServer({ host: "127.0.0.1", port: 0, dir: outDir });
+    try {
+      problems = [];
+      for (const pathname of ["/", "/guide/sandbox"]) await open(pathname);
+      expect(await page.locator(".VPDoc h1").first().innerText()).toContain("sandbox");
+      expect(problems).toEqual([]);
+    } finally {
+      await docs.close();
+      docs = viaStart;
+    }
   });
 
   it("sent no request off 127.0.0.1", () => {
