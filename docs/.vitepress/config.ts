@@ -48,6 +48,8 @@ export default defineConfig({
         text: "Guides",
         items: [
           { text: "Getting started in five minutes", link: "/guide/getting-started" },
+          { text: "The typed client", link: "/guide/client" },
+          { text: "The mock", link: "/guide/mock" },
           { text: "The sandbox and its control API", link: "/guide/sandbox" },
         ],
       },

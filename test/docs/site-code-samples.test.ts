@@ -17,7 +17,7 @@ const run = promisify(execFile);
 const DOCS = path.join(repoRoot, "docs");
 const SAMPLES = path.join(DOCS, "samples");
 /** The package's entry points the samples import, besides its root. */
-const SUBPATHS = ["mock", "sandbox"];
+const SUBPATHS = ["mock", "msw", "sandbox"];
 
 /** The site's hand-written pages (docs/typescript/ is TypeDoc's output), relative to docs/. */
 async function pages(): Promise<string[]> {
@@ -50,7 +50,11 @@ const OUTCOMES: Record<string, (printed: any) => void> = {
  * Samples that need more than a run to their end (a server beside them, a receiver they post to): the test file
  * that runs each, by sample name. That file must name the sample.
  */
-const RUN_BY: Record<string, string> = {};
+const RUN_BY: Record<string, string> = {
+  // A vitest globalSetup and a vitest test file: the consumer's own vitest suite runs both, on every Node.
+  "client-vitest-global-setup.ts": "test/consumer/consumer.test.ts",
+  "client-msw-test.ts": "test/consumer/consumer.test.ts",
+};
 
 describe("the site's pages", () => {
   it("include their code from docs/samples/, every sample on a page, and write no code block themselves", async () => {

@@ -1,0 +1,2 @@
+# The client, its types, the contract validator and the sandbox: no peer needed.
+npm install @trading-wallet-settlement/api-contract
