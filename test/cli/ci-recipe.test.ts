@@ -1,9 +1,9 @@
-// The README's CI recipe, run as the README prints it under GitHub Actions' `bash -eo pipefail`, with `npx
-// api-contract` this repo's command run the way npm exec runs it (a child; SIGTERM passed on, then npx ends with
-// 143 as npm does) and `npm test` a stand-in that calls the API at $API_BASE_URL: the readiness step hands the
-// next step the URL of the mock it started (not a URL an earlier run left in the file), that step reaches the
-// mock, the recipe ends with the tests' status (0, or theirs when they fail), and the mock is stopped and its ready
-// file gone either way. `wait` gives up with exit 1.
+// The client guide's CI recipe (docs/samples/client-ci-recipe.sh), run as the site prints it under GitHub Actions'
+// `bash -eo pipefail`, with `npx api-contract` this repo's command run the way npm exec runs it (a child; SIGTERM
+// passed on, then npx ends with 143 as npm does) and `npm test` a stand-in that calls the API at $API_BASE_URL: the
+// readiness step hands the next step the URL of the mock it started (not a URL an earlier run left in the file),
+// that step reaches the mock, the recipe ends with the tests' status (0, or theirs when they fail), and the mock is
+// stopped and its ready file gone either way. `wait` gives up with exit 1.
 import { spawn } from "node:child_process";
 import { chmod, mkdir, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import http from "node:http";
@@ -12,12 +12,12 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { MOCK_IDENTITY_HEADER, PACKAGE_VERSION } from "../../src/pipeline/identity.js";
-import { readmeBlock } from "../support/readme.js";
 import { closedPort } from "../support/deployments.js";
+import { docsSample } from "../support/docs-samples.js";
 import { API_KEY_HEADER } from "../support/spec.js";
 import { cli, cliCommandLine } from "./run-cli.js";
 
-const RECIPE = readmeBlock("sh", "# CI: the mock in the background, your tests against it");
+const RECIPE = docsSample("client-ci-recipe.sh");
 const READY_FILE = /--ready-file (\S+)/.exec(RECIPE)?.[1] ?? "";
 
 let root: string;

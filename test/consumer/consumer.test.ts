@@ -2,7 +2,7 @@
 // package as another repository would, on every Node and TypeScript version of test/consumer/matrix.ts:
 // - per Node (20, 22, 24; binaries from the npm registry, test/consumer/toolchain.ts): the client, ./types and
 //   the contract validator as ESM and as CJS against a local server, ./mock as a vitest globalSetup (ESM, CJS),
-//   a vitest suite of the consumer's own (the README's globalSetup starting the mock; the ./msw handlers, also
+//   a vitest suite of the consumer's own (the client guide's globalSetup starting the mock; the ./msw handlers, also
 //   with the lowest msw and openapi-msw their peer ranges allow),
 //   `npx api-contract mock` stopped with kill -TERM, every operation through the client against
 //   `api-contract mock`, and `api-contract verify` against that mock, a proxy that breaks one field, and a
@@ -42,6 +42,7 @@ import {
 import { WEBHOOK_SIGNATURE_HEADER } from "../../generated/client-meta.js";
 import { REFUSAL_STATUS } from "../../src/sandbox/rules.js";
 import { isRunning } from "../support/processes.js";
+import { docsSample } from "../support/docs-samples.js";
 import { README_WEBHOOKS_OUTCOME, readmeBlock } from "../support/readme.js";
 import { multipartMedia } from "../../src/openapi/index.js";
 import { NODE_VERSIONS, RESOLUTIONS, TYPESCRIPT_VERSIONS } from "./matrix.js";
@@ -438,36 +439,36 @@ const calls = ${JSON.stringify(OPERATION_CALLS.map(({ status, ...call }) => call
 `;
 
 const SUMMARY_EXAMPLE = successExample("getTradesSummary") as { data: { totalDollarVolume: number } };
-/** The README's code block that starts with the comment `// <file>`, exactly as written there. */
-const readmeFile = (file: string) => readmeBlock("ts", `// ${file}`);
 /** The titles of a test file's top-level tests, in order: the consumer's vitest run must report each as passed. */
 const testTitles = (code: string) => [...code.matchAll(/^it\("([^"]+)"/gm)].map(([, title]) => title);
 /**
- * The README's recipes of "Using it from another repo": 1, the vitest globalSetup; 3, a test file on ./msw
- * (the documented answers, a quote not expired, an override, a 429 on request, a 401 without a key).
+ * The client guide's recipes of "Using it from another repo" (docs/samples/): 1, the vitest globalSetup
+ * (client-vitest-global-setup.ts); 3, a test file on ./msw (client-msw-test.ts: the documented answers, a quote
+ * not expired, an override, a 429 on request, a 401 without a key). The consumer saves them under the names their
+ * first lines give.
  */
-const README_GLOBAL_SETUP = readmeFile("vitest.global-setup.ts");
-const README_MSW_TEST = readmeFile("api.test.mts");
+const GUIDE_GLOBAL_SETUP = docsSample("client-vitest-global-setup.ts");
+const GUIDE_MSW_TEST = docsSample("client-msw-test.ts");
 /** A test of the consumer's on the mock that globalSetup started, at the base URL it provides. */
 const mockVitestCode = `import { expect, inject, it } from "vitest";
 import { createClient, unwrap } from "${PACKAGE}";
 
-it("reaches the mock the README's globalSetup started", async () => {
+it("reaches the mock the guide's globalSetup started", async () => {
   const api = createClient({ baseUrl: inject("apiBaseUrl"), apiKey: "test", retry: false });
   const summary = await unwrap(api.GET("/trades/summary/me"));
   expect(summary.data.totalDollarVolume).toBe(${SUMMARY_EXAMPLE.data.totalDollarVolume});
 });
 `;
 
-/** What tsc --strict checks in the consumer project: the README's globalSetup and a test on it among them. */
+/** What tsc --strict checks in the consumer project: the guide's globalSetup and a test on it among them. */
 const TYPE_FILES = {
   "consumer.ts": consumerTs,
   "consumer-msw.mts": consumerMswTs,
   "negative.ts": negativeTs,
   "negative-msw.mts": negativeMswTs,
-  "vitest.global-setup.ts": README_GLOBAL_SETUP,
+  "vitest.global-setup.ts": GUIDE_GLOBAL_SETUP,
   "mock.test.ts": mockVitestCode,
-  "api.test.mts": README_MSW_TEST,
+  "api.test.mts": GUIDE_MSW_TEST,
 };
 
 const formats = [
@@ -860,28 +861,28 @@ describe("consumer of the packed package", { concurrent: true, timeout: CELL_TIM
     }
 
     it(
-      "runs a vitest suite of the consumer's own: the README's globalSetup starts the mock from ./mock; " +
-        "the README's ./msw test file (documented answers, an override, a 429 on request, 401 without a key)",
+      "runs a vitest suite of the consumer's own: the client guide's globalSetup starts the mock from ./mock; " +
+        "the guide's ./msw test file (documented answers, an override, a 429 on request, 401 without a key)",
       async ({ expect, annotate }) => {
         await annotate(`vitest ${cell.vitest}`);
         // One directory per Node: Nodes that share a project would otherwise share vitest's cache files.
         const { code, output, byFile } = await consumerVitest(cell, cell.full, `vitest-node${version}`, {
           "mock.test.ts": mockVitestCode,
-          "vitest.global-setup.ts": README_GLOBAL_SETUP,
-          "api.test.mts": README_MSW_TEST,
+          "vitest.global-setup.ts": GUIDE_GLOBAL_SETUP,
+          "api.test.mts": GUIDE_MSW_TEST,
           "vitest.config.mjs": 'export default { test: { globalSetup: ["./vitest.global-setup.ts"] } };\n',
         });
         expect(code, output).toBe(0);
         expect(byFile).toEqual({
           "mock.test.ts": testTitles(mockVitestCode).map((title) => [title, "passed"]),
-          "api.test.mts": testTitles(README_MSW_TEST).map((title) => [title, "passed"]),
+          "api.test.mts": testTitles(GUIDE_MSW_TEST).map((title) => [title, "passed"]),
         });
-        expect([testTitles(mockVitestCode).length, testTitles(README_MSW_TEST).length]).toEqual([1, 3]);
-        expect(README_GLOBAL_SETUP).toContain("startMock()");
+        expect([testTitles(mockVitestCode).length, testTitles(GUIDE_MSW_TEST).length]).toEqual([1, 3]);
+        expect(GUIDE_GLOBAL_SETUP).toContain("startMock()");
       },
     );
 
-    it("runs the README's ./msw test file with the lowest msw and openapi-msw their peer ranges allow", async ({
+    it("runs the client guide's ./msw test file with the lowest msw and openapi-msw their peer ranges allow", async ({
       expect,
       annotate,
     }) => {
@@ -889,10 +890,10 @@ describe("consumer of the packed package", { concurrent: true, timeout: CELL_TIM
       await annotate(`${installed.join(", ")}, vitest ${cell.vitest}`);
       expect(installed).toEqual(MSW_PEERS.map((peer) => `${peer}@${lowestOf(peerDependencies[peer]!)}`));
       const { code, output, byFile } = await consumerVitest(cell, cell.mswLowest, `vitest-node${version}`, {
-        "api.test.mts": README_MSW_TEST,
+        "api.test.mts": GUIDE_MSW_TEST,
       });
       expect(code, output).toBe(0);
-      expect(byFile).toEqual({ "api.test.mts": testTitles(README_MSW_TEST).map((title) => [title, "passed"]) });
+      expect(byFile).toEqual({ "api.test.mts": testTitles(GUIDE_MSW_TEST).map((title) => [title, "passed"]) });
     });
 
     // One mock for the client and both commands: Prism's start is the slow part of these tests.
