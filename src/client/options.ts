@@ -10,7 +10,7 @@ import { createSigner, type Signer } from "./signing.js";
 import type { ClientHooks, ClientOptions, FetchLike } from "./types.js";
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
-/** Default `maxResponseBytes`: 16 MiB (see the README for why). */
+/** Default `maxResponseBytes`: 16 MiB (the docs guide "The typed client" says why). */
 const DEFAULT_MAX_RESPONSE_BYTES = 2 ** 24;
 /** The longest delay setTimeout holds (2^31 − 1 ms, about 24.8 days): a longer one fires after 1 ms. */
 const MAX_TIMER_MS = 2_147_483_647;

@@ -1,5 +1,6 @@
-// A caller's own AbortSignal ends the call with its own AbortError (README "Errors"), whatever the method, whether
-// the call is retried, and wherever the attempt is: before sending, waiting for the headers, reading the body.
+// A caller's own AbortSignal ends the call with its own AbortError (the client guide's "Errors"), whatever the
+// method, whether the call is retried, and wherever the attempt is: before sending, waiting for the headers, reading
+// the body.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createClient } from "../../src/index.js";
 import { track, until, useFakeClock } from "./support/clock.js";
