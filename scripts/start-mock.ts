@@ -80,12 +80,12 @@ function exampleCurl(): string {
 
 /**
  * How many mock-only changes the served spec has, and where they are told: the list (about 2,000 characters) is the
- * README's and `startMock().fixes`, not a banner line that reads like an error.
+ * docs site's (guide "The mock") and `startMock().fixes`, not a banner line that reads like an error.
  */
 function fixesLine(count: number): string {
   return (
     `Mock-only changes to the served spec: ${count} (what Prism gets wrong, answered as the contract says; ` +
-    'README, "The mock")'
+    'the docs site\'s guide "The mock")'
   );
 }
 

@@ -1,5 +1,5 @@
 // The mock-only copy of a bundled contract that Prism serves. The contract itself is never changed;
-// every difference is listed in `fixes` (printed by the mock, kept in the README).
+// every difference is listed in `fixes` (printed by the mock, told in the docs site's guide "The mock").
 import { basePathOf, escapePointerToken, type OpenApiDocument } from "../openapi/document.js";
 
 interface MockSpec {
