@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -5,8 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PACKAGE_VERSION, type StartedMock, startMock } from "../../src/mock/index.js";
 import { planVerification } from "../../src/verify/index.js";
 import { closedPort, proxyDeployment, uniformDeployment } from "../support/deployments.js";
+import { unmatchedLines } from "../support/abridged.js";
 import { expectReportsAgree } from "../support/junit.js";
-import { BASE_PATH, loadSpec } from "../support/spec.js";
+import { BASE_PATH, loadSpec, repoRoot } from "../support/spec.js";
 import { cli } from "./run-cli.js";
 
 const spec = loadSpec();
@@ -25,6 +27,20 @@ async function withTempDir<T>(run: (dir: string) => Promise<T>): Promise<T> {
     await rm(dir, { recursive: true, force: true });
   }
 }
+
+/**
+ * The docs' run against the mock (guide "Contract tests and verify"), abridged, without its shell commands ("$ ").
+ * Ports, durations and the run's time are masked: another run prints the same lines.
+ */
+const MOCK_RUN_SAMPLE = readFileSync(path.join(repoRoot, "docs", "samples", "verify-mock-run.txt"), "utf8")
+  .split("\n")
+  .filter((line) => !line.startsWith("$ "))
+  .join("\n");
+const maskedRun = (line: string) =>
+  line
+    .replace(/127\.0\.0\.1:\d+/g, "127.0.0.1:<port>")
+    .replace(/\(\d+ ms\)/g, "(<n> ms)")
+    .replace(/ in [\d.]+ s\)/g, " in <n> s)");
 
 const linesMatching = (output: string, pattern: RegExp): string[] =>
   output.split("\n").filter((line) => pattern.test(line));
@@ -46,6 +62,8 @@ describe("api-contract verify (the command)", () => {
         `  the target is the package's mock ${PACKAGE_VERSION} (X-Api-Contract-Mock): every case runs, unpaced`,
       ]);
       expect(good.output).not.toMatch(/live/);
+      // The docs show this run, abridged: each of its lines is one the command printed, in order.
+      expect(unmatchedLines(MOCK_RUN_SAMPLE, good.output, maskedRun)).toEqual([]);
       const { report, junit } = await expectReportsAgree(dir);
       expect(report.ok).toBe(true);
       expect(junit.failures + junit.errors).toBe(0);

@@ -44,6 +44,9 @@ const OUTCOMES: Record<string, (printed: any) => void> = {
     expect(printed.received).toBeGreaterThan(0);
     expect(printed).toMatchObject({ usdt: 90, expired: 400, limited: [429, "0"] });
   },
+  "verify-validator.ts": (printed) => {
+    expect(printed).toEqual({ ok: true, drifted: ["/data/totalDollarVolume"], throughTheClient: 200 });
+  },
 };
 
 /**

@@ -3,11 +3,14 @@
 // flows that need state or side effects are untested, saying why. Against the sandbox with one rule broken at a
 // time (a proxy rewrites its answers), the run fails naming that rule, with the exchange that shows it, unless the
 // divergence is allowed.
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { type StartedSandbox, startSandbox } from "../../src/sandbox/server.js";
 import { reportJunit, reportMarkdown, type VerifyOptions } from "../../src/verify/index.js";
 import { closeServers, closers, run } from "./support/flow-runs.js";
-import { readmeBlock } from "../support/readme.js";
+import { unmatchedLines } from "../support/abridged.js";
+import { repoRoot } from "../support/spec.js";
 import { type Deviation, deviantSandbox } from "./support/deviant-sandbox.js";
 
 afterEach(closeServers);
@@ -55,24 +58,8 @@ const isAccept = (method: string, path: string) => method === "POST" && /^\/v1\/
 /** The ports and quote ids of one run, masked, so that another run's report reads the same. */
 const masked = (line: string) => line.replace(/127\.0\.0\.1:\d+/g, "127.0.0.1:<port>").replace(/qt_\w+/g, "qt_<id>");
 
-/**
- * The lines of the README's worked example of a Markdown report (```markdown) that `markdown` lacks in their order:
- * "…" stands for lines left out, and a line ending in "…" for one cut there.
- */
-function unmatchedReadmeLines(markdown: string): string[] {
-  const lines = markdown.split("\n").map(masked);
-  let at = 0;
-  const unmatched: string[] = [];
-  for (const line of readmeBlock("markdown", "# Contract verification").trimEnd().split("\n").map(masked)) {
-    if (line === "…") continue;
-    const same = (candidate: string) =>
-      line.endsWith("…") ? candidate.startsWith(line.slice(0, -1)) : candidate === line;
-    const found = lines.findIndex((candidate, index) => index >= at && same(candidate));
-    if (found < 0) unmatched.push(line);
-    else at = found + 1;
-  }
-  return unmatched;
-}
+/** The docs' worked example of a Markdown report (guide "Contract tests and verify"), abridged. */
+const REPORT_SAMPLE = readFileSync(path.join(repoRoot, "docs", "samples", "verify-report.markdown"), "utf8");
 
 /** The flows of trade-, account-, sandbox- and webhook-flow.ts, whose rules this file breaks one at a time. */
 const THESE_FLOWS = [
@@ -178,8 +165,8 @@ describe("verify's flows against a sandbox that breaks one rule", () => {
         "quotes.accepted-twice |",
     );
     expect(markdown).toMatch(/\n\| quotes\.accepted-twice \| contradicted \| POST \/trades\/quote\/\S+ → 200 /);
-    // The README's worked example is this report, abridged: each of its lines is one of the report's, in order.
-    expect(unmatchedReadmeLines(markdown)).toEqual([]);
+    // The docs' worked example is this report, abridged: each of its lines is one of the report's, in order.
+    expect(unmatchedLines(REPORT_SAMPLE, markdown, masked)).toEqual([]);
     // JUnit, as CI shows it: a suite of flows beside the cases', the failed flow a <failure>, counted in the total.
     const junit = reportJunit(report);
     expect(junit).toContain(
