@@ -1,5 +1,5 @@
 // The consumer test's matrix: the one place that names the Node and TypeScript versions a consumer of the
-// packed package is tested with (README, "Supported versions", cites this file). Exact versions: the Node
+// packed package is tested with (the docs' "Supported versions" cites this file). Exact versions: the Node
 // binaries come from the npm registry's node-<platform>-<arch> package at that version, TypeScript from the
 // typescript package (test/consumer/toolchain.ts installs both under node_modules/.cache/).
 
