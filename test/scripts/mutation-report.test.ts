@@ -1,6 +1,7 @@
 // scripts/mutation-report.ts on reports of its own: the groups' reports merged (each keeps only the files its
-// group mutates), the score as the README gives it, survivors with their note or marked "not explained", and a
-// run with groups missing reported as incomplete, not as a score of what happened to finish.
+// group mutates), the score as the docs give it (guide "Working on the package"), survivors with their note or
+// marked "not explained", and a run with groups missing reported as incomplete, not as a score of what happened to
+// finish.
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";

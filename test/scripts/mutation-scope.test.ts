@@ -1,7 +1,7 @@
-// What `npm run test:mutation` mutates, as the README says it: every part of src/ is in a group of
-// scripts/mutation-groups.json or left out by name in stryker.config.mjs (with its reason there); the sandbox and
-// the request pipeline in five groups ("sandbox", "sandbox-state", "sandbox-server", "sandbox-operations",
-// "pipeline"), each folder or file of them in one group only, their tests in the mutation run.
+// What `npm run test:mutation` mutates, as the docs say it (guide "Working on the package"): every part of src/
+// is in a group of scripts/mutation-groups.json or left out by name in stryker.config.mjs (with its reason there);
+// the sandbox and the request pipeline in five groups ("sandbox", "sandbox-state", "sandbox-server",
+// "sandbox-operations", "pipeline"), each folder or file of them in one group only, their tests in the mutation run.
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -16,7 +16,7 @@ const stryker = ((await import(configPath)) as { default: { mutate: string[] } }
 const srcEntries = readdirSync(path.join(root, "src")).map((name) => `src/${name}`);
 
 describe("the mutation run's scope", () => {
-  it("covers every part of src/, the sandbox and the pipeline in their five groups, as the README says", () => {
+  it("covers every part of src/, the sandbox and the pipeline in their five groups, as the docs say", () => {
     const grouped = new Set(Object.values(groups).flat());
     const leftOut = new Set(stryker.mutate.filter((glob) => glob.startsWith("!src/")).map((glob) => glob.slice(1)));
     // A folder counts when its group names it; a file when its group names it or the config leaves it out.
@@ -38,10 +38,10 @@ describe("the mutation run's scope", () => {
     expect(leftOut.has("src/sandbox/choices.ts")).toBe(true);
     const mutationConfig = readFileSync(path.join(root, "vitest.mutation.config.ts"), "utf8");
     expect(mutationConfig).toContain('const SANDBOX_TESTS = ["test/sandbox/**/*.test.ts"];');
-    const readme = readFileSync(path.join(root, "README.md"), "utf8").replace(/\s+/g, " ");
+    const guide = readFileSync(path.join(root, "docs", "guide", "contributing.md"), "utf8").replace(/\s+/g, " ");
     const scope =
       "runs Stryker over `src/` (all of it, the sandbox and the request pipeline in the `sandbox`, `sandbox-state`, " +
       "`sandbox-server`, `sandbox-operations` and `pipeline` groups";
-    expect(readme).toContain(scope);
+    expect(guide).toContain(scope);
   });
 });

@@ -1,5 +1,6 @@
-// `npm run test:contract` is "the contract suite alone" (README): the file filters it gives vitest must select
-// test/contract/contract.test.ts and no other test file, whatever is added to or moved into test/ later.
+// `npm run test:contract` is "the contract suite alone" (the README's Scripts; guide "Contract tests and verify"):
+// the file filters it gives vitest must select test/contract/contract.test.ts and no other test file, whatever is
+// added to or moved into test/ later.
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, it } from "vitest";

@@ -1,4 +1,6 @@
-// The README's toolchain promise: the tests run on the Node of the devDependency `node`, which .nvmrc names too.
+// The toolchain promise (guide "Working on the package", Toolchain notes; "Versions, releases and the
+// breaking-change gate", Supported versions): the tests run on the Node of the devDependency `node`, which .nvmrc
+// names too.
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, it } from "vitest";
