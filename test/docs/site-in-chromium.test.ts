@@ -286,10 +286,13 @@ describe("the docs site in Chromium, offline", () => {
     expect(problems).toEqual([]);
   });
 
-  it.for(["/", "/guide/sandbox"])("finds no WCAG A/AA violation with axe on %s", async (pathname) => {
-    await open(pathname);
-    expect(await axeViolations()).toEqual([]);
-  });
+  it.for(["/", "/guide/sandbox", "/guide/verify", "/guide/provenance", "/guide/releases", "/guide/contributing"])(
+    "finds no WCAG A/AA violation with axe on %s",
+    async (pathname) => {
+      await open(pathname);
+      expect(await axeViolations()).toEqual([]);
+    },
+  );
 
   it("shows the built folder as `npm run docs:serve` serves it too", async () => {
     const viaStart = docs;
