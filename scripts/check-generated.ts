@@ -1,10 +1,11 @@
 // `npm run check:generated`: fails, naming each file, when a committed file in generated/ differs from a
-// fresh build (byte for byte, build-inputs.txt included), or when generated/ has a file no build writes.
+// fresh build (byte for byte, build-inputs.txt included), when generated/ has a file no build writes, or when a
+// guide's generated table (scripts/build/guide-tables.ts) differs from the one the fresh build gives.
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { runSteps } from "./build/index.js";
-import { readmeChoicesProblem } from "./build/sandbox-choices.js";
+import { guideTableProblems } from "./build/guide-tables.js";
 import { GENERATED_DIR, ROOT } from "./lib/paths.js";
 import { withSourceLocations } from "./lib/source-map.js";
 
@@ -46,8 +47,7 @@ try {
   for (const file of committedFiles) {
     if (!freshFiles.includes(file)) problems.push(`generated/${file}: not produced by the build (remove it)`);
   }
-  const readmeProblem = await readmeChoicesProblem(ROOT);
-  if (readmeProblem) problems.push(readmeProblem);
+  problems.push(...(await guideTableProblems(ROOT, fresh)));
   if (problems.length) {
     console.error(
       `check:generated: ${problems.length} problem(s); run \`npm run build\` and commit:\n  ${problems.join("\n  ")}`,

@@ -1,8 +1,8 @@
 // THE register of the sandbox's choices: where the service's description and the published and observed facts
-// (../shared/observed) do not say how the service behaves, the sandbox decides, once. Every value a choice names
-// (a status, a window, a default, a form) is read from rules.ts by the code that applies it and interpolated here,
-// so the register users read (`sandbox.choices`, GET /_sandbox/choices, the README) is the behaviour, not a
-// description of it. A choice is the sandbox's, never presented as the service's behaviour; `override` says how a
+// (../shared/observed) do not say how the service behaves, the sandbox decides, once. Every value a choice names (a
+// status, a window, a default, a form) is read from rules.ts by the code that applies it and interpolated here, so the
+// register users read (`sandbox.choices`, GET /_sandbox/choices, the site's docs/guide/register.md) is the behaviour,
+// not a description of it. A choice is the sandbox's, never presented as the service's behaviour; `override` says how a
 // user chooses otherwise.
 
 import {

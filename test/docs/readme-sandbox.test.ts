@@ -1,5 +1,5 @@
-// The README's section "The sandbox" cannot drift from the sandbox: its register of choices is the table of
-// `sandbox.choices` (the one register, src/sandbox/choices.ts), row for row; its table of control routes names
+// The README's section "The sandbox" cannot drift from the sandbox (its register of choices is on the site's page,
+// test/docs/register-guide.test.ts): its table of control routes names
 // exactly the routes of the control API's OpenAPI document; its ways to start the sandbox in-process and through
 // ./msw compile; and its worked flow, run as written (the package name resolved to src/), gets through every
 // step against a sandbox started as the README says.
@@ -11,26 +11,15 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PACKAGE_NAME } from "../../scripts/build/code-samples.js";
 import { binPath } from "../../scripts/lib/node-cli.js";
-import { choicesTable, README_MARKERS } from "../../scripts/build/sandbox-choices.js";
 import { REFUSAL_STATUS } from "../../src/sandbox/rules.js";
-import { createSandbox } from "../../src/sandbox/index.js";
 import { type StartedSandbox, startSandbox } from "../../src/sandbox/server.js";
 import { readmeBlock, resolvedToSource } from "../support/readme.js";
 import { repoRoot, scratchDir, tscCleanAndBroken } from "../support/tsc.js";
 
 const run = promisify(execFile);
 const readme = () => readFileSync(path.join(repoRoot, "README.md"), "utf8");
-const { start: START, end: END } = README_MARKERS;
 
 describe("README: the sandbox", () => {
-  it("shows the register of choices as sandbox.choices holds it (between its markers)", () => {
-    const text = readme();
-    const between = text.slice(text.indexOf(START) + START.length, text.indexOf(END)).trim();
-    expect(text.indexOf(START)).toBeGreaterThan(-1);
-    // On a difference, the expected text is the table to paste between the markers.
-    expect(between).toBe(choicesTable(createSandbox().choices));
-  });
-
   it("lists exactly the routes of the control API's OpenAPI document", () => {
     const document = JSON.parse(readFileSync(path.join(repoRoot, "generated", "sandbox-control.json"), "utf8")) as {
       paths: Record<string, Record<string, unknown>>;

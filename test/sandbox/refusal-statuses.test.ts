@@ -1,13 +1,13 @@
 // pins: accounts.unknown-key, accounts.isolation, accounts.business, quotes.not-tradable, quotes.invalid-request
 // pins: quotes.balance-too-low, addresses.not-receivable, withdrawals.checks
-// The statuses of the API's refusals, written as the numbers the register gives (GET /_sandbox/choices, the
-// README's table), so a reader checks them by hand: a key without an account when the sandbox requires known keys
-// 401; a collection operation of an account that is not a Business account 403; another key's quote or
-// transaction 404, as an unknown id, and so a wallet, currency, pair or collection customer the sandbox does not
-// have; a quote it cannot trade 400, a quote request it cannot read 422 (decimals beyond the currency's, 6 when the
-// catalogue gives none), an accept the balance cannot cover 400; a deposit address of a pair that is not
-// receivable 400; a withdrawal it cannot pay out 400, one whose destination or amount is not allowed 422, one the
-// balance cannot cover 400. Every refusal is an answer the contract allows.
+// The statuses of the API's refusals, written as the numbers the register gives (GET /_sandbox/choices, the table of
+// docs/guide/register.md), so a reader checks them by hand: a key without an account when the sandbox requires known
+// keys 401; a collection operation of an account that is not a Business account 403; another key's quote or transaction
+// 404, as an unknown id, and so a wallet, currency, pair or collection customer the sandbox does not have; a quote it
+// cannot trade 400, a quote request it cannot read 422 (decimals beyond the currency's, 6 when the catalogue gives
+// none), an accept the balance cannot cover 400; a deposit address of a pair that is not receivable 400; a withdrawal
+// it cannot pay out 400, one whose destination or amount is not allowed 422, one the balance cannot cover 400. Every
+// refusal is an answer the contract allows.
 import { describe, expect, it } from "vitest";
 import { successExample } from "../support/spec.js";
 import { type Answer, api, newSandbox, quoteId, SELL_100 } from "./support/sandbox.js";

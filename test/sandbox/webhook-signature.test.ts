@@ -3,7 +3,8 @@
 // the exact bytes sent, keyed with the account's webhook Signature Secret (not its API secret), on a POST with
 // Content-Type application/json. A real receiver on 127.0.0.1 checks it with node:crypto on the raw bytes and
 // with the package's verifyWebhookSignature, and rejects a tampered body or another secret. The bodies are compact
-// JSON, which JSON.stringify gives back byte for byte (as the README says); the same data in other bytes fails.
+// JSON, which JSON.stringify gives back byte for byte (register entry `webhooks.request`); the same data in other
+// bytes fails.
 import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { verifyWebhookSignature } from "../../src/webhooks.js";

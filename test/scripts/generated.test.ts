@@ -48,15 +48,30 @@ describe("npm run check:generated", () => {
   );
 
   it(
-    "names the README when its register differs from src/sandbox/choices.ts, and build mends it",
+    "names a guide whose table differs from what the build writes (the register, the control routes); build mends both",
     async () => {
-      const readme = await repo.read("README.md");
-      await repo.write("README.md", readme.replace("| `quotes.sides` | Quotes |", "| `quotes.sides` | Trades |"));
+      const [register, sandbox] = await Promise.all([
+        repo.read("docs/guide/register.md"),
+        repo.read("docs/guide/sandbox.md"),
+      ]);
+      await repo.edit("docs/guide/register.md", "| `quotes.sides` | Quotes |", "| `quotes.sides` | Trades |");
+      await repo.edit("docs/guide/sandbox.md", "| `GET /_sandbox/clock` | Read the clock |\n", "");
+      // The README holds no generated table: neither command reads it, nor needs markers in it.
+      const readme = "# A README without markers\n";
+      await repo.write("README.md", readme);
       const drifted = await repo.npm("check:generated");
       expect(drifted.code).not.toBe(0);
-      expect(drifted.output).toContain("README.md: the register of choices differs from src/sandbox/choices.ts");
+      expect(drifted.output).toContain(
+        "docs/guide/register.md: the register of choices differs from src/sandbox/choices.ts",
+      );
+      expect(drifted.output).toContain(
+        "docs/guide/sandbox.md: the control API's routes differ from generated/sandbox-control.json",
+      );
       expect((await repo.npm("build")).code).toBe(0);
+      expect(await repo.read("docs/guide/register.md")).toBe(register);
+      expect(await repo.read("docs/guide/sandbox.md")).toBe(sandbox);
       expect(await repo.read("README.md")).toBe(readme);
+      expect((await repo.npm("check:generated")).code).toBe(0);
     },
     BUILD_TIMEOUT_MS,
   );

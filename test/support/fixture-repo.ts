@@ -16,6 +16,8 @@ const COPIED = [
   "spectral-functions",
   "package.json",
   "README.md",
+  // The guides whose tables the build writes (scripts/build/guide-tables.ts).
+  "docs/guide",
   "tsconfig.json",
   "redocly.yaml",
   ".spectral.yaml",

@@ -1,4 +1,5 @@
-// The register of the sandbox's choices as a table (scripts/build/sandbox-choices.ts), for the docs and the README.
+// The register of the sandbox's choices as a table (scripts/build/sandbox-choices.ts), as the site's page of the
+// register shows it (docs/guide/register.md).
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { headerFor } from "../generated-header.js";
