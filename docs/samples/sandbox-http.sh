@@ -1,6 +1,3 @@
-# The sandbox over HTTP: the API at http://127.0.0.1:4020/v1, the control API at http://127.0.0.1:4020/_sandbox
-npx api-contract sandbox --port 4020
-# An account for the key my-key with 100 USDT, then the sandbox clock 31 s later (every key's quotes age).
-curl -s -X PUT -H 'content-type: application/json' -d '{"balances":{"USDT":100}}' \
-  http://127.0.0.1:4020/_sandbox/accounts/my-key
-curl -s -X POST -H 'content-type: application/json' -d '{"ms":31000}' http://127.0.0.1:4020/_sandbox/clock/advance
+# Over HTTP: http://127.0.0.1:4020/v1, the control API at http://127.0.0.1:4020/_sandbox
+npx api-contract sandbox [--port 4020] [--host 127.0.0.1] [--state <file>] [--config <file>] [--token <t>] \
+  [--quiet] [--ready-file <path>]

@@ -7,8 +7,9 @@
 //   `npx api-contract mock` stopped with kill -TERM, every operation through the client against
 //   `api-contract mock`, and `api-contract verify` against that mock, a proxy that breaks one field, and a
 //   server that refuses everything; ./sandbox as ESM and CJS, and `npx api-contract sandbox` (the package
-//   alone: no Prism) running the README's worked flow and its webhook example (a node:http receiver on
-//   127.0.0.1 in the consumer's project, verifying each signature with the package's verifyWebhookSignature);
+//   alone: no Prism) running the sandbox guide's worked flow and the README's webhook example (a node:http
+//   receiver on 127.0.0.1 in the consumer's project, verifying each signature with the package's
+//   verifyWebhookSignature);
 // - per TypeScript version (5.9, 7) and module resolution (bundler, nodenext): `tsc --strict` on a consumer,
 //   which must pass, next to deliberately wrong calls, which must fail on exactly their lines.
 // Projects: one with the package alone (the mock's optional peer missing), shared by every Node; one with the
@@ -45,6 +46,7 @@ import { isRunning } from "../support/processes.js";
 import { docsSample } from "../support/docs-samples.js";
 import { README_WEBHOOKS_OUTCOME, readmeBlock } from "../support/readme.js";
 import { multipartMedia } from "../../src/openapi/index.js";
+import ts from "typescript";
 import { NODE_VERSIONS, RESOLUTIONS, TYPESCRIPT_VERSIONS } from "./matrix.js";
 import { ensureNode, ensureTypeScript, type Tool } from "./toolchain.js";
 
@@ -502,8 +504,16 @@ const sandboxCode = (importLines: string) => `${importLines}
 `;
 /** The quote the consumer's sandbox programs ask for: 10 USDT sold for NGNX. */
 const SANDBOX_QUOTE = { sourceId: "USDT", targetId: "NGNX", amount: 10, side: "SELL" };
-/** The README's worked flow of the sandbox, as written there, and the config its text starts the sandbox with. */
-const README_SANDBOX_FLOW = readmeBlock("js", "// sandbox-flow.mjs");
+/**
+ * The sandbox guide's worked flow (docs/samples/sandbox-flow.ts), its types stripped (Node 20 runs no TypeScript),
+ * and the config the guide starts the sandbox with.
+ */
+const SANDBOX_FLOW = ts.transpileModule(
+  readFileSync(path.join(repoRoot, "docs", "samples", "sandbox-flow.ts"), "utf8"),
+  {
+    compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+  },
+).outputText;
 const SANDBOX_FLOW_CONFIG = { limits: { quotesPerHour: 3 } };
 /** The README's webhook example ("Webhooks in the sandbox"): its receiver and the flows that send to it. */
 const README_SANDBOX_WEBHOOKS = {
@@ -527,7 +537,7 @@ function writeBareRunFiles(dir: string): Promise<unknown> {
         writeFile(path.join(dir, `sandbox.${extension}`), sandboxCode(sandboxImports.join("\n"))),
       ];
     }),
-    writeFile(path.join(dir, "sandbox-flow.mjs"), README_SANDBOX_FLOW),
+    writeFile(path.join(dir, "sandbox-flow.mjs"), SANDBOX_FLOW),
     writeFile(path.join(dir, "sandbox.json"), JSON.stringify(SANDBOX_FLOW_CONFIG)),
     ...Object.entries(README_SANDBOX_WEBHOOKS).map(([file, text]) => writeFile(path.join(dir, file), text)),
   ]);
@@ -1010,7 +1020,7 @@ describe("consumer of the packed package", { concurrent: true, timeout: CELL_TIM
       }
     });
 
-    it("`npx api-contract sandbox` (the package alone) runs the README's worked flows, stops on SIGTERM", async ({
+    it("`npx api-contract sandbox` (the package alone) runs the guide's and README's flows, stops on SIGTERM", async ({
       expect,
     }) => {
       const readyFile = path.join(bare, `sandbox-ready-${version}.txt`);

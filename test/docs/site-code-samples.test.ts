@@ -40,9 +40,12 @@ const OUTCOMES: Record<string, (printed: any) => void> = {
     expect(printed.rates).toBeGreaterThan(0);
     expect(printed.expired).toBe(false);
   },
-  "sandbox-flow.ts": (printed) => {
-    expect(printed.received).toBeGreaterThan(0);
-    expect(printed).toMatchObject({ usdt: 90, expired: 400, limited: [429, "0"] });
+  // The clock stands at its start (2026-01-01T00:00:00Z): the quote expires 30 s after it.
+  "sandbox-in-process.ts": (printed) => {
+    expect(printed).toEqual({ usdt: 100, expiryDate: "2026-01-01T00:00:30.000Z" });
+  },
+  "sandbox-msw.ts": (printed) => {
+    expect(printed).toEqual([200, expect.stringMatching(/^\d+\.\d+\.\d+/)]);
   },
   "verify-validator.ts": (printed) => {
     expect(printed).toEqual({ ok: true, drifted: ["/data/totalDollarVolume"], throughTheClient: 200 });
@@ -57,6 +60,9 @@ const RUN_BY: Record<string, string> = {
   // A vitest globalSetup and a vitest test file: the consumer's own vitest suite runs both, on every Node.
   "client-vitest-global-setup.ts": "test/consumer/consumer.test.ts",
   "client-msw-test.ts": "test/consumer/consumer.test.ts",
+  // A flow against a running `api-contract sandbox`, and a vitest fixture on one shared sandbox.
+  "sandbox-flow.ts": "test/docs/sandbox-guide.test.ts",
+  "sandbox-fixture.ts": "test/docs/sandbox-parallel-ci.test.ts",
 };
 
 describe("the site's pages", () => {

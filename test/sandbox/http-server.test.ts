@@ -368,7 +368,7 @@ describe("request bodies", () => {
   });
 
   it("over the default 1 MiB are refused 413; one of exactly 1 MiB is read and judged", async () => {
-    expect(DEFAULT_MAX_BODY_BYTES).toBe(1024 * 1024); // the README's and the register's figure
+    expect(DEFAULT_MAX_BODY_BYTES).toBe(1024 * 1024); // the sandbox guide's and the register's figure
     const server = await start();
     const head = (length: number) =>
       `POST ${BASE_PATH}/trades/quote HTTP/1.1\r\nhost: 127.0.0.1\r\n${API_KEY_HEADER}: k\r\n` +

@@ -49,7 +49,7 @@ const controlRequest = (origin: string, method: string, path: string, body?: unk
     body: body === undefined ? undefined : JSON.stringify(body),
   });
 
-/** The scenario, as the README's worked flow runs it. */
+/** The scenario, as the sandbox guide's worked flow (docs/samples/sandbox-flow.ts) runs it. */
 async function scenario({ client, control }: Front): Promise<Step[]> {
   const steps: Step[] = [];
   const record = async (step: string, response: Response, body: unknown) => {

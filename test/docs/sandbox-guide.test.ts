@@ -1,27 +1,28 @@
-// The README's section "The sandbox" cannot drift from the sandbox (its register of choices is on the site's page,
-// test/docs/register-guide.test.ts): its table of control routes names
-// exactly the routes of the control API's OpenAPI document; its ways to start the sandbox in-process and through
-// ./msw compile; and its worked flow, run as written (the package name resolved to src/), gets through every
-// step against a sandbox started as the README says.
+// The sandbox guide (docs/guide/sandbox.md) cannot drift from the sandbox: its table of control routes, which the
+// build writes, names exactly the routes of the control API's OpenAPI document; its ways to start the sandbox
+// in-process and through ./msw (docs/samples/sandbox-in-process.ts, sandbox-msw.ts) compile, each on its own, and a
+// wrong option does not (test/docs/site-code-samples.test.ts runs both to their end); and its worked flow
+// (docs/samples/sandbox-flow.ts), run as written (the package name resolved to src/), gets through every step
+// against a sandbox started as the page says.
 import { execFile } from "node:child_process";
-import { readFileSync } from "node:fs";
-import { writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PACKAGE_NAME } from "../../scripts/build/code-samples.js";
+import { markersOf } from "../../scripts/build/guide-tables.js";
 import { binPath } from "../../scripts/lib/node-cli.js";
 import { REFUSAL_STATUS } from "../../src/sandbox/rules.js";
 import { type StartedSandbox, startSandbox } from "../../src/sandbox/server.js";
-import { readmeBlock, resolvedToSource } from "../support/readme.js";
+import { resolvedToSource } from "../support/readme.js";
 import { repoRoot, scratchDir, tscCleanAndBroken } from "../support/tsc.js";
 
 const run = promisify(execFile);
-const readme = () => readFileSync(path.join(repoRoot, "README.md"), "utf8");
+const sample = (name: string) => readFile(path.join(repoRoot, "docs", "samples", name), "utf8");
 
-describe("README: the sandbox", () => {
-  it("lists exactly the routes of the control API's OpenAPI document", () => {
-    const document = JSON.parse(readFileSync(path.join(repoRoot, "generated", "sandbox-control.json"), "utf8")) as {
+describe("the sandbox guide", () => {
+  it("lists exactly the routes of the control API's OpenAPI document (between its markers)", async () => {
+    const document = JSON.parse(await readFile(path.join(repoRoot, "generated", "sandbox-control.json"), "utf8")) as {
       paths: Record<string, Record<string, unknown>>;
     };
     const documented = Object.entries(document.paths).flatMap(([route, item]) =>
@@ -29,54 +30,42 @@ describe("README: the sandbox", () => {
         .filter((key) => ["get", "put", "post", "delete", "patch"].includes(key))
         .map((method) => `${method.toUpperCase()} ${route}`),
     );
-    const section = readme().slice(readme().indexOf("### The control API"), readme().indexOf("### The worked flow"));
-    const listed = [...section.matchAll(/^\| `([A-Z, `]+?) (\/_sandbox\S*)` \|/gm)].flatMap(([, methods, route]) =>
+    const page = await readFile(path.join(repoRoot, "docs", "guide", "sandbox.md"), "utf8");
+    const { start, end } = markersOf("control-routes");
+    expect(page.indexOf(start)).toBeGreaterThan(-1);
+    const table = page.slice(page.indexOf(start), page.indexOf(end));
+    const listed = [...table.matchAll(/^\| `([A-Z, `]+?) (\/_sandbox\S*)` \|/gm)].flatMap(([, methods, route]) =>
       methods!.split(/`?, `?/).map((method) => `${method} ${route}`),
     );
     expect(listed.sort()).toEqual(documented.sort());
   });
 });
 
-describe("README: the ways to start the sandbox", () => {
+describe("the sandbox guide: the ways to start the sandbox", () => {
   let scratch: Awaited<ReturnType<typeof scratchDir>>;
   beforeAll(async () => {
-    scratch = await scratchDir("readme-sandbox-ts-");
+    scratch = await scratchDir("sandbox-guide-ts-");
   });
   afterAll(() => scratch?.remove());
 
   it("in-process and through ./msw compile as written, each on its own, and a wrong option does not", async () => {
-    const blocks = {
-      "in-process": readmeBlock("ts", "// In-process: the package's client hands its requests to sandbox.fetch"),
-      msw: readmeBlock("ts", "// Through MSW"),
-    };
-    for (const [name, block] of Object.entries(blocks)) {
-      const source = `${block}\nexport {};\n`;
+    const samples = { "in-process": "sandbox-in-process.ts", msw: "sandbox-msw.ts" };
+    for (const [name, file] of Object.entries(samples)) {
+      const source = await sample(file);
       const broken = source.replace("quotesPerHour: 3", 'quotesPerHour: "3"');
       const checked = await tscCleanAndBroken(scratch.dir, name, source, broken, ["sandbox", "msw"]);
       expect(checked.clean, checked.all).toEqual([]);
       expect(checked.broken, checked.all).not.toEqual([]);
     }
   }, 180_000);
-
-  it("through ./msw runs as written: the client's request reaches the sandbox through MSW", async () => {
-    const probe = [
-      'const rates = await api.GET("/currencies/fiat-rates");',
-      'console.log(JSON.stringify([rates.response.status, rates.response.headers.get("x-api-contract-sandbox")]));',
-      "server.close();",
-    ].join("\n");
-    const file = path.join(scratch.dir, "through-msw.mts");
-    await writeFile(file, `${resolvedToSource(readmeBlock("ts", "// Through MSW"))}\n${probe}\n`);
-    const { stdout } = await run(process.execPath, [binPath("tsx"), file], { cwd: scratch.dir, timeout: 60_000 });
-    expect(JSON.parse(stdout)).toEqual([200, expect.stringMatching(/^\d+\.\d+\.\d+/)]);
-  }, 90_000);
 });
 
-describe("README: the worked flow, run as written", () => {
+describe("the sandbox guide: the worked flow, run as written", () => {
   let sandbox: StartedSandbox;
   let scratch: Awaited<ReturnType<typeof scratchDir>>;
   beforeAll(async () => {
-    scratch = await scratchDir("readme-sandbox-");
-    // As the README starts it: a quote limit of 3 an hour (its `sandbox.json`).
+    scratch = await scratchDir("sandbox-guide-");
+    // As the page starts it: a quote limit of 3 an hour (its `sandbox.json`).
     sandbox = await startSandbox({ port: 0, config: { limits: { quotesPerHour: 3 } } });
   });
   afterAll(async () => {
@@ -85,9 +74,9 @@ describe("README: the worked flow, run as written", () => {
   });
 
   it("rates → quote → accept → wallets → history → expired after the clock moves → 429", async () => {
-    const source = resolvedToSource(readmeBlock("js", "// sandbox-flow.mjs"));
+    const source = resolvedToSource(await sample("sandbox-flow.ts"));
     expect(source).not.toContain(`"${PACKAGE_NAME}`);
-    const file = path.join(scratch.dir, "sandbox-flow.mjs");
+    const file = path.join(scratch.dir, "sandbox-flow.ts");
     await writeFile(file, source);
     const { stdout } = await run(process.execPath, [binPath("tsx"), file], {
       env: { ...process.env, SANDBOX_URL: sandbox.baseUrl },
@@ -97,6 +86,8 @@ describe("README: the worked flow, run as written", () => {
     const [expiredStatus, expiredMessage] = outcome.expired as [number, string];
     expect(outcome).toMatchObject({ usdt: 90, swaps: ["CREDIT", "DEBIT"], limited: [429, "0"] });
     expect(outcome.received).toBeGreaterThan(0);
+    expect(outcome.sellRate).toBeGreaterThan(0);
+    expect(expiredStatus).toBe(400);
     expect(expiredStatus).toBe(REFUSAL_STATUS.quoteExpired);
     expect(expiredMessage).toMatch(/expired/i);
   }, 90_000);

@@ -1,25 +1,27 @@
-// The README's recipe "One sandbox for a parallel CI", run as written (the package name resolved to src/): its
-// fixture, imported here, gives each test a key, an account and a clock of its own on one sandbox over HTTP on
-// 127.0.0.1, removes the account after the test, and its `advance` moves that key's clock alone.
-import { writeFile } from "node:fs/promises";
+// The sandbox guide's recipe "One sandbox for a parallel CI" (docs/samples/sandbox-fixture.ts), run as written (the
+// package name resolved to src/): its fixture, imported here, gives each test a key, an account and a clock of its
+// own on one sandbox over HTTP on 127.0.0.1, removes the account after the test, and its `advance` moves that key's
+// clock alone.
+import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, expect, type TestAPI } from "vitest";
 import { startSandbox } from "../../src/sandbox/server.js";
-import { readmeBlock, resolvedToSource } from "../support/readme.js";
-import { scratchDir } from "../support/tsc.js";
+import { resolvedToSource } from "../support/readme.js";
+import { repoRoot, scratchDir } from "../support/tsc.js";
 
 const START = Date.UTC(2026, 10, 26, 10, 0, 0); // 1795687200000
 const server = await startSandbox({ port: 0, quiet: true, config: { clock: { start: START } } });
-const scratch = await scratchDir("readme-shared-sandbox-");
+const scratch = await scratchDir("sandbox-parallel-ci-");
 afterAll(async () => {
   await server.stop();
   await scratch.remove();
 });
 
-// The fixture module as the README gives it, pointed at this sandbox.
+// The fixture module as the guide gives it, pointed at this sandbox.
 process.env.SANDBOX_URL = server.origin;
 const file = path.join(scratch.dir, "sandbox-fixture.ts");
-await writeFile(file, resolvedToSource(readmeBlock("ts", "// sandbox-fixture.ts: one `api-contract sandbox`")));
+const fixture = await readFile(path.join(repoRoot, "docs", "samples", "sandbox-fixture.ts"), "utf8");
+await writeFile(file, resolvedToSource(fixture));
 type Fixtures = { apiKey: string; advance: (ms: number) => Promise<number> };
 const { test } = (await import(file)) as { test: TestAPI<Fixtures> };
 
