@@ -3,7 +3,7 @@
 // (every request that leaves 127.0.0.1 is aborted and recorded). Every page the navigation and the sidebar link to
 // loads without a page error; the references are reached from the navigation; the local search finds what a reader
 // looks for; axe finds no WCAG A/AA violation; screenshots go to test-output/docs/.
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -67,6 +67,11 @@ function watch(target: Page) {
     if (response.status() >= 400) problems.push(`${response.url()}: HTTP ${response.status()}`);
   });
 }
+
+/** Every guide of the site (docs/guide/*.md), by path. */
+const GUIDES = readdirSync(path.join(repoRoot, "docs", "guide"))
+  .filter((name) => name.endsWith(".md"))
+  .map((name) => `/guide/${name.slice(0, -3)}`);
 
 /** The Redoc pages the site holds (copied into it from docs/public/), by path. */
 const REDOC_PAGES = ["/api/index.html", "/control-api/index.html"];
@@ -286,13 +291,10 @@ describe("the docs site in Chromium, offline", () => {
     expect(problems).toEqual([]);
   });
 
-  it.for(["/", "/guide/sandbox", "/guide/verify", "/guide/provenance", "/guide/releases", "/guide/contributing"])(
-    "finds no WCAG A/AA violation with axe on %s",
-    async (pathname) => {
-      await open(pathname);
-      expect(await axeViolations()).toEqual([]);
-    },
-  );
+  it.for(["/", ...GUIDES])("finds no WCAG A/AA violation with axe on %s", async (pathname) => {
+    await open(pathname);
+    expect(await axeViolations()).toEqual([]);
+  });
 
   it("shows the built folder as `npm run docs:serve` serves it too", async () => {
     const viaStart = docs;
