@@ -26,8 +26,8 @@ export interface paths {
         /**
          * Create or replace an account
          * @description Creates the account of an API key, or replaces it whole: its balances are the ones given (a currency
-         *     not given has none), and its history, quotes and trades start empty. No other key's account changes.
-         *     A field not given takes its default (the register of choices says which balances a new account has).
+         *     not given starts at its default balance: the register of choices, accounts.default-balances, says
+         *     which), and its history, quotes and trades start empty. No other key's account changes.
          */
         put: operations["putSandboxAccount"];
         post?: never;
