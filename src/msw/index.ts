@@ -1,8 +1,11 @@
 // In-process mocking for a consumer's unit tests, without any server: MSW request handlers for every
 // operation of the contract, answering its documented examples; handlers that hand every request to a sandbox
 // (./sandbox: the API with state) instead; and openapi-msw's `http` typed by the contract for handlers of your
-// own. Needs the optional peer dependencies msw (2.x) and openapi-msw; ESM only (openapi-msw is), so a require()
-// of it gets the error of require.ts.
+// own. Needs the optional peer dependency msw, 2 or 3 (createHandlers and createSandboxHandlers work with
+// either). createHttp needs the optional peer openapi-msw as well, and so only works with msw 2: openapi-msw 2.0.0
+// supports msw 2 alone (its peer range is msw ^2.10.5, and npm refuses to install it next to msw 3); with msw 3,
+// write your own handlers with msw's `http`. ESM only (openapi-msw and msw 3 are), so a require() of it gets the
+// error of require.ts.
 import type { HttpHandler } from "msw";
 import { MOCK_BASE_URL } from "../../generated/client-meta.js";
 import type { paths } from "../../generated/schema.js";
@@ -10,19 +13,27 @@ import { openApiDocument } from "../contract/bundled.js";
 import { createDocumentedSource } from "../pipeline/documented-source.js";
 import { answerFetchRequest } from "../pipeline/fetch-front.js";
 import { createRequestPipeline } from "../pipeline/pipeline.js";
+import { MockUnavailableError } from "../mock/unavailable.js";
 import { listOperations } from "../openapi/document.js";
 import { loadPeers } from "./peers.js";
 
 export { MOCK_IDENTITY_HEADER } from "../pipeline/identity.js";
 export { MOCK_QUOTE_VALIDITY_MS } from "../pipeline/quote-expiry.js";
-export { MockUnavailableError } from "../mock/unavailable.js";
+export { MockUnavailableError };
 
-// Loading ./msw without its peers fails here with what to install (peers.ts).
-const [{ http: mswHttp }, { createOpenApiHttp }] = await loadPeers();
+// Loading ./msw without msw fails here with what to install; without openapi-msw, createHttp does (peers.ts).
+const { msw, openapiMsw } = await loadPeers();
 
-/** openapi-msw's `http`, typed by the contract: paths, parameters, bodies and responses are checked. */
+/**
+ * openapi-msw's `http`, typed by the contract: paths, parameters, bodies and responses are checked. Only with
+ * msw 2: it needs the optional peer openapi-msw, whose 2.0.0 supports msw 2 alone (peer range msw ^2.10.5).
+ * Without openapi-msw it throws a MockUnavailableError that says so; with msw 3, use msw's own `http`.
+ */
 export function createHttp(baseUrl: string = MOCK_BASE_URL) {
-  return createOpenApiHttp<paths>({ baseUrl });
+  // A new error for a missing openapi-msw, so that its stack shows this call rather than the entry's loading.
+  if (openapiMsw instanceof MockUnavailableError) throw new MockUnavailableError(openapiMsw.message);
+  if (openapiMsw instanceof Error) throw openapiMsw;
+  return openapiMsw.createOpenApiHttp<paths>({ baseUrl });
 }
 
 export interface HandlerOptions {
@@ -31,8 +42,6 @@ export interface HandlerOptions {
   /** The clock of quote expiry and rate-limit headers (ms since the epoch). Default Date.now. */
   now?: () => number;
 }
-
-type Register = (path: string, resolver: (info: { request: Request }) => Promise<Response>) => HttpHandler;
 
 /**
  * One handler per operation, each the MSW front of the mock's request pipeline (src/pipeline/pipeline.ts) with the
@@ -50,11 +59,13 @@ export function createHandlers(options: HandlerOptions = {}): HttpHandler[] {
   const basePath = new URL(options.baseUrl ?? MOCK_BASE_URL).pathname.replace(/\/$/, "");
   const source = createDocumentedSource(spec);
   const pipeline = createRequestPipeline({ spec, source, basePaths: basePath ? [basePath] : [], now: options.now });
-  const http = createHttp(options.baseUrl) as unknown as Record<string, Register>;
+  const baseUrl = options.baseUrl ?? MOCK_BASE_URL;
   return listOperations(spec).map((operation) => {
-    const register = http[operation.method.toLowerCase()];
+    const register = msw.http[operation.method.toLowerCase() as keyof typeof msw.http];
     if (!register) throw new Error(`msw: no handler factory for ${operation.method}`);
-    return register(operation.path, ({ request }) => answerFetchRequest(pipeline, request));
+    // MSW's path syntax, as openapi-msw writes it: the base URL, then each {parameter} as :parameter.
+    const path = `${baseUrl}${operation.path.replaceAll("{", ":").replaceAll("}", "")}`;
+    return register(path, ({ request }) => answerFetchRequest(pipeline, request));
   });
 }
 
@@ -84,9 +95,9 @@ export function createSandboxHandlers(
   const base = `${baseUrl.origin}${baseUrl.pathname.replace(/\/+$/, "")}`;
   const answer = ({ request }: { request: Request }) => sandbox.fetch(request);
   return [
-    mswHttp.all(base, answer),
-    mswHttp.all(`${base}/*`, answer),
-    mswHttp.all(`${baseUrl.origin}/_sandbox`, answer),
-    mswHttp.all(`${baseUrl.origin}/_sandbox/*`, answer),
+    msw.http.all(base, answer),
+    msw.http.all(`${base}/*`, answer),
+    msw.http.all(`${baseUrl.origin}/_sandbox`, answer),
+    msw.http.all(`${baseUrl.origin}/_sandbox/*`, answer),
   ];
 }

@@ -1,9 +1,9 @@
-// ./msw's optional peer dependencies, msw and openapi-msw, loaded with import() so that a missing one is
-// reported as what to install (a MockUnavailableError, as ./mock does for Prism's engine) rather than as
-// Node's bare "Cannot find package 'msw'". Each import() names its package literally, so bundlers see it.
+// ./msw's optional peer dependencies, loaded with import() so that a missing one is reported as what to install
+// (a MockUnavailableError, as ./mock does for Prism's engine) rather than as Node's bare "Cannot find package
+// 'msw'". msw (2 or 3) is what the entry needs; openapi-msw only createHttp needs, and openapi-msw 2 supports
+// msw 2 alone (its peer range, msw ^2.10.5: npm refuses to install it next to msw 3). Each import() names its
+// package literally, so bundlers see it.
 import { MockUnavailableError } from "../mock/unavailable.js";
-
-const MSW_PEERS = ["msw", "openapi-msw"] as const;
 
 /** Whether `error` says that `name` itself cannot be found (not a package it imports). */
 function isMissing(error: unknown, name: string): boolean {
@@ -11,23 +11,44 @@ function isMissing(error: unknown, name: string): boolean {
   return (code === "ERR_MODULE_NOT_FOUND" || code === "MODULE_NOT_FOUND") && String(message).includes(`'${name}'`);
 }
 
-/** Both peers; throws a MockUnavailableError naming each that is not installed. */
-export async function loadPeers(): Promise<[typeof import("msw"), typeof import("openapi-msw")]> {
-  const settled = await Promise.allSettled([import("msw"), import("openapi-msw")]);
-  const missing = MSW_PEERS.filter(
-    (name, i) => settled[i]!.status === "rejected" && isMissing((settled[i] as PromiseRejectedResult).reason, name),
-  );
-  if (missing.length) {
+/** What to do when openapi-msw is not installed: it goes with msw 2; with msw 3, msw's own `http`. */
+const OPENAPI_MSW_MISSING =
+  "createHttp builds on openapi-msw, an optional peer dependency of this package, which is not installed. " +
+  "openapi-msw 2 supports msw 2 only (its peer range: msw ^2.10.5): with msw 2, install it next to the package " +
+  "(npm install --save-dev openapi-msw); with msw 3, write your own handlers with msw's `http` " +
+  "(createHandlers and createSandboxHandlers need msw alone).";
+
+/**
+ * msw, and openapi-msw or the error that says why it cannot be had. Throws a MockUnavailableError when msw is not
+ * installed (with the install command that fits the openapi-msw there is or is not), and whatever else importing
+ * msw threw.
+ */
+export async function loadPeers(): Promise<{
+  msw: typeof import("msw");
+  openapiMsw: typeof import("openapi-msw") | Error;
+}> {
+  const [msw, openapiMsw] = await Promise.allSettled([import("msw"), import("openapi-msw")]);
+  if (msw.status === "rejected") {
+    if (!isMissing(msw.reason, "msw")) throw msw.reason;
+    // openapi-msw imports msw, so without msw it fails to load even when it is installed.
+    const withOpenapiMsw = !(openapiMsw.status === "rejected" && isMissing(openapiMsw.reason, "openapi-msw"));
     throw new MockUnavailableError(
-      `The ./msw handlers build on ${MSW_PEERS.join(" and ")}, optional peer dependencies of this package; ` +
-        `${missing.join(", ")} ${missing.length === 1 ? "is" : "are"} not installed. ` +
-        `Install ${missing.length === 1 ? "it" : "them"} next to the package: ` +
-        `npm install --save-dev ${missing.join(" ")}`,
+      "The ./msw handlers build on msw (2 or 3), an optional peer dependency of this package, which is not " +
+        "installed. " +
+        (withOpenapiMsw
+          ? "openapi-msw is installed and supports msw 2 only: npm install --save-dev msw@2"
+          : "Install it next to the package: npm install --save-dev msw (createHttp needs openapi-msw as well, " +
+            "which supports msw 2 only: npm install --save-dev msw@2 openapi-msw)"),
     );
   }
-  for (const result of settled) if (result.status === "rejected") throw result.reason;
-  return settled.map((result) => (result as PromiseFulfilledResult<unknown>).value) as [
-    typeof import("msw"),
-    typeof import("openapi-msw"),
-  ];
+  if (openapiMsw.status === "fulfilled") return { msw: msw.value, openapiMsw: openapiMsw.value };
+  const reason = openapiMsw.reason;
+  return {
+    msw: msw.value,
+    openapiMsw: isMissing(reason, "openapi-msw")
+      ? new MockUnavailableError(OPENAPI_MSW_MISSING)
+      : reason instanceof Error
+        ? reason
+        : new Error(String(reason)),
+  };
 }

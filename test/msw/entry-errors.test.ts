@@ -2,7 +2,9 @@
 // (into a temporary folder, declarations left out) and installed in a fresh project outside this repo.
 //   - require("…/msw") fails with an error that says ./msw is ESM only and how to import it, not with a bare
 //     ERR_PACKAGE_PATH_NOT_EXPORTED;
-//   - importing ./msw without its optional peers fails with a MockUnavailableError naming what to install;
+//   - importing ./msw without msw fails with a MockUnavailableError naming what to install;
+//   - with msw alone it loads and its handlers work, but createHttp (openapi-msw's) throws one that says what it
+//     needs (openapi-msw, which supports msw 2 only);
 //   - with both peers it loads.
 import { execFile } from "node:child_process";
 import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
@@ -102,23 +104,37 @@ describe("require() of ./msw", () => {
 describe("import of ./msw without its optional peers", () => {
   const load = (peers: string[]) => runConsumer("consumer.mjs", caught(`await import("${name}/msw")`), peers);
 
-  it("fails with a MockUnavailableError naming both peers and the install command", async () => {
+  it("fails without either with a MockUnavailableError naming msw, and openapi-msw for createHttp", async () => {
     const error = JSON.parse((await load([])).stdout) as { name: string; message: string };
     expect(error.name).toBe("MockUnavailableError");
-    expect(error.message).toContain("npm install --save-dev msw openapi-msw");
-    expect(error.message).toMatch(/msw, openapi-msw.*not installed/);
+    expect(error.message).toMatch(/msw \(2 or 3\).*not installed/);
+    expect(error.message).toContain("npm install --save-dev msw (");
+    expect(error.message).toContain("createHttp needs openapi-msw as well, which supports msw 2 only");
+    expect(error.message).toContain("npm install --save-dev msw@2 openapi-msw");
   });
 
-  it("names only the missing one", async () => {
-    for (const [present, missing] of [
-      ["msw", "openapi-msw"],
-      ["openapi-msw", "msw"],
-    ] as const) {
-      const error = JSON.parse((await load([present])).stdout) as { name: string; message: string };
-      expect(error.name, missing).toBe("MockUnavailableError");
-      expect(error.message, missing).toContain(`npm install --save-dev ${missing}\n`.trim());
-      expect(error.message, missing).not.toContain(`install --save-dev ${present}`);
-    }
+  it("fails without msw, openapi-msw installed, asking for msw 2 (the one openapi-msw supports)", async () => {
+    const error = JSON.parse((await load(["openapi-msw"])).stdout) as { name: string; message: string };
+    expect(error.name).toBe("MockUnavailableError");
+    expect(error.message).toContain("openapi-msw is installed and supports msw 2 only");
+    expect(error.message).toMatch(/npm install --save-dev msw@2$/);
+  });
+
+  it("loads with msw alone: the handlers work, createHttp says what it needs", async () => {
+    const code =
+      `const { createHandlers, createSandboxHandlers, createHttp } = await import("${name}/msw");\n` +
+      `const { createSandbox } = await import("${name}/sandbox");\n` +
+      "console.log(JSON.stringify([createHandlers().length > 0, createSandboxHandlers(createSandbox()).length]));\n" +
+      caught("createHttp()");
+    const { stdout } = await runConsumer("msw-alone.mjs", code, ["msw"]);
+    const [handlers, error] = stdout.trim().split("\n");
+    expect(JSON.parse(handlers!)).toEqual([true, 4]);
+    const { name: errorName, message } = JSON.parse(error!) as { name: string; message: string };
+    expect(errorName).toBe("MockUnavailableError");
+    expect(message).toContain("createHttp builds on openapi-msw");
+    expect(message).toContain("openapi-msw 2 supports msw 2 only (its peer range: msw ^2.10.5)");
+    expect(message).toContain("npm install --save-dev openapi-msw");
+    expect(message).toContain("with msw 3, write your own handlers with msw's `http`");
   });
 
   it("loads with both", async () => {
