@@ -53,7 +53,9 @@ export default defineConfig([
     outExtension: () => ({ js: ".cjs" }),
   },
   {
-    // ESM only: ./msw builds on openapi-msw, which is ESM only; the command is run, never imported.
+    // ESM only: ./msw builds on openapi-msw, which is ESM only; the command is run, never imported. Its
+    // declarations import openapi-msw's types, an optional peer: `npm run build:dist` then marks that import
+    // (scripts/optional-peer-types.ts).
     entry: { msw: "src/msw/index.ts", cli: "src/cli.ts" },
     format: ["esm"],
     dts: { entry: { msw: "src/msw/index.ts" } },
