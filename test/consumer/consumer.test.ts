@@ -2,8 +2,10 @@
 // package as another repository would, on every Node and TypeScript version of test/consumer/matrix.ts:
 // - per Node (20, 22, 24; binaries from the npm registry, test/consumer/toolchain.ts): the client, ./types and
 //   the contract validator as ESM and as CJS against a local server, ./mock as a vitest globalSetup (ESM, CJS),
-//   a vitest suite of the consumer's own (the client guide's globalSetup starting the mock; the ./msw handlers, also
-//   with the lowest msw and openapi-msw their peer ranges allow),
+//   a vitest suite of the consumer's own (the client guide's globalSetup starting the mock; the ./msw handlers of
+//   the mock (the guide's test file) and of the sandbox, also with the lowest msw and openapi-msw their peer ranges
+//   allow; and on msw 3, where Node has its engines (22, 24, 26), without openapi-msw, which supports msw 2 only:
+//   the guide's test file as msw 3 takes it, the sandbox's handlers, createHttp saying what it needs),
 //   `npx api-contract mock` stopped with kill -TERM, every operation through the client against
 //   `api-contract mock`, and `api-contract verify` against that mock, a proxy that breaks one field, and a
 //   server that refuses everything; ./sandbox as ESM and CJS, and `npx api-contract sandbox` (the package
@@ -11,10 +13,12 @@
 //   receiver on 127.0.0.1 in the consumer's project, verifying each signature with the package's
 //   verifyWebhookSignature);
 // - per TypeScript version (5.9, 7) and module resolution (bundler, nodenext): `tsc --strict` on a consumer,
-//   which must pass, next to deliberately wrong calls, which must fail on exactly their lines.
+//   which must pass, next to deliberately wrong calls, which must fail on exactly their lines; the same for a
+//   consumer of ./msw on msw 3.
 // Projects: one with the package alone (the mock's optional peer missing), shared by every Node; one with the
 // optional peers (@stoplight/prism-http, msw, openapi-msw) and vitest as npm picks them when it runs on that Node (the
-// versions this repository develops with, or older ones where their engines exclude that Node), shared by the
+// versions this repository develops with, or older ones where their engines exclude that Node), one with the lowest
+// msw and openapi-msw, and one with msw 3 (test/consumer/matrix.ts) and no other peer, each shared by the
 // Nodes npm resolves the same packages for. publint and attw check the same tarball. Cells run concurrently,
 // each Node's as soon as its project is installed; its processes (npm, api-contract) find it first on PATH.
 import { execFile, spawn } from "node:child_process";
@@ -47,7 +51,7 @@ import { docsSample } from "../support/docs-samples.js";
 import { README_WEBHOOKS_OUTCOME, readmeBlock } from "../support/readme.js";
 import { multipartMedia } from "../../src/openapi/index.js";
 import ts from "typescript";
-import { NODE_VERSIONS, RESOLUTIONS, TYPESCRIPT_VERSIONS } from "./matrix.js";
+import { MSW_3, NODE_VERSIONS, RESOLUTIONS, TYPESCRIPT_VERSIONS } from "./matrix.js";
 import { ensureNode, ensureTypeScript, type Tool } from "./toolchain.js";
 
 const run = promisify(execFile);
@@ -57,14 +61,20 @@ const { name: PACKAGE, peerDependencies } = JSON.parse(readFileSync(path.join(re
   peerDependencies: Record<string, string>;
 };
 /**
- * The optional peers: their peer range capped at the version this repository develops with (package-lock.json).
+ * The optional peers: their peer range capped at the version this repository develops with (package-lock.json),
+ * each alternative of it (msw: ^2.10.5 || ^3.0.0 becomes ^2.10.5 <=2.12.9 || ^3.0.0 <=2.12.9, so msw 2.12.9).
  * npm picks the newest version in it whose engines accept the Node it runs on: the locked one on Node 24.
  */
 const lock = JSON.parse(readFileSync(path.join(repoRoot, "package-lock.json"), "utf8")) as {
   packages: Record<string, { version: string }>;
 };
 const locked = (name: string) => lock.packages[`node_modules/${name}`]!.version;
-const PEERS = Object.entries(peerDependencies).map(([peer, range]) => `${peer}@${range} <=${locked(peer)}`);
+const capped = (range: string, cap: string) =>
+  range
+    .split("||")
+    .map((alternative) => `${alternative.trim()} <=${cap}`)
+    .join(" || ");
+const PEERS = Object.entries(peerDependencies).map(([peer, range]) => `${peer}@${capped(range, locked(peer))}`);
 /** What `api-contract verify` prints when the one case broken by the proxy below fails, and it alone. */
 const FIAT_RATES_CASE_FAILED = /^Failed \(1\):\n {2}✗ getFiatRates: GET \/currencies\/fiat-rates → 200\n/m;
 /** The version of `peer` installed in the project at `dir`. */
@@ -91,6 +101,8 @@ interface NodeCell {
   vitest: string;
   /** A project with the lowest msw and openapi-msw their peer ranges allow (and the same vitest). */
   mswLowest: string;
+  /** A project with msw 3 (MSW_3) and no other peer, where this Node meets msw 3's engines (and the same vitest). */
+  msw3?: string;
 }
 
 let work: string;
@@ -150,12 +162,24 @@ async function installShared(
   return { dir: await installed, packages };
 }
 
-/** The lowest version a peer range of the form ^x.y.z allows. */
+/** A version's numbers, to compare. */
+const numbers = (version: string) => version.split(".").map(Number);
+const compareVersions = (a: string, b: string) =>
+  numbers(a).reduce((order, part, i) => order || part - numbers(b)[i]!, 0);
+
+/** The lowest version a peer range of the form ^x.y.z (or alternatives of it: ^2.10.5 || ^3.0.0) allows. */
 function lowestOf(range: string): string {
-  const lowest = /^\^(\d+\.\d+\.\d+)$/.exec(range)?.[1];
-  if (lowest === undefined)
-    throw new Error(`peer range ${range}: not of the form ^x.y.z, so its lowest version is not read here`);
-  return lowest;
+  const lowest = range.split("||").map((alternative) => /^\^(\d+\.\d+\.\d+)$/.exec(alternative.trim())?.[1]);
+  if (lowest.some((version) => version === undefined))
+    throw new Error(`peer range ${range}: not of the form ^x.y.z [|| ^x.y.z], so its lowest version is not read here`);
+  return (lowest as string[]).sort(compareVersions)[0]!;
+}
+
+/** Whether Node `version` meets msw 3's engines (MSW_3.node, of the form >=x.y.z). */
+function runsMsw3(version: string): boolean {
+  const minimum = /^>=(\d+\.\d+\.\d+)$/.exec(MSW_3.node)?.[1];
+  if (minimum === undefined) throw new Error(`MSW_3.node ${MSW_3.node}: not of the form >=x.y.z`);
+  return compareVersions(version, minimum) >= 0;
 }
 
 async function setUpNode(node: Tool): Promise<NodeCell> {
@@ -165,7 +189,7 @@ async function setUpNode(node: Tool): Promise<NodeCell> {
   const { stdout } = await run("node", ["--version"], { env });
   if (stdout.trim() !== `v${version}`) throw new Error(`node on PATH is ${stdout.trim()}, not v${version}`);
   // npm running on this Node picks the versions (engines); installing is the slow part, so only once per outcome.
-  const [{ dir: full, packages }, { dir: mswLowest }] = await Promise.all([
+  const [{ dir: full, packages }, { dir: mswLowest }, msw3] = await Promise.all([
     installShared(`full-${version}`, [tarball, ...PEERS, CONSUMER_VITEST, CONSUMER_VITE], env, writeFullRunFiles),
     installShared(
       `msw-lowest-${version}`,
@@ -177,9 +201,13 @@ async function setUpNode(node: Tool): Promise<NodeCell> {
       ],
       env,
     ),
+    runsMsw3(version)
+      ? installShared(`msw3-${version}`, [tarball, `msw@${MSW_3.version}`, CONSUMER_VITEST, CONSUMER_VITE], env)
+      : undefined,
   ]);
   const peers = Object.keys(peerDependencies).map((peer) => `${peer}@${packages[`node_modules/${peer}`]?.version}`);
-  const cell = { node, env, full, peers, vitest: String(packages["node_modules/vitest"]?.version), mswLowest };
+  const vitest = String(packages["node_modules/vitest"]?.version);
+  const cell = { node, env, full, peers, vitest, mswLowest, msw3: msw3?.dir };
   console.info(
     `consumer test, Node ${describeTool(node)}: peers ${peers.join(", ")} installed in ${path.basename(cell.full)}`,
   );
@@ -443,6 +471,11 @@ const calls = ${JSON.stringify(OPERATION_CALLS.map(({ status, ...call }) => call
 const SUMMARY_EXAMPLE = successExample("getTradesSummary") as { data: { totalDollarVolume: number } };
 /** The titles of a test file's top-level tests, in order: the consumer's vitest run must report each as passed. */
 const testTitles = (code: string) => [...code.matchAll(/^it\("([^"]+)"/gm)].map(([, title]) => title);
+/** What the consumer's vitest run must report for `files`: every test of each passed. */
+const allPassed = (files: Record<string, string>) =>
+  Object.fromEntries(
+    Object.entries(files).map(([file, code]) => [file, testTitles(code).map((title) => [title, "passed"])]),
+  );
 /**
  * The client guide's recipes of "Using it from another repo" (docs/samples/): 1, the vitest globalSetup
  * (client-vitest-global-setup.ts); 3, a test file on ./msw (client-msw-test.ts: the documented answers, a quote
@@ -462,6 +495,111 @@ it("reaches the mock the guide's globalSetup started", async () => {
 });
 `;
 
+/** The quote the consumer's sandbox programs ask for: 10 USDT sold for NGNX. */
+const SANDBOX_QUOTE = { sourceId: "USDT", targetId: "NGNX", amount: 10, side: "SELL" };
+
+/** A URL in a test file that is type-checked, not run. */
+const UNUSED_URL = "http://127.0.0.1:9/v1/currencies/fiat-rates";
+/** What msw names the option for requests no handler takes: msw 3 renamed it (and ignores the old name). */
+type UnhandledOption = "onUnhandledRequest" | "onUnhandledFrame";
+
+/**
+ * A test file of the consumer's on the sandbox through ./msw's createSandboxHandlers (msw/node's setupServer):
+ * a quote accepted once, the control API, a path the contract lacks (the sandbox's 404), and a request to
+ * `elsewhere` (a real server) refused by MSW: so the option `unhandled` took effect.
+ */
+const sandboxMswTestCode = (unhandled: UnhandledOption, elsewhere: string) => `import { setupServer } from "msw/node";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { createClient, unwrap } from "${PACKAGE}";
+import { createSandboxHandlers } from "${PACKAGE}/msw";
+import { createSandbox } from "${PACKAGE}/sandbox";
+
+const baseUrl = "http://127.0.0.1:4020/v1";
+const sandbox = createSandbox({ clock: { start: Date.UTC(2026, 0, 1) } });
+const server = setupServer(...createSandboxHandlers(sandbox, { baseUrl }));
+beforeAll(() => server.listen({ ${unhandled}: "error" }));
+afterAll(() => server.close());
+
+it("trades through the sandbox's handlers: a quote accepted once, the balance moved", async () => {
+  sandbox.putAccount("consumer-key", { balances: { USDT: 50 } });
+  const api = createClient({ baseUrl, apiKey: "consumer-key", retry: false });
+  const quote = await unwrap(api.POST("/trades/quote", { body: ${JSON.stringify(SANDBOX_QUOTE)} }));
+  const accept = () => api.POST("/trades/quote/{quoteId}", { params: { path: { quoteId: quote.data.id } } });
+  const statuses = [(await accept()).response.status, (await accept()).response.status];
+  expect(statuses).toEqual([200, ${REFUSAL_STATUS.quoteAccepted}]);
+  expect(sandbox.getAccount("consumer-key")?.balances.USDT).toBe(40);
+});
+
+it("hands the control API and unknown paths to the sandbox; MSW refuses a request elsewhere", async () => {
+  const clock = await fetch("http://127.0.0.1:4020/_sandbox/clock");
+  expect(clock.status).toBe(200);
+  expect((await fetch(baseUrl + "/no/such/path")).status).toBe(404);
+  await expect(fetch(${JSON.stringify(elsewhere)})).rejects.toThrow();
+});
+`;
+
+/** ./msw's createHttp on msw 3: openapi-msw is not installed (npm refuses it next to msw 3). */
+const createHttpWithoutOpenapiMswCode = `import { expect, it } from "vitest";
+import { createHttp, MockUnavailableError } from "${PACKAGE}/msw";
+
+it("createHttp says it needs openapi-msw, which supports msw 2 only", () => {
+  expect(() => createHttp()).toThrow(MockUnavailableError);
+  expect(() => createHttp()).toThrow(/openapi-msw 2 supports msw 2 only/);
+});
+`;
+
+/**
+ * The client guide's ./msw test file as a consumer on msw 3 writes it: msw 3 calls the option onUnhandledRequest
+ * onUnhandledFrame (the old name is ignored, so unhandled requests would only warn), and createHttp is msw 2's
+ * (openapi-msw supports msw 2 only), so the test that overrides an answer does it with msw's own `http` and
+ * `HttpResponse`, the path and body the guide's. Throws when the guide's file no longer has what it replaces.
+ */
+function guideMswTestOnMsw3(): string {
+  const replaced = (text: string, from: string | RegExp, to: (...match: string[]) => string) => {
+    const next = text.replace(from, to);
+    if (next === text) throw new Error(`the guide's api.test.mts: no ${String(from)} to change for msw 3`);
+    return next;
+  };
+  let text = replaced(GUIDE_MSW_TEST, 'onUnhandledRequest: "error"', () => 'onUnhandledFrame: "error"');
+  text = replaced(
+    text,
+    `import { createHandlers, createHttp } from "${PACKAGE}/msw";`,
+    () => `import { http, HttpResponse } from "msw";\nimport { createHandlers } from "${PACKAGE}/msw";`,
+  );
+  // `const http = createHttp();`, then `server.use(http.get("<path>", ({ response }) =>`, then on the next line
+  // `response(200).json(<body>)));`: msw's http.get with the full URL, answering HttpResponse.json(<body>).
+  const override =
+    /^ {2}const http = createHttp\(\).*\n.*http\.get\("([^"]+)", .*\n +response\(200\)\.json\((.*)\)\)\);$/m;
+  text = replaced(text, override, (_, path, body) =>
+    [`  server.use(http.get(\`\${MOCK_BASE_URL}${path}\`, () =>`, `    HttpResponse.json(${body})));`].join("\n"),
+  );
+  if (/createHttp|onUnhandledRequest/.test(text)) throw new Error(`the guide's api.test.mts on msw 3:\n${text}`);
+  return text;
+}
+
+/** A consumer of ./msw on msw 3, type-checked with the test files above: the handlers are msw 3's HttpHandlers. */
+const consumerMsw3Ts = `
+import type { HttpHandler } from "msw";
+import { setupServer } from "msw/node";
+import { createHandlers, createSandboxHandlers, MOCK_IDENTITY_HEADER } from "${PACKAGE}/msw";
+import { createSandbox } from "${PACKAGE}/sandbox";
+
+export const handlers: HttpHandler[] = [
+  ...createHandlers({ baseUrl: "http://127.0.0.1:4010/v1", now: () => 0 }),
+  ...createSandboxHandlers(createSandbox(), { baseUrl: "http://127.0.0.1:4020/v1" }),
+];
+export const server = setupServer(...handlers);
+export const header: string = MOCK_IDENTITY_HEADER;
+`;
+const negativeMsw3Ts = `
+import { setupServer } from "msw/node";
+import { createHandlers, createSandboxHandlers } from "${PACKAGE}/msw";
+
+export const wrongBaseUrl = createHandlers({ baseUrl: 4010 }); ${WRONG} a base URL is a string
+export const wrongSandbox = createSandboxHandlers({}); ${WRONG} not a sandbox: no fetch
+setupServer().listen({ onUnhandledRequest: "error" }); ${WRONG} msw 2's name: msw 3 calls it onUnhandledFrame
+`;
+
 /** What tsc --strict checks in the consumer project: the guide's globalSetup and a test on it among them. */
 const TYPE_FILES = {
   "consumer.ts": consumerTs,
@@ -471,7 +609,16 @@ const TYPE_FILES = {
   "vitest.global-setup.ts": GUIDE_GLOBAL_SETUP,
   "mock.test.ts": mockVitestCode,
   "api.test.mts": GUIDE_MSW_TEST,
+  "sandbox-msw.test.mts": sandboxMswTestCode("onUnhandledRequest", UNUSED_URL),
 };
+/** What tsc --strict checks in the project with msw 3: ./msw's consumer and test files as msw 3 takes them. */
+const msw3TypeFiles = () => ({
+  "consumer-msw3.mts": consumerMsw3Ts,
+  "negative-msw3.mts": negativeMsw3Ts,
+  "api.test.mts": guideMswTestOnMsw3(),
+  "sandbox-msw.test.mts": sandboxMswTestCode("onUnhandledFrame", UNUSED_URL),
+  "create-http.test.mts": createHttpWithoutOpenapiMswCode,
+});
 
 const formats = [
   [
@@ -502,8 +649,6 @@ const sandboxCode = (importLines: string) => `${importLines}
   console.log(JSON.stringify({ node: process.version, statuses, usdt }));
 })().catch((e) => { console.error(e); process.exit(1); });
 `;
-/** The quote the consumer's sandbox programs ask for: 10 USDT sold for NGNX. */
-const SANDBOX_QUOTE = { sourceId: "USDT", targetId: "NGNX", amount: 10, side: "SELL" };
 /**
  * The sandbox guide's worked flow (docs/samples/sandbox-flow.ts), its types stripped (Node 20 runs no TypeScript),
  * and the config the guide starts the sandbox with.
@@ -710,54 +855,95 @@ async function attw(file: string): Promise<string> {
 const CELL_TIMEOUT_MS = 420_000;
 const TSC_TIMEOUT_MS = 240_000;
 
+/**
+ * tsc --strict (skipLibCheck off: the package's declarations are checked too) on `files` in `dir` with the given
+ * resolution, through a tsconfig.json of that name written there. Returns the exit code, the output, and the
+ * sorted `file:line`s that have errors and that are marked WRONG (they must be the same).
+ */
+async function typeCheck(
+  tsc: Tool,
+  dir: string,
+  tsconfig: string,
+  { files, resolution }: { files: Record<string, string>; resolution: (typeof RESOLUTIONS)[number] },
+) {
+  await writeFile(
+    path.join(dir, tsconfig),
+    JSON.stringify({
+      compilerOptions: {
+        strict: true,
+        noEmit: true,
+        target: "ES2022",
+        lib: ["ES2022", "DOM"],
+        types: [],
+        skipLibCheck: false,
+        module: resolution.module,
+        moduleResolution: resolution.moduleResolution,
+      },
+      files: Object.keys(files),
+    }),
+  );
+  const result = await run(process.execPath, [tsc.bin, "-p", tsconfig, "--pretty", "false"], {
+    cwd: dir,
+    timeout: TSC_TIMEOUT_MS,
+  }).then(
+    (ok) => ({ ...ok, code: 0 }),
+    (error: { stdout: string; stderr: string; code: number }) => error,
+  );
+  const errorLines = [...result.stdout.matchAll(/^(\S+?)\((\d+),\d+\): error TS\d+/gm)].map(
+    ([, file, line]) => `${file}:${line}`,
+  );
+  const wrongLines = Object.entries(files).flatMap(([file, text]) =>
+    text.split("\n").flatMap((line, index) => (line.includes(WRONG) ? [`${file}:${index + 1}`] : [])),
+  );
+  return {
+    code: result.code,
+    output: result.stdout + result.stderr,
+    errorLines: [...new Set(errorLines)].sort(),
+    wrongLines: wrongLines.sort(),
+  };
+}
+
 describe("consumer of the packed package", { concurrent: true, timeout: CELL_TIMEOUT_MS }, () => {
   // The slowest cells (tsc 5.9) first: with a few tests at a time, they should not be the last to start.
   describe.each(TYPESCRIPT_VERSIONS)("with TypeScript %s", (version) => {
     let tsc: Tool;
     let dir: string;
+    let msw3: string;
     beforeAll(async () => {
       tsc = (await compilersReady).get(version)!;
       console.info(`consumer test, TypeScript ${describeTool(tsc)}`);
-      // The types come from the project with the peers of the newest Node (msw, openapi-msw: ./msw's types).
-      dir = (await nodeSetups.get(NODE_VERSIONS.at(-1)!)!).full;
+      // The types come from the projects of the newest Node: with the peers (msw 2, openapi-msw), and with msw 3.
+      const newest = await nodeSetups.get(NODE_VERSIONS.at(-1)!)!;
+      dir = newest.full;
+      msw3 = newest.msw3!;
     }, 300_000);
 
     it.for(RESOLUTIONS)(
       "type-checks a consumer with tsc --strict, moduleResolution $moduleResolution (module $module); wrong calls fail",
-      async ({ module, moduleResolution }, { expect }) => {
-        const tsconfig = `tsconfig.ts${version}-${moduleResolution}.json`;
-        await writeFile(
-          path.join(dir, tsconfig),
-          JSON.stringify({
-            compilerOptions: {
-              strict: true,
-              noEmit: true,
-              target: "ES2022",
-              lib: ["ES2022", "DOM"],
-              types: [],
-              skipLibCheck: false,
-              module,
-              moduleResolution,
-            },
-            files: Object.keys(TYPE_FILES),
-          }),
-        );
-        const result = await run(process.execPath, [tsc.bin, "-p", tsconfig, "--pretty", "false"], {
-          cwd: dir,
-          timeout: TSC_TIMEOUT_MS,
-        }).then(
-          (ok) => ({ ...ok, code: 0 }),
-          (error: { stdout: string; stderr: string; code: number }) => error,
-        );
-        const errorLines = [...result.stdout.matchAll(/^(\S+?)\((\d+),\d+\): error TS\d+/gm)].map(
-          ([, file, line]) => `${file}:${line}`,
-        );
-        const wrongLines = Object.entries(TYPE_FILES).flatMap(([file, text]) =>
-          text.split("\n").flatMap((line, index) => (line.includes(WRONG) ? [`${file}:${index + 1}`] : [])),
-        );
-        expect(wrongLines).toHaveLength(7);
-        expect(result.code, result.stdout + result.stderr).not.toBe(0);
-        expect([...new Set(errorLines)].sort(), result.stdout).toEqual(wrongLines.sort());
+      async (resolution, { expect }) => {
+        const result = await typeCheck(tsc, dir, `tsconfig.ts${version}-${resolution.moduleResolution}.json`, {
+          files: TYPE_FILES,
+          resolution,
+        });
+        expect(result.wrongLines).toHaveLength(7);
+        expect(result.code, result.output).not.toBe(0);
+        expect(result.errorLines, result.output).toEqual(result.wrongLines);
+      },
+    );
+
+    it.for(RESOLUTIONS)(
+      `type-checks a consumer of ./msw on msw ${MSW_3.version} (no openapi-msw), moduleResolution $moduleResolution; ` +
+        "wrong calls fail",
+      async (resolution, { expect }) => {
+        // A directory per compiler and resolution: the files are written here, by the test, not at install.
+        const files = msw3TypeFiles();
+        const own = path.join(msw3, `types-ts${version}-${resolution.moduleResolution}`);
+        await mkdir(own, { recursive: true });
+        await Promise.all(Object.entries(files).map(([file, text]) => writeFile(path.join(own, file), text)));
+        const result = await typeCheck(tsc, own, "tsconfig.json", { files, resolution });
+        expect(result.wrongLines).toHaveLength(3);
+        expect(result.code, result.output).not.toBe(0);
+        expect(result.errorLines, result.output).toEqual(result.wrongLines);
       },
     );
   });
@@ -872,39 +1058,76 @@ describe("consumer of the packed package", { concurrent: true, timeout: CELL_TIM
 
     it(
       "runs a vitest suite of the consumer's own: the client guide's globalSetup starts the mock from ./mock; " +
-        "the guide's ./msw test file (documented answers, an override, a 429 on request, 401 without a key)",
+        "the guide's ./msw test file (documented answers, an override, a 429 on request, 401 without a key); " +
+        "the sandbox through ./msw",
       async ({ expect, annotate }) => {
-        await annotate(`vitest ${cell.vitest}`);
+        await annotate(`${cell.peers.filter((peer) => peer.includes("msw")).join(", ")}, vitest ${cell.vitest}`);
+        const sandboxMswTest = sandboxMswTestCode("onUnhandledRequest", `${server.baseUrl}/currencies/fiat-rates`);
         // One directory per Node: Nodes that share a project would otherwise share vitest's cache files.
         const { code, output, byFile } = await consumerVitest(cell, cell.full, `vitest-node${version}`, {
           "mock.test.ts": mockVitestCode,
           "vitest.global-setup.ts": GUIDE_GLOBAL_SETUP,
           "api.test.mts": GUIDE_MSW_TEST,
+          "sandbox-msw.test.mts": sandboxMswTest,
           "vitest.config.mjs": 'export default { test: { globalSetup: ["./vitest.global-setup.ts"] } };\n',
         });
         expect(code, output).toBe(0);
         expect(byFile).toEqual({
           "mock.test.ts": testTitles(mockVitestCode).map((title) => [title, "passed"]),
           "api.test.mts": testTitles(GUIDE_MSW_TEST).map((title) => [title, "passed"]),
+          "sandbox-msw.test.mts": testTitles(sandboxMswTest).map((title) => [title, "passed"]),
         });
-        expect([testTitles(mockVitestCode).length, testTitles(GUIDE_MSW_TEST).length]).toEqual([1, 3]);
+        expect([mockVitestCode, GUIDE_MSW_TEST, sandboxMswTest].map((code) => testTitles(code).length)).toEqual([
+          1, 3, 2,
+        ]);
         expect(GUIDE_GLOBAL_SETUP).toContain("startMock()");
       },
     );
 
-    it("runs the client guide's ./msw test file with the lowest msw and openapi-msw their peer ranges allow", async ({
-      expect,
-      annotate,
-    }) => {
-      const installed = MSW_PEERS.map((peer) => `${peer}@${versionIn(cell.mswLowest, peer)}`);
-      await annotate(`${installed.join(", ")}, vitest ${cell.vitest}`);
-      expect(installed).toEqual(MSW_PEERS.map((peer) => `${peer}@${lowestOf(peerDependencies[peer]!)}`));
-      const { code, output, byFile } = await consumerVitest(cell, cell.mswLowest, `vitest-node${version}`, {
-        "api.test.mts": GUIDE_MSW_TEST,
-      });
-      expect(code, output).toBe(0);
-      expect(byFile).toEqual({ "api.test.mts": testTitles(GUIDE_MSW_TEST).map((title) => [title, "passed"]) });
-    });
+    it(
+      "runs the client guide's ./msw test file and the sandbox through ./msw with the lowest msw and openapi-msw " +
+        "their peer ranges allow",
+      async ({ expect, annotate }) => {
+        const installed = MSW_PEERS.map((peer) => `${peer}@${versionIn(cell.mswLowest, peer)}`);
+        await annotate(`${installed.join(", ")}, vitest ${cell.vitest}`);
+        expect(installed).toEqual(MSW_PEERS.map((peer) => `${peer}@${lowestOf(peerDependencies[peer]!)}`));
+        const files = {
+          "api.test.mts": GUIDE_MSW_TEST,
+          "sandbox-msw.test.mts": sandboxMswTestCode("onUnhandledRequest", `${server.baseUrl}/currencies/fiat-rates`),
+        };
+        const { code, output, byFile } = await consumerVitest(cell, cell.mswLowest, `vitest-node${version}`, files);
+        expect(code, output).toBe(0);
+        expect(byFile).toEqual(allPassed(files));
+      },
+    );
+
+    // msw 3's engines leave Node 20 out: the cell of Node 20 has no msw 3 project (runsMsw3), so no such test.
+    if (runsMsw3(version))
+      it(
+        "runs the client guide's ./msw test file as msw 3 takes it and the sandbox through ./msw on msw " +
+          `${MSW_3.version} ` +
+          `(Node ${MSW_3.node}), without openapi-msw; createHttp says it needs msw 2`,
+        async ({ expect, annotate }) => {
+          const dir = cell.msw3!;
+          const msw = JSON.parse(readFileSync(path.join(dir, "node_modules", "msw", "package.json"), "utf8")) as {
+            version: string;
+            engines: { node: string };
+          };
+          await annotate(`msw@${msw.version}, vitest ${cell.vitest}`);
+          expect([msw.version, msw.engines.node]).toEqual([MSW_3.version, MSW_3.node]);
+          // npm refuses openapi-msw 2.0.0 next to msw 3 (its peer range is msw ^2.10.5); nothing else brings it.
+          expect(await readdir(path.join(dir, "node_modules"))).not.toContain("openapi-msw");
+          const files = {
+            "api.test.mts": guideMswTestOnMsw3(),
+            "sandbox-msw.test.mts": sandboxMswTestCode("onUnhandledFrame", `${server.baseUrl}/currencies/fiat-rates`),
+            "create-http.test.mts": createHttpWithoutOpenapiMswCode,
+          };
+          const { code, output, byFile } = await consumerVitest(cell, dir, `vitest-node${version}`, files);
+          expect(code, output).toBe(0);
+          expect(byFile).toEqual(allPassed(files));
+          expect(testTitles(files["api.test.mts"])).toEqual(testTitles(GUIDE_MSW_TEST));
+        },
+      );
 
     // One mock for the client and both commands: Prism's start is the slow part of these tests.
     it(

@@ -14,3 +14,10 @@ export const RESOLUTIONS = [
   { moduleResolution: "bundler", module: "esnext" },
   { moduleResolution: "nodenext", module: "nodenext" },
 ] as const;
+
+/**
+ * msw 3 for consumers of ./msw (peer range ^2.10.5 || ^3.0.0; msw 2 is the version package-lock.json holds, and
+ * the lowest of the range), on the Nodes its engines accept: `node` is msw 3.0.5's engines.node (not Node 20).
+ * Without openapi-msw, which supports msw 2 only (createHttp is msw 2's).
+ */
+export const MSW_3 = { version: "3.0.5", node: ">=22.12.0" } as const;
