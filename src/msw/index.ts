@@ -52,7 +52,7 @@ export interface HandlerOptions {
  * the documented headers (the rate-limit headers of the moment of the answer, as the mock writes them) and
  * X-Api-Contract-Mock; `Prefer: code=<status>` and `Prefer: example=<name>` pick another documented answer (an
  * unknown one is refused with 404). A quote expires its own `expiresIn` seconds after the answer (the
- * documented example's expiryDate is in the past).
+ * documented example's expiryDate is in the past). With msw 2 or 3 (msw alone: openapi-msw is not needed).
  */
 export function createHandlers(options: HandlerOptions = {}): HttpHandler[] {
   const spec = openApiDocument;
@@ -85,7 +85,7 @@ export interface SandboxHandlerOptions {
  * Handlers that hand every request under `baseUrl` (the API, any path: one the contract lacks gets the
  * sandbox's 404) and under its origin's `/_sandbox` (the control API) to `sandbox.fetch`, and answer what it
  * answers. The same engine then serves a test in-process, through MSW (in Node with setupServer, in a browser
- * with setupWorker) and over HTTP (`api-contract sandbox`).
+ * with setupWorker) and over HTTP (`api-contract sandbox`). With msw 2 or 3 (msw alone: openapi-msw is not needed).
  */
 export function createSandboxHandlers(
   sandbox: { fetch(request: Request): Promise<Response> },
