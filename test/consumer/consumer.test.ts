@@ -806,6 +806,10 @@ async function consumerVitest(cell: NodeCell, project: string, subdir: string, f
       "json",
       "--outputFile",
       results,
+      // A budget, not a speed check: on a loaded 2-core machine, with the other cells running, a test whose first
+      // request compiles the contract's validator can outlast vitest's default 5 s.
+      "--testTimeout",
+      "60000",
     ],
     { cwd: dir, env: cell.env, timeout: 180_000 },
   ).then(
@@ -815,12 +819,32 @@ async function consumerVitest(cell: NodeCell, project: string, subdir: string, f
       output: error.stdout + error.stderr,
     }),
   );
-  if (vitest.code !== 0) return { ...vitest, byFile: undefined };
-  const { testResults } = JSON.parse(await readFile(results, "utf8")) as {
-    testResults: Array<{ name: string; assertionResults: Array<{ title: string; status: string }> }>;
-  };
+  const report = await readFile(results, "utf8").then(
+    (text) =>
+      JSON.parse(text) as {
+        testResults: Array<{
+          name: string;
+          message?: string;
+          assertionResults: Array<{ title: string; status: string; failureMessages?: string[] }>;
+        }>;
+      },
+    () => undefined,
+  );
+  if (vitest.code !== 0) {
+    // The JSON reporter prints nothing of a failure: what failed, and why, is in its report.
+    const failures = (report?.testResults ?? []).flatMap((file) => [
+      ...(file.message ? [`${path.basename(file.name)}: ${file.message}`] : []),
+      ...file.assertionResults
+        .filter(({ status }) => status !== "passed")
+        .map(
+          ({ title, status, failureMessages }) =>
+            `${path.basename(file.name)} > ${title}: ${status}\n${failureMessages?.join("\n") ?? ""}`,
+        ),
+    ]);
+    return { code: vitest.code, output: [vitest.output, ...failures].join("\n"), byFile: undefined };
+  }
   const byFile = Object.fromEntries(
-    testResults.map((file) => [
+    (report?.testResults ?? []).map((file) => [
       path.basename(file.name),
       file.assertionResults.map(({ title, status }) => [title, status]),
     ]),
