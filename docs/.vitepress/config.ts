@@ -51,6 +51,7 @@ export default defineConfig({
           { text: "The typed client", link: "/guide/client" },
           { text: "The mock", link: "/guide/mock" },
           { text: "The sandbox and its control API", link: "/guide/sandbox" },
+          { text: "Webhooks: sending, receiving, verifying", link: "/guide/webhooks" },
           { text: "The register of choices", link: "/guide/register" },
           { text: "Contract tests and verify", link: "/guide/verify" },
           { text: "Where the contract comes from", link: "/guide/provenance" },

@@ -9,7 +9,7 @@
 //   `npx api-contract mock` stopped with kill -TERM, every operation through the client against
 //   `api-contract mock`, and `api-contract verify` against that mock, a proxy that breaks one field, and a
 //   server that refuses everything; ./sandbox as ESM and CJS, and `npx api-contract sandbox` (the package
-//   alone: no Prism) running the sandbox guide's worked flow and the README's webhook example (a node:http
+//   alone: no Prism) running the sandbox guide's worked flow and the webhooks guide's example (a node:http
 //   receiver on 127.0.0.1 in the consumer's project, verifying each signature with the package's
 //   verifyWebhookSignature);
 // - per TypeScript version (5.9, 7) and module resolution (bundler, nodenext): `tsc --strict` on a consumer,
@@ -48,7 +48,7 @@ import { WEBHOOK_SIGNATURE_HEADER } from "../../generated/client-meta.js";
 import { REFUSAL_STATUS } from "../../src/sandbox/rules.js";
 import { isRunning } from "../support/processes.js";
 import { docsSample } from "../support/docs-samples.js";
-import { README_WEBHOOKS_OUTCOME, readmeBlock } from "../support/readme.js";
+import { WEBHOOKS_GUIDE_OUTCOME, webhooksSample } from "../support/webhooks-guide.js";
 import { multipartMedia } from "../../src/openapi/index.js";
 import ts from "typescript";
 import { MSW_3, NODE_VERSIONS, RESOLUTIONS, TYPESCRIPT_VERSIONS } from "./matrix.js";
@@ -660,11 +660,8 @@ const SANDBOX_FLOW = ts.transpileModule(
   },
 ).outputText;
 const SANDBOX_FLOW_CONFIG = { limits: { quotesPerHour: 3 } };
-/** The README's webhook example ("Webhooks in the sandbox"): its receiver and the flows that send to it. */
-const README_SANDBOX_WEBHOOKS = {
-  "sandbox-receiver.mjs": readmeBlock("js", "// sandbox-receiver.mjs"),
-  "sandbox-webhooks.mjs": readmeBlock("js", "// sandbox-webhooks.mjs"),
-};
+/** The webhooks guide's sandbox example (docs/samples/): its receiver and the flows that send to it. */
+const GUIDE_SANDBOX_WEBHOOKS = ["webhooks-sandbox-receiver.mjs", "webhooks-sandbox-flow.mjs"];
 
 /** The consumer programs for the package alone. */
 function writeBareRunFiles(dir: string): Promise<unknown> {
@@ -684,7 +681,7 @@ function writeBareRunFiles(dir: string): Promise<unknown> {
     }),
     writeFile(path.join(dir, "sandbox-flow.mjs"), SANDBOX_FLOW),
     writeFile(path.join(dir, "sandbox.json"), JSON.stringify(SANDBOX_FLOW_CONFIG)),
-    ...Object.entries(README_SANDBOX_WEBHOOKS).map(([file, text]) => writeFile(path.join(dir, file), text)),
+    ...GUIDE_SANDBOX_WEBHOOKS.map((file) => writeFile(path.join(dir, file), webhooksSample(file))),
   ]);
 }
 
@@ -1299,12 +1296,12 @@ describe("consumer of the packed package", { concurrent: true, timeout: CELL_TIM
         expect(outcome.expired[1]).toMatch(/expired/i);
         // Money in and out with a receiver of the consumer's own: the deposit's webhook (after a retry), both
         // withdrawals' states in order, a resend identical; every one verified by verifyWebhookSignature.
-        const webhooks = await run(cell.node.bin, ["sandbox-webhooks.mjs"], {
+        const webhooks = await run(cell.node.bin, ["webhooks-sandbox-flow.mjs"], {
           cwd: bare,
           env: { ...cell.env, SANDBOX_URL: baseUrl },
           timeout: 120_000,
         });
-        expect(JSON.parse(webhooks.stdout)).toEqual(README_WEBHOOKS_OUTCOME);
+        expect(JSON.parse(webhooks.stdout)).toEqual(WEBHOOKS_GUIDE_OUTCOME);
         npx.kill("SIGTERM");
         await closed;
         await expect.poll(() => isRunning(sandboxPid!), { timeout: 30_000 }).toBe(false);

@@ -50,6 +50,20 @@ const OUTCOMES: Record<string, (printed: any) => void> = {
   "verify-validator.ts": (printed) => {
     expect(printed).toEqual({ ok: true, drifted: ["/data/totalDollarVolume"], throughTheClient: 200 });
   },
+  "webhooks-in-process.ts": (printed) => {
+    // The callback verifies, is down once, takes the retry after the clock moves 1 min.
+    expect(printed).toMatchObject({
+      about: true,
+      status: "delivered",
+      attempts: [
+        ["2026-01-01T00:00:00.000Z", 503],
+        ["2026-01-01T00:01:00.000Z", 200],
+      ],
+    });
+    expect(printed.taken.map((body: string) => JSON.parse(body) as unknown)).toEqual([
+      expect.objectContaining({ type: "DEPOSIT", status: "CONFIRMED", amount: 25, currency: "USDT" }),
+    ]);
+  },
 };
 
 /**
@@ -63,7 +77,13 @@ const RUN_BY: Record<string, string> = {
   // A flow against a running `api-contract sandbox`, and a vitest fixture on one shared sandbox.
   "sandbox-flow.ts": "test/docs/sandbox-guide.test.ts",
   "sandbox-fixture.ts": "test/docs/sandbox-parallel-ci.test.ts",
+  // A request handler and the server that serves it: the test runs the handler on a server, posting to it.
+  "webhooks-receiver.ts": "test/webhooks/guide-receiver.test.ts",
+  "webhooks-server.ts": "test/webhooks/guide-receiver.test.ts",
 };
+
+/** Samples that import other samples (`./x.js`): each is compiled with those beside it, as its page puts them. */
+const BESIDE: Record<string, string[]> = { "webhooks-server.ts": ["webhooks-receiver.ts"] };
 
 describe("the site's pages", () => {
   it("include their code from docs/samples/, every sample on a page, and write no code block themselves", async () => {
@@ -100,14 +120,16 @@ describe.each(typescriptSamples)("the sample %s", (name) => {
   afterAll(() => scratch?.remove());
 
   it.each(TYPESCRIPT_VERSIONS)(
-    "compiles (strict) with TypeScript %s against the package, and a copy importing a name the package lacks does not",
+    "compiles (strict) with TypeScript %s against the package, and a copy importing a name it lacks does not",
     async (version) => {
-      const imported = new RegExp(`import \\{ (\\w+)([^}]*\\}) from "${PACKAGE_NAME}`);
+      // The first import from the package or from a sample beside it: the broken copy asks it for a name it lacks.
+      const imported = new RegExp(`import \\{ (\\w+)([^}]*\\}) from "(${PACKAGE_NAME}|\\./)`);
       expect(source).toMatch(imported);
       const broken = source.replace(
         imported,
-        (_, first: string, rest: string) => `import { ${first}X${rest} from "${PACKAGE_NAME}`,
+        (_, first: string, rest: string, from: string) => `import { ${first}X${rest} from "${from}`,
       );
+      for (const other of BESIDE[name] ?? []) await copyFile(path.join(SAMPLES, other), path.join(scratch.dir, other));
       const { bin } = await ensureTypeScript(version);
       const stem = `${path.basename(name, ".ts")}-${version}`;
       const checked = await tscCleanAndBroken(scratch.dir, stem, source, broken, SUBPATHS, bin);

@@ -3,8 +3,8 @@
 // the exact bytes sent, keyed with the account's webhook Signature Secret (not its API secret), on a POST with
 // Content-Type application/json. A real receiver on 127.0.0.1 checks it with node:crypto on the raw bytes and
 // with the package's verifyWebhookSignature, and rejects a tampered body or another secret. The bodies are compact
-// JSON, which JSON.stringify gives back byte for byte (register entry `webhooks.request`); the same data in other
-// bytes fails.
+// JSON, which JSON.stringify gives back byte for byte (register entry `webhooks.request`; the webhooks guide says
+// when other bytes survive); the same data in other bytes fails.
 import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { verifyWebhookSignature } from "../../src/webhooks.js";
@@ -49,11 +49,11 @@ describe("webhook signature", () => {
     const [request] = await receiver.received(1);
     const raw = request!.raw.toString("utf8");
     const signature = String(request!.headers[WEBHOOK_SIGNATURE_HEADER]);
-    // What the README says of a JavaScript receiver that re-serialises: against the sandbox, the same bytes.
+    // What the webhooks guide says of a JavaScript receiver that re-serialises: against the sandbox, the same bytes.
     expect(raw).toMatch(/^\{"[^ \n]*\}$/);
     expect(JSON.stringify(JSON.parse(raw))).toBe(raw);
     expect(await verifyWebhookSignature(JSON.stringify(JSON.parse(raw)), signature, SECRET)).toBe(true);
-    // The forms the README lists as other bytes: spaces, 25.0, an escape JSON does not need.
+    // The forms the webhooks guide lists as other bytes: spaces, 25.0, an escape JSON does not need.
     const others = [
       raw.replace('"type":', '"type": '),
       raw.replace('"amount":25', '"amount":25.0'),

@@ -31,23 +31,3 @@ export function firstScreenExample(): string {
   if (block === undefined) throw new Error("README.md: no ts block importing createClient from the package");
   return block;
 }
-
-/**
- * What the README's webhook example (sandbox-webhooks.mjs) prints against a fresh sandbox: the deposit of 25 USDT
- * (CONFIRMED, to the address made for it) in the wallet, the history and the deposits list; USDT 125, then 83 while
- * two withdrawals of 20 (fee 1) are out, then 104 once the FAILED one is returned; the deposit's webhook taken after
- * one 503 and its retry; each withdrawal's states in order; the resend byte for byte; 6 webhooks in the outbox.
- */
-export const README_WEBHOOKS_OUTCOME = {
-  deposit: ["DEPOSIT", "CONFIRMED", true],
-  usdt: [125, 83, 104],
-  seenIn: [true, true],
-  depositWebhook: ["DEPOSIT", "CONFIRMED", 25],
-  retried: [503, 200],
-  withdrawals: [
-    ["PENDING", "SUCCESSFUL"],
-    ["PENDING", "FAILED"],
-  ],
-  resentIdentical: true,
-  outbox: 6,
-};

@@ -1,7 +1,8 @@
-// The README's webhook receiver ("Receiving webhooks"), exactly as written there: it compiles with its server.ts,
-// and, run in a child process on a real server on 127.0.0.1 (started and stopped here), it accepts a published
-// sample signed as the service signs it and refuses a tampered body, a re-serialised body, a wrong or missing
-// signature. Without WEBHOOK_SECRET it refuses to start. The package name resolves to src/ (tsconfig paths).
+// The webhooks guide's receiver ("Receiving webhooks": docs/samples/webhooks-receiver.ts and webhooks-server.ts),
+// exactly as the site shows it: it compiles with its webhooks-server.ts, and, run in a child process on a real
+// server on 127.0.0.1 (started and stopped here), it accepts a published sample signed as the service signs it and
+// refuses a tampered body, a re-serialised body, a wrong or missing signature. Without WEBHOOK_SECRET it refuses to
+// start. The package name resolves to src/ (tsconfig paths).
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { once } from "node:events";
 import { writeFile } from "node:fs/promises";
@@ -9,18 +10,19 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PACKAGE_NAME } from "../../scripts/build/code-samples.js";
 import { WEBHOOK_SIGNATURE_HEADER } from "../../src/index.js";
-import { readmeBlock } from "../support/readme.js";
 import { repoRoot, scratchDir, tscErrors } from "../support/tsc.js";
+import { webhooksSample } from "../support/webhooks-guide.js";
 import { bodyOf, SECRET, VECTORS } from "./support/vectors.js";
 
-const RECEIVER = readmeBlock("ts", "// webhook-receiver.ts");
-const SERVER = readmeBlock("ts", "// server.ts");
+const RECEIVER = webhooksSample("webhooks-receiver.ts");
+const SERVER = webhooksSample("webhooks-server.ts");
 /**
- * Starts the README's handler on 127.0.0.1 (not the README's server.ts, which listens on every interface), run as
- * the README says to run server.ts: with tsx, importing the receiver as "./webhook-receiver.js" as server.ts does.
+ * Starts the guide's handler on 127.0.0.1 (not its webhooks-server.ts, which listens on every interface), run as
+ * the guide says to run webhooks-server.ts: with tsx, importing the receiver as "./webhooks-receiver.js" as
+ * webhooks-server.ts does.
  */
 const DRIVER = `import { createServer } from "node:http";
-import { receiveWebhook } from "./webhook-receiver.js";
+import { receiveWebhook } from "./webhooks-receiver.js";
 
 const server = createServer(receiveWebhook);
 server.listen(0, "127.0.0.1", () => console.log("PORT " + server.address().port));
@@ -35,7 +37,7 @@ const RAW = new TextEncoder().encode(TEXT);
 let scratch: Awaited<ReturnType<typeof scratchDir>>;
 beforeAll(async () => {
   scratch = await scratchDir("webhook-receiver-");
-  await writeFile(path.join(scratch.dir, "webhook-receiver.ts"), RECEIVER);
+  await writeFile(path.join(scratch.dir, "webhooks-receiver.ts"), RECEIVER);
   await writeFile(path.join(scratch.dir, "driver.mts"), DRIVER);
   const paths = { [PACKAGE_NAME]: [path.join(repoRoot, "src", "index.ts")] };
   await writeFile(path.join(scratch.dir, "tsconfig.json"), JSON.stringify({ compilerOptions: { paths } }));
@@ -60,9 +62,10 @@ function startDriver(env: Record<string, string>): { child: ChildProcessWithoutN
   return { child, output: () => text };
 }
 
-describe("the README's receiver", () => {
-  it("compiles as written, with its server.ts", async () => {
-    const { errors } = await tscErrors(scratch.dir, { "webhook-receiver.ts": RECEIVER, "server.ts": SERVER });
+describe("the webhooks guide's receiver", () => {
+  it("compiles as written, with its webhooks-server.ts", async () => {
+    const files = { "webhooks-receiver.ts": RECEIVER, "webhooks-server.ts": SERVER };
+    const { errors } = await tscErrors(scratch.dir, files);
     expect(errors, errors.join("\n")).toEqual([]);
   });
 
