@@ -180,7 +180,7 @@ describe("the docs site in Chromium, offline", () => {
   it("loads every page the navigation and the sidebar link to without a page error", async () => {
     await open("/guide/getting-started");
     const links = await navigationLinks();
-    const guides = ["/guide/getting-started", "/guide/sandbox"];
+    const guides = GUIDES;
     for (const wanted of [...guides, "/typescript/", "/api/index.html", "/control-api/index.html"])
       expect(links, wanted).toContain(wanted);
     // The TypeScript sidebar lists a page per export; the guides' sidebars add nothing else.
