@@ -6,14 +6,6 @@ import { repoRoot } from "./spec.js";
 
 const readme = () => readFileSync(path.join(repoRoot, "README.md"), "utf8");
 
-/** The README's ```<language> block whose first line starts with `firstLine`, exactly as written (with that line). */
-export function readmeBlock(language: string, firstLine: string): string {
-  const escaped = firstLine.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  const block = new RegExp(`\`\`\`${language}\\n(${escaped}[^\\n]*\\n[\\s\\S]*?)\`\`\``).exec(readme())?.[1];
-  if (block === undefined) throw new Error(`README.md has no \`\`\`${language} block starting with "${firstLine}"`);
-  return block;
-}
-
 /** `source` with the package's imports (its root and ./sandbox) resolved to src/, as the tests run README code. */
 export function resolvedToSource(source: string): string {
   return source
