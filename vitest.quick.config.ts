@@ -41,13 +41,13 @@ export const LEFT_OUT_OF_QUICK_RUN: Record<string, keyof typeof QUICK_RUN_LEAVES
   "test/cli/verify-flags.test.ts": CHILD_TYPESCRIPT,
   "test/cli/verify-rate-limits.test.ts": CHILD_TYPESCRIPT,
   "test/docs/readme-first-example.test.ts": CHILD_TYPESCRIPT,
-  "test/docs/readme-sandbox-webhooks.test.ts": CHILD_TYPESCRIPT,
-  "test/docs/readme-sandbox.test.ts": CHILD_TYPESCRIPT,
+  "test/docs/sandbox-guide.test.ts": CHILD_TYPESCRIPT,
   "test/docs/site-code-samples.test.ts": CHILD_TYPESCRIPT,
+  "test/docs/webhooks-guide.test.ts": CHILD_TYPESCRIPT,
   "test/mock/lifetime.test.ts": CHILD_TYPESCRIPT,
   "test/mock/npm-start.test.ts": CHILD_TYPESCRIPT,
   "test/scripts/mutation-report.test.ts": CHILD_TYPESCRIPT,
-  "test/webhooks/readme-receiver.test.ts": CHILD_TYPESCRIPT,
+  "test/webhooks/guide-receiver.test.ts": CHILD_TYPESCRIPT,
 };
 
 // Files share their workers (no fresh module graph per file), which saves reloading modules for each of the files.

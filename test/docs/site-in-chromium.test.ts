@@ -1,8 +1,9 @@
 // The docs site (npm run docs) as a person reads it: built once for this file into a scratch folder, served on
-// 127.0.0.1 by `npm start` (its command, in a child process, as a reader starts it) and opened in Debian's Chromium (playwright-core) with the network cut
-// (every request that leaves 127.0.0.1 is aborted and recorded). Every page the navigation and the sidebar link to
-// loads without a page error; the references are reached from the navigation; the local search finds what a reader
-// looks for; axe finds no WCAG A/AA violation; screenshots go to test-output/docs/.
+// 127.0.0.1 by `npm start` (its command, in a child process, as a reader starts it) and opened in Debian's Chromium
+// (playwright-core) with the network cut (every request that leaves 127.0.0.1 is aborted and recorded). Every page
+// the navigation and the sidebar link to loads without a page error; the references are reached from the navigation;
+// the local search finds what a reader looks for; axe finds no WCAG A/AA violation on the home page and every guide;
+// screenshots go to test-output/docs/.
 import { existsSync, readdirSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
 import { createRequire } from "node:module";

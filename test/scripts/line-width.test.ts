@@ -2,7 +2,8 @@
 // included, which Biome's formatter does not wrap. One check over all files (near-identical probes are one check);
 // a failure names each file and its wide lines.
 // The files: what git tracks (or would add) of code, templates and Markdown under the source folders, and the
-// config files at the root; not generated/, not JSON data, not fixtures that reproduce an external sample.
+// config files at the root; not generated/, not JSON data, not fixtures that reproduce an external sample, not the
+// tables `npm run build` writes into a guide between its markers (scripts/build/guide-tables.ts).
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -29,9 +30,17 @@ const checkedFiles = [...new Set(listed)]
   .filter((file) => existsSync(path.join(repoRoot, file)))
   .sort();
 
-/** `line N (W characters)` for each line of the text wider than `max` characters (code points, not bytes). */
+/** A build's markers around what it writes into a page (`<!-- name:start -->` … `<!-- name:end -->`). */
+const GENERATED_REGION = /^<!-- ([\w-]+):start -->$[\s\S]*?^<!-- \1:end -->$/gm;
+
+/**
+ * `line N (W characters)` for each line of the text wider than `max` characters (code points, not bytes), the lines
+ * between a build's markers (a region that is closed) left out.
+ */
 function wideLines(text: string, max = MAX_WIDTH): string[] {
-  return text.split(/\r?\n/).flatMap((line, index) => {
+  // Each generated line is emptied, so the other lines keep their numbers.
+  const checked = text.replace(GENERATED_REGION, (region) => region.replace(/[^\r\n]/g, ""));
+  return checked.split(/\r?\n/).flatMap((line, index) => {
     const width = [...line].length;
     return width > max ? [`line ${index + 1} (${width} characters)`] : [];
   });
@@ -53,6 +62,16 @@ describe("the checked files", () => {
     expect(wideLines(["short", `${atLimit}x`, "", "y".repeat(MAX_WIDTH + 5)].join("\r\n"))).toEqual([
       `line 2 (${MAX_WIDTH + 1} characters)`,
       `line 4 (${MAX_WIDTH + 5} characters)`,
+    ]);
+  });
+
+  it("leave out the lines a build writes between its markers, and only those", () => {
+    const wide = "|".repeat(MAX_WIDTH + 1);
+    const page = ["<!-- table:start -->", wide, "<!-- table:end -->", wide].join("\n");
+    expect(wideLines(page)).toEqual([`line 4 (${MAX_WIDTH + 1} characters)`]);
+    // A region its build did not close is checked.
+    expect(wideLines(["<!-- table:start -->", wide, "<!-- other:end -->"].join("\n"))).toEqual([
+      `line 2 (${MAX_WIDTH + 1} characters)`,
     ]);
   });
 });
