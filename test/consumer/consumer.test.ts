@@ -566,10 +566,20 @@ function guideMswTestOnMsw3(): string {
     `import { createHandlers, createHttp } from "${PACKAGE}/msw";`,
     () => `import { http, HttpResponse } from "msw";\nimport { createHandlers } from "${PACKAGE}/msw";`,
   );
-  // `const http = createHttp();`, then `server.use(http.get("<path>", ({ response }) =>`, then on the next line
-  // `response(200).json(<body>)));`: msw's http.get with the full URL, answering HttpResponse.json(<body>).
-  const override =
-    /^ {2}const http = createHttp\(\).*\n.*http\.get\("([^"]+)", .*\n +response\(200\)\.json\((.*)\)\)\);$/m;
+  // `const http = createHttp();`, then `server.use(`, `http.get("<path>", ({ response }) =>`,
+  // `response(200).json(<body>),`, `),` and `);` on lines of their own (as Biome formats it): msw's http.get with
+  // the full URL, answering HttpResponse.json(<body>).
+  const override = new RegExp(
+    [
+      String.raw`^ {2}const http = createHttp\(\).*`,
+      String.raw` {2}server\.use\(`,
+      String.raw` {4}http\.get\("([^"]+)", .*`,
+      String.raw` +response\(200\)\.json\((.*)\),`,
+      String.raw` {4}\),`,
+      String.raw` {2}\);$`,
+    ].join("\n"),
+    "m",
+  );
   text = replaced(text, override, (_, path, body) =>
     [`  server.use(http.get(\`\${MOCK_BASE_URL}${path}\`, () =>`, `    HttpResponse.json(${body})));`].join("\n"),
   );
