@@ -43,6 +43,7 @@ export const LEFT_OUT_OF_QUICK_RUN: Record<string, keyof typeof QUICK_RUN_LEAVES
   "test/docs/readme-first-example.test.ts": CHILD_TYPESCRIPT,
   "test/docs/sandbox-guide.test.ts": CHILD_TYPESCRIPT,
   "test/docs/site-code-samples.test.ts": CHILD_TYPESCRIPT,
+  "test/docs/site-shell-samples.test.ts": CHILD_TYPESCRIPT,
   "test/docs/webhooks-guide.test.ts": CHILD_TYPESCRIPT,
   "test/mock/lifetime.test.ts": CHILD_TYPESCRIPT,
   "test/mock/npm-start.test.ts": CHILD_TYPESCRIPT,
