@@ -50,8 +50,9 @@ import {
   STATE_VERSION,
   setOwnEntry,
 } from "./state.js";
-import { checkedState, checkedStore, highestQuoteCounter } from "./state-check.js";
+import { checkedStateSteps, checkedStore, highestQuoteCounter } from "./state-check.js";
 import { readTemplates } from "./templates.js";
+import { allAtOnce, type Steps } from "./turns.js";
 import type { Sandbox } from "./types.js";
 import {
   createWebhooks,
@@ -182,9 +183,13 @@ function fromVersion1(saved: Json): Json {
  * A copy of `saved` as this version restores it, what older states lack filled in; a refusal where it cannot (its
  * shape and rules: state-check.ts; its catalogue and rates: the contract). The networks of a state saved before
  * them are filled in here, not by the schema: they are the contract's default networks of the state's currencies.
+ * In steps, a store at a time (turns.ts): at once in process, with turns of the event loop between over HTTP.
  */
-function restorable(saved: unknown, check: Check, handedOver = false): SandboxStateData {
-  const next = checkedState(isJsonObject(saved) && saved.version === 1 ? fromVersion1(saved) : saved, handedOver);
+function* restorableSteps(saved: unknown, check: Check, handedOver: boolean): Steps<SandboxStateData> {
+  const next = yield* checkedStateSteps(
+    isJsonObject(saved) && saved.version === 1 ? fromVersion1(saved) : saved,
+    handedOver,
+  );
   withDefaultNetworks(next.catalogue);
   checkCatalogue(next.catalogue, check);
   const ratesProblem = check.ratesProblem(next.rates);
@@ -281,6 +286,24 @@ function keysAdvanceCheck(engine: Engine, ms: number): void {
   }
 }
 
+/**
+ * The restores of the sandbox of `engine`: each checks a state (restorableSteps), then applies it in one step (its
+ * clock, its state, the withdrawals and webhooks it holds going on), so a refusal changes nothing. `copied`:
+ * sandbox.restore (the caller keeps its state); `handedOver`: a state parsed for it alone (the --state file at
+ * start).
+ */
+function createRestores(engine: ReturnType<typeof createEngine>, check: Check, money: ReturnType<typeof createMoney>) {
+  const apply = (next: SandboxStateData) => {
+    engine.clock.restore(next.clock);
+    engine.replace(next);
+    money.resume();
+  };
+  return {
+    copied: (saved: unknown) => apply(allAtOnce(restorableSteps(saved, check, false))),
+    handedOver: (saved: unknown) => apply(allAtOnce(restorableSteps(saved, check, true))),
+  };
+}
+
 export function createSandbox(options: SandboxOptions = {}): Sandbox {
   catalogueCheck ??= createCatalogueCheck(openApiDocument);
   const check = catalogueCheck;
@@ -305,11 +328,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     checkAnswer: createAnswerCheck(openApiDocument, options.log),
   });
   const money = createMoney(engine);
-  const restoreChecked = (next: SandboxStateData) => {
-    engine.clock.restore(next.clock);
-    engine.replace(next);
-    money.resume();
-  };
+  const restores = createRestores(engine, check, money);
   const sandbox: Sandbox = {
     fetch(request) {
       const path = new URL(request.url).pathname;
@@ -364,7 +383,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       engine.webhooks.restoredKey(apiKey);
       money.resume();
     },
-    restore: (saved) => restoreChecked(restorable(saved, check)),
+    restore: restores.copied,
     choices: SANDBOX_CHOICES,
     deposit: money.deposit,
     settleWithdrawal: money.settleWithdrawal,
@@ -372,7 +391,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   };
   const control = createControl(sandbox, engine, options);
   keepPipeline(sandbox, pipeline, engine);
-  handedOverRestores.set(sandbox, (saved) => restoreChecked(restorable(saved, check, true)));
+  handedOverRestores.set(sandbox, restores.handedOver);
   for (const [apiKey, settings] of Object.entries(options.accounts ?? {})) accounts.put(apiKey, settings);
   return sandbox;
 }

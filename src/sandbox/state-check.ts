@@ -16,7 +16,7 @@ import { quoteCounter } from "./ids.js";
 import { refuse } from "./refusal.js";
 import { iso } from "./clock.js";
 import { CLOCK_RANGE, isWithdrawalFinal, MAX_MINOR_UNITS } from "./rules.js";
-import { type AccountRecord, effectMinor, refundableMinor, type SandboxStateData } from "./state.js";
+import { type AccountRecord, effectMinor, refundableMinor, type SandboxStateData, setOwnEntry } from "./state.js";
 import {
   savedStateProblem,
   stateShapeProblem,
@@ -24,6 +24,7 @@ import {
   withStateDefaults,
   withStoreDefaults,
 } from "./state-schema.js";
+import type { Steps } from "./turns.js";
 import { webhookSettingsProblem } from "./webhooks/outbox.js";
 
 /** The codes of the catalogue's currencies and the ids of its pairs, which wallets and trades name; the id counter. */
@@ -130,16 +131,20 @@ function* recordIds(at: string, account: AccountRecord): Generator<[string, stri
     for (const [index, { id }] of account[part].entries()) yield [id, `${at}/${part}/${index}/id`];
 }
 
-/** Whether an id names two records (in one store or two: ids are drawn for the whole sandbox). */
-function sharedIdProblem(stores: Array<[string, AccountRecord]>): string | undefined {
+/**
+ * The ids of the stores added so far, each with its pointer: `add` tells whether a store's id names a record an
+ * earlier store (or itself) has (ids are drawn for the whole sandbox), the first such id in the order added.
+ */
+function idRegister() {
   const seen = new Map<string, string>();
-  for (const [at, account] of stores)
+  return (at: string, account: AccountRecord): string | undefined => {
     for (const [id, where] of recordIds(at, account)) {
       const first = seen.get(id);
       if (first !== undefined) return `${where} is also ${first}: each record has an id of its own`;
       seen.set(id, where);
     }
-  return undefined;
+    return undefined;
+  };
 }
 
 /** The moments a store records as past (made, moved, tried), each with its pointer. */
@@ -158,17 +163,16 @@ function* pastMoments(at: string, account: AccountRecord): Generator<[number, st
  */
 function clockProblem(
   clock: SandboxStateData["clock"],
-  stores: Array<[string, AccountRecord]>,
+  at: string,
+  account: AccountRecord,
   named?: (keyNow: number) => string,
 ): string | undefined {
   const [now, where] = clock.kind === "fixed" ? [clock.nowMs, "/clock/nowMs"] : [clock.lastMs, "/clock/lastMs"];
-  for (const [at, account] of stores) {
-    const keyNow = now + account.clockOffsetMs;
-    const keyClock = named?.(keyNow) ?? (account.clockOffsetMs === 0 ? where : `${where} + ${at}/clockOffsetMs`);
-    if (keyNow > CLOCK_RANGE.latest) return `${keyClock} is past ${iso(CLOCK_RANGE.latest)}, the last moment`;
-    for (const [moment, pointer] of pastMoments(at, account))
-      if (moment > keyNow) return `${keyClock} is before ${pointer}: the clock is never set back`;
-  }
+  const keyNow = now + account.clockOffsetMs;
+  const keyClock = named?.(keyNow) ?? (account.clockOffsetMs === 0 ? where : `${where} + ${at}/clockOffsetMs`);
+  if (keyNow > CLOCK_RANGE.latest) return `${keyClock} is past ${iso(CLOCK_RANGE.latest)}, the last moment`;
+  for (const [moment, pointer] of pastMoments(at, account))
+    if (moment > keyNow) return `${keyClock} is before ${pointer}: the clock is never set back`;
   return undefined;
 }
 
@@ -196,19 +200,6 @@ function storeProblem(at: string, apiKey: string, account: AccountRecord, names:
 /** The pointer of `apiKey`'s store in a state. */
 const storePointer = (apiKey: string) => `/accounts/${escapePointerToken(apiKey)}`;
 
-/** What breaks a rule no schema states in `state` (a SandboxState, its defaults filled in), or undefined. */
-function ruleProblem(state: SandboxStateData): string | undefined {
-  const names = namesOf(state);
-  const stores: Array<[string, AccountRecord]> = [];
-  for (const [apiKey, account] of Object.entries(state.accounts)) {
-    const at = storePointer(apiKey);
-    stores.push([at, account]);
-    const problem = storeProblem(at, apiKey, account, names);
-    if (problem) return problem;
-  }
-  return sharedIdProblem(stores) ?? clockProblem(state.clock, stores);
-}
-
 /** The highest counter of the quote ids of `account` (0 for none). */
 export const highestQuoteCounter = (account: AccountRecord): number =>
   Math.max(0, ...account.quotes.map(({ id }) => quoteCounter(id) ?? 0));
@@ -224,27 +215,70 @@ export function checkedStore(state: SandboxStateData, apiKey: string, value: unk
   if (shape) refuse(400, `sandbox account state: ${shape}`);
   const store = withStoreDefaults(structuredClone(value) as AccountRecord);
   const names = { ...namesOf(state), counter: Math.max(state.ids.counter, highestQuoteCounter(store)) };
-  const others = Object.entries(state.accounts)
-    .filter(([key]) => key !== apiKey)
-    .map(([key, account]): [string, AccountRecord] => [storePointer(key), account]);
+  const sharesAnId = idRegister();
+  const sharedId = () => {
+    let shared = sharesAnId("", store);
+    for (const [key, account] of Object.entries(state.accounts))
+      if (key !== apiKey) shared ??= sharesAnId(storePointer(key), account);
+    return shared;
+  };
   const problem =
     storeProblem("", apiKey, store, names) ??
-    sharedIdProblem([["", store], ...others]) ??
-    clockProblem(state.clock, [["", store]], (keyNow) => `the key's clock (${iso(keyNow)})`);
+    sharedId() ??
+    clockProblem(state.clock, "", store, (keyNow) => `the key's clock (${iso(keyNow)})`);
   if (problem) refuse(400, `sandbox account state: ${problem}`);
   return store;
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** `state` with `accounts` in place of its stores: its other parts as they are, in their order. */
+function withAccounts(state: Record<string, unknown>, accounts: unknown): Record<string, unknown> {
+  const copy: Record<string, unknown> = {};
+  for (const [name, part] of Object.entries(state)) setOwnEntry(copy, name, name === "accounts" ? accounts : part);
+  return copy;
 }
 
 /**
  * A copy of `value` (a state of format 2: a format-1 state is brought to it first) as a restore holds it, what an
  * older state lacks filled in; a refusal (400) naming the first problem where it is not one. `handedOver`: `value`
  * is the restore's alone (parsed for it), so it is filled in as it is, not copied first.
+ * It is checked a store at a time, in steps (turns.ts): a restore over HTTP gives the event loop a turn between two
+ * stores (control.ts), one in process runs them at once. The first problem named is the one a check of the whole
+ * state at once names: the schema before the rules (a store against SandboxAccountStore alone, and the first that
+ * fails named by the whole state's check of it beside the other parts, whose problems may come before its own;
+ * then the parts), then each store's rules in the order of the keys, then the ids two stores share, then the clock.
  */
-export function checkedState(value: unknown, handedOver = false): SandboxStateData {
-  const shape = savedStateProblem(value) ?? stateShapeProblem(value);
+export function* checkedStateSteps(value: unknown, handedOver = false): Steps<SandboxStateData> {
+  const saved = savedStateProblem(value);
+  if (saved) refuse(400, `sandbox state: ${saved}`);
+  const whole = value as Record<string, unknown>; // an object: savedStateProblem says so
+  const stores = isRecord(whole.accounts) ? Object.entries(whole.accounts) : [];
+  for (const [key, store] of stores) {
+    if (storeShapeProblem(store) !== undefined)
+      refuse(400, `sandbox state: ${stateShapeProblem(withAccounts(whole, { [key]: store }))}`);
+    yield;
+  }
+  const parts = isRecord(whole.accounts) ? withAccounts(whole, {}) : whole;
+  const shape = stateShapeProblem(parts);
   if (shape) refuse(400, `sandbox state: ${shape}`);
-  const state = withStateDefaults((handedOver ? value : structuredClone(value)) as SandboxStateData);
-  const problem = ruleProblem(state);
+  const state = withStateDefaults((handedOver ? parts : structuredClone(parts)) as SandboxStateData);
+  const names = namesOf(state);
+  const sharesAnId = idRegister();
+  let sharedId: string | undefined;
+  let clockBehind: string | undefined;
+  for (const [key, value] of stores) {
+    const at = storePointer(key);
+    const store = withStoreDefaults((handedOver ? value : structuredClone(value)) as AccountRecord);
+    setOwnEntry(state.accounts, key, store);
+    const problem = storeProblem(at, key, store, names);
+    if (problem) refuse(400, `sandbox state: ${problem}`);
+    sharedId ??= sharesAnId(at, store);
+    clockBehind ??= clockProblem(state.clock, at, store);
+    yield;
+  }
+  const problem = sharedId ?? clockBehind;
   if (problem) refuse(400, `sandbox state: ${problem}`);
   return state;
 }

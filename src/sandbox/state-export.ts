@@ -16,6 +16,7 @@
 // store as it was when the compaction began gives.
 import type { Engine } from "./engine.js";
 import { type AccountRecord, ownEntry } from "./state.js";
+import { nextTurn } from "./turns.js";
 
 /** How much text a chunk holds before the export gives the event loop a turn (one store may make a chunk larger). */
 const CHUNK_CHARS = 256 * 1024;
@@ -37,9 +38,6 @@ function withoutSecrets(store: AccountRecord): object {
   const { apiSecret: _apiSecret, webhookSecret: _webhookSecret, ...shown } = store;
   return shown;
 }
-
-/** Gives the event loop a turn: the requests that arrived meanwhile are answered before the next chunk is made. */
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Refuses to go on with an export of `state` once a restore has replaced it. */
 function stillExporting(engine: ExportedEngine, state: ExportedEngine["state"]): void {
