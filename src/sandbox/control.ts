@@ -5,7 +5,9 @@
 // control answer is checked against the document too; one that fails is a sandbox bug, answered 500. The whole
 // state (GET /_sandbox/state) is answered in chunks as it is made (state-export.ts), each store checked as it is
 // written and the other parts at the end: its status is sent before the end, so one that fails is logged and ends
-// the body early (a broken body, never a whole one that breaks the document).
+// the body early (a broken body, never a whole one that breaks the document). A whole state put back
+// (PUT /_sandbox/state) is read a store at a time (state-import.ts) and checked a store at a time (state-check.ts),
+// with turns of the event loop between, then applied in one step: other requests are answered meanwhile.
 // Who may call it over HTTP (its own origin, Host checked) is the HTTP front's rule (control-origin.ts): here, in
 // process and through MSW, no socket is open and the caller holds the sandbox already.
 import controlJson from "../../generated/sandbox-control.json" with { type: "json" };
@@ -15,6 +17,7 @@ import type { Engine } from "./engine.js";
 import type { Sandbox } from "./types.js";
 import { SandboxRefusal } from "./refusal.js";
 import { exportState } from "./state-export.js";
+import { parseStateInTurns } from "./state-import.js";
 
 /** The control document (the control API's OpenAPI 3.1 description). */
 const controlDocument = controlJson as unknown as OpenApiDocument;
@@ -45,13 +48,18 @@ const clockOf = (now: number) => ok({ now, iso: new Date(now).toISOString() });
  * The one place a control route's refusal becomes its answer: a SandboxRefusal (balances, rates, a state, money,
  * the clock) answers its status saying why; a RangeError of the sandbox's options answers 400.
  */
+function refusalOf(error: unknown): ControlAnswer {
+  if (error instanceof SandboxRefusal) return problem(error.status, error.message);
+  if (error instanceof RangeError) return problem(400, error.message);
+  throw error;
+}
+
+/** The answer of `change`, or of its refusal (refusalOf). */
 function refusing(change: () => ControlAnswer): ControlAnswer {
   try {
     return change();
   } catch (error) {
-    if (error instanceof SandboxRefusal) return problem(error.status, error.message);
-    if (error instanceof RangeError) return problem(400, error.message);
-    throw error;
+    return refusalOf(error);
   }
 }
 
@@ -101,11 +109,6 @@ const HANDLERS: Record<string, ControlHandler> = {
       sandbox.restoreAccount(params.apiKey!, body as Parameters<Sandbox["restoreAccount"]>[1]);
       return { status: 204 };
     }),
-  putSandboxState: (sandbox, { body }) =>
-    refusing(() => {
-      sandbox.restore(body as ReturnType<Sandbox["snapshot"]>);
-      return { status: 204 };
-    }),
   getSandboxChoices: (sandbox) => ok(sandbox.choices),
   simulateSandboxDeposit: (sandbox, { body }) =>
     refusing(() => ({ status: 201, body: sandbox.deposit(body as Parameters<Sandbox["deposit"]>[0]) })),
@@ -115,15 +118,49 @@ const HANDLERS: Record<string, ControlHandler> = {
   getSandboxOpenApi: () => ok(controlDocument),
 };
 
-/** The body of a request, parsed, or the 400 of one that is not JSON. */
-async function bodyOf(request: Request): Promise<{ value: unknown } | ControlAnswer> {
-  const text = request.method === "GET" || request.method === "HEAD" ? "" : await request.text();
+/** A body's text parsed (undefined for none), or the 400 of one that is not JSON. */
+function parsedBody(text: string): { value: unknown } | ControlAnswer {
   if (text === "") return { value: undefined };
   try {
     return { value: JSON.parse(text) };
   } catch (error) {
     return problem(400, `the body is not valid JSON (${(error as Error).message})`);
   }
+}
+
+/** The body of a request, parsed, or the 400 of one that is not JSON. */
+async function bodyOf(request: Request): Promise<{ value: unknown } | ControlAnswer> {
+  return parsedBody(request.method === "GET" || request.method === "HEAD" ? "" : await request.text());
+}
+
+/** The route whose body is a whole state, which may be hundreds of MiB: read a store at a time (state-import.ts). */
+const STATE_BODY_ROUTE = "putSandboxState";
+
+/** A request's body as bytes: its one chunk as it is (a body given whole: the HTTP front's), or its chunks joined. */
+async function bytesOf(request: Request): Promise<Uint8Array<ArrayBuffer>> {
+  // A body's chunks are never of a SharedArrayBuffer.
+  const chunks: Uint8Array<ArrayBuffer>[] = [];
+  const reader = request.body?.getReader() as ReadableStreamDefaultReader<Uint8Array<ArrayBuffer>> | undefined;
+  if (reader) for (let next = await reader.read(); !next.done; next = await reader.read()) chunks.push(next.value);
+  if (chunks.length === 1) return chunks[0]!;
+  const bytes = new Uint8Array(chunks.reduce((size, chunk) => size + chunk.length, 0));
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.length;
+  }
+  return bytes;
+}
+
+/**
+ * The state a request's body holds, parsed a store at a time with a turn of the event loop between two stores;
+ * a body that is not a JSON object is parsed as any other body is (bodyOf: its text as the request's text() gives
+ * it), for the same value or the same 400.
+ */
+async function stateBodyOf(request: Request): Promise<{ value: unknown } | ControlAnswer> {
+  const bytes = await bytesOf(request);
+  const state = await parseStateInTurns(bytes);
+  return state === undefined ? parsedBody(await new Response(bytes).text()) : { value: state };
 }
 
 const JSON_CONTENT = { "content-type": "application/json" };
@@ -185,6 +222,11 @@ function controlRoutes() {
 interface ControlOptions {
   controlToken?: string;
   log?: (line: string) => void;
+  /**
+   * Restores a state parsed for this request alone, checked a store at a time with turns of the event loop between
+   * (state-check.ts) and applied in one step once all of it is checked: a refusal (SandboxRefusal) changes nothing.
+   */
+  restoreInTurns: (saved: unknown) => Promise<void>;
 }
 
 /** Why an answer breaks the control document, as the log and a 500 say it. */
@@ -243,6 +285,14 @@ export function createControl(sandbox: Sandbox, engine: Engine, options: Control
   const handlers: Record<string, ControlHandler> = {
     ...HANDLERS,
     getSandboxState: createStateRead(engine, validator, options.log),
+    [STATE_BODY_ROUTE]: async (_sandbox, { body }) => {
+      try {
+        await options.restoreInTurns(body);
+        return { status: 204 };
+      } catch (error) {
+        return refusalOf(error);
+      }
+    },
   };
   const authorized = (request: Request) =>
     options.controlToken === undefined || request.headers.get("authorization") === `Bearer ${options.controlToken}`;
@@ -262,7 +312,8 @@ export function createControl(sandbox: Sandbox, engine: Engine, options: Control
     const match = matcher.match(request.method, path);
     const handler = match && handlers[match.operation.operationId ?? ""];
     if (!match || !handler) return noRoute(request.method, path);
-    const body = await bodyOf(request);
+    const whole = match.operation.operationId === STATE_BODY_ROUTE;
+    const body = whole ? await stateBodyOf(request) : await bodyOf(request);
     if (!("value" in body)) return body;
     const [wrong] = validator.validateRequestBody(request.method, path, body.value);
     if (wrong) return problem(400, wrong.message.replace(/^request body: /, ""));

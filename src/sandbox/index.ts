@@ -52,7 +52,7 @@ import {
 } from "./state.js";
 import { checkedStateSteps, checkedStore, highestQuoteCounter } from "./state-check.js";
 import { readTemplates } from "./templates.js";
-import { allAtOnce, type Steps } from "./turns.js";
+import { allAtOnce, inTurns, type Steps } from "./turns.js";
 import type { Sandbox } from "./types.js";
 import {
   createWebhooks,
@@ -290,7 +290,7 @@ function keysAdvanceCheck(engine: Engine, ms: number): void {
  * The restores of the sandbox of `engine`: each checks a state (restorableSteps), then applies it in one step (its
  * clock, its state, the withdrawals and webhooks it holds going on), so a refusal changes nothing. `copied`:
  * sandbox.restore (the caller keeps its state); `handedOver`: a state parsed for it alone (the --state file at
- * start).
+ * start); `inTurns`: one parsed for PUT /_sandbox/state, checked with a turn of the event loop between two stores.
  */
 function createRestores(engine: ReturnType<typeof createEngine>, check: Check, money: ReturnType<typeof createMoney>) {
   const apply = (next: SandboxStateData) => {
@@ -301,6 +301,7 @@ function createRestores(engine: ReturnType<typeof createEngine>, check: Check, m
   return {
     copied: (saved: unknown) => apply(allAtOnce(restorableSteps(saved, check, false))),
     handedOver: (saved: unknown) => apply(allAtOnce(restorableSteps(saved, check, true))),
+    inTurns: async (saved: unknown) => apply(await inTurns(restorableSteps(saved, check, true))),
   };
 }
 
@@ -389,7 +390,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     settleWithdrawal: money.settleWithdrawal,
     webhooks: { list: (apiKey) => engine.webhooks.list(apiKey), settled: () => engine.webhooks.settled() },
   };
-  const control = createControl(sandbox, engine, options);
+  const control = createControl(sandbox, engine, { ...options, restoreInTurns: restores.inTurns });
   keepPipeline(sandbox, pipeline, engine);
   handedOverRestores.set(sandbox, restores.handedOver);
   for (const [apiKey, settings] of Object.entries(options.accounts ?? {})) accounts.put(apiKey, settings);

@@ -18,3 +18,12 @@ export function allAtOnce<T>(steps: Steps<T>): T {
     if (step.done) return step.value;
   }
 }
+
+/** The result of `steps`, with a turn of the event loop between each two (its refusal a rejection). */
+export async function inTurns<T>(steps: Steps<T>): Promise<T> {
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    await nextTurn();
+  }
+}
