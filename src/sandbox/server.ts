@@ -407,7 +407,7 @@ function sandboxSide(sandbox: Sandbox, at: Listening, journal?: Journal): Answer
         const path = new URL(String(request.url), at.origin || "http://sandbox.invalid").pathname;
         const apiKey = apiKeyOf(headersOf(request));
         const change = changeOf(
-          { method: String(request.method), path, apiKey, body: utf8.decode(body) },
+          { method: String(request.method), path, apiKey, body: () => utf8.decode(body) },
           engineOf(sandbox)!,
         );
         try {
