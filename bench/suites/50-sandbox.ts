@@ -7,7 +7,8 @@
 //   - memory: 10,000 accounts with 20 trades each (Create Quote and Accept Quote through `sandbox.fetch`), built in
 //     a process of its own (this file run directly, with --expose-gc), its RSS against the same process before,
 //     and the time of a snapshot, its JSON and a restore; then `api-contract sandbox --state` on that state: its
-//     restart time, and a GET's latency while another process reads the state's export back to back, against idle.
+//     restart time, and a GET's latency while another process reads the state's export back to back, and while
+//     one puts the state back (PUT /_sandbox/state) back to back, against idle.
 //   - stall: a GET's latency while 1 MiB invalid bodies arrive on other connections, against its idle latency.
 //   - webhooks (issue 22): deliveries per second to a local receiver against the global fetch sending the same
 //     POSTs, and the API's latency while 1,000 webhooks wait on a receiver that never answers, against idle.
@@ -34,6 +35,8 @@ const ROUNDS = Number(process.env.BENCH_SANDBOX_ROUNDS ?? 3);
 const ACCOUNTS = Number(process.env.BENCH_SANDBOX_ACCOUNTS ?? 10_000);
 const THROUGHPUT_ONLY = process.env.BENCH_SANDBOX_ONLY === "throughput";
 const TRADES_PER_ACCOUNT = 20;
+/** How long the GETs are measured while the state moves: a few whole exports or imports of the memory run's state. */
+const MOVING_S = 3 * ROUND_S;
 const HUGE_LIMITS = { requestsPerMinute: 1e9, quotesPerHour: 1e9 };
 const MIB = 1024 * 1024;
 const runFile = promisify(execFile);
@@ -447,7 +450,7 @@ async function memory(work: string): Promise<string[]> {
   const mb = (bytes: number) => (bytes / MIB).toFixed(1);
   const perAccount = (report.rssAfter - report.rssBefore) / report.accounts / 1024;
   const restart = await restartTimes(work, statePath);
-  const exporting = await latencyWhileExporting(work, statePath);
+  const moving = await latencyWhileStateMoves(work, statePath);
   return [
     "| accounts × trades | built in (s) | RSS before → after (MiB) | heap after (MiB) | per account (KiB) | " +
       "snapshot() (ms) | JSON (MiB; stringify, parse ms) | restore() (ms) |",
@@ -466,20 +469,30 @@ async function memory(work: string): Promise<string[]> {
     `| ${formatRate(report.accounts)} × ${report.trades} | ${Math.round(restart.withState)} | ` +
       `${Math.round(restart.without)} | < 1,000 ms ${restart.withState < 1_000 ? "✓" : "✗"} |`,
     "",
-    `Export: the same sandbox (--state), one GET at a time (Get Fiat Rates, ${ROUND_S} s), alone and while another ` +
-      "process reads `GET /_sandbox/state` whole, one export after another.",
+    `Export and import: the same sandbox (--state), one GET at a time (Get Fiat Rates), alone (${ROUND_S} s), ` +
+      `while another process reads \`GET /_sandbox/state\` whole, one export after another (${MOVING_S} s), and ` +
+      "while one puts the state file's text back with `PUT /_sandbox/state`, one import after another (each " +
+      "journaled: the state file written whole again and synced, and until it is, an answer that changes anything, " +
+      `as each GET does its keyless limit window, waits: the journal's rule; ${MOVING_S} s).`,
     "",
-    "| GET | mean / p99 / max (ms) | mean ÷ idle mean | GET req/s | exports read (MiB/s) |",
+    "| GET | mean / p99 / max (ms) | mean ÷ idle mean | GET req/s | exports or imports (MiB/s) |",
     "|---|---|---|---|---|",
-    `| idle | ${exporting.idle.mean.toFixed(2)} / ${exporting.idle.p99} / ${exporting.idle.max} | — | ` +
-      `${formatRate(exporting.idle.rps)} | — |`,
-    `| while the state is exported | ${exporting.loaded.mean.toFixed(2)} / ${exporting.loaded.p99} / ` +
-      `${exporting.loaded.max} | ${times(exporting.loaded.mean / exporting.idle.mean)} | ` +
-      `${formatRate(exporting.loaded.rps)} | ${exporting.exports} (${exporting.mibPerSecond.toFixed(0)}) |`,
+    `| idle | ${moving.idle.mean.toFixed(2)} / ${moving.idle.p99} / ${moving.idle.max} | — | ` +
+      `${formatRate(moving.idle.rps)} | — |`,
+    movingRow("while the state is exported", moving.idle, moving.exporting),
+    movingRow("while the state is imported", moving.idle, moving.importing),
   ];
 }
 
-/** Reads `GET <origin>/_sandbox/state` whole, one export after another, until stopped; prints exports and bytes. */
+/** A row of the export and import table: the GETs' latency while the state moves, and the moves made. */
+function movingRow(name: string, idle: Sample, { loaded, moves, mibPerSecond }: StateMoves): string {
+  return (
+    `| ${name} | ${loaded.mean.toFixed(2)} / ${loaded.p99} / ${loaded.max} | ${times(loaded.mean / idle.mean)} | ` +
+    `${formatRate(loaded.rps)} | ${moves} (${mibPerSecond.toFixed(0)}) |`
+  );
+}
+
+/** Reads `GET <origin>/_sandbox/state` whole, one export after another, until stopped; prints moves and bytes. */
 const exportReaderScript = (origin: string) =>
   [
     "let [made, bytes, stop] = [0, 0, false];",
@@ -492,37 +505,77 @@ const exportReaderScript = (origin: string) =>
     "    bytes += (await answer.arrayBuffer()).byteLength;",
     "    made++;",
     "  }",
-    "  console.log(JSON.stringify({ exports: made, bytes }));",
+    "  console.log(JSON.stringify({ moves: made, bytes }));",
     "})();",
   ].join("\n");
 
 /**
- * A GET's latency on the sandbox started with the memory run's state, idle and while another process reads the
- * state's export back to back (each export made in chunks, a turn of the event loop between them: state-export.ts).
+ * Puts `statePath`'s text (read once, before the first) back with `PUT <origin>/_sandbox/state`, one after another,
+ * until stopped; prints moves and bytes.
  */
-async function latencyWhileExporting(work: string, statePath: string) {
+const importWriterScript = (origin: string, statePath: string) =>
+  [
+    `const text = require("node:fs").readFileSync(${JSON.stringify(statePath)});`,
+    "let [made, bytes, stop] = [0, 0, false];",
+    'process.on("SIGTERM", () => { stop = true; });',
+    "(async () => {",
+    '  console.log("writing; Ctrl-C");',
+    "  while (!stop) {",
+    `    const answer = await fetch(${JSON.stringify(`${origin}/_sandbox/state`)}, {`,
+    '      method: "PUT", headers: { "content-type": "application/json" }, body: text,',
+    "    });",
+    "    if (answer.status !== 204)",
+    '      throw new Error("import answered " + answer.status + ": " + (await answer.text()));',
+    "    bytes += text.length;",
+    "    made++;",
+    "  }",
+    "  console.log(JSON.stringify({ moves: made, bytes }));",
+    "})();",
+  ].join("\n");
+
+/** The GETs' latency while another process moves the state (exports or imports it) back to back. */
+interface StateMoves {
+  loaded: Sample;
+  moves: number;
+  mibPerSecond: number;
+}
+
+/** The GETs' latency at `origin` while the process of `script` (its file in `work`) moves the state. */
+async function latencyWhileMoving(work: string, origin: string, name: string, script: string): Promise<StateMoves> {
+  const [read] = WORKLOADS as [Workload];
+  const file = path.join(work, `${name}.cjs`);
+  await writeFile(file, script);
+  const mover = await startNodeServer([file], { name: `the state's ${name}` });
+  const started = performance.now();
+  const loaded = await measure(name, origin + read.path, read, 1, MOVING_S);
+  await mover.stop();
+  const seconds = (performance.now() - started) / 1000;
+  const { moves, bytes } = JSON.parse(await jsonLine(mover, 0)) as { moves: number; bytes: number };
+  return { loaded, moves, mibPerSecond: bytes / MIB / seconds };
+}
+
+/**
+ * A GET's latency on the sandbox started with the memory run's state, idle, while another process reads the
+ * state's export back to back (each export made in chunks, a turn of the event loop between them: state-export.ts),
+ * and while one puts the state back (each read and checked a store at a time: state-import.ts, state-check.ts).
+ */
+async function latencyWhileStateMoves(work: string, statePath: string) {
   const [read] = WORKLOADS as [Workload];
   const config = path.join(work, "export-config.json");
   await writeFile(config, JSON.stringify({ limits: HUGE_LIMITS }));
   const port = await findFreePort();
   const cli = [path.join("dist", "cli.js"), "sandbox", "--port", String(port), "--quiet", "--config", config];
   const sandbox = await startNodeServer(["--max-old-space-size=8192", ...cli, "--state", statePath], {
-    name: "api-contract sandbox --state (export)",
+    name: "api-contract sandbox --state (export, import)",
     timeoutMs: 5 * 60_000,
   });
   try {
     const origin = `http://127.0.0.1:${port}`;
     const idle = await measure("idle", origin + read.path, read, 1, ROUND_S);
-    const script = path.join(work, "export-reader.cjs");
-    await writeFile(script, exportReaderScript(origin));
-    const reader = await startNodeServer([script], { name: "the export reader" });
-    const started = performance.now();
-    const loaded = await measure("exporting", origin + read.path, read, 1, ROUND_S);
-    await reader.stop();
-    const seconds = (performance.now() - started) / 1000;
-    const { exports, bytes } = JSON.parse(await jsonLine(reader, 0)) as { exports: number; bytes: number };
+    const exporting = await latencyWhileMoving(work, origin, "exporting", exportReaderScript(origin));
+    const importing = await latencyWhileMoving(work, origin, "importing", importWriterScript(origin, statePath));
     failOnBugs(sandbox);
-    return { idle, loaded, exports, mibPerSecond: bytes / MIB / seconds };
+    return { idle, exporting, importing };
   } finally {
     await sandbox.stop();
   }
