@@ -132,8 +132,8 @@ function* recordIds(at: string, account: AccountRecord): Generator<[string, stri
 }
 
 /**
- * The ids of the stores added so far, each with its pointer: `add` tells whether a store's id names a record an
- * earlier store (or itself) has (ids are drawn for the whole sandbox), the first such id in the order added.
+ * A register of the ids of the stores given to it so far, each with its pointer: given a store, it tells whether an
+ * id of it names a record that store or an earlier one has (ids are drawn for the whole sandbox), the first such.
  */
 function idRegister() {
   const seen = new Map<string, string>();
@@ -268,9 +268,9 @@ export function* checkedStateSteps(value: unknown, handedOver = false): Steps<Sa
   const sharesAnId = idRegister();
   let sharedId: string | undefined;
   let clockBehind: string | undefined;
-  for (const [key, value] of stores) {
+  for (const [key, given] of stores) {
     const at = storePointer(key);
-    const store = withStoreDefaults((handedOver ? value : structuredClone(value)) as AccountRecord);
+    const store = withStoreDefaults((handedOver ? given : structuredClone(given)) as AccountRecord);
     setOwnEntry(state.accounts, key, store);
     const problem = storeProblem(at, key, store, names);
     if (problem) refuse(400, `sandbox state: ${problem}`);
