@@ -323,6 +323,8 @@ export interface paths {
          *     as `sandbox.restore` throws; the state is unchanged. A control request's body may be as large as the
          *     longest string the JavaScript engine makes (Node's `buffer.constants.MAX_STRING_LENGTH` bytes, about
          *     512 MiB), so any state `GET /_sandbox/state` answers is taken back; a larger body is refused with 413.
+         *     Over HTTP a large state is read and checked one account's store at a time, other requests answered in
+         *     between (they act on the state being replaced), and applied in one step once all of it is checked.
          */
         put: operations["putSandboxState"];
         post?: never;
