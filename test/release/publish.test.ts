@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCommand } from "../../scripts/lib/node-cli.js";
 import { repoRoot } from "../support/spec.js";
 
-const COPIED = ["package.json", "README.md", "tsup.config.ts", "tsconfig.json", "src", "generated"];
+// scripts/: build:dist (prepack) runs scripts/optional-peer-types.ts after tsup.
+const COPIED = ["package.json", "README.md", "tsup.config.ts", "tsconfig.json", "src", "generated", "scripts"];
 
 interface PackResult {
   id: string;
