@@ -225,7 +225,8 @@ export const SANDBOX_CHOICES: readonly SandboxChoice[] = [
     topic: "Quotes",
     choice:
       `amountReceived is rounded ${RULE_FORMS.amountReceivedRounding} to the received currency's ` +
-      "maximumDecimalPlaces, the product or quotient read at 15 significant digits first (0.29 × 100 is 29).",
+      "maximumDecimalPlaces, the exact product or quotient of amount and rate (as they are written) read at 15 " +
+      "significant digits first (0.29 × 100 is 29; 1290919915501.94 ÷ 1652.4 is 781239358.20742).",
     why: "No source shows how amounts are rounded; rounding down never pays more than the rate.",
     form: { amountReceivedRounding: RULE_FORMS.amountReceivedRounding },
   },

@@ -42,6 +42,13 @@ describe("amountReceived at 15 digits, rounded down", () => {
     expect([balances.NGNX, balances.USDT]).toEqual([0.3, 1.007]);
   });
 
+  it("reads the exact quotient, not the float's: BUY 1290919915501.94 NGNX at 1652.4 → 781239358.20742", async () => {
+    // 1290919915501.94 ÷ 1652.4 = 781239358.2074195110…: at 15 significant digits 781239358.207420, down to 6
+    // decimals 781239358.20742. The float quotient is 781239358.2074194, whose 15 digits end in …419.
+    const bought = await quote(withRates(1652.4, 1652.4), "BUY", 1290919915501.94);
+    expect(bought).toMatchObject({ rate: 1652.4, amountReceived: 781239358.20742 });
+  });
+
   it("rounds down, not to nearest: SELL 0.123456 × 100 = 12.3456 → 12.34; BUY 2 ÷ 3 → 0.666666", async () => {
     const sold = await quote(withRates(100, 100), "SELL", 0.123456);
     expect(sold.amountReceived).toBe(12.34); // 12.3456 NGNX to 2 decimals, down (nearest would be 12.35)

@@ -3,6 +3,7 @@
 // rounding's boundary; they must answer exactly what writing them out answers, for every value.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { wholeOfExactAt15Digits } from "../../src/sandbox/exact-decimal.js";
 import { floorAt15Digits, roundAt15Digits } from "../../src/sandbox/state.js";
 
 const written = (value: number): number => Number(value.toPrecision(15));
@@ -46,5 +47,33 @@ describe("rounding at 15 significant digits", () => {
       fc.property(values, (value) => same(roundAt15Digits(value), Math.round(written(value)))),
       { numRuns: 5_000 },
     );
+  });
+});
+
+describe("an exact product or quotient at 15 significant digits", () => {
+  it("reads the exact value, not the float's: 1290919915501.94 ÷ 1652.4 × 10^6 floors to 781239358207420", () => {
+    // Exactly 781239358207419.5110…: 15 digits give …420 (the float 781239358207419.4 would give …419).
+    expect(wholeOfExactAt15Digits([1290919915501.94, 1e6], [1652.4], "down")).toBe(781239358207420);
+    expect(Math.floor(Number(((1290919915501.94 / 1652.4) * 1e6).toPrecision(15)))).toBe(781239358207419);
+  });
+
+  it("brings it whole as asked: 0.29 × 100 is 29 each way; 2 ÷ 3 × 10^6 is 666666, 666667 up or nearest", () => {
+    for (const rounding of ["down", "up", "nearest"] as const)
+      expect(wholeOfExactAt15Digits([0.29, 100], [], rounding)).toBe(29);
+    expect(wholeOfExactAt15Digits([2, 1e6], [3], "down")).toBe(666666);
+    expect(wholeOfExactAt15Digits([2, 1e6], [3], "up")).toBe(666667);
+    expect(wholeOfExactAt15Digits([2, 1e6], [3], "nearest")).toBe(666667);
+  });
+
+  it("reads numbers written with an exponent (1e-7 × 10^9 is 100) and keeps 15 digits of a longer one", () => {
+    expect(wholeOfExactAt15Digits([1e-7, 1e9], [], "down")).toBe(100);
+    // 1234567890123456800 (a float written out) read at 15 digits: 1234567890123460000.
+    expect(wholeOfExactAt15Digits([1234567890123456800], [], "down")).toBe(1234567890123460000);
+    expect(wholeOfExactAt15Digits([0], [7], "up")).toBe(0);
+  });
+
+  it("refuses what is no quantity: a value below 0 or a division by 0", () => {
+    expect(() => wholeOfExactAt15Digits([-1], [], "down")).toThrow(RangeError);
+    expect(() => wholeOfExactAt15Digits([1], [0], "down")).toThrow(RangeError);
   });
 });

@@ -17,7 +17,8 @@ import {
 import { type AccountCall, answered, type Engine, nowOf, withAccount, type OperationModule } from "../engine.js";
 import { refuse } from "../refusal.js";
 import { quoteId } from "../ids.js";
-import { fromMinor, type QuotePayer, type QuoteRecord, wholeAt15Digits } from "../state.js";
+import { wholeOfExactAt15Digits } from "../exact-decimal.js";
+import { fromMinor, type QuotePayer, type QuoteRecord } from "../state.js";
 import { quoteView } from "../views.js";
 
 type Side = components["schemas"]["Side"];
@@ -111,9 +112,15 @@ function termsOf(engine: Engine, body: QuoteRequest) {
   return { source, target, side, amount, fiatRate, pays } satisfies QuoteTerms;
 }
 
-/** `received` in minor units of `currency`, rounded as the register says (choices.ts, "quotes.rounding"). */
-const receivedMinor = (received: number, currency: Currency): number =>
-  wholeAt15Digits(received * 10 ** decimalsOf(currency), RULE_FORMS.amountReceivedRounding);
+/**
+ * What `amount` receives at `rate` (× when it sells the base code, else ÷) in minor units of `currency`, computed
+ * exactly and rounded as the register says (choices.ts, "quotes.rounding").
+ */
+const receivedMinor = (amount: number, rate: number, sellsBase: boolean, currency: Currency): number => {
+  const scale = 10 ** decimalsOf(currency);
+  const [factors, divisors] = sellsBase ? [[amount, rate, scale], []] : [[amount, scale], [rate]];
+  return wholeOfExactAt15Digits(factors, divisors, RULE_FORMS.amountReceivedRounding);
+};
 
 const createQuote = withAccount((call: AccountCall) => {
   const { engine, account } = call;
@@ -123,7 +130,7 @@ const createQuote = withAccount((call: AccountCall) => {
   // Paying USDT sells it at the fiat's sellRate; receiving USDT buys it at its buyRate (the description's rates).
   const sellsBase = paid.code === engine.baseCode;
   const rate = sellsBase ? fiatRate.sellRate : fiatRate.buyRate;
-  const minor = receivedMinor(sellsBase ? amount * rate : amount / rate, received);
+  const minor = receivedMinor(amount, rate, sellsBase, received);
   if (minor <= 0) return invalid(`amount ${amount} ${paid.code} is too small to receive any ${received.code}`);
   if (minor > MAX_MINOR_UNITS)
     return invalid(

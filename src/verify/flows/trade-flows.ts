@@ -1,6 +1,7 @@
 // The trade flows of verify: a swap (a quote accepted once, then again; the wallets and the history moved by exactly
 // the quote's amounts) and a quote accepted at its expiry. Each checks the register's rules for what it sees. They
 // trade the smallest amount the policy allows: 1 unit of the pair's source currency (a SELL).
+import { wholeOfExactAt15Digits } from "../../sandbox/exact-decimal.js";
 import { REFUSAL_STATUS, RULE_FORMS } from "../../sandbox/rules.js";
 import { expectStatus, type FlowContext, FlowFailure } from "./context.js";
 
@@ -45,10 +46,10 @@ export function unfitToTrade(context: FlowFitness): string | undefined {
 /** Whether two amounts are equal to 8 decimals (sums of decimals carry binary error). */
 export const same = (a: number, b: number): boolean => Math.round(a * 1e8) === Math.round(b * 1e8);
 
-/** `value` rounded down to `decimals`, read at 15 significant digits first (the register's quotes.rounding). */
-function roundedDown(value: number, decimals: number): number {
-  const scaled = Number((value * 10 ** decimals).toPrecision(15));
-  return Number((Math.floor(scaled) / 10 ** decimals).toPrecision(15));
+/** What `amount` sold at `rate` receives in a currency of `decimals`, as the register's quotes.rounding says. */
+function receivedAt(amount: number, rate: number, decimals: number): number {
+  const scale = 10 ** decimals;
+  return wholeOfExactAt15Digits([amount, rate, scale], [], RULE_FORMS.amountReceivedRounding) / scale;
 }
 
 /** The account's available balance and wallet id by currency code (Get My Wallets). */
@@ -123,7 +124,7 @@ const swapFlow: Flow = {
     const pair = await sellablePair(context);
     const before = await walletsOf(context);
     const { quote, exchange } = await sellQuote(context, pair);
-    const expected = roundedDown(quote.amount * quote.rate, pair.decimals);
+    const expected = receivedAt(quote.amount, quote.rate, pair.decimals);
     const form = RULE_FORMS.amountReceivedRounding;
     const rounding = `${exchange}: amountReceived ${quote.amountReceived}, ${form}: ${expected}`;
     context.check("quotes.rounding", same(quote.amountReceived, expected), rounding);
