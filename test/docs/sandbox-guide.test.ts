@@ -15,6 +15,7 @@ import { binPath } from "../../scripts/lib/node-cli.js";
 import { REFUSAL_STATUS } from "../../src/sandbox/rules.js";
 import { type StartedSandbox, startSandbox } from "../../src/sandbox/server.js";
 import { resolvedToSource } from "../support/readme.js";
+import { successExample } from "../support/spec.js";
 import { repoRoot, scratchDir, tscCleanAndBroken } from "../support/tsc.js";
 
 const run = promisify(execFile);
@@ -85,8 +86,13 @@ describe("the sandbox guide: the worked flow, run as written", () => {
     const outcome = JSON.parse(stdout) as Record<string, unknown>;
     const [expiredStatus, expiredMessage] = outcome.expired as [number, string];
     expect(outcome).toMatchObject({ usdt: 90, swaps: ["CREDIT", "DEBIT"], limited: [429, "0"] });
-    expect(outcome.received).toBeGreaterThan(0);
-    expect(outcome.sellRate).toBeGreaterThan(0);
+    // The rates are the contract's documented ones (Get Fiat Rates' example); 10 USDT sold at NGNX's sellRate.
+    const documented = (successExample("getFiatRates").data as { currency: string; sellRate: number }[]).find(
+      (rate) => rate.currency === "NGNX",
+    )!.sellRate;
+    expect(outcome.sellRate).toBe(documented);
+    // To NGNX's 2 decimals (the exact rounding is quote-rounding.test.ts's).
+    expect(outcome.received).toBeCloseTo(10 * documented, 2);
     expect(expiredStatus).toBe(400);
     expect(expiredStatus).toBe(REFUSAL_STATUS.quoteExpired);
     expect(expiredMessage).toMatch(/expired/i);
