@@ -56,10 +56,11 @@ export interface HandlerOptions {
  */
 export function createHandlers(options: HandlerOptions = {}): HttpHandler[] {
   const spec = openApiDocument;
-  const basePath = new URL(options.baseUrl ?? MOCK_BASE_URL).pathname.replace(/\/$/, "");
+  // Without its trailing slashes, as a client joins it: "…/v1/" and "…/v1" serve the same paths.
+  const baseUrl = (options.baseUrl ?? MOCK_BASE_URL).replace(/\/+$/, "");
+  const basePath = new URL(baseUrl).pathname.replace(/\/+$/, "");
   const source = createDocumentedSource(spec);
   const pipeline = createRequestPipeline({ spec, source, basePaths: basePath ? [basePath] : [], now: options.now });
-  const baseUrl = options.baseUrl ?? MOCK_BASE_URL;
   return listOperations(spec).map((operation) => {
     const register = msw.http[operation.method.toLowerCase() as keyof typeof msw.http];
     if (!register) throw new Error(`msw: no handler factory for ${operation.method}`);

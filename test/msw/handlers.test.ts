@@ -143,4 +143,14 @@ describe("msw handlers", () => {
     expect(response?.status).toBe(200);
     expect(await response!.json()).toEqual(successExample("getFiatRates"));
   });
+
+  it.for(["https://api.example.test/v1/", "https://api.example.test/"])(
+    "serves under a base URL written with a trailing slash (%s) as under the same URL without it",
+    async (baseUrl) => {
+      const request = new Request(`${baseUrl}currencies/fiat-rates`);
+      const response = await getResponse(createHandlers({ baseUrl }), request);
+      expect(response?.status).toBe(200);
+      expect(await response!.json()).toEqual(successExample("getFiatRates"));
+    },
+  );
 });
