@@ -25,14 +25,12 @@ async function listFiles(dir: string, prefix = ""): Promise<string[]> {
   return files.sort();
 }
 
-const fresh = await mkdtemp(path.join(tmpdir(), "generated-check-"));
-try {
+/** The problems of generated/ and the guides' tables against a fresh build into `fresh`, or why none could be found. */
+async function problemsAgainst(fresh: string): Promise<{ problems: string[]; files: number } | { failed: string }> {
   try {
     await runSteps(fresh, { quiet: true });
   } catch (error) {
-    console.error(withSourceLocations(error instanceof Error ? error.message : String(error)));
-    console.error("check:generated: the build fails, so generated/ cannot be checked");
-    process.exit(1);
+    return { failed: withSourceLocations(error instanceof Error ? error.message : String(error)) };
   }
   const [freshFiles, committedFiles] = await Promise.all([listFiles(fresh), listFiles(GENERATED_DIR)]);
   const problems: string[] = [];
@@ -48,13 +46,22 @@ try {
     if (!freshFiles.includes(file)) problems.push(`generated/${file}: not produced by the build (remove it)`);
   }
   problems.push(...(await guideTableProblems(ROOT, fresh)));
-  if (problems.length) {
-    console.error(
-      `check:generated: ${problems.length} problem(s); run \`npm run build\` and commit:\n  ${problems.join("\n  ")}`,
-    );
-    process.exit(1);
-  }
-  console.log(`check:generated: ${freshFiles.length} generated files are fresh`);
-} finally {
-  await rm(fresh, { recursive: true, force: true });
+  return { problems, files: freshFiles.length };
+}
+
+// The fresh build's folder is removed whatever the outcome (process.exit would skip a finally), so a failed check
+// leaves nothing behind in the temporary folder.
+const fresh = await mkdtemp(path.join(tmpdir(), "generated-check-"));
+const outcome = await problemsAgainst(fresh).finally(() => rm(fresh, { recursive: true, force: true }));
+if ("failed" in outcome) {
+  console.error(outcome.failed);
+  console.error("check:generated: the build fails, so generated/ cannot be checked");
+  process.exitCode = 1;
+} else if (outcome.problems.length) {
+  const { problems } = outcome;
+  const list = problems.join("\n  ");
+  console.error(`check:generated: ${problems.length} problem(s); run \`npm run build\` and commit:\n  ${list}`);
+  process.exitCode = 1;
+} else {
+  console.log(`check:generated: ${outcome.files} generated files are fresh`);
 }

@@ -1,7 +1,7 @@
 // generated/ as users meet it: check:generated catches a stale or foreign file; a build that fails leaves
 // generated/ as it was, and npm start never serves a half-built contract (it rebuilds by content).
 import { spawn } from "node:child_process";
-import { readdir, readFile } from "node:fs/promises";
+import { mkdir, readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findFreePort } from "../../src/mock/processes.js";
@@ -32,17 +32,22 @@ describe("npm run check:generated", () => {
   afterAll(() => repo?.remove());
 
   it(
-    "passes on an untouched copy, and names a file changed by one byte and a file no build writes",
+    "passes on an untouched copy, names a file changed by one byte and a file no build writes, leaves no build behind",
     async () => {
-      const clean = await repo.npm("check:generated");
+      // Its own temporary folder, to see that neither outcome leaves its fresh build behind.
+      const scratch = path.join(repo.dir, "scratch-tmp");
+      await mkdir(scratch);
+      const leftBuilds = async () => (await readdir(scratch)).filter((name) => name.startsWith("generated-check-"));
+      const clean = await repo.npm("check:generated", [], { env: { TMPDIR: scratch } });
       expect(clean.code, clean.output).toBe(0);
       const enums = await repo.read("generated/enums.ts");
       await repo.write("generated/enums.ts", enums.replace('"BUY"', '"BUZ"'));
       await repo.write("generated/notes.md", "hand-written\n");
-      const broken = await repo.npm("check:generated");
+      const broken = await repo.npm("check:generated", [], { env: { TMPDIR: scratch } });
       expect(broken.code).not.toBe(0);
       expect(broken.output).toContain("generated/enums.ts: stale");
       expect(broken.output).toContain("generated/notes.md: not produced by the build");
+      expect(await leftBuilds()).toEqual([]);
     },
     BUILD_TIMEOUT_MS,
   );
