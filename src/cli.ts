@@ -73,7 +73,9 @@ const COMMAND_USAGE: Record<string, string> = {
                                      cases that need it are skipped and say so
               --allow-side-effects   also run operations that change state (accepting a quote executes a
                                      trade); without it a deployment gets no trade and Create Quote once
-              --min-interval-ms <n>  pause after each answer (default 1000: at most 60 per minute; 0 on the mock)
+                                     (or CONTRACT_ALLOW_SIDE_EFFECTS=1)
+              --min-interval-ms <n>  pause after each answer (default: CONTRACT_MIN_INTERVAL_MS, else 1000: at
+                                     most 60 per minute; 0 on the mock)
               --report-dir <dir>     write verify-report.junit.xml, .json and .md there
               --allow-divergence <id>  a rule of the sandbox's register the target may contradict without
                                      failing the run (repeat)

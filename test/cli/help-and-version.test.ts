@@ -40,6 +40,26 @@ describe("api-contract --help and --version", () => {
     60_000,
   );
 
+  it("api-contract verify --help names every environment variable verify reads", async () => {
+    const result = await cli(["verify", "--help"]);
+    const named = [...new Set(result.stdout.match(/CONTRACT_[A-Z_]+/g))].sort();
+    expect(named).toEqual([
+      "CONTRACT_ALLOW_SIDE_EFFECTS",
+      "CONTRACT_API_KEY",
+      "CONTRACT_API_SECRET",
+      "CONTRACT_BASE_URL",
+      "CONTRACT_MIN_INTERVAL_MS",
+      "CONTRACT_SANDBOX_TOKEN",
+      "CONTRACT_SECOND_API_KEY",
+      "CONTRACT_SECOND_API_SECRET",
+      "CONTRACT_WEBHOOK_SECRET",
+    ]);
+    // The same names as the code reads, so a variable added to verify without its help line fails here.
+    const source = readFileSync(path.join(repoRoot, "src/cli.ts"), "utf8");
+    const read = [...source.matchAll(/process\.env\.(CONTRACT_[A-Z_]+)/g)].map((match) => match[1]);
+    expect([...new Set(read)].sort()).toEqual(named);
+  }, 60_000);
+
   it("api-contract sandbox --help lists every key a --config file takes", async () => {
     const result = await cli(["sandbox", "--help"]);
     const config = /--config <file> {3}a JSON file of sandbox options: ([\s\S]*?)\n {14}--token/;
