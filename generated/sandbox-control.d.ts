@@ -202,6 +202,36 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_sandbox/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the settings
+         * @description The settings of the running sandbox that may change while it runs: whether it requires known keys
+         *     (`requireKnownKeys`, the option of the same name, register entries `accounts.first-use` and
+         *     `accounts.unknown-key`).
+         */
+        get: operations["getSandboxSettings"];
+        /**
+         * Change the settings
+         * @description Sets the running sandbox's settings, as its options would at its start: with `requireKnownKeys` true,
+         *     a key that has no account is refused (`accounts.unknown-key`); with false, it gets an account on first
+         *     use (`accounts.first-use`). Accounts that exist are kept either way. The change holds for every key
+         *     until the next one, and until the sandbox stops: the settings are not part of its state (a restart,
+         *     with or without `--state`, takes them from its options again).
+         */
+        put: operations["putSandboxSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_sandbox/deposits": {
         parameters: {
             query?: never;
@@ -612,6 +642,15 @@ export interface components {
             /** @description The fiat rates, replacing the current ones whole. */
             fiat?: components["schemas"]["FiatRateSetting"][];
             dollar?: components["schemas"]["DollarRates"];
+        };
+        /** @description The settings of a running sandbox that may change while it runs. */
+        SandboxSettings: {
+            /** @description Whether a key that has no account is refused (true) or gets one on first use (false). */
+            requireKnownKeys: boolean;
+        };
+        /** @description The settings to put in force, every one of them (a PUT replaces them whole). */
+        SandboxSettingsChange: {
+            requireKnownKeys: components["schemas"]["SandboxSettings"]["requireKnownKeys"];
         };
         /**
          * @description The whole state of a sandbox, format 2, as `GET /_sandbox/state` answers it and `PUT /_sandbox/state`
@@ -1102,6 +1141,20 @@ export interface components {
                 "application/json": components["schemas"]["SandboxClock"];
             };
         };
+        /** @description The settings now in force. */
+        Settings: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "requireKnownKeys": false
+                 *     }
+                 */
+                "application/json": components["schemas"]["SandboxSettings"];
+            };
+        };
         /** @description The rates now in use. */
         Rates: {
             headers: {
@@ -1267,6 +1320,8 @@ export type FiatRateSetting = components['schemas']['FiatRateSetting'];
 export type DollarRates = components['schemas']['DollarRates'];
 export type SandboxRates = components['schemas']['SandboxRates'];
 export type SandboxRatesUpdate = components['schemas']['SandboxRatesUpdate'];
+export type SandboxSettings = components['schemas']['SandboxSettings'];
+export type SandboxSettingsChange = components['schemas']['SandboxSettingsChange'];
 export type SandboxState = components['schemas']['SandboxState'];
 export type SandboxStateToRestore = components['schemas']['SandboxStateToRestore'];
 export type SandboxMinorUnits = components['schemas']['SandboxMinorUnits'];
@@ -1292,6 +1347,7 @@ export type SandboxSettlementRecord = components['schemas']['SandboxSettlementRe
 export type SandboxChoice = components['schemas']['SandboxChoice'];
 export type SandboxError = components['schemas']['SandboxError'];
 export type ResponseClock = components['responses']['Clock'];
+export type ResponseSettings = components['responses']['Settings'];
 export type ResponseRates = components['responses']['Rates'];
 export type ResponseBadRequest = components['responses']['BadRequest'];
 export type ResponseTooLarge = components['responses']['TooLarge'];
@@ -1618,6 +1674,42 @@ export interface operations {
         };
         responses: {
             200: components["responses"]["Rates"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    getSandboxSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Settings"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    putSandboxSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "requireKnownKeys": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["SandboxSettingsChange"];
+            };
+        };
+        responses: {
+            200: components["responses"]["Settings"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
         };

@@ -14,12 +14,13 @@ interface AdmissionContext {
   engine: Engine;
   accounts: Accounts;
   limits: Limits;
-  requireKnownKeys: boolean;
+  /** The sandbox's settings, read at each request: PUT /_sandbox/settings changes them while it runs. */
+  settings: { readonly requireKnownKeys: boolean };
   /** The client's wall clock a signature's timestamp is checked against (ms since the epoch). */
   signatureClock: () => number;
 }
 
-export function createAdmission({ engine, accounts, limits, requireKnownKeys, signatureClock }: AdmissionContext) {
+export function createAdmission({ engine, accounts, limits, settings, signatureClock }: AdmissionContext) {
   const signatureProblem = createSignatureCheck();
   /** The limits' decision once the signature of a key with a secret is checked (Web Crypto: a promise). */
   const signedAdmission = async (
@@ -40,7 +41,7 @@ export function createAdmission({ engine, accounts, limits, requireKnownKeys, si
     const key = apiKeyOf(request.headers);
     if (key === undefined) return limits.admit(KEYLESS, request.operation);
     if (!accounts.has(key)) {
-      if (requireKnownKeys) {
+      if (settings.requireKnownKeys) {
         const why = "this API key has no account in the sandbox (it requires known keys)";
         return {
           refusal: { status: REFUSAL_STATUS.unknownKey, why },

@@ -97,7 +97,7 @@ export const SANDBOX_CHOICES: readonly SandboxChoice[] = [
     topic: "Accounts",
     choice: "Any API key gets its own account on first use.",
     why: "The description says nothing of accounts in a test environment.",
-    override: "requireKnownKeys: true refuses a key that has no account",
+    override: "requireKnownKeys: true (or PUT /_sandbox/settings while it runs) refuses a key that has no account",
   },
   {
     id: "accounts.unknown-key",

@@ -98,6 +98,9 @@ export function createSandboxControl(options: SandboxControlOptions) {
     setRates: (rates: Schemas["SandboxRatesUpdate"]) =>
       succeeded("putSandboxRates", client.PUT("/_sandbox/rates", { body: rates })),
     /** The webhooks of one key (or of every key), each with its delivery attempts. */
+    settings: () => succeeded("getSandboxSettings", client.GET("/_sandbox/settings")),
+    putSettings: (settings: Schemas["SandboxSettingsChange"]) =>
+      succeeded("putSandboxSettings", client.PUT("/_sandbox/settings", { body: settings })),
     webhooks: (apiKey?: string) =>
       succeeded("listSandboxWebhooks", client.GET("/_sandbox/webhooks", { params: { query: { apiKey } } })),
     /** The whole state, as a restore takes it back; the accounts' secrets only with `{ secrets: true }`. */

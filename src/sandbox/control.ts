@@ -97,6 +97,8 @@ const HANDLERS: Record<string, ControlHandler> = {
   getSandboxRates: (sandbox) => ok(sandbox.setRates({})),
   putSandboxRates: (sandbox, { body }) =>
     refusing(() => ok(sandbox.setRates(body as Parameters<Sandbox["setRates"]>[0]))),
+  getSandboxSettings: (sandbox) => ok(sandbox.settings()),
+  putSandboxSettings: (sandbox, { body }) => ok(sandbox.putSettings(body as Parameters<Sandbox["putSettings"]>[0])),
   getSandboxAccountState: (sandbox, { params, query }) => {
     const secrets = secretsAsked(query);
     if (typeof secrets !== "boolean") return secrets;

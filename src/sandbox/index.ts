@@ -17,6 +17,7 @@ import type {
   SandboxAccountStore,
   SandboxChoice,
   SandboxRates,
+  SandboxSettings,
   SandboxState,
 } from "../../generated/sandbox-control.js";
 import { type Accounts, createAccounts } from "./accounts.js";
@@ -62,7 +63,15 @@ import {
   type WebhookView,
 } from "./webhooks/index.js";
 
-export type { AccountSettings, SandboxAccount, SandboxAccountStore, SandboxChoice, SandboxRates, SandboxState };
+export type {
+  AccountSettings,
+  SandboxAccount,
+  SandboxAccountStore,
+  SandboxChoice,
+  SandboxRates,
+  SandboxSettings,
+  SandboxState,
+};
 export {
   createSandboxControl,
   type SandboxControlClient,
@@ -305,12 +314,28 @@ function createRestores(engine: ReturnType<typeof createEngine>, check: Check, m
   };
 }
 
+/** The settings that may change while the sandbox runs (PUT /_sandbox/settings); admission reads `current`. */
+function createSettings(options: SandboxOptions) {
+  const current: SandboxSettings = { requireKnownKeys: options.requireKnownKeys ?? false };
+  return {
+    current,
+    read: (): SandboxSettings => ({ ...current }),
+    put(changed: SandboxSettings): SandboxSettings {
+      // The control route's body is checked by the control document; an in-process caller's here.
+      if (typeof changed?.requireKnownKeys !== "boolean") refuse(400, "settings: requireKnownKeys must be a boolean");
+      current.requireKnownKeys = changed.requireKnownKeys;
+      return { ...current };
+    },
+  };
+}
+
 export function createSandbox(options: SandboxOptions = {}): Sandbox {
   catalogueCheck ??= createCatalogueCheck(openApiDocument);
   const check = catalogueCheck;
   const engine = createEngine(options, check);
   const accounts: Accounts = createAccounts(engine, documentedBalances(openApiDocument), check);
   const limits = createLimits(engine, options.limits ?? {});
+  const settings = createSettings(options);
   const pipeline = createRequestPipeline({
     spec: openApiDocument,
     source: createSandboxSource(engine),
@@ -320,7 +345,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       engine,
       accounts,
       limits,
-      requireKnownKeys: options.requireKnownKeys ?? false,
+      settings: settings.current,
       signatureClock: options.signatureClock ?? wallClock,
     }),
     refreshQuotes: false,
@@ -370,6 +395,8 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       engine.state.rates = merged;
       return structuredClone(merged);
     },
+    settings: settings.read,
+    putSettings: settings.put,
     snapshot: () => structuredClone({ ...engine.state, clock: engine.clock.state() }) as SandboxState,
     accountState: (apiKey) => {
       const store = ownEntry(engine.state.accounts, apiKey);

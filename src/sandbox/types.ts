@@ -7,6 +7,7 @@ import type {
   SandboxAccountStore,
   SandboxChoice,
   SandboxRates,
+  SandboxSettings,
   SandboxState,
 } from "../../generated/sandbox-control.js";
 import type { SandboxDepositRequest } from "./money/index.js";
@@ -37,6 +38,13 @@ export interface Sandbox {
   deleteAccount(apiKey: string): boolean;
   /** Sets the rates given (each fiat rate by its currency, each dollar rate by its code); answers those in use. */
   setRates(rates: Partial<SandboxRates>): SandboxRates;
+  /** The settings that may change while the sandbox runs (its option requireKnownKeys). */
+  settings(): SandboxSettings;
+  /**
+   * Changes them for every key until the next change or the sandbox's stop (they are not in its state); throws a
+   * RangeError (status 400) for a value that is not a boolean.
+   */
+  putSettings(settings: SandboxSettings): SandboxSettings;
   /** The whole state (clock included), JSON-serialisable. */
   snapshot(): SandboxState;
   /** Puts back a state a snapshot gave; throws a RangeError on one this version cannot restore. */

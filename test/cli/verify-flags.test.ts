@@ -26,7 +26,7 @@ describe("api-contract verify: flags", () => {
           "  ✓ expiry: a quote accepted at its expiryDate (after it, on a deployment)\n",
       );
       expect(fromEnv.output).toMatch(
-        /\nThe sandbox's register on this target: 52 confirmed, 0 contradicted, 1 untested/,
+        /\nThe sandbox's register on this target: 53 confirmed, 0 contradicted, 0 untested/,
       );
       const wrong = await cli(["verify", "--base-url", sandbox.baseUrl, "--sandbox-token", "wrong-t0ken"], {
         CONTRACT_SANDBOX_TOKEN: "sandbox-t0ken",

@@ -1346,14 +1346,7 @@ describe("consumer of the packed package", { concurrent: true, timeout: CELL_TIM
       expect(report.counts).toEqual({ passed: 118, failed: 0, skipped: 0 });
       expect(report.flows.filter((flow) => flow.outcome !== "passed")).toEqual([]);
       expect(report.flows).toHaveLength(41);
-      // The one entry a sandbox without requireKnownKeys cannot show: first use is its other form, confirmed.
-      expect(report.choices.filter((choice) => choice.verdict !== "confirmed")).toEqual([
-        {
-          id: "accounts.unknown-key",
-          verdict: "untested",
-          reason: expect.stringContaining("the sandbox takes any key"),
-        },
-      ]);
+      expect(report.choices.filter((choice) => choice.verdict !== "confirmed")).toEqual([]);
       expect(report.choices).toHaveLength(53);
     });
 

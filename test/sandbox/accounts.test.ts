@@ -147,6 +147,33 @@ describe("accounts", () => {
     expect((await api(sandbox, "GET", "/wallets/me", undefined, { key: "known" })).status).toBe(200);
   });
 
+  it("requires known keys from a PUT /_sandbox/settings on, and takes any key again after the next", async () => {
+    const sandbox = newSandbox({ accounts: { known: {} } });
+    const settings = async (body?: unknown) => {
+      const init = body === undefined ? {} : { method: "PUT", body: JSON.stringify(body) };
+      const answer = await sandbox.fetch(new Request("http://sandbox.local/_sandbox/settings", init));
+      return { status: answer.status, body: await answer.json() };
+    };
+    expect(await settings()).toEqual({ status: 200, body: { requireKnownKeys: false } });
+    expect(await settings({ requireKnownKeys: true })).toEqual({ status: 200, body: { requireKnownKeys: true } });
+    expect((await api(sandbox, "GET", "/wallets/me", undefined, { key: "stranger" })).status).toBe(401);
+    expect(sandbox.getAccount("stranger")).toBeUndefined();
+    expect((await api(sandbox, "GET", "/wallets/me", undefined, { key: "known" })).status).toBe(200);
+    expect((await settings({ requireKnownKeys: "yes" })).status).toBe(400);
+    expect((await settings({ requireKnownKeys: true, other: 1 })).status).toBe(400);
+    expect(sandbox.settings()).toEqual({ requireKnownKeys: true });
+    expect(sandbox.putSettings({ requireKnownKeys: false })).toEqual({ requireKnownKeys: false });
+    expect((await api(sandbox, "GET", "/wallets/me", undefined, { key: "stranger" })).status).toBe(200);
+    expect(sandbox.getAccount("stranger")).toBeDefined();
+    const notBoolean = () => sandbox.putSettings({ requireKnownKeys: 1 } as never);
+    expect(notBoolean).toThrow(RangeError);
+    expect(notBoolean).toThrow("settings: requireKnownKeys must be a boolean");
+    // A state saved and put back keeps the settings of the running sandbox: they are not part of it.
+    sandbox.putSettings({ requireKnownKeys: true });
+    sandbox.restore(sandbox.snapshot());
+    expect(sandbox.settings()).toEqual({ requireKnownKeys: true });
+  });
+
   it("answers the collection operations to a Business account only", async () => {
     const sandbox = newSandbox({ accounts: { business: { business: true } } });
     const refused = await api(sandbox, "GET", "/collections/customers/me");

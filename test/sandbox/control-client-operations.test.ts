@@ -39,6 +39,14 @@ describe("the typed control client's operations", () => {
     expect((await control.rates()).dollar.NGNX).toBe(0.001);
   });
 
+  it("reads the settings and changes them: a key without an account is refused once known keys are required", async () => {
+    const { sandbox, control } = controlled();
+    expect(await control.settings()).toEqual({ requireKnownKeys: false });
+    expect(await control.putSettings({ requireKnownKeys: true })).toEqual({ requireKnownKeys: true });
+    expect(sandbox.settings()).toEqual({ requireKnownKeys: true });
+    expect((await api(sandbox, "GET", "/wallets/me", undefined, { key: "stranger" })).status).toBe(401);
+  });
+
   it("lists the webhooks of the key it is given, not those of every key", async () => {
     const { control } = controlled();
     for (const apiKey of ["key-a", "key-b"]) {

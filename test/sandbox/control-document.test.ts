@@ -41,6 +41,8 @@ const AGREED_ROUTES: Record<string, string[]> = {
   "POST /_sandbox/clock/advance": ["200", "400", "401"],
   "GET /_sandbox/rates": ["200", "401"],
   "PUT /_sandbox/rates": ["200", "400", "401"],
+  "GET /_sandbox/settings": ["200", "401"],
+  "PUT /_sandbox/settings": ["200", "400", "401"],
   "GET /_sandbox/state": ["200", "400", "401"],
   "PUT /_sandbox/state": ["204", "400", "401", "413"],
   "GET /_sandbox/choices": ["200", "401"],
@@ -141,7 +143,7 @@ describe("the control API document", () => {
 
   it("refuses a field a request body does not name (every body but the state, which is the state's own)", () => {
     const closed = requestExamples.filter(({ op }) => op.key !== "PUT /_sandbox/state");
-    expect(closed).toHaveLength(8);
+    expect(closed).toHaveLength(9);
     for (const { op, example } of closed) {
       const violations = validator.validateRequestBody(op.method, op.path, { ...(example as JsonObject), extra: 1 });
       expect(
@@ -253,7 +255,7 @@ describe("the control API document", () => {
       },
     });
     const taken = requestExamples.filter(({ op }) => op.key !== "PUT /_sandbox/state");
-    expect(taken).toHaveLength(8);
+    expect(taken).toHaveLength(9);
     const account = taken.find(({ op }) => op.key === "PUT /_sandbox/accounts/{apiKey}")!.example as JsonObject;
     /** An API request of the example's account, signed with the example's API secret. */
     const signed = async (method: string, path: string, body: unknown) => {

@@ -100,6 +100,16 @@ describe("the --state journal", () => {
     expect(whole.clock).toEqual({ kind: "fixed", nowMs: 1767225660000 });
   });
 
+  it("writes no whole state for a change of the settings, which are not in the state", async () => {
+    const server = await start();
+    await send(server, "GET", "/v1/wallets/me");
+    const before = await readFile(statePath, "utf8");
+    expect(await journalLines()).toHaveLength(1);
+    expect((await send(server, "PUT", "/_sandbox/settings", { requireKnownKeys: true })).status).toBe(200);
+    expect(await journalLines()).toHaveLength(2);
+    expect(await readFile(statePath, "utf8")).toBe(before);
+  });
+
   it("restarts with every acknowledged change, and a stop leaves the state file alone", async () => {
     const first = await start();
     await send(first, "POST", "/v1/trades/quote", { sourceId: "USDT", targetId: "NGNX", amount: 2, side: "SELL" });

@@ -1,7 +1,8 @@
 // verify's flows of the register's account, wallet, signing, limit-window and clock rules (account-rules.ts): on a
 // fresh sandbox they pass and confirm each rule; against the sandbox behind a proxy that breaks one rule, the run
 // fails with that rule contradicted; on the mock, and (those that need the control API) on a deployment, they are
-// untested, saying why. accounts.unknown-key needs a sandbox that requires known keys, started so here.
+// untested, saying why. The first-use flow checks both forms of accounts.first-use on any sandbox: it turns its
+// requireKnownKeys over (PUT /_sandbox/settings) for a second new key, then puts it back.
 import { afterEach, describe, expect, it } from "vitest";
 import { startSandbox } from "../../src/sandbox/server.js";
 import type { VerifyOptions } from "../../src/verify/index.js";
@@ -13,7 +14,7 @@ afterEach(closeServers);
 const FLOWS = [
   "keyless: account reads without a key or with an empty one, catalogue reads without one",
   "wallets: the balances beside the available one, and a currency the catalogue lacks",
-  "first use: a new key's wallets (refused where the sandbox requires known keys)",
+  "first use: a new key's wallets, with the sandbox taking any key and requiring known keys",
   "replace: an account of its own put again over its trades, then deleted",
   "business: collection customers of an account of its own, not Business, Business without, with two",
   "clock: the sandbox clock against real time, an answer's Date, an advance past the last moment",
@@ -67,7 +68,7 @@ const firstOk = (seen: Exchange[], path: string) =>
   seen.find((earlier) => earlier.path === path && earlier.status === 200)?.body;
 
 describe("the account-rule flows on a fresh sandbox", () => {
-  it("pass, confirming every entry they check but accounts.unknown-key (the sandbox takes any key)", async () => {
+  it("pass, confirming every entry they check, and put the sandbox's requireKnownKeys back", async () => {
     const sandbox = await startSandbox({ port: 0, quiet: true });
     closers.push(() => sandbox.stop());
     const report = await run(sandbox.baseUrl);
@@ -76,31 +77,6 @@ describe("the account-rule flows on a fresh sandbox", () => {
       clock: "confirmed",
       "clock.per-key": "confirmed",
       "accounts.first-use": "confirmed",
-      "accounts.unknown-key": "untested",
-      "accounts.default-balances": "confirmed",
-      "accounts.replace": "confirmed",
-      "accounts.keyless": "confirmed",
-      "accounts.business": "confirmed",
-      "wallets.balances": "confirmed",
-      "limits.windows": "confirmed",
-      signing: "confirmed",
-    });
-    expect(report.choices!.find((choice) => choice.id === "accounts.unknown-key")?.reason).toBe(
-      "the sandbox takes any key (not started with requireKnownKeys)",
-    );
-    // Any flow of the run that failed (another module's too), with why, before the verdict that sums them up.
-    expect(report.flows!.filter((flow) => flow.outcome === "failed")).toEqual([]);
-    expect(report.ok).toBe(true);
-  }, 60_000);
-
-  it("where the sandbox requires known keys, confirm accounts.unknown-key; accounts.first-use untested", async () => {
-    // Not a fresh sandbox: requireKnownKeys is a start option, which no control route sets.
-    const report = await againstDeviant(asIs, { target: "sandbox" }, true);
-    expect(flowsOf(report)).toEqual(Object.fromEntries(FLOWS.map((flow) => [flow, "passed"])));
-    expect(verdictsOf(report)).toEqual({
-      clock: "confirmed",
-      "clock.per-key": "confirmed",
-      "accounts.first-use": "untested",
       "accounts.unknown-key": "confirmed",
       "accounts.default-balances": "confirmed",
       "accounts.replace": "confirmed",
@@ -110,12 +86,77 @@ describe("the account-rule flows on a fresh sandbox", () => {
       "limits.windows": "confirmed",
       signing: "confirmed",
     });
-    expect(report.choices!.find((choice) => choice.id === "accounts.first-use")?.reason).toBe(
-      "the sandbox requires known keys: a new key gets no account",
-    );
+    expect(sandbox.sandbox.settings()).toEqual({ requireKnownKeys: false });
     // Any flow of the run that failed (another module's too), with why, before the verdict that sums them up.
     expect(report.flows!.filter((flow) => flow.outcome === "failed")).toEqual([]);
     expect(report.ok).toBe(true);
+  }, 60_000);
+
+  it("where the sandbox requires known keys, confirm both forms of first use, and leave it requiring them", async () => {
+    const deviant = await deviantSandbox(asIs, { requireKnownKeys: true });
+    closers.push(() => deviant.close());
+    const report = await run(deviant.baseUrl, { target: "sandbox" });
+    expect(flowsOf(report)).toEqual(Object.fromEntries(FLOWS.map((flow) => [flow, "passed"])));
+    expect(verdictsOf(report)).toEqual({
+      clock: "confirmed",
+      "clock.per-key": "confirmed",
+      "accounts.first-use": "confirmed",
+      "accounts.unknown-key": "confirmed",
+      "accounts.default-balances": "confirmed",
+      "accounts.replace": "confirmed",
+      "accounts.keyless": "confirmed",
+      "accounts.business": "confirmed",
+      "wallets.balances": "confirmed",
+      "limits.windows": "confirmed",
+      signing: "confirmed",
+    });
+    expect(deviant.sandbox.sandbox.settings()).toEqual({ requireKnownKeys: true });
+    // Any flow of the run that failed (another module's too), with why, before the verdict that sums them up.
+    expect(report.flows!.filter((flow) => flow.outcome === "failed")).toEqual([]);
+    expect(report.ok).toBe(true);
+  }, 60_000);
+});
+
+describe("the first-use flow on a sandbox without settings (a version before PUT /_sandbox/settings)", () => {
+  it("checks the form the sandbox has and leaves the other untested, saying why", async () => {
+    const taking = await deviantSandbox(asIs, { missingControlPath: "/_sandbox/settings" });
+    closers.push(() => taking.close());
+    const anyKey = await run(taking.baseUrl, { rules: ["accounts.unknown-key"] });
+    const firstUseIds = ["accounts.first-use", "accounts.unknown-key", "accounts.default-balances"];
+    expect(anyKey.choices!.filter((choice) => firstUseIds.includes(choice.id))).toEqual([
+      expect.objectContaining({ id: "accounts.first-use", verdict: "confirmed" }),
+      {
+        id: "accounts.unknown-key",
+        verdict: "untested",
+        reason: "the sandbox takes any key, and has no settings to require known keys",
+      },
+      expect.objectContaining({ id: "accounts.default-balances", verdict: "confirmed" }),
+    ]);
+    const requiring = await deviantSandbox(asIs, { missingControlPath: "/_sandbox/settings", requireKnownKeys: true });
+    closers.push(() => requiring.close());
+    const knownOnly = await run(requiring.baseUrl, { target: "sandbox", rules: ["accounts.first-use"] });
+    expect(knownOnly.choices!.find((choice) => choice.id === "accounts.first-use")).toEqual({
+      id: "accounts.first-use",
+      verdict: "untested",
+      reason: "the sandbox requires known keys: a new key gets no account",
+    });
+    expect(knownOnly.choices!.find((choice) => choice.id === "accounts.unknown-key")?.verdict).toBe("confirmed");
+  }, 60_000);
+});
+
+describe("the first-use flow that fails half-way", () => {
+  it("puts the sandbox's requireKnownKeys back all the same", async () => {
+    // The second new key's refusal (known keys required) answered with a body the contract does not allow.
+    const broken: Deviation = (exchange) =>
+      ofOwnKey(exchange, "new") && exchange.status === 401 ? { status: 200, body: { data: "none" } } : exchange;
+    const deviant = await deviantSandbox(broken);
+    closers.push(() => deviant.close());
+    const report = await run(deviant.baseUrl, { rules: ["accounts.unknown-key"] });
+    expect(report.flows!.find((flow) => flow.flow === FLOWS[2])).toMatchObject({
+      outcome: "failed",
+      reason: expect.stringMatching(/^GET \/wallets\/me → 200 .*: breaks the contract/),
+    });
+    expect(deviant.sandbox.sandbox.settings()).toEqual({ requireKnownKeys: false });
   }, 60_000);
 });
 

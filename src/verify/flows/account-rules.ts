@@ -161,38 +161,62 @@ async function firstUse(context: FlowContext, key: string) {
   return { answer, made: await hasAccount(context, key) };
 }
 
+/** One new key's first use, checked against the form of accounts.first-use the sandbox has now. */
+async function checkFirstUse(context: FlowContext) {
+  const key = ownKey("new");
+  try {
+    const { answer, made } = await firstUse(context, key);
+    let read = answer;
+    if (!made) {
+      // No account made: the sandbox requires known keys (its override of accounts.first-use), or breaks it.
+      if (answer.status === 200) return context.contradict("accounts.first-use", `${answer.exchange}; no account`);
+      context.check("accounts.unknown-key", answer.status === REFUSAL_STATUS.unknownKey, answer.exchange);
+      context.untested("accounts.first-use", "the sandbox requires known keys: a new key gets no account");
+      // A new account there is one put without settings.
+      await controlOf(context).putAccount(key, {});
+      read = (await walletList(context, key)).answer;
+    } else {
+      context.untested("accounts.unknown-key", "the sandbox takes any key, and has no settings to require known keys");
+      const own = [...(await walletsOf(context)).values()].map((wallet) => wallet.id);
+      const theirs = answer.status === 200 ? (answer.body.data as Wallet[]) : [];
+      const apart = theirs.length > 0 && theirs.every((wallet) => !own.includes(wallet.id));
+      const evidence = `${answer.exchange}; own wallets: ${apart}`;
+      context.check("accounts.first-use", answer.status === 200 && apart, evidence);
+      if (answer.status !== 200) return;
+    }
+    const problem = await defaultBalancesProblem(context, read.body.data as Wallet[]);
+    context.check("accounts.default-balances", problem === undefined, `${read.exchange}: ${problem}`);
+  } finally {
+    await removeAccount(context, key);
+  }
+}
+
+/** The sandbox's settings, or undefined from one without them (a version before PUT /_sandbox/settings). */
+async function settingsOf(context: FlowContext) {
+  try {
+    return await controlOf(context).settings();
+  } catch (error) {
+    if (error instanceof SandboxControlError) return undefined;
+    throw error;
+  }
+}
+
 const firstUseFlow: Flow = {
-  name: "first use: a new key's wallets (refused where the sandbox requires known keys)",
+  name: "first use: a new key's wallets, with the sandbox taking any key and requiring known keys",
   choices: ["accounts.first-use", "accounts.unknown-key", "accounts.default-balances"],
   operations: ["getMyWallets", "getCurrencies"],
-  spend: { requests: 3, quotes: 0, trades: 0, addresses: 0 },
+  spend: { requests: 6, quotes: 0, trades: 0, addresses: 0 },
   unfit: (context) => unfitWithoutControl(context, "to see whether a new key got an account"),
   async run(context) {
-    const key = ownKey("new");
+    const settings = await settingsOf(context);
+    await checkFirstUse(context);
+    if (settings === undefined) return;
+    // The other form too: the setting turned over for one more new key, then put back whatever happens.
     try {
-      const { answer, made } = await firstUse(context, key);
-      let read = answer;
-      if (!made) {
-        // No account made: the sandbox requires known keys (its override of accounts.first-use), or breaks it.
-        if (answer.status === 200) return context.contradict("accounts.first-use", `${answer.exchange}; no account`);
-        context.check("accounts.unknown-key", answer.status === REFUSAL_STATUS.unknownKey, answer.exchange);
-        context.untested("accounts.first-use", "the sandbox requires known keys: a new key gets no account");
-        // A new account there is one put without settings.
-        await controlOf(context).putAccount(key, {});
-        read = (await walletList(context, key)).answer;
-      } else {
-        context.untested("accounts.unknown-key", "the sandbox takes any key (not started with requireKnownKeys)");
-        const own = [...(await walletsOf(context)).values()].map((wallet) => wallet.id);
-        const theirs = answer.status === 200 ? (answer.body.data as Wallet[]) : [];
-        const apart = theirs.length > 0 && theirs.every((wallet) => !own.includes(wallet.id));
-        const evidence = `${answer.exchange}; own wallets: ${apart}`;
-        context.check("accounts.first-use", answer.status === 200 && apart, evidence);
-        if (answer.status !== 200) return;
-      }
-      const problem = await defaultBalancesProblem(context, read.body.data as Wallet[]);
-      context.check("accounts.default-balances", problem === undefined, `${read.exchange}: ${problem}`);
+      await controlOf(context).putSettings({ requireKnownKeys: !settings.requireKnownKeys });
+      await checkFirstUse(context);
     } finally {
-      await removeAccount(context, key);
+      await controlOf(context).putSettings(settings);
     }
   },
 };

@@ -38,6 +38,8 @@ interface DeviantOptions {
   forwardAnyHost?: boolean;
   /** The sandbox refuses a key that has no account (its requireKnownKeys). */
   requireKnownKeys?: boolean;
+  /** A control path the proxy answers 404, as a sandbox of a version without that route would. */
+  missingControlPath?: string;
 }
 
 /** The sandbox behind a proxy that answers every API request through `deviate`. */
@@ -55,6 +57,9 @@ export async function deviantSandbox(deviate: Deviation, options: DeviantOptions
     const own = `127.0.0.1:${(server.address() as AddressInfo).port}`;
     if (!options.forwardAnyHost && String(request.url).startsWith("/_sandbox") && request.headers.host !== own) {
       return void response.writeHead(421, { "content-type": "application/json" }).end('{"message":"foreign Host"}');
+    }
+    if (options.missingControlPath !== undefined && request.url === options.missingControlPath) {
+      return void response.writeHead(404, { "content-type": "application/json" }).end('{"message":"Not found"}');
     }
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
