@@ -92,7 +92,7 @@ describe("the account-rule flows on a fresh sandbox", () => {
     expect(report.ok).toBe(true);
   }, 60_000);
 
-  it("where the sandbox requires known keys, confirm both forms of first use, and leave it requiring them", async () => {
+  it("where the sandbox requires known keys, confirm both forms of first use, and leave it so", async () => {
     const deviant = await deviantSandbox(asIs, { requireKnownKeys: true });
     closers.push(() => deviant.close());
     const report = await run(deviant.baseUrl, { target: "sandbox" });
