@@ -1,5 +1,6 @@
 // The sandbox guide (docs/guide/sandbox.md) cannot drift from the sandbox: its table of control routes, which the
-// build writes, names exactly the routes of the control API's OpenAPI document; its ways to start the sandbox
+// build writes, names exactly the routes of the control API's OpenAPI document; it names every method of the
+// sandbox object, as that document's description does; its ways to start the sandbox
 // in-process and through ./msw (docs/samples/sandbox-in-process.ts, sandbox-msw.ts) compile, each on its own, and a
 // wrong option does not (test/docs/site-code-samples.test.ts runs both to their end); and its worked flow
 // (docs/samples/sandbox-flow.ts), run as written (the package name resolved to src/), gets through every step
@@ -12,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PACKAGE_NAME } from "../../scripts/build/code-samples.js";
 import { markersOf } from "../../scripts/build/guide-tables.js";
 import { binPath } from "../../scripts/lib/node-cli.js";
+import { createSandbox } from "../../src/sandbox/index.js";
 import { REFUSAL_STATUS } from "../../src/sandbox/rules.js";
 import { type StartedSandbox, startSandbox } from "../../src/sandbox/server.js";
 import { resolvedToSource } from "../support/readme.js";
@@ -48,6 +50,38 @@ describe("the sandbox guide: the ways to start the sandbox", () => {
     scratch = await scratchDir("sandbox-guide-ts-");
   });
   afterAll(() => scratch?.remove());
+
+  it("names every method of the sandbox object beside the routes, as the control API's document does", async () => {
+    // Every member but fetch (the API itself) is a control route's in-process twin: a new one fails here first.
+    const methods = [
+      "clock",
+      "accountClock",
+      "putAccount",
+      "getAccount",
+      "deleteAccount",
+      "setRates",
+      "settings",
+      "putSettings",
+      "snapshot",
+      "accountState",
+      "restoreAccount",
+      "restore",
+      "choices",
+      "deposit",
+      "settleWithdrawal",
+      "webhooks",
+    ];
+    expect(Object.keys(createSandbox()).sort()).toEqual([...methods, "fetch"].sort());
+    const page = await readFile(path.join(repoRoot, "docs", "guide", "sandbox.md"), "utf8");
+    const paragraph = page.slice(page.indexOf("In-process, the same as methods"), page.indexOf("Its errors are"));
+    const document = JSON.parse(await readFile(path.join(repoRoot, "generated", "sandbox-control.json"), "utf8")) as {
+      info: { description: string };
+    };
+    const described = document.info.description.slice(0, document.info.description.indexOf("Money moves"));
+    for (const text of [paragraph, described]) {
+      expect(methods.filter((method) => !new RegExp(`\`${method}[\`.(]`).test(text))).toEqual([]);
+    }
+  });
 
   it("in-process and through ./msw compile as written, each on its own, and a wrong option does not", async () => {
     const samples = { "in-process": "sandbox-in-process.ts", msw: "sandbox-msw.ts" };
