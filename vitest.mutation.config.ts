@@ -66,6 +66,7 @@ const TESTS_OF_GROUP: Record<string, string[]> = {
   sandbox: SANDBOX_TESTS,
   "sandbox-state": SANDBOX_TESTS,
   "sandbox-server": SANDBOX_TESTS,
+  "sandbox-journal": SANDBOX_TESTS,
   "sandbox-operations": SANDBOX_TESTS,
   pipeline: PIPELINE_TESTS,
   all: [...SRC_TESTS, ...RELEASE_TESTS],

@@ -1,7 +1,8 @@
 // What `npm run test:mutation` mutates, as the docs say it (guide "Working on the package"): every part of src/
 // is in a group of scripts/mutation-groups.json or left out by name in stryker.config.mjs (with its reason there);
-// the sandbox and the request pipeline in five groups ("sandbox", "sandbox-state", "sandbox-server",
-// "sandbox-operations", "pipeline"), each folder or file of them in one group only, their tests in the mutation run.
+// the sandbox and the request pipeline in six groups ("sandbox", "sandbox-state", "sandbox-server",
+// "sandbox-journal", "sandbox-operations", "pipeline"), each folder or file of them in one group only, their tests in
+// the mutation run.
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -16,7 +17,7 @@ const stryker = ((await import(configPath)) as { default: { mutate: string[] } }
 const srcEntries = readdirSync(path.join(root, "src")).map((name) => `src/${name}`);
 
 describe("the mutation run's scope", () => {
-  it("covers every part of src/, the sandbox and the pipeline in their five groups, as the docs say", () => {
+  it("covers every part of src/, the sandbox and the pipeline in their six groups, as the docs say", () => {
     const grouped = new Set(Object.values(groups).flat());
     const leftOut = new Set(stryker.mutate.filter((glob) => glob.startsWith("!src/")).map((glob) => glob.slice(1)));
     // A folder counts when its group names it; a file when its group names it or the config leaves it out.
@@ -32,8 +33,11 @@ describe("the mutation run's scope", () => {
     expect(named["sandbox-state"]).toEqual(state.map((name) => `src/sandbox/${name}.ts`));
     const server = ["server", "index", "engine", "admission", "conformance", "direct", "auth"];
     expect(named["sandbox-server"]).toEqual(server.map((name) => `src/sandbox/${name}.ts`));
-    // The sandbox group: the rest of src/sandbox, what the other three groups hold left to them.
-    const others = [...operations, ...named["sandbox-state"]!, ...named["sandbox-server"]!];
+    // --state's journal and the state's export and import: their tests write files and large states (the slowest).
+    const journal = ["journal", "state-export", "state-import", "turns"];
+    expect(named["sandbox-journal"]).toEqual(journal.map((name) => `src/sandbox/${name}.ts`));
+    // The sandbox group: the rest of src/sandbox, what the other four groups hold left to them.
+    const others = [operations, ...["state", "server", "journal"].map((group) => named[`sandbox-${group}`]!)].flat();
     expect(named.sandbox).toEqual(["src/sandbox", ...others.map((entry) => `!${entry}`)]);
     expect(leftOut.has("src/sandbox/choices.ts")).toBe(true);
     const mutationConfig = readFileSync(path.join(root, "vitest.mutation.config.ts"), "utf8");
@@ -41,7 +45,7 @@ describe("the mutation run's scope", () => {
     const guide = readFileSync(path.join(root, "docs", "guide", "contributing.md"), "utf8").replace(/\s+/g, " ");
     const scope =
       "runs Stryker over `src/` (all of it, the sandbox and the request pipeline in the `sandbox`, `sandbox-state`, " +
-      "`sandbox-server`, `sandbox-operations` and `pipeline` groups";
+      "`sandbox-server`, `sandbox-journal`, `sandbox-operations` and `pipeline` groups";
     expect(guide).toContain(scope);
   });
 });
