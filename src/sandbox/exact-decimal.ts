@@ -3,21 +3,26 @@
 // The sandbox (Create Quote) and verify (which judges a deployment by the same rule) both read it here.
 import type { Rounding } from "./rules.js";
 
+/** 10^k as a BigInt, for k up to 40 from a table (the scales of amounts and rates), else computed. */
+const POWERS_OF_TEN = Array.from({ length: 41 }, (_, k) => 10n ** BigInt(k));
+const tenTo = (k: number): bigint => POWERS_OF_TEN[k] ?? 10n ** BigInt(k);
+
 /** `value` as the decimal JavaScript writes it (its shortest round-trip form, "1e-7" included): digits ÷ 10^scale. */
-function decimalOf(value: number): { digits: bigint; scale: bigint } {
+function decimalOf(value: number): { digits: bigint; scale: number } {
   if (!Number.isFinite(value)) throw new RangeError(`not a finite number: ${value}`);
   const [mantissa = "", exponent = "0"] = String(value).split("e");
   const [whole = "", fraction = ""] = mantissa.split(".");
   const scale = fraction.length - Number(exponent);
   const digits = BigInt(whole + fraction);
-  return scale >= 0 ? { digits, scale: BigInt(scale) } : { digits: digits * 10n ** BigInt(-scale), scale: 0n };
+  return scale >= 0 ? { digits, scale } : { digits: digits * tenTo(-scale), scale: 0 };
 }
 
 /** The number of digits of the whole part of n ÷ d (n, d > 0), or, below 1, minus its zeros after the point. */
 function magnitudeOf(n: bigint, d: bigint): number {
+  const whole = n / d;
+  if (whole > 0n) return whole.toString().length;
   let digits = 0;
-  for (let whole = n / d; whole > 0n; whole /= 10n) digits += 1;
-  if (digits === 0) for (let scaled = n * 10n; scaled < d; scaled *= 10n) digits -= 1;
+  for (let scaled = n * 10n; scaled < d; scaled *= 10n) digits -= 1;
   return digits;
 }
 
@@ -37,18 +42,18 @@ export function wholeOfExactAt15Digits(factors: number[], divisors: number[], ro
   let [n, d] = [1n, 1n];
   for (const factor of factors) {
     const { digits, scale } = decimalOf(factor);
-    [n, d] = [n * digits, d * 10n ** scale];
+    [n, d] = [n * digits, d * tenTo(scale)];
   }
   for (const divisor of divisors) {
     const { digits, scale } = decimalOf(divisor);
-    [n, d] = [n * 10n ** scale, d * digits];
+    [n, d] = [n * tenTo(scale), d * digits];
   }
   // Amounts, rates and powers of 10: a value below 0, or a divisor of 0, is a sandbox bug.
   if (n < 0n || d <= 0n) throw new RangeError(`not a quantity: ${factors.join(" × ")} ÷ ${divisors.join(" ÷ ")}`);
   if (n === 0n) return 0;
   // Read at 15 significant digits: scaled so that those digits are the whole part, rounded half up; then whole.
   const shift = 15 - magnitudeOf(n, d);
-  if (shift < 0) return Number(wholeOfRatio(n, d * 10n ** BigInt(-shift), "nearest") * 10n ** BigInt(-shift));
-  const at15 = wholeOfRatio(n * 10n ** BigInt(shift), d, "nearest");
-  return Number(wholeOfRatio(at15, 10n ** BigInt(shift), rounding));
+  if (shift < 0) return Number(wholeOfRatio(n, d * tenTo(-shift), "nearest") * tenTo(-shift));
+  const at15 = wholeOfRatio(n * tenTo(shift), d, "nearest");
+  return Number(wholeOfRatio(at15, tenTo(shift), rounding));
 }
