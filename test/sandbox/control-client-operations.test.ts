@@ -39,7 +39,7 @@ describe("the typed control client's operations", () => {
     expect((await control.rates()).dollar.NGNX).toBe(0.001);
   });
 
-  it("reads the settings and changes them: a key without an account is refused once known keys are required", async () => {
+  it("reads the settings and changes them: with known keys required, a key without an account is refused", async () => {
     const { sandbox, control } = controlled();
     expect(await control.settings()).toEqual({ requireKnownKeys: false });
     expect(await control.putSettings({ requireKnownKeys: true })).toEqual({ requireKnownKeys: true });

@@ -5,8 +5,7 @@
 // only a whole bracketed host loses its brackets. The machine's interfaces are replaced here by a fixed list, so
 // the names are known.
 import type { NetworkInterfaceInfo } from "node:os";
-import { afterEach, describe, expect, it, vi } from "vitest";
-import { controlHosts } from "../../src/sandbox/control-origin.js";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 
 const interfaces = vi.hoisted(() => ({
   list: (): Record<string, Array<Pick<NetworkInterfaceInfo, "address">> | undefined> => ({}),
@@ -25,6 +24,14 @@ const MACHINE = {
 
 afterEach(() => {
   interfaces.list = () => ({});
+});
+
+// Imported afresh, after the mock: test:quick shares modules between files (isolate: false), so a control-origin.js
+// loaded by an earlier file would still hold the real node:os.
+let controlHosts: typeof import("../../src/sandbox/control-origin.js").controlHosts;
+beforeAll(async () => {
+  vi.resetModules();
+  ({ controlHosts } = await import("../../src/sandbox/control-origin.js"));
 });
 
 const sortedHosts = (host: string, port: number) => [...controlHosts(host, port)].sort();
