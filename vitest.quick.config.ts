@@ -1,7 +1,8 @@
 // `npm run test:quick`: the inner loop for people working on the package. Every test of `npm test` but those that
 // drive a browser, download or install anything, copy the repository, build the package, or start TypeScript in a
 // child process (each start loads tsx, about a second: the command line's and the README examples' files were half
-// of the run); servers on 127.0.0.1 stay (they are most of what the package does). `npm test` runs them all.
+// of the run), or run verify's flows against sandboxes (seconds a run; those files summed half of the rest); servers
+// on 127.0.0.1 stay (they are most of what the package does). `npm test` runs them all.
 import { defineConfig, mergeConfig } from "vitest/config";
 import base from "./vitest.config.js";
 
@@ -14,9 +15,12 @@ export const QUICK_RUN_LEAVES_OUT = {
   "kills and restarts a sandbox process 200 times (the journal's crash test)": /const KILLS = 200;/,
   "starts TypeScript in a child process (the command line, npm start, README examples)":
     /from "\.\/run-cli\.js"|binPath\("tsx"\)|"--import", "tsx"|"tsx", "dist", "loader\.mjs"|npm_execpath/,
+  "runs verify's flows against sandboxes over HTTP (half the quick run's test time)":
+    /from "\.\/support\/flow-runs\.js"/,
 } as const;
 
 const CHILD_TYPESCRIPT = "starts TypeScript in a child process (the command line, npm start, README examples)";
+const VERIFY_FLOWS = "runs verify's flows against sandboxes over HTTP (half the quick run's test time)";
 
 /** The files left out, each with its reason (a key of QUICK_RUN_LEAVES_OUT). */
 export const LEFT_OUT_OF_QUICK_RUN: Record<string, keyof typeof QUICK_RUN_LEAVES_OUT> = {
@@ -49,6 +53,14 @@ export const LEFT_OUT_OF_QUICK_RUN: Record<string, keyof typeof QUICK_RUN_LEAVES
   "test/mock/npm-start.test.ts": CHILD_TYPESCRIPT,
   "test/scripts/mutation-report.test.ts": CHILD_TYPESCRIPT,
   "test/webhooks/guide-receiver.test.ts": CHILD_TYPESCRIPT,
+  "test/verify/deployment-webhooks.test.ts": VERIFY_FLOWS,
+  "test/verify/flows-account-rules.test.ts": VERIFY_FLOWS,
+  "test/verify/flows-money-rules.test.ts": VERIFY_FLOWS,
+  "test/verify/flows-quote-rules.test.ts": VERIFY_FLOWS,
+  "test/verify/flows-service-rules.test.ts": VERIFY_FLOWS,
+  "test/verify/flows.test.ts": VERIFY_FLOWS,
+  "test/verify/sandbox-self-verify.test.ts": VERIFY_FLOWS,
+  "test/verify/second-key-isolation.test.ts": VERIFY_FLOWS,
 };
 
 // Files share their workers (no fresh module graph per file), which saves reloading modules for each of the files.

@@ -1,5 +1,6 @@
 // `npm run test:quick` keeps the README's promise: no browser, no download or install, no copy of the repository,
-// no package build; it leaves out only files that do one of those, each for a reason its source shows.
+// no package build, no TypeScript in a child process, no run of verify's flows; it leaves out only files that do one
+// of those, each for a reason its source shows.
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, it } from "vitest";

@@ -4,12 +4,10 @@
 // deletes its account at the end; no other key's account changes. Without the control token a sandbox wants, it
 // says why it prepared nothing.
 import { afterEach, describe, expect, it } from "vitest";
-import { openApiDocument } from "../../src/contract/bundled.js";
-import { createContractValidator } from "../../src/contract/index.js";
 import { type StartedSandbox, startSandbox } from "../../src/sandbox/server.js";
-import { reportJunit, reportMarkdown, verify } from "../../src/verify/index.js";
+import { reportJunit, reportMarkdown } from "../../src/verify/index.js";
+import { run } from "./support/flow-runs.js";
 
-const validator = createContractValidator(openApiDocument);
 const started: StartedSandbox[] = [];
 afterEach(async () => {
   for (const sandbox of started.splice(0)) await sandbox.stop();
@@ -26,7 +24,7 @@ describe("verify on the package's sandbox", () => {
     const server = await sandboxServer();
     server.sandbox.putAccount("user-key", { balances: { USDT: 12, NGNX: 0 } });
     const before = server.sandbox.snapshot().accounts;
-    const report = await verify(openApiDocument, validator, { baseUrl: server.baseUrl, apiKey: "user-key" });
+    const report = await run(server.baseUrl);
     const failed = report.results.filter((result) => result.outcome === "failed").map((result) => result.case);
     expect(failed).toEqual([]);
     expect(report).toMatchObject({ target: "sandbox", ok: true, counts: { failed: 0, skipped: 0 } });
@@ -61,7 +59,7 @@ describe("verify on the package's sandbox", () => {
     // time: the whole run, with the flows that ask for a 429, is test/cli/verify-rate-limits.test.ts's.
     const rules = ["quotes.accepted-twice", "quotes.balance-too-low", "addresses.identifiers", "lists.pagination"];
     rules.push("limits.counting", "quotes.invalid-request", "quotes.sides");
-    const report = await verify(openApiDocument, validator, { baseUrl: server.baseUrl, apiKey: "user-key", rules });
+    const report = await run(server.baseUrl, { rules });
     const answered = lines.filter((line) => / → \d{3} /.test(line));
     // The requests the limits count: the API's (not the control API's), past the key check (limits.counting).
     const counted = answered.filter((line) => /^[A-Z]+ \/v1\/.* → (?!401)/.test(line));
@@ -83,7 +81,7 @@ describe("verify on the package's sandbox", () => {
 
   it("says why it prepared nothing on a sandbox whose control token it was not given, and passes with it", async () => {
     const server = await sandboxServer("t0ken");
-    const without = await verify(openApiDocument, validator, { baseUrl: server.baseUrl, apiKey: "user-key" });
+    const without = await run(server.baseUrl);
     expect(without.sandboxSetup).toBe(
       "not prepared (putSandboxAccount: the sandbox answered 401: The control API requires Authorization: Bearer " +
         "<token>); the cases that need an id or a value of the sandbox's may fail",
@@ -95,11 +93,7 @@ describe("verify on the package's sandbox", () => {
       outcome: "untested",
       reason: "it moves the sandbox's clock through the control API, which it could not use (give --sandbox-token)",
     });
-    const withToken = await verify(openApiDocument, validator, {
-      baseUrl: server.baseUrl,
-      apiKey: "user-key",
-      sandboxToken: "t0ken",
-    });
+    const withToken = await run(server.baseUrl, { sandboxToken: "t0ken" });
     expect([withToken.ok, withToken.counts.failed, withToken.counts.skipped]).toEqual([true, 0, 0]);
   });
 });
