@@ -261,6 +261,16 @@ describe("verify's flows against a sandbox that breaks one rule", () => {
     expect(tested(report)["limits.headers"]).toBe("confirmed");
   });
 
+  it("X-RateLimit-Reset in the past: limits.headers contradicted", async () => {
+    // 1000 s after the epoch: long before any answer's Date.
+    const past: Deviation = ({ status, body }) => ({ status, body, headers: { "x-ratelimit-reset": "1000" } });
+    const report = await againstDeviant(past, { rules: ["limits.headers"] });
+    expect(report.choices!.find((choice) => choice.id === "limits.headers")?.evidence).toMatch(
+      /^GET \/currencies\/fiat-rates → remaining \d+, reset 1000; /,
+    );
+    expect(tested(report)["limits.counting"]).toBe("confirmed");
+  });
+
   it("another key's quote accepted: accounts.isolation contradicted", async () => {
     // The sandbox's 404 for another key's quote turned into the trade an earlier accept made.
     const leaky: Deviation = ({ method, path, status, body }, seen) => {
