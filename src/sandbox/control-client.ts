@@ -97,10 +97,12 @@ export function createSandboxControl(options: SandboxControlOptions) {
     rates: () => succeeded("getSandboxRates", client.GET("/_sandbox/rates")),
     setRates: (rates: Schemas["SandboxRatesUpdate"]) =>
       succeeded("putSandboxRates", client.PUT("/_sandbox/rates", { body: rates })),
-    /** The webhooks of one key (or of every key), each with its delivery attempts. */
+    /** The settings that may change while the sandbox runs (requireKnownKeys). */
     settings: () => succeeded("getSandboxSettings", client.GET("/_sandbox/settings")),
+    /** Changes them for every key, until the next change or the sandbox's stop; answers those now in force. */
     putSettings: (settings: Schemas["SandboxSettingsChange"]) =>
       succeeded("putSandboxSettings", client.PUT("/_sandbox/settings", { body: settings })),
+    /** The webhooks of one key (or of every key), each with its delivery attempts. */
     webhooks: (apiKey?: string) =>
       succeeded("listSandboxWebhooks", client.GET("/_sandbox/webhooks", { params: { query: { apiKey } } })),
     /** The whole state, as a restore takes it back; the accounts' secrets only with `{ secrets: true }`. */
