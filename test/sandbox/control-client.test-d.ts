@@ -1,6 +1,11 @@
 // Type tests of the typed control client: compile-only; every line marked @ts-expect-error must fail to compile.
 import { describe, expectTypeOf, it } from "vitest";
-import { createSandboxControl, type SandboxAccount, type SandboxControl } from "../../src/sandbox/index.js";
+import {
+  createSandboxControl,
+  type SandboxAccount,
+  type SandboxControl,
+  type SandboxSettings,
+} from "../../src/sandbox/index.js";
 
 const control = createSandboxControl({ baseUrl: "http://127.0.0.1:4020/v1" });
 
@@ -11,6 +16,7 @@ describe("the control client's types", () => {
       SandboxControl.components["schemas"]["SandboxTransaction"]
     >();
     expectTypeOf(control.deleteAccount("k")).resolves.toBeUndefined();
+    expectTypeOf(control.settings()).resolves.toEqualTypeOf<SandboxSettings>();
   });
 
   it("refuses what the control document does not allow", () => {
@@ -22,5 +28,9 @@ describe("the control client's types", () => {
     void control.deposit({ apiKey: "k", currency: "USDT", network: "TRX" });
     // @ts-expect-error the clock moves by a number of ms
     void control.advanceClock("30s");
+    // @ts-expect-error requireKnownKeys is a boolean
+    void control.putSettings({ requireKnownKeys: "yes" });
+    // @ts-expect-error the settings are put whole: requireKnownKeys is required
+    void control.putSettings({});
   });
 });
