@@ -1,6 +1,7 @@
 // The account flows of verify: a quote beyond the balance, deposit addresses asked for twice, the account's paged
 // lists walked whole, and the rate-limit headers across a sequence of requests. Each checks the register's rules
 // for what it sees.
+import { RATE_LIMIT_HEADERS } from "../../../generated/client-meta.js";
 import { PAGE_DEFAULTS, REFUSAL_STATUS, RULE_FORMS } from "../../sandbox/rules.js";
 import { expectStatus, type FlowAnswer, type FlowContext, FlowFailure } from "./context.js";
 import {
@@ -148,7 +149,7 @@ const paginationFlow: Flow = {
 /** The rate-limit headers of an answer, as numbers. */
 function limitsOf(answer: FlowAnswer) {
   const header = (name: string) => Number(answer.headers.get(name));
-  return { remaining: header("x-ratelimit-remaining"), reset: header("x-ratelimit-reset") };
+  return { remaining: header(RATE_LIMIT_HEADERS.remaining), reset: header(RATE_LIMIT_HEADERS.reset) };
 }
 
 const rateLimitFlow: Flow = {
