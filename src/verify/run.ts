@@ -379,6 +379,7 @@ function runFlows(
     webhookReceiver: receiverAddress(options.webhookReceiver),
     webhookSecret: options.webhookSecret,
     sleep: (ms: number) => (options.clock ?? realClock).sleep(ms),
+    limitWaitMs: () => verifier.limitWaitMs,
   };
   return runAllFlows(flowOptions, verifier.flowSend, validator);
 }

@@ -70,6 +70,8 @@ export interface FlowContext {
   secondKey: string | undefined;
   /** Waits `ms` on the run's clock (VerifyOptions.clock). */
   sleep(ms: number): Promise<void>;
+  /** How long the run has waited so far for spent rate limits (on the sandbox, its clock moved by as much). */
+  limitWaitMs(): number;
   /** Where the webhook flow's receiver listens (port 0: a free one). */
   webhookReceiver: { host: string; port: number };
   /** The secret a deployment signs the run's key's webhooks with (VerifyOptions.webhookSecret). */
@@ -103,7 +105,15 @@ function exchangeLine(method: string, path: string, answer: Answer): string {
 export function createFlowContext(
   options: Pick<
     FlowContext,
-    "target" | "baseUrl" | "allowSideEffects" | "control" | "secondKey" | "webhookReceiver" | "webhookSecret" | "sleep"
+    | "target"
+    | "baseUrl"
+    | "allowSideEffects"
+    | "control"
+    | "secondKey"
+    | "webhookReceiver"
+    | "webhookSecret"
+    | "sleep"
+    | "limitWaitMs"
   >,
   send: FlowSend,
   validator: ContractValidator,

@@ -38,7 +38,15 @@ export interface FlowsReport {
 
 type FlowOptions = Pick<
   FlowContext,
-  "target" | "baseUrl" | "allowSideEffects" | "control" | "secondKey" | "webhookReceiver" | "webhookSecret" | "sleep"
+  | "target"
+  | "baseUrl"
+  | "allowSideEffects"
+  | "control"
+  | "secondKey"
+  | "webhookReceiver"
+  | "webhookSecret"
+  | "sleep"
+  | "limitWaitMs"
 > & {
   allowDivergence: string[];
   /** Only the flows that check one of these entries run (VerifyOptions.rules); absent: every flow. */
