@@ -196,7 +196,8 @@ async function settingsOf(context: FlowContext) {
   try {
     return await controlOf(context).settings();
   } catch (error) {
-    if (error instanceof SandboxControlError) return undefined;
+    // Only a 404 says the route is not there; any other refusal (a wrong token) is the flow's failure.
+    if (error instanceof SandboxControlError && error.status === 404) return undefined;
     throw error;
   }
 }

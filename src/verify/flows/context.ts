@@ -102,19 +102,15 @@ function exchangeLine(method: string, path: string, answer: Answer): string {
 }
 
 /** A flow's context over `send`, recording its verdicts into `verdicts` (shared by the run's flows). */
+/** What a run gives its flows' context, beside the sending and the verdicts (run.ts fills it). */
+export type FlowRunSettings = Pick<
+  FlowContext,
+  "target" | "baseUrl" | "allowSideEffects" | "control" | "secondKey" | "webhookReceiver" | "webhookSecret" | "sleep"
+> &
+  Pick<FlowContext, "limitWaitMs">;
+
 export function createFlowContext(
-  options: Pick<
-    FlowContext,
-    | "target"
-    | "baseUrl"
-    | "allowSideEffects"
-    | "control"
-    | "secondKey"
-    | "webhookReceiver"
-    | "webhookSecret"
-    | "sleep"
-    | "limitWaitMs"
-  >,
+  options: FlowRunSettings,
   send: FlowSend,
   validator: ContractValidator,
   verdicts: Map<string, RuleVerdict>,

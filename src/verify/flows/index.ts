@@ -5,7 +5,14 @@
 import type { ContractValidator } from "../../contract/validator.js";
 import { SANDBOX_CHOICES } from "../../sandbox/choices.js";
 import type { ChoiceVerdict, FlowResult } from "../types.js";
-import { ANSWERS_CHECKED, createFlowContext, type FlowContext, type FlowSend, type RuleVerdict } from "./context.js";
+import {
+  ANSWERS_CHECKED,
+  createFlowContext,
+  type FlowContext,
+  type FlowRunSettings,
+  type FlowSend,
+  type RuleVerdict,
+} from "./context.js";
 import { ACCOUNT_FLOWS } from "./account-flows.js";
 import { ACCOUNT_RULE_FLOWS } from "./account-rules.js";
 import { MONEY_RULE_FLOWS } from "./money-rules.js";
@@ -36,18 +43,7 @@ export interface FlowsReport {
   choices: ChoiceVerdict[];
 }
 
-type FlowOptions = Pick<
-  FlowContext,
-  | "target"
-  | "baseUrl"
-  | "allowSideEffects"
-  | "control"
-  | "secondKey"
-  | "webhookReceiver"
-  | "webhookSecret"
-  | "sleep"
-  | "limitWaitMs"
-> & {
+type FlowOptions = FlowRunSettings & {
   allowDivergence: string[];
   /** Only the flows that check one of these entries run (VerifyOptions.rules); absent: every flow. */
   rules?: readonly string[];
